@@ -1,0 +1,50 @@
+"""sunflux: typed, fast access to the solar, climate, PV-estimator, optimizer and technical
+potential services, a local PVWatts v5 engine, and an embedded service for offline work.
+
+    import sunflux as sf
+    with sf.LocalService() as svc:
+        client = svc.client()
+"""
+
+from sunflux._core import __version__
+from sunflux._errors import (
+    ApiError,
+    AuthError,
+    JobFailed,
+    JobTimeout,
+    NotFoundError,
+    ParameterError,
+    QueueFullError,
+    RateLimitError,
+    ServerError,
+    SunfluxError,
+    TransportError,
+    ValidationError,
+)
+from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
+from sunflux._local import FAULT_KINDS, Faults, LocalService, RateLimits
+
+__all__ = [
+    "__version__",
+    "Client",
+    "AsyncClient",
+    "Response",
+    "RateLimit",
+    "ServiceLimits",
+    "LocalService",
+    "RateLimits",
+    "Faults",
+    "FAULT_KINDS",
+    "SunfluxError",
+    "ParameterError",
+    "TransportError",
+    "ApiError",
+    "ValidationError",
+    "AuthError",
+    "RateLimitError",
+    "QueueFullError",
+    "NotFoundError",
+    "ServerError",
+    "JobFailed",
+    "JobTimeout",
+]

@@ -1,0 +1,292 @@
+"""`Client` and `AsyncClient`: configuration, key discovery and the low-level request call.
+
+Both wrap one Rust transport (`sunflux._core.CoreClient`); service namespaces (`client.solar`,
+`client.pv`, ...) are attached as the services land and call `_request` / `_request_async`.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import logging
+import os
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, NamedTuple
+from urllib.parse import urlsplit
+
+from sunflux import _core
+
+__all__ = ["Client", "AsyncClient", "Response", "RateLimit", "ServiceLimits", "resolve_api_key"]
+
+_log = logging.getLogger("sunflux")
+
+#: Environment variables searched for a key, in order.
+API_KEY_ENV_VARS = ("SUNFLUX_API_KEY", "NLR_API_KEY", "NREL_API_KEY")
+BASE_URL_ENV_VAR = "SUNFLUX_BASE_URL"
+_PUBLIC_HOST = urlsplit(_core.DEFAULT_BASE_URL).hostname
+
+
+def resolve_api_key(api_key: str | None) -> str | None:
+    """The key to use: the argument, else the first of the environment variables that is set."""
+    if api_key is not None:
+        return api_key
+    for name in API_KEY_ENV_VARS:
+        value = os.environ.get(name)
+        if value:
+            return value
+    return None
+
+
+class RateLimit(NamedTuple):
+    """The latest ``X-RateLimit-Limit`` and ``X-RateLimit-Remaining`` values (None before any)."""
+
+    limit: int | None
+    remaining: int | None
+
+
+@dataclass(frozen=True)
+class ServiceLimits:
+    """Client-side limits of one service class (all optional; None keeps nothing for that rule).
+
+    ``per_window`` requests in any rolling ``window`` seconds; ``min_interval`` seconds between
+    sends; ``in_flight`` requests at once.
+    """
+
+    per_window: int | None = None
+    window: float = 3600.0
+    min_interval: float | None = None
+    in_flight: int | None = None
+
+    def _as_dict(self) -> dict[str, float]:
+        fields = {
+            "per_window": self.per_window,
+            "window": self.window,
+            "min_interval": self.min_interval,
+            "in_flight": self.in_flight,
+        }
+        return {k: float(v) for k, v in fields.items() if v is not None}
+
+
+class Response:
+    """A raw HTTP answer: ``status``, ``url`` (no key), ``content_type``, ``content``, ``text``, ``json()``."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw: _core.RawResponse) -> None:
+        self._raw = raw
+
+    @property
+    def status(self) -> int:
+        return self._raw.status
+
+    @property
+    def url(self) -> str:
+        return self._raw.url
+
+    @property
+    def content_type(self) -> str | None:
+        return self._raw.content_type
+
+    @property
+    def content(self) -> bytes:
+        return self._raw.content
+
+    @property
+    def text(self) -> str:
+        return self._raw.text
+
+    @property
+    def attempts(self) -> int:
+        return self._raw.attempts
+
+    def json(self) -> Any:
+        return _json.loads(self._raw.content)
+
+    def __repr__(self) -> str:
+        return repr(self._raw)
+
+
+def _pairs(params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> list[tuple[str, str]]:
+    if params is None:
+        return []
+    items = params.items() if isinstance(params, Mapping) else params
+    out: list[tuple[str, str]] = []
+    for name, value in items:
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            out.append((name, "true" if value else "false"))
+        elif isinstance(value, (list, tuple)):
+            out.append((name, ",".join(str(v) for v in value)))
+        else:
+            out.append((name, str(value)))
+    return out
+
+
+class _ClientBase:
+    def __init__(
+        self,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        auth: str = "header",
+        routes: str | None = None,
+        timeout: float = 60.0,
+        *,
+        retries: int = 3,
+        backoff: float = 0.5,
+        retry_rate_limited: bool = True,
+        throttle: bool = True,
+        limits: Mapping[str, ServiceLimits] | None = None,
+    ) -> None:
+        base = base_url or os.environ.get(BASE_URL_ENV_VAR) or _core.DEFAULT_BASE_URL
+        if routes is None:
+            routes = "nlr" if urlsplit(base.strip()).hostname == _PUBLIC_HOST else "spec"
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            from sunflux._errors import ParameterError
+
+            raise ParameterError(f"retries must be an integer >= 0 (got {retries!r})")
+        self._core = _core.CoreClient(
+            base,
+            resolve_api_key(api_key),
+            auth,
+            routes,
+            float(timeout),
+            retries,
+            float(backoff),
+            retry_rate_limited,
+            throttle,
+            {name: lim._as_dict() for name, lim in limits.items()} if limits else None,
+        )
+        self._auth = auth
+        self._timeout = float(timeout)
+
+    @property
+    def base_url(self) -> str:
+        return self._core.base_url
+
+    @property
+    def routes(self) -> str:
+        """The route profile in use: ``"spec"`` or ``"nlr"``."""
+        return self._core.routes
+
+    @property
+    def rate_limit(self) -> RateLimit:
+        """The latest rate-limit headers the service sent."""
+        limit, remaining = self._core.rate_limit
+        return RateLimit(limit, remaining)
+
+    def url(self, endpoint: str, **args: str) -> str:
+        """The URL of a named endpoint under this client's base URL and routes (no key in it)."""
+        return self._core.url(endpoint, args)
+
+    def __repr__(self) -> str:
+        key = "***" if self._core.has_key else None
+        return (
+            f"{type(self).__name__}(base_url={self.base_url!r}, auth={self._auth!r}, "
+            f"routes={self.routes!r}, timeout={self._timeout}, api_key={key!r})"
+        )
+
+    def _call_args(
+        self,
+        method: str,
+        endpoint: str,
+        args: Mapping[str, str] | None,
+        params: Any,
+        form: Any,
+        json: Any,
+        idempotent: bool | None,
+        check_errors: bool,
+    ) -> tuple[Any, ...]:
+        body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
+        return (
+            method,
+            endpoint,
+            dict(args) if args else None,
+            _pairs(params),
+            _pairs(form) if form is not None else None,
+            body,
+            idempotent,
+            check_errors,
+            _log.isEnabledFor(logging.DEBUG),
+        )
+
+
+class Client(_ClientBase):
+    """Blocking client for every service of the spec.
+
+    Parameters
+    ----------
+    api_key:
+        40-character key; defaults to ``SUNFLUX_API_KEY``, ``NLR_API_KEY`` or ``NREL_API_KEY``.
+    base_url:
+        Defaults to ``SUNFLUX_BASE_URL`` or ``https://developer.nlr.gov``. Plain ``http://`` is
+        refused except for loopback hosts.
+    auth:
+        ``"header"`` (``X-Api-Key``, default), ``"query"`` (``api_key=``) or ``"basic"``.
+    routes:
+        ``"spec"`` (paths exactly as the spec) or ``"nlr"`` (the public host's paths). Defaults to
+        ``"nlr"`` for the public host and ``"spec"`` for any other base URL.
+    timeout:
+        Seconds for one attempt, body included.
+    retries:
+        Extra attempts for idempotent requests after connect errors, timeouts, 5xx, HTML gateway
+        pages and 429 (``Retry-After`` honoured), with jittered exponential backoff from ``backoff`` s.
+    throttle, limits:
+        The spec's client-side limits are on by default; ``throttle=False`` turns them off and
+        ``limits={"climate_csv": ServiceLimits(min_interval=0.5)}`` replaces one class's limits.
+    """
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Nothing to release: connections live in the process-wide pool."""
+
+    def request(
+        self,
+        method: str,
+        endpoint: str,
+        *,
+        args: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        json: Any = None,
+        idempotent: bool | None = None,
+        check_errors: bool = True,
+    ) -> Response:
+        """Low-level call of a named endpoint (see ``url``); raises the typed errors."""
+        raw = self._core.request(*self._call_args(method, endpoint, args, params, form, json, idempotent, check_errors))
+        return Response(raw)
+
+
+class AsyncClient(_ClientBase):
+    """The same calls as `Client`, each returning an awaitable (asyncio, Jupyter)."""
+
+    async def __aenter__(self) -> "AsyncClient":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Nothing to release: connections live in the process-wide pool."""
+
+    async def request(
+        self,
+        method: str,
+        endpoint: str,
+        *,
+        args: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        json: Any = None,
+        idempotent: bool | None = None,
+        check_errors: bool = True,
+    ) -> Response:
+        """Low-level call of a named endpoint; raises the typed errors."""
+        raw = await self._core.request_async(
+            *self._call_args(method, endpoint, args, params, form, json, idempotent, check_errors)
+        )
+        return Response(raw)

@@ -1,0 +1,161 @@
+"""The one exception hierarchy of sunflux.
+
+The classes live in Python so that they carry keyword attributes, pickle cleanly and show up in
+type checkers; the Rust core raises them (it looks them up in this module by name).
+Every text that reaches a message has already had the API key removed by the core.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+__all__ = [
+    "SunfluxError",
+    "ParameterError",
+    "TransportError",
+    "ApiError",
+    "ValidationError",
+    "AuthError",
+    "RateLimitError",
+    "QueueFullError",
+    "NotFoundError",
+    "ServerError",
+    "JobFailed",
+    "JobTimeout",
+]
+
+
+class SunfluxError(Exception):
+    """Base class of every error sunflux raises."""
+
+
+class ParameterError(SunfluxError, ValueError):
+    """Client-side validation failed; nothing was sent.
+
+    ``errors`` lists every problem found (strings, or problem objects whose ``str`` is readable).
+    """
+
+    def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
+        if isinstance(errors, str):
+            errors = [errors]
+        self.errors: list[Any] = list(errors)
+        if message is None:
+            if len(self.errors) == 1:
+                message = str(self.errors[0])
+            else:
+                lines = "\n".join(f"  - {e}" for e in self.errors)
+                message = f"{len(self.errors)} problems:\n{lines}"
+        super().__init__(message)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (self.errors, str(self)))
+
+
+class TransportError(SunfluxError):
+    """The request could not be completed: connection, TLS, timeout or a truncated body."""
+
+
+class ApiError(SunfluxError):
+    """The service answered with an error.
+
+    Attributes: ``status`` (HTTP status), ``errors`` (the service's messages), ``code`` (the
+    gateway's error code such as ``API_KEY_INVALID``, or None), ``body`` (the response text with
+    the API key redacted), ``url`` (the request URL without the key).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int = 0,
+        errors: Sequence[str] = (),
+        code: str | None = None,
+        body: str = "",
+        url: str = "",
+        retry_after: float | None = None,
+        remaining: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.errors = list(errors)
+        self.code = code
+        self.body = body
+        self.url = url
+        self.retry_after = retry_after
+        self.remaining = remaining
+
+    def __reduce__(self) -> Any:
+        kwargs = dict(
+            status=self.status,
+            errors=self.errors,
+            code=self.code,
+            body=self.body,
+            url=self.url,
+            retry_after=self.retry_after,
+            remaining=self.remaining,
+        )
+        return (_rebuild_api_error, (type(self), str(self), kwargs))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(status={self.status}, code={self.code!r}, message={str(self)!r})"
+
+
+def _rebuild_api_error(cls: type[ApiError], message: str, kwargs: dict[str, Any]) -> ApiError:
+    return cls(message, **kwargs)
+
+
+class ValidationError(ApiError):
+    """422 / 400 with the service's list of errors (or the optimizer's ``input_errors``)."""
+
+
+class AuthError(ApiError):
+    """403: the API key is missing, invalid, disabled, unauthorized or unverified."""
+
+
+class RateLimitError(ApiError):
+    """429 ``OVER_RATE_LIMIT`` (or a 503 rate-limit body); see ``retry_after`` and ``remaining``."""
+
+
+class QueueFullError(ApiError):
+    """The climate download queue refused the request."""
+
+
+class NotFoundError(ApiError):
+    """404."""
+
+
+class ServerError(ApiError):
+    """5xx, an HTML gateway page, or a "Data processing failure"."""
+
+
+class JobFailed(SunfluxError):
+    """An optimizer or technical-potential job ended in error; ``messages`` holds what it said."""
+
+    def __init__(self, message: str, *, job_id: str = "", messages: Any = None, status: str = "") -> None:
+        super().__init__(message)
+        self.job_id = job_id
+        self.messages = messages if messages is not None else {}
+        self.status = status
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_job_failed, (str(self), self.job_id, self.messages, self.status))
+
+
+def _rebuild_job_failed(message: str, job_id: str, messages: Any, status: str) -> JobFailed:
+    return JobFailed(message, job_id=job_id, messages=messages, status=status)
+
+
+class JobTimeout(SunfluxError, TimeoutError):
+    """A wait deadline passed before the job finished; ``job_id`` lets the caller resume."""
+
+    def __init__(self, message: str, *, job_id: str = "", last_status: str = "") -> None:
+        super().__init__(message)
+        self.job_id = job_id
+        self.last_status = last_status
+
+    def __reduce__(self) -> Any:
+        return (_rebuild_job_timeout, (str(self), self.job_id, self.last_status))
+
+
+def _rebuild_job_timeout(message: str, job_id: str, last_status: str) -> JobTimeout:
+    return JobTimeout(message, job_id=job_id, last_status=last_status)

@@ -1,0 +1,146 @@
+"""`LocalService`: the embedded service on 127.0.0.1, with the gateway's auth, limits and errors.
+
+It runs on sunflux's background I/O threads inside this process and stops on `close()`, on
+leaving a ``with`` block, or at interpreter exit.
+"""
+
+from __future__ import annotations
+
+import atexit
+import weakref
+from dataclasses import dataclass, field
+from typing import Any
+
+from sunflux import _core
+from sunflux._client import AsyncClient, Client
+
+__all__ = ["LocalService", "RateLimits", "Faults", "FAULT_KINDS"]
+
+#: Every kind of fault the service can inject.
+FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """Per-key limit the service enforces: ``requests`` in any rolling ``window`` seconds.
+
+    The default is the spec's 1,000 per hour; tests use small numbers.
+    """
+
+    requests: int = 1000
+    window: float = 3600.0
+
+
+@dataclass(frozen=True)
+class Faults:
+    """Seeded fault injection: a ``rate`` fraction of responses fail with one of ``kinds``.
+
+    ``delay`` is how long a ``"delay"`` fault waits; ``retry_after`` is the header value sent with
+    ``"429_retry_after"``. Same seed, same sequence of faults.
+    """
+
+    rate: float = 0.1
+    seed: int = 0
+    kinds: tuple[str, ...] = FAULT_KINDS
+    delay: float = 0.05
+    retry_after: float = 0.1
+
+
+_running: "weakref.WeakSet[LocalService]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all() -> None:
+    for service in list(_running):
+        service.close()
+
+
+class LocalService:
+    """The embedded service. ``with LocalService() as svc: svc.client()...``
+
+    Parameters
+    ----------
+    port:
+        0 picks a free port.
+    rate_limits:
+        A `RateLimits` (default: the spec's 1,000 requests per rolling hour per key).
+    faults:
+        A `Faults` to make a fraction of responses fail (off by default).
+    api_key:
+        The 40-character key the service accepts (random when omitted); ``extra_keys`` adds more.
+    """
+
+    def __init__(
+        self,
+        port: int = 0,
+        rate_limits: RateLimits | None = None,
+        faults: Faults | None = None,
+        *,
+        api_key: str | None = None,
+        extra_keys: tuple[str, ...] | list[str] = (),
+    ) -> None:
+        limits = rate_limits or RateLimits()
+        self._core = _core.CoreLocalService(
+            port=port,
+            api_key=api_key,
+            extra_keys=list(extra_keys),
+            requests_per_window=limits.requests,
+            window_seconds=float(limits.window),
+            fault_rate=None if faults is None else float(faults.rate),
+            fault_seed=0 if faults is None else faults.seed,
+            fault_kinds=[] if faults is None else list(faults.kinds),
+            fault_delay=0.05 if faults is None else float(faults.delay),
+            fault_retry_after=0.1 if faults is None else float(faults.retry_after),
+        )
+        self.rate_limits = limits
+        self.faults = faults
+        _running.add(self)
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>``."""
+        return self._core.base_url
+
+    @property
+    def api_key(self) -> str:
+        """A valid 40-character key for this service."""
+        return self._core.api_key
+
+    @property
+    def port(self) -> int:
+        return self._core.port
+
+    @property
+    def running(self) -> bool:
+        return self._core.running
+
+    def hits(self) -> dict[str, int]:
+        """How many requests reached each path (whatever their outcome)."""
+        return dict(self._core.hits())
+
+    def client(self, **kwargs: Any) -> Client:
+        """A `Client` wired to this service with the ``"spec"`` routes; kwargs override."""
+        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec"}
+        options.update(kwargs)
+        return Client(**options)
+
+    def async_client(self, **kwargs: Any) -> AsyncClient:
+        """An `AsyncClient` wired to this service with the ``"spec"`` routes."""
+        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec"}
+        options.update(kwargs)
+        return AsyncClient(**options)
+
+    def close(self) -> None:
+        """Stops the service (idempotent)."""
+        self._core.close()
+        _running.discard(self)
+
+    def __enter__(self) -> "LocalService":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "running" if self.running else "closed"
+        return f"LocalService(base_url={self.base_url!r}, {state})"

@@ -1,0 +1,9 @@
+//! sunflux: the Rust core. Pure-Rust modules know nothing of Python; only `python/` does.
+
+pub mod error;
+pub mod formats;
+pub mod local;
+pub mod python;
+pub mod runtime;
+pub mod services;
+pub mod transport;

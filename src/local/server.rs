@@ -1,0 +1,274 @@
+//! The embedded service: configuration, shared state, the gateway middleware (faults, keys,
+//! limits, `X-RateLimit-*` headers), the route table and start/stop.
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::faults::{html_error_page, FaultConfig, FaultInjector, FaultKind};
+use super::gateway::{check_key, find_key, gateway_error, GatewayCode, KeyLimiter};
+use super::prng::{alphanumeric, SplitMix64};
+use super::reply::ServiceReply;
+use super::status;
+use crate::error::{Error, Result};
+use crate::formats::Format;
+use crate::transport::auth::API_KEY_LENGTH;
+
+/// How to run the embedded service.
+#[derive(Debug, Clone)]
+pub struct ServiceConfig {
+    /// 0 picks a free port.
+    pub port: u16,
+    /// The key the service hands out; a fresh random one when `None`.
+    pub api_key: Option<String>,
+    /// More keys to accept (each must be 40 characters).
+    pub extra_keys: Vec<String>,
+    /// Requests per key per rolling window (the real default: 1,000 per hour).
+    pub requests_per_window: u32,
+    pub window: Duration,
+    pub faults: Option<FaultConfig>,
+}
+
+impl Default for ServiceConfig {
+    fn default() -> Self {
+        ServiceConfig {
+            port: 0,
+            api_key: None,
+            extra_keys: Vec::new(),
+            requests_per_window: 1000,
+            window: Duration::from_secs(3600),
+            faults: None,
+        }
+    }
+}
+
+/// State shared by every request of one running service.
+pub struct ServiceState {
+    pub api_key: String,
+    keys: HashSet<String>,
+    limiter: Mutex<KeyLimiter>,
+    faults: Option<Mutex<FaultInjector>>,
+    started: Instant,
+    hits: Mutex<BTreeMap<String, u64>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl ServiceState {
+    pub fn new(config: &ServiceConfig) -> Result<Self> {
+        let api_key = config.api_key.clone().unwrap_or_else(|| alphanumeric(&mut SplitMix64::from_entropy(), API_KEY_LENGTH));
+        let mut problems = Vec::new();
+        for key in std::iter::once(&api_key).chain(&config.extra_keys) {
+            if key.chars().count() != API_KEY_LENGTH {
+                problems.push(format!("every service key must be {API_KEY_LENGTH} characters long (one has {})", key.chars().count()));
+            }
+        }
+        if config.requests_per_window == 0 {
+            problems.push("rate limit requests_per_window must be at least 1".into());
+        }
+        if config.window.is_zero() {
+            problems.push("rate limit window must be longer than 0 seconds".into());
+        }
+        if let Some(faults) = &config.faults {
+            if let Err(problem) = faults.validate() {
+                problems.push(problem);
+            }
+        }
+        if !problems.is_empty() {
+            return Err(Error::Parameter(problems));
+        }
+        let keys = std::iter::once(api_key.clone()).chain(config.extra_keys.iter().cloned()).collect();
+        Ok(ServiceState {
+            api_key,
+            keys,
+            limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
+            faults: config.faults.clone().map(|f| Mutex::new(FaultInjector::new(f))),
+            started: Instant::now(),
+            hits: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    pub fn uptime(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// Requests that reached the service, by path (whatever their outcome).
+    pub fn hits(&self) -> BTreeMap<String, u64> {
+        lock(&self.hits).clone()
+    }
+
+    fn record_hit(&self, path: &str) {
+        *lock(&self.hits).entry(path.to_owned()).or_default() += 1;
+    }
+}
+
+/// The format an error for this path must be written in: the path's suffix, JSON otherwise.
+pub fn format_of_path(path: &str) -> Format {
+    path.rsplit_once('.').and_then(|(_, suffix)| Format::from_suffix(suffix)).unwrap_or(Format::Json)
+}
+
+/// Builds the router: every endpoint the service serves, behind the gateway.
+pub fn router(state: Arc<ServiceState>) -> Router {
+    Router::new()
+        .route("/api/local/v1/{file}", get(status::handle))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), gateway))
+        .with_state(state)
+}
+
+async fn not_found() -> Response {
+    reply_response(ServiceReply::json(
+        404,
+        &serde_json::json!({"error": {"code": "NOT_FOUND", "message": "No API could be found at this URL."}}),
+    ))
+}
+
+/// Turns a pure endpoint answer into an HTTP response.
+pub fn reply_response(reply: ServiceReply) -> Response {
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut response = (status, reply.body).into_response();
+    let headers = response.headers_mut();
+    headers.insert("content-type", HeaderValue::from_static(reply.content_type));
+    for (name, value) in reply.headers {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
+    }
+    response
+}
+
+fn query_pairs(request: &Request) -> Vec<(String, String)> {
+    request
+        .uri()
+        .query()
+        .map(|q| url::form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+        .unwrap_or_default()
+}
+
+async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let format = format_of_path(&path);
+    state.record_hit(&path);
+    let fault = state.faults.as_ref().and_then(|injector| lock(injector).draw());
+    let fault_config = state.faults.as_ref().map(|injector| lock(injector).config().clone());
+    match fault {
+        Some(FaultKind::ServerError) => return html_response(500),
+        Some(FaultKind::BadGateway) => return html_response(502),
+        Some(FaultKind::Unavailable) => return html_response(503),
+        Some(FaultKind::RateLimited) => return reply_response(gateway_error(GatewayCode::OverRateLimit, format)),
+        Some(FaultKind::RateLimitedRetryAfter) => {
+            let mut reply = gateway_error(GatewayCode::OverRateLimit, format);
+            let wait = fault_config.map(|c| c.retry_after).unwrap_or(Duration::from_secs(1));
+            reply.headers.push(("retry-after", format!("{}", wait.as_secs_f64())));
+            return reply_response(reply);
+        }
+        _ => {}
+    }
+    let headers = request.headers();
+    let header_key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
+    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());
+    let key = find_key(header_key, &query_pairs(&request), authorization);
+    if let Err(code) = check_key(key.as_deref(), &state.keys) {
+        return reply_response(gateway_error(code, format));
+    }
+    let key = key.unwrap_or_default();
+    let admission = lock(&state.limiter).admit(&key, Instant::now());
+    let mut response = if admission.admitted {
+        if fault == Some(FaultKind::Delay) {
+            tokio::time::sleep(fault_config.map(|c| c.delay).unwrap_or_default()).await;
+        }
+        next.run(request).await
+    } else {
+        reply_response(gateway_error(GatewayCode::OverRateLimit, format))
+    };
+    let headers = response.headers_mut();
+    headers.insert("x-ratelimit-limit", HeaderValue::from(admission.limit));
+    headers.insert("x-ratelimit-remaining", HeaderValue::from(admission.remaining));
+    match fault {
+        Some(FaultKind::TruncatedBody) => cut_body(response, true).await,
+        Some(FaultKind::DroppedConnection) => cut_body(response, false).await,
+        _ => response,
+    }
+}
+
+fn html_response(status: u16) -> Response {
+    reply_response(ServiceReply::new(status, "text/html; charset=utf-8", html_error_page(status)))
+}
+
+/// Keeps the headers (with the full `Content-Length`) but sends only half the body, or none,
+/// and then fails the stream so the connection closes early.
+async fn cut_body(response: Response, keep_half: bool) -> Response {
+    let (mut parts, body) = response.into_parts();
+    let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+    let full_length = bytes.len().max(2);
+    let kept = if keep_half { bytes.slice(..bytes.len() / 2) } else { bytes::Bytes::new() };
+    parts.headers.insert("content-length", HeaderValue::from(full_length));
+    let chunks: Vec<std::result::Result<bytes::Bytes, std::io::Error>> =
+        vec![Ok(kept), Err(std::io::Error::new(std::io::ErrorKind::ConnectionReset, "injected fault"))];
+    Response::from_parts(parts, Body::from_stream(futures_util::stream::iter(chunks)))
+}
+
+/// A running embedded service.
+pub struct LocalService {
+    pub base_url: String,
+    pub port: u16,
+    pub state: Arc<ServiceState>,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl LocalService {
+    /// Binds 127.0.0.1:`port` and serves in the background on `runtime`.
+    pub fn start(runtime: &tokio::runtime::Runtime, config: &ServiceConfig) -> Result<Self> {
+        let state = Arc::new(ServiceState::new(config)?);
+        let listener = std::net::TcpListener::bind(("127.0.0.1", config.port))
+            .map_err(|e| Error::Transport(format!("could not listen on 127.0.0.1:{}: {e}", config.port)))?;
+        listener.set_nonblocking(true).map_err(|e| Error::Transport(e.to_string()))?;
+        let port = listener.local_addr().map_err(|e| Error::Transport(e.to_string()))?.port();
+        let _entered = runtime.enter();
+        let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| Error::Transport(e.to_string()))?;
+        let (shutdown, stop) = oneshot::channel::<()>();
+        let app = router(state.clone());
+        let task = runtime.spawn(async move {
+            let server = axum::serve(listener, app).with_graceful_shutdown(async {
+                let _ = stop.await;
+            });
+            let _ = server.await;
+        });
+        Ok(LocalService { base_url: format!("http://127.0.0.1:{port}"), port, state, shutdown: Some(shutdown), task: Some(task) })
+    }
+
+    pub fn api_key(&self) -> &str {
+        &self.state.api_key
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.task.as_ref().is_some_and(|t| !t.is_finished())
+    }
+
+    /// Stops accepting, gives open requests a moment to finish, then drops the server.
+    pub fn close(&mut self, runtime: &tokio::runtime::Runtime) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let abort = task.abort_handle();
+            let finished = runtime.block_on(async { tokio::time::timeout(Duration::from_millis(500), task).await.is_ok() });
+            if !finished {
+                abort.abort();
+            }
+        }
+    }
+}

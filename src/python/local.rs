@@ -1,0 +1,143 @@
+//! `sunflux._core.CoreLocalService`: start, inspect and stop the embedded service from Python.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+use super::errors::to_pyerr;
+use crate::error::Error;
+use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
+use crate::runtime::runtime;
+
+#[pyclass(module = "sunflux._core", frozen, name = "CoreLocalService")]
+pub struct CoreLocalService {
+    service: Mutex<Option<LocalService>>,
+    base_url: String,
+    api_key: String,
+    port: u16,
+}
+
+fn faults_config(rate: f64, seed: u64, kinds: Vec<String>, delay: f64, retry_after: f64) -> Result<FaultConfig, Error> {
+    let mut problems = Vec::new();
+    let mut parsed = Vec::new();
+    for name in kinds {
+        match FaultKind::parse(&name) {
+            Some(kind) => parsed.push(kind),
+            None => problems.push(format!(
+                "unknown fault kind {name:?} (use {})",
+                FaultKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+    for (name, value) in [("delay", delay), ("retry_after", retry_after)] {
+        if !(value.is_finite() && value >= 0.0) {
+            problems.push(format!("faults {name} must be a number of seconds >= 0 (got {value})"));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::Parameter(problems));
+    }
+    let config = FaultConfig {
+        rate,
+        seed,
+        kinds: parsed,
+        delay: Duration::from_secs_f64(delay),
+        retry_after: Duration::from_secs_f64(retry_after),
+    };
+    config.validate().map_err(|problem| Error::Parameter(vec![problem]))?;
+    Ok(config)
+}
+
+#[pymethods]
+impl CoreLocalService {
+    #[new]
+    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        port: u16,
+        api_key: Option<String>,
+        extra_keys: Vec<String>,
+        requests_per_window: u32,
+        window_seconds: f64,
+        fault_rate: Option<f64>,
+        fault_seed: u64,
+        fault_kinds: Vec<String>,
+        fault_delay: f64,
+        fault_retry_after: f64,
+    ) -> PyResult<Self> {
+        if !(window_seconds.is_finite() && window_seconds > 0.0) {
+            return Err(to_pyerr(Error::Parameter(vec![format!("rate limit window must be a positive number of seconds (got {window_seconds})")])));
+        }
+        let faults = match fault_rate {
+            Some(rate) => {
+                let kinds = if fault_kinds.is_empty() { FaultKind::ALL.iter().map(|k| k.name().to_owned()).collect() } else { fault_kinds };
+                Some(faults_config(rate, fault_seed, kinds, fault_delay, fault_retry_after).map_err(to_pyerr)?)
+            }
+            None => None,
+        };
+        let config = ServiceConfig {
+            port,
+            api_key,
+            extra_keys,
+            requests_per_window,
+            window: Duration::from_secs_f64(window_seconds),
+            faults,
+        };
+        let runtime = runtime().map_err(to_pyerr)?;
+        let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;
+        Ok(CoreLocalService {
+            base_url: service.base_url.clone(),
+            api_key: service.api_key().to_owned(),
+            port: service.port,
+            service: Mutex::new(Some(service)),
+        })
+    }
+
+    #[getter]
+    fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    #[getter]
+    fn api_key(&self) -> &str {
+        &self.api_key
+    }
+
+    #[getter]
+    fn port(&self) -> u16 {
+        self.port
+    }
+
+    #[getter]
+    fn running(&self) -> bool {
+        self.service.lock().map(|s| s.as_ref().is_some_and(LocalService::is_running)).unwrap_or(false)
+    }
+
+    /// Requests that reached the service so far, by path.
+    fn hits(&self) -> BTreeMap<String, u64> {
+        self.service.lock().ok().and_then(|s| s.as_ref().map(|s| s.state.hits())).unwrap_or_default()
+    }
+
+    /// Stops the service; calling it again does nothing.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        let taken = self.service.lock().ok().and_then(|mut s| s.take());
+        if let Some(mut service) = taken {
+            let runtime = runtime().map_err(to_pyerr)?;
+            py.detach(|| service.close(runtime));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for CoreLocalService {
+    fn drop(&mut self) {
+        if let Ok(mut guard) = self.service.lock() {
+            if let (Some(mut service), Ok(runtime)) = (guard.take(), runtime()) {
+                service.close(runtime);
+            }
+        }
+    }
+}

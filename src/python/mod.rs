@@ -1,0 +1,19 @@
+//! The PyO3 module `sunflux._core`: the only part of the crate that knows about Python.
+
+use pyo3::prelude::*;
+
+pub mod bridge;
+pub mod client;
+pub mod errors;
+pub mod local;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_BASE_URL", crate::transport::DEFAULT_BASE_URL)?;
+    m.add("API_KEY_LENGTH", crate::transport::auth::API_KEY_LENGTH)?;
+    m.add_class::<client::CoreClient>()?;
+    m.add_class::<client::RawResponse>()?;
+    m.add_class::<local::CoreLocalService>()?;
+    Ok(())
+}

@@ -1,0 +1,1 @@
+//! One module per service: parameters and validation, request building, typed responses.

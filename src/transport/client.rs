@@ -1,0 +1,418 @@
+//! The transport: one shared HTTP connection pool, auth, throttles, retries, manual redirects
+//! (so the key never leaves its origin), error bodies and rate-limit headers.
+
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use reqwest::{Method, Url};
+
+use super::auth::{is_loopback_host, same_origin, ApiKey, AuthMode};
+use super::error_body::{classify, failure, parse_error_body, parse_retry_after, service_errors};
+use super::redact::redact;
+use super::retry::RetryPolicy;
+use super::routes::{Endpoint, RouteProfile, ServiceClass};
+use super::throttle::{Throttle, ThrottleConfig};
+use crate::error::{ApiFailure, Error, Result};
+
+/// Where the default base URL points (the retired earlier host is never used).
+pub const DEFAULT_BASE_URL: &str = "https://developer.nlr.gov";
+const MAX_REDIRECTS: usize = 10;
+
+/// Everything a client is configured with.
+#[derive(Debug, Clone)]
+pub struct TransportConfig {
+    pub base_url: Url,
+    pub api_key: Option<ApiKey>,
+    pub auth: AuthMode,
+    pub routes: RouteProfile,
+    pub timeout: Duration,
+    pub retry: RetryPolicy,
+    pub throttle: ThrottleConfig,
+}
+
+/// Checks a base URL: it must be absolute, and plain `http://` is allowed only for loopback.
+pub fn parse_base_url(text: &str) -> Result<Url> {
+    let trimmed = text.trim().trim_end_matches('/');
+    let url = Url::parse(trimmed).map_err(|e| Error::Parameter(vec![format!("base_url is not a valid URL ({e}): {trimmed:?}")]))?;
+    match url.scheme() {
+        "https" => Ok(url),
+        "http" if is_loopback_host(&url) => Ok(url),
+        "http" => Err(Error::Parameter(vec![format!(
+            "base_url must use https:// (plain http:// is only allowed for loopback hosts such as 127.0.0.1), got {trimmed:?}"
+        )])),
+        other => Err(Error::Parameter(vec![format!("base_url must be an https:// URL (got scheme {other:?})")])),
+    }
+}
+
+/// Where a request goes.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A named endpoint under the base URL and the client's route profile.
+    Endpoint(Endpoint),
+    /// An absolute URL handed out by the service (e.g. a `downloadUrl`).
+    Absolute(String),
+}
+
+/// A request body.
+#[derive(Debug, Clone, Default)]
+pub enum Body {
+    #[default]
+    Empty,
+    /// `application/x-www-form-urlencoded`.
+    Form(Vec<(String, String)>),
+    /// `application/json`, already serialized.
+    Json(Vec<u8>),
+}
+
+/// One logical call (possibly several attempts).
+#[derive(Debug, Clone)]
+pub struct Request {
+    pub method: Method,
+    pub target: Target,
+    pub query: Vec<(String, String)>,
+    pub body: Body,
+    /// Safe to repeat: only such requests are retried.
+    pub idempotent: bool,
+    /// Raise when a 2xx JSON body carries a non-empty `errors` list.
+    pub check_body_errors: bool,
+    /// Report each attempt to the observer.
+    pub trace: bool,
+}
+
+impl Request {
+    pub fn get(endpoint: Endpoint, query: Vec<(String, String)>) -> Self {
+        Request {
+            method: Method::GET,
+            target: Target::Endpoint(endpoint),
+            query,
+            body: Body::Empty,
+            idempotent: true,
+            check_body_errors: true,
+            trace: false,
+        }
+    }
+}
+
+/// The latest `X-RateLimit-*` values seen by a client.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RateLimitInfo {
+    pub limit: Option<i64>,
+    pub remaining: Option<i64>,
+}
+
+/// A successful answer.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: u16,
+    /// The final URL with the key removed.
+    pub url: String,
+    pub content_type: Option<String>,
+    pub body: Bytes,
+    pub rate_limit: RateLimitInfo,
+    pub attempts: u32,
+}
+
+/// One attempt as reported to the observer (for the `sunflux` debug log).
+#[derive(Debug, Clone)]
+pub struct AttemptRecord {
+    pub method: String,
+    /// Path of the URL, without query string.
+    pub path: String,
+    pub status: Option<u16>,
+    pub outcome: String,
+    pub attempt: u32,
+    pub duration: Duration,
+}
+
+/// Receives one record per attempt when a request asks to be traced.
+pub trait AttemptObserver: Send + Sync {
+    fn on_attempt(&self, record: &AttemptRecord);
+}
+
+fn shared_http() -> Result<reqwest::Client> {
+    static HTTP: OnceLock<std::result::Result<reqwest::Client, String>> = OnceLock::new();
+    HTTP.get_or_init(|| {
+        reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("sunflux/", env!("CARGO_PKG_VERSION")))
+            .pool_idle_timeout(Duration::from_secs(60))
+            .tcp_nodelay(true)
+            .build()
+            .map_err(|e| format!("could not build the HTTP client: {e}"))
+    })
+    .clone()
+    .map_err(Error::Transport)
+}
+
+/// The per-client transport. Cheap to share behind an `Arc`.
+pub struct Transport {
+    config: TransportConfig,
+    http: reqwest::Client,
+    throttle: Throttle,
+    rate_limit: Mutex<RateLimitInfo>,
+    observer: Option<Arc<dyn AttemptObserver>>,
+}
+
+impl Transport {
+    pub fn new(config: TransportConfig, observer: Option<Arc<dyn AttemptObserver>>) -> Result<Self> {
+        let http = shared_http()?;
+        let throttle = Throttle::new(config.throttle.clone());
+        Ok(Transport { config, http, throttle, rate_limit: Mutex::new(RateLimitInfo::default()), observer })
+    }
+
+    pub fn config(&self) -> &TransportConfig {
+        &self.config
+    }
+
+    pub fn rate_limit(&self) -> RateLimitInfo {
+        *self.rate_limit.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The full URL of an endpoint, without any key (for display).
+    pub fn endpoint_url(&self, endpoint: &Endpoint) -> String {
+        format!("{}{}", self.config.base_url.as_str().trim_end_matches('/'), endpoint.path(self.config.routes))
+    }
+
+    /// Removes this client's key from `text`.
+    pub fn redact(&self, text: &str) -> String {
+        redact(text, self.config.api_key.as_ref().map(ApiKey::expose))
+    }
+
+    /// Sends `request`, retrying transient failures of idempotent requests.
+    pub async fn send(&self, request: &Request) -> Result<Response> {
+        let class = match &request.target {
+            Target::Endpoint(endpoint) => endpoint.service_class(),
+            Target::Absolute(_) => ServiceClass::Unthrottled,
+        };
+        let mut delays = self.config.retry.delays();
+        let mut attempt = 0u32;
+        loop {
+            attempt += 1;
+            let outcome = {
+                let _in_flight = self.throttle.admit(class).await;
+                self.attempt(request, attempt).await
+            };
+            match outcome {
+                Ok(response) => return Ok(response),
+                Err(error) if request.idempotent && self.config.retry.should_retry(&error) => match delays.next() {
+                    Some(backoff) => tokio::time::sleep(self.config.retry.wait_before_retry(&error, backoff)).await,
+                    None => return Err(with_attempts(error, attempt)),
+                },
+                Err(error) => return Err(error),
+            }
+        }
+    }
+
+    async fn attempt(&self, request: &Request, attempt: u32) -> Result<Response> {
+        let started = Instant::now();
+        let first_url = self.initial_url(request)?;
+        let result = self.follow(request, first_url.clone()).await;
+        if request.trace {
+            if let Some(observer) = &self.observer {
+                let (status, outcome) = match &result {
+                    Ok(response) => (Some(response.status), "ok".to_owned()),
+                    Err(Error::Api(failure)) => (Some(failure.status), format!("{:?}", failure.kind)),
+                    Err(other) => (None, self.redact(&other.to_string())),
+                };
+                observer.on_attempt(&AttemptRecord {
+                    method: request.method.to_string(),
+                    path: first_url.path().to_owned(),
+                    status,
+                    outcome,
+                    attempt,
+                    duration: started.elapsed(),
+                });
+            }
+        }
+        result.map(|mut response| {
+            response.attempts = attempt;
+            response
+        })
+    }
+
+    fn initial_url(&self, request: &Request) -> Result<Url> {
+        let text = match &request.target {
+            Target::Endpoint(endpoint) => self.endpoint_url(endpoint),
+            Target::Absolute(url) => url.clone(),
+        };
+        let mut url = Url::parse(&text).map_err(|e| Error::Parameter(vec![format!("invalid URL ({e}): {}", self.redact(&text))]))?;
+        if !request.query.is_empty() {
+            url.query_pairs_mut().extend_pairs(request.query.iter());
+        }
+        Ok(url)
+    }
+
+    /// Sends one attempt, following redirects by hand so that the key goes only to its origin.
+    async fn follow(&self, request: &Request, mut url: Url) -> Result<Response> {
+        let mut method = request.method.clone();
+        let mut body = request.body.clone();
+        for _ in 0..=MAX_REDIRECTS {
+            let keyed = same_origin(&self.config.base_url, &url);
+            let response = self.send_once(&method, &url, &body, keyed).await?;
+            let status = response.status().as_u16();
+            if let Some(next) = redirect_target(&url, &response) {
+                if matches!(status, 301..=303) && method != Method::GET && method != Method::HEAD {
+                    method = Method::GET;
+                    body = Body::Empty;
+                }
+                url = next;
+                continue;
+            }
+            return self.finish(request, url, response).await;
+        }
+        Err(Error::Transport(format!("more than {MAX_REDIRECTS} redirects starting at {}", self.redact(url.as_str()))))
+    }
+
+    async fn send_once(&self, method: &Method, url: &Url, body: &Body, keyed: bool) -> Result<reqwest::Response> {
+        let mut url = url.clone();
+        let key = if keyed { self.config.api_key.as_ref() } else { None };
+        if !keyed {
+            strip_api_key_param(&mut url);
+        }
+        if let (Some(key), AuthMode::Query) = (key, self.config.auth) {
+            if !url.query_pairs().any(|(name, _)| name == "api_key") {
+                url.query_pairs_mut().append_pair("api_key", key.expose());
+            }
+        }
+        let mut builder = self.http.request(method.clone(), url.clone()).timeout(self.config.timeout);
+        match (key, self.config.auth) {
+            (Some(key), AuthMode::Header) => builder = builder.header("X-Api-Key", key.expose()),
+            (Some(key), AuthMode::Basic) => builder = builder.basic_auth(key.expose(), Some("")),
+            _ => {}
+        }
+        builder = match body {
+            Body::Empty => builder,
+            Body::Form(pairs) => builder.form(pairs),
+            Body::Json(bytes) => builder.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone()),
+        };
+        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(&e, &url)))
+    }
+
+    async fn finish(&self, request: &Request, url: Url, response: reqwest::Response) -> Result<Response> {
+        let status = response.status().as_u16();
+        let headers = response.headers().clone();
+        let rate_limit = RateLimitInfo {
+            limit: header_int(&headers, "x-ratelimit-limit"),
+            remaining: header_int(&headers, "x-ratelimit-remaining"),
+        };
+        if rate_limit.limit.is_some() || rate_limit.remaining.is_some() {
+            *self.rate_limit.lock().unwrap_or_else(|p| p.into_inner()) = rate_limit;
+        }
+        let retry_after = headers.get("retry-after").and_then(|v| v.to_str().ok()).and_then(parse_retry_after);
+        let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).map(str::to_owned);
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(&e, &url))))?;
+        let shown_url = self.redact(url.as_str());
+        let is_html = content_type.as_deref().is_some_and(|t| t.starts_with("text/html")) || parse_error_body(&body).html;
+        if !(200..300).contains(&status) || is_html {
+            let redacted_body = self.redact(&String::from_utf8_lossy(&body));
+            let mut failure = failure(status, &body, shown_url, retry_after, rate_limit.remaining, redacted_body);
+            failure.errors = failure.errors.iter().map(|m| self.redact(m)).collect();
+            return Err(Error::Api(Box::new(failure)));
+        }
+        if request.check_body_errors && body.first() == Some(&b'{') {
+            if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) {
+                if let Some(messages) = service_errors(&value) {
+                    let kind = classify(status, &parse_error_body(&body));
+                    return Err(Error::Api(Box::new(ApiFailure {
+                        kind,
+                        status,
+                        code: None,
+                        errors: messages.iter().map(|m| self.redact(m)).collect(),
+                        body: self.redact(&String::from_utf8_lossy(&body)),
+                        url: shown_url,
+                        retry_after: None,
+                        remaining: rate_limit.remaining,
+                    })));
+                }
+            }
+        }
+        Ok(Response { status, url: shown_url, content_type, body, rate_limit, attempts: 1 })
+    }
+
+    fn describe_transport_error(&self, error: &reqwest::Error, url: &Url) -> String {
+        let what = if error.is_timeout() {
+            format!("timed out after {:.1} s", self.config.timeout.as_secs_f64())
+        } else if error.is_connect() {
+            "could not connect".to_owned()
+        } else if error.is_body() || error.is_decode() {
+            "the connection closed before the whole body arrived".to_owned()
+        } else {
+            "the request failed".to_owned()
+        };
+        let mut detail = error.to_string();
+        let mut source = std::error::Error::source(error);
+        while let Some(inner) = source {
+            detail.push_str(": ");
+            detail.push_str(&inner.to_string());
+            source = inner.source();
+        }
+        let mut shown = url.clone();
+        shown.set_query(None);
+        self.redact(&format!("{what} ({}): {detail}", shown.as_str()))
+    }
+}
+
+fn with_attempts(error: Error, attempts: u32) -> Error {
+    match error {
+        Error::Transport(message) if attempts > 1 => Error::Transport(format!("{message} (gave up after {attempts} attempts)")),
+        Error::Api(mut failure) if attempts > 1 => {
+            failure.errors.push(format!("gave up after {attempts} attempts"));
+            Error::Api(failure)
+        }
+        other => other,
+    }
+}
+
+fn redirect_target(current: &Url, response: &reqwest::Response) -> Option<Url> {
+    if !matches!(response.status().as_u16(), 301 | 302 | 303 | 307 | 308) {
+        return None;
+    }
+    let location = response.headers().get("location")?.to_str().ok()?;
+    current.join(location).ok()
+}
+
+fn strip_api_key_param(url: &mut Url) {
+    if !url.query_pairs().any(|(name, _)| name == "api_key") {
+        return;
+    }
+    let kept: Vec<(String, String)> = url.query_pairs().filter(|(name, _)| name != "api_key").map(|(k, v)| (k.into_owned(), v.into_owned())).collect();
+    if kept.is_empty() {
+        url.set_query(None);
+    } else {
+        url.query_pairs_mut().clear().extend_pairs(kept.iter());
+    }
+}
+
+fn header_int(headers: &reqwest::header::HeaderMap, name: &str) -> Option<i64> {
+    headers.get(name)?.to_str().ok()?.trim().parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_url_rules() {
+        assert!(parse_base_url("https://developer.nlr.gov").is_ok());
+        assert!(parse_base_url("http://127.0.0.1:8080/").is_ok());
+        assert!(parse_base_url("http://localhost:1").is_ok());
+        let err = parse_base_url("http://developer.nlr.gov").unwrap_err().to_string();
+        assert!(err.contains("https://"), "{err}");
+        assert!(parse_base_url("ftp://x").is_err());
+        assert!(parse_base_url("not a url").is_err());
+    }
+
+    #[test]
+    fn api_key_params_are_stripped_for_foreign_hosts() {
+        let mut url = Url::parse("https://files.example.org/a.zip?api_key=SECRET&x=1").unwrap();
+        strip_api_key_param(&mut url);
+        assert_eq!(url.as_str(), "https://files.example.org/a.zip?x=1");
+        let mut only = Url::parse("https://files.example.org/a.zip?api_key=SECRET").unwrap();
+        strip_api_key_param(&mut only);
+        assert_eq!(only.as_str(), "https://files.example.org/a.zip");
+    }
+}

@@ -1,0 +1,233 @@
+//! Client-side throttles: the spec's per-service limits as rolling windows, minimum spacing and
+//! an in-flight cap. `Schedule::reserve` is pure arithmetic over send times so it is tested
+//! without sleeping; `Throttle` wraps it for async callers.
+//!
+//! Rolling windows are kept as a log of send times rather than a token bucket (GCRA): a bucket
+//! of 1,000 refilled at 1 per 3.6 s admits close to 2,000 requests in some rolling hour, while the
+//! spec says "no more than 1,000 requests in any hour".
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
+
+use super::routes::ServiceClass;
+
+/// At most `max_requests` in any rolling `window`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WindowLimit {
+    pub max_requests: u32,
+    pub window: Duration,
+}
+
+/// All limits of one service class.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClassLimits {
+    pub windows: Vec<WindowLimit>,
+    pub min_interval: Option<Duration>,
+    pub max_in_flight: Option<usize>,
+}
+
+const HOUR: Duration = Duration::from_secs(3600);
+const DAY: Duration = Duration::from_secs(86_400);
+
+/// Limits per service class. `spec()` holds the values of `shared/spec/`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThrottleConfig {
+    pub classes: HashMap<ServiceClass, ClassLimits>,
+}
+
+impl ThrottleConfig {
+    /// The spec's limits: 1,000/h for dataset query + estimator; climate csv 1/s and 10,000/day,
+    /// other climate formats 1 per 2 s and 2,000/day, at most 20 climate requests in flight.
+    pub fn spec() -> Self {
+        let mut classes = HashMap::new();
+        classes.insert(
+            ServiceClass::Solar,
+            ClassLimits {
+                windows: vec![WindowLimit { max_requests: 1000, window: HOUR }],
+                ..ClassLimits::default()
+            },
+        );
+        classes.insert(
+            ServiceClass::ClimateCsv,
+            ClassLimits {
+                windows: vec![WindowLimit { max_requests: 10_000, window: DAY }],
+                min_interval: Some(Duration::from_secs(1)),
+                max_in_flight: Some(20),
+            },
+        );
+        classes.insert(
+            ServiceClass::ClimateOther,
+            ClassLimits {
+                windows: vec![WindowLimit { max_requests: 2_000, window: DAY }],
+                min_interval: Some(Duration::from_secs(2)),
+                max_in_flight: Some(20),
+            },
+        );
+        ThrottleConfig { classes }
+    }
+
+    /// No client-side limits at all.
+    pub fn disabled() -> Self {
+        ThrottleConfig { classes: HashMap::new() }
+    }
+}
+
+/// The send log of one service class.
+#[derive(Debug, Default)]
+pub struct Schedule {
+    sends: VecDeque<Instant>,
+}
+
+impl Schedule {
+    /// Books the earliest send time at or after `now` that keeps every limit, records it and
+    /// returns it. Booked times never decrease, so the log stays sorted.
+    pub fn reserve(&mut self, limits: &ClassLimits, now: Instant) -> Instant {
+        let mut slot = now;
+        if let (Some(interval), Some(last)) = (limits.min_interval, self.sends.back()) {
+            slot = slot.max(*last + interval);
+        }
+        if let Some(last) = self.sends.back() {
+            slot = slot.max(*last);
+        }
+        for limit in &limits.windows {
+            let max = limit.max_requests as usize;
+            if max == 0 {
+                continue;
+            }
+            let in_window = self.sends.iter().rev().take_while(|sent| **sent + limit.window > slot).count();
+            if in_window >= max {
+                let oldest_blocking = self.sends[self.sends.len() - max];
+                slot = slot.max(oldest_blocking + limit.window);
+            }
+        }
+        self.sends.push_back(slot);
+        let horizon = limits.windows.iter().map(|w| w.window).max().unwrap_or(Duration::ZERO);
+        let keep = limits.windows.iter().map(|w| w.max_requests as usize).max().unwrap_or(1).max(1);
+        while self.sends.len() > keep {
+            match self.sends.front() {
+                Some(first) if *first + horizon <= slot => {
+                    self.sends.pop_front();
+                }
+                _ => break,
+            }
+        }
+        slot
+    }
+}
+
+/// Shared by every request of one client.
+#[derive(Debug)]
+pub struct Throttle {
+    config: ThrottleConfig,
+    schedules: Mutex<HashMap<ServiceClass, Schedule>>,
+    in_flight: HashMap<ServiceClass, Arc<Semaphore>>,
+}
+
+impl Throttle {
+    pub fn new(config: ThrottleConfig) -> Self {
+        let in_flight = config
+            .classes
+            .iter()
+            .filter_map(|(class, limits)| limits.max_in_flight.map(|n| (*class, Arc::new(Semaphore::new(n.max(1))))))
+            .collect();
+        Throttle { config, schedules: Mutex::new(HashMap::new()), in_flight }
+    }
+
+    /// Waits for an in-flight slot and a send time. Holding the returned permit keeps the
+    /// request counted as in flight.
+    pub async fn admit(&self, class: ServiceClass) -> Option<OwnedSemaphorePermit> {
+        let permit = match self.in_flight.get(&class) {
+            Some(semaphore) => semaphore.clone().acquire_owned().await.ok(),
+            None => None,
+        };
+        if let Some(limits) = self.config.classes.get(&class) {
+            let slot = {
+                let mut schedules = self.schedules.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                schedules.entry(class).or_default().reserve(limits, Instant::now())
+            };
+            tokio::time::sleep_until(slot).await;
+        }
+        permit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secs(s: f64) -> Duration {
+        Duration::from_secs_f64(s)
+    }
+
+    #[test]
+    fn spacing_pushes_each_send_one_interval_later() {
+        let limits = ClassLimits { min_interval: Some(secs(1.0)), ..ClassLimits::default() };
+        let mut schedule = Schedule::default();
+        let t0 = Instant::now();
+        let slots: Vec<Duration> = (0..5).map(|_| schedule.reserve(&limits, t0) - t0).collect();
+        assert_eq!(slots, vec![secs(0.0), secs(1.0), secs(2.0), secs(3.0), secs(4.0)]);
+    }
+
+    #[test]
+    fn spacing_does_not_delay_a_late_request() {
+        let limits = ClassLimits { min_interval: Some(secs(1.0)), ..ClassLimits::default() };
+        let mut schedule = Schedule::default();
+        let t0 = Instant::now();
+        schedule.reserve(&limits, t0);
+        assert_eq!(schedule.reserve(&limits, t0 + secs(5.0)) - t0, secs(5.0));
+    }
+
+    #[test]
+    fn rolling_window_admits_max_then_waits_for_the_oldest_to_expire() {
+        let limits = ClassLimits {
+            windows: vec![WindowLimit { max_requests: 3, window: secs(10.0) }],
+            ..ClassLimits::default()
+        };
+        let mut schedule = Schedule::default();
+        let t0 = Instant::now();
+        let first: Vec<Duration> = (0..3).map(|i| schedule.reserve(&limits, t0 + secs(i as f64)) - t0).collect();
+        assert_eq!(first, vec![secs(0.0), secs(1.0), secs(2.0)]);
+        assert_eq!(schedule.reserve(&limits, t0 + secs(3.0)) - t0, secs(10.0));
+        assert_eq!(schedule.reserve(&limits, t0 + secs(3.0)) - t0, secs(11.0));
+    }
+
+    #[test]
+    fn no_rolling_window_ever_holds_more_than_max() {
+        let limits = ClassLimits {
+            windows: vec![WindowLimit { max_requests: 7, window: secs(60.0) }],
+            min_interval: Some(secs(0.5)),
+            max_in_flight: None,
+        };
+        let mut schedule = Schedule::default();
+        let t0 = Instant::now();
+        let mut booked = Vec::new();
+        for i in 0..200u32 {
+            let arrival = t0 + secs(f64::from(i % 13) * 0.7 + f64::from(i) * 0.9);
+            booked.push(schedule.reserve(&limits, arrival));
+        }
+        for (i, start) in booked.iter().enumerate() {
+            let in_window = booked[i..].iter().take_while(|t| **t < *start + secs(60.0)).count();
+            assert!(in_window <= 7, "window starting at send {i} holds {in_window}");
+        }
+        for pair in booked.windows(2) {
+            assert!(pair[1] - pair[0] >= secs(0.5));
+        }
+    }
+
+    #[test]
+    fn spec_limits_are_the_documented_numbers() {
+        let spec = ThrottleConfig::spec();
+        let csv = &spec.classes[&ServiceClass::ClimateCsv];
+        assert_eq!(csv.min_interval, Some(secs(1.0)));
+        assert_eq!(csv.max_in_flight, Some(20));
+        assert_eq!(csv.windows[0].max_requests, 10_000);
+        let other = &spec.classes[&ServiceClass::ClimateOther];
+        assert_eq!(other.min_interval, Some(secs(2.0)));
+        assert_eq!(other.windows[0].max_requests, 2_000);
+        assert_eq!(spec.classes[&ServiceClass::Solar].windows[0], WindowLimit { max_requests: 1000, window: HOUR });
+    }
+}
