@@ -1,0 +1,107 @@
+"""The optimizer scenario builder: typed sections, validation and lossless JSON round trips.
+
+::
+
+    from sunflux.optimizer import Scenario, Site, PV, ElectricLoad, ElectricTariff
+
+    scenario = (
+        Scenario(site=Site(latitude=39.74, longitude=-105.17))
+        .with_load(ElectricLoad.flat(annual_kwh=1_000_000))
+        .with_tariff(ElectricTariff.blended(energy_rate=0.12, demand_rate=15.0))
+        .with_pv(max_kw=500)
+        .with_storage(max_kwh=2_000)
+    )
+    scenario.check()            # raises ParameterError listing every problem
+    text = scenario.to_json()
+
+``validate_scenario_dict(d)`` applies the same rules to a plain dict without building classes.
+"""
+
+from sunflux._errors import ParameterError
+from sunflux.optimizer._base import UNSET, FieldInfo, Section, UnknownFieldWarning, Unset
+from sunflux.optimizer._fields import SECTIONS
+from sunflux.optimizer.scenario import Difference, Scenario
+from sunflux.optimizer.sections import (
+    CHP,
+    CST,
+    GHP,
+    PV,
+    SECTION_CLASSES,
+    AbsorptionChiller,
+    ASHPSpaceHeater,
+    ASHPWaterHeater,
+    Boiler,
+    ColdThermalStorage,
+    CoolingLoad,
+    DomesticHotWaterLoad,
+    ElectricHeater,
+    ElectricLoad,
+    ElectricStorage,
+    ElectricTariff,
+    ElectricUtility,
+    ExistingBoiler,
+    ExistingChiller,
+    Financial,
+    Generator,
+    HighTempThermalStorage,
+    HotThermalStorage,
+    Meta,
+    ProcessHeatLoad,
+    Settings,
+    Site,
+    SpaceHeatingLoad,
+    SteamTurbine,
+    Wind,
+)
+from sunflux.optimizer.validation import (
+    Problem,
+    input_errors,
+    validate_scenario_dict,
+    validate_section_dict,
+)
+
+__all__ = [
+    "Scenario",
+    "Difference",
+    "Problem",
+    "ParameterError",
+    "UnknownFieldWarning",
+    "validate_scenario_dict",
+    "validate_section_dict",
+    "input_errors",
+    "Section",
+    "FieldInfo",
+    "SECTIONS",
+    "SECTION_CLASSES",
+    "UNSET",
+    "Unset",
+    "Meta",
+    "Settings",
+    "Financial",
+    "ElectricLoad",
+    "ElectricTariff",
+    "ElectricUtility",
+    "PV",
+    "ElectricStorage",
+    "ExistingChiller",
+    "ExistingBoiler",
+    "Boiler",
+    "HotThermalStorage",
+    "HighTempThermalStorage",
+    "ColdThermalStorage",
+    "SpaceHeatingLoad",
+    "DomesticHotWaterLoad",
+    "ProcessHeatLoad",
+    "Site",
+    "CHP",
+    "ASHPSpaceHeater",
+    "ASHPWaterHeater",
+    "CST",
+    "Generator",
+    "Wind",
+    "CoolingLoad",
+    "AbsorptionChiller",
+    "SteamTurbine",
+    "GHP",
+    "ElectricHeater",
+]

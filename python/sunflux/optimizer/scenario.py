@@ -1,0 +1,433 @@
+"""``Scenario``: a whole optimizer input scenario, built fluently or read from JSON.
+
+A scenario keeps exactly what was set or read (section order, unknown keys, explicit nulls and
+the int/float kind of every number), so ``Scenario.from_json(text).to_json()`` gives the same
+JSON back. Validation runs on the plain dict through ``validate_scenario_dict``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, Mapping, Sequence
+
+from sunflux._errors import ParameterError
+from sunflux.optimizer._base import (
+    UNSET,
+    Section,
+    UnknownFieldWarning,
+    copy_json,
+    html_table,
+    summarize,
+    to_plain,
+)
+from sunflux.optimizer._fields import SECTIONS, TOP_LEVEL_STRINGS
+from sunflux.optimizer.sections import (
+    PV,
+    SECTION_CLASSES,
+    ElectricLoad,
+    ElectricStorage,
+    ElectricTariff,
+    ScenarioSections,
+    Settings,
+)
+from sunflux.optimizer.validation import (
+    Problem,
+    not_a_scenario_message,
+    validate_scenario_dict,
+)
+
+__all__ = ["Scenario", "Difference"]
+
+_ATTRS = {key: section["attr"] for key, section in SECTIONS.items()}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One place where two scenarios differ; ``left``/``right`` are UNSET where a side lacks it."""
+
+    path: str
+    left: Any
+    right: Any
+    note: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.path}: {_shown(self.left)} -> {_shown(self.right)}"
+        return f"{text} ({self.note})" if self.note else text
+
+
+def _shown(value: Any) -> str:
+    return "(unset)" if value is UNSET else summarize(value)
+
+
+def _same(left: Any, right: Any) -> bool:
+    """Equal as JSON numbers compare (500 == 500.0), but a bool is not a number."""
+    if isinstance(left, bool) != isinstance(right, bool):
+        return False
+    return bool(left == right)
+
+
+class Scenario(ScenarioSections):
+    """An optimizer input scenario: typed sections, validation and lossless JSON round trips.
+
+    Build it with keyword sections (``Scenario(site=Site(latitude=39.7, longitude=-105.2))``),
+    with the ``with_*`` methods (each returns a new scenario) or by setting attributes
+    (``scenario.pv = PV(max_kw=100)``; setting None removes a section). Read one with
+    ``Scenario.from_json(path_or_text)`` / ``Scenario.from_dict(d)``; unknown keys are kept,
+    sent back as they were, and reported with an ``UnknownFieldWarning``.
+    """
+
+    # ---------------------------------------------------------------- storage
+
+    def _set(self, key: str, value: Any) -> None:
+        if value is None:
+            self._values.pop(key, None)
+            return
+        if key in TOP_LEVEL_STRINGS:
+            self._values[key] = value
+            return
+        section_class = SECTION_CLASSES[key]
+        many = SECTIONS[key]["many"]
+        if isinstance(value, section_class):
+            self._values[key] = value
+        elif many and isinstance(value, (list, tuple)) and value and all(
+            isinstance(item, (section_class, Mapping)) for item in value
+        ):
+            self._values[key] = [self._coerce(section_class, item) for item in value]
+        elif isinstance(value, Mapping):
+            self._values[key] = self._coerce(section_class, value)
+        else:
+            expected = f"a {key} object" + (" or a list of them" if many else "")
+            raise TypeError(f"{_ATTRS[key]} must be {expected}, not {type(value).__name__}")
+
+    @staticmethod
+    def _coerce(section_class: type[Section], value: Any) -> Section:
+        if isinstance(value, section_class):
+            return value
+        if isinstance(value, Section):
+            raise TypeError(f"expected a {section_class.__name__}, not a {type(value).__name__}")
+        section: Section = section_class._from_raw(value)
+        _warn_unknown([f"{section_class._key}.{name}" for name in section.extra])
+        return section
+
+    def _raw(self) -> dict[str, Any]:
+        """The scenario as a dict that shares its values (for validation; do not modify)."""
+        raw: dict[str, Any] = {}
+        for key, value in self._values.items():
+            if isinstance(value, Section):
+                raw[key] = value._values
+            elif isinstance(value, list) and value and isinstance(value[0], Section):
+                raw[key] = [item._values for item in value]
+            else:
+                raw[key] = value
+        return raw
+
+    @property
+    def extra(self) -> dict[str, Any]:
+        """Top-level keys that are neither sections nor the service's uuid strings."""
+        return {key: value for key, value in self._values.items()
+                if key not in SECTIONS and key not in TOP_LEVEL_STRINGS}
+
+    def __getitem__(self, key: str) -> Any:
+        """A section by its key (``scenario["ElectricLoad"]``) or any other top-level key."""
+        if key in self._values:
+            return self._values[key]
+        if key in SECTIONS or key in TOP_LEVEL_STRINGS:
+            return None
+        raise KeyError(key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        """Set a section by its key, or keep any other top-level key as is."""
+        if key in SECTIONS or key in TOP_LEVEL_STRINGS:
+            self._set(key, value)
+        else:
+            self._values[key] = to_plain(value)
+
+    def __delitem__(self, key: str) -> None:
+        del self._values[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
+    # ---------------------------------------------------------------- building
+
+    def with_section(self, *sections: Section) -> Scenario:
+        """A copy with these sections set (each replaces the section of its type)."""
+        scenario = self.copy()
+        for section in sections:
+            if not isinstance(section, Section):
+                raise TypeError(f"expected a section object, not {type(section).__name__}")
+            scenario._set(section._key, section.copy())
+        return scenario
+
+    def with_pv(self, *arrays: PV, **fields: Any) -> Scenario:
+        """A copy with PV set: ``with_pv(max_kw=100)``, ``with_pv(PV(...))`` or several arrays.
+
+        Several arrays make PV a list (give each a distinct ``name``). Replaces any PV already set.
+        """
+        if arrays and fields:
+            raise TypeError("give PV objects or PV fields, not both")
+        scenario = self.copy()
+        if not arrays:
+            scenario._set("PV", PV(**fields))
+        elif len(arrays) == 1:
+            scenario._set("PV", arrays[0].copy())
+        else:
+            scenario._set("PV", [array.copy() for array in arrays])
+        return scenario
+
+    def with_storage(self, storage: ElectricStorage | None = None, /, **fields: Any) -> Scenario:
+        """A copy with ElectricStorage set from an object or from its fields."""
+        return self._with(ElectricStorage, storage, fields)
+
+    def with_tariff(self, tariff: ElectricTariff | None = None, /, **fields: Any) -> Scenario:
+        """A copy with ElectricTariff set (e.g. ``with_tariff(ElectricTariff.tou(rates))``)."""
+        return self._with(ElectricTariff, tariff, fields)
+
+    def with_load(self, load: ElectricLoad | None = None, /, **fields: Any) -> Scenario:
+        """A copy with ElectricLoad set (e.g. ``with_load(ElectricLoad.flat(annual_kwh=1e6))``)."""
+        return self._with(ElectricLoad, load, fields)
+
+    def with_settings(self, settings: Settings | None = None, /, **fields: Any) -> Scenario:
+        """A copy with Settings set (e.g. ``with_settings(time_steps_per_hour=4)``)."""
+        return self._with(Settings, settings, fields)
+
+    def _with(
+        self, section_class: type[Section], section: Section | None, fields: Mapping[str, Any]
+    ) -> Scenario:
+        if section is not None and fields:
+            raise TypeError(f"give a {section_class.__name__} or its fields, not both")
+        if section is None:
+            section = section_class(**fields)
+        return self.with_section(section)
+
+    # ---------------------------------------------------------------- validation
+
+    def validate(self) -> list[Problem]:
+        """Every problem of the scenario (an empty list when it is valid)."""
+        return validate_scenario_dict(self._raw())
+
+    def check(self) -> Scenario:
+        """Raise ``ParameterError`` listing every problem; return the scenario when valid."""
+        problems = self.validate()
+        if problems:
+            raise ParameterError(problems)
+        return self
+
+    # ---------------------------------------------------------------- reading and writing
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Scenario:
+        """A scenario holding exactly ``data`` (copied); unknown keys are kept and warned about.
+
+        Raises ``ParameterError`` when ``data`` is not a scenario (no section keys, or a section
+        that is not an object), with a hint when it is a URDB rate or a results response.
+        """
+        if not isinstance(data, Mapping):
+            raise ParameterError(
+                f"A scenario must be a JSON object of sections, not {type(data).__name__}."
+            )
+        if not any(key in SECTIONS for key in data):
+            raise ParameterError(not_a_scenario_message(data))
+        scenario = cls()
+        unknown: list[str] = []
+        problems: list[Problem] = []
+        for key, value in data.items():
+            if key in TOP_LEVEL_STRINGS:
+                scenario._values[key] = to_plain(value)
+            elif key not in SECTIONS:
+                unknown.append(key)
+                scenario._values[key] = to_plain(value)
+            else:
+                section_class = SECTION_CLASSES[key]
+                items = value if SECTIONS[key]["many"] and isinstance(value, list) else None
+                if items and all(isinstance(item, Mapping) for item in items):
+                    sections = [section_class._from_raw(item) for item in items]
+                    scenario._values[key] = sections
+                    for index, section in enumerate(sections):
+                        unknown += [f"{key}[{index}].{name}" for name in section.extra]
+                elif isinstance(value, Mapping):
+                    section = section_class._from_raw(value)
+                    scenario._values[key] = section
+                    unknown += [f"{key}.{name}" for name in section.extra]
+                else:
+                    expected = "an object or a list of objects" if items is not None else "an object"
+                    problems.append(Problem(key, "", key, "type", value,
+                                            f"Section {key} must be {expected}."))
+        if problems:
+            raise ParameterError(problems)
+        _warn_unknown(unknown)
+        return scenario
+
+    @classmethod
+    def from_json(cls, source: str | bytes | os.PathLike[str] | IO[str] | IO[bytes]) -> Scenario:
+        """A scenario from JSON text, a path to a JSON file, or an open file."""
+        if isinstance(source, (bytes, bytearray)):
+            text = source.decode("utf-8")
+        elif isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
+            text = source
+        elif hasattr(source, "read"):
+            content = source.read()
+            text = content.decode("utf-8") if isinstance(content, bytes) else content
+        else:
+            text = Path(os.fspath(source)).read_text(encoding="utf-8")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ParameterError(f"Not valid JSON: {error}") from None
+        return cls.from_dict(data)
+
+    def to_dict(self, *, include_defaults: bool = False) -> dict[str, Any]:
+        """The scenario as plain JSON-ready data: what was set, in order, nothing added.
+
+        With ``include_defaults=True`` every section present also gets the default of each
+        field not set (fields without a default stay absent; no section is added).
+        """
+        result: dict[str, Any] = {}
+        for key, value in self._values.items():
+            if isinstance(value, Section):
+                result[key] = value.to_dict(include_defaults=include_defaults)
+            elif isinstance(value, list) and value and isinstance(value[0], Section):
+                result[key] = [item.to_dict(include_defaults=include_defaults) for item in value]
+            else:
+                result[key] = copy_json(value)
+        return result
+
+    def to_json(
+        self,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        indent: int | None = 2,
+        include_defaults: bool = False,
+    ) -> str:
+        """The scenario as JSON text; also written to ``path`` when one is given.
+
+        Objects are indented by ``indent`` spaces (None: one compact line); lists of plain
+        values such as series stay on one line each.
+        """
+        try:
+            text = _dumps(self.to_dict(include_defaults=include_defaults), indent)
+        except ValueError:
+            not_finite = [p for p in self.validate() if p.rule == "finite"]
+            raise ParameterError(
+                not_finite or ["The scenario holds a NaN or infinite number."],
+                "JSON has no NaN or Infinity; fix these values first:\n"
+                + "\n".join(f"  - {problem}" for problem in not_finite),
+            ) from None
+        if path is not None:
+            Path(os.fspath(path)).write_text(text + "\n", encoding="utf-8")
+        return text
+
+    # ---------------------------------------------------------------- comparing and showing
+
+    def diff(self, other: Scenario) -> list[Difference]:
+        """Where this scenario and ``other`` differ, field by field (numbers compare by value)."""
+        differences: list[Difference] = []
+        _diff_values("", self.to_dict(), other.to_dict(), differences)
+        return differences
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Scenario):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        parts = []
+        for key, value in self._values.items():
+            if key in SECTIONS:
+                shown = (f"[{', '.join(repr(item) for item in value)}]"
+                         if isinstance(value, list) else repr(value))
+                parts.append(f"{_ATTRS[key]}={shown}")
+            elif key in TOP_LEVEL_STRINGS:
+                parts.append(f"{key}={value!r}")
+        if self.extra:
+            parts.append(f"extra={summarize(self.extra)}")
+        return f"Scenario({', '.join(parts)})"
+
+    def _repr_html_(self) -> str:
+        rows: list[str] = []
+        for key, value in self._values.items():
+            if isinstance(value, Section):
+                rows += value._html_rows(key)
+            elif isinstance(value, list) and value and isinstance(value[0], Section):
+                for index, item in enumerate(value):
+                    rows += item._html_rows(f"{key}[{index}]")
+            else:
+                rows.append(
+                    f"<tr><td colspan='2'><code>{html.escape(key)}</code></td>"
+                    f"<td>{html.escape(summarize(value))}</td><td></td></tr>"
+                )
+        if not rows:
+            rows.append("<tr><td colspan='4'>(empty scenario)</td></tr>")
+        return html_table(rows)
+
+
+def _dumps(value: Any, indent: int | None, level: int = 0) -> str:
+    """JSON text with nested objects indented and lists of plain values kept on one line."""
+    nested_list = isinstance(value, list) and any(isinstance(item, (dict, list)) for item in value)
+    nested_dict = isinstance(value, dict) and value and all(isinstance(key, str) for key in value)
+    if indent is None or not (nested_list or nested_dict):
+        return json.dumps(value, allow_nan=False)
+    inner = " " * (indent * (level + 1))
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(key)}: {_dumps(item, indent, level + 1)}"
+                 for key, item in value.items()]
+        opening, closing = "{", "}"
+    else:
+        items = [f"{inner}{_dumps(item, indent, level + 1)}" for item in value]
+        opening, closing = "[", "]"
+    return opening + "\n" + ",\n".join(items) + "\n" + " " * (indent * level) + closing
+
+
+def _warn_unknown(paths: Sequence[str]) -> None:
+    if not paths:
+        return
+    shown = ", ".join(paths[:12]) + (f" and {len(paths) - 12} more" if len(paths) > 12 else "")
+    warnings.warn(
+        UnknownFieldWarning(
+            f"{len(paths)} key(s) are not in the optimizer field table and are kept as they are "
+            f"(the live service ignores them): {shown}"
+        ),
+        stacklevel=3,
+    )
+
+
+def _diff_values(path: str, left: Any, right: Any, out: list[Difference]) -> None:
+    if isinstance(left, dict) and isinstance(right, dict):
+        for key in list(left) + [key for key in right if key not in left]:
+            child = f"{path}.{key}" if path else key
+            _diff_values(child, left.get(key, UNSET), right.get(key, UNSET), out)
+        return
+    if left is UNSET or right is UNSET:
+        out.append(Difference(path, left, right))
+        return
+    if isinstance(left, list) and isinstance(right, list):
+        if left and right and all(isinstance(item, dict) for item in left + right):
+            for index in range(max(len(left), len(right))):
+                _diff_values(
+                    f"{path}[{index}]",
+                    left[index] if index < len(left) else UNSET,
+                    right[index] if index < len(right) else UNSET,
+                    out,
+                )
+            return
+        if len(left) != len(right):
+            out.append(Difference(path, left, right, f"{len(left)} vs {len(right)} values"))
+            return
+        changed = [i for i, (a, b) in enumerate(zip(left, right)) if not _same(a, b)]
+        if changed:
+            first = changed[0]
+            out.append(Difference(
+                path, left, right,
+                f"{len(changed)} of {len(left)} values differ, first at index {first}: "
+                f"{left[first]!r} -> {right[first]!r}",
+            ))
+        return
+    if not _same(left, right):
+        out.append(Difference(path, left, right))

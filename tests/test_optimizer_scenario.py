@@ -1,0 +1,625 @@
+"""Tests of the optimizer scenario builder: conformance on real scenarios, building, validation.
+
+The conformance part reads ``../shared/reopt_posts`` (real scenarios and their manifest) and
+skips when that folder is absent; everything else runs on the installed package alone.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sunflux._errors import ParameterError
+from sunflux.optimizer import (
+    CHP,
+    CST,
+    PV,
+    SECTION_CLASSES,
+    SECTIONS,
+    ASHPWaterHeater,
+    ElectricLoad,
+    ElectricStorage,
+    ElectricTariff,
+    ElectricUtility,
+    ExistingBoiler,
+    Financial,
+    Meta,
+    Problem,
+    Scenario,
+    Section,
+    Settings,
+    Site,
+    SpaceHeatingLoad,
+    UnknownFieldWarning,
+    input_errors,
+    validate_scenario_dict,
+)
+
+POSTS = Path(__file__).resolve().parents[2] / "shared" / "reopt_posts"
+MANIFEST = POSTS / "MANIFEST.json"
+VALID_EXPECTATIONS = ("api_valid", "api_valid_runtime_error")
+SPEC_SECTIONS = [
+    "Meta", "Settings", "Financial", "ElectricLoad", "ElectricTariff", "ElectricUtility", "PV",
+    "ElectricStorage", "ExistingChiller", "ExistingBoiler", "Boiler", "HotThermalStorage",
+    "HighTempThermalStorage", "ColdThermalStorage", "SpaceHeatingLoad", "DomesticHotWaterLoad",
+    "ProcessHeatLoad", "Site", "CHP", "ASHPSpaceHeater", "ASHPWaterHeater", "CST",
+]
+SERVICE_ONLY_SECTIONS = [
+    "Generator", "Wind", "CoolingLoad", "AbsorptionChiller", "SteamTurbine", "GHP", "ElectricHeater",
+]
+
+
+def manifest_entries(*expected: str) -> list[Any]:
+    if not MANIFEST.exists():
+        return [pytest.param(None, marks=pytest.mark.skip(reason="../shared/reopt_posts is absent"))]
+    entries = json.loads(MANIFEST.read_text(encoding="utf-8"))["files"]
+    return [pytest.param(entry, id=entry["file"]) for entry in entries
+            if entry["expected"] in expected]
+
+
+def with_kinds(value: Any) -> Any:
+    """JSON normalisation that keeps the int/float/bool kind of every number."""
+    if isinstance(value, dict):
+        return {key: with_kinds(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [with_kinds(item) for item in value]
+    return (type(value).__name__, value)
+
+
+def load_quietly(path: Path) -> Scenario:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        return Scenario.from_json(path)
+
+
+def base_scenario() -> dict[str, Any]:
+    return {
+        "Site": {"latitude": 39.7407, "longitude": -105.1686},
+        "ElectricLoad": {"doe_reference_name": "RetailStore", "annual_kwh": 1_000_000.0},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.12, "blended_annual_demand_rate": 15},
+    }
+
+
+def problems_at(scenario: dict[str, Any]) -> set[tuple[str, str]]:
+    return {(problem.path, problem.rule) for problem in validate_scenario_dict(scenario)}
+
+
+# ------------------------------------------------------------------------------------------------
+# Conformance on the real scenarios
+
+
+@pytest.mark.parametrize("entry", manifest_entries(*VALID_EXPECTATIONS))
+def test_valid_scenarios_validate_and_round_trip(entry: dict[str, Any]) -> None:
+    path = POSTS / entry["file"]
+    original = json.loads(path.read_text(encoding="utf-8"))
+    scenario = load_quietly(path)
+    assert scenario.validate() == []
+    assert with_kinds(json.loads(scenario.to_json())) == with_kinds(original)
+
+
+@pytest.mark.parametrize("entry", manifest_entries("api_invalid"))
+def test_invalid_scenarios_are_rejected_naming_the_section(entry: dict[str, Any]) -> None:
+    scenario = load_quietly(POSTS / entry["file"])
+    problems = scenario.validate()
+    expected_sections = set(entry["api_validation_approx"]["errors"])
+    assert expected_sections & {problem.section for problem in problems}, problems
+    with pytest.raises(ParameterError):
+        scenario.check()
+
+
+@pytest.mark.parametrize("entry", manifest_entries("not a scenario"))
+def test_files_that_are_not_scenarios_are_refused(entry: dict[str, Any]) -> None:
+    with pytest.raises(ParameterError, match="not an optimizer scenario") as raised:
+        Scenario.from_json(POSTS / entry["file"])
+    hint = "URDB rate" if entry["kind"] == "fragment_urdb_response" else "results response"
+    assert hint in str(raised.value)
+
+
+@pytest.mark.skipif(not MANIFEST.exists(), reason="../shared/reopt_posts is absent")
+def test_unknown_fields_are_kept_and_warned_about() -> None:
+    path = POSTS / "REopt.jl__off_grid.json"
+    with pytest.warns(UnknownFieldWarning, match=r"Site\.node.*ElectricLoad\.city"):
+        scenario = Scenario.from_json(path)
+    assert scenario.site is not None and scenario.site.extra == {"node": 1}
+    assert scenario.to_dict()["ElectricLoad"]["city"] == "LosAngeles"
+
+
+@pytest.mark.skipif(not MANIFEST.exists(), reason="../shared/reopt_posts is absent")
+def test_unknown_top_level_keys_are_kept() -> None:
+    scenario = load_quietly(POSTS / "REopt.jl__emissions.json")
+    assert "Storage" in scenario.extra
+    assert "Storage" in scenario.to_dict()
+
+
+@pytest.mark.skipif(not MANIFEST.exists(), reason="../shared/reopt_posts is absent")
+def test_results_response_inputs_are_a_valid_scenario() -> None:
+    response = json.loads((POSTS / "REopt-Analysis-Scripts__response_1.json").read_text())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        scenario = Scenario.from_dict(response["inputs"])
+    assert scenario.validate() == []
+
+
+@pytest.mark.skipif(not MANIFEST.exists(), reason="../shared/reopt_posts is absent")
+def test_multiple_pv_arrays_load_as_a_list() -> None:
+    scenario = load_quietly(POSTS / "REopt.jl__multiple_pvs.json")
+    assert isinstance(scenario.pv, list)
+    assert [array.name for array in scenario.pv] == ["ground", "roof_west", "roof_east"]
+
+
+# ------------------------------------------------------------------------------------------------
+# The section classes
+
+
+def test_every_section_has_a_class() -> None:
+    assert list(SECTION_CLASSES) == SPEC_SECTIONS + SERVICE_ONLY_SECTIONS
+    for key, section_class in SECTION_CLASSES.items():
+        assert section_class._key == key
+        assert section_class.__doc__
+        for name in SECTIONS[key]["fields"]:
+            assert "Type: " in (vars(section_class)[name].__doc__ or "")
+
+
+def test_no_field_hides_a_section_method() -> None:
+    reserved = {name for name in dir(Section) if not name.startswith("_")}
+    for key, section in SECTIONS.items():
+        assert not reserved & set(section["fields"]), key
+
+
+def test_field_info_carries_unit_default_range_and_choices() -> None:
+    losses = PV.field_info("losses")
+    assert (losses.unit, losses.default, losses.minimum, losses.maximum) == ("fraction", 0.14, 0, 0.99)
+    assert PV.field_info("array_type").choices == (0, 1, 2, 3, 4)
+    assert ElectricLoad.field_info("loads_kw").shape == "series"
+    assert Site.field_info("latitude").required
+    assert "max_kw" in ElectricStorage.fields()
+
+
+def test_unset_fields_read_as_defaults_but_are_not_written() -> None:
+    pv = PV(max_kw=100)
+    assert pv.losses == 0.14
+    assert pv.tilt is None
+    assert not pv.is_set("losses")
+    assert pv.to_dict() == {"max_kw": 100}
+    assert pv.to_dict(include_defaults=True)["losses"] == 0.14
+    del pv.max_kw
+    assert pv.to_dict() == {}
+
+
+def test_explicit_null_is_kept_apart_from_unset() -> None:
+    financial = Financial(NOx_grid_cost_per_tonne=None)
+    assert financial.to_dict() == {"NOx_grid_cost_per_tonne": None}
+    assert financial.validate() == []
+
+
+def test_misspelt_fields_are_refused_with_a_suggestion() -> None:
+    pv = PV()
+    with pytest.raises(AttributeError, match="did you mean 'losses'"):
+        pv.lossess = 0.1  # type: ignore[attr-defined]
+    with pytest.raises(TypeError):
+        PV(max_kwh=5)  # type: ignore[call-arg]
+
+
+def test_sections_accept_numpy_polars_and_pandas_series() -> None:
+    numpy = pytest.importorskip("numpy")
+    polars = pytest.importorskip("polars")
+    pandas = pytest.importorskip("pandas")
+    load = ElectricLoad(loads_kw=numpy.full(8760, 2.5), year=numpy.int64(2017))
+    assert load.loads_kw == [2.5] * 8760 and type(load.year) is int
+    load.loads_kw = polars.Series([1] * 8760)
+    assert load.loads_kw is not None and type(load.loads_kw[0]) is int
+    load.critical_loads_kw = pandas.Series(numpy.linspace(0, 1, 8760))
+    assert type(load.critical_loads_kw[1]) is float
+    pv = PV(losses=numpy.float64(0.1), array_type=numpy.int8(0))
+    assert type(pv.to_dict()["losses"]) is float and type(pv.to_dict()["array_type"]) is int
+    json.dumps(load.to_dict())
+
+
+def test_flat_load_helper() -> None:
+    load = ElectricLoad.flat(annual_kwh=876_000)
+    assert load.loads_kw == [100.0] * 8760 and load.year == 2017
+    quarter_hourly = ElectricLoad.flat(annual_kwh=876_000, time_steps_per_hour=4, year=2021)
+    assert quarter_hourly.loads_kw == [100.0] * 35040 and quarter_hourly.year == 2021
+    with pytest.raises(ParameterError):
+        ElectricLoad.flat(annual_kwh=1, time_steps_per_hour=3)
+    with pytest.raises(ParameterError):
+        ElectricLoad.flat(annual_kwh=-1)
+
+
+def test_tariff_helpers() -> None:
+    blended = ElectricTariff.blended(energy_rate=0.1, demand_rate=12)
+    assert blended.to_dict() == {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 12}
+    day = [0.1] * 16 + [0.3] * 5 + [0.1] * 3
+    tou = ElectricTariff.tou(day)
+    rates = tou.tou_energy_rates_per_kwh
+    assert rates is not None and len(rates) == 8760 and rates[16] == 0.3 and rates[24 + 16] == 0.3
+    half_hourly = ElectricTariff.tou(day, time_steps_per_hour=2).tou_energy_rates_per_kwh
+    assert half_hourly is not None and len(half_hourly) == 17520 and half_hourly[33] == 0.3
+    full = ElectricTariff.tou([0.2] * 8760)
+    assert full.tou_energy_rates_per_kwh == [0.2] * 8760
+
+
+# ------------------------------------------------------------------------------------------------
+# Building scenarios
+
+
+def example() -> Scenario:
+    return (
+        Scenario(site=Site(latitude=39.7407, longitude=-105.1686))
+        .with_load(ElectricLoad.flat(annual_kwh=1_000_000))
+        .with_tariff(ElectricTariff.tou([0.09] * 16 + [0.28] * 5 + [0.09] * 3))
+        .with_pv(max_kw=500, array_type=0)
+        .with_storage(max_kw=200, max_kwh=800)
+    )
+
+
+def test_fluent_building_gives_a_valid_scenario() -> None:
+    scenario = example()
+    assert scenario.validate() == []
+    assert scenario.check() is scenario
+    assert list(scenario.to_dict()) == ["Site", "ElectricLoad", "ElectricTariff", "PV",
+                                        "ElectricStorage"]
+
+
+def test_with_methods_return_new_scenarios() -> None:
+    first = Scenario(site=Site(latitude=1, longitude=2))
+    second = first.with_pv(max_kw=10)
+    assert first.pv is None and isinstance(second.pv, PV)
+    pv = PV(max_kw=5)
+    third = second.with_pv(pv)
+    pv.max_kw = 6
+    assert isinstance(third.pv, PV) and third.pv.max_kw == 5
+    several = first.with_pv(PV(name="east", azimuth=90), PV(name="west", azimuth=270))
+    assert isinstance(several.pv, list) and len(several.pv) == 2
+    assert several.with_settings(time_steps_per_hour=2).settings == Settings(time_steps_per_hour=2)
+    with pytest.raises(TypeError):
+        first.with_storage(ElectricStorage(), max_kw=1)
+
+
+def test_plain_attribute_setting() -> None:
+    scenario = Scenario()
+    scenario.site = Site(latitude=10.0, longitude=20.0)
+    scenario.electric_load = ElectricLoad(doe_reference_name="Hospital")
+    scenario.electric_tariff = ElectricTariff(urdb_label="5ed6c1a15457a3367add15ae")
+    scenario.meta = Meta(description="a test")
+    assert scenario.validate() == []
+    scenario.meta = None
+    assert "Meta" not in scenario.to_dict()
+    with pytest.raises(TypeError):
+        scenario.site = PV()  # type: ignore[assignment]
+    with pytest.raises(AttributeError, match="electric_storage"):
+        scenario.electric_storag = ElectricStorage()  # type: ignore[attr-defined]
+
+
+def test_assigning_a_dict_builds_the_section() -> None:
+    scenario = Scenario()
+    with pytest.warns(UnknownFieldWarning, match="Site.node"):
+        scenario.site = {"latitude": 1.0, "longitude": 2.0, "node": 3}  # type: ignore[assignment]
+    assert isinstance(scenario.site, Site) and scenario.site.extra == {"node": 3}
+
+
+def test_round_trip_keeps_nulls_order_and_number_kinds(tmp_path: Path) -> None:
+    document = {
+        "Settings": {"time_steps_per_hour": 1, "run_bau": None},
+        "Site": {"longitude": -105, "latitude": 39.5, "roof_squarefeet": None},
+        "ElectricLoad": {"doe_reference_name": "Hospital", "annual_kwh": 1000000},
+        "ElectricTariff": {"urdb_label": "abc", "wholesale_rate": 0.04},
+        "ExistingBoiler": {"fuel_cost_per_mmbtu": 10},
+        "SpaceHeatingLoad": {},
+        "user_uuid": "not-a-uuid",
+    }
+    scenario = Scenario.from_dict(document)
+    assert scenario.validate() == []
+    assert with_kinds(scenario.to_dict()) == with_kinds(document)
+    assert list(scenario.to_dict()["Site"]) == ["longitude", "latitude", "roof_squarefeet"]
+    target = tmp_path / "scenario.json"
+    scenario.to_json(target)
+    assert Scenario.from_json(target) == scenario
+    assert Scenario.from_json(target.read_bytes()) == scenario
+    with target.open() as handle:
+        assert Scenario.from_json(handle) == scenario
+    assert pickle.loads(pickle.dumps(scenario)) == scenario
+
+
+def test_from_dict_copies_its_input() -> None:
+    document = base_scenario()
+    scenario = Scenario.from_dict(document)
+    document["Site"]["latitude"] = 0.0
+    assert scenario.site is not None and scenario.site.latitude == 39.7407
+    exported = scenario.to_dict()
+    exported["Site"]["latitude"] = 1.0
+    assert scenario.site.latitude == 39.7407
+
+
+def test_include_defaults_fills_present_sections_only() -> None:
+    full = Scenario.from_dict(base_scenario()).to_dict(include_defaults=True)
+    assert full["Site"]["sector"] == "commercial/industrial"
+    assert full["ElectricLoad"]["critical_load_fraction"] == 0.5
+    assert "Settings" not in full
+
+
+def test_structural_problems_are_refused() -> None:
+    with pytest.raises(ParameterError, match="must be an object"):
+        Scenario.from_dict({"Site": 3, "ElectricLoad": {}})
+    with pytest.raises(ParameterError, match="JSON object"):
+        Scenario.from_dict([1, 2])  # type: ignore[arg-type]
+    with pytest.raises(ParameterError, match="Not valid JSON"):
+        Scenario.from_json("{not json")
+
+
+def test_nan_cannot_be_exported() -> None:
+    scenario = Scenario.from_dict(base_scenario())
+    scenario.pv = PV(max_kw=math.nan)
+    with pytest.raises(ParameterError, match=r"PV\.max_kw"):
+        scenario.to_json()
+
+
+def test_diff_reports_changed_added_and_removed_fields() -> None:
+    left = example()
+    right = left.copy()
+    assert left.diff(right) == [] and left == right
+    assert isinstance(right.pv, PV) and right.electric_load is not None
+    right.pv.max_kw = 600
+    right.pv.tilt = 20
+    right.electric_storage = None
+    loads = list(right.electric_load.loads_kw or [])
+    loads[5] = 0.0
+    right.electric_load.loads_kw = loads
+    differences = {difference.path: difference for difference in left.diff(right)}
+    assert set(differences) == {"PV.max_kw", "PV.tilt", "ElectricStorage",
+                                "ElectricLoad.loads_kw"}
+    assert "1 of 8760 values differ, first at index 5" in str(differences["ElectricLoad.loads_kw"])
+    assert str(differences["PV.tilt"]) == "PV.tilt: (unset) -> 20"
+    same_value_other_kind = left.copy()
+    assert isinstance(same_value_other_kind.pv, PV)
+    same_value_other_kind.pv.max_kw = 500.0
+    assert left.diff(same_value_other_kind) == []
+
+
+def test_repr_and_html_show_only_what_was_set() -> None:
+    scenario = example()
+    text = repr(scenario)
+    assert text.startswith("Scenario(site=Site(latitude=39.7407, longitude=-105.1686)")
+    assert "loads_kw=<8760 values, 114.155..114.155>" in text
+    assert "losses" not in text
+    page = scenario._repr_html_()
+    assert "<table>" in page and "max_kwh" in page and "losses" not in page
+    assert "kWh" in page
+
+
+# ------------------------------------------------------------------------------------------------
+# Validation rules
+
+
+def test_base_scenario_is_valid() -> None:
+    assert validate_scenario_dict(base_scenario()) == []
+
+
+def mutated(**changes: Any) -> dict[str, Any]:
+    """The base scenario with sections replaced (None removes a section)."""
+    scenario = base_scenario()
+    for key, value in changes.items():
+        if value is None:
+            scenario.pop(key, None)
+        else:
+            scenario[key] = value
+    return scenario
+
+
+RULE_CASES = [
+    ("lat required", mutated(Site={"longitude": 1.0}), ("Site.latitude", "required")),
+    ("lat null", mutated(Site={"latitude": None, "longitude": 1.0}), ("Site.latitude", "required")),
+    ("missing load", mutated(ElectricLoad=None), ("ElectricLoad", "required")),
+    ("missing tariff", mutated(ElectricTariff=None), ("ElectricTariff", "required")),
+    ("range", mutated(Site={"latitude": 91, "longitude": 1}), ("Site.latitude", "max")),
+    ("choices", mutated(PV={"array_type": 7}), ("PV.array_type", "choices")),
+    ("integer", mutated(Financial={"analysis_years": 2.5}), ("Financial.analysis_years", "integer")),
+    ("type", mutated(PV={"max_kw": "big"}), ("PV.max_kw", "type")),
+    ("bool type", mutated(PV={"can_curtail": 1}), ("PV.can_curtail", "type")),
+    ("null", mutated(PV={"losses": None}), ("PV.losses", "null")),
+    ("not finite", mutated(PV={"max_kw": math.inf}), ("PV.max_kw", "finite")),
+    ("load set", mutated(ElectricLoad={"annual_kwh": 5.0}), ("ElectricLoad", "input_set")),
+    ("tariff pair", mutated(ElectricTariff={"monthly_energy_rates": [0.1] * 12}),
+     ("ElectricTariff", "input_set")),
+    ("series length", mutated(ElectricLoad={"loads_kw": [1.0] * 100, "year": 2017}),
+     ("ElectricLoad.loads_kw", "series_length")),
+    ("series vs steps", mutated(Settings={"time_steps_per_hour": 2},
+                                ElectricLoad={"loads_kw": [1.0] * 8760, "year": 2017}),
+     ("ElectricLoad.loads_kw", "series_length")),
+    ("series items", mutated(ElectricLoad={"loads_kw": [1.0] * 8759 + [-1.0], "year": 2017}),
+     ("ElectricLoad.loads_kw", "min")),
+    ("year with loads", mutated(ElectricLoad={"loads_kw": [1.0] * 8760}),
+     ("ElectricLoad.year", "required")),
+    ("monthly", mutated(ElectricLoad={"doe_reference_name": "Hospital",
+                                      "monthly_totals_kwh": [1.0] * 11}),
+     ("ElectricLoad.monthly_totals_kwh", "length")),
+    ("up to 12", mutated(ElectricTariff={"monthly_energy_rates": [0.1] * 13,
+                                         "monthly_demand_rates": [1.0] * 12}),
+     ("ElectricTariff.monthly_energy_rates", "length")),
+    ("tou per step", mutated(ElectricTariff={"tou_energy_rates_per_kwh": [0.1] * 17520}),
+     ("ElectricTariff.tou_energy_rates_per_kwh", "series_length")),
+    ("scalar or series", mutated(ElectricTariff={"urdb_label": "x", "wholesale_rate": [0.1] * 12}),
+     ("ElectricTariff.wholesale_rate", "series_length")),
+    ("blend sum", mutated(ElectricLoad={"blended_doe_reference_names": ["Hospital", "LargeOffice"],
+                                        "blended_doe_reference_percents": [0.5, 0.6]}),
+     ("ElectricLoad.blended_doe_reference_percents", "sum")),
+    ("blend lengths", mutated(ElectricLoad={"blended_doe_reference_names": ["Hospital"],
+                                            "blended_doe_reference_percents": [0.5, 0.5]}),
+     ("ElectricLoad.blended_doe_reference_names", "matching_length")),
+    ("blend names", mutated(ElectricLoad={"blended_doe_reference_names": ["Hospital", "Zoo"],
+                                          "blended_doe_reference_percents": [0.5, 0.5]}),
+     ("ElectricLoad.blended_doe_reference_names", "choices")),
+    ("outage order", mutated(ElectricUtility={"outage_start_time_step": 20,
+                                              "outage_end_time_step": 10}),
+     ("ElectricUtility.outage_end_time_step", "order")),
+    ("outage pair", mutated(ElectricUtility={"outage_start_time_step": 20}),
+     ("ElectricUtility.outage_end_time_step", "pair")),
+    ("outage bound", mutated(ElectricUtility={"outage_start_time_step": 1,
+                                              "outage_end_time_step": 9000}),
+     ("ElectricUtility.outage_end_time_step", "time_step_bound")),
+    ("outage wrap", mutated(ElectricUtility={"outage_start_time_steps": [8758],
+                                             "outage_durations": [5]}),
+     ("ElectricUtility.outage_durations", "time_step_bound")),
+    ("probability length", mutated(ElectricUtility={"outage_start_time_steps": [10],
+                                                    "outage_durations": [5, 6],
+                                                    "outage_probabilities": [1.0]}),
+     ("ElectricUtility.outage_probabilities", "matching_length")),
+    ("probability sum", mutated(ElectricUtility={"outage_start_time_steps": [10],
+                                                 "outage_durations": [5, 6],
+                                                 "outage_probabilities": [0.5, 0.4]}),
+     ("ElectricUtility.outage_probabilities", "sum")),
+    ("outage modes", mutated(ElectricUtility={"outage_start_time_step": 1,
+                                              "outage_end_time_step": 5,
+                                              "outage_start_time_steps": [10],
+                                              "outage_durations": [5]}),
+     ("ElectricUtility.outage_start_time_steps", "exclusive")),
+    ("resilience", mutated(Site={"latitude": 1, "longitude": 1, "min_resil_time_steps": 10},
+                           ElectricUtility={"outage_start_time_steps": [10],
+                                            "outage_durations": [5]}),
+     ("Site.min_resil_time_steps", "cross_section")),
+    ("coincident peak", mutated(ElectricTariff={"urdb_label": "x",
+                                                "coincident_peak_load_active_time_steps": [[1, 2]],
+                                                "coincident_peak_load_charge_per_kw": [1, 2]}),
+     ("ElectricTariff.coincident_peak_load_charge_per_kw", "matching_length")),
+    ("coincident steps", mutated(ElectricTariff={"urdb_label": "x",
+                                                 "coincident_peak_load_active_time_steps": [[9000]],
+                                                 "coincident_peak_load_charge_per_kw": [1]}),
+     ("ElectricTariff.coincident_peak_load_active_time_steps", "time_step_bound")),
+    ("off-grid section", mutated(Settings={"off_grid_flag": True}, CHP={"fuel_cost_per_mmbtu": 1}),
+     ("CHP", "off_grid")),
+    ("off-grid export", mutated(Settings={"off_grid_flag": True}, PV={"can_net_meter": True}),
+     ("PV.can_net_meter", "off_grid")),
+    ("on-grid reserve", mutated(ElectricLoad={"doe_reference_name": "Hospital",
+                                              "operating_reserve_required_fraction": 0.1}),
+     ("ElectricLoad.operating_reserve_required_fraction", "off_grid")),
+    ("fuel price", mutated(ExistingBoiler={"efficiency": 0.8}),
+     ("ExistingBoiler.fuel_cost_per_mmbtu", "required")),
+    ("heating needs boiler", mutated(SpaceHeatingLoad={"annual_mmbtu": 100.0}),
+     ("ExistingBoiler", "cross_section")),
+    ("heating inherits", mutated(ElectricLoad={"loads_kw": [1.0] * 8760, "year": 2017},
+                                 SpaceHeatingLoad={}, ExistingBoiler={"fuel_cost_per_mmbtu": 9}),
+     ("SpaceHeatingLoad.doe_reference_name", "cross_section")),
+    ("cst land", mutated(CST={}, ProcessHeatLoad={"industrial_reference_name": "Chemical"},
+                         ExistingBoiler={"fuel_cost_per_mmbtu": 9}),
+     ("Site.land_acres", "cross_section")),
+    ("bounds", mutated(ElectricStorage={"min_kwh": 10, "max_kwh": 5}),
+     ("ElectricStorage.min_kwh", "min_max")),
+    ("federal", mutated(Site={"latitude": 1, "longitude": 1, "sector": "federal"}),
+     ("Site.federal_procurement_type", "required")),
+    ("ashp", mutated(ASHPWaterHeater={"min_allowable_ton": 1,
+                                      "min_allowable_peak_capacity_fraction": 0.5}),
+     ("ASHPWaterHeater.min_allowable_ton", "exclusive")),
+    ("ashp curves", mutated(ASHPWaterHeater={"heating_cop_reference": [1, 2],
+                                             "heating_cf_reference": [1, 2],
+                                             "heating_reference_temps_degF": [5]}),
+     ("ASHPWaterHeater.heating_cop_reference", "matching_length")),
+    ("pv list item", mutated(PV=[{"name": "a"}, {"name": "b", "tilt": 95}]), ("PV[1].tilt", "max")),
+    ("pv list type", mutated(PV=[{"name": "a"}, 3]), ("PV[1]", "type")),
+    ("pv names", mutated(PV=[{"max_kw": 5}, {"name": "PV"}]), ("PV[1].name", "unique")),
+    ("section type", mutated(Settings=[1]), ("Settings", "type")),
+    ("chp outages", mutated(CHP={"fuel_cost_per_mmbtu": 9, "unavailability_periods": [
+        {"month": 13, "start_week_of_month": 1, "start_day_of_week": 1, "start_hour": 1,
+         "duration_hours": 5}]}), ("CHP.unavailability_periods", "unavailability_period")),
+    ("urdb steps", mutated(ElectricTariff={"urdb_response": {
+        "energyweekdayschedule": [[0] * 96] * 12, "energyweekendschedule": [[0] * 96] * 12,
+        "energyratestructure": [[{"rate": 0.1}]]}}), ("ElectricTariff.urdb_response", "urdb")),
+    ("urdb periods", mutated(ElectricTariff={"urdb_response": {
+        "energyweekdayschedule": [[1] * 24] * 12, "energyweekendschedule": [[0] * 24] * 12,
+        "energyratestructure": [[{"rate": 0.1}]]}}), ("ElectricTariff.urdb_response", "urdb")),
+    ("uuid type", mutated(user_uuid=5), ("user_uuid", "type")),
+]
+
+
+@pytest.mark.parametrize(("scenario", "expected"),
+                         [pytest.param(s, e, id=name) for name, s, e in RULE_CASES])
+def test_rules(scenario: dict[str, Any], expected: tuple[str, str]) -> None:
+    assert expected in problems_at(scenario)
+
+
+ACCEPTED_CASES = [
+    ("scalar fuel price", mutated(ExistingBoiler={"fuel_cost_per_mmbtu": 10.5})),
+    ("monthly fuel price", mutated(ExistingBoiler={"fuel_cost_per_mmbtu": [10.5] * 12})),
+    ("scalar emissions", mutated(ElectricUtility={"emissions_factor_series_lb_NOx_per_kwh": 1})),
+    ("off-grid without tariff", mutated(Settings={"off_grid_flag": True}, ElectricTariff=None)),
+    ("quarter-hourly series", mutated(Settings={"time_steps_per_hour": 4},
+                                      ElectricLoad={"loads_kw": [1] * 35040, "year": 2020})),
+    ("empty heating load", mutated(SpaceHeatingLoad={},
+                                   ExistingBoiler={"fuel_cost_per_mmbtu": 9})),
+    ("no coincident peaks", mutated(ElectricTariff={"urdb_label": "x",
+                                                    "coincident_peak_load_active_time_steps": [[]],
+                                                    "coincident_peak_load_charge_per_kw": []})),
+    ("blank strings", mutated(Site={"latitude": 1, "longitude": 2, "federal_sector_state": "",
+                                    "federal_procurement_type": ""})),
+    ("integral float for int", mutated(Financial={"analysis_years": 20.0})),
+]
+
+
+@pytest.mark.parametrize("scenario", [pytest.param(s, id=name) for name, s in ACCEPTED_CASES])
+def test_accepted(scenario: dict[str, Any]) -> None:
+    assert validate_scenario_dict(scenario) == []
+
+
+def test_not_a_scenario() -> None:
+    [problem] = validate_scenario_dict({"energyweekdayschedule": []})
+    assert problem.rule == "not_a_scenario" and "URDB rate" in problem.message
+    [problem] = validate_scenario_dict([])
+    assert problem.rule == "type"
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    scenario = mutated(
+        Site={"latitude": 100, "longitude": -200},
+        PV={"losses": 2, "array_type": 9},
+        ElectricLoad={"loads_kw": [-1.0] * 10},
+    )
+    found = problems_at(scenario)
+    assert {("Site.latitude", "max"), ("Site.longitude", "min"), ("PV.losses", "max"),
+            ("PV.array_type", "choices"), ("ElectricLoad.loads_kw", "min"),
+            ("ElectricLoad.loads_kw", "series_length"), ("ElectricLoad.year", "required")} <= found
+
+
+def test_problem_fields_and_text() -> None:
+    [problem] = validate_scenario_dict(mutated(PV={"tilt": 95}))
+    assert isinstance(problem, Problem)
+    assert (problem.section, problem.field, problem.path, problem.rule, problem.value) == (
+        "PV", "tilt", "PV.tilt", "max", 95)
+    assert str(problem) == "PV.tilt: Ensure this value is less than or equal to 90. (got 95)"
+    assert problem.to_dict()["message"] == problem.message
+    assert input_errors([problem]) == {"PV": {"tilt": [problem.message]}}
+
+
+def test_item_problems_name_the_first_bad_item_and_count_the_rest() -> None:
+    loads = [1.0] * 8760
+    loads[3] = loads[7] = loads[9] = -2.0
+    [problem] = validate_scenario_dict(mutated(ElectricLoad={"loads_kw": loads, "year": 2017}))
+    assert problem.value == -2.0
+    assert problem.message.startswith("Item 4 in the array did not validate")
+    assert "2 more items" in problem.message
+
+
+def test_check_raises_parameter_error_with_every_problem() -> None:
+    scenario = Scenario.from_dict(mutated(PV={"tilt": 95, "losses": 3}))
+    with pytest.raises(ParameterError) as raised:
+        scenario.check()
+    assert isinstance(raised.value, ValueError)
+    assert [problem.path for problem in raised.value.errors] == ["PV.tilt", "PV.losses"]
+    assert "2 problems" in str(raised.value)
+
+
+def test_sections_validate_on_their_own() -> None:
+    assert PV(tilt=100).validate()[0].path == "PV.tilt"
+    assert ElectricLoad(loads_kw=[1.0] * 8760).validate(time_steps_per_hour=2)[0].rule == (
+        "series_length")
+    assert ElectricUtility(outage_start_time_step=5, outage_end_time_step=4).validate()[0].rule == (
+        "order")
+    assert CHP(fuel_cost_per_mmbtu=3.0).validate() == []
+    assert CST().validate() == [] and ExistingBoiler().validate() == []
+    assert SpaceHeatingLoad(blended_doe_reference_names=["Hospital"],
+                            blended_doe_reference_percents=[0.9]).validate()[0].rule == "sum"
+    assert ASHPWaterHeater(min_ton=1).validate() == []

@@ -1,0 +1,848 @@
+"""Generate the optimizer scenario schema of sunflux from the shared contract material.
+
+Reads the live service's field dump (``shared/docs/reopt_api_v3_input_fields.json``) and the
+spec's "Optimizer input scenario" section (``shared/spec/001_04e03d8f7b242796.txt``), merges
+them (the spec wins where the two differ; the service's value is kept as a note) and writes:
+
+* ``python/sunflux/optimizer/_fields.py`` -- the field table as plain data, read at run time by
+  the section classes and by ``validate_scenario_dict``;
+* ``python/sunflux/optimizer/sections.py`` -- the static, typed section classes (one per section)
+  and the typed section slots of ``Scenario``.
+
+Usage::
+
+    python tools/gen_optimizer_schema.py            # rewrite both files
+    python tools/gen_optimizer_schema.py --check    # exit 1 when the checked-in files are stale
+    python tools/gen_optimizer_schema.py --differences   # list spec vs live-service differences
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import keyword
+import re
+import sys
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_SHARED = REPO.parent / "shared"
+FIELDS_JSON = Path("docs/reopt_api_v3_input_fields.json")
+SPEC_TEXT = Path("spec/001_04e03d8f7b242796.txt")
+PACKAGE = REPO / "python" / "sunflux" / "optimizer"
+OUTPUT_FIELDS = PACKAGE / "_fields.py"
+OUTPUT_SECTIONS = PACKAGE / "sections.py"
+DESCRIBE_MODULE = PACKAGE / "_describe.py"
+
+SPEC_SECTION_HEADING = "### Optimizer input scenario"
+
+# Order of the sections in the generated module: the spec's sections first (in the order the
+# issue lists them), then the live service's sections the spec does not list.
+SPEC_SECTIONS = [
+    "Meta", "Settings", "Financial", "ElectricLoad", "ElectricTariff", "ElectricUtility", "PV",
+    "ElectricStorage", "ExistingChiller", "ExistingBoiler", "Boiler", "HotThermalStorage",
+    "HighTempThermalStorage", "ColdThermalStorage", "SpaceHeatingLoad", "DomesticHotWaterLoad",
+    "ProcessHeatLoad", "Site", "CHP", "ASHPSpaceHeater", "ASHPWaterHeater", "CST",
+]
+SERVICE_ONLY_SECTIONS = [
+    "Generator", "Wind", "CoolingLoad", "AbsorptionChiller", "SteamTurbine", "GHP", "ElectricHeater",
+]
+
+# Spec headings that do not name their section plainly.
+HEADING_SECTIONS = {
+    "SpaceHeatingLoad and DomesticHotWaterLoad": ["SpaceHeatingLoad", "DomesticHotWaterLoad"],
+    "ASHP space heater section": ["ASHPSpaceHeater"],
+}
+
+SECTION_DOCS = {
+    "Meta": "Free-text description of the scenario; the optimizer ignores it.",
+    "Settings": "Run settings: time resolution, solver, timeout and off-grid mode.",
+    "Financial": "Economic assumptions: analysis period, discount, tax and escalation rates, "
+    "emissions costs.",
+    "ElectricLoad": "The site's electric consumption: a measured profile, a DOE commercial "
+    "reference building, or a blend of reference buildings.",
+    "ElectricTariff": "The utility rate: a URDB rate, monthly or blended annual rates, or a "
+    "time-of-use energy price series.",
+    "ElectricUtility": "The grid connection: outages, interconnection and net-metering limits, "
+    "grid emissions and renewable-energy factors.",
+    "PV": "Photovoltaic system the optimizer may size. A scenario holds one array or a list of "
+    "named arrays.",
+    "ElectricStorage": "Battery storage the optimizer may size (power in kW, energy in kWh).",
+    "ExistingChiller": "The site's existing electric chiller serving the cooling load.",
+    "ExistingBoiler": "The site's existing fuel boiler serving the heating loads "
+    "(business-as-usual heating).",
+    "Boiler": "A new fuel boiler the optimizer may size.",
+    "HotThermalStorage": "Hot-water thermal storage the optimizer may size (gallons).",
+    "HighTempThermalStorage": "High-temperature thermal storage the optimizer may size (kWh).",
+    "ColdThermalStorage": "Chilled-water thermal storage the optimizer may size (gallons).",
+    "SpaceHeatingLoad": "Space-heating load of the site, as boiler fuel (MMBtu).",
+    "DomesticHotWaterLoad": "Domestic hot water load of the site, as boiler fuel (MMBtu).",
+    "ProcessHeatLoad": "Industrial process heat load of the site, as boiler fuel (MMBtu).",
+    "Site": "Location and site-wide constraints: coordinates, land and roof area, emissions and "
+    "renewable-electricity targets.",
+    "CHP": "Combined heat and power system the optimizer may size.",
+    "ASHPSpaceHeater": "Air-source heat pump for space heating (and optionally cooling) the "
+    "optimizer may size (tons).",
+    "ASHPWaterHeater": "Air-source heat pump water heater the optimizer may size (tons).",
+    "CST": "Concentrating solar thermal system producing process heat.",
+    "Generator": "Fuel-burning generator, typically diesel backup during grid outages.",
+    "Wind": "Wind turbine the optimizer may size.",
+    "CoolingLoad": "Cooling load of the site, served by the existing chiller (tons, or fractions "
+    "of the electric load).",
+    "AbsorptionChiller": "Absorption chiller driven by hot water or steam, the optimizer may size.",
+    "SteamTurbine": "Steam turbine fed by boiler or CHP steam, the optimizer may size.",
+    "GHP": "Geothermal heat pump system with its ground heat exchanger sizing.",
+    "ElectricHeater": "Electric heater producing hot water or steam, the optimizer may size.",
+}
+
+# Sections a scenario may give as a list of objects (the service accepts several PV arrays).
+MANY_SECTIONS = {"PV"}
+
+# Hand-written mixins that add helper constructors to a generated class.
+SECTION_BASES = {
+    "ElectricLoad": "ElectricLoadHelpers",
+    "ElectricTariff": "ElectricTariffHelpers",
+}
+
+# Top-level keys of a scenario that are not sections (the service reads them as plain strings).
+TOP_LEVEL_STRINGS = ["user_uuid", "webtool_uuid", "portfolio_uuid"]
+
+# Array shapes of fields the spec does not describe, from the service's validators and the
+# optimizer's constructors (contract note, sections 2.3-2.5).
+SHAPE_FACTS = {
+    ("Site", "outdoor_air_temperature_degF"): "series",
+    ("Boiler", "fuel_cost_per_mmbtu"): "scalar_monthly_or_series",
+    ("CHP", "installed_cost_per_kw"): "scalar_or_list",
+    ("CHP", "production_factor_series"): "series",
+    ("CST", "production_factor"): "series",
+    ("CST", "elec_consumption_factor_series"): "series",
+    ("Wind", "production_factor_series"): "series",
+    ("Wind", "wind_meters_per_sec"): "series",
+    ("Wind", "wind_direction_degrees"): "series",
+    ("Wind", "temperature_celsius"): "series",
+    ("Wind", "pressure_atmospheres"): "series",
+    ("CoolingLoad", "thermal_loads_ton"): "series",
+    ("CoolingLoad", "per_time_step_fractions_of_electric_load"): "series",
+    ("CoolingLoad", "monthly_tonhour"): "monthly",
+    ("ProcessHeatLoad", "monthly_mmbtu"): "monthly",
+    ("CoolingLoad", "monthly_fractions_of_electric_load"): "monthly",
+}
+
+# Types of fields only the spec names, where its text does not say (REopt.jl's keyword types).
+TYPE_FACTS = {
+    ("CHP", "months_serving_absorption_chiller_only"): ("list[int]", {"item_min": 1, "item_max": 12}),
+}
+
+# Fields the spec names in the part whose section key is cut off.
+SPEC_ORPHAN_FIELDS = {
+    ("CoolingLoad", "per_time_step_fractions_of_electric_load"):
+        "series; fraction of site electric consumption used by an electric chiller",
+}
+
+TYPE_NAMES = {
+    "float": "float",
+    "int": "int",
+    "bool": "bool",
+    "str": "str",
+    "json": "object",
+    "array<float>": "list[float]",
+    "array<int>": "list[int]",
+    "array<str>": "list[str]",
+    "array<json>": "list[object]",
+    "array<PickledObject>": "list[object]",
+    "array<array<int>>": "list[list[int]]",
+}
+
+NUMERIC_TYPES = {"float", "int", "list[float]", "list[int]", "list[list[int]]"}
+
+
+def load_describe() -> ModuleType:
+    """The package's field-description module, loaded on its own (the package need not import)."""
+    spec = importlib.util.spec_from_file_location("sunflux_optimizer_describe", DESCRIBE_MODULE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+DESCRIBE = load_describe()
+
+
+# --------------------------------------------------------------------------------------------
+# Reading the spec
+
+
+@dataclass
+class SpecField:
+    """What the spec says about one field."""
+
+    text: str
+    default: Any = None
+    has_default: bool = False
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: list[str] | None = None
+    item_min: float | None = None
+    shape: str | None = None
+    integer: bool = False
+    boolean: bool = False
+    string: bool = False
+    unit: str | None = None
+
+
+@dataclass
+class SpecSection:
+    """The fields of one spec section and its valid input sets."""
+
+    fields: dict[str, SpecField] = field(default_factory=dict)
+    possible_sets: list[list[str]] | None = None
+
+
+NUMBER = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"
+RANGE_RE = re.compile(rf"(?<![\w.])({NUMBER})\.\.({NUMBER})(?!\w|\.\d)")
+MIN_RE = re.compile(rf"\bmin ({NUMBER})\b")
+ITEM_MIN_RE = re.compile(rf"values >= ({NUMBER})")
+DEFAULT_ATTACHED_RE = re.compile(r"(?:^|\s)d(?=[-\d])(\S+)")
+DEFAULT_WORDS_RE = re.compile(r"(?:^|\s)d ([^\[(]+?)(?=\s*(?:\[|\(|$))")
+DEFAULT_PAREN_RE = re.compile(rf"\(default ({NUMBER})\)")
+CHOICES_RE = re.compile(r"\[([^\[\]]+)\]")
+NAME_RE = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
+
+
+def parse_number(text: str) -> int | float:
+    """A spec number keeps its kind: ``0`` is an int, ``0.0`` and ``1e9`` are floats."""
+    return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+
+
+def split_top_level(text: str, separator: str) -> list[str]:
+    """Split on ``separator`` outside brackets and parentheses."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
+    for char in text:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        if char == separator and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def constraint_only(text: str) -> bool:
+    """True when the text between two names holds no constraint of its own ("`a`, `b` d true")."""
+    return re.fullmatch(r"[\s,:]*(?:and)?[\s,:]*", text) is not None
+
+
+def parse_constraint(text: str) -> SpecField:
+    spec = SpecField(text=text.strip(" .:;,"))
+    body = spec.text
+    if match := RANGE_RE.search(body):
+        spec.minimum, spec.maximum = parse_number(match.group(1)), parse_number(match.group(2))
+    elif match := MIN_RE.search(body):
+        spec.minimum = parse_number(match.group(1))
+    if match := ITEM_MIN_RE.search(body):
+        spec.item_min = parse_number(match.group(1))
+    if match := DEFAULT_ATTACHED_RE.search(body):
+        spec.default, spec.has_default = match.group(1).rstrip(".,;"), True
+    elif match := DEFAULT_WORDS_RE.search(body):
+        spec.default, spec.has_default = match.group(1).strip().rstrip(".,;"), True
+    elif match := DEFAULT_PAREN_RE.search(body):
+        spec.default, spec.has_default = match.group(1), True
+    for match in CHOICES_RE.finditer(body):
+        spec.choices = [choice.strip() for choice in match.group(1).split(",")]
+    spec.integer = "(integer)" in body
+    spec.boolean = "(boolean" in body
+    spec.string = "(string)" in body
+    if "(miles)" in body:
+        spec.unit = "miles"
+    if "kW-AC per kW-DC" in body:
+        spec.unit = "kW-AC/kW-DC"
+    elif "kW-AC per kW-AC" in body:
+        spec.unit = "kW-AC/kW-AC"
+    lowered = body.lower()
+    if "12 monthly values" in lowered or "a vector of 12 or of series length" in lowered:
+        spec.shape = "scalar_monthly_or_series"
+    elif "a scalar or a series" in lowered:
+        spec.shape = "scalar_or_series"
+    elif "max length 12" in lowered:
+        spec.shape = "up_to_12"
+    elif "(12 values)" in lowered:
+        spec.shape = "monthly"
+    elif "(series" in lowered or "one value per time step" in lowered:
+        spec.shape = "series"
+    return spec
+
+
+def parse_segment(segment: str) -> dict[str, SpecField]:
+    """One clause of the spec: names in backticks, each followed by its constraint text."""
+    matches = list(NAME_RE.finditer(segment))
+    if not matches:
+        return {}
+    prefix = segment[: matches[0].start()]
+    group_constraint = prefix.rsplit(":", 1)[0] if ":" in prefix else ""
+    trailing = []
+    for index, match in enumerate(matches):
+        end = matches[index + 1].start() if index + 1 < len(matches) else len(segment)
+        # A following sentence ("d true. Net metering ... is always false") is prose, not a constraint.
+        trailing.append(re.split(r"\.\s+(?=[A-Z])", segment[match.end() : end])[0])
+    result: dict[str, SpecField] = {}
+    shared = group_constraint
+    for index in range(len(matches) - 1, -1, -1):
+        text = trailing[index]
+        if constraint_only(text):
+            text = shared
+        else:
+            text = re.sub(r"\s+and\s*$|,\s*$", "", text.strip())
+            shared = text
+        if group_constraint and not RANGE_RE.search(text) and RANGE_RE.search(group_constraint):
+            text = f"{group_constraint} {text}"
+        result[matches[index].group(1)] = parse_constraint(text)
+    return dict(reversed(list(result.items())))
+
+
+def parse_possible_sets(line: str) -> list[list[str]]:
+    sets = []
+    for match in re.finditer(r"\[([^\[\]]*)\]", line.split(":", 1)[1]):
+        inner = match.group(1).strip()
+        sets.append([name.strip() for name in inner.split(",")] if inner else [])
+    if "and the empty set" in line:
+        sets.append([])
+    return sets
+
+
+def resolve_references(sections: dict[str, SpecSection]) -> None:
+    """Fill in "as above" and "same choices as ElectricLoad" from the field they point to."""
+    previous: dict[str, SpecField] = {}
+    for section in sections.values():
+        for name, spec_field in section.fields.items():
+            if spec_field.text == "as above" and name in previous:
+                section.fields[name] = previous[name]
+            elif "same choices as ElectricLoad" in spec_field.text:
+                spec_field.choices = sections["ElectricLoad"].fields[name].choices
+        previous.update(section.fields)
+
+
+def parse_spec(text: str) -> dict[str, SpecSection]:
+    start = text.index(SPEC_SECTION_HEADING)
+    end = text.index("\n### ", start + 1)
+    body = text[start:end]
+    sections: dict[str, SpecSection] = {}
+    current: list[str] = []
+    for raw_line in body.splitlines():
+        line = raw_line.strip()
+        if line.startswith("#### "):
+            heading = re.sub(r"\s*\(.*\)$", "", line[5:]).strip()
+            if heading.startswith("Inputs cut off"):
+                break
+            current = HEADING_SECTIONS.get(heading, [heading])
+            for name in current:
+                sections[name] = SpecSection()
+            continue
+        if not current or not line:
+            continue
+        line = line.removeprefix("- ")
+        if line.startswith("Valid input sets"):
+            for name in current:
+                sections[name].possible_sets = parse_possible_sets(line)
+            continue
+        if line.startswith("Visible fields:"):
+            line = line.removeprefix("Visible fields:")
+        for segment in split_top_level(line, ";"):
+            for name, spec_field in parse_segment(segment).items():
+                for section in current:
+                    sections[section].fields[name] = spec_field
+    resolve_references(sections)
+    for (section, name), text in SPEC_ORPHAN_FIELDS.items():
+        sections.setdefault(section, SpecSection()).fields[name] = parse_constraint(f"({text})")
+    return sections
+
+
+# --------------------------------------------------------------------------------------------
+# Units (from the field names; the service encodes units in them)
+
+EXACT_UNITS = {
+    "latitude": "degrees", "longitude": "degrees", "azimuth": "degrees", "tilt": "degrees",
+    "time_steps_per_hour": "1/h", "timeout_seconds": "s", "losses": "fraction", "gcr": "fraction",
+    "inv_eff": "fraction", "dc_ac_ratio": "ratio", "efficiency": "fraction", "cop": "ratio",
+    "kw_per_square_foot": "kW/ft²", "acres_per_kw": "acres/kW",
+    "blended_annual_energy_rate": "$/kWh", "blended_annual_demand_rate": "$/kW",
+    "monthly_energy_rates": "$/kWh", "monthly_demand_rates": "$/kW",
+    "wholesale_rate": "$/kWh", "export_rate_beyond_net_metering_limit": "$/kWh",
+    "coincident_peak_load_active_time_steps": "time step", "outage_start_time_step": "time step",
+    "outage_end_time_step": "time step", "outage_start_time_steps": "time step",
+    "outage_durations": "time steps", "min_resil_time_steps": "time steps",
+    "production_factor": "kW/kW", "production_factor_series": "kW/kW",
+    "elec_consumption_factor_series": "kW/kW", "cop_thermal": "ratio", "cop_electric": "ratio",
+    "heating_cop_reference": "ratio", "cooling_cop_reference": "ratio",
+    "heating_cf_reference": "ratio", "cooling_cf_reference": "ratio",
+    "replacement_year": "year of analysis", "inverter_replacement_year": "year of analysis",
+    "battery_replacement_year": "year of analysis",
+    "cost_constant_replacement_year": "year of analysis",
+    "ghx_useful_life_years": "years", "production_incentive_years": "years",
+    "macrs_option_years": "years", "thermal_decay_rate_fraction": "fraction per hour",
+    "ramp_rate_fraction_per_hour": "fraction per hour",
+    "supplementary_firing_max_steam_ratio": "ratio", "net_to_gross_electric_ratio": "ratio",
+    "electric_produced_to_thermal_consumed_ratio": "ratio",
+    "thermal_produced_to_thermal_consumed_ratio": "ratio",
+    "max_thermal_factor_on_peak_load": "ratio", "cooling_thermal_factor": "ratio",
+    "sizing_factor": "ratio", "outage_probabilities": "fraction",
+}
+COST_WORDS = ("cost", "rebate", "incentive", "ibi_max", "capex", "value_of_lost_load", "charge",
+              "_rate_per_", "rates_per_")
+COST_SUFFIX_UNITS = [
+    ("_per_kw_per_month", "$/kW/month"), ("_per_hr_per_kw_rated", "$/h per kW"),
+    ("_per_mmbtu_per_hour", "$ per MMBtu/h"), ("_per_mmbtu_per_hr", "$ per MMBtu/h"),
+    ("_per_sqft_year", "$/ft²/year"), ("_per_kwh", "$/kWh"), ("_per_kw", "$/kW"),
+    ("_per_mmbtu", "$/MMBtu"), ("_per_ton", "$/ton"), ("_per_gal", "$/gal"),
+    ("_per_gallon", "$/gal"), ("_per_ft", "$/ft"), ("_per_sqft", "$/ft²"),
+    ("_per_tonne", "$/tonne"), ("_fraction", "fraction"),
+    ("_escalation_rate_fraction", "fraction per year"),
+]
+SUFFIX_UNITS = [
+    ("_escalation_rate_fraction", "fraction per year"), ("_fraction", "fraction"),
+    ("_percents", "fraction"), ("_fractions_of_electric_load", "fraction"),
+    ("_fraction_of_electric_load", "fraction"), ("_degF", "°F"), ("_celsius", "°C"),
+    ("_degrees", "degrees"), ("_meters_per_sec", "m/s"), ("_atmospheres", "atm"),
+    ("_psig", "psig"), ("_per_mmbtu", "lb/MMBtu"), ("_per_gal", "lb/gal"),
+    ("_per_kwh", "lb/kWh"), ("_kwh_per_gal", "kWh/gal"), ("_mmbtu_per_hour", "MMBtu/h"),
+    ("_mmbtu", "MMBtu"), ("_kw_thermal", "kW"), ("_kwh", "kWh"), ("_kw", "kW"),
+    ("_tonhour", "ton-h"), ("_ton", "ton"), ("loads_ton", "ton"), ("_gal", "gal"),
+    ("_years", "years"), ("_hours", "h"), ("_seconds", "s"), ("_acres", "acres"),
+    ("_squarefeet", "ft²"), ("_sqft", "ft²"), ("_boreholes", "count"),
+]
+
+
+def infer_unit(name: str) -> str | None:
+    if name in EXACT_UNITS:
+        return EXACT_UNITS[name]
+    if any(word in name for word in COST_WORDS):
+        for suffix, unit in COST_SUFFIX_UNITS:
+            if name.endswith(suffix):
+                return unit
+        return "$"
+    if name.endswith(("_max", "_max_benefit")) and ("ibi" in name or "rebate" in name):
+        return "$"
+    for suffix, unit in SUFFIX_UNITS:
+        if name.endswith(suffix):
+            return unit
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Merging the service's table with the spec
+
+
+def convert_spec_value(value: str, kind: str) -> Any:
+    """Turn a spec default or choice into the field's kind."""
+    if kind == "bool":
+        return {"true": True, "false": False}[value]
+    if kind in ("int", "float") or kind in ("list[float]", "list[int]"):
+        return parse_number(value)
+    if value == "empty string":
+        return ""
+    return value
+
+
+def same_value(left: Any, right: Any) -> bool:
+    """Equal as the service compares them: ``0`` and ``0.0`` agree, ``True`` and ``1`` do not."""
+    return left == right and isinstance(left, bool) == isinstance(right, bool)
+
+
+def spec_only_kind(spec: SpecField | None) -> str:
+    """The type of a field only the spec names, from what the spec says about it."""
+    if spec is None:
+        return "float"
+    default = spec.default if spec.has_default else None
+    if spec.boolean or default in ("true", "false"):
+        return "bool"
+    if spec.integer:
+        return "int"
+    if spec.shape is not None:
+        return "list[float]"
+    numeric_default = default is not None and re.fullmatch(NUMBER, default) is not None
+    if spec.choices or spec.string or (default is not None and not numeric_default):
+        return "str"
+    return "float"
+
+
+def merge_field(
+    section: str, name: str, service: dict[str, Any] | None, spec: SpecField | None
+) -> dict[str, Any]:
+    record: dict[str, Any] = {"type": ""}
+    differences: dict[str, Any] = {}
+    if service is not None:
+        kind = TYPE_NAMES[service["type"]]
+    elif (section, name) in TYPE_FACTS:
+        kind, facts = TYPE_FACTS[(section, name)]
+        record.update(facts)
+    else:
+        kind = spec_only_kind(spec)
+    if spec is not None and spec.integer and kind == "float":
+        differences["type"] = kind
+        kind = "int"
+    record["type"] = kind
+
+    shape = spec.shape if spec is not None and spec.shape else SHAPE_FACTS.get((section, name))
+    if shape is None and service is not None and service.get("size") == 12:
+        shape = "up_to_12"
+    if shape is not None:
+        record["shape"] = shape
+
+    def take(key: str, spec_value: Any, service_key: str | None = None) -> None:
+        service_value = service.get(service_key or key) if service is not None else None
+        has_service = service is not None and (service_key or key) in service
+        if spec_value is not None:
+            record[key] = spec_value
+            if service is not None and not (has_service and same_value(spec_value, service_value)):
+                differences[key] = service_value if has_service else None
+        elif has_service:
+            record[key] = service_value
+
+    item_kind = kind.removeprefix("list[").removesuffix("]") if kind.startswith("list") else kind
+    spec_default = None
+    if spec is not None and spec.has_default:
+        spec_default = convert_spec_value(spec.default, item_kind)
+    service_default = service.get("default") if service is not None else None
+    if spec_default is not None:
+        record["default"] = spec_default
+        if service is not None and not (
+            "default" in service and same_value(spec_default, service_default)
+        ):
+            differences["default"] = service_default if "default" in service else None
+    elif service is not None and "default" in service and service_default not in ("", []):
+        record["default"] = service_default
+
+    if kind.startswith("list"):
+        take("item_min", spec.item_min if spec else None)
+        take("item_max", None)
+        if service is not None and "item_choices" in service:
+            record["item_choices"] = service["item_choices"]
+    else:
+        take("min", spec.minimum if spec else None)
+        take("max", spec.maximum if spec else None)
+        spec_choices = None
+        if spec is not None and spec.choices:
+            spec_choices = [convert_spec_value(choice, kind) for choice in spec.choices]
+        take("choices", spec_choices)
+
+    if service is not None:
+        record["nullable"] = bool(service["null"])
+        record["blank"] = bool(service["blank"])
+        if service.get("required"):
+            record["required"] = True
+        record["doc"] = " ".join(service.get("help", "").split())
+    else:
+        record["nullable"] = True
+        record["blank"] = True
+        record["doc"] = ""
+        differences["field"] = "not a field, the key is dropped silently"
+    unit = (spec.unit if spec is not None else None) or infer_unit(name)
+    if unit is not None and kind in NUMERIC_TYPES:
+        record["unit"] = unit
+    if spec is not None:
+        record["spec"] = spec.text
+    if differences:
+        record["service"] = differences
+    return record
+
+
+def build_table(service: dict[str, Any], spec: dict[str, SpecSection]) -> dict[str, Any]:
+    sections: dict[str, Any] = {}
+    for key in SPEC_SECTIONS + SERVICE_ONLY_SECTIONS:
+        service_section = service["sections"][key]
+        spec_section = spec.get(key)
+        names = list(service_section["fields"])
+        if spec_section is not None:
+            names += [name for name in spec_section.fields if name not in names]
+        fields = {}
+        for name in names:
+            if not name.isidentifier() or keyword.iskeyword(name):
+                raise SystemExit(f"{key}.{name} is not usable as a Python attribute name")
+            spec_field = spec_section.fields.get(name) if spec_section else None
+            fields[name] = merge_field(key, name, service_section["fields"].get(name), spec_field)
+        possible_sets = service_section["possible_sets"]
+        if spec_section is not None and spec_section.possible_sets is not None:
+            possible_sets = spec_section.possible_sets
+        sections[key] = {
+            "attr": snake_case(key),
+            "in_spec": key in SPEC_SECTIONS,
+            "many": key in MANY_SECTIONS,
+            "doc": SECTION_DOCS[key],
+            "possible_sets": possible_sets,
+            "service_only_kwargs": service_section["julia_only_kwargs"],
+            "fields": fields,
+        }
+    return sections
+
+
+def snake_case(name: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", name).lower()
+
+
+# --------------------------------------------------------------------------------------------
+# Rendering
+
+GENERATED_NOTE = (
+    "Generated by tools/gen_optimizer_schema.py from shared/docs/reopt_api_v3_input_fields.json "
+    "and the spec; do not edit by hand (tests/test_optimizer_schema.py checks it is up to date)."
+)
+
+
+LINE_WIDTH = 99
+
+
+def literal(value: Any, indent: int, prefix: int) -> str:
+    """A Python literal for ``value``, one item per line where it does not fit on one line.
+
+    ``indent`` is the indentation of the value's own lines, ``prefix`` the width already taken on
+    its first line.
+    """
+    text = repr(value)
+    if prefix + len(text) <= LINE_WIDTH:
+        return text
+    inner = " " * (indent + 4)
+    if isinstance(value, dict) and value:
+        lines = [f"{inner}{key!r}: {literal(item, indent + 4, indent + 6 + len(repr(key)))},"
+                 for key, item in value.items()]
+        return "{\n" + "\n".join(lines) + "\n" + " " * indent + "}"
+    if isinstance(value, list) and value:
+        lines = [f"{inner}{literal(item, indent + 4, indent + 4)}," for item in value]
+        return "[\n" + "\n".join(lines) + "\n" + " " * indent + "]"
+    if isinstance(value, str):
+        width = max(LINE_WIDTH - indent - 6, 40)
+        pieces = textwrap.wrap(value, width, drop_whitespace=False, break_long_words=False)
+        return "(\n" + "\n".join(f"{inner}{piece!r}" for piece in pieces) + "\n" + " " * indent + ")"
+    return text
+
+
+def render_fields_module(table: dict[str, Any], source: dict[str, Any]) -> str:
+    return (
+        '"""The optimizer scenario field table: every section and field, as plain data.\n\n'
+        "One source of truth for the section classes and for ``validate_scenario_dict``.\n"
+        f"{textwrap.fill(GENERATED_NOTE, LINE_WIDTH)}\n"
+        '"""\n\n'
+        "from typing import Any\n\n"
+        f"SOURCE: dict[str, Any] = {literal(source, 0, 25)}\n\n"
+        f"TOP_LEVEL_STRINGS: tuple[str, ...] = {tuple(TOP_LEVEL_STRINGS)!r}\n\n"
+        f"SECTIONS: dict[str, dict[str, Any]] = {literal(table, 0, 39)}\n"
+    )
+
+
+def annotation(record: dict[str, Any]) -> tuple[str, str]:
+    """The (read, write) Python types of a field."""
+    kind, shape = record["type"], record.get("shape")
+    scalar = {"float": "float", "int": "int", "bool": "bool", "str": "str",
+              "object": "dict[str, Any]"}
+    if kind in scalar:
+        return f"{scalar[kind]} | None", f"{scalar[kind]} | None"
+    read_item = {"list[float]": "float", "list[int]": "int", "list[str]": "str",
+                 "list[object]": "dict[str, Any]", "list[list[int]]": "list[int]"}[kind]
+    write = {"list[float]": "FloatSeries", "list[int]": "IntSeries",
+             "list[str]": "Sequence[str]", "list[object]": "Sequence[dict[str, Any]]",
+             "list[list[int]]": "Sequence[Sequence[int]]"}[kind]
+    if shape is not None and shape.startswith("scalar"):
+        return f"{read_item} | list[{read_item}] | None", f"{read_item} | {write} | None"
+    return f"list[{read_item}] | None", f"{write} | None"
+
+
+def docstring(text: str, indent: str) -> list[str]:
+    width = LINE_WIDTH - len(indent) - 3  # room for the opening quotes on the first line
+    paragraphs = [
+        textwrap.fill(paragraph, width, break_long_words=False, break_on_hyphens=False)
+        for paragraph in text.split("\n")
+    ]
+    wrapped = "\n".join(paragraphs).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    lines = wrapped.split("\n")
+    if len(lines) == 1 and len(lines[0]) + 3 <= width:
+        return [f'{indent}"""{lines[0]}"""']
+    body = [f"{indent}{line}" if line else "" for line in lines[1:]]
+    return [f'{indent}"""{lines[0]}', *body, f'{indent}"""']
+
+
+def field_line(name: str, read: str, write: str, key: str | None = None) -> list[str]:
+    """``name: Field[read, write] = Field()``, split over three lines when it is too long."""
+    argument = f'"{key}"' if key else ""
+    line = f"    {name}: Field[{read}, {write}] = Field({argument})"
+    if len(line) <= LINE_WIDTH:
+        return [line]
+    return [f"    {name}: Field[", f"        {read}, {write}", f"    ] = Field({argument})"]
+
+
+def init_lines(params: list[tuple[str, str]]) -> list[str]:
+    """A keyword-only ``__init__`` that stores every argument the caller gave."""
+    lines = ["    def __init__(", "        self,", "        *,"]
+    lines += [f"        {name}: {write} | Unset = UNSET," for name, write in params]
+    lines += ["    ) -> None:", "        super().__init__()", "        self._assign_all(", "            {"]
+    for name, _ in params:
+        entry = f'                "{name}": {name},'
+        if len(entry) > LINE_WIDTH:
+            lines += [f'                "{name}": (', f"                    {name}", "                ),"]
+        else:
+            lines.append(entry)
+    lines += ["            }", "        )"]
+    return lines
+
+
+def render_section_class(key: str, section: dict[str, Any]) -> list[str]:
+    base = SECTION_BASES.get(key, "Section")
+    origin = (
+        "Listed in the spec."
+        if section["in_spec"]
+        else "Not listed in the spec; fields and rules follow the live service."
+    )
+    doc = f"{section['doc']}\n\nSection key ``{key}``; {len(section['fields'])} fields. {origin}"
+    if section["possible_sets"]:
+        sets = "; ".join("[" + ", ".join(s) + "]" for s in section["possible_sets"])
+        doc += f"\nValid input sets (one of): {sets}."
+    lines = [f"class {key}({base}):"] + docstring(doc, "    ") + ["", f'    _key = "{key}"', ""]
+    params = []
+    for name, record in section["fields"].items():
+        read, write = annotation(record)
+        lines += field_line(name, read, write)
+        lines += docstring(DESCRIBE.describe_field(record), "    ")
+        lines.append("")
+        params.append((name, write))
+    return lines + init_lines(params)
+
+
+def render_scenario_slots(table: dict[str, Any]) -> list[str]:
+    doc = (
+        "The typed section slots of a scenario (base class of ``Scenario``).\n\n"
+        "Each attribute holds a section object, or None when the section is not set; ``pv`` may "
+        "also hold a list of arrays."
+    )
+    lines = ["class ScenarioSections(Record):"] + docstring(doc, "    ") + [""]
+    params = []
+    for key, section in table.items():
+        attr = section["attr"]
+        if section["many"]:
+            read, write = f"{key} | list[{key}] | None", f"{key} | Sequence[{key}] | None"
+        else:
+            read = write = f"{key} | None"
+        lines += field_line(attr, read, write, key)
+        lines += docstring(f"Section ``{key}``: {section['doc']}", "    ")
+        lines.append("")
+        params.append((attr, write))
+    for name in TOP_LEVEL_STRINGS:
+        lines += field_line(name, "str | None", "str | None")
+        lines += docstring(f"Top-level ``{name}`` string the service stores with the run.", "    ")
+        lines.append("")
+        params.append((name, "str | None"))
+    return lines + init_lines(params)
+
+
+def render_sections_module(table: dict[str, Any]) -> str:
+    names = list(table)
+    header = [
+        '"""Typed section classes of the optimizer scenario, one per section of the service.',
+        "",
+        *textwrap.wrap(GENERATED_NOTE, 99),
+        "Field facts (type, unit, default, range, choices) come from ``_fields.SECTIONS``.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from typing import Any, Sequence",
+        "",
+        "from sunflux.optimizer._base import (",
+        "    UNSET,",
+        "    Field,",
+        "    FloatSeries,",
+        "    IntSeries,",
+        "    Record,",
+        "    Section,",
+        "    Unset,",
+        ")",
+        "from sunflux.optimizer._helpers import "
+        + ", ".join(sorted(set(SECTION_BASES.values()))),
+        "",
+        "__all__ = [",
+        *[f'    "{name}",' for name in names + ["ScenarioSections", "SECTION_CLASSES"]],
+        "]",
+    ]
+    lines = header
+    for key, section in table.items():
+        lines += ["", ""] + render_section_class(key, section)
+    lines += ["", ""] + render_scenario_slots(table)
+    lines += [
+        "",
+        "",
+        "SECTION_CLASSES: dict[str, type[Section]] = {",
+        *[f'    "{name}": {name},' for name in names],
+        "}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------------------------
+# Entry points
+
+
+def render(shared: Path) -> dict[Path, str]:
+    """The generated files (path -> text) for the material under ``shared``."""
+    service = json.loads((shared / FIELDS_JSON).read_text(encoding="utf-8"))
+    spec = parse_spec((shared / SPEC_TEXT).read_text(encoding="utf-8"))
+    table = build_table(service, spec)
+    source = {
+        "service_fields": str(FIELDS_JSON),
+        "service_version": service["source"]["version"],
+        "service_commit": service["source"]["commit"],
+        "spec": str(SPEC_TEXT),
+    }
+    return {
+        OUTPUT_FIELDS: render_fields_module(table, source),
+        OUTPUT_SECTIONS: render_sections_module(table),
+    }
+
+
+def differences(shared: Path) -> list[str]:
+    """Human-readable list of every field where the spec and the live service differ."""
+    service = json.loads((shared / FIELDS_JSON).read_text(encoding="utf-8"))
+    table = build_table(service, parse_spec((shared / SPEC_TEXT).read_text(encoding="utf-8")))
+    rows = []
+    for key, section in table.items():
+        for name, record in section["fields"].items():
+            for what, service_value in record.get("service", {}).items():
+                ours = record.get(what, record["type"] if what == "type" else "")
+                rows.append(f"{key}.{name}: {what}: spec {ours!r}, service {service_value!r}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
+                        help="the shared material folder (default: ../shared next to the repo)")
+    parser.add_argument("--check", action="store_true",
+                        help="do not write; exit 1 when a generated file is out of date")
+    parser.add_argument("--differences", action="store_true",
+                        help="print the fields where the spec and the live service differ")
+    args = parser.parse_args(argv)
+    if args.differences:
+        print("\n".join(differences(args.shared)))
+        return 0
+    outputs = render(args.shared)
+    stale = [path for path, text in outputs.items()
+             if not path.exists() or path.read_text(encoding="utf-8") != text]
+    if args.check:
+        for path in stale:
+            print(f"out of date: {path.relative_to(REPO)}", file=sys.stderr)
+        return 1 if stale else 0
+    for path in stale:
+        path.write_text(outputs[path], encoding="utf-8")
+        print(f"wrote {path.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
