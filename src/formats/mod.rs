@@ -1,5 +1,7 @@
 //! Wire formats shared by the client parsers and the embedded service writers.
 
+pub mod xml;
+
 /// A response format selected by the path suffix (`v2.json`, `v6.xml`, `-download.csv`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Format {

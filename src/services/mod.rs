@@ -1,1 +1,3 @@
 //! One module per service: parameters and validation, request building, typed responses.
+
+pub mod solar;
