@@ -1,19 +1,21 @@
 //! `sunflux._core.CoreLocalService`: start, inspect and stop the embedded service from Python.
 
 use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pyo3::prelude::*;
 
 use super::errors::to_pyerr;
 use crate::error::Error;
+use crate::local::server::ServiceState;
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
 
 #[pyclass(module = "sunflux._core", frozen, name = "CoreLocalService")]
 pub struct CoreLocalService {
     service: Mutex<Option<LocalService>>,
+    state: Arc<ServiceState>,
     base_url: String,
     api_key: String,
     port: u16,
@@ -92,6 +94,7 @@ impl CoreLocalService {
             base_url: service.base_url.clone(),
             api_key: service.api_key().to_owned(),
             port: service.port,
+            state: service.state.clone(),
             service: Mutex::new(Some(service)),
         })
     }
@@ -116,9 +119,9 @@ impl CoreLocalService {
         self.service.lock().map(|s| s.as_ref().is_some_and(LocalService::is_running)).unwrap_or(false)
     }
 
-    /// Requests that reached the service so far, by path.
+    /// Requests that reached the service so far, by path (also after `close`).
     fn hits(&self) -> BTreeMap<String, u64> {
-        self.service.lock().ok().and_then(|s| s.as_ref().map(|s| s.state.hits())).unwrap_or_default()
+        self.state.hits()
     }
 
     /// Stops the service; calling it again does nothing.

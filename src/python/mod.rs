@@ -10,6 +10,7 @@ pub mod local;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("_build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     m.add("DEFAULT_BASE_URL", crate::transport::DEFAULT_BASE_URL)?;
     m.add("API_KEY_LENGTH", crate::transport::auth::API_KEY_LENGTH)?;
     m.add_class::<client::CoreClient>()?;

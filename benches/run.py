@@ -1,0 +1,69 @@
+"""Runs every benchmark in this folder and writes BENCHMARKS.md.
+
+    python benches/run.py            # all sections
+    python benches/run.py transport  # only the named sections
+
+Each ``bench_*.py`` module has ``TITLE`` and ``run() -> str`` (a markdown section). Benchmarks
+compare sunflux with the peers named by the issue in the same process and run, interleaving
+rounds so that a noisy shared machine affects every contender alike; ratios are what to read.
+Use a release build (``pip install .``); a debug build is reported as such.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import importlib
+import os
+import pathlib
+import platform
+import sys
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+def _build_kind() -> str:
+    import sunflux._core as core
+
+    return str(getattr(core, "_build_profile", "unknown"))
+
+
+def main(argv: list[str]) -> int:
+    wanted = set(argv)
+    modules = sorted(p.stem for p in HERE.glob("bench_*.py"))
+    sections = []
+    for name in modules:
+        if wanted and name.removeprefix("bench_") not in wanted:
+            continue
+        module = importlib.import_module(name)
+        started = time.perf_counter()
+        print(f"running {name} ...", flush=True)
+        body = module.run()
+        sections.append(f"## {module.TITLE}\n\n{body.strip()}\n\n_Section ran in {time.perf_counter() - started:.1f} s._\n")
+    import sunflux
+
+    header = (
+        "# Benchmarks\n\n"
+        f"Written by `python benches/run.py` on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC. "
+        f"sunflux {sunflux.__version__} ({_build_kind()} build), Python {platform.python_version()}, "
+        f"{platform.machine()}, {os.cpu_count()} cores. The machine is shared and noisy: read the ratios, "
+        "which compare contenders measured in the same run with interleaved rounds.\n\n"
+    )
+    out = HERE.parent / "BENCHMARKS.md"
+    previous = out.read_text() if out.exists() and wanted else ""
+    text = header + "\n".join(sections)
+    if previous:
+        kept = [s for s in previous.split("\n## ")[1:] if not any(s.startswith(_title(m)) for m in wanted)]
+        text = header + "\n".join(sections) + "".join(f"\n## {s}" for s in kept)
+    out.write_text(text)
+    print(f"wrote {out}")
+    return 0
+
+
+def _title(short: str) -> str:
+    return importlib.import_module(f"bench_{short}").TITLE
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

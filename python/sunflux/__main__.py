@@ -1,0 +1,49 @@
+"""Command line: ``python -m sunflux demo`` (the main job, offline) and ``python -m sunflux serve``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Sequence
+
+from sunflux._local import LocalService, RateLimits
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from sunflux._demo import run_demo
+
+    return run_demo(out=sys.stdout)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    limits = RateLimits(requests=args.requests_per_hour, window=3600.0)
+    with LocalService(port=args.port, rate_limits=limits, api_key=args.api_key) as svc:
+        print(f"sunflux embedded service listening on {svc.base_url}", flush=True)
+        print(f"API key: {svc.api_key}", flush=True)
+        print(f"try: curl -H 'X-Api-Key: {svc.api_key}' {svc.base_url}/api/local/v1/status.json", flush=True)
+        print("press Ctrl-C to stop", flush=True)
+        try:
+            while svc.running:
+                time.sleep(0.2)
+        except KeyboardInterrupt:
+            print("stopping", flush=True)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m sunflux", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    demo = commands.add_parser("demo", help="run the tour against the embedded service (no key, no network)")
+    demo.set_defaults(run=_demo)
+    serve = commands.add_parser("serve", help="run the embedded service in the foreground")
+    serve.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (0 picks a free one)")
+    serve.add_argument("--api-key", default=None, help="the 40-character key to accept (random by default)")
+    serve.add_argument("--requests-per-hour", type=int, default=1000, help="per-key limit (default: the spec's 1000)")
+    serve.set_defaults(run=_serve)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

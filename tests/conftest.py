@@ -1,0 +1,76 @@
+"""Shared fixtures: a quiet embedded service and a small loopback HTTP server for transport tests."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+from typing import Callable, Iterator
+
+import pytest
+
+import sunflux as sf
+
+Handler = Callable[[http.server.BaseHTTPRequestHandler], None]
+
+
+class LoopbackServer:
+    """A threaded HTTP server on a loopback address whose answers a test scripts."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.seen: list[dict[str, object]] = []
+        self.handler: Handler = lambda request: _reply(request, 200, b"{}")
+        owner = self
+
+        class _Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _any(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                body = self.rfile.read(length) if length else b""
+                owner.seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers), "body": body})
+                owner.handler(self)
+
+            do_GET = do_POST = do_DELETE = _any
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer((host, 0), _Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://{host}:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _reply(request: http.server.BaseHTTPRequestHandler, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+    request.send_response(status)
+    for name, value in (headers or {"content-type": "application/json"}).items():
+        request.send_header(name, value)
+    request.send_header("content-length", str(len(body)))
+    request.end_headers()
+    request.wfile.write(body)
+
+
+reply = _reply
+
+
+@pytest.fixture
+def loopback() -> Iterator[LoopbackServer]:
+    server = LoopbackServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def service() -> Iterator[sf.LocalService]:
+    with sf.LocalService() as svc:
+        yield svc
+
+
+@pytest.fixture
+def client(service: sf.LocalService) -> sf.Client:
+    return service.client(backoff=0.01)

@@ -1,0 +1,77 @@
+"""The .pyi stubs of the extension stay exact: every public name of sunflux._core is stubbed with
+the same parameters, and mypy accepts the package's typed surface."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import sunflux
+from sunflux import _core
+
+STUB = pathlib.Path(sunflux.__file__).with_name("_core.pyi")
+
+
+def _stubbed() -> dict[str, ast.AST]:
+    tree = ast.parse(STUB.read_text())
+    names: dict[str, ast.AST] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+            names[node.name] = node
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names[node.target.id] = node
+    return names
+
+
+def test_every_public_name_is_stubbed_and_nothing_more() -> None:
+    public = {name for name in dir(_core) if not name.startswith("_") or name == "__version__"}
+    assert public == set(_stubbed())
+
+
+def _members(node: ast.ClassDef) -> dict[str, ast.FunctionDef]:
+    return {item.name: item for item in node.body if isinstance(item, ast.FunctionDef)}
+
+
+def test_methods_and_parameters_match() -> None:
+    for name, node in _stubbed().items():
+        if not isinstance(node, ast.ClassDef):
+            continue
+        runtime_class = getattr(_core, name)
+        stub_members = _members(node)
+        runtime_members = {m for m in dir(runtime_class) if not m.startswith("_")}
+        assert runtime_members == {m for m in stub_members if not m.startswith("_")}, name
+        for member, definition in stub_members.items():
+            target = runtime_class if member == "__new__" else getattr(runtime_class, member)
+            signature_text = getattr(target, "__text_signature__", None)
+            if not signature_text or isinstance(inspect.getattr_static(runtime_class, member, None), property):
+                continue
+            runtime_params = [p for p in inspect.signature(target).parameters if p not in ("self", "cls", "$self", "$cls")]
+            stub_params = [a.arg for a in definition.args.args if a.arg not in ("self", "cls")]
+            assert runtime_params == stub_params, f"{name}.{member}"
+
+
+@pytest.mark.skipif(shutil.which("mypy") is None and not (pathlib.Path(sys.executable).parent / "mypy").exists(), reason="mypy missing")
+def test_mypy_accepts_the_typed_surface(tmp_path: pathlib.Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "import sunflux as sf\n"
+        "svc = sf.LocalService()\n"
+        "client: sf.Client = svc.client()\n"
+        "response: sf.Response = client.request('GET', 'local_status', args={'format': 'json'})\n"
+        "status: int = response.status\n"
+        "limit: int | None = client.rate_limit.remaining\n"
+        "svc.close()\n"
+    )
+    mypy = pathlib.Path(sys.executable).parent / "mypy"
+    result = subprocess.run(
+        [str(mypy) if mypy.exists() else "mypy", "--strict", "--no-incremental", str(sample)],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
