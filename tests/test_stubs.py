@@ -22,7 +22,7 @@ def _stubbed() -> dict[str, ast.AST]:
     tree = ast.parse(STUB.read_text())
     names: dict[str, ast.AST] = {}
     for node in tree.body:
-        if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and not node.name.startswith("_"):
             names[node.name] = node
         elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
             names[node.target.id] = node

@@ -17,12 +17,14 @@ from sunflux._errors import (
     QueueFullError,
     RateLimitError,
     ServerError,
+    ServiceWarning,
     SunfluxError,
     TransportError,
     ValidationError,
 )
 from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
 from sunflux._local import FAULT_KINDS, Faults, LocalService, RateLimits
+from sunflux import solar
 
 __all__ = [
     "__version__",
@@ -47,4 +49,6 @@ __all__ = [
     "ServerError",
     "JobFailed",
     "JobTimeout",
+    "ServiceWarning",
+    "solar",
 ]

@@ -158,6 +158,14 @@ class _ClientBase:
         )
         self._auth = auth
         self._timeout = float(timeout)
+        self._attach_services()
+
+    def _attach_services(self) -> None:
+        """Service namespaces are attached by the subclasses."""
+
+    def _trace(self) -> bool:
+        """Whether the core should report attempts to the ``sunflux`` logger."""
+        return _log.isEnabledFor(logging.DEBUG)
 
     @property
     def base_url(self) -> str:
@@ -206,7 +214,7 @@ class _ClientBase:
             body,
             idempotent,
             check_errors,
-            _log.isEnabledFor(logging.DEBUG),
+            self._trace(),
         )
 
 
@@ -234,6 +242,11 @@ class Client(_ClientBase):
         The spec's client-side limits are on by default; ``throttle=False`` turns them off and
         ``limits={"climate_csv": ServiceLimits(min_interval=0.5)}`` replaces one class's limits.
     """
+
+    def _attach_services(self) -> None:
+        from sunflux.solar import SolarService
+
+        self.solar = SolarService(self)
 
     def __enter__(self) -> "Client":
         return self
@@ -263,6 +276,11 @@ class Client(_ClientBase):
 
 class AsyncClient(_ClientBase):
     """The same calls as `Client`, each returning an awaitable (asyncio, Jupyter)."""
+
+    def _attach_services(self) -> None:
+        from sunflux.solar import AsyncSolarService
+
+        self.solar = AsyncSolarService(self)
 
     async def __aenter__(self) -> "AsyncClient":
         return self

@@ -22,6 +22,7 @@ __all__ = [
     "ServerError",
     "JobFailed",
     "JobTimeout",
+    "ServiceWarning",
 ]
 
 
@@ -159,3 +160,7 @@ class JobTimeout(SunfluxError, TimeoutError):
 
 def _rebuild_job_timeout(message: str, job_id: str, last_status: str) -> JobTimeout:
     return JobTimeout(message, job_id=job_id, last_status=last_status)
+
+
+class ServiceWarning(UserWarning):
+    """A warning the service returned in its ``warnings`` list (it also stays on the result)."""

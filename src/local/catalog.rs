@@ -108,6 +108,12 @@ pub struct Catalog {
 
 impl Catalog {
     /// Builds the catalog; the result is the same on every call and every machine.
+    /// The process-wide catalog, built on first use (about 2 ms) and shared by every service.
+    pub fn shared() -> &'static Catalog {
+        static SHARED: std::sync::OnceLock<Catalog> = std::sync::OnceLock::new();
+        SHARED.get_or_init(Catalog::synthetic)
+    }
+
     pub fn synthetic() -> Catalog {
         let us: Vec<Anchor> = US_ANCHORS.iter().map(Anchor::us).collect();
         let world: Vec<Anchor> = WORLD_ANCHORS.iter().map(Anchor::world).collect();

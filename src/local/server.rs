@@ -16,10 +16,11 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 use super::faults::{html_error_page, FaultConfig, FaultInjector, FaultKind};
+use super::catalog::Catalog;
 use super::gateway::{check_key, find_key, gateway_error, GatewayCode, KeyLimiter};
 use super::prng::{alphanumeric, SplitMix64};
 use super::reply::ServiceReply;
-use super::status;
+use super::{solar_endpoint, status};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::transport::auth::API_KEY_LENGTH;
@@ -54,6 +55,7 @@ impl Default for ServiceConfig {
 
 /// State shared by every request of one running service.
 pub struct ServiceState {
+    pub catalog: &'static Catalog,
     pub api_key: String,
     keys: HashSet<String>,
     limiter: Mutex<KeyLimiter>,
@@ -91,6 +93,7 @@ impl ServiceState {
         }
         let keys = std::iter::once(api_key.clone()).chain(config.extra_keys.iter().cloned()).collect();
         Ok(ServiceState {
+            catalog: Catalog::shared(),
             api_key,
             keys,
             limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
@@ -123,6 +126,7 @@ pub fn format_of_path(path: &str) -> Format {
 pub fn router(state: Arc<ServiceState>) -> Router {
     Router::new()
         .route("/api/local/v1/{file}", get(status::handle))
+        .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), gateway))
         .with_state(state)
@@ -149,7 +153,7 @@ pub fn reply_response(reply: ServiceReply) -> Response {
     response
 }
 
-fn query_pairs(request: &Request) -> Vec<(String, String)> {
+pub fn query_pairs(request: &Request) -> Vec<(String, String)> {
     request
         .uri()
         .query()
@@ -157,7 +161,11 @@ fn query_pairs(request: &Request) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next: Next) -> Response {
+/// The key a request authenticated with, for endpoints that echo it (dataset query v2).
+#[derive(Debug, Clone)]
+pub struct AuthenticatedKey(pub String);
+
+async fn gateway(State(state): State<Arc<ServiceState>>, mut request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let format = format_of_path(&path);
     state.record_hit(&path);
@@ -184,6 +192,7 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
         return reply_response(gateway_error(code, format));
     }
     let key = key.unwrap_or_default();
+    request.extensions_mut().insert(AuthenticatedKey(key.clone()));
     let admission = lock(&state.limiter).admit(&key, Instant::now());
     let mut response = if admission.admitted {
         if fault == Some(FaultKind::Delay) {

@@ -11,10 +11,29 @@ use serde_json::{json, Map, Value};
 use crate::formats::Format;
 use crate::local::catalog::{Catalog, Hit};
 use crate::local::reply::ServiceReply;
+use crate::local::server::{query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::services::solar::{
     no_data_warning, validate_data_query, write_data_query, DataQueryParams, Dataset, QueryVersion, RawDataQuery,
     Station, StationQuery,
 };
+
+/// The axum handler: `file` is the last path segment, `v1.json` … `v2.csv`.
+pub async fn handle(
+    axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+    axum::Extension(key): axum::Extension<AuthenticatedKey>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let parsed = file.split_once('.').and_then(|(version, suffix)| Some((QueryVersion::parse(version)?, Format::from_suffix(suffix)?)));
+    let reply = match parsed {
+        Some((version, format)) => data_query_reply(version, format, &query_pairs(&request), &key.0, state.catalog),
+        None => ServiceReply::json(
+            404,
+            &json!({"errors": [format!("unknown dataset query path {file:?}: use v1 or v2 with .json, .xml or .csv")]}),
+        ),
+    };
+    reply_response(reply)
+}
 
 /// The `version` string of each path version of this local service.
 pub fn service_version(version: QueryVersion) -> &'static str {

@@ -4,8 +4,10 @@ use pyo3::prelude::*;
 
 pub mod bridge;
 pub mod client;
+pub mod convert;
 pub mod errors;
 pub mod local;
+pub mod solar;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -16,5 +18,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
     m.add_class::<local::CoreLocalService>()?;
+    m.add_class::<solar::CoreStationQuery>()?;
+    m.add_function(wrap_pyfunction!(solar::solar_data_query, m)?)?;
+    m.add_function(wrap_pyfunction!(solar::solar_data_query_async, m)?)?;
+    m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;
     Ok(())
 }

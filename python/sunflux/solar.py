@@ -1,0 +1,189 @@
+"""Solar dataset query v1 and v2: ``client.solar.data_query(...)`` and its typed result.
+
+Validation, the request and the parsing happen in the Rust core; this module gives the answer a
+Python shape: `Station` records, a `StationQuery` with ``.closest`` and ``.all_stations``, and
+a polars frame with one row per station.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from sunflux import _core
+from sunflux._errors import ParameterError, ServiceWarning
+from sunflux._frames import to_pandas, to_polars, to_pyarrow
+
+if TYPE_CHECKING:
+    from sunflux._client import AsyncClient, Client
+
+__all__ = ["Station", "StationQuery", "SolarService", "AsyncSolarService", "parse_data_query"]
+
+#: The dataset codes of the spec, in the order the service lists them.
+DATASETS = ("tmy2", "tmy3", "intl", "satdb")
+
+
+@dataclass(frozen=True)
+class Station:
+    """One climate data station. ``distance`` and ``elevation`` are metres; ``timezone`` is hours
+    from GMT; ``resolution`` (km) is set on satellite records; ``country`` and
+    ``weather_data_source`` come from v2. ``query_version`` is the dataset query version that
+    returned it: only v1 ids work as the v6 estimator's ``file_id``."""
+
+    id: str
+    lat: float
+    lon: float
+    city: str
+    state: str
+    timezone: float
+    elevation: int
+    distance: int
+    resolution: int | None = None
+    country: str | None = None
+    weather_data_source: str | None = None
+    dataset: str | None = None
+    query_version: Literal["v1", "v2"] = "v1"
+
+    @property
+    def file_id(self) -> str:
+        """The id to pass as the v6 estimator's ``file_id``; a v2 station raises `ParameterError`."""
+        if self.query_version != "v1":
+            raise ParameterError(
+                f"file_id {self.id} comes from dataset query v2, but v1 ids work only with the v6 estimator "
+                'and v2 ids do not work there: call data_query(..., version="v1") and pass that station or its id'
+            )
+        return self.id
+
+
+def _station(record: dict[str, Any] | None) -> Station | None:
+    return None if record is None else Station(**record)
+
+
+class StationQuery:
+    """The answer of a dataset query.
+
+    ``closest`` maps each dataset code (``tmy2``, ``tmy3``, ``intl``, ``satdb``, and any other code
+    the service used) to its closest `Station` or None; ``all_stations`` lists every station within
+    the radius (v1 with ``all=True``) by ascending distance; ``warnings``, ``errors``, ``inputs``
+    (never the key), ``metadata``, ``version`` (the service's version string; None for csv) and
+    ``raw`` (the body as received, key redacted) are as the service sent them.
+    """
+
+    def __init__(self, core: _core.CoreStationQuery) -> None:
+        self._core = core
+        self.warnings: list[str] = core.warnings
+        self.errors: list[str] = core.errors
+        self.inputs: dict[str, Any] = core.inputs()
+        self.metadata: dict[str, Any] = core.metadata()
+        self.version: str | None = core.version
+        self.query_version: str = core.query_version
+        self.raw: str = core.raw
+
+    @functools.cached_property
+    def closest(self) -> dict[str, Station | None]:
+        """Dataset code → closest `Station`, or None when the dataset has no station in range."""
+        return {code: _station(record) for code, record in self._core.closest()}
+
+    @functools.cached_property
+    def all_stations(self) -> list[Station] | None:
+        """Every station within the radius by ascending distance (v1 with ``all=True``), else None."""
+        stations = self._core.all_stations()
+        return None if stations is None else [Station(**record) for record in stations]
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self._core.to_arrow().__arrow_c_stream__(requested_schema)
+
+    def to_polars(self) -> Any:
+        """One row per station: ``dataset``, ``closest`` and every station field, typed."""
+        return to_polars(self._core.to_arrow())
+
+    def to_arrow(self) -> Any:
+        """The station table as a ``pyarrow.Table``."""
+        return to_pyarrow(self._core.to_arrow())
+
+    def to_pandas(self) -> Any:
+        """The station table as a ``pandas.DataFrame``."""
+        return to_pandas(self._core.to_arrow())
+
+    def __repr__(self) -> str:
+        found = ", ".join(f"{code}={s.id if s else None}" for code, s in self.closest.items())
+        extra = "" if self.all_stations is None else f", all_stations={len(self.all_stations)}"
+        return f"StationQuery({self.query_version}, {found}{extra}, warnings={len(self.warnings)})"
+
+
+def _finish(core: _core.CoreStationQuery) -> StationQuery:
+    result = StationQuery(core)
+    for message in result.warnings:
+        warnings.warn(message, ServiceWarning, stacklevel=3)
+    return result
+
+
+def parse_data_query(
+    body: bytes | str,
+    lat: float,
+    lon: float,
+    *,
+    radius: int = 100,
+    all: bool = False,
+    version: str = "v2",
+    format: str = "json",
+) -> StationQuery:
+    """Parses a dataset query body that came from elsewhere (a file, another client).
+
+    csv bodies do not carry the request, so give the request's parameters.
+    """
+    data = body.encode() if isinstance(body, str) else body
+    return StationQuery(_core.parse_solar_data_query(data, lat, lon, radius, all, version, format))
+
+
+class SolarService:
+    """``client.solar``: the solar dataset query."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def data_query(
+        self,
+        lat: float,
+        lon: float,
+        *,
+        radius: int = 100,
+        all: bool = False,
+        version: str = "v2",
+        format: str = "json",
+    ) -> StationQuery:
+        """The closest station of each dataset to (lat, lon), and with ``all=True`` (v1) every
+        station within ``radius`` miles.
+
+        Parameters are checked before sending, every problem at once (`ParameterError`): lat
+        -90..90, lon -180..180, radius an integer 0..2000 miles (0: closest regardless of distance),
+        ``all`` needs radius > 0, version ``v1``/``v2``, format ``json``/``xml``/``csv``. Warnings
+        of the service (a dataset with no station) are issued as `ServiceWarning`.
+        """
+        core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, self._client._trace())
+        return _finish(core)
+
+
+class AsyncSolarService:
+    """``async_client.solar``: the solar dataset query, awaitable."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+
+    async def data_query(
+        self,
+        lat: float,
+        lon: float,
+        *,
+        radius: int = 100,
+        all: bool = False,
+        version: str = "v2",
+        format: str = "json",
+    ) -> StationQuery:
+        """See `SolarService.data_query`."""
+        core = await _core.solar_data_query_async(
+            self._client._core, lat, lon, radius, all, version, format, self._client._trace()
+        )
+        return _finish(core)

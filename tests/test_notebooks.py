@@ -1,0 +1,45 @@
+"""Executes every notebook in notebooks/ top to bottom with the installed package only (each one
+starts its own embedded service): no error output, at least one plot, and the text each one is
+expected to show."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NEEDED = ("nbformat", "nbclient", "ipykernel", "matplotlib")
+MISSING = [name for name in NEEDED if importlib.util.find_spec(name) is None]
+
+EXPECTED_TEXT = {
+    "optimizer_scenario.ipynb": ["Site.latitude", "series_length"],
+    "dataset_query.ipynb": ["tmy3", "satdb"],
+}
+
+pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"notebook execution needs {', '.join(MISSING)} (pip install sunflux[test])")
+
+
+def _outputs(notebook: object) -> list[dict]:  # type: ignore[type-arg]
+    return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.get("outputs", [])]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
+def test_notebook_runs(name: str, tmp_path: Path) -> None:
+    import nbclient
+    import nbformat
+
+    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)  # type: ignore[no-untyped-call]
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    outputs = _outputs(notebook)
+    errors = [output for output in outputs if output.get("output_type") == "error"]
+    assert not errors, errors
+    text = "\n".join(str(output.get("text", "")) + str(output.get("data", {}).get("text/plain", "")) for output in outputs)
+    for expected in EXPECTED_TEXT.get(name, []):
+        assert expected in text, expected
+    assert any("image/png" in output.get("data", {}) for output in outputs), "no plot"
+
+
+def test_every_notebook_has_expectations() -> None:
+    assert set(EXPECTED_TEXT) == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
