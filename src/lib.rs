@@ -4,6 +4,7 @@ pub mod error;
 pub mod formats;
 pub mod local;
 pub mod python;
+pub mod pvwatts;
 pub mod runtime;
 pub mod services;
 pub mod transport;

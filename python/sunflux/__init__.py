@@ -24,7 +24,8 @@ from sunflux._errors import (
 )
 from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
 from sunflux._local import FAULT_KINDS, Faults, LocalService, RateLimits
-from sunflux import solar
+from sunflux import pv, pvwatts, solar
+from sunflux.pv import ArrayType, ModuleType, PvEstimate
 
 __all__ = [
     "__version__",
@@ -51,4 +52,9 @@ __all__ = [
     "JobTimeout",
     "ServiceWarning",
     "solar",
+    "pv",
+    "pvwatts",
+    "ArrayType",
+    "ModuleType",
+    "PvEstimate",
 ]

@@ -244,9 +244,11 @@ class Client(_ClientBase):
     """
 
     def _attach_services(self) -> None:
+        from sunflux.pv import PvService
         from sunflux.solar import SolarService
 
         self.solar = SolarService(self)
+        self.pv = PvService(self)
 
     def __enter__(self) -> "Client":
         return self
@@ -278,9 +280,11 @@ class AsyncClient(_ClientBase):
     """The same calls as `Client`, each returning an awaitable (asyncio, Jupyter)."""
 
     def _attach_services(self) -> None:
+        from sunflux.pv import AsyncPvService
         from sunflux.solar import AsyncSolarService
 
         self.solar = AsyncSolarService(self)
+        self.pv = AsyncPvService(self)
 
     async def __aenter__(self) -> "AsyncClient":
         return self

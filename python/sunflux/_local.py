@@ -118,6 +118,15 @@ class LocalService:
         """How many requests reached each path (whatever their outcome)."""
         return dict(self._core.hits())
 
+    def station_weather(self, file_id: str) -> Any:
+        """The weather year the embedded estimator uses for the station ``file_id`` (a `Weather`).
+
+        ``sunflux.pvwatts.simulate(svc.station_weather(id), ...)`` equals the service's estimate.
+        """
+        from sunflux.pvwatts import Weather
+
+        return Weather(self._core.station_weather(file_id))
+
     def client(self, **kwargs: Any) -> Client:
         """A `Client` wired to this service with the ``"spec"`` routes; kwargs override."""
         options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec"}

@@ -1,5 +1,8 @@
 //! Wire formats shared by the client parsers and the embedded service writers.
 
+pub mod climate_csv;
+pub mod timezone;
+pub mod wkt;
 pub mod xml;
 
 /// A response format selected by the path suffix (`v2.json`, `v6.xml`, `-download.csv`).

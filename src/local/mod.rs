@@ -5,10 +5,13 @@ pub mod catalog;
 pub mod faults;
 pub mod gateway;
 pub mod prng;
+pub mod pv_endpoint;
 pub mod reply;
 pub mod server;
 pub mod solar_endpoint;
+pub mod station_weather;
 pub mod status;
+pub mod weather_gen;
 
 pub use faults::{FaultConfig, FaultKind};
 pub use server::{LocalService, ServiceConfig};

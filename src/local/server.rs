@@ -20,7 +20,8 @@ use super::catalog::Catalog;
 use super::gateway::{check_key, find_key, gateway_error, GatewayCode, KeyLimiter};
 use super::prng::{alphanumeric, SplitMix64};
 use super::reply::ServiceReply;
-use super::{solar_endpoint, status};
+use super::station_weather::GeneratedWeather;
+use super::{pv_endpoint, solar_endpoint, status};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::transport::auth::API_KEY_LENGTH;
@@ -56,6 +57,7 @@ impl Default for ServiceConfig {
 /// State shared by every request of one running service.
 pub struct ServiceState {
     pub catalog: &'static Catalog,
+    pub station_weather: GeneratedWeather,
     pub api_key: String,
     keys: HashSet<String>,
     limiter: Mutex<KeyLimiter>,
@@ -94,6 +96,7 @@ impl ServiceState {
         let keys = std::iter::once(api_key.clone()).chain(config.extra_keys.iter().cloned()).collect();
         Ok(ServiceState {
             catalog: Catalog::shared(),
+            station_weather: GeneratedWeather::default(),
             api_key,
             keys,
             limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
@@ -127,6 +130,8 @@ pub fn router(state: Arc<ServiceState>) -> Router {
     Router::new()
         .route("/api/local/v1/{file}", get(status::handle))
         .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
+        .route("/api/pv-estimator/{file}", get(pv_endpoint::handle))
+        .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), gateway))
         .with_state(state)

@@ -7,6 +7,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 
 use super::errors::to_pyerr;
+use super::pvwatts::CoreWeather;
 use crate::error::Error;
 use crate::local::server::ServiceState;
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
@@ -122,6 +123,18 @@ impl CoreLocalService {
     /// Requests that reached the service so far, by path (also after `close`).
     fn hits(&self) -> BTreeMap<String, u64> {
         self.state.hits()
+    }
+
+    /// The weather year the embedded estimator uses for a station id (v1 or v2).
+    fn station_weather(&self, py: Python<'_>, file_id: &str) -> PyResult<CoreWeather> {
+        let (_, station) = self
+            .state
+            .catalog
+            .lookup_id(file_id)
+            .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("file_id {file_id:?} is not a station of the embedded catalog")])))?;
+        let station = station.into_owned();
+        let weather = py.detach(|| self.state.station_weather.for_station(&station)).map_err(|e| to_pyerr(Error::Parameter(vec![e])))?;
+        Ok(CoreWeather { weather })
     }
 
     /// Stops the service; calling it again does nothing.

@@ -7,6 +7,8 @@ pub mod client;
 pub mod convert;
 pub mod errors;
 pub mod local;
+pub mod pv;
+pub mod pvwatts;
 pub mod solar;
 
 #[pymodule]
@@ -19,6 +21,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<client::RawResponse>()?;
     m.add_class::<local::CoreLocalService>()?;
     m.add_class::<solar::CoreStationQuery>()?;
+    m.add_class::<pv::CorePvEstimate>()?;
+    m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(pv::pv_estimate_async, m)?)?;
+    m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
+    m.add_class::<pvwatts::CoreWeather>()?;
+    m.add_function(wrap_pyfunction!(pvwatts::read_weather_path, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts::read_weather_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts::weather_from_table, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(solar::solar_data_query, m)?)?;
     m.add_function(wrap_pyfunction!(solar::solar_data_query_async, m)?)?;
     m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;

@@ -1,3 +1,5 @@
 //! One module per service: parameters and validation, request building, typed responses.
 
+pub mod pv_estimator;
+pub mod raw;
 pub mod solar;

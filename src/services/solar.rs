@@ -112,80 +112,7 @@ pub struct NumberRange {
 pub const LATITUDE: NumberRange = NumberRange { name: "lat", min: -90.0, max: 90.0 };
 pub const LONGITUDE: NumberRange = NumberRange { name: "lon", min: -180.0, max: 180.0 };
 
-/// A parameter value as the caller gave it: Python passes numbers, booleans and strings, HTTP
-/// passes strings. Anything that cannot be read as the parameter's type is a validation problem.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub enum RawValue {
-    #[default]
-    Missing,
-    Text(String),
-    Int(i64),
-    Float(f64),
-    Bool(bool),
-}
-
-impl RawValue {
-    /// How the value is quoted in a problem message: numbers as written, other text quoted.
-    fn describe(&self) -> String {
-        match self {
-            RawValue::Missing => "nothing".to_string(),
-            RawValue::Text(text) if text.trim().parse::<f64>().is_ok() => text.clone(),
-            RawValue::Text(text) => format!("{text:?}"),
-            RawValue::Int(number) => number.to_string(),
-            RawValue::Float(number) => number.to_string(),
-            RawValue::Bool(flag) => flag.to_string(),
-        }
-    }
-
-    fn as_finite_f64(&self) -> Option<f64> {
-        let number = match self {
-            RawValue::Text(text) => text.trim().parse::<f64>().ok()?,
-            RawValue::Int(number) => *number as f64,
-            RawValue::Float(number) => *number,
-            RawValue::Missing | RawValue::Bool(_) => return None,
-        };
-        number.is_finite().then_some(number)
-    }
-
-    fn as_whole(&self) -> Option<i64> {
-        match self {
-            RawValue::Text(text) => text.trim().parse::<i64>().ok(),
-            RawValue::Int(number) => Some(*number),
-            RawValue::Float(number) if number.fract() == 0.0 && number.abs() < 1e15 => Some(*number as i64),
-            RawValue::Float(_) | RawValue::Missing | RawValue::Bool(_) => None,
-        }
-    }
-}
-
-impl From<&str> for RawValue {
-    fn from(text: &str) -> Self {
-        RawValue::Text(text.to_string())
-    }
-}
-
-impl From<String> for RawValue {
-    fn from(text: String) -> Self {
-        RawValue::Text(text)
-    }
-}
-
-impl From<i64> for RawValue {
-    fn from(number: i64) -> Self {
-        RawValue::Int(number)
-    }
-}
-
-impl From<f64> for RawValue {
-    fn from(number: f64) -> Self {
-        RawValue::Float(number)
-    }
-}
-
-impl From<bool> for RawValue {
-    fn from(flag: bool) -> Self {
-        RawValue::Bool(flag)
-    }
-}
+pub use super::raw::RawValue;
 
 /// The dataset query's parameters before validation. Missing `radius`, `all`, `version` and
 /// `format` take their defaults (100, 0, v2, json); missing `lat`/`lon` are problems.
@@ -567,10 +494,16 @@ fn from_envelope(root: &Value, query_version: QueryVersion) -> Result<StationQue
 type ParsedOutputs = (Vec<(String, Option<Station>)>, Option<Vec<Station>>);
 
 fn parse_outputs(outputs: Option<&Value>, query_version: QueryVersion) -> Result<ParsedOutputs, ParseError> {
-    let outputs = lenient_map(outputs, "outputs")?;
+    let empty = Map::new();
+    let outputs = match outputs {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(fields)) => fields,
+        Some(Value::String(text)) if text.trim().is_empty() => &empty,
+        Some(_) => return Err(shape("outputs", "is not an object")),
+    };
     let mut closest = Vec::new();
     let mut all_stations = None;
-    for (code, value) in &outputs {
+    for (code, value) in outputs {
         let path = format!("outputs.{code}");
         if code == ALL_STATIONS_KEY {
             all_stations = Some(parse_all_stations(value, &path, query_version)?);
@@ -597,11 +530,21 @@ fn parse_all_stations(value: &Value, path: &str, query_version: QueryVersion) ->
         .iter()
         .enumerate()
         .map(|(index, entry)| {
-            let entry_path = format!("{path}[{index}]");
-            let record = entry.as_object().ok_or_else(|| shape(&entry_path, "is not a station record"))?;
-            parse_station(record, None, &entry_path, query_version)
+            let record = entry.as_object().ok_or_else(|| shape(&format!("{path}[{index}]"), "is not a station record"))?;
+            parse_station(record, None, path, query_version).map_err(|error| at_entry(error, path, index))
         })
         .collect()
+}
+
+/// Puts the entry index into a shape error's path (built only when there is an error).
+fn at_entry(error: ParseError, list_path: &str, index: usize) -> ParseError {
+    match error {
+        ParseError::Shape { path, problem } => ParseError::Shape {
+            path: path.replacen(list_path, &format!("{list_path}[{index}]"), 1),
+            problem,
+        },
+        other => other,
+    }
 }
 
 /// Reads a station record leniently: numbers may come as strings, integers as floats.

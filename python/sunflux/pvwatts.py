@@ -1,0 +1,213 @@
+"""The local PV engine: PVWatts v5 (the estimator's algorithm) in Rust, offline.
+
+    weather = sunflux.pvwatts.read_weather("723170TYA.CSV")
+    result = sunflux.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180)
+    result.ac_annual, result.monthly, result.hourly
+
+`simulate` returns the same `PvEstimate` as ``client.pv.estimate`` and validates with the same
+rules (the ranges live in one place in the Rust core). Results match the reference
+implementation (SSC ``pvwattsv5``) to floating-point noise; see docs/design.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sunflux import _core
+from sunflux._errors import ParameterError
+from sunflux._frames import to_polars, to_pyarrow
+from sunflux.pv import PvEstimate
+
+__all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
+
+_ALIASES: dict[str, tuple[str, ...]] = {
+    "year": ("year",),
+    "month": ("month",),
+    "day": ("day",),
+    "hour": ("hour",),
+    "minute": ("minute",),
+    "gh": ("gh", "ghi", "global_horizontal", "global horizontal irradiance"),
+    "dn": ("dn", "dni", "beam", "direct_normal"),
+    "df": ("df", "dhi", "diffuse", "diffuse_horizontal"),
+    "tdry": ("tdry", "temp_air", "temperature", "temperature_2m", "air_temperature", "temp", "dry-bulb", "drybulb"),
+    "wspd": ("wspd", "wind_speed", "windspeed", "windspeed_10m", "wind_speed_10m", "wind speed"),
+    "pressure": ("pressure", "pres", "pressure_0m", "surface_pressure"),
+    "albedo": ("albedo", "alb", "surface_albedo"),
+}
+_TIME_COLUMNS = ("timestamp", "time", "datetime", "date", "index")
+
+
+class Weather:
+    """A weather year for the engine, with its site: ``lat``, ``lon`` (degrees), ``tz`` (hours from
+    GMT, standard time), ``elevation`` (m), ``city``, ``state``, ``country``, ``location_id``,
+    ``source``. ``len(weather)`` is 8760, or 8784 with a leap day. The columns are an Arrow table
+    (``to_polars()``, ``to_arrow()``)."""
+
+    def __init__(self, core: _core.CoreWeather) -> None:
+        self._core = core
+        (self.lat, self.lon, self.tz, self.elevation, self.city, self.state, self.country, self.location_id, self.source) = core.meta()
+
+    @property
+    def has_leap_day(self) -> bool:
+        return self._core.has_leap_day
+
+    def __len__(self) -> int:
+        return len(self._core)
+
+    def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
+        return self._core.to_arrow().__arrow_c_stream__(requested_schema)
+
+    def to_polars(self) -> Any:
+        return to_polars(self._core.to_arrow())
+
+    def to_arrow(self) -> Any:
+        return to_pyarrow(self._core.to_arrow())
+
+    def __repr__(self) -> str:
+        where = ", ".join(p for p in (self.city, self.state, self.country) if p) or self.location_id or "site"
+        return f"Weather({where}: lat={self.lat}, lon={self.lon}, tz={self.tz}, elevation={self.elevation} m, {len(self)} hours)"
+
+
+def _canonical_table(source: Any) -> Any:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if isinstance(source, Mapping):
+        table = pa.table({str(name): pa.array(values) for name, values in source.items()})
+    elif hasattr(source, "index") and hasattr(source, "reset_index") and type(source).__module__.startswith("pandas"):
+        frame = source.reset_index() if source.index.name or getattr(source.index, "tz", None) is not None or "datetime" in str(source.index.dtype) else source
+        table = pa.table(frame)
+    else:
+        table = pa.table(source)
+    by_lower = {name.lower(): name for name in table.column_names}
+    renamed: dict[str, Any] = {}
+    for canonical, aliases in _ALIASES.items():
+        found = next((by_lower[a] for a in aliases if a in by_lower), None)
+        if found is not None:
+            column = table.column(found)
+            renamed[canonical] = column if pa.types.is_floating(column.type) or pa.types.is_integer(column.type) else pc.cast(column, pa.float64())
+    if not all(part in renamed for part in ("year", "month", "day", "hour")):
+        time_name = next((by_lower[t] for t in _TIME_COLUMNS if t in by_lower), None)
+        if time_name is None or not pa.types.is_timestamp(table.column(time_name).type):
+            raise ParameterError(
+                "the table needs year, month, day and hour columns or a timestamp column "
+                f"(it has {', '.join(table.column_names)})"
+            )
+        stamps = table.column(time_name)
+        for part, function in (("year", pc.year), ("month", pc.month), ("day", pc.day), ("hour", pc.hour), ("minute", pc.minute)):
+            renamed.setdefault(part, function(stamps))
+    missing = [name for name in ("gh", "dn", "df", "tdry", "wspd") if name not in renamed]
+    if missing:
+        raise ParameterError(
+            [f"column {name!r} is missing (accepted names: {', '.join(_ALIASES[name])})" for name in missing]
+        )
+    return pa.table({name: pc.cast(column, pa.float64()) if pa.types.is_integer(column.type) and name not in ("year", "month", "day", "hour", "minute") else column for name, column in renamed.items()})
+
+
+def read_weather(
+    source: Any,
+    *,
+    lat: float | None = None,
+    lon: float | None = None,
+    tz: float | None = None,
+    elevation: float | None = None,
+) -> Weather:
+    """Reads a weather year.
+
+    ``source`` is a path to a TMY2 (``.tm2``), TMY3, SAM CSV or climate-download CSV file, the bytes
+    of one, a `sunflux` `ClimateTable`, or a table (polars, pandas, pyarrow, or a mapping of numpy
+    arrays) with ``year, month, day, hour`` (or a timestamp column) and ``ghi, dni, dhi`` (W/m²),
+    ``temperature`` (°C), ``wind_speed`` (m/s) under any of their common names; a table needs
+    ``lat``, ``lon``, ``tz`` and ``elevation``. float64 columns are read in place from their Arrow
+    buffers. A bad file raises `ParameterError` naming the file, line and column.
+    """
+    if isinstance(source, Weather):
+        return source
+    if isinstance(source, (str, os.PathLike)):
+        return Weather(_core.read_weather_path(os.fspath(source)))
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return Weather(_core.read_weather_bytes(bytes(source), "bytes"))
+    if hasattr(source, "data") and hasattr(source, "metadata") and hasattr(source, "weather"):
+        return source.weather()  # type: ignore[no-any-return]
+    missing = [name for name, value in (("lat", lat), ("lon", lon), ("tz", tz), ("elevation", elevation)) if value is None]
+    if missing:
+        raise ParameterError([f"{name} is required when reading weather from a table" for name in missing])
+    table = _canonical_table(source)
+    return Weather(_core.weather_from_table(table, float(lat), float(lon), float(tz), float(elevation), "table"))  # type: ignore[arg-type]
+
+
+def simulate(
+    weather: Weather | Any,
+    system_capacity: float,
+    module_type: int,
+    losses: float,
+    array_type: int,
+    tilt: float,
+    azimuth: float,
+    *,
+    dc_ac_ratio: float = 1.2,
+    gcr: float = 0.4,
+    inv_eff: float = 96,
+    timeframe: str = "hourly",
+) -> PvEstimate:
+    """Simulates one PV system on one weather year (PVWatts v5, GIL released).
+
+    Parameters and ranges are the estimator's: system_capacity 0.05–500000 kWdc, module_type 0–2,
+    losses −5–99 %, array_type 0–4, tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3,
+    inv_eff 90–99.5 %. Returns a `PvEstimate` (hourly frame unless ``timeframe="monthly"``).
+    """
+    core_weather = read_weather(weather)._core
+    return PvEstimate(
+        _core.pvwatts_simulate(
+            core_weather, system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff, timeframe
+        )
+    )
+
+
+_SYSTEM_FIELDS = ("system_capacity", "module_type", "losses", "array_type", "tilt", "azimuth", "dc_ac_ratio", "gcr", "inv_eff")
+_SYSTEM_DEFAULTS = {"dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96}
+
+
+def _system_tuple(index: int, system: Mapping[str, Any]) -> tuple[Any, ...]:
+    unknown = sorted(set(system) - set(_SYSTEM_FIELDS))
+    if unknown:
+        raise ParameterError(f"systems[{index}] has unknown fields {unknown} (use {', '.join(_SYSTEM_FIELDS)})")
+    return tuple(system.get(name, _SYSTEM_DEFAULTS.get(name)) for name in _SYSTEM_FIELDS)
+
+
+def simulate_many(
+    weather: Weather | Sequence[Weather],
+    systems: Sequence[Mapping[str, Any]],
+    *,
+    threads: int | None = None,
+    timeframe: str = "hourly",
+    output: str = "table",
+) -> Any:
+    """Simulates many systems in parallel on all cores with the GIL released.
+
+    ``weather`` is one weather year for every system, or one per system. ``systems`` are mappings
+    of `simulate`'s parameters. ``output="table"`` returns one long polars frame (``system``, the
+    row index of ``systems``, then the hourly columns, or the monthly ones with
+    ``timeframe="monthly"``); ``output="results"`` returns one `PvEstimate` per system.
+    """
+    if output not in ("table", "results"):
+        raise ParameterError(f'output must be "table" or "results" (got {output!r})')
+    weathers = [read_weather(weather)] * len(systems) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]
+    if len(weathers) != len(systems):
+        raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(systems)} systems)")
+    cores = _core.pvwatts_simulate_many(
+        [w._core for w in weathers], [_system_tuple(i, s) for i, s in enumerate(systems)], threads or 0, timeframe
+    )
+    results = [PvEstimate(core) for core in cores]
+    if output == "results":
+        return results
+    import polars as pl
+
+    frames = [
+        (r.hourly if r.hourly is not None else r.monthly).with_columns(pl.lit(i, dtype=pl.Int64).alias("system"))
+        for i, r in enumerate(results)
+    ]
+    table = pl.concat(frames) if frames else pl.DataFrame()
+    return table.select(["system", *[c for c in table.columns if c != "system"]]) if frames else table

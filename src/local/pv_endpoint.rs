@@ -1,0 +1,135 @@
+//! The embedded service's PV estimator, `GET /api/pv-estimator/v6.<json|xml>` (and the "nlr"
+//! alias `/api/pvwatts/v6.<format>`): validates with the client's rules, resolves the station
+//! like the real service (nearest of `dataset` within `radius`, or the `file_id` station), runs
+//! the local PVWatts v5 engine on that station's synthetic weather, and answers with the v6
+//! envelope in json (optionally JSONP) or xml.
+
+use std::borrow::Cow;
+
+use serde_json::{json, Map, Value};
+
+use crate::formats::xml::write_xml;
+use crate::formats::Format;
+use crate::local::catalog::{Catalog, CatalogStation};
+use crate::local::reply::ServiceReply;
+use crate::local::server::{query_pairs, reply_response, ServiceState};
+use crate::pvwatts::{simulate, Weather};
+use crate::services::pv_estimator::{validate_estimate, EstimateParams, Location, PvEstimate, RawEstimate, SscInfo, StationInfo};
+use crate::services::solar::{v2_file_id_problem, QueryVersion};
+
+/// The `version` string of the embedded estimator.
+pub const SERVICE_VERSION: &str = "1.4.0-sunflux-local";
+/// The SSC build whose `pvwattsv5` results the local engine reproduces (see `shared/pvref`).
+pub const SSC_VERSION: i64 = 306;
+
+/// Where the station's weather comes from (the synthetic weather generator in the service).
+pub trait WeatherSource {
+    fn weather(&self, station: &CatalogStation) -> Result<std::sync::Arc<Weather>, String>;
+}
+
+/// The axum handler: `file` is `v6.json` or `v6.xml`.
+pub async fn handle(
+    axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let format = match file.as_str() {
+        "v6.json" => Format::Json,
+        "v6.xml" => Format::Xml,
+        _ => {
+            return reply_response(ServiceReply::json(404, &json!({"errors": [format!("unknown estimator path {file:?}: use v6.json or v6.xml")]})))
+        }
+    };
+    let query = query_pairs(&request);
+    let reply = tokio::task::spawn_blocking(move || estimate_reply(format, &query, state.catalog, &state.station_weather))
+        .await
+        .unwrap_or_else(|e| ServiceReply::json(500, &json!({"errors": [format!("the estimate failed: {e}")]})));
+    reply_response(reply)
+}
+
+/// Answers one estimator request.
+pub fn estimate_reply(format: Format, query: &[(String, String)], catalog: &Catalog, source: &dyn WeatherSource) -> ServiceReply {
+    let inputs = echoed_inputs(query);
+    let params = match validate_estimate(&RawEstimate::from_query(query, format)) {
+        Ok(params) => params,
+        Err(problems) => return rejection(format, inputs, problems),
+    };
+    let (station, distance_m) = match resolve_station(&params, catalog) {
+        Ok(found) => found,
+        Err(problem) => return rejection(params.format, inputs, vec![problem]),
+    };
+    let weather = match source.weather(&station) {
+        Ok(weather) => weather,
+        Err(problem) => return rejection(params.format, inputs, vec![format!("Unable to load data file for the station: {problem}")]),
+    };
+    let output = simulate(&weather, &params.system);
+    let mut estimate = PvEstimate::from_simulation(output, params.timeframe, Some(station_info(&station, distance_m)), inputs);
+    estimate.version = Some(SERVICE_VERSION.to_owned());
+    estimate.ssc_info = Some(SscInfo { version: SSC_VERSION, build: format!("sunflux {} local PVWatts v5 engine", env!("CARGO_PKG_VERSION")) });
+    written(200, &estimate.envelope_value(), params.format, params.callback.as_deref())
+}
+
+/// The station the estimate runs on, with its distance in metres from the request's point.
+pub fn resolve_station<'a>(params: &EstimateParams, catalog: &'a Catalog) -> Result<(Cow<'a, CatalogStation>, f64), String> {
+    match &params.location {
+        Location::Coordinates { lat, lon, dataset, radius_miles } => {
+            let radius_m = (*radius_miles > 0).then(|| f64::from(*radius_miles) * crate::services::solar::METRES_PER_MILE);
+            catalog.nearest(*dataset, *lat, *lon, radius_m).map(|hit| (hit.station, hit.distance_m)).ok_or_else(|| {
+                format!("No climate data found with dataset={} for location specified: lat={lat} lon={lon}", dataset.code())
+            })
+        }
+        Location::FileId(id) => match catalog.lookup_id(id) {
+            Some((QueryVersion::V1, station)) => Ok((station, 0.0)),
+            Some((QueryVersion::V2, _)) => Err(v2_file_id_problem(id)),
+            None => Err(format!("Unable to load data file for file_id specified: {id}")),
+        },
+    }
+}
+
+fn station_info(station: &CatalogStation, distance_m: f64) -> StationInfo {
+    StationInfo {
+        lat: station.lat,
+        lon: station.lon,
+        elev: station.elevation as f64,
+        tz: station.timezone,
+        location: station.v1_id.clone(),
+        city: station.city.clone(),
+        state: station.state.clone(),
+        solar_resource_file: format!("{}.csv", station.v1_id),
+        distance: Some(distance_m.round() as i64),
+        weather_data_source: Some(station.weather_data_source.to_owned()),
+    }
+}
+
+/// The request parameters as received (strings, as the real service echoes them), without the key.
+fn echoed_inputs(query: &[(String, String)]) -> Map<String, Value> {
+    let mut inputs = Map::new();
+    for (name, value) in query {
+        if name != "api_key" {
+            inputs.insert(name.clone(), Value::String(value.clone()));
+        }
+    }
+    inputs
+}
+
+fn rejection(format: Format, inputs: Map<String, Value>, problems: Vec<String>) -> ServiceReply {
+    let envelope = json!({
+        "inputs": inputs,
+        "errors": problems,
+        "warnings": [],
+        "version": SERVICE_VERSION,
+        "outputs": {},
+    });
+    written(422, &envelope, if format == Format::Xml { Format::Xml } else { Format::Json }, None)
+}
+
+fn written(status: u16, envelope: &Value, format: Format, callback: Option<&str>) -> ServiceReply {
+    match (format, callback) {
+        (Format::Xml, _) => match write_xml(envelope) {
+            Ok(body) => ServiceReply::new(status, Format::Xml.content_type(), body),
+            Err(error) => ServiceReply::json(500, &json!({"errors": [format!("could not write XML: {error}")]})),
+        },
+        (_, Some(callback)) => ServiceReply::new(status, "application/javascript; charset=utf-8", format!("{callback}({envelope});")),
+        _ => ServiceReply::json(status, envelope),
+    }
+}

@@ -1,0 +1,110 @@
+//! Parallel simulation of many (weather, system) pairs on a fixed number of threads.
+//!
+//! Jobs that share the same `Weather` (the same reference) share one sun-path computation.
+//! Results come back in job order whatever the thread count, and are identical to running
+//! `simulate` on each job.
+
+use super::engine::{simulate_with_sun_path, PvOutput};
+use super::params::SystemParams;
+use super::sunpath::SunPath;
+use super::weather::Weather;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Run `work(i)` for every i in 0..count on up to `threads` scoped threads; results in index order.
+fn parallel_map<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let threads = threads.clamp(1, count.max(1));
+    if threads == 1 {
+        return (0..count).map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= count {
+                    break;
+                }
+                let result = work(index);
+                slots
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())[index] = Some(result);
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .into_iter()
+        .map(|slot| slot.expect("every job index is processed exactly once"))
+        .collect()
+}
+
+/// Simulate many (weather, system) pairs in parallel on `threads` threads (0 means the number of
+/// available CPUs). Results are in the order of `jobs`.
+pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<PvOutput> {
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let mut distinct: Vec<&Weather> = Vec::new();
+    let weather_slot: Vec<usize> = jobs
+        .iter()
+        .map(
+            |(weather, _)| match distinct.iter().position(|w| std::ptr::eq(*w, *weather)) {
+                Some(slot) => slot,
+                None => {
+                    distinct.push(weather);
+                    distinct.len() - 1
+                }
+            },
+        )
+        .collect();
+    let sun_paths = parallel_map(distinct.len(), threads, |i| SunPath::compute(distinct[i]));
+    parallel_map(jobs.len(), threads, |i| {
+        let (weather, params) = &jobs[i];
+        simulate_with_sun_path(weather, &sun_paths[weather_slot[i]], params)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pvwatts::engine::simulate;
+    use crate::pvwatts::params::{validate_params, RawParams};
+    use crate::pvwatts::test_support::{site, year_columns};
+
+    #[test]
+    fn results_match_single_runs_in_job_order() {
+        let first = Weather::from_columns(site(), year_columns(false)).unwrap();
+        let mut other_site = site();
+        other_site.lat = -33.9;
+        other_site.lon = 18.4;
+        other_site.tz = 2.0;
+        let second = Weather::from_columns(other_site, year_columns(true)).unwrap();
+        let jobs: Vec<(&Weather, SystemParams)> = (0..7)
+            .map(|i| {
+                let weather = if i % 2 == 0 { &first } else { &second };
+                (
+                    weather,
+                    validate_params(&RawParams::new(
+                        1.0 + i as f64,
+                        i % 3,
+                        10.0,
+                        i % 5,
+                        25.0,
+                        180.0,
+                    ))
+                    .unwrap(),
+                )
+            })
+            .collect();
+        let expected: Vec<PvOutput> = jobs.iter().map(|(w, p)| simulate(w, p)).collect();
+        for threads in [0, 1, 2, 3, 16] {
+            assert_eq!(simulate_many(&jobs, threads), expected, "threads {threads}");
+        }
+        assert!(simulate_many(&[], 4).is_empty());
+    }
+}

@@ -1,0 +1,505 @@
+//! Cell temperature: the Fuentes (1987) transient thermal model as used by PVWatts.
+//!
+//! The module is a single thermal mass exchanging heat by convection (free and forced, with a
+//! ground-temperature ratio and a total/top convection ratio derived from the installed nominal
+//! operating cell temperature, INOCT), by radiation to sky and ground, and absorbing 83 % of the
+//! plane-of-array irradiance. The state (module temperature, absorbed irradiance) is kept between
+//! calls; PVWatts calls the model only while the sun is up, so the previous evening's state carries
+//! over to the next sunrise, and a sun-up step with no irradiance resets it to ambient.
+//!
+//! Each time step solves T = G(T), where G is the exponential solution of the heat balance with
+//! coefficients evaluated at T. PVWatts runs 10 fixed-point iterations from the previous module
+//! temperature and keeps the 10th iterate. Where that sequence has certainly converged (to
+//! 1e-9 K) the fixed point is found here by Newton's method instead, which needs about 4
+//! evaluations of G; otherwise (calm wind, module close to ambient, a change of flow regime) the
+//! 10 iterations are run as PVWatts runs them, stopping early once an iterate moves by less than
+//! 1e-9 K.
+//!
+//! References: Fuentes (1987), A simplified thermal model for flat-plate photovoltaic arrays,
+//! Sandia SAND85-0330; Dobos (2014), PVWatts Version 5 Manual, NREL/TP-6A20-62641; SSC
+//! `shared/lib_pvwatts.cpp`, `pvwatts_celltemp`.
+
+/// Stefan–Boltzmann constant as used by PVWatts, W/(m²·K⁴).
+const STEFAN_BOLTZMANN: f64 = 0.00000005669;
+/// Solar absorptivity of the module.
+const ABSORPTIVITY: f64 = 0.83;
+/// Thermal emissivity of the module.
+const EMISSIVITY: f64 = 0.84;
+/// Hydraulic length of the module, m.
+const HYDRAULIC_LENGTH: f64 = 0.5;
+/// Heat capacity per unit area, J/(m²·K), before the INOCT adjustment.
+const HEAT_CAPACITY: f64 = 11000.0;
+/// Height at which the wind speed is measured, m.
+const WIND_MEASUREMENT_HEIGHT: f64 = 9.144;
+/// Ambient temperature of the NOCT conditions, K.
+const NOCT_AMBIENT_K: f64 = 293.15;
+/// Sky temperature of the NOCT conditions, K.
+const NOCT_SKY_K: f64 = 282.21;
+/// Irradiance of the NOCT conditions, W/m².
+const NOCT_IRRADIANCE: f64 = 800.0;
+/// Eigenvalues of the heat balance at or below this are treated as full decay (factor 0).
+const NO_MEMORY_EIGENVALUE: f64 = -10.0;
+
+/// Fixed-point iterations per time step in PVWatts.
+const PVWATTS_ITERATIONS: usize = 10;
+/// The PVWatts-style iteration stops once an iterate moves by less than this, K (the remaining
+/// iterations would change the result by less than about 1e-10 K).
+const ITERATION_CONVERGED_K: f64 = 1e-9;
+/// Newton's method stops after a step smaller than this, K (the error is then below 1e-12 K),
+/// or once the error left after a step, estimated from the quadratic convergence of the last two
+/// steps (|s₂|³/s₁²), is below `NEWTON_ERROR_K`.
+const NEWTON_STEP_CONVERGED_K: f64 = 1e-6;
+const NEWTON_ERROR_K: f64 = 1e-11;
+/// Largest number of Newton steps before falling back to the PVWatts iteration.
+const NEWTON_MAX_STEPS: usize = 8;
+/// The Newton result is used only if PVWatts' 10th iterate is within this of it, K.
+const PVWATTS_RESIDUAL_K: f64 = 1e-9;
+/// Safety factor on the largest observed |G'| when bounding PVWatts' convergence.
+const SLOPE_SAFETY_FACTOR: f64 = 1.25;
+/// Required clearance (K) between ambient temperature and the interval the PVWatts iterates can
+/// visit; |G'| grows without bound as the module approaches ambient (free convection ∝ |ΔT|^0.32).
+const AMBIENT_CLEARANCE_K: f64 = 1.0;
+
+/// Air density at 1 atm times film temperature, kg·K/m³ (ρ = 0.003484·101325/T).
+const AIR_DENSITY_TIMES_T: f64 = 0.003484 * 101325.0;
+/// Kinematic viscosity coefficient: ν = 0.24237e-6·T^0.76/ρ, m²/s.
+const AIR_VISCOSITY_COEFFICIENT: f64 = 0.24237e-6;
+/// Thermal conductivity coefficient: k = 2.1695e-4·T^0.84, W/(m·K).
+const AIR_CONDUCTIVITY_COEFFICIENT: f64 = 2.1695e-4;
+/// Specific heat of air used by the convection correlations, J/(kg·K).
+const AIR_SPECIFIC_HEAT: f64 = 1007.0;
+/// Prandtl number of air.
+const PRANDTL: f64 = 0.71;
+/// Gravity, m/s².
+const GRAVITY: f64 = 9.8;
+/// Reynolds number above which the turbulent forced-convection correlation is used.
+const TURBULENT_REYNOLDS: f64 = 1.2e5;
+/// Exponents of the film temperature in h_forced³ (laminar, turbulent) and in h_free³, and of
+/// |ΔT| in h_free³.
+const LAMINAR_FILM_EXPONENT: f64 = -0.36;
+const TURBULENT_FILM_EXPONENT: f64 = -1.944;
+const FREE_FILM_EXPONENT: f64 = -1.8192;
+const FREE_DELTA_EXPONENT: f64 = 0.96;
+
+/// Top-side convection of a module, W/(m²·K): h = (h_free³ + h_forced³)^(1/3).
+///
+/// Fuentes' correlations, with air properties at the film temperature T (K): density
+/// ρ = 0.003484·101325/T, kinematic viscosity ν = 0.24237e-6·T^0.76/ρ, conductivity
+/// k = 2.1695e-4·T^0.84; Reynolds Re = v·L/ν; forced convection 0.86·Re^−0.5·ρ·v·c_p/Pr^0.67
+/// (laminar) or 0.0282·Re^−0.2·ρ·v·c_p/Pr^0.4 (turbulent, Re > 1.2e5); free convection
+/// 0.21·(Gr·Pr)^0.32·k/L with Gr = g/T·|ΔT|·L³/ν²·0.5.
+///
+/// Substituting the property laws gives pure power laws in v, T and |ΔT|, evaluated here through
+/// logarithms: h_forced³ = c_lam·v^1.5·T^−0.36 (laminar) or c_turb·v^2.4·T^−1.944 (turbulent),
+/// h_free³ = c_free·|ΔT|^0.96·T^−1.8192, and ln Re = ln(v·L·0.003484·101325/0.24237e-6) −
+/// 1.76·ln T.
+#[derive(Clone, Copy, Debug)]
+struct TopConvection {
+    /// c_lam = (0.86·c_p/Pr^0.67·ρT·(L·ρT/a)^−0.5)³.
+    laminar_cubed: f64,
+    /// c_turb = (0.0282·c_p/Pr^0.4·ρT·(L·ρT/a)^−0.2)³.
+    turbulent_cubed: f64,
+    /// c_free = (0.21/L·b·(Pr·g/2·L³·(ρT/a)²)^0.32)³.
+    free_cubed: f64,
+    /// ln(L·ρT/a): ln Re = ln v + this − 1.76·ln T.
+    ln_reynolds_factor: f64,
+}
+
+/// Wind-dependent convection factors of one time step.
+#[derive(Clone, Copy, Debug)]
+struct WindFactors {
+    /// c_lam·v^1.5.
+    laminar_cubed: f64,
+    /// c_turb·v^2.4.
+    turbulent_cubed: f64,
+    /// ln Re + 1.76·ln T, or −∞ when the turbulent correlation is not allowed.
+    ln_reynolds_at_unit_film: f64,
+}
+
+/// Top-side convection at one module temperature.
+#[derive(Clone, Copy, Debug)]
+struct ConvectionValue {
+    /// Coefficient h, W/(m²·K).
+    coefficient: f64,
+    /// dh/dT_module, W/(m²·K²).
+    slope: f64,
+    /// True when the turbulent forced-convection correlation applies.
+    turbulent: bool,
+}
+
+impl TopConvection {
+    fn new() -> Self {
+        let density_over_viscosity = AIR_DENSITY_TIMES_T / AIR_VISCOSITY_COEFFICIENT;
+        let reynolds_factor = HYDRAULIC_LENGTH * density_over_viscosity;
+        let laminar = 0.8600 * AIR_SPECIFIC_HEAT / PRANDTL.powf(0.67)
+            * AIR_DENSITY_TIMES_T
+            * reynolds_factor.powf(-0.5);
+        let turbulent = 0.0282 * AIR_SPECIFIC_HEAT / PRANDTL.powf(0.4)
+            * AIR_DENSITY_TIMES_T
+            * reynolds_factor.powf(-0.2);
+        let grashof_factor =
+            GRAVITY * 0.5 * HYDRAULIC_LENGTH.powi(3) * density_over_viscosity.powi(2);
+        let free = 0.21 / HYDRAULIC_LENGTH
+            * AIR_CONDUCTIVITY_COEFFICIENT
+            * (PRANDTL * grashof_factor).powf(0.32);
+        TopConvection {
+            laminar_cubed: laminar.powi(3),
+            turbulent_cubed: turbulent.powi(3),
+            free_cubed: free.powi(3),
+            ln_reynolds_factor: reynolds_factor.ln(),
+        }
+    }
+
+    /// Factors for wind speed `wind` (m/s at module height); `turbulent_allowed` enables the
+    /// turbulent correlation.
+    fn wind_factors(&self, wind: f64, turbulent_allowed: bool) -> WindFactors {
+        let ln_wind = wind.ln();
+        WindFactors {
+            laminar_cubed: self.laminar_cubed * wind * wind.sqrt(),
+            turbulent_cubed: self.turbulent_cubed * (2.4 * ln_wind).exp(),
+            ln_reynolds_at_unit_film: if turbulent_allowed {
+                ln_wind + self.ln_reynolds_factor
+            } else {
+                f64::NEG_INFINITY
+            },
+        }
+    }
+
+    /// Convective coefficient and its derivative for module and ambient temperatures in K.
+    fn evaluate(&self, wind: &WindFactors, module_k: f64, ambient_k: f64) -> ConvectionValue {
+        let ln_film = ((module_k + ambient_k) / 2.0).ln();
+        let turbulent = wind.ln_reynolds_at_unit_film - 1.76 * ln_film > TURBULENT_REYNOLDS.ln();
+        let (forced_factor, forced_exponent) = if turbulent {
+            (wind.turbulent_cubed, TURBULENT_FILM_EXPONENT)
+        } else {
+            (wind.laminar_cubed, LAMINAR_FILM_EXPONENT)
+        };
+        let delta = module_k - ambient_k;
+        let forced_cubed = forced_factor * (forced_exponent * ln_film).exp();
+        let free_cubed = self.free_cubed
+            * (FREE_DELTA_EXPONENT * delta.abs().ln() + FREE_FILM_EXPONENT * ln_film).exp();
+        let sum_cubed = free_cubed + forced_cubed;
+        let coefficient = (sum_cubed.ln() / 3.0).exp();
+        let film_sum = module_k + ambient_k;
+        let sum_cubed_slope = free_cubed
+            * (FREE_DELTA_EXPONENT / delta + FREE_FILM_EXPONENT / film_sum)
+            + forced_cubed * (forced_exponent / film_sum);
+        ConvectionValue {
+            coefficient,
+            slope: sum_cubed_slope / (3.0 * coefficient * coefficient),
+            turbulent,
+        }
+    }
+}
+
+/// Inputs of one time step.
+#[derive(Clone, Copy, Debug)]
+struct StepInputs {
+    wind: WindFactors,
+    /// Ambient and sky temperatures, K.
+    ambient_k: f64,
+    sky_k: f64,
+    /// Absorbed irradiance of this and of the previous step, W/m².
+    absorbed: f64,
+    previous_absorbed: f64,
+    /// Module temperature at the end of the previous step, K.
+    previous_module_k: f64,
+}
+
+/// One evaluation of the PVWatts update G at a module temperature.
+#[derive(Clone, Copy, Debug)]
+struct Update {
+    /// G(T), K.
+    next: f64,
+    /// G'(T).
+    slope: f64,
+    /// Flow regime and memory regime; G is discontinuous where they change.
+    turbulent: bool,
+    decaying: bool,
+}
+
+/// Fuentes cell-temperature model with its state carried between time steps.
+#[derive(Clone, Debug)]
+pub struct FuentesModel {
+    /// Convection correlations.
+    convection: TopConvection,
+    /// Wind speed ratio between module height and measurement height ((h/9.144)^0.2).
+    wind_height_factor: f64,
+    /// Ground temperature rise ratio (T_ground − T_amb)/(T_module − T_amb).
+    ground_ratio: f64,
+    /// Ratio of total to top-side convection.
+    convection_ratio: f64,
+    /// Time step over heat capacity, s·m²·K/J (the eigenvalue of the heat balance is
+    /// −(total heat-transfer coefficient)·this).
+    seconds_per_heat_capacity: f64,
+    /// Module temperature at the end of the previous step, K.
+    previous_module_k: f64,
+    /// Absorbed irradiance of the previous step, W/m².
+    previous_absorbed: f64,
+}
+
+impl FuentesModel {
+    /// A model for an installed nominal operating cell temperature `inoct_c` (°C), mounting height
+    /// `height_m` (m) and time step `timestep_hours`. The initial state is 20 °C and no irradiance.
+    pub fn new(inoct_c: f64, height_m: f64, timestep_hours: f64) -> Self {
+        let inoct = inoct_c + 273.15;
+        let convection = TopConvection::new();
+        let top = convection
+            .evaluate(&convection.wind_factors(1.0, false), inoct, NOCT_AMBIENT_K)
+            .coefficient;
+        let radiative_ground = EMISSIVITY
+            * STEFAN_BOLTZMANN
+            * (inoct.powf(2.0) + NOCT_AMBIENT_K.powf(2.0))
+            * (inoct + NOCT_AMBIENT_K);
+        let back_ratio = (ABSORPTIVITY * NOCT_IRRADIANCE
+            - EMISSIVITY * STEFAN_BOLTZMANN * (inoct.powf(4.0) - NOCT_SKY_K.powf(4.0))
+            - top * (inoct - NOCT_AMBIENT_K))
+            / ((radiative_ground + top) * (inoct - NOCT_AMBIENT_K));
+        let ground = (inoct.powf(4.0) - back_ratio * (inoct.powf(4.0) - NOCT_AMBIENT_K.powf(4.0)))
+            .powf(0.25)
+            .min(inoct)
+            .max(NOCT_AMBIENT_K);
+        let ground_ratio = (ground - NOCT_AMBIENT_K) / (inoct - NOCT_AMBIENT_K);
+        let convection_ratio = (ABSORPTIVITY * NOCT_IRRADIANCE
+            - EMISSIVITY
+                * STEFAN_BOLTZMANN
+                * (2.0 * inoct.powf(4.0) - NOCT_SKY_K.powf(4.0) - ground.powf(4.0)))
+            / (top * (inoct - NOCT_AMBIENT_K));
+        let mut heat_capacity = HEAT_CAPACITY;
+        if inoct > 321.15 {
+            heat_capacity *= 1.0 + (inoct - 321.15) / 12.0;
+        }
+        FuentesModel {
+            convection,
+            wind_height_factor: (height_m / WIND_MEASUREMENT_HEIGHT).powf(0.2),
+            ground_ratio,
+            convection_ratio,
+            seconds_per_heat_capacity: timestep_hours * 3600.0 / heat_capacity,
+            previous_module_k: NOCT_AMBIENT_K,
+            previous_absorbed: 0.0,
+        }
+    }
+
+    /// Advance one time step and return the cell temperature, °C.
+    ///
+    /// * `poa`: plane-of-array irradiance, W/m² (total, before cover loss).
+    /// * `wind`: wind speed at 9.144 m, m/s (negative values must be set to 0 by the caller).
+    /// * `ambient_c`: dry-bulb temperature, °C.
+    ///
+    /// With `poa` ≤ 0 the state is reset to ambient and the ambient temperature is returned.
+    pub fn step(&mut self, poa: f64, wind: f64, ambient_c: f64) -> f64 {
+        if poa <= 0.0 {
+            self.previous_module_k = ambient_c + 273.15;
+            self.previous_absorbed = 0.0;
+            return ambient_c;
+        }
+        let ambient_k = ambient_c + 273.15;
+        let inputs = StepInputs {
+            wind: self
+                .convection
+                .wind_factors(wind * self.wind_height_factor + 0.0001, true),
+            ambient_k,
+            sky_k: 0.68 * (0.0552 * (ambient_k * ambient_k.sqrt())) + 0.32 * ambient_k,
+            absorbed: poa * ABSORPTIVITY,
+            previous_absorbed: self.previous_absorbed,
+            previous_module_k: self.previous_module_k,
+        };
+        let module = self
+            .solve_by_newton(&inputs)
+            .unwrap_or_else(|| self.iterate_like_pvwatts(&inputs));
+        self.previous_module_k = module;
+        self.previous_absorbed = inputs.absorbed;
+        module - 273.15
+    }
+
+    /// The PVWatts update G(T) and its derivative: the module temperature at the end of the step
+    /// from the exponential solution of the heat balance with all coefficients evaluated at T.
+    fn update(&self, inputs: &StepInputs, module: f64) -> Update {
+        let (ambient, sky) = (inputs.ambient_k, inputs.sky_k);
+        let ratio = self.ground_ratio;
+        let radiation = EMISSIVITY * STEFAN_BOLTZMANN;
+        let top = self.convection.evaluate(&inputs.wind, module, ambient);
+        let convection = self.convection_ratio * top.coefficient;
+        let convection_slope = self.convection_ratio * top.slope;
+        let radiative_sky = radiation * (module * module + sky * sky) * (module + sky);
+        let radiative_sky_slope =
+            radiation * (2.0 * module * (module + sky) + module * module + sky * sky);
+        let ground = ambient + ratio * (module - ambient);
+        let radiative_ground = radiation * (module * module + ground * ground) * (module + ground);
+        let radiative_ground_slope = radiation
+            * ((2.0 * module + 2.0 * ground * ratio) * (module + ground)
+                + (module * module + ground * ground) * (1.0 + ratio));
+        let total = convection + radiative_sky + radiative_ground;
+        let total_slope = convection_slope + radiative_sky_slope + radiative_ground_slope;
+
+        let eigen = -total * self.seconds_per_heat_capacity;
+        let eigen_slope = -total_slope * self.seconds_per_heat_capacity;
+        let decaying = eigen > NO_MEMORY_EIGENVALUE;
+        let decay = if decaying { eigen.exp() } else { 0.0 };
+        let decay_slope = decay * eigen_slope;
+
+        let gained = inputs.absorbed - inputs.previous_absorbed;
+        let balance = convection * ambient
+            + radiative_sky * sky
+            + radiative_ground * ground
+            + inputs.previous_absorbed
+            + gained / eigen;
+        let balance_slope = convection_slope * ambient
+            + radiative_sky_slope * sky
+            + radiative_ground_slope * ground
+            + radiative_ground * ratio
+            - gained * eigen_slope / (eigen * eigen);
+        let numerator = (1.0 - decay) * balance + inputs.absorbed - inputs.previous_absorbed;
+        let numerator_slope = -decay_slope * balance + (1.0 - decay) * balance_slope;
+        Update {
+            next: inputs.previous_module_k * decay + numerator / total,
+            slope: inputs.previous_module_k * decay_slope
+                + (numerator_slope * total - numerator * total_slope) / (total * total),
+            turbulent: top.turbulent,
+            decaying,
+        }
+    }
+
+    /// PVWatts' iteration: up to 10 fixed-point iterations from the previous module temperature
+    /// (stopping once an iterate moves by less than 1e-9 K). Returns the module temperature, K.
+    fn iterate_like_pvwatts(&self, inputs: &StepInputs) -> f64 {
+        let mut module = inputs.previous_module_k;
+        for _ in 0..PVWATTS_ITERATIONS {
+            let next = self.update(inputs, module).next;
+            let converged = (next - module).abs() < ITERATION_CONVERGED_K;
+            module = next;
+            if converged {
+                break;
+            }
+        }
+        module
+    }
+
+    /// The fixed point of G by Newton's method, when PVWatts' 10 iterations from the previous
+    /// module temperature end within 1e-9 K of it; `None` otherwise.
+    ///
+    /// The first two PVWatts iterates T₁ = G(T₀) and T₂ = G(T₁) are computed exactly; Newton's
+    /// method then starts from T₁. Each further PVWatts iteration shrinks the distance to the fixed
+    /// point T* by |G'|, starting from e₂ = |T₂ − T*|, so the result is accepted when G is smooth
+    /// around T* (same flow and memory regime at every point evaluated from T₁ on, ambient more
+    /// than 1 K outside T* ± e₂) and (1.25·max|G'|)^8·e₂ < 1e-9 K, with max|G'| over those points.
+    fn solve_by_newton(&self, inputs: &StepInputs) -> Option<f64> {
+        let first_iterate = self.update(inputs, inputs.previous_module_k).next;
+        let second = self.update(inputs, first_iterate);
+        let second_iterate = second.next;
+        let mut current = second;
+        let mut module = first_iterate;
+        let mut largest_slope = second.slope.abs();
+        let mut previous_step = f64::NAN;
+        for _ in 0..NEWTON_MAX_STEPS {
+            let newton_step = (current.next - module) / (1.0 - current.slope);
+            module += newton_step;
+            let remaining_error = newton_step.abs().powi(3) / (previous_step * previous_step);
+            previous_step = newton_step;
+            if newton_step.abs() < NEWTON_STEP_CONVERGED_K || remaining_error < NEWTON_ERROR_K {
+                return self
+                    .pvwatts_converges(inputs, second_iterate, module, largest_slope)
+                    .then_some(module);
+            }
+            current = self.update(inputs, module);
+            if current.turbulent != second.turbulent || current.decaying != second.decaying {
+                return None;
+            }
+            largest_slope = largest_slope.max(current.slope.abs());
+        }
+        None
+    }
+
+    /// True when PVWatts' iteration, at its second iterate `second_iterate`, ends within 1e-9 K
+    /// of `fixed_point` after its remaining 8 iterations, judged from the largest |G'| seen near
+    /// the fixed point; ambient must stay more than 1 K outside the range the iterates visit.
+    fn pvwatts_converges(
+        &self,
+        inputs: &StepInputs,
+        second_iterate: f64,
+        fixed_point: f64,
+        largest_slope: f64,
+    ) -> bool {
+        let distance = (second_iterate - fixed_point).abs();
+        let contraction = SLOPE_SAFETY_FACTOR * largest_slope;
+        let away_from_ambient =
+            (fixed_point - inputs.ambient_k).abs() > distance + AMBIENT_CLEARANCE_K;
+        away_from_ambient
+            && contraction < 1.0
+            && contraction.powi(PVWATTS_ITERATIONS as i32 - 2) * distance < PVWATTS_RESIDUAL_K
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(
+        model: &FuentesModel,
+        poa: f64,
+        wind: f64,
+        ambient_c: f64,
+        previous_c: f64,
+    ) -> StepInputs {
+        let ambient_k = ambient_c + 273.15;
+        StepInputs {
+            wind: model
+                .convection
+                .wind_factors(wind * model.wind_height_factor + 0.0001, true),
+            ambient_k,
+            sky_k: 0.68 * (0.0552 * (ambient_k * ambient_k.sqrt())) + 0.32 * ambient_k,
+            absorbed: poa * ABSORPTIVITY,
+            previous_absorbed: 300.0 * ABSORPTIVITY,
+            previous_module_k: previous_c + 273.15,
+        }
+    }
+
+    #[test]
+    fn update_slope_matches_finite_differences() {
+        let model = FuentesModel::new(45.0, 5.0, 1.0);
+        for (poa, wind, ambient, module) in [
+            (800.0, 3.0, 20.0, 45.0),
+            (200.0, 0.0, 5.0, 12.0),
+            (950.0, 9.0, 30.0, 40.0),
+        ] {
+            let step_inputs = inputs(&model, poa, wind, ambient, 25.0);
+            let t = module + 273.15;
+            let h = 1e-4;
+            let numeric = (model.update(&step_inputs, t + h).next
+                - model.update(&step_inputs, t - h).next)
+                / (2.0 * h);
+            let analytic = model.update(&step_inputs, t).slope;
+            assert!(
+                (numeric - analytic).abs() < 1e-7 * (1.0 + analytic.abs()),
+                "{numeric} vs {analytic}"
+            );
+        }
+    }
+
+    #[test]
+    fn newton_agrees_with_the_pvwatts_iteration_when_accepted() {
+        let model = FuentesModel::new(49.0, 5.0, 1.0);
+        let mut accepted = 0;
+        for poa in [50.0, 200.0, 500.0, 900.0] {
+            for wind in [0.0, 1.0, 4.0, 12.0] {
+                for ambient in [-10.0, 10.0, 35.0] {
+                    for previous in [-5.0, 20.0, 60.0] {
+                        let step_inputs = inputs(&model, poa, wind, ambient, previous);
+                        if let Some(newton) = model.solve_by_newton(&step_inputs) {
+                            accepted += 1;
+                            let mut module = step_inputs.previous_module_k;
+                            for _ in 0..PVWATTS_ITERATIONS {
+                                module = model.update(&step_inputs, module).next;
+                            }
+                            assert!(
+                                (newton - module).abs() < 1e-9,
+                                "{poa} {wind} {ambient} {previous}: {newton} vs {module}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        assert!(accepted > 50, "Newton accepted only {accepted} cases");
+    }
+}

@@ -1,0 +1,454 @@
+//! The PVWatts v5 hourly simulation loop and the monthly/annual aggregation.
+//!
+//! Per record: sun position (precomputed, see `sunpath`), surface orientation (fixed, single-axis
+//! or two-axis), Perez plane-of-array irradiance, single-axis self-shading (array type 2), cover
+//! loss, Fuentes cell temperature, DC power with losses, inverter. Records whose beam on the
+//! horizontal exceeds the extraterrestrial irradiance get no plane-of-array irradiance (SSC logs
+//! and continues).
+//!
+//! Reference: Dobos (2014), PVWatts Version 5 Manual, NREL/TP-6A20-62641; SSC
+//! `ssc/cmod_pvwattsv5.cpp` (`exec`, `powerout`) and `ssc/core.cpp` (`accumulate_monthly`).
+
+use super::angles::RAD_TO_DEG;
+use super::calendar::days_in_month;
+use super::celltemp::FuentesModel;
+use super::iam::CoverModel;
+use super::incidence::{FixedSurface, SunDirection, SurfaceAngles};
+use super::params::{SystemParams, Tracking};
+use super::perez::{perez, PoaComponents};
+use super::power::{dc_power, Inverter};
+use super::shading::SelfShading;
+use super::sunpath::{SunPath, SunUp};
+use super::tracking::{one_axis_surface, two_axis_surface, TrackerAxis};
+use super::weather::Weather;
+
+/// Module mounting height assumed by PVWatts, m.
+pub const MODULE_HEIGHT_M: f64 = 5.0;
+/// Albedo used when the weather has none or an invalid one.
+pub const DEFAULT_ALBEDO: f64 = 0.2;
+
+/// Hourly results, one value per weather record.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HourlyOutput {
+    /// AC output, W.
+    pub ac: Vec<f64>,
+    /// Plane-of-array irradiance after shading, W/m².
+    pub poa: Vec<f64>,
+    /// Direct normal irradiance from the weather, W/m².
+    pub dn: Vec<f64>,
+    /// DC output, W.
+    pub dc: Vec<f64>,
+    /// Diffuse horizontal irradiance from the weather, W/m².
+    pub df: Vec<f64>,
+    /// Ambient (dry-bulb) temperature from the weather, °C.
+    pub tamb: Vec<f64>,
+    /// Cell temperature, °C (ambient when the sun is down).
+    pub tcell: Vec<f64>,
+    /// Wind speed from the weather, m/s.
+    pub wspd: Vec<f64>,
+    /// Plane-of-array irradiance transmitted through the cover, W/m².
+    pub tpoa: Vec<f64>,
+    /// Angle of incidence, degrees (0 when the sun is down).
+    pub aoi: Vec<f64>,
+    /// Beam shading factor (1 − self-shaded fraction for array type 2; 1 otherwise).
+    pub shad_beam_factor: Vec<f64>,
+    /// Sun-up code: 0 night, 1 day, 2 sunrise hour, 3 sunset hour.
+    pub sunup: Vec<u8>,
+}
+
+/// Simulation results in the units of the PV estimator web service.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PvOutput {
+    /// Hourly series.
+    pub hourly: HourlyOutput,
+    /// Plane-of-array irradiation per month, kWh/m².
+    pub poa_monthly: [f64; 12],
+    /// DC energy per month, kWh.
+    pub dc_monthly: [f64; 12],
+    /// AC energy per month, kWh.
+    pub ac_monthly: [f64; 12],
+    /// Mean daily plane-of-array irradiation per month, kWh/m²/day.
+    pub solrad_monthly: [f64; 12],
+    /// AC energy of the year, kWh.
+    pub ac_annual: f64,
+    /// Mean of the 12 monthly solrad values (not weighted by days), kWh/m²/day.
+    pub solrad_annual: f64,
+    /// AC energy over DC nameplate times hours of the year, %.
+    pub capacity_factor: f64,
+}
+
+/// Results of one record before it is stored.
+#[derive(Clone, Copy, Debug, Default)]
+struct RecordResult {
+    ac: f64,
+    dc: f64,
+    poa: f64,
+    tpoa: f64,
+    tcell: f64,
+    aoi: f64,
+    shad_beam_factor: f64,
+}
+
+/// How the surface is oriented, with its per-simulation constants.
+#[derive(Clone, Copy, Debug)]
+enum Mount {
+    Fixed(FixedSurface),
+    OneAxis {
+        axis: TrackerAxis,
+        gcr: f64,
+        backtracking: bool,
+    },
+    TwoAxis,
+}
+
+impl Mount {
+    /// The mount of `params`. Only single-axis trackers use the ground coverage ratio.
+    fn of(params: &SystemParams) -> Self {
+        match params.array_type.tracking() {
+            Tracking::Fixed => Mount::Fixed(FixedSurface::new(params.tilt, params.azimuth)),
+            Tracking::OneAxis { backtracking } => Mount::OneAxis {
+                axis: TrackerAxis::new(params.tilt, params.azimuth),
+                gcr: params.gcr,
+                backtracking,
+            },
+            Tracking::TwoAxis => Mount::TwoAxis,
+        }
+    }
+
+    /// Surface orientation for the sun at `sun`.
+    fn surface(&self, sun: &SunDirection) -> SurfaceAngles {
+        match self {
+            Mount::Fixed(surface) => surface.orientation(sun),
+            Mount::OneAxis {
+                axis,
+                gcr,
+                backtracking,
+            } => one_axis_surface(sun, axis, *gcr, *backtracking),
+            Mount::TwoAxis => two_axis_surface(sun),
+        }
+    }
+}
+
+/// Per-simulation state and constants.
+struct SystemModel<'a> {
+    params: &'a SystemParams,
+    mount: Mount,
+    dc_nameplate_w: f64,
+    cover: CoverModel,
+    thermal: FuentesModel,
+    inverter: Inverter,
+    self_shading: Option<SelfShading>,
+}
+
+impl<'a> SystemModel<'a> {
+    fn new(params: &'a SystemParams) -> Self {
+        let mount = Mount::of(params);
+        let self_shading = match mount {
+            Mount::OneAxis {
+                axis,
+                gcr,
+                backtracking: false,
+            } => Some(SelfShading::new(axis, gcr)),
+            _ => None,
+        };
+        let dc_nameplate_w = params.system_capacity * 1000.0;
+        SystemModel {
+            params,
+            mount,
+            dc_nameplate_w,
+            cover: CoverModel::new(params.module_type.has_anti_reflective_coating()),
+            thermal: FuentesModel::new(params.array_type.inoct_celsius(), MODULE_HEIGHT_M, 1.0),
+            inverter: Inverter::new(dc_nameplate_w, params.dc_ac_ratio, params.inv_eff),
+            self_shading,
+        }
+    }
+
+    /// Simulate one sun-up record.
+    ///
+    /// * `sun`: sun direction; `extraterrestrial_horizontal`: W/m².
+    /// * `dni`, `dhi`: W/m²; `albedo`: ground reflectance; `wind`: m/s; `ambient`: °C.
+    #[allow(clippy::too_many_arguments)]
+    fn sun_up_record(
+        &mut self,
+        sun: &SunDirection,
+        extraterrestrial_horizontal: f64,
+        dni: f64,
+        dhi: f64,
+        albedo: f64,
+        wind: f64,
+        ambient: f64,
+    ) -> RecordResult {
+        let surface = self.mount.surface(sun);
+        let beam_horizontal = if dni < 0.0 { 0.0 } else { dni * sun.cos_zenith };
+        let mut components = if beam_horizontal > extraterrestrial_horizontal {
+            PoaComponents::default()
+        } else {
+            perez(dni, dhi, albedo, sun, &surface)
+        };
+        let shad_beam_factor = match self.self_shading.as_mut() {
+            Some(shading) => shading.apply(
+                &surface,
+                sun.zenith,
+                sun.azimuth,
+                dni,
+                dhi,
+                albedo,
+                &mut components,
+            ),
+            None => 1.0,
+        };
+        let poa = components.beam * shad_beam_factor + components.sky + components.ground;
+        let aoi = surface.incidence * RAD_TO_DEG;
+        let tpoa = self.cover.transmitted_poa(poa, dni, aoi);
+        let tcell = self
+            .thermal
+            .step(poa, if wind < 0.0 { 0.0 } else { wind }, ambient);
+        let dc = dc_power(
+            self.dc_nameplate_w,
+            self.params.module_type.temperature_coefficient(),
+            tcell,
+            tpoa,
+            self.params.losses,
+        );
+        let ac = self.inverter.ac_power(dc);
+        RecordResult {
+            ac,
+            dc,
+            poa,
+            tpoa,
+            tcell,
+            aoi,
+            shad_beam_factor,
+        }
+    }
+}
+
+/// Albedo of a record: the weather's value when strictly between 0 and 1, else 0.2.
+fn record_albedo(weather: &Weather, index: usize) -> f64 {
+    match &weather.albedo {
+        Some(albedo) if albedo[index].is_finite() && albedo[index] > 0.0 && albedo[index] < 1.0 => {
+            albedo[index]
+        }
+        _ => DEFAULT_ALBEDO,
+    }
+}
+
+/// Simulate a PV system over a weather year (PVWatts v5).
+pub fn simulate(weather: &Weather, params: &SystemParams) -> PvOutput {
+    simulate_with_sun_path(weather, &SunPath::compute(weather), params)
+}
+
+/// Simulate with a precomputed sun path, which must be `SunPath::compute(weather)`; lets many
+/// systems share one sun-position computation.
+///
+/// # Panics
+/// When `sun_path` does not have one entry per weather record.
+pub fn simulate_with_sun_path(
+    weather: &Weather,
+    sun_path: &SunPath,
+    params: &SystemParams,
+) -> PvOutput {
+    let records = weather.len();
+    assert_eq!(
+        sun_path.sunup.len(),
+        records,
+        "sun path and weather have different lengths"
+    );
+    let mut model = SystemModel::new(params);
+    let mut hourly = HourlyOutput {
+        ac: Vec::with_capacity(records),
+        poa: Vec::with_capacity(records),
+        dn: weather.dn.clone(),
+        dc: Vec::with_capacity(records),
+        df: weather.df.clone(),
+        tamb: weather.tdry.clone(),
+        tcell: Vec::with_capacity(records),
+        wspd: weather.wspd.clone(),
+        tpoa: Vec::with_capacity(records),
+        aoi: Vec::with_capacity(records),
+        shad_beam_factor: Vec::with_capacity(records),
+        sunup: Vec::with_capacity(records),
+    };
+    for i in 0..records {
+        let sunup = sun_path.sunup[i];
+        let result = if sunup == SunUp::Night {
+            RecordResult {
+                tcell: weather.tdry[i],
+                shad_beam_factor: 1.0,
+                ..RecordResult::default()
+            }
+        } else {
+            model.sun_up_record(
+                &SunDirection::new(sun_path.zenith[i], sun_path.azimuth[i]),
+                sun_path.extraterrestrial_horizontal[i],
+                weather.dn[i],
+                weather.df[i],
+                record_albedo(weather, i),
+                weather.wspd[i],
+                weather.tdry[i],
+            )
+        };
+        hourly.ac.push(result.ac);
+        hourly.dc.push(result.dc);
+        hourly.poa.push(result.poa);
+        hourly.tpoa.push(result.tpoa);
+        hourly.tcell.push(result.tcell);
+        hourly.aoi.push(result.aoi);
+        hourly.shad_beam_factor.push(result.shad_beam_factor);
+        hourly.sunup.push(sunup as u8);
+    }
+    aggregate(weather, hourly, model.dc_nameplate_w)
+}
+
+/// Monthly and annual totals from hourly results (monthly sums in record order, ×0.001 for kWh).
+fn aggregate(weather: &Weather, hourly: HourlyOutput, dc_nameplate_w: f64) -> PvOutput {
+    let mut poa_sum = [0.0; 12];
+    let mut dc_sum = [0.0; 12];
+    let mut ac_sum = [0.0; 12];
+    let mut ac_total = 0.0;
+    let mut ac_energy_kwh = 0.0;
+    for (i, &month) in weather.month.iter().enumerate() {
+        let m = usize::from(month - 1);
+        poa_sum[m] += hourly.poa[i];
+        dc_sum[m] += hourly.dc[i];
+        ac_sum[m] += hourly.ac[i];
+        ac_total += hourly.ac[i];
+        ac_energy_kwh += hourly.ac[i] * 0.001;
+    }
+    let to_kwh = |sums: [f64; 12]| sums.map(|s| s * 0.001);
+    let poa_monthly = to_kwh(poa_sum);
+    let leap = weather.has_leap_day();
+    let mut solrad_monthly = [0.0; 12];
+    for (m, solrad) in solrad_monthly.iter_mut().enumerate() {
+        *solrad = poa_monthly[m] / f64::from(days_in_month(m as u8 + 1, leap));
+    }
+    let solrad_annual = solrad_monthly.iter().fold(0.0, |sum, &s| sum + s) / 12.0;
+    let kwh_per_kw = 1000.0 * ac_energy_kwh / dc_nameplate_w;
+    let hours = weather.len() as f64;
+    PvOutput {
+        hourly,
+        poa_monthly,
+        dc_monthly: to_kwh(dc_sum),
+        ac_monthly: to_kwh(ac_sum),
+        solrad_monthly,
+        ac_annual: ac_total * 0.001,
+        solrad_annual,
+        capacity_factor: kwh_per_kw / (hours / 100.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pvwatts::params::{validate_params, RawParams};
+    use crate::pvwatts::test_support::{site, year_columns};
+
+    fn params(array_type: i64, gcr: f64) -> SystemParams {
+        let mut raw = RawParams::new(4.0, 0, 14.0, array_type, 20.0, 180.0);
+        raw.gcr = gcr;
+        validate_params(&raw).unwrap()
+    }
+
+    fn all_finite(out: &PvOutput) -> bool {
+        let h = &out.hourly;
+        [&h.ac, &h.dc, &h.poa, &h.tpoa, &h.tcell, &h.aoi]
+            .iter()
+            .all(|v| v.iter().all(|x| x.is_finite()))
+            && out.ac_annual.is_finite()
+            && out.capacity_factor.is_finite()
+    }
+
+    #[test]
+    fn aggregates_follow_the_hourly_series() {
+        let weather = Weather::from_columns(site(), year_columns(false)).unwrap();
+        let out = simulate(&weather, &params(1, 0.4));
+        let january_poa: f64 = out.hourly.poa[..31 * 24].iter().sum::<f64>() * 0.001;
+        assert!((out.poa_monthly[0] - january_poa).abs() < 1e-9);
+        assert!((out.solrad_monthly[1] - out.poa_monthly[1] / 28.0).abs() < 1e-12);
+        let ac_total: f64 = out.hourly.ac.iter().sum::<f64>() * 0.001;
+        assert!((out.ac_annual - ac_total).abs() < 1e-9);
+        assert!((out.capacity_factor - out.ac_annual / (4.0 * 8760.0) * 100.0).abs() < 1e-9);
+        assert!(out.ac_annual > 0.0 && all_finite(&out));
+    }
+
+    #[test]
+    fn leap_day_is_simulated_and_counted_in_february() {
+        let weather = Weather::from_columns(site(), year_columns(true)).unwrap();
+        let out = simulate(&weather, &params(0, 0.4));
+        assert_eq!(out.hourly.ac.len(), 8784);
+        let february: f64 = out.hourly.poa[31 * 24..60 * 24].iter().sum::<f64>() * 0.001;
+        assert!((out.poa_monthly[1] - february).abs() < 1e-9);
+        assert!((out.solrad_monthly[1] - out.poa_monthly[1] / 29.0).abs() < 1e-12);
+        assert!((out.capacity_factor - out.ac_annual / (4.0 * 8784.0) * 100.0).abs() < 1e-9);
+        assert!(out.hourly.poa[59 * 24 + 12] > 0.0);
+    }
+
+    #[test]
+    fn dropping_the_leap_day_gives_the_365_day_results() {
+        let plain = year_columns(false);
+        let mut leap = plain.clone();
+        let february_29 = 59 * 24;
+        for hour in 0..24 {
+            let source = february_29 - 24 + hour;
+            leap.year.insert(february_29 + hour, plain.year[source]);
+            leap.month.insert(february_29 + hour, 2);
+            leap.day.insert(february_29 + hour, 29);
+            leap.hour.insert(february_29 + hour, plain.hour[source]);
+            for (column, values) in [
+                (&mut leap.gh, &plain.gh),
+                (&mut leap.dn, &plain.dn),
+                (&mut leap.df, &plain.df),
+            ] {
+                column.insert(february_29 + hour, values[source]);
+            }
+            leap.tdry
+                .insert(february_29 + hour, plain.tdry[source] + 3.0);
+            leap.wspd.insert(february_29 + hour, plain.wspd[source]);
+        }
+        let leap_weather = Weather::from_columns(site(), leap).unwrap();
+        let plain_weather = Weather::from_columns(site(), plain).unwrap();
+        for array_type in 0..5 {
+            let p = params(array_type, 0.4);
+            assert_eq!(
+                simulate(&leap_weather.without_leap_day(), &p),
+                simulate(&plain_weather, &p)
+            );
+        }
+    }
+
+    #[test]
+    fn every_array_type_and_zero_gcr_give_finite_results() {
+        let weather = Weather::from_columns(site(), year_columns(false)).unwrap();
+        for array_type in 0..5 {
+            for gcr in [0.0, 0.4, 3.0] {
+                assert!(
+                    all_finite(&simulate(&weather, &params(array_type, gcr))),
+                    "array_type {array_type} gcr {gcr}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn instantaneous_data_and_polar_sites_run() {
+        let mut columns = year_columns(false);
+        columns.minute = Some(vec![0; 8760]);
+        let weather = Weather::from_columns(site(), columns).unwrap();
+        assert!(all_finite(&simulate(&weather, &params(4, 0.4))));
+
+        for latitude in [78.2, -77.8] {
+            let mut meta = site();
+            meta.lat = latitude;
+            meta.lon = 15.6;
+            meta.tz = 1.0;
+            let weather = Weather::from_columns(meta, year_columns(false)).unwrap();
+            let out = simulate(&weather, &params(2, 0.4));
+            assert!(all_finite(&out), "latitude {latitude}");
+            let polar_night_month = if latitude > 0.0 { 11 } else { 5 };
+            assert_eq!(
+                out.ac_monthly[polar_night_month], 0.0,
+                "latitude {latitude}"
+            );
+        }
+    }
+}

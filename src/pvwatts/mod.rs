@@ -1,0 +1,39 @@
+//! Local PVWatts v5 engine: a pure-Rust re-implementation of NREL SSC's `pvwattsv5` compute
+//! module (the algorithm behind the PV estimator v6), with weather-file readers.
+//!
+//! Stages, in execution order (one module each): `solarpos` (SSC's SPA/SG2 sun position and
+//! sunrise/sunset), `sunpath` (per-hour sun geometry with the sunrise/sunset-hour rule),
+//! `incidence` and `tracking` (surface orientation), `perez` (plane-of-array irradiance),
+//! `shading` (single-axis self-shading), `iam` (cover loss), `celltemp` (Fuentes cell
+//! temperature), `power` (DC and inverter), `engine` (hourly loop and aggregation). `params`
+//! holds the parameter ranges and validation, `weather` the weather year and its readers,
+//! `batch` the parallel runner.
+//!
+//! Reference: Dobos (2014), PVWatts Version 5 Manual, NREL/TP-6A20-62641, and the SSC source
+//! (`ssc/cmod_pvwattsv5.cpp` and the `shared/lib_*` files named in each module).
+
+mod angles;
+pub mod batch;
+mod calendar;
+pub mod celltemp;
+pub mod engine;
+pub mod iam;
+pub mod incidence;
+pub mod params;
+pub mod perez;
+pub mod power;
+pub mod shading;
+pub mod solarpos;
+pub mod sunpath;
+#[cfg(test)]
+mod test_support;
+pub mod tracking;
+pub mod weather;
+
+pub use batch::simulate_many;
+pub use engine::{simulate, simulate_with_sun_path, HourlyOutput, PvOutput};
+pub use params::{validate_params, ArrayType, ModuleType, RawParams, SystemParams, Tracking};
+pub use sunpath::{SunPath, SunUp};
+pub use weather::{
+    parse_weather, read_weather_file, SiteMeta, Weather, WeatherColumns, WeatherError,
+};

@@ -1,0 +1,616 @@
+//! Solar position and sunrise/sunset exactly as NREL SSC's `solarpos_spa` computes them.
+//!
+//! SSC's "SPA" is a hybrid: the time scales, nutation-free sidereal time, heliocentric latitude,
+//! topocentric correction and refraction follow the NREL Solar Position Algorithm (Reda & Andreas,
+//! 2004, NREL/TP-560-34302), while the heliocentric longitude, nutation in longitude and obliquity
+//! are the SG2 fits (Blanc & Wald, 2012, Solar Energy 86). Two SG2 constants given in radians are
+//! used as degrees (aberration and equatorial parallax), which moves the result by about 0.005°
+//! from the true SPA. PVWatts v5 numbers are only reproduced with these quirks, so they are kept.
+//!
+//! Reference: SSC `shared/lib_irradproc.cpp`, `solarpos_spa`, `calculate_spa`,
+//! `calculate_eot_and_sun_rise_transit_set` and `julian_day`.
+
+use super::angles::{DEG_TO_RAD, RAD_TO_DEG};
+use super::calendar::{day_of_year_365, next_day_365};
+use std::f64::consts::PI;
+
+/// Where the sun is observed from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Observer {
+    /// Latitude, degrees north (−90…90).
+    pub latitude: f64,
+    /// Longitude, degrees east (−180…180).
+    pub longitude: f64,
+    /// Time zone of the time stamps, hours east of UTC (e.g. −5 for US Eastern standard time).
+    pub tz: f64,
+    /// Elevation above sea level, m (negative values are treated as 0 by the caller).
+    pub elevation: f64,
+}
+
+/// Sun position for one instant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SunPosition {
+    /// Refraction-corrected topocentric zenith angle, radians, clamped to [0, π].
+    pub zenith: f64,
+    /// Topocentric azimuth, radians east of north, [0, 2π).
+    pub azimuth: f64,
+    /// Extraterrestrial irradiance on a horizontal surface, W/m² (0 when the sun is down).
+    pub extraterrestrial_horizontal: f64,
+}
+
+/// Sunrise and sunset of one date as `solarpos_spa` reports them, local standard hours.
+///
+/// Polar day is reported as sunrise −100, sunset 100; polar night as sunrise 100, sunset −100.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SunriseSunset {
+    /// Sunrise, local standard hours.
+    pub sunrise: f64,
+    /// Sunset, local standard hours (may exceed 24 when the sun sets after midnight).
+    pub sunset: f64,
+}
+
+/// Sunrise value that marks a polar day (the sun never sets).
+pub const POLAR_DAY_SUNRISE: f64 = -100.0;
+/// Sunset value that marks a polar day.
+pub const POLAR_DAY_SUNSET: f64 = 100.0;
+/// Sunrise value that marks a polar night (the sun never rises).
+pub const POLAR_NIGHT_SUNRISE: f64 = 100.0;
+/// Sunset value that marks a polar night.
+pub const POLAR_NIGHT_SUNSET: f64 = -100.0;
+
+/// Sun elevation at sunrise and sunset, degrees (refraction plus solar radius, SPA appendix A.2).
+const RISE_SET_ELEVATION_DEG: f64 = -0.8333;
+/// ΔT used by SSC for the sidereal time of the rise/set computation, seconds.
+const RISE_SET_SIDEREAL_DELTA_T: f64 = 67.0;
+/// SG2 aberration correction, radians in SG2, applied as degrees by SSC.
+const ABERRATION_AS_DEGREES: f64 = -9.933735e-5;
+/// SG2 equatorial horizontal parallax, radians in SG2, applied as degrees by SSC.
+const PARALLAX_AS_DEGREES: f64 = 4.263521e-5;
+/// Solar constant used for the extraterrestrial irradiance, W/m².
+const SOLAR_CONSTANT: f64 = 1367.0;
+
+/// SG2 heliocentric longitude terms: (frequency 1/day, amplitude rad, phase rad).
+const SG2_LONGITUDE_TERMS: [(f64, f64, f64); 10] = [
+    (1.0 / 365.261278, 3.401508e-2, 1.600780),
+    (1.0 / 182.632412, 3.486440e-4, 1.662976),
+    (1.0 / 29.530634, 3.136227e-5, -1.195905),
+    (1.0 / 399.529850, 3.578979e-5, -1.042052),
+    (1.0 / 291.956812, 2.676185e-5, 2.012613),
+    (1.0 / 583.598201, 2.333925e-5, -2.867714),
+    (1.0 / 4652.629372, 1.221214e-5, 1.225038),
+    (1.0 / 1450.236684, 1.217941e-5, -0.828601),
+    (1.0 / 199.459709, 1.343914e-5, -3.108253),
+    (1.0 / 365.355291, 8.499475e-4, -2.353709),
+];
+/// SG2 heliocentric longitude: linear drift (rad/day) and offset (rad).
+const SG2_LONGITUDE_RATE: f64 = 1.0 / 58.130101;
+const SG2_LONGITUDE_OFFSET: f64 = 1.742145;
+
+/// SPA heliocentric latitude terms B0 (A, B, C), truncated as in SSC.
+const SPA_B0_TERMS: [(f64, f64, f64); 5] = [
+    (280.0, 3.199, 84334.662),
+    (102.0, 5.422, 5507.553),
+    (80.0, 3.88, 5223.69),
+    (44.0, 3.7, 2352.87),
+    (32.0, 4.0, 1577.34),
+];
+/// SPA heliocentric latitude terms B1 (A, B, C).
+const SPA_B1_TERMS: [(f64, f64, f64); 2] = [(9.0, 3.9, 5507.55), (6.0, 1.73, 5223.69)];
+
+/// SG2 nutation in longitude: frequency (1/day), amplitude (rad), phase (rad).
+const SG2_NUTATION_FREQUENCY: f64 = 1.0 / 6791.164405;
+const SG2_NUTATION_AMPLITUDE: f64 = 8.329092e-5;
+const SG2_NUTATION_PHASE: f64 = -2.052757;
+/// SG2 true obliquity: drift (rad/day), offset (rad), amplitude (rad), phase (rad).
+const SG2_OBLIQUITY_RATE: f64 = -6.216374e-9;
+const SG2_OBLIQUITY_OFFSET: f64 = 4.091383e-1;
+const SG2_OBLIQUITY_AMPLITUDE: f64 = 4.456183e-5;
+const SG2_OBLIQUITY_PHASE: f64 = 2.660352;
+
+/// Julian day of the SG2 time origin, 1980-01-01 00:00 TT.
+const SG2_EPOCH_JD: f64 = 2444239.5;
+/// Julian day of J2000.0.
+const J2000_JD: f64 = 2451545.0;
+
+/// ΔT = TT − UT in seconds for a calendar year, as tabulated in SSC (polynomial fits per era,
+/// 66.7 s outside 1961–2050).
+pub fn delta_t(year: i32) -> f64 {
+    if (1961..=1986).contains(&year) {
+        let t = f64::from(year - 1975);
+        45.45 + 1.067 * t - t.powi(2) / 260.0 - t.powi(3) / 718.0
+    } else if (1987..=2005).contains(&year) {
+        let t = f64::from(year - 2000);
+        63.86 + 0.3345 * t - 0.060374 * t.powi(2) + 0.0017275 * t.powi(3) + 0.000651814 * t.powi(4)
+    } else if (2006..=2050).contains(&year) {
+        let t = f64::from(year - 2000);
+        62.92 + 0.32217 * t + 0.005589 * t.powi(2)
+    } else {
+        66.7
+    }
+}
+
+/// Julian day (UT) of a local standard time (SPA eq. 4). `minute` is a whole number of minutes:
+/// SSC passes it as an integer, so callers truncate fractional minutes.
+pub fn julian_day(year: i32, month: i32, day: i32, hour: i32, minute: i32, tz: f64) -> f64 {
+    let day_decimal = f64::from(day) + (f64::from(hour) - tz + f64::from(minute) / 60.0) / 24.0;
+    let (year, month) = if month < 3 {
+        (year - 1, month + 12)
+    } else {
+        (year, month)
+    };
+    let year_days = (365.25 * (f64::from(year) + 4716.0)) as i32;
+    let month_days = (30.6001 * f64::from(month + 1)) as i32;
+    let mut jd = f64::from(year_days + month_days) + day_decimal - 1524.5;
+    if jd > 2299160.0 {
+        let century = year / 100;
+        jd += f64::from(2 - century + century / 4);
+    }
+    jd
+}
+
+/// Reduce an angle to [0, 360) degrees.
+fn limit_degrees(degrees: f64) -> f64 {
+    let turns = degrees / 360.0;
+    let limited = 360.0 * (turns - turns.floor());
+    if limited < 0.0 {
+        limited + 360.0
+    } else {
+        limited
+    }
+}
+
+/// Reduce an angle to [0, 180) degrees.
+fn limit_degrees_180(degrees: f64) -> f64 {
+    let half_turns = degrees / 180.0;
+    let limited = 180.0 * (half_turns - half_turns.floor());
+    if limited < 0.0 {
+        limited + 180.0
+    } else {
+        limited
+    }
+}
+
+/// Reduce an angle to [−180, 180] degrees.
+fn limit_degrees_pm180(degrees: f64) -> f64 {
+    let turns = degrees / 360.0;
+    let limited = 360.0 * (turns - turns.floor());
+    if limited < -180.0 {
+        limited + 360.0
+    } else if limited > 180.0 {
+        limited - 360.0
+    } else {
+        limited
+    }
+}
+
+/// Fractional part in [0, 1).
+fn limit_zero_to_one(value: f64) -> f64 {
+    let limited = value - value.floor();
+    if limited < 0.0 {
+        limited + 1.0
+    } else {
+        limited
+    }
+}
+
+/// Geocentric apparent sun coordinates for one Julian day (SPA steps 3.1–3.10 with SG2 fits).
+#[derive(Clone, Copy, Debug)]
+struct GeocentricSun {
+    /// Apparent sidereal time at Greenwich, degrees.
+    sidereal_time: f64,
+    /// Geocentric right ascension, degrees [0, 360).
+    right_ascension: f64,
+    /// Geocentric declination, degrees.
+    declination: f64,
+}
+
+/// Heliocentric longitude (SG2 fit), degrees [0, 360), for days since 1980-01-01 TT.
+fn heliocentric_longitude(days_tt: f64) -> f64 {
+    let mut longitude = SG2_LONGITUDE_RATE * days_tt + SG2_LONGITUDE_OFFSET;
+    for &(frequency, amplitude, phase) in &SG2_LONGITUDE_TERMS {
+        longitude += amplitude * (2.0 * PI * frequency * days_tt - phase).cos();
+    }
+    limit_degrees(RAD_TO_DEG * longitude)
+}
+
+/// Heliocentric latitude (truncated SPA series), degrees, for Julian ephemeris millennia `jme`.
+fn heliocentric_latitude(jme: f64) -> f64 {
+    let series = |terms: &[(f64, f64, f64)]| {
+        terms
+            .iter()
+            .fold(0.0, |sum, &(a, b, c)| sum + a * (b + c * jme).cos())
+    };
+    let b0 = series(&SPA_B0_TERMS);
+    let b1 = series(&SPA_B1_TERMS);
+    RAD_TO_DEG * ((b0 + b1 * jme) / 1.0e8)
+}
+
+/// Nutation in longitude (SG2 fit), degrees, for days since 1980-01-01 TT.
+fn nutation_longitude(days_tt: f64) -> f64 {
+    RAD_TO_DEG
+        * SG2_NUTATION_AMPLITUDE
+        * (2.0 * PI * SG2_NUTATION_FREQUENCY * days_tt - SG2_NUTATION_PHASE).cos()
+}
+
+/// True obliquity of the ecliptic (SG2 fit), degrees, for days since 1980-01-01 TT.
+fn true_obliquity(days_tt: f64) -> f64 {
+    RAD_TO_DEG
+        * (SG2_OBLIQUITY_AMPLITUDE
+            * (2.0 * PI * SG2_NUTATION_FREQUENCY * days_tt - SG2_OBLIQUITY_PHASE).cos()
+            + SG2_OBLIQUITY_RATE * days_tt
+            + SG2_OBLIQUITY_OFFSET)
+}
+
+/// Geocentric sun coordinates at Julian day `jd` (UT) with ΔT = `delta_t` seconds (SPA steps
+/// 3.1–3.10 with the SG2 fits and SSC's aberration constant).
+fn geocentric_sun(jd: f64, delta_t: f64) -> GeocentricSun {
+    let jc = (jd - J2000_JD) / 36525.0;
+    let jde = jd + delta_t / 86400.0;
+    let jme = (jde - J2000_JD) / 36525.0 / 10.0;
+    let days_tt = jde - SG2_EPOCH_JD;
+
+    let mut geocentric_longitude = heliocentric_longitude(days_tt) + 180.0;
+    if geocentric_longitude >= 360.0 {
+        geocentric_longitude -= 360.0;
+    }
+    let geocentric_latitude = -heliocentric_latitude(jme);
+    let nutation = nutation_longitude(days_tt);
+    let apparent_longitude = geocentric_longitude + nutation + ABERRATION_AS_DEGREES;
+
+    let mean_sidereal_time = limit_degrees(
+        280.46061837
+            + 360.98564736629 * (jd - J2000_JD)
+            + jc * jc * (0.000387933 - jc / 38710000.0),
+    );
+    let epsilon = DEG_TO_RAD * true_obliquity(days_tt);
+    let (sin_epsilon, cos_epsilon) = epsilon.sin_cos();
+    let sidereal_time = mean_sidereal_time + nutation * cos_epsilon;
+
+    let lambda = DEG_TO_RAD * apparent_longitude;
+    let (sin_lambda, cos_lambda) = lambda.sin_cos();
+    let beta = DEG_TO_RAD * geocentric_latitude;
+    let right_ascension = limit_degrees(
+        RAD_TO_DEG * (sin_lambda * cos_epsilon - beta.tan() * sin_epsilon).atan2(cos_lambda),
+    );
+    let declination =
+        RAD_TO_DEG * (beta.sin() * cos_epsilon + beta.cos() * sin_epsilon * sin_lambda).asin();
+    GeocentricSun {
+        sidereal_time,
+        right_ascension,
+        declination,
+    }
+}
+
+/// Site constants of the topocentric correction and of the horizon coordinates.
+#[derive(Clone, Copy, Debug)]
+struct SiteTerms {
+    /// sin and cos of the latitude.
+    sin_latitude: f64,
+    cos_latitude: f64,
+    /// Parallax terms x = cos u + E·cos φ/R and y = 0.99664719·sin u + E·sin φ/R (SPA eq. 38–39).
+    parallax_x: f64,
+    parallax_y: f64,
+}
+
+impl SiteTerms {
+    fn new(observer: &Observer) -> Self {
+        let latitude = DEG_TO_RAD * observer.latitude;
+        let (sin_latitude, cos_latitude) = latitude.sin_cos();
+        let u = (0.99664719 * latitude.tan()).atan();
+        SiteTerms {
+            sin_latitude,
+            cos_latitude,
+            parallax_x: u.cos() + observer.elevation * cos_latitude / 6378140.0,
+            parallax_y: 0.99664719 * u.sin() + observer.elevation * sin_latitude / 6378140.0,
+        }
+    }
+}
+
+/// Atmospheric refraction correction of the elevation angle, degrees (SPA eq. 42). Zero when the
+/// sun is more than 0.8334° below the horizon or when the formula is not finite.
+fn refraction_correction(pressure_mbar: f64, temperature_c: f64, elevation_deg: f64) -> f64 {
+    const SUN_RADIUS: f64 = 0.26667;
+    const HORIZON_REFRACTION: f64 = 0.5667;
+    if elevation_deg < -(SUN_RADIUS + HORIZON_REFRACTION) {
+        return 0.0;
+    }
+    let correction = (pressure_mbar / 1010.0) * (283.0 / (273.0 + temperature_c)) * 1.02
+        / (60.0 * (DEG_TO_RAD * (elevation_deg + 10.3 / (elevation_deg + 5.11))).tan());
+    if correction.is_nan() {
+        0.0
+    } else {
+        correction
+    }
+}
+
+/// Extraterrestrial irradiance on a horizontal surface, W/m² (Duffie & Beckman eq. 1.4.1a with a
+/// 1367 W/m² solar constant, 365-day day-of-year), for a zenith angle in radians.
+pub fn extraterrestrial_horizontal(month: u8, day: u8, zenith: f64) -> f64 {
+    let day_of_year = f64::from(day_of_year_365(month, day));
+    let normal = SOLAR_CONSTANT * (1.0 + 0.033 * (360.0 / 365.0 * day_of_year * PI / 180.0).cos());
+    if zenith > 0.0 && zenith < PI / 2.0 {
+        normal * zenith.cos()
+    } else if zenith == 0.0 {
+        normal
+    } else {
+        0.0
+    }
+}
+
+/// Sun hour angle at sunrise/sunset, degrees in [0, 180] (SPA eq. A.2 with SSC's handling:
+/// 180 when the sun never sets, 0 when it never rises).
+fn rise_set_hour_angle(site: &SiteTerms, declination_deg: f64) -> f64 {
+    let declination = DEG_TO_RAD * declination_deg;
+    let argument = ((DEG_TO_RAD * RISE_SET_ELEVATION_DEG).sin()
+        - site.sin_latitude * declination.sin())
+        / (site.cos_latitude * declination.cos());
+    if argument.abs() <= 1.0 {
+        limit_degrees_180(RAD_TO_DEG * argument.acos())
+    } else if argument < -1.0 {
+        RAD_TO_DEG * PI
+    } else {
+        0.0
+    }
+}
+
+/// Interpolate right ascension or declination at day fraction `n` from the values of the day
+/// before, the day and the day after (SPA eq. A.10/A.11 with SSC's wrap handling).
+fn interpolate_three_days(n: f64, values: [f64; 3]) -> f64 {
+    let mut a = values[1] - values[0];
+    let mut b = values[2] - values[1];
+    if a.abs() >= 2.0 {
+        a = limit_zero_to_one(a);
+    }
+    if b.abs() >= 2.0 {
+        b = limit_zero_to_one(b);
+    }
+    values[1] + n * (a + b + (b - a) * n) / 2.0
+}
+
+/// Result of the sunrise/transit/sunset computation for one date.
+struct RiseSetHours {
+    /// Hour angle at rise/set, degrees (180: polar day, 0: polar night).
+    hour_angle: f64,
+    /// Sunrise, local standard hours in [0, 24) (NaN when the sun never rises).
+    sunrise: f64,
+    /// Sunset, local standard hours in [0, 24) (NaN when the sun never rises).
+    sunset: f64,
+}
+
+/// Number of recent geocentric evaluations kept for the rise/set computation of following days.
+const RECENT_EVALUATIONS: usize = 8;
+
+/// Solar position calculator for one observer: SSC's `solarpos_spa`, with the site constants
+/// computed once and the geocentric evaluations of consecutive days' sunrise/sunset shared
+/// (identical inputs give identical results, so sharing does not change any value).
+#[derive(Clone, Debug)]
+pub struct SolarCalculator {
+    observer: Observer,
+    site: SiteTerms,
+    /// Recent (Julian day, ΔT, result) geocentric evaluations, oldest overwritten first.
+    recent: Vec<(f64, f64, GeocentricSun)>,
+    next_slot: usize,
+}
+
+impl SolarCalculator {
+    /// A calculator for `observer`.
+    pub fn new(observer: Observer) -> Self {
+        SolarCalculator {
+            observer,
+            site: SiteTerms::new(&observer),
+            recent: Vec::with_capacity(RECENT_EVALUATIONS),
+            next_slot: 0,
+        }
+    }
+
+    /// The observer of this calculator.
+    pub fn observer(&self) -> &Observer {
+        &self.observer
+    }
+
+    /// Geocentric sun at (`jd`, `delta_t`), reusing a recent identical evaluation.
+    fn geocentric_shared(&mut self, jd: f64, delta_t: f64) -> GeocentricSun {
+        if let Some((_, _, sun)) = self
+            .recent
+            .iter()
+            .find(|(j, d, _)| *j == jd && *d == delta_t)
+        {
+            return *sun;
+        }
+        let sun = geocentric_sun(jd, delta_t);
+        if self.recent.len() < RECENT_EVALUATIONS {
+            self.recent.push((jd, delta_t, sun));
+        } else {
+            self.recent[self.next_slot] = (jd, delta_t, sun);
+        }
+        self.next_slot = (self.next_slot + 1) % RECENT_EVALUATIONS;
+        sun
+    }
+
+    /// Sun position at a local standard time (SSC `solarpos_spa`, position part).
+    ///
+    /// * `minute`: whole minutes (SSC truncates fractional minutes before the Julian day).
+    /// * `pressure_mbar`, `temperature_c`: air pressure (mbar) and dry-bulb temperature (°C) for
+    ///   the refraction correction.
+    ///
+    /// The day-of-year used for the extraterrestrial irradiance comes from `month`/`day` on the
+    /// 365-day calendar.
+    #[allow(clippy::too_many_arguments)]
+    pub fn position(
+        &self,
+        year: i32,
+        month: u8,
+        day: u8,
+        hour: i32,
+        minute: i32,
+        pressure_mbar: f64,
+        temperature_c: f64,
+    ) -> SunPosition {
+        let observer = &self.observer;
+        let site = &self.site;
+        let jd = julian_day(
+            year,
+            i32::from(month),
+            i32::from(day),
+            hour,
+            minute,
+            observer.tz,
+        );
+        let sun = geocentric_sun(jd, delta_t(year));
+
+        let hour_angle =
+            limit_degrees(sun.sidereal_time + observer.longitude - sun.right_ascension);
+        let parallax = DEG_TO_RAD * PARALLAX_AS_DEGREES;
+        let (sin_h, cos_h) = (DEG_TO_RAD * hour_angle).sin_cos();
+        let (sin_delta, cos_delta) = (DEG_TO_RAD * sun.declination).sin_cos();
+        let right_ascension_parallax =
+            RAD_TO_DEG * -site.parallax_x * (sin_h / cos_delta) * parallax;
+        let declination = RAD_TO_DEG
+            * (DEG_TO_RAD * sun.declination
+                + (site.parallax_x * cos_h * sin_delta - site.parallax_y * cos_delta) * parallax);
+        let topocentric_hour_angle = hour_angle - right_ascension_parallax;
+
+        let declination_rad = DEG_TO_RAD * declination;
+        let (sin_dec, cos_dec) = declination_rad.sin_cos();
+        let (sin_ha, cos_ha) = (DEG_TO_RAD * topocentric_hour_angle).sin_cos();
+        let elevation_uncorrected = RAD_TO_DEG
+            * (site.sin_latitude * sin_dec + site.cos_latitude * cos_dec * cos_ha).asin();
+        let elevation = (elevation_uncorrected
+            + refraction_correction(pressure_mbar, temperature_c, elevation_uncorrected))
+        .clamp(-90.0, 90.0);
+        let zenith = (DEG_TO_RAD * (90.0 - elevation)).clamp(0.0, PI);
+
+        let azimuth_from_south = limit_degrees(
+            RAD_TO_DEG
+                * sin_ha
+                    .atan2(cos_ha * site.sin_latitude - declination_rad.tan() * site.cos_latitude),
+        );
+        let azimuth = DEG_TO_RAD * limit_degrees(azimuth_from_south + 180.0);
+
+        SunPosition {
+            zenith,
+            azimuth,
+            extraterrestrial_horizontal: extraterrestrial_horizontal(month, day, zenith),
+        }
+    }
+
+    /// Sunrise and sunset of a date (SPA appendix A.2 as approximated in SSC): sidereal time and
+    /// the test declination from a ΔT = 67 s evaluation at 0 h UT, right ascension and declination
+    /// from ΔT = 0 evaluations on the day before, the day and the day after. `delta_t` (s) shifts
+    /// the interpolation time.
+    fn rise_set_hours(&mut self, year: i32, month: i32, day: i32, delta_t: f64) -> RiseSetHours {
+        let observer = self.observer;
+        let jd0 = julian_day(year, month, day, 0, 0, 0.0);
+        let reference = self.geocentric_shared(jd0, RISE_SET_SIDEREAL_DELTA_T);
+        let days = [-1.0, 0.0, 1.0].map(|offset| self.geocentric_shared(jd0 + offset, 0.0));
+        let right_ascensions = days.map(|d| d.right_ascension);
+        let declinations = days.map(|d| d.declination);
+
+        let transit = (right_ascensions[1] - observer.longitude - reference.sidereal_time) / 360.0;
+        let hour_angle = rise_set_hour_angle(&self.site, reference.declination);
+        if hour_angle <= 0.0 {
+            return RiseSetHours {
+                hour_angle,
+                sunrise: f64::NAN,
+                sunset: f64::NAN,
+            };
+        }
+
+        let hour_angle_fraction = hour_angle / 360.0;
+        let mut times = [
+            limit_zero_to_one(transit),
+            limit_zero_to_one(transit - hour_angle_fraction),
+            limit_zero_to_one(transit + hour_angle_fraction),
+        ];
+        if times[2] + observer.tz / 24.0 < 0.0 && times[2] + 1.0 + observer.tz / 24.0 < 1.0 {
+            times[2] += 1.0;
+        }
+
+        let site = self.site;
+        let local_hours = |i: usize| {
+            let sidereal = reference.sidereal_time + 360.985647 * times[i];
+            let n = times[i] + delta_t / 86400.0;
+            let right_ascension = interpolate_three_days(n, right_ascensions);
+            let declination = DEG_TO_RAD * interpolate_three_days(n, declinations);
+            let local_hour_angle =
+                DEG_TO_RAD * limit_degrees_pm180(sidereal + observer.longitude - right_ascension);
+            let altitude = RAD_TO_DEG
+                * (site.sin_latitude * declination.sin()
+                    + site.cos_latitude * declination.cos() * local_hour_angle.cos())
+                .asin();
+            let day_fraction = times[i]
+                + (altitude - RISE_SET_ELEVATION_DEG)
+                    / (360.0 * declination.cos() * site.cos_latitude * local_hour_angle.sin());
+            24.0 * limit_zero_to_one(day_fraction + observer.tz / 24.0)
+        };
+        RiseSetHours {
+            hour_angle,
+            sunrise: local_hours(1),
+            sunset: local_hours(2),
+        }
+    }
+
+    /// Sunrise and sunset of a date in local standard hours, as SSC's `solarpos_spa` reports
+    /// them.
+    ///
+    /// When the sunset of the date falls before its sunrise (the sun sets after midnight), the
+    /// sunset of the next day plus 24 h is returned. Polar day gives (−100, 100). Polar night gives
+    /// (100, −100); SSC intends this value but, through a slot mix-up, actually returns an
+    /// uninitialised sunset there, so no reference exists for that case.
+    pub fn sunrise_sunset(&mut self, year: i32, month: i32, day: i32) -> SunriseSunset {
+        let delta_t_year = delta_t(year);
+        let today = self.rise_set_hours(year, month, day, delta_t_year);
+        if today.hour_angle <= 0.0 {
+            return SunriseSunset {
+                sunrise: POLAR_NIGHT_SUNRISE,
+                sunset: POLAR_NIGHT_SUNSET,
+            };
+        }
+        if today.hour_angle == 180.0 {
+            return SunriseSunset {
+                sunrise: POLAR_DAY_SUNRISE,
+                sunset: POLAR_DAY_SUNSET,
+            };
+        }
+        let mut sunset = today.sunset;
+        if today.sunset < today.sunrise {
+            let (next_year, next_month, next_day) = next_day_365(year, month, day);
+            sunset = self
+                .rise_set_hours(next_year, next_month, next_day, delta_t_year)
+                .sunset
+                + 24.0;
+        }
+        SunriseSunset {
+            sunrise: today.sunrise,
+            sunset,
+        }
+    }
+}
+
+/// Sun position at a local standard time for `observer`; see `SolarCalculator::position`.
+#[allow(clippy::too_many_arguments)]
+pub fn sun_position(
+    year: i32,
+    month: u8,
+    day: u8,
+    hour: i32,
+    minute: i32,
+    observer: &Observer,
+    pressure_mbar: f64,
+    temperature_c: f64,
+) -> SunPosition {
+    SolarCalculator::new(*observer).position(
+        year,
+        month,
+        day,
+        hour,
+        minute,
+        pressure_mbar,
+        temperature_c,
+    )
+}
+
+/// Sunrise and sunset of a date for `observer`; see `SolarCalculator::sunrise_sunset`.
+pub fn sunrise_sunset(year: i32, month: i32, day: i32, observer: &Observer) -> SunriseSunset {
+    SolarCalculator::new(*observer).sunrise_sunset(year, month, day)
+}

@@ -1,0 +1,208 @@
+//! Per-hour sun geometry of a weather year, including SSC's sunrise/sunset-hour rule.
+//!
+//! For hourly data without a minute column (TMY2, TMY3, SAM CSV without minutes) each record
+//! stands for the hour hh:00–hh:59 and is labelled hh:30. In the hour that contains sunrise the sun
+//! position is taken half way between sunrise and the end of the hour; in the hour that contains
+//! sunset, half way between the start of the hour and sunset. Data with a minute column is treated
+//! as instantaneous: the sun is placed at the stamped time and no sunrise/sunset rule applies.
+//!
+//! Reference: SSC `shared/lib_irradproc.cpp`, `irrad::calc` (sun-up classification and the
+//! previous/next-day sunrise and sunset fixes).
+
+use super::calendar::{next_day_365, previous_day_365};
+use super::solarpos::{Observer, SolarCalculator, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET};
+use super::weather::Weather;
+
+/// Sun-up state of a time step, with SSC's numeric codes (output `sunup`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum SunUp {
+    /// The sun is down for the whole step.
+    Night = 0,
+    /// The sun is up for the whole step.
+    Day = 1,
+    /// The step contains sunrise.
+    SunriseHour = 2,
+    /// The step contains sunset.
+    SunsetHour = 3,
+}
+
+/// Pressure used for refraction when the weather has none or an implausible one, mbar.
+pub const STANDARD_PRESSURE_MBAR: f64 = 1013.25;
+/// Temperature used for refraction when the weather has none, °C.
+const STANDARD_TEMPERATURE_C: f64 = 15.0;
+/// Pressures at or below this (mbar) are replaced by the standard pressure, as in SSC.
+const MIN_PLAUSIBLE_PRESSURE_MBAR: f64 = 800.0;
+
+/// Sun geometry for every record of a weather year.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SunPath {
+    /// Sun-up state per record.
+    pub sunup: Vec<SunUp>,
+    /// Refraction-corrected zenith angle, radians (0 for night records).
+    pub zenith: Vec<f64>,
+    /// Azimuth, radians east of north (0 for night records).
+    pub azimuth: Vec<f64>,
+    /// Extraterrestrial irradiance on a horizontal surface, W/m² (0 for night records).
+    pub extraterrestrial_horizontal: Vec<f64>,
+}
+
+/// Local standard hours of sunrise and sunset used to classify the hours of a date (SSC
+/// `irrad::calc`): a sunset after midnight is replaced by the previous day's early-morning sunset
+/// and a sunrise before midnight by the next day's late-evening sunrise, so that both lie in the
+/// date's own 0–24 h window where possible.
+pub fn daylight_window(
+    year: i32,
+    month: i32,
+    day: i32,
+    calculator: &mut SolarCalculator,
+) -> (f64, f64) {
+    let today = calculator.sunrise_sunset(year, month, day);
+    let mut sunrise = today.sunrise;
+    let mut sunset = today.sunset;
+    if sunset > 24.0 && sunset != POLAR_DAY_SUNSET {
+        let (y, m, d) = previous_day_365(year, month, day);
+        let previous_sunset = calculator.sunrise_sunset(y, m, d).sunset;
+        if previous_sunset == POLAR_DAY_SUNSET {
+            sunset -= 24.0;
+        } else if previous_sunset >= 24.0 {
+            sunset = previous_sunset - 24.0;
+        }
+    }
+    if sunrise < 0.0 && sunrise != POLAR_DAY_SUNRISE {
+        let (y, m, d) = next_day_365(year, month, day);
+        let next_sunrise = calculator.sunrise_sunset(y, m, d).sunrise;
+        if next_sunrise == POLAR_DAY_SUNRISE {
+            sunrise += 24.0;
+        } else if next_sunrise < 0.0 {
+            sunrise = next_sunrise + 24.0;
+        }
+    }
+    (sunrise, sunset)
+}
+
+/// Classify a time step and give the local time (hours) at which the sun position is evaluated.
+///
+/// * `time`: time stamp of the step, local standard hours (hh:30 for hourly interval data).
+/// * `interval_hours`: `Some(step length)` for interval data (sunrise/sunset-hour rule active),
+///   `None` for instantaneous data.
+pub fn classify_step(
+    time: f64,
+    sunrise: f64,
+    sunset: f64,
+    interval_hours: Option<f64>,
+) -> (SunUp, f64) {
+    if let Some(step) = interval_hours {
+        if time >= sunrise - step / 2.0 && time < sunrise + step / 2.0 {
+            return (SunUp::SunriseHour, (sunrise + (time + step / 2.0)) / 2.0);
+        }
+        if time > sunset - step / 2.0 && time <= sunset + step / 2.0 {
+            return (SunUp::SunsetHour, ((time - step / 2.0) + sunset) / 2.0);
+        }
+    }
+    let normal_day = sunrise < sunset && time >= sunrise && time <= sunset;
+    let wrapped_day = sunrise > sunset && (time <= sunset || time >= sunrise);
+    if normal_day || wrapped_day {
+        (SunUp::Day, time)
+    } else {
+        (SunUp::Night, time)
+    }
+}
+
+/// Split local hours into (whole hour, whole minute), truncating like SSC does.
+fn hour_and_minute(time: f64) -> (i32, i32) {
+    let hour = time as i32;
+    let minute = (time - f64::from(hour)) * 60.0;
+    (hour, minute as i32)
+}
+
+/// Observer of a weather file: header latitude, longitude and time zone, elevation (negative or
+/// missing elevations count as 0 m).
+pub fn observer_of(weather: &Weather) -> Observer {
+    let meta = &weather.meta;
+    let elevation = if meta.elevation >= 0.0 {
+        meta.elevation
+    } else {
+        0.0
+    };
+    Observer {
+        latitude: meta.lat,
+        longitude: meta.lon,
+        tz: meta.tz,
+        elevation,
+    }
+}
+
+/// Refraction pressure of a record, mbar: the record's pressure when above 800 mbar, otherwise
+/// the standard atmosphere.
+fn refraction_pressure(weather: &Weather, index: usize) -> f64 {
+    match &weather.pressure {
+        Some(pressure) if pressure[index] > MIN_PLAUSIBLE_PRESSURE_MBAR => pressure[index],
+        _ => STANDARD_PRESSURE_MBAR,
+    }
+}
+
+impl SunPath {
+    /// Compute the sun geometry of every record of `weather`.
+    ///
+    /// Sunrise and sunset are computed once per date; sun positions only for records in which the
+    /// sun is up.
+    pub fn compute(weather: &Weather) -> SunPath {
+        let mut calculator = SolarCalculator::new(observer_of(weather));
+        let records = weather.len();
+        let interval_hours = if weather.instantaneous {
+            None
+        } else {
+            Some(1.0)
+        };
+        let mut path = SunPath {
+            sunup: Vec::with_capacity(records),
+            zenith: Vec::with_capacity(records),
+            azimuth: Vec::with_capacity(records),
+            extraterrestrial_horizontal: Vec::with_capacity(records),
+        };
+        let mut current_date = None;
+        let mut window = (0.0, 0.0);
+        for i in 0..records {
+            let (year, month, day) = (weather.year[i], weather.month[i], weather.day[i]);
+            if current_date != Some((year, month, day)) {
+                window = daylight_window(year, i32::from(month), i32::from(day), &mut calculator);
+                current_date = Some((year, month, day));
+            }
+            let hour = weather.hour[i];
+            let minute = weather.minute[i];
+            let time = f64::from(hour) + f64::from(minute) / 60.0;
+            let (sunup, sun_time) = classify_step(time, window.0, window.1, interval_hours);
+            path.sunup.push(sunup);
+            if sunup == SunUp::Night {
+                path.zenith.push(0.0);
+                path.azimuth.push(0.0);
+                path.extraterrestrial_horizontal.push(0.0);
+                continue;
+            }
+            let (sun_hour, sun_minute) = match sunup {
+                SunUp::Day => (i32::from(hour), i32::from(minute)),
+                _ => hour_and_minute(sun_time),
+            };
+            let temperature = if weather.tdry[i].is_nan() {
+                STANDARD_TEMPERATURE_C
+            } else {
+                weather.tdry[i]
+            };
+            let position = calculator.position(
+                year,
+                month,
+                day,
+                sun_hour,
+                sun_minute,
+                refraction_pressure(weather, i),
+                temperature,
+            );
+            path.zenith.push(position.zenith);
+            path.azimuth.push(position.azimuth);
+            path.extraterrestrial_horizontal
+                .push(position.extraterrestrial_horizontal);
+        }
+        path
+    }
+}

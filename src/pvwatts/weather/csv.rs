@@ -1,0 +1,506 @@
+//! Reader for weather CSV files with a metadata header: SAM CSV, NSRDB downloads and the
+//! climate-download CSV.
+//!
+//! Layout: row 1 metadata names, row 2 metadata values (latitude, longitude and time zone are
+//! required), row 3 column names, then one row per record (a units row after the names is
+//! skipped when the metadata has `units`/`hasunits` = yes or 1). Names are matched without regard
+//! to case, `_`/`-` versus spaces, a trailing unit in parentheses and a measurement height
+//! ("temperature_2m", "air temperature at 2m (C)", "windspeed_10m", "Wind Speed" all match).
+//! When a quantity comes at several heights, the column without a height is used, otherwise the
+//! lowest one (PVWatts expects wind at about 10 m). Pressure in Pa (unit "(Pa)", or values above
+//! 2000 without a unit) is converted to mbar, temperature in K or °F to °C.
+//!
+//! Time zone: the time zone of the time stamps (`Time Zone`, 0 for UTC downloads) is used; `Local
+//! Time Zone` only when no other is given. Without a `Year` column the metadata `Year` is used,
+//! else 1900 (SSC's default). Hours 1–24 are shifted to 0–23 as SSC does. A `Minute` column makes
+//! the data instantaneous (SSC's rule); without it records are hour averages labelled hh:30.
+//! Reference: SAM CSV weather format (NREL, "SAM CSV Files for Solar Resource Data"); SSC
+//! `shared/lib_weatherfile.cpp` (column aliases).
+
+use super::text::{parse_value, split_csv, Value};
+use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
+use std::borrow::Cow;
+
+/// Line (1-based) of the metadata names, values and column names.
+const META_NAMES_LINE: usize = 1;
+const META_VALUES_LINE: usize = 2;
+const COLUMN_NAMES_LINE: usize = 3;
+/// Pressures above this without a unit are taken to be in Pa, mbar otherwise.
+const PASCAL_DETECTION_THRESHOLD: f64 = 2000.0;
+
+/// A column name broken into its parts.
+#[derive(Debug, PartialEq)]
+struct ColumnName {
+    /// Lower-case name with single spaces, without unit and height.
+    base: String,
+    /// Measurement height, m.
+    height_m: Option<u32>,
+    /// Lower-case unit from trailing parentheses.
+    unit: Option<String>,
+}
+
+/// Break a column name into base name, height and unit.
+fn normalize_column_name(raw: &str) -> ColumnName {
+    let mut name = raw.trim().to_lowercase();
+    let mut unit = None;
+    if name.ends_with(')') {
+        if let Some(open) = name.rfind('(') {
+            unit = Some(name[open + 1..name.len() - 1].trim().to_string());
+            name.truncate(open);
+        }
+    }
+    let spaced: String = name
+        .chars()
+        .map(|c| if c == '_' || c == '-' { ' ' } else { c })
+        .collect();
+    let mut tokens: Vec<&str> = spaced.split_whitespace().collect();
+    let mut height_m = None;
+    if let Some(last) = tokens.last() {
+        if let Some(number) = last
+            .strip_suffix('m')
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        {
+            height_m = number.parse().ok();
+            tokens.pop();
+            if tokens.last() == Some(&"at") {
+                tokens.pop();
+            }
+        }
+    }
+    ColumnName {
+        base: tokens.join(" "),
+        height_m,
+        unit,
+    }
+}
+
+/// The weather field a base column name stands for.
+fn field_of(base: &str) -> Option<Field> {
+    let field = match base {
+        "year" | "yr" => Field::Year,
+        "month" | "mo" => Field::Month,
+        "day" => Field::Day,
+        "hour" | "hr" => Field::Hour,
+        "minute" | "min" => Field::Minute,
+        "ghi" | "gh" | "global" | "global horizontal" | "global horizontal irradiance" => Field::Gh,
+        "dni"
+        | "dn"
+        | "beam"
+        | "direct normal"
+        | "direct normal irradiance"
+        | "direct (beam) normal irradiance" => Field::Dn,
+        "dhi" | "df" | "diffuse" | "diffuse horizontal" | "diffuse horizontal irradiance" => {
+            Field::Df
+        }
+        "tdry"
+        | "temperature"
+        | "temp"
+        | "air temperature"
+        | "air temerature"
+        | "temp air"
+        | "tamb"
+        | "ambient"
+        | "ambient temp"
+        | "dry bulb"
+        | "drybulb"
+        | "dry bulb temp"
+        | "dry bulb temperature" => Field::Tdry,
+        "wspd" | "wind speed" | "windspeed" | "ws" | "windvel" | "wind velocity" => Field::Wspd,
+        "pres" | "pressure" | "air pressure" | "surface pressure" | "atmospheric pressure" => {
+            Field::Pressure
+        }
+        "alb" | "albedo" | "surface albedo" => Field::Albedo,
+        "snow" | "snow depth" | "snow cover" => Field::SnowDepth,
+        _ => return None,
+    };
+    Some(field)
+}
+
+/// Conversion of a column's values to the engine's units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Conversion {
+    None,
+    PascalToMillibar,
+    KilopascalToMillibar,
+    KelvinToCelsius,
+    FahrenheitToCelsius,
+    /// Pressure without a unit: Pa if the values are too large to be mbar.
+    PressureByMagnitude,
+}
+
+impl Conversion {
+    fn for_column(field: Field, unit: Option<&str>) -> Conversion {
+        match (field, unit) {
+            (Field::Pressure, Some("pa")) => Conversion::PascalToMillibar,
+            (Field::Pressure, Some("kpa")) => Conversion::KilopascalToMillibar,
+            (Field::Pressure, None) => Conversion::PressureByMagnitude,
+            (Field::Tdry, Some("k" | "kelvin")) => Conversion::KelvinToCelsius,
+            (Field::Tdry, Some("f" | "°f" | "fahrenheit" | "degf")) => {
+                Conversion::FahrenheitToCelsius
+            }
+            _ => Conversion::None,
+        }
+    }
+
+    fn apply(self, values: &mut [f64]) {
+        let convert: fn(f64) -> f64 = match self {
+            Conversion::None => return,
+            Conversion::PascalToMillibar => |v| v / 100.0,
+            Conversion::KilopascalToMillibar => |v| v * 10.0,
+            Conversion::KelvinToCelsius => |v| v - 273.15,
+            Conversion::FahrenheitToCelsius => |v| (v - 32.0) * 5.0 / 9.0,
+            Conversion::PressureByMagnitude => {
+                if values.iter().any(|&v| v > PASCAL_DETECTION_THRESHOLD) {
+                    |v| v / 100.0
+                } else {
+                    return;
+                }
+            }
+        };
+        values.iter_mut().for_each(|v| *v = convert(*v));
+    }
+}
+
+/// The file column chosen for a field.
+#[derive(Clone, Debug)]
+struct ChosenColumn {
+    index: usize,
+    name: String,
+    height_m: Option<u32>,
+    conversion: Conversion,
+}
+
+/// Pick, for each field, the column without a height or else the lowest one.
+fn choose_columns(names: &[Cow<'_, str>]) -> Vec<(Field, ChosenColumn)> {
+    let mut chosen: Vec<(Field, ChosenColumn)> = Vec::new();
+    for (index, raw) in names.iter().enumerate() {
+        let parsed = normalize_column_name(raw);
+        let Some(field) = field_of(&parsed.base) else {
+            continue;
+        };
+        let candidate = ChosenColumn {
+            index,
+            name: raw.to_string(),
+            height_m: parsed.height_m,
+            conversion: Conversion::for_column(field, parsed.unit.as_deref()),
+        };
+        let rank = |c: &ChosenColumn| c.height_m.map_or(0, |h| u64::from(h) + 1);
+        match chosen.iter_mut().find(|(f, _)| *f == field) {
+            Some((_, existing)) if rank(&candidate) < rank(existing) => *existing = candidate,
+            Some(_) => {}
+            None => chosen.push((field, candidate)),
+        }
+    }
+    chosen
+}
+
+/// Site metadata from the names/values rows.
+struct Metadata {
+    site: SiteMeta,
+    start_year: Option<i32>,
+    has_units_row: bool,
+}
+
+fn parse_metadata(
+    names: &[Cow<'_, str>],
+    values: &[Cow<'_, str>],
+    file: &str,
+) -> Result<Metadata, WeatherError> {
+    let lookup = |aliases: &[&str]| {
+        names
+            .iter()
+            .zip(values)
+            .find(|(name, value)| {
+                aliases.contains(&name.trim().to_lowercase().as_str()) && !value.trim().is_empty()
+            })
+            .map(|(name, value)| (name.to_string(), value.trim().to_string()))
+    };
+    let number = |aliases: &[&str]| -> Result<Option<f64>, WeatherError> {
+        match lookup(aliases) {
+            None => Ok(None),
+            Some((name, value)) => match parse_value(&value) {
+                Value::Number(v) => Ok(Some(v)),
+                _ => Err(WeatherError::new(
+                    file,
+                    Some(META_VALUES_LINE),
+                    Some(&name),
+                    format!("expected a number, got '{value}'"),
+                )),
+            },
+        }
+    };
+    let required = |aliases: &[&str], what: &str| -> Result<f64, WeatherError> {
+        number(aliases)?.ok_or_else(|| {
+            WeatherError::new(
+                file,
+                Some(META_NAMES_LINE),
+                None,
+                format!("{what} is required in the metadata header (row 1 names, row 2 values)"),
+            )
+        })
+    };
+    let text = |aliases: &[&str]| {
+        lookup(aliases)
+            .map(|(_, v)| strip_bytes_literal(&v))
+            .unwrap_or_default()
+    };
+
+    let tz = match number(&[
+        "time zone",
+        "timezone",
+        "tz",
+        "data timezone",
+        "data time zone",
+    ])? {
+        Some(tz) => tz,
+        None => required(
+            &["local time zone", "site timezone", "site time zone"],
+            "time zone",
+        )?,
+    };
+    let site = SiteMeta {
+        lat: required(&["latitude", "lat"], "latitude")?,
+        lon: required(&["longitude", "lon", "long", "lng"], "longitude")?,
+        tz,
+        elevation: number(&["elevation", "elev", "el", "site elevation", "altitude"])?
+            .unwrap_or(f64::NAN),
+        city: text(&["city"]),
+        state: text(&["state", "province", "region"]),
+        country: text(&["country"]),
+        location_id: text(&[
+            "location id",
+            "location",
+            "id",
+            "station",
+            "station id",
+            "wban",
+            "wban#",
+            "site",
+            "siteid",
+            "site id",
+        ]),
+        source: text(&["source", "src", "data source"]),
+    };
+    let start_year = number(&["year"])?.map(|y| y as i32);
+    let units = text(&["units", "hasunits"]).to_lowercase();
+    Ok(Metadata {
+        site,
+        start_year,
+        has_units_row: units == "yes" || units == "1" || units == "true",
+    })
+}
+
+/// Remove a Python bytes-literal wrapper such as `b'Canada'` that some services leak.
+fn strip_bytes_literal(value: &str) -> String {
+    value
+        .strip_prefix("b'")
+        .and_then(|v| v.strip_suffix('\''))
+        .unwrap_or(value)
+        .to_string()
+}
+
+/// Parse a header CSV file given as lines.
+pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
+    let row = |line: usize| split_csv(lines.get(line - 1).copied().unwrap_or(""));
+    let metadata = parse_metadata(&row(META_NAMES_LINE), &row(META_VALUES_LINE), file)?;
+    let column_names = row(COLUMN_NAMES_LINE);
+    let chosen = choose_columns(&column_names);
+    let column = |field: Field| {
+        chosen
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, c)| c.clone())
+    };
+    for (field, what) in [
+        (Field::Month, "Month"),
+        (Field::Day, "Day"),
+        (Field::Hour, "Hour"),
+        (Field::Dn, "DNI"),
+        (Field::Df, "DHI"),
+        (Field::Tdry, "Temperature"),
+        (Field::Wspd, "Wind Speed"),
+    ] {
+        if column(field).is_none() {
+            return Err(WeatherError::new(
+                file,
+                Some(COLUMN_NAMES_LINE),
+                None,
+                format!("no {what} column found among the column names in row 3"),
+            ));
+        }
+    }
+    let first_data_line = COLUMN_NAMES_LINE + 1 + usize::from(metadata.has_units_row);
+
+    let mut table = Table::new(chosen);
+    for (index, line) in lines.iter().enumerate().skip(first_data_line - 1) {
+        let cells = split_csv(line);
+        if cells.iter().all(|cell| cell.is_empty()) {
+            continue;
+        }
+        table.push_row(&cells, index + 1, file)?;
+    }
+    table.into_weather(metadata, file)
+}
+
+/// True for the columns every record must have a number in.
+fn is_required(field: Field) -> bool {
+    matches!(
+        field,
+        Field::Year
+            | Field::Month
+            | Field::Day
+            | Field::Hour
+            | Field::Minute
+            | Field::Dn
+            | Field::Df
+            | Field::Tdry
+            | Field::Wspd
+    )
+}
+
+/// Records being collected, one vector per chosen column.
+struct Table {
+    chosen: Vec<(Field, ChosenColumn)>,
+    values: Vec<Vec<f64>>,
+    record_lines: Vec<usize>,
+}
+
+impl Table {
+    fn new(chosen: Vec<(Field, ChosenColumn)>) -> Self {
+        let values = vec![Vec::new(); chosen.len()];
+        Table {
+            chosen,
+            values,
+            record_lines: Vec::new(),
+        }
+    }
+
+    /// Parse the chosen cells of one data row.
+    fn push_row(
+        &mut self,
+        cells: &[Cow<'_, str>],
+        line: usize,
+        file: &str,
+    ) -> Result<(), WeatherError> {
+        for ((field, column), values) in self.chosen.iter().zip(&mut self.values) {
+            let cell = cells.get(column.index).map_or("", |c| c.as_ref());
+            let value = match parse_value(cell) {
+                Value::Number(v) => v,
+                Value::Missing if !is_required(*field) => f64::NAN,
+                _ => {
+                    return Err(WeatherError::new(
+                        file,
+                        Some(line),
+                        Some(&column.name),
+                        format!("expected a number, got '{cell}'"),
+                    ))
+                }
+            };
+            values.push(value);
+        }
+        self.record_lines.push(line);
+        Ok(())
+    }
+
+    /// Values of a field's column, converted to engine units.
+    fn take(&mut self, field: Field) -> Option<Vec<f64>> {
+        let position = self.chosen.iter().position(|(f, _)| *f == field)?;
+        let mut values = std::mem::take(&mut self.values[position]);
+        self.chosen[position].1.conversion.apply(&mut values);
+        Some(values)
+    }
+
+    /// A date/time column as integers within `range`.
+    fn integers(
+        &mut self,
+        field: Field,
+        range: std::ops::RangeInclusive<i64>,
+        file: &str,
+    ) -> Result<Option<Vec<i64>>, WeatherError> {
+        let Some(values) = self.take(field) else {
+            return Ok(None);
+        };
+        let name = self
+            .chosen
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, c)| c.name.clone())
+            .unwrap_or_default();
+        values
+            .iter()
+            .enumerate()
+            .map(|(record, &v)| {
+                let integer = v as i64;
+                if v.fract() == 0.0 && range.contains(&integer) {
+                    Ok(integer)
+                } else {
+                    Err(WeatherError::new(
+                        file,
+                        Some(self.record_lines[record]),
+                        Some(&name),
+                        format!(
+                            "expected a whole number from {} to {}, got {v}",
+                            range.start(),
+                            range.end()
+                        ),
+                    ))
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
+    }
+
+    fn into_weather(mut self, metadata: Metadata, file: &str) -> Result<Weather, WeatherError> {
+        let records = self.record_lines.len();
+        let start_year = i64::from(metadata.start_year.unwrap_or(1900));
+        let year = self
+            .integers(Field::Year, -9999..=9999, file)?
+            .unwrap_or_else(|| vec![start_year; records]);
+        let month = self
+            .integers(Field::Month, 1..=12, file)?
+            .unwrap_or_default();
+        let day = self.integers(Field::Day, 1..=31, file)?.unwrap_or_default();
+        let mut hour = self
+            .integers(Field::Hour, 0..=24, file)?
+            .unwrap_or_default();
+        let minute = self.integers(Field::Minute, 0..=59, file)?;
+        if hour.iter().min() == Some(&1) && hour.iter().max() == Some(&24) {
+            hour.iter_mut().for_each(|h| *h -= 1);
+        }
+        let to_u8 = |values: Vec<i64>| {
+            values
+                .into_iter()
+                .map(|v| v.clamp(0, 255) as u8)
+                .collect::<Vec<u8>>()
+        };
+        let columns = WeatherColumns {
+            year: year.into_iter().map(|y| y as i32).collect(),
+            month: to_u8(month),
+            day: to_u8(day),
+            hour: to_u8(hour),
+            minute: minute.map(to_u8),
+            gh: self
+                .take(Field::Gh)
+                .unwrap_or_else(|| vec![f64::NAN; records]),
+            dn: self.take(Field::Dn).unwrap_or_default(),
+            df: self.take(Field::Df).unwrap_or_default(),
+            tdry: self.take(Field::Tdry).unwrap_or_default(),
+            wspd: self.take(Field::Wspd).unwrap_or_default(),
+            pressure: self.take(Field::Pressure),
+            albedo: self.take(Field::Albedo),
+            snow_depth: self.take(Field::SnowDepth),
+        };
+        let mut origin = Origin::file(file, self.record_lines, META_VALUES_LINE);
+        for (field, column) in &self.chosen {
+            origin.name_column(*field, &column.name);
+        }
+        for (field, name) in [
+            (Field::Latitude, "Latitude"),
+            (Field::Longitude, "Longitude"),
+            (Field::TimeZone, "Time Zone"),
+        ] {
+            origin.name_column(field, name);
+        }
+        Weather::assemble(metadata.site, columns, &origin)
+    }
+}

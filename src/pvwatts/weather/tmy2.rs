@@ -1,0 +1,174 @@
+//! TMY2 reader (NREL TMY2 fixed-width format: one header line, 8760 data lines).
+//!
+//! Header: WBAN, city, state, time zone, N/S, latitude degrees and minutes, E/W, longitude degrees
+//! and minutes, elevation (m). Data fields (1-based columns of the manual): year 2–3 (yy + 1900),
+//! month 4–5, day 6–7, hour 8–9 (hour ending 1–24), GHI 18–21, DNI 24–27, DHI 30–33 (Wh/m²),
+//! dry bulb 68–71 (0.1 °C), pressure 85–88 (mbar), wind speed 96–98 (0.1 m/s), snow depth 134–136
+//! (cm). Values are stored as `f32` like SSC does. TMY2 has no albedo.
+//! Reference: Marion & Urban (1995), User's Manual for TMY2s, NREL; SSC `shared/lib_weatherfile.cpp`.
+
+use super::text::parse_integer;
+use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
+use std::ops::Range;
+
+const YEAR: Range<usize> = 1..3;
+const MONTH: Range<usize> = 3..5;
+const DAY: Range<usize> = 5..7;
+const HOUR: Range<usize> = 7..9;
+const GHI: Range<usize> = 17..21;
+const DNI: Range<usize> = 23..27;
+const DHI: Range<usize> = 29..33;
+const DRY_BULB: Range<usize> = 67..71;
+const PRESSURE: Range<usize> = 84..88;
+const WIND_SPEED: Range<usize> = 95..98;
+const SNOW_DEPTH: Range<usize> = 133..136;
+/// Trailing header tokens after the city and state: tz, N/S, deg, min, E/W, deg, min, elevation.
+const HEADER_TAIL_TOKENS: usize = 8;
+
+/// True when `line` looks like a TMY2 header line.
+pub(super) fn looks_like_header(line: &str) -> bool {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if line.contains(',') || tokens.len() < HEADER_TAIL_TOKENS + 3 {
+        return false;
+    }
+    let tail = &tokens[tokens.len() - HEADER_TAIL_TOKENS..];
+    matches!(tail[1], "N" | "S" | "n" | "s") && matches!(tail[4], "E" | "W" | "e" | "w")
+}
+
+/// Parse a TMY2 file given as lines.
+pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
+    let meta = parse_header(lines.first().copied().unwrap_or(""), file)?;
+    let mut columns = WeatherColumns::default();
+    let mut pressure = Vec::new();
+    let mut snow_depth = Vec::new();
+    let mut record_lines = Vec::new();
+    for (index, line) in lines.iter().enumerate().skip(1) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let line_number = index + 1;
+        if line.len() < WIND_SPEED.end || !line.is_ascii() {
+            return Err(WeatherError::new(
+                file,
+                Some(line_number),
+                None,
+                format!(
+                    "TMY2 data line must be at least {} ASCII characters, found {}",
+                    WIND_SPEED.end,
+                    line.len()
+                ),
+            ));
+        }
+        let field = |range: Range<usize>, name: &str| {
+            let cell = &line[range.clone()];
+            parse_integer(cell).ok_or_else(|| {
+                WeatherError::new(
+                    file,
+                    Some(line_number),
+                    Some(name),
+                    format!(
+                        "expected an integer in columns {}-{}, got '{cell}'",
+                        range.start + 1,
+                        range.end
+                    ),
+                )
+            })
+        };
+        let hour = field(HOUR, "hour")? - 1;
+        if !(0..=23).contains(&hour) {
+            return Err(WeatherError::new(
+                file,
+                Some(line_number),
+                Some("hour"),
+                format!("expected 1-24, got {}", hour + 1),
+            ));
+        }
+        columns.year.push(field(YEAR, "year")? as i32 + 1900);
+        columns
+            .month
+            .push(field(MONTH, "month")?.clamp(0, 255) as u8);
+        columns.day.push(field(DAY, "day")?.clamp(0, 255) as u8);
+        columns.hour.push(hour as u8);
+        columns.gh.push(f64::from(field(GHI, "GHI")? as f32));
+        columns.dn.push(f64::from(field(DNI, "DNI")? as f32));
+        columns.df.push(f64::from(field(DHI, "DHI")? as f32));
+        columns.tdry.push(tenths(field(DRY_BULB, "dry bulb")?));
+        columns.wspd.push(tenths(field(WIND_SPEED, "wind speed")?));
+        pressure.push(f64::from(field(PRESSURE, "pressure")? as f32));
+        let snow = if line.len() >= SNOW_DEPTH.end {
+            field(SNOW_DEPTH, "snow depth").map(|v| v as f64)
+        } else {
+            Ok(f64::NAN)
+        };
+        snow_depth.push(snow?);
+        record_lines.push(line_number);
+    }
+    columns.pressure = Some(pressure);
+    columns.snow_depth = Some(snow_depth);
+
+    let mut origin = Origin::file(file, record_lines, 1);
+    for (field, name) in [
+        (Field::Gh, "GHI"),
+        (Field::Dn, "DNI"),
+        (Field::Df, "DHI"),
+        (Field::Tdry, "dry bulb"),
+        (Field::Wspd, "wind speed"),
+        (Field::Pressure, "pressure"),
+        (Field::SnowDepth, "snow depth"),
+        (Field::Latitude, "latitude"),
+        (Field::Longitude, "longitude"),
+        (Field::TimeZone, "time zone"),
+    ] {
+        origin.name_column(field, name);
+    }
+    Weather::assemble(meta, columns, &origin)
+}
+
+/// A value stored in tenths of a unit, converted like SSC: `(float)(value / 10.0)`.
+fn tenths(value: i64) -> f64 {
+    f64::from((value as f64 / 10.0) as f32)
+}
+
+/// Parse the header: latitude and longitude from degrees and minutes (south and west negative).
+fn parse_header(line: &str, file: &str) -> Result<SiteMeta, WeatherError> {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    if !looks_like_header(line) {
+        return Err(WeatherError::new(
+            file,
+            Some(1),
+            None,
+            "TMY2 header must read: WBAN city state tz N|S lat-deg lat-min E|W lon-deg lon-min elevation",
+        ));
+    }
+    let tail = &tokens[tokens.len() - HEADER_TAIL_TOKENS..];
+    let number = |token: &str, name: &str| {
+        token.parse::<f64>().map_err(|_| {
+            WeatherError::new(
+                file,
+                Some(1),
+                Some(name),
+                format!("expected a number, got '{token}'"),
+            )
+        })
+    };
+    let degrees =
+        |hemisphere: &str, whole: &str, minutes: &str, name: &str| -> Result<f64, WeatherError> {
+            let value = number(whole, name)? + number(minutes, name)? / 60.0;
+            Ok(if matches!(hemisphere, "S" | "s" | "W" | "w") {
+                -value
+            } else {
+                value
+            })
+        };
+    Ok(SiteMeta {
+        tz: number(tail[0], "time zone")?,
+        lat: degrees(tail[1], tail[2], tail[3], "latitude")?,
+        lon: degrees(tail[4], tail[5], tail[6], "longitude")?,
+        elevation: number(tail[7], "elevation")?,
+        city: tokens[1..tokens.len() - HEADER_TAIL_TOKENS - 1].join(" "),
+        state: tokens[tokens.len() - HEADER_TAIL_TOKENS - 1].to_string(),
+        country: String::new(),
+        location_id: tokens[0].to_string(),
+        source: "TMY2".to_string(),
+    })
+}

@@ -1,0 +1,202 @@
+//! TMY3 reader (NREL TMY3 CSV: header line, label line, 8760 data lines).
+//!
+//! Header: station, city, state, time zone, latitude, longitude, elevation. Data columns used
+//! (0-based): date MM/DD/YYYY 0, time HH:MM 1 (hour ending, 01:00–24:00), GHI 4, DNI 7, DHI 10,
+//! dry bulb 31, pressure 40 (mbar), wind speed 46, albedo 61. As in SSC, header numbers and data
+//! values are stored as `f32`, the hour is shifted to 0–23 and each record keeps its own year.
+//! Reference: Wilcox & Marion (2008), Users Manual for TMY3 Data Sets, NREL/TP-581-43156; SSC
+//! `shared/lib_weatherfile.cpp`.
+
+use super::text::{parse_integer, parse_value, split_csv, Value};
+use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
+
+const GHI: usize = 4;
+const DNI: usize = 7;
+const DHI: usize = 10;
+const DRY_BULB: usize = 31;
+const PRESSURE: usize = 40;
+const WIND_SPEED: usize = 46;
+const ALBEDO: usize = 61;
+/// Lines before the first data record.
+const HEADER_LINES: usize = 2;
+
+/// Parse a TMY3 file given as lines.
+pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
+    let header = split_csv(lines.first().copied().unwrap_or(""));
+    if header.len() != 7 {
+        return Err(WeatherError::new(
+            file,
+            Some(1),
+            None,
+            format!("TMY3 header must have 7 fields (station, city, state, tz, lat, lon, elevation), found {}", header.len()),
+        ));
+    }
+    let header_number = |index: usize, name: &str| match parse_value(&header[index]) {
+        Value::Number(v) => Ok(v),
+        _ => Err(WeatherError::new(
+            file,
+            Some(1),
+            Some(name),
+            format!("expected a number, got '{}'", header[index]),
+        )),
+    };
+    let meta = SiteMeta {
+        tz: header_number(3, "time zone")?,
+        lat: header_number(4, "latitude")?,
+        lon: header_number(5, "longitude")?,
+        elevation: header_number(6, "elevation")?,
+        city: header[1].to_string(),
+        state: header[2].to_string(),
+        country: String::new(),
+        location_id: header[0].to_string(),
+        source: "TMY3".to_string(),
+    };
+    let labels = split_csv(lines.get(1).copied().unwrap_or(""));
+    let label = |index: usize, fallback: &str| {
+        labels
+            .get(index)
+            .map_or_else(|| fallback.to_string(), |l| l.to_string())
+    };
+
+    let mut columns = WeatherColumns::default();
+    let mut pressure = Vec::new();
+    let mut albedo = Vec::new();
+    let mut record_lines = Vec::new();
+    let mut hour_shift = 1;
+    for (index, line) in lines.iter().enumerate().skip(HEADER_LINES) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let line_number = index + 1;
+        let fields = split_csv(line);
+        if fields.len() <= WIND_SPEED {
+            return Err(WeatherError::new(
+                file,
+                Some(line_number),
+                None,
+                format!(
+                    "TMY3 data line needs at least {} fields, found {}",
+                    WIND_SPEED + 1,
+                    fields.len()
+                ),
+            ));
+        }
+        let (month, day, year) = parse_date(&fields[0]).ok_or_else(|| {
+            cell_error(
+                file,
+                line_number,
+                &label(0, "date"),
+                "a date MM/DD/YYYY",
+                &fields[0],
+            )
+        })?;
+        let hour_ending = fields[1]
+            .split(':')
+            .next()
+            .and_then(parse_integer)
+            .ok_or_else(|| {
+                cell_error(
+                    file,
+                    line_number,
+                    &label(1, "time"),
+                    "a time HH:MM",
+                    &fields[1],
+                )
+            })?;
+        if record_lines.is_empty() && hour_ending == 0 {
+            hour_shift = 0;
+        }
+        let hour = hour_ending - hour_shift;
+        if !(0..=23).contains(&hour) {
+            return Err(cell_error(
+                file,
+                line_number,
+                &label(1, "time"),
+                "an hour from 01:00 to 24:00",
+                &fields[1],
+            ));
+        }
+        let required = |index: usize, name: &str| match parse_value(&fields[index]) {
+            Value::Number(v) => Ok(v),
+            _ => Err(cell_error(
+                file,
+                line_number,
+                &label(index, name),
+                "a number",
+                &fields[index],
+            )),
+        };
+        let optional =
+            |index: usize, name: &str| match fields.get(index).map(|cell| parse_value(cell)) {
+                Some(Value::Number(v)) => Ok(v),
+                Some(Value::Invalid) => Err(cell_error(
+                    file,
+                    line_number,
+                    &label(index, name),
+                    "a number",
+                    &fields[index],
+                )),
+                _ => Ok(f64::NAN),
+            };
+        columns.year.push(year);
+        columns.month.push(month);
+        columns.day.push(day);
+        columns.hour.push(hour as u8);
+        columns.gh.push(required(GHI, "GHI")?);
+        columns.dn.push(required(DNI, "DNI")?);
+        columns.df.push(required(DHI, "DHI")?);
+        columns.tdry.push(required(DRY_BULB, "Dry-bulb")?);
+        columns.wspd.push(required(WIND_SPEED, "Wspd")?);
+        pressure.push(optional(PRESSURE, "Pressure")?);
+        albedo.push(optional(ALBEDO, "Alb")?);
+        record_lines.push(line_number);
+    }
+
+    columns.pressure = Some(pressure);
+    columns.albedo = Some(albedo);
+    let mut origin = Origin::file(file, record_lines, 1);
+    for (field, index, fallback) in [
+        (Field::Month, 0, "date"),
+        (Field::Day, 0, "date"),
+        (Field::Year, 0, "date"),
+        (Field::Hour, 1, "time"),
+        (Field::Gh, GHI, "GHI"),
+        (Field::Dn, DNI, "DNI"),
+        (Field::Df, DHI, "DHI"),
+        (Field::Tdry, DRY_BULB, "Dry-bulb"),
+        (Field::Wspd, WIND_SPEED, "Wspd"),
+        (Field::Pressure, PRESSURE, "Pressure"),
+        (Field::Albedo, ALBEDO, "Alb"),
+    ] {
+        origin.name_column(field, &label(index, fallback));
+    }
+    for (field, name) in [
+        (Field::Latitude, "latitude"),
+        (Field::Longitude, "longitude"),
+        (Field::TimeZone, "time zone"),
+    ] {
+        origin.name_column(field, name);
+    }
+    Weather::assemble(meta, columns, &origin)
+}
+
+/// Parse "MM/DD/YYYY" into (month, day, year).
+fn parse_date(cell: &str) -> Option<(u8, u8, i32)> {
+    let mut parts = cell.split('/');
+    let month = parse_integer(parts.next()?)?;
+    let day = parse_integer(parts.next()?)?;
+    let year = parse_integer(parts.next()?)?;
+    if parts.next().is_some() || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    Some((month as u8, day as u8, i32::try_from(year).ok()?))
+}
+
+fn cell_error(file: &str, line: usize, column: &str, expected: &str, got: &str) -> WeatherError {
+    WeatherError::new(
+        file,
+        Some(line),
+        Some(column),
+        format!("expected {expected}, got '{got}'"),
+    )
+}

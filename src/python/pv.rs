@@ -1,0 +1,225 @@
+//! Bindings of the PV estimator v6 and of the estimate result shared with the local engine.
+
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use pyo3::prelude::*;
+
+use super::bridge::{awaitable, block_on};
+use super::client::CoreClient;
+use super::convert::{arrow_table, json_to_py, raw_value};
+use super::errors::to_pyerr;
+use crate::error::{Error, Result};
+use crate::formats::Format;
+use crate::services::pv_estimator::{hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
+use crate::transport::{Endpoint, Request, Transport};
+
+/// A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it.
+#[pyclass(module = "sunflux._core", frozen, name = "CorePvEstimate")]
+pub struct CorePvEstimate {
+    estimate: PvEstimate,
+    monthly: RecordBatch,
+    hourly: Option<RecordBatch>,
+    raw: String,
+}
+
+impl CorePvEstimate {
+    /// Moves the hourly series into Arrow buffers (no copy) and keeps the rest.
+    pub fn new(mut estimate: PvEstimate, year: i32, raw: String) -> Result<Self> {
+        let monthly = monthly_batch(&estimate.monthly).map_err(|e| Error::Parse(e.to_string()))?;
+        let hourly = match estimate.hourly.take() {
+            Some(hourly) => Some(hourly_batch(hourly, estimate.tz_hours(), year).map_err(|e| Error::Parse(e.to_string()))?),
+            None => None,
+        };
+        Ok(CorePvEstimate { estimate, monthly, hourly, raw })
+    }
+}
+
+#[pymethods]
+impl CorePvEstimate {
+    #[getter]
+    fn ac_annual(&self) -> f64 {
+        self.estimate.ac_annual
+    }
+
+    #[getter]
+    fn solrad_annual(&self) -> f64 {
+        self.estimate.solrad_annual
+    }
+
+    #[getter]
+    fn capacity_factor(&self) -> f64 {
+        self.estimate.capacity_factor
+    }
+
+    #[getter]
+    fn version(&self) -> Option<String> {
+        self.estimate.version.clone()
+    }
+
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.estimate.warnings.clone()
+    }
+
+    #[getter]
+    fn errors(&self) -> Vec<String> {
+        self.estimate.errors.clone()
+    }
+
+    #[getter]
+    fn raw(&self) -> &str {
+        &self.raw
+    }
+
+    fn inputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &serde_json::Value::Object(self.estimate.inputs.clone()))
+    }
+
+    fn station_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.estimate.station_info.as_ref().map(|s| json_to_py(py, &s.to_value())).transpose()
+    }
+
+    fn ssc_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.estimate
+            .ssc_info
+            .as_ref()
+            .map(|s| json_to_py(py, &serde_json::json!({"version": s.version, "build": s.build})))
+            .transpose()
+    }
+
+    /// Month 1–12 with poa (kWh/m²), dc (kWhdc), ac (kWhac), solrad (kWh/m²/day).
+    fn monthly<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        arrow_table(py, vec![self.monthly.clone()], self.monthly.schema())
+    }
+
+    /// The hourly table, or None for a monthly estimate.
+    fn hourly<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.hourly.as_ref().map(|batch| arrow_table(py, vec![batch.clone()], batch.schema())).transpose()
+    }
+}
+
+/// Parses an estimator body (json, JSONP or xml) that came from elsewhere.
+#[pyfunction]
+pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<CorePvEstimate> {
+    let format = Format::from_suffix(format)
+        .filter(|f| *f != Format::Csv)
+        .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("format must be \"json\" or \"xml\" (got {format:?})")])))?;
+    let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(Error::Parse(e)))?;
+    CorePvEstimate::new(estimate, NOMINAL_YEAR, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
+    let [system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, file_id, dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback] =
+        args.map(raw_value);
+    validate_estimate(&RawEstimate {
+        system_capacity,
+        module_type,
+        losses,
+        array_type,
+        tilt,
+        azimuth,
+        lat,
+        lon,
+        file_id,
+        dataset,
+        radius,
+        timeframe,
+        dc_ac_ratio,
+        gcr,
+        inv_eff,
+        callback,
+        format,
+    })
+    .map_err(Error::Parameter)
+}
+
+async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> Result<CorePvEstimate> {
+    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let mut request = Request::get(Endpoint::PvEstimator { format: params.format.suffix().to_owned() }, query);
+    request.trace = trace;
+    let response = transport.send(&request).await?;
+    let estimate = parse_estimate(&response.body, params.format).map_err(Error::Parse)?;
+    if !estimate.errors.is_empty() {
+        return Err(Error::Api(Box::new(crate::error::ApiFailure {
+            kind: crate::error::ApiErrorKind::Other,
+            status: response.status,
+            code: None,
+            errors: estimate.errors.clone(),
+            body: transport.redact(&String::from_utf8_lossy(&response.body)),
+            url: response.url.clone(),
+            retry_after: None,
+            remaining: response.rate_limit.remaining,
+        })));
+    }
+    CorePvEstimate::new(estimate, NOMINAL_YEAR, transport.redact(&String::from_utf8_lossy(&response.body)))
+}
+
+/// Validates (every problem at once), estimates and parses, blocking.
+#[pyfunction]
+#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn pv_estimate(
+    py: Python<'_>,
+    client: &CoreClient,
+    system_capacity: &Bound<'_, PyAny>,
+    module_type: &Bound<'_, PyAny>,
+    losses: &Bound<'_, PyAny>,
+    array_type: &Bound<'_, PyAny>,
+    tilt: &Bound<'_, PyAny>,
+    azimuth: &Bound<'_, PyAny>,
+    lat: Option<&Bound<'_, PyAny>>,
+    lon: Option<&Bound<'_, PyAny>>,
+    file_id: Option<&Bound<'_, PyAny>>,
+    dataset: Option<&Bound<'_, PyAny>>,
+    radius: Option<&Bound<'_, PyAny>>,
+    timeframe: Option<&Bound<'_, PyAny>>,
+    dc_ac_ratio: Option<&Bound<'_, PyAny>>,
+    gcr: Option<&Bound<'_, PyAny>>,
+    inv_eff: Option<&Bound<'_, PyAny>>,
+    format: Option<&Bound<'_, PyAny>>,
+    callback: Option<&Bound<'_, PyAny>>,
+    trace: bool,
+) -> PyResult<CorePvEstimate> {
+    let params = params(&[
+        Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
+        radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
+    ])
+    .map_err(to_pyerr)?;
+    block_on(py, run(client.transport.clone(), params, trace))
+}
+
+/// The same as `pv_estimate`, as an awaitable.
+#[pyfunction]
+#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn pv_estimate_async<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    system_capacity: &Bound<'_, PyAny>,
+    module_type: &Bound<'_, PyAny>,
+    losses: &Bound<'_, PyAny>,
+    array_type: &Bound<'_, PyAny>,
+    tilt: &Bound<'_, PyAny>,
+    azimuth: &Bound<'_, PyAny>,
+    lat: Option<&Bound<'_, PyAny>>,
+    lon: Option<&Bound<'_, PyAny>>,
+    file_id: Option<&Bound<'_, PyAny>>,
+    dataset: Option<&Bound<'_, PyAny>>,
+    radius: Option<&Bound<'_, PyAny>>,
+    timeframe: Option<&Bound<'_, PyAny>>,
+    dc_ac_ratio: Option<&Bound<'_, PyAny>>,
+    gcr: Option<&Bound<'_, PyAny>>,
+    inv_eff: Option<&Bound<'_, PyAny>>,
+    format: Option<&Bound<'_, PyAny>>,
+    callback: Option<&Bound<'_, PyAny>>,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let params = params(&[
+        Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
+        radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
+    ])
+    .map_err(to_pyerr)?;
+    awaitable(py, run(client.transport.clone(), params, trace))
+}

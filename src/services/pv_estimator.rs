@@ -1,0 +1,850 @@
+//! PV estimator v6: parameters and their validation (shared by the client and the embedded
+//! endpoint; the system ranges themselves live in `pvwatts::params`), the typed result shared
+//! with the local engine, and parsing of JSON, JSONP and XML answers into it.
+
+use std::sync::Arc;
+
+use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, TimestampMillisecondArray};
+use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+
+use super::raw::RawValue;
+use super::solar::{v2_file_id_problem, Dataset, NumberRange, LATITUDE, LONGITUDE};
+use crate::formats::timezone::standard_time_zone;
+use crate::formats::xml::read_xml;
+use crate::formats::Format;
+use crate::pvwatts::{validate_params, PvOutput, RawParams, SystemParams};
+
+/// The estimator's default search radius, miles.
+pub const DEFAULT_RADIUS_MILES: u32 = 100;
+/// Typical-year data has no calendar year: hourly timestamps use this non-leap year.
+pub const NOMINAL_YEAR: i32 = 1990;
+
+/// The estimator's parameters before validation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawEstimate {
+    pub system_capacity: RawValue,
+    pub module_type: RawValue,
+    pub losses: RawValue,
+    pub array_type: RawValue,
+    pub tilt: RawValue,
+    pub azimuth: RawValue,
+    pub lat: RawValue,
+    pub lon: RawValue,
+    pub file_id: RawValue,
+    pub dataset: RawValue,
+    pub radius: RawValue,
+    pub timeframe: RawValue,
+    pub dc_ac_ratio: RawValue,
+    pub gcr: RawValue,
+    pub inv_eff: RawValue,
+    pub callback: RawValue,
+    pub format: RawValue,
+}
+
+impl RawEstimate {
+    /// From decoded query pairs (the embedded endpoint); the last repeated name wins.
+    pub fn from_query(pairs: &[(String, String)], format: Format) -> RawEstimate {
+        let get = |name: &str| {
+            pairs.iter().rev().find(|(key, _)| key == name).map_or(RawValue::Missing, |(_, value)| RawValue::from(value.as_str()))
+        };
+        RawEstimate {
+            system_capacity: get("system_capacity"),
+            module_type: get("module_type"),
+            losses: get("losses"),
+            array_type: get("array_type"),
+            tilt: get("tilt"),
+            azimuth: get("azimuth"),
+            lat: get("lat"),
+            lon: get("lon"),
+            file_id: get("file_id"),
+            dataset: get("dataset"),
+            radius: get("radius"),
+            timeframe: get("timeframe"),
+            dc_ac_ratio: get("dc_ac_ratio"),
+            gcr: get("gcr"),
+            inv_eff: get("inv_eff"),
+            callback: get("callback"),
+            format: RawValue::from(format.suffix()),
+        }
+    }
+}
+
+/// Where the weather comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Location {
+    /// The nearest station of `dataset` within `radius_miles` (0: nearest regardless).
+    Coordinates { lat: f64, lon: f64, dataset: Dataset, radius_miles: u32 },
+    /// A station id from dataset query v1.
+    FileId(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timeframe {
+    Monthly,
+    Hourly,
+}
+
+impl Timeframe {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Timeframe::Monthly => "monthly",
+            Timeframe::Hourly => "hourly",
+        }
+    }
+}
+
+/// Validated estimator parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EstimateParams {
+    pub system: SystemParams,
+    pub location: Location,
+    pub timeframe: Timeframe,
+    pub format: Format,
+    pub callback: Option<String>,
+}
+
+impl EstimateParams {
+    /// The query string the client sends (and the service echoes in `inputs`).
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let s = &self.system;
+        let mut pairs = vec![
+            ("system_capacity", s.system_capacity.to_string()),
+            ("module_type", s.module_type.code().to_string()),
+            ("losses", s.losses.to_string()),
+            ("array_type", s.array_type.code().to_string()),
+            ("tilt", s.tilt.to_string()),
+            ("azimuth", s.azimuth.to_string()),
+        ];
+        match &self.location {
+            Location::Coordinates { lat, lon, dataset, radius_miles } => {
+                pairs.push(("lat", lat.to_string()));
+                pairs.push(("lon", lon.to_string()));
+                pairs.push(("dataset", dataset.code().to_owned()));
+                pairs.push(("radius", radius_miles.to_string()));
+            }
+            Location::FileId(id) => pairs.push(("file_id", id.clone())),
+        }
+        pairs.push(("timeframe", self.timeframe.as_str().to_owned()));
+        pairs.push(("dc_ac_ratio", s.dc_ac_ratio.to_string()));
+        pairs.push(("gcr", s.gcr.to_string()));
+        pairs.push(("inv_eff", s.inv_eff.to_string()));
+        if let Some(callback) = &self.callback {
+            pairs.push(("callback", callback.clone()));
+        }
+        pairs
+    }
+}
+
+/// The system parameters before validation (shared by the estimator and the local engine).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RawSystem {
+    pub system_capacity: RawValue,
+    pub module_type: RawValue,
+    pub losses: RawValue,
+    pub array_type: RawValue,
+    pub tilt: RawValue,
+    pub azimuth: RawValue,
+    pub dc_ac_ratio: RawValue,
+    pub gcr: RawValue,
+    pub inv_eff: RawValue,
+}
+
+impl RawEstimate {
+    pub fn system(&self) -> RawSystem {
+        RawSystem {
+            system_capacity: self.system_capacity.clone(),
+            module_type: self.module_type.clone(),
+            losses: self.losses.clone(),
+            array_type: self.array_type.clone(),
+            tilt: self.tilt.clone(),
+            azimuth: self.azimuth.clone(),
+            dc_ac_ratio: self.dc_ac_ratio.clone(),
+            gcr: self.gcr.clone(),
+            inv_eff: self.inv_eff.clone(),
+        }
+    }
+}
+
+/// Checks the system parameters: types here, ranges in `pvwatts::validate_params`.
+pub fn validate_system(raw: &RawSystem) -> Result<SystemParams, Vec<String>> {
+    let mut problems = Vec::new();
+    let system = checked_system(raw, &mut problems);
+    match system {
+        Some(system) if problems.is_empty() => Ok(system),
+        _ => Err(problems),
+    }
+}
+
+fn checked_system(raw: &RawSystem, problems: &mut Vec<String>) -> Option<SystemParams> {
+    let mut number = |value: &RawValue, name: &str, default: Option<f64>| -> f64 {
+        match (value, default) {
+            (RawValue::Missing, Some(default)) => default,
+            (RawValue::Missing, None) => {
+                problems.push(format!("{name} is required"));
+                f64::NAN
+            }
+            (value, _) => value.as_finite_f64().unwrap_or_else(|| {
+                problems.push(format!("{name} must be a number (got {})", value.describe()));
+                f64::NAN
+            }),
+        }
+    };
+    let system_capacity = number(&raw.system_capacity, "system_capacity", None);
+    let losses = number(&raw.losses, "losses", None);
+    let tilt = number(&raw.tilt, "tilt", None);
+    let azimuth = number(&raw.azimuth, "azimuth", None);
+    let dc_ac_ratio = number(&raw.dc_ac_ratio, "dc_ac_ratio", Some(crate::pvwatts::params::DEFAULT_DC_AC_RATIO));
+    let gcr = number(&raw.gcr, "gcr", Some(crate::pvwatts::params::DEFAULT_GCR));
+    let inv_eff = number(&raw.inv_eff, "inv_eff", Some(crate::pvwatts::params::DEFAULT_INV_EFF));
+    let module_type = code(&raw.module_type, "module_type", "0, 1 or 2", problems);
+    let array_type = code(&raw.array_type, "array_type", "0, 1, 2, 3 or 4", problems);
+    validated_system(RawParams { system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff }, problems)
+}
+
+/// `timeframe`: `monthly` (the default) or `hourly`.
+pub fn validate_timeframe(raw: &RawValue) -> Result<Timeframe, String> {
+    match raw {
+        RawValue::Missing => Ok(Timeframe::Monthly),
+        value => match value.as_text() {
+            Some("monthly") => Ok(Timeframe::Monthly),
+            Some("hourly") => Ok(Timeframe::Hourly),
+            _ => Err(format!("timeframe must be \"monthly\" or \"hourly\" (got {})", value.describe())),
+        },
+    }
+}
+
+/// Checks every rule of the spec and reports every problem at once, each starting with the
+/// parameter's name.
+pub fn validate_estimate(raw: &RawEstimate) -> Result<EstimateParams, Vec<String>> {
+    let mut problems = Vec::new();
+    let system = checked_system(&raw.system(), &mut problems);
+    let location = location(raw, &mut problems);
+    let timeframe = validate_timeframe(&raw.timeframe).map_err(|problem| problems.push(problem)).ok();
+    let format = match &raw.format {
+        RawValue::Missing => Some(Format::Json),
+        value => match value.as_text().and_then(Format::from_suffix) {
+            Some(format @ (Format::Json | Format::Xml)) => Some(format),
+            _ => {
+                problems.push(format!("format must be \"json\" or \"xml\" (got {})", value.describe()));
+                None
+            }
+        },
+    };
+    let callback = callback(&raw.callback, format, &mut problems);
+    match (system, location, timeframe, format) {
+        (Some(system), Some(location), Some(timeframe), Some(format)) if problems.is_empty() => {
+            Ok(EstimateParams { system, location, timeframe, format, callback })
+        }
+        _ => Err(problems),
+    }
+}
+
+/// An integer code; a non-integer is reported here, an out-of-range integer by `validate_params`.
+fn code(value: &RawValue, name: &str, choices: &str, problems: &mut Vec<String>) -> i64 {
+    match value {
+        RawValue::Missing => {
+            problems.push(format!("{name} is required: one of {choices}"));
+            i64::MIN
+        }
+        value => value.as_whole().unwrap_or_else(|| {
+            problems.push(format!("{name} must be one of {choices} (got {})", value.describe()));
+            i64::MIN
+        }),
+    }
+}
+
+/// Range checks of the system parameters, skipping values already reported as missing or mistyped.
+fn validated_system(raw: RawParams, problems: &mut Vec<String>) -> Option<SystemParams> {
+    let reported: Vec<String> = problems.iter().filter_map(|p| p.split_whitespace().next().map(str::to_owned)).collect();
+    match validate_params(&raw) {
+        Ok(system) => Some(system),
+        Err(range_problems) => {
+            problems.extend(range_problems.into_iter().filter(|p| {
+                let name = p.split_whitespace().next().unwrap_or("");
+                !reported.iter().any(|r| r == name)
+            }));
+            None
+        }
+    }
+}
+
+fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
+    let has_coordinates = !raw.lat.is_missing() || !raw.lon.is_missing();
+    let file_id = match &raw.file_id {
+        RawValue::Missing => None,
+        RawValue::Text(text) if text.trim().is_empty() => None,
+        value => Some(value.as_text().map(|t| t.trim().to_owned()).unwrap_or_else(|| value.describe())),
+    };
+    match (has_coordinates, file_id) {
+        (true, Some(_)) => {
+            problems.push("file_id must not be given together with lat and lon: give one location".into());
+            None
+        }
+        (false, None) => {
+            problems.push("lat and lon are required unless file_id is given".into());
+            None
+        }
+        (false, Some(id)) => {
+            if !raw.dataset.is_missing() {
+                problems.push("dataset must not be given together with file_id: the file already names its dataset".into());
+            }
+            if !raw.radius.is_missing() {
+                problems.push("radius must not be given together with file_id".into());
+            }
+            file_id_problem(&id).map_or(Some(Location::FileId(id)), |problem| {
+                problems.push(problem);
+                None
+            })
+        }
+        (true, None) => {
+            let lat = coordinate(&raw.lat, LATITUDE, problems);
+            let lon = coordinate(&raw.lon, LONGITUDE, problems);
+            let dataset = match &raw.dataset {
+                RawValue::Missing => Some(Dataset::Satdb),
+                value => value.as_text().and_then(Dataset::from_code).or_else(|| {
+                    problems.push(format!("dataset must be one of satdb, tmy2, tmy3, intl (got {})", value.describe()));
+                    None
+                }),
+            };
+            let radius_miles = match &raw.radius {
+                RawValue::Missing => Some(DEFAULT_RADIUS_MILES),
+                value => value.as_whole().filter(|r| *r >= 0).and_then(|r| u32::try_from(r).ok()).or_else(|| {
+                    problems.push(format!(
+                        "radius must be a whole number of miles >= 0 (got {}); 0 means the closest station regardless of distance",
+                        value.describe()
+                    ));
+                    None
+                }),
+            };
+            Some(Location::Coordinates { lat: lat?, lon: lon?, dataset: dataset?, radius_miles: radius_miles? })
+        }
+    }
+}
+
+fn coordinate(value: &RawValue, range: NumberRange, problems: &mut Vec<String>) -> Option<f64> {
+    let NumberRange { name, min, max } = range;
+    if value.is_missing() {
+        problems.push(format!("{name} is required with {}", if name == "lat" { "lon" } else { "lat" }));
+        return None;
+    }
+    value.as_finite_f64().filter(|v| (min..=max).contains(v)).or_else(|| {
+        problems.push(format!("{name} must be a number between {min} and {max} (got {})", value.describe()));
+        None
+    })
+}
+
+/// Why `id` cannot be the v6 estimator's `file_id`, if it cannot: it must be a dataset query v1 id
+/// (`<dataset digit>-<station>`); the v2 shapes of the same stations are refused with the shared text.
+pub fn file_id_problem(id: &str) -> Option<String> {
+    if id.ends_with("-tm2") || id.ends_with("-tm3") || id.starts_with("3-G-") {
+        return Some(v2_file_id_problem(id));
+    }
+    if Dataset::from_id(id).is_none() || id.len() < 3 {
+        return Some(format!(
+            "file_id must be a station id returned by dataset query v1, such as 1-724699 (got {id:?})"
+        ));
+    }
+    None
+}
+
+fn callback(value: &RawValue, format: Option<Format>, problems: &mut Vec<String>) -> Option<String> {
+    let name = match value {
+        RawValue::Missing => return None,
+        value => value.as_text().map(str::to_owned).unwrap_or_else(|| value.describe()),
+    };
+    if format != Some(Format::Json) {
+        problems.push("callback applies only to json output: drop it or use format=json".into());
+        return None;
+    }
+    if !is_javascript_identifier(&name) {
+        problems.push(format!("callback must be a JavaScript identifier such as handleEstimate (got {name:?})"));
+        return None;
+    }
+    Some(name)
+}
+
+fn is_javascript_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// `ssc_info` of the answer.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct SscInfo {
+    #[serde(default, deserialize_with = "lenient_i64")]
+    pub version: i64,
+    #[serde(default)]
+    pub build: String,
+}
+
+/// `station_info`: the weather file the estimate used. `distance` is metres (absent on some
+/// answers); `elev` metres; `tz` hours from GMT.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct StationInfo {
+    #[serde(default, deserialize_with = "lenient_f64")]
+    pub lat: f64,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    pub lon: f64,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    pub elev: f64,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    pub tz: f64,
+    #[serde(default, deserialize_with = "lenient_text")]
+    pub location: String,
+    #[serde(default, deserialize_with = "lenient_text")]
+    pub city: String,
+    #[serde(default, deserialize_with = "lenient_text")]
+    pub state: String,
+    #[serde(default, deserialize_with = "lenient_text")]
+    pub solar_resource_file: String,
+    #[serde(default, deserialize_with = "lenient_opt_i64")]
+    pub distance: Option<i64>,
+    #[serde(default)]
+    pub weather_data_source: Option<String>,
+}
+
+impl StationInfo {
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("lat".into(), json!(self.lat));
+        map.insert("lon".into(), json!(self.lon));
+        map.insert("elev".into(), json!(self.elev));
+        map.insert("tz".into(), json!(self.tz));
+        map.insert("location".into(), json!(self.location));
+        map.insert("city".into(), json!(self.city));
+        map.insert("state".into(), json!(self.state));
+        map.insert("solar_resource_file".into(), json!(self.solar_resource_file));
+        if let Some(distance) = self.distance {
+            map.insert("distance".into(), json!(distance));
+        }
+        if let Some(source) = &self.weather_data_source {
+            map.insert("weather_data_source".into(), json!(source));
+        }
+        Value::Object(map)
+    }
+}
+
+/// Monthly outputs, January first (kWh/m², kWhdc, kWhac, kWh/m²/day).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Monthly {
+    pub poa: Vec<f64>,
+    pub dc: Vec<f64>,
+    pub ac: Vec<f64>,
+    pub solrad: Vec<f64>,
+}
+
+/// Hourly outputs (W, W/m², °C, m/s), one value per hour of the year.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Hourly {
+    pub ac: Vec<f64>,
+    pub poa: Vec<f64>,
+    pub dn: Vec<f64>,
+    pub dc: Vec<f64>,
+    pub df: Vec<f64>,
+    pub tamb: Vec<f64>,
+    pub tcell: Vec<f64>,
+    pub wspd: Vec<f64>,
+}
+
+/// An estimate: the web estimator's answer or the local engine's result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PvEstimate {
+    pub version: Option<String>,
+    /// Request parameters as echoed (never the key).
+    pub inputs: Map<String, Value>,
+    pub errors: Vec<String>,
+    pub warnings: Vec<String>,
+    pub ssc_info: Option<SscInfo>,
+    pub station_info: Option<StationInfo>,
+    pub monthly: Monthly,
+    /// kWhac.
+    pub ac_annual: f64,
+    /// kWh/m²/day.
+    pub solrad_annual: f64,
+    /// Percent.
+    pub capacity_factor: f64,
+    pub hourly: Option<Hourly>,
+}
+
+#[derive(Deserialize)]
+struct EnvelopeDe {
+    #[serde(default, deserialize_with = "lenient_opt_text")]
+    version: Option<String>,
+    #[serde(default)]
+    inputs: Option<Map<String, Value>>,
+    #[serde(default)]
+    errors: Option<Value>,
+    #[serde(default)]
+    warnings: Option<Value>,
+    #[serde(default)]
+    ssc_info: Option<SscInfo>,
+    #[serde(default)]
+    station_info: Option<StationInfo>,
+    #[serde(default)]
+    outputs: Option<OutputsDe>,
+}
+
+#[derive(Deserialize, Default)]
+struct OutputsDe {
+    #[serde(default)]
+    poa_monthly: Vec<f64>,
+    #[serde(default)]
+    dc_monthly: Vec<f64>,
+    #[serde(default)]
+    ac_monthly: Vec<f64>,
+    #[serde(default)]
+    solrad_monthly: Vec<f64>,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    ac_annual: f64,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    solrad_annual: f64,
+    #[serde(default, deserialize_with = "lenient_f64")]
+    capacity_factor: f64,
+    ac: Option<Vec<f64>>,
+    poa: Option<Vec<f64>>,
+    dn: Option<Vec<f64>>,
+    dc: Option<Vec<f64>>,
+    df: Option<Vec<f64>>,
+    tamb: Option<Vec<f64>>,
+    tcell: Option<Vec<f64>>,
+    wspd: Option<Vec<f64>>,
+}
+
+fn lenient_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+        Value::String(s) => s.trim().parse().unwrap_or(f64::NAN),
+        _ => f64::NAN,
+    })
+}
+
+fn lenient_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    Ok(lenient_f64(d)?.round() as i64)
+}
+
+fn lenient_opt_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let number = lenient_f64(d)?;
+    Ok(number.is_finite().then(|| number.round() as i64))
+}
+
+fn lenient_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(lenient_opt_text(d)?.unwrap_or_default())
+}
+
+fn lenient_opt_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(d)? {
+        Value::String(s) => Some(s),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    })
+}
+
+fn messages(value: Option<Value>) -> Vec<String> {
+    match value {
+        Some(Value::Array(items)) => items.into_iter().map(|item| item.as_str().map_or_else(|| item.to_string(), str::to_owned)).collect(),
+        Some(Value::String(text)) if !text.trim().is_empty() => vec![text],
+        _ => Vec::new(),
+    }
+}
+
+/// Strips a JSONP wrapper `name( … )` or `name( … );`, if any.
+pub fn unwrap_jsonp(body: &[u8]) -> &[u8] {
+    let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(0);
+    if matches!(body.get(start), Some(b'{') | Some(b'[') | None) {
+        return body;
+    }
+    let (Some(open), Some(close)) = (body.iter().position(|b| *b == b'('), body.iter().rposition(|b| *b == b')')) else {
+        return body;
+    };
+    if close > open { &body[open + 1..close] } else { body }
+}
+
+/// Parses an estimator answer in JSON (JSONP unwrapped) or XML.
+pub fn parse_estimate(body: &[u8], format: Format) -> Result<PvEstimate, String> {
+    let envelope: EnvelopeDe = match format {
+        Format::Xml => {
+            let value = read_xml(body).map_err(|e| format!("response body is not valid XML: {e}"))?;
+            serde_json::from_value(value).map_err(|e| format!("unexpected XML response: {e}"))?
+        }
+        _ => serde_json::from_slice(unwrap_jsonp(body)).map_err(|e| format!("response body is not valid estimator JSON: {e}"))?,
+    };
+    from_envelope(envelope)
+}
+
+fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
+    let outputs = envelope.outputs.unwrap_or_default();
+    let mut inputs = envelope.inputs.unwrap_or_default();
+    inputs.remove("api_key");
+    let hourly = match (outputs.ac, outputs.poa, outputs.dn, outputs.dc, outputs.df, outputs.tamb, outputs.tcell, outputs.wspd) {
+        (Some(ac), Some(poa), Some(dn), Some(dc), Some(df), Some(tamb), Some(tcell), Some(wspd)) => {
+            let hourly = Hourly { ac, poa, dn, dc, df, tamb, tcell, wspd };
+            let lengths = [&hourly.poa, &hourly.dn, &hourly.dc, &hourly.df, &hourly.tamb, &hourly.tcell, &hourly.wspd].map(Vec::len);
+            if lengths.iter().any(|n| *n != hourly.ac.len()) {
+                return Err(format!("hourly outputs have different lengths: ac {} vs {lengths:?}", hourly.ac.len()));
+            }
+            Some(hourly)
+        }
+        (None, None, None, None, None, None, None, None) => None,
+        _ => return Err("hourly outputs are incomplete: expected ac, poa, dn, dc, df, tamb, tcell and wspd".into()),
+    };
+    let monthly = Monthly { poa: outputs.poa_monthly, dc: outputs.dc_monthly, ac: outputs.ac_monthly, solrad: outputs.solrad_monthly };
+    Ok(PvEstimate {
+        version: envelope.version,
+        inputs,
+        errors: messages(envelope.errors),
+        warnings: messages(envelope.warnings),
+        ssc_info: envelope.ssc_info,
+        station_info: envelope.station_info,
+        monthly,
+        ac_annual: outputs.ac_annual,
+        solrad_annual: outputs.solrad_annual,
+        capacity_factor: outputs.capacity_factor,
+        hourly,
+    })
+}
+
+impl PvEstimate {
+    /// The result of the local engine, in the estimator's units and shape.
+    pub fn from_simulation(output: PvOutput, timeframe: Timeframe, station_info: Option<StationInfo>, inputs: Map<String, Value>) -> Self {
+        let hours = output.hourly;
+        let hourly = (timeframe == Timeframe::Hourly).then(|| Hourly {
+            ac: hours.ac,
+            poa: hours.poa,
+            dn: hours.dn,
+            dc: hours.dc,
+            df: hours.df,
+            tamb: hours.tamb,
+            tcell: hours.tcell,
+            wspd: hours.wspd,
+        });
+        PvEstimate {
+            version: None,
+            inputs,
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            ssc_info: None,
+            station_info,
+            monthly: Monthly {
+                poa: output.poa_monthly.to_vec(),
+                dc: output.dc_monthly.to_vec(),
+                ac: output.ac_monthly.to_vec(),
+                solrad: output.solrad_monthly.to_vec(),
+            },
+            ac_annual: output.ac_annual,
+            solrad_annual: output.solrad_annual,
+            capacity_factor: output.capacity_factor,
+            hourly,
+        }
+    }
+
+    /// The answer envelope as the service writes it (JSON; XML is written from the same value).
+    pub fn envelope_value(&self) -> Value {
+        let mut outputs = Map::new();
+        outputs.insert("ac_monthly".into(), json!(self.monthly.ac));
+        outputs.insert("poa_monthly".into(), json!(self.monthly.poa));
+        outputs.insert("solrad_monthly".into(), json!(self.monthly.solrad));
+        outputs.insert("dc_monthly".into(), json!(self.monthly.dc));
+        outputs.insert("ac_annual".into(), json!(self.ac_annual));
+        outputs.insert("solrad_annual".into(), json!(self.solrad_annual));
+        outputs.insert("capacity_factor".into(), json!(self.capacity_factor));
+        if let Some(h) = &self.hourly {
+            for (name, values) in [("ac", &h.ac), ("poa", &h.poa), ("dn", &h.dn), ("dc", &h.dc), ("df", &h.df), ("tamb", &h.tamb), ("tcell", &h.tcell), ("wspd", &h.wspd)] {
+                outputs.insert(name.into(), json!(values));
+            }
+        }
+        let mut envelope = Map::new();
+        envelope.insert("inputs".into(), Value::Object(self.inputs.clone()));
+        envelope.insert("errors".into(), json!(self.errors));
+        envelope.insert("warnings".into(), json!(self.warnings));
+        envelope.insert("version".into(), json!(self.version));
+        if let Some(ssc) = &self.ssc_info {
+            envelope.insert("ssc_info".into(), json!({"version": ssc.version, "build": ssc.build}));
+        }
+        if let Some(station) = &self.station_info {
+            envelope.insert("station_info".into(), station.to_value());
+        }
+        envelope.insert("outputs".into(), Value::Object(outputs));
+        Value::Object(envelope)
+    }
+
+    /// Hours east of GMT of the data (the station's standard time; 0 when unknown).
+    pub fn tz_hours(&self) -> f64 {
+        self.station_info.as_ref().map_or(0.0, |s| s.tz)
+    }
+}
+
+/// Days from 1970-01-01 to the given civil date (proleptic Gregorian).
+pub fn days_from_civil(year: i32, month: u32, day: u32) -> i64 {
+    let y = i64::from(year) - i64::from(month <= 2);
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let m = i64::from(month);
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// The hourly table: `timestamp` (start of each hour of `year` in the station's standard time,
+/// tz-aware) and the eight series, the Vecs moved into Arrow buffers without copying.
+pub fn hourly_batch(hourly: Hourly, tz_hours: f64, year: i32) -> Result<RecordBatch, ArrowError> {
+    let rows = hourly.ac.len();
+    let (zone, offset_ms) = match standard_time_zone(tz_hours) {
+        Some(zone) => (zone, (tz_hours * 3_600_000.0).round() as i64),
+        None => ("UTC".to_owned(), (tz_hours * 3_600_000.0).round() as i64),
+    };
+    let start_ms = days_from_civil(year, 1, 1) * 86_400_000 - offset_ms;
+    let stamps: Vec<i64> = (0..rows as i64).map(|hour| start_ms + hour * 3_600_000).collect();
+    let timestamp = TimestampMillisecondArray::from(stamps).with_timezone(zone.as_str());
+    let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Millisecond, Some(zone.as_str().into())), false)];
+    let mut columns: Vec<ArrayRef> = vec![Arc::new(timestamp)];
+    for (name, values) in [
+        ("ac", hourly.ac),
+        ("poa", hourly.poa),
+        ("dn", hourly.dn),
+        ("dc", hourly.dc),
+        ("df", hourly.df),
+        ("tamb", hourly.tamb),
+        ("tcell", hourly.tcell),
+        ("wspd", hourly.wspd),
+    ] {
+        fields.push(Field::new(name, DataType::Float64, false));
+        columns.push(Arc::new(Float64Array::from(values)));
+    }
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
+}
+
+/// The monthly table: month 1–12 and poa, dc, ac, solrad.
+pub fn monthly_batch(monthly: &Monthly) -> Result<RecordBatch, ArrowError> {
+    let months = monthly.ac.len() as i64;
+    let schema = Schema::new(vec![
+        Field::new("month", DataType::Int64, false),
+        Field::new("poa", DataType::Float64, false),
+        Field::new("dc", DataType::Float64, false),
+        Field::new("ac", DataType::Float64, false),
+        Field::new("solrad", DataType::Float64, false),
+    ]);
+    let pad = |values: &Vec<f64>| -> Vec<f64> { (0..months as usize).map(|i| values.get(i).copied().unwrap_or(f64::NAN)).collect() };
+    RecordBatch::try_new(
+        Arc::new(schema),
+        vec![
+            Arc::new(Int64Array::from((1..=months).collect::<Vec<_>>())),
+            Arc::new(Float64Array::from(pad(&monthly.poa))),
+            Arc::new(Float64Array::from(pad(&monthly.dc))),
+            Arc::new(Float64Array::from(monthly.ac.clone())),
+            Arc::new(Float64Array::from(pad(&monthly.solrad))),
+        ],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(pairs: &[(&str, &str)]) -> RawEstimate {
+        let owned: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        RawEstimate::from_query(&owned, Format::Json)
+    }
+
+    const BASE: [(&str, &str); 8] = [
+        ("system_capacity", "4"),
+        ("module_type", "0"),
+        ("losses", "14"),
+        ("array_type", "1"),
+        ("tilt", "20"),
+        ("azimuth", "180"),
+        ("lat", "40"),
+        ("lon", "-105"),
+    ];
+
+    #[test]
+    fn valid_request_round_trips_through_query_pairs() {
+        let params = validate_estimate(&raw(&BASE)).unwrap();
+        assert_eq!(params.timeframe, Timeframe::Monthly);
+        assert_eq!(params.location, Location::Coordinates { lat: 40.0, lon: -105.0, dataset: Dataset::Satdb, radius_miles: 100 });
+        let pairs: Vec<(String, String)> = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+        assert_eq!(validate_estimate(&RawEstimate::from_query(&pairs, Format::Json)).unwrap(), params);
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_name() {
+        let bad = raw(&[
+            ("system_capacity", "0.01"),
+            ("module_type", "3"),
+            ("losses", "abc"),
+            ("array_type", "1.5"),
+            ("tilt", "91"),
+            ("azimuth", "360"),
+            ("lat", "91"),
+            ("lon", "-105"),
+            ("dataset", "nsrdb"),
+            ("radius", "-1"),
+            ("timeframe", "daily"),
+            ("gcr", "3.5"),
+            ("inv_eff", "89"),
+            ("dc_ac_ratio", "0"),
+        ]);
+        let problems = validate_estimate(&bad).unwrap_err();
+        for name in [
+            "system_capacity", "module_type", "losses", "array_type", "tilt", "azimuth", "lat", "dataset", "radius", "timeframe", "gcr",
+            "inv_eff", "dc_ac_ratio",
+        ] {
+            assert!(problems.iter().any(|p| p.starts_with(name)), "{name} missing in {problems:#?}");
+        }
+        assert_eq!(problems.iter().filter(|p| p.starts_with("losses")).count(), 1, "{problems:#?}");
+    }
+
+    #[test]
+    fn location_rules() {
+        let mut both = BASE.to_vec();
+        both.push(("file_id", "1-724699"));
+        assert!(validate_estimate(&raw(&both)).unwrap_err()[0].contains("not be given together"));
+        let file: Vec<(&str, &str)> = BASE[..6].iter().copied().chain([("file_id", "1-724699")]).collect();
+        assert_eq!(validate_estimate(&raw(&file)).unwrap().location, Location::FileId("1-724699".into()));
+        let v2: Vec<(&str, &str)> = BASE[..6].iter().copied().chain([("file_id", "1-720797-tm3")]).collect();
+        assert!(validate_estimate(&raw(&v2)).unwrap_err()[0].contains("v1 ids work only with the v6 estimator"));
+        let with_dataset: Vec<(&str, &str)> = file.iter().copied().chain([("dataset", "tmy3")]).collect();
+        assert!(validate_estimate(&raw(&with_dataset)).unwrap_err()[0].starts_with("dataset"));
+        assert!(validate_estimate(&raw(&BASE[..6])).unwrap_err()[0].starts_with("lat and lon are required"));
+    }
+
+    #[test]
+    fn callback_rules() {
+        let mut ok = BASE.to_vec();
+        ok.push(("callback", "handle_1"));
+        assert_eq!(validate_estimate(&raw(&ok)).unwrap().callback.as_deref(), Some("handle_1"));
+        let mut bad = BASE.to_vec();
+        bad.push(("callback", "alert(1)"));
+        assert!(validate_estimate(&raw(&bad)).unwrap_err()[0].starts_with("callback"));
+        let owned: Vec<(String, String)> = ok.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert!(validate_estimate(&RawEstimate::from_query(&owned, Format::Xml)).unwrap_err()[0].contains("only to json"));
+    }
+
+    #[test]
+    fn real_v6_body_parses_with_string_inputs() {
+        let body = br#"{"inputs":{"lat":"40","lon":"-105","system_capacity":"4","azimuth":"180","tilt":"40","array_type":"1","module_type":"1","losses":"10"},"errors":[],"warnings":[],"version":"1.4.0","ssc_info":{"version":45,"build":"Linux 64 bit GNU/C++ Jul  7 2015 14:24:09"},"station_info":{"lat":40.0099983215332,"lon":-105.0199966430664,"elev":1581.84,"tz":-7,"location":"None","city":"","state":"Colorado","solar_resource_file":"W10502N4001.csv","distance":2029},"outputs":{"ac_monthly":[474.3,485.2,588.6,592.7,623.9,583.2,599.8,596.5,578.2,555.1,477.9,451.6],"poa_monthly":[135.4,138.2,173.3,178.2,190.1,180.3,186.7,184.6,176.9,166.1,138.3,128.2],"solrad_monthly":[4.37,4.93,5.59,5.94,6.13,6.01,6.02,5.95,5.89,5.36,4.61,4.13],"dc_monthly":[496.8,508.5,617.4,621.8,654.8,611.7,629.1,625.7,606.3,582.1,500.9,473.0],"ac_annual":6575.3188,"solrad_annual":5.618,"capacity_factor":18.765}}"#;
+        let estimate = parse_estimate(body, Format::Json).unwrap();
+        assert_eq!(estimate.ac_annual, 6575.3188);
+        assert_eq!(estimate.station_info.as_ref().unwrap().location, "None");
+        assert_eq!(estimate.station_info.as_ref().unwrap().distance, Some(2029));
+        assert_eq!(estimate.ssc_info.as_ref().unwrap().version, 45);
+        assert_eq!(estimate.monthly.ac.len(), 12);
+        assert!(estimate.hourly.is_none());
+        let jsonp = [b"cb(".as_slice(), body.as_slice(), b");".as_slice()].concat();
+        assert_eq!(parse_estimate(&jsonp, Format::Json).unwrap(), estimate);
+    }
+
+    #[test]
+    fn timestamps_start_at_local_midnight() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
+        let hourly = Hourly { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3] };
+        let batch = hourly_batch(hourly, -7.0, 1990).unwrap();
+        let stamps = batch.column(0).as_any().downcast_ref::<TimestampMillisecondArray>().unwrap();
+        assert_eq!(stamps.value(0), (days_from_civil(1990, 1, 1) * 24 + 7) * 3_600_000);
+        assert_eq!(stamps.value(1) - stamps.value(0), 3_600_000);
+    }
+}

@@ -1,0 +1,92 @@
+//! Parameter values as callers give them, before validation: Python passes numbers, booleans
+//! and strings, HTTP passes strings. Every service validates from these, so a wrong type and a
+//! wrong range are reported the same way on the client and in the embedded service.
+
+/// A parameter value as the caller gave it: Python passes numbers, booleans and strings, HTTP
+/// passes strings. Anything that cannot be read as the parameter's type is a validation problem.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum RawValue {
+    #[default]
+    Missing,
+    Text(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl RawValue {
+    /// How the value is quoted in a problem message: numbers as written, other text quoted.
+    pub fn describe(&self) -> String {
+        match self {
+            RawValue::Missing => "nothing".to_string(),
+            RawValue::Text(text) if text.trim().parse::<f64>().is_ok() => text.clone(),
+            RawValue::Text(text) => format!("{text:?}"),
+            RawValue::Int(number) => number.to_string(),
+            RawValue::Float(number) => number.to_string(),
+            RawValue::Bool(flag) => flag.to_string(),
+        }
+    }
+
+    pub fn as_finite_f64(&self) -> Option<f64> {
+        let number = match self {
+            RawValue::Text(text) => text.trim().parse::<f64>().ok()?,
+            RawValue::Int(number) => *number as f64,
+            RawValue::Float(number) => *number,
+            RawValue::Missing | RawValue::Bool(_) => return None,
+        };
+        number.is_finite().then_some(number)
+    }
+
+    pub fn as_whole(&self) -> Option<i64> {
+        match self {
+            RawValue::Text(text) => text.trim().parse::<i64>().ok(),
+            RawValue::Int(number) => Some(*number),
+            RawValue::Float(number) if number.fract() == 0.0 && number.abs() < 1e15 => Some(*number as i64),
+            RawValue::Float(_) | RawValue::Missing | RawValue::Bool(_) => None,
+        }
+    }
+}
+
+impl From<&str> for RawValue {
+    fn from(text: &str) -> Self {
+        RawValue::Text(text.to_string())
+    }
+}
+
+impl From<String> for RawValue {
+    fn from(text: String) -> Self {
+        RawValue::Text(text)
+    }
+}
+
+impl From<i64> for RawValue {
+    fn from(number: i64) -> Self {
+        RawValue::Int(number)
+    }
+}
+
+impl From<f64> for RawValue {
+    fn from(number: f64) -> Self {
+        RawValue::Float(number)
+    }
+}
+
+impl From<bool> for RawValue {
+    fn from(flag: bool) -> Self {
+        RawValue::Bool(flag)
+    }
+}
+
+impl RawValue {
+    /// Text as given (for choices such as `timeframe`); numbers and booleans are not text.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            RawValue::Text(text) => Some(text.as_str()),
+            _ => None,
+        }
+    }
+
+    pub fn is_missing(&self) -> bool {
+        *self == RawValue::Missing
+    }
+}
