@@ -23,8 +23,8 @@ from sunflux._errors import (
     ValidationError,
 )
 from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
-from sunflux._local import FAULT_KINDS, Faults, LocalService, RateLimits
-from sunflux import pv, pvwatts, solar
+from sunflux._local import FAULT_KINDS, Faults, JobSettings, LocalService, RateLimits
+from sunflux import pv, pvwatts, solar, technical_potential
 from sunflux.pv import ArrayType, ModuleType, PvEstimate
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "LocalService",
     "RateLimits",
     "Faults",
+    "JobSettings",
     "FAULT_KINDS",
     "SunfluxError",
     "ParameterError",
@@ -54,6 +55,7 @@ __all__ = [
     "solar",
     "pv",
     "pvwatts",
+    "technical_potential",
     "ArrayType",
     "ModuleType",
     "PvEstimate",

@@ -247,8 +247,11 @@ class Client(_ClientBase):
         from sunflux.pv import PvService
         from sunflux.solar import SolarService
 
+        from sunflux.technical_potential import TechnicalPotentialService
+
         self.solar = SolarService(self)
         self.pv = PvService(self)
+        self.technical_potential = TechnicalPotentialService(self)
 
     def __enter__(self) -> "Client":
         return self

@@ -14,7 +14,7 @@ from typing import Any
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
 
-__all__ = ["LocalService", "RateLimits", "Faults", "FAULT_KINDS"]
+__all__ = ["LocalService", "RateLimits", "Faults", "JobSettings", "FAULT_KINDS"]
 
 #: Every kind of fault the service can inject.
 FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
@@ -29,6 +29,19 @@ class RateLimits:
 
     requests: int = 1000
     window: float = 3600.0
+
+
+@dataclass(frozen=True)
+class JobSettings:
+    """How the service's technical-potential jobs behave: ``start_delay`` s queued, ``run_time`` s
+    started; ``failure_status`` makes jobs (of ``failure_region`` only, if given) end in that
+    status with ``failure_message`` instead of finishing, to test clients."""
+
+    start_delay: float = 0.5
+    run_time: float = 2.0
+    failure_status: str | None = None
+    failure_message: str = "the analysis failed"
+    failure_region: str | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +81,10 @@ class LocalService:
         A `Faults` to make a fraction of responses fail (off by default).
     api_key:
         The 40-character key the service accepts (random when omitted); ``extra_keys`` adds more.
+    explorers:
+        Technical-potential explorer names served besides ``rede``.
+    jobs:
+        `JobSettings` for technical-potential jobs (timing, injected failures).
     """
 
     def __init__(
@@ -78,8 +95,11 @@ class LocalService:
         *,
         api_key: str | None = None,
         extra_keys: tuple[str, ...] | list[str] = (),
+        explorers: tuple[str, ...] | list[str] = (),
+        jobs: JobSettings | None = None,
     ) -> None:
         limits = rate_limits or RateLimits()
+        job_settings = jobs or JobSettings()
         self._core = _core.CoreLocalService(
             port=port,
             api_key=api_key,
@@ -91,6 +111,12 @@ class LocalService:
             fault_kinds=[] if faults is None else list(faults.kinds),
             fault_delay=0.05 if faults is None else float(faults.delay),
             fault_retry_after=0.1 if faults is None else float(faults.retry_after),
+            explorers=list(explorers),
+            tp_start_delay=float(job_settings.start_delay),
+            tp_run_time=float(job_settings.run_time),
+            tp_failure_status=job_settings.failure_status,
+            tp_failure_message=job_settings.failure_message,
+            tp_failure_region=job_settings.failure_region,
         )
         self.rate_limits = limits
         self.faults = faults

@@ -11,6 +11,9 @@ pub mod server;
 pub mod solar_endpoint;
 pub mod station_weather;
 pub mod status;
+pub mod tp_endpoint;
+pub mod tp_jobs;
+pub mod tp_model;
 pub mod weather_gen;
 
 pub use faults::{FaultConfig, FaultKind};

@@ -21,7 +21,10 @@ use super::gateway::{check_key, find_key, gateway_error, GatewayCode, KeyLimiter
 use super::prng::{alphanumeric, SplitMix64};
 use super::reply::ServiceReply;
 use super::station_weather::GeneratedWeather;
-use super::{pv_endpoint, solar_endpoint, status};
+use super::tp_endpoint::LIVE_EXPLORER;
+use super::tp_jobs::{FailureMode, JobStore, JobTiming};
+use super::tp_model::TpModel;
+use super::{pv_endpoint, solar_endpoint, status, tp_endpoint};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::transport::auth::API_KEY_LENGTH;
@@ -39,6 +42,12 @@ pub struct ServiceConfig {
     pub requests_per_window: u32,
     pub window: Duration,
     pub faults: Option<FaultConfig>,
+    /// Technical-potential explorers served besides `rede`.
+    pub explorers: Vec<String>,
+    /// How long technical-potential jobs stay queued and run.
+    pub tp_timing: JobTiming,
+    /// Makes technical-potential jobs end in a failure status (tests of clients).
+    pub tp_failure: Option<FailureMode>,
 }
 
 impl Default for ServiceConfig {
@@ -50,6 +59,9 @@ impl Default for ServiceConfig {
             requests_per_window: 1000,
             window: Duration::from_secs(3600),
             faults: None,
+            explorers: Vec::new(),
+            tp_timing: JobTiming::default(),
+            tp_failure: None,
         }
     }
 }
@@ -58,6 +70,9 @@ impl Default for ServiceConfig {
 pub struct ServiceState {
     pub catalog: &'static Catalog,
     pub station_weather: GeneratedWeather,
+    pub tp_model: &'static TpModel,
+    pub tp_jobs: Mutex<JobStore>,
+    pub explorers: Vec<String>,
     pub api_key: String,
     keys: HashSet<String>,
     limiter: Mutex<KeyLimiter>,
@@ -66,7 +81,7 @@ pub struct ServiceState {
     hits: Mutex<BTreeMap<String, u64>>,
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -97,6 +112,12 @@ impl ServiceState {
         Ok(ServiceState {
             catalog: Catalog::shared(),
             station_weather: GeneratedWeather::default(),
+            tp_model: TpModel::shared(),
+            tp_jobs: Mutex::new(match &config.tp_failure {
+                Some(failure) => JobStore::new(config.tp_timing).with_failure(failure.clone()),
+                None => JobStore::new(config.tp_timing),
+            }),
+            explorers: std::iter::once(LIVE_EXPLORER.to_owned()).chain(config.explorers.iter().cloned()).collect(),
             api_key,
             keys,
             limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
@@ -132,6 +153,11 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
         .route("/api/pv-estimator/{file}", get(pv_endpoint::handle))
         .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
+        .route("/api/opencarto/{explorer}/v1/technical-potential/config", get(tp_endpoint::handle_config))
+        .route(
+            "/api/opencarto/{explorer}/v1/technical-potential",
+            get(tp_endpoint::handle_job_get).post(tp_endpoint::handle_job_post).delete(tp_endpoint::handle_job_delete),
+        )
         .fallback(not_found)
         .layer(middleware::from_fn_with_state(state.clone(), gateway))
         .with_state(state)

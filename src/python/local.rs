@@ -10,6 +10,7 @@ use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
 use crate::error::Error;
 use crate::local::server::ServiceState;
+use crate::local::tp_jobs::{FailureMode, JobTiming};
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
 
@@ -56,7 +57,7 @@ fn faults_config(rate: f64, seed: u64, kinds: Vec<String>, delay: f64, retry_aft
 #[pymethods]
 impl CoreLocalService {
     #[new]
-    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1))]
+    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -70,7 +71,35 @@ impl CoreLocalService {
         fault_kinds: Vec<String>,
         fault_delay: f64,
         fault_retry_after: f64,
+        explorers: Vec<String>,
+        tp_start_delay: f64,
+        tp_run_time: f64,
+        tp_failure_status: Option<String>,
+        tp_failure_message: String,
+        tp_failure_region: Option<String>,
     ) -> PyResult<Self> {
+        let mut problems = Vec::new();
+        for (name, value) in [("start_delay", tp_start_delay), ("run_time", tp_run_time)] {
+            if !(value.is_finite() && value >= 0.0) {
+                problems.push(format!("technical potential {name} must be a number of seconds >= 0 (got {value})"));
+            }
+        }
+        for explorer in &explorers {
+            if explorer.is_empty() || !explorer.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                problems.push(format!("explorer names must be letters, digits, '-' or '_' (got {explorer:?})"));
+            }
+        }
+        if !problems.is_empty() {
+            return Err(to_pyerr(Error::Parameter(problems)));
+        }
+        let tp_timing = JobTiming { start_delay: Duration::from_secs_f64(tp_start_delay), run_time: Duration::from_secs_f64(tp_run_time) };
+        let tp_failure = tp_failure_status.map(|status| {
+            let failure = FailureMode::new(status, tp_failure_message);
+            match tp_failure_region {
+                Some(region) => failure.for_region(region),
+                None => failure,
+            }
+        });
         if !(window_seconds.is_finite() && window_seconds > 0.0) {
             return Err(to_pyerr(Error::Parameter(vec![format!("rate limit window must be a positive number of seconds (got {window_seconds})")])));
         }
@@ -88,6 +117,9 @@ impl CoreLocalService {
             requests_per_window,
             window: Duration::from_secs_f64(window_seconds),
             faults,
+            explorers,
+            tp_timing,
+            tp_failure,
         };
         let runtime = runtime().map_err(to_pyerr)?;
         let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;

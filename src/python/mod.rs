@@ -10,6 +10,7 @@ pub mod local;
 pub mod pv;
 pub mod pvwatts;
 pub mod solar;
+pub mod technical_potential;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -26,6 +27,16 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pv::pv_estimate_async, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
     m.add_class::<pvwatts::CoreWeather>()?;
+    m.add_class::<technical_potential::CoreTpConfiguration>()?;
+    m.add_class::<technical_potential::CoreTpJobResult>()?;
+    m.add_function(wrap_pyfunction!(technical_potential::tp_config, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::tp_config_async, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::tp_submit, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::tp_submit_async, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::tp_job, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::tp_job_async, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::parse_tp_configuration, m)?)?;
+    m.add_function(wrap_pyfunction!(technical_potential::parse_tp_job, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::read_weather_path, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::read_weather_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::weather_from_table, m)?)?;

@@ -3,3 +3,4 @@
 pub mod pv_estimator;
 pub mod raw;
 pub mod solar;
+pub mod technical_potential;

@@ -1,0 +1,277 @@
+"""Technical potential (deprecated service): configuration, jobs, polling, results, deletion.
+
+The live service no longer functions; this client works with any server that speaks the
+contract, the embedded `LocalService` included, and says so once per process with a
+`DeprecationWarning`. Validation against the configuration, the request and the parsing happen
+in the Rust core.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sunflux import _core
+from sunflux._errors import JobTimeout, ParameterError
+from sunflux._frames import to_polars
+
+if TYPE_CHECKING:
+    from sunflux._client import Client
+
+__all__ = [
+    "InputField",
+    "Resource",
+    "Region",
+    "Configuration",
+    "Stats",
+    "JobResult",
+    "JobState",
+    "TechnicalPotentialJob",
+    "TechnicalPotentialService",
+]
+
+DEPRECATION_MESSAGE = (
+    "The technical potential service is deprecated and no longer functioning on the live host; "
+    "sunflux talks to any server that speaks its contract (sunflux.LocalService included)."
+)
+_warned = False
+
+
+def _warn_deprecated() -> None:
+    global _warned
+    if not _warned:
+        _warned = True
+        warnings.warn(DEPRECATION_MESSAGE, DeprecationWarning, stacklevel=3)
+
+
+@dataclass(frozen=True)
+class InputField:
+    """One filter a resource accepts: ``field_values`` are the offered values, if any."""
+
+    field_id: int
+    field_name: str
+    data_type: str
+    field_values: Any = None
+    default_value: Any = None
+
+
+@dataclass(frozen=True)
+class Resource:
+    """A resource of a region: ``key`` such as ``fixlat`` or ``wind_t200``; power density in MW/km²."""
+
+    id: int
+    key: str
+    label: str
+    default_power_density: float | None
+    input_fields: list[InputField] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Region:
+    id: int
+    region_id: int
+    label: str
+    resources: list[Resource] = field(default_factory=list)
+
+    def resource(self, key_or_id: str | int) -> Resource:
+        """The resource with this key, label or id."""
+        for resource in self.resources:
+            if str(key_or_id) in (resource.key, resource.label, str(resource.id)):
+                return resource
+        raise ParameterError(f"region {self.label} has no resource {key_or_id!r} (it has {', '.join(r.key for r in self.resources)})")
+
+
+def _region(record: dict[str, Any]) -> Region:
+    resources = []
+    for entry in record.get("availableResources", []):
+        info = entry["resource"]
+        fields = [
+            InputField(f.get("fieldId", 0), f.get("fieldName", ""), f.get("dataType", ""), f.get("fieldValues"), f.get("defaultValue"))
+            for f in entry.get("inputFields", [])
+        ]
+        resources.append(Resource(info["id"], info["key"], info.get("label", info["key"]), info.get("defaultPowerDensity"), fields))
+    return Region(record["id"], record["region"]["id"], record["region"]["label"], resources)
+
+
+class Configuration:
+    """What a technical-potential server offers: ``regions`` with their resources and fields."""
+
+    def __init__(self, core: _core.CoreTpConfiguration) -> None:
+        self._core = core
+        self.regions: list[Region] = [_region(r) for r in core.regions()]
+        self.version: str | None = core.version
+        self.inputs: dict[str, Any] = core.inputs()
+
+    def region(self, name_or_id: str | int) -> Region:
+        """The region with this label or id."""
+        for region in self.regions:
+            if str(name_or_id).lower() in (region.label.lower(), str(region.id), str(region.region_id)):
+                return region
+        raise ParameterError(f"no region {name_or_id!r} (offered: {', '.join(r.label for r in self.regions)})")
+
+    def to_polars(self) -> Any:
+        """One row per region × resource × input field."""
+        return to_polars(self._core.to_arrow())
+
+    def __repr__(self) -> str:
+        return f"Configuration({', '.join(f'{r.label} ({len(r.resources)} resources)' for r in self.regions)})"
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Totals (MW, MWh, km²), the resource range, and ``classes`` (a polars frame: min, max,
+    nameplate_capacity_mw, ac_generation_mwh, land_area_sq_km)."""
+
+    total_nameplate_capacity_mw: float
+    total_ac_generation_mwh: float
+    total_land_area_sq_km: float
+    min: float | None
+    max: float | None
+    classes: Any
+
+
+class JobState:
+    """A job's status: ``status`` (queued, started, finished), ``runtime_seconds``."""
+
+    def __init__(self, core: _core.CoreTpJobResult) -> None:
+        self._core = core
+        self.status: str = core.status
+        self.runtime_seconds: float | None = core.runtime_seconds
+        self.disposition: str | None = core.disposition
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    def __repr__(self) -> str:
+        return f"JobState({self.status!r}, runtime_seconds={self.runtime_seconds})"
+
+
+class JobResult(JobState):
+    """A finished job: ``cumulative`` and ``regional`` `Stats`, ``resource_type``, ``units``,
+    ``map_data_deleted`` (True once the job's map assets were deleted; the summary stays)."""
+
+    def __init__(self, core: _core.CoreTpJobResult) -> None:
+        super().__init__(core)
+        outputs = core.outputs()
+        self.map_data_deleted: bool = bool(core.map_data_deleted)
+        results = outputs.get("results") or {}
+        self.resource_type: str | None = (results.get("resource_data") or {}).get("type")
+        self.units: str | None = (results.get("resource_data") or {}).get("units")
+        cumulative = results.get("cumulative_stats") or {}
+        self.cumulative = self._stats(cumulative, None, "min", "max")
+        self.regional: dict[str, Stats] = {
+            name: self._stats(stats, name, "regional_min", "regional_max") for name, stats in (results.get("regional_stats") or {}).items()
+        }
+        self.outputs: dict[str, Any] = outputs
+
+    def _stats(self, record: dict[str, Any], region: str | None, low: str, high: str) -> Stats:
+        classes = self._core.classes(region)
+        return Stats(
+            record.get("total_nameplate_capacity_mw", 0.0),
+            record.get("total_ac_generation_mwh", 0.0),
+            record.get("total_land_area_sq_km", 0.0),
+            record.get(low),
+            record.get(high),
+            None if classes is None else to_polars(classes),
+        )
+
+    def __repr__(self) -> str:
+        c = self.cumulative
+        return f"JobResult({c.total_nameplate_capacity_mw:.1f} MW, {c.total_ac_generation_mwh:.0f} MWh, {c.total_land_area_sq_km:.1f} km², regions={list(self.regional)})"
+
+
+class TechnicalPotentialJob:
+    """A submitted job. ``status()`` polls once, ``wait()`` polls with backoff until finished,
+    ``result`` is the finished result, ``delete()`` destroys the job's map assets."""
+
+    def __init__(self, client: Client, explorer: str, job_id: str) -> None:
+        self._client = client
+        self.explorer = explorer
+        self.job_id = job_id
+        self._result: JobResult | None = None
+
+    def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
+        return _core.tp_job(self._client._core, self.explorer, self.job_id, delete, self._client._trace())
+
+    def status(self) -> JobState:
+        """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
+        core = self._poll()
+        if core.status == "finished":
+            self._result = JobResult(core)
+            return self._result
+        return JobState(core)
+
+    def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
+        """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
+        half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
+        Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
+        deadline = time.monotonic() + timeout
+        interval = poll_interval
+        while True:
+            state = self.status()
+            if isinstance(state, JobResult):
+                return state
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise JobTimeout(
+                    f"technical potential job {self.job_id} still {state.status} after {timeout} s; resume with "
+                    f"client.technical_potential.job({self.explorer!r}, {self.job_id!r}).wait()",
+                    job_id=self.job_id,
+                    last_status=state.status,
+                )
+            time.sleep(min(interval, remaining))
+            interval = min(interval * 1.5, max_interval)
+
+    @property
+    def result(self) -> JobResult:
+        """The finished result (polls once if not known yet; raises if the job is not finished)."""
+        if self._result is None:
+            state = self.status()
+            if not isinstance(state, JobResult):
+                raise ParameterError(f"job {self.job_id} is {state.status}, not finished: call wait() first")
+        assert self._result is not None
+        return self._result
+
+    def delete(self) -> JobResult:
+        """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``."""
+        self._result = JobResult(self._poll(delete=True))
+        return self._result
+
+    def __repr__(self) -> str:
+        return f"TechnicalPotentialJob({self.explorer!r}, {self.job_id!r})"
+
+
+class TechnicalPotentialService:
+    """``client.technical_potential``."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+        self._configs: dict[str, Configuration] = {}
+
+    def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
+        """The regions (all of them, those of ``countries``, or the one containing the ``wkt`` point)
+        with their resources and input fields."""
+        _warn_deprecated()
+        names = ",".join(countries) if isinstance(countries, (list, tuple)) else countries
+        return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, self._client._trace()))
+
+    def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
+        """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
+        at once, `ParameterError`), fills the resource's defaults, and submits the job."""
+        _warn_deprecated()
+        config = self._configs.get(explorer)
+        if config is None:
+            config = self._configs[explorer] = self.config(explorer)
+        job_id, _status = _core.tp_submit(
+            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields), self._client._trace()
+        )
+        return TechnicalPotentialJob(self._client, explorer, job_id)
+
+    def job(self, explorer: str, job_id: str) -> TechnicalPotentialJob:
+        """Re-attaches to an existing job."""
+        _warn_deprecated()
+        return TechnicalPotentialJob(self._client, explorer, job_id)

@@ -1,0 +1,260 @@
+//! Bindings of the technical potential service: configuration, job submission validated against
+//! it, polling, results with class tables, deletion.
+
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+
+use super::bridge::{awaitable, block_on};
+use super::client::CoreClient;
+use super::convert::{arrow_table, json_to_py};
+use super::errors::to_pyerr;
+use crate::error::{Error, Result};
+use crate::services::technical_potential::{
+    classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, parse_job_submission, validate_config_query,
+    validate_job, ConfigQuery, Configuration, JobResult, JobStatus,
+};
+use crate::transport::{Body, Endpoint, Request, Target, Transport};
+
+/// The `<explorer>` path segment: letters, digits, `-` and `_` only.
+fn checked_explorer(explorer: &str) -> Result<String> {
+    if !explorer.is_empty() && explorer.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        Ok(explorer.to_owned())
+    } else {
+        Err(Error::Parameter(vec![format!("explorer must be a name of letters, digits, '-' or '_', such as \"rede\" (got {explorer:?})")]))
+    }
+}
+
+/// A parsed configuration; the Python `Configuration` wraps it.
+#[pyclass(module = "sunflux._core", frozen, name = "CoreTpConfiguration")]
+pub struct CoreTpConfiguration {
+    config: Configuration,
+}
+
+#[pymethods]
+impl CoreTpConfiguration {
+    /// Every region with its resources and their input fields, as plain values.
+    fn regions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        self.config.regions.iter().map(|region| json_to_py(py, &region.to_value())).collect()
+    }
+
+    #[getter]
+    fn version(&self) -> Option<String> {
+        self.config.version.clone()
+    }
+
+    fn inputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &serde_json::Value::Object(self.config.inputs.clone()))
+    }
+
+    /// One row per region × resource × input field.
+    fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let batch = configuration_to_record_batch(&self.config).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+        let schema = batch.schema();
+        arrow_table(py, vec![batch], schema)
+    }
+}
+
+/// A job's state (and results once finished); the Python job objects wrap it.
+#[pyclass(module = "sunflux._core", frozen, name = "CoreTpJobResult")]
+pub struct CoreTpJobResult {
+    result: JobResult,
+}
+
+#[pymethods]
+impl CoreTpJobResult {
+    /// `queued`, `started`, `finished`, or the failure status the service used.
+    #[getter]
+    fn status(&self) -> String {
+        self.result.status.as_str().to_owned()
+    }
+
+    #[getter]
+    fn runtime_seconds(&self) -> Option<f64> {
+        self.result.runtime_seconds
+    }
+
+    #[getter]
+    fn map_data_deleted(&self) -> Option<bool> {
+        self.result.map_data_deleted
+    }
+
+    #[getter]
+    fn disposition(&self) -> Option<String> {
+        self.result.disposition.clone()
+    }
+
+    #[getter]
+    fn errors(&self) -> Vec<String> {
+        self.result.errors.clone()
+    }
+
+    /// `outputs` as the service wrote them (status, runtime, results …).
+    fn outputs<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.result.outputs_value())
+    }
+
+    /// Sub-region names of `regional_stats`, in order.
+    fn regions(&self) -> Vec<String> {
+        self.result.results.as_ref().map(|r| r.regional_stats.keys().cloned().collect()).unwrap_or_default()
+    }
+
+    /// The classes of the cumulative stats (`region=None`) or of one sub-region, as Arrow.
+    #[pyo3(signature = (region=None))]
+    fn classes<'py>(&self, py: Python<'py>, region: Option<&str>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(results) = &self.result.results else { return Ok(None) };
+        let stats = match region {
+            None => Some(&results.cumulative_stats),
+            Some(name) => results.regional_stats.get(name),
+        };
+        let Some(stats) = stats else { return Ok(None) };
+        let batch = classes_to_record_batch(&stats.classes).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+        let schema = batch.schema();
+        arrow_table(py, vec![batch], schema).map(Some)
+    }
+}
+
+async fn fetch_config(transport: Arc<Transport>, explorer: String, query: ConfigQuery, trace: bool) -> Result<CoreTpConfiguration> {
+    let pairs = query.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let mut request = Request::get(Endpoint::TechnicalPotentialConfig { explorer }, pairs);
+    request.trace = trace;
+    let response = transport.send(&request).await?;
+    let config = parse_configuration(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
+    Ok(CoreTpConfiguration { config })
+}
+
+async fn post_job(transport: Arc<Transport>, explorer: String, body: Vec<u8>, trace: bool) -> Result<(String, String)> {
+    let request = Request {
+        method: reqwest::Method::POST,
+        target: Target::Endpoint(Endpoint::TechnicalPotentialJob { explorer }),
+        query: Vec::new(),
+        body: Body::Json(body),
+        idempotent: false,
+        check_body_errors: true,
+        trace,
+    };
+    let response = transport.send(&request).await?;
+    let submission = parse_job_submission(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
+    Ok((submission.job_id, submission.status.as_str().to_owned()))
+}
+
+async fn job_call(transport: Arc<Transport>, explorer: String, job_id: String, delete: bool, trace: bool) -> Result<CoreTpJobResult> {
+    let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, vec![("jobId".to_owned(), job_id.clone())]);
+    if delete {
+        request.method = reqwest::Method::DELETE;
+    }
+    request.check_body_errors = false;
+    request.trace = trace;
+    let response = transport.send(&request).await?;
+    let result = parse_job_result(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
+    if let JobStatus::Failed(status) = &result.status {
+        let detail = if result.errors.is_empty() { String::new() } else { format!(": {}", result.errors.join("; ")) };
+        return Err(Error::JobFailed { message: format!("technical potential job {job_id} ended with status {status:?}{detail}"), job_id, status: status.clone() });
+    }
+    Ok(CoreTpJobResult { result })
+}
+
+fn config_args(explorer: &str, countries: Option<&str>, wkt: Option<&str>) -> Result<(String, ConfigQuery)> {
+    let explorer = checked_explorer(explorer);
+    let query = validate_config_query(countries, wkt).map_err(Error::Parameter);
+    match (explorer, query) {
+        (Ok(explorer), Ok(query)) => Ok((explorer, query)),
+        (explorer, query) => {
+            let mut problems = match explorer {
+                Err(Error::Parameter(p)) => p,
+                _ => Vec::new(),
+            };
+            if let Err(Error::Parameter(p)) = query {
+                problems.extend(p);
+            }
+            Err(Error::Parameter(problems))
+        }
+    }
+}
+
+/// Fetches the configuration (regions, resources, input fields), blocking.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
+pub fn tp_config(py: Python<'_>, client: &CoreClient, explorer: &str, countries: Option<&str>, wkt: Option<&str>, trace: bool) -> PyResult<CoreTpConfiguration> {
+    let (explorer, query) = config_args(explorer, countries, wkt).map_err(to_pyerr)?;
+    block_on(py, fetch_config(client.transport.clone(), explorer, query, trace))
+}
+
+#[pyfunction]
+#[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
+pub fn tp_config_async<'py>(py: Python<'py>, client: &CoreClient, explorer: &str, countries: Option<&str>, wkt: Option<&str>, trace: bool) -> PyResult<Bound<'py, PyAny>> {
+    let (explorer, query) = config_args(explorer, countries, wkt).map_err(to_pyerr)?;
+    awaitable(py, fetch_config(client.transport.clone(), explorer, query, trace))
+}
+
+/// Validates the job against `config` (every problem at once) and returns the body to POST.
+fn job_body(config: &CoreTpConfiguration, region: &str, resource: &str, fields_json: &str) -> Result<Vec<u8>> {
+    let fields: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(fields_json).map_err(|e| Error::Parameter(vec![format!("fields must be JSON values: {e}")]))?;
+    let request = validate_job(&config.config, region, resource, &fields).map_err(Error::Parameter)?;
+    serde_json::to_vec(&serde_json::Value::Object(request.body)).map_err(|e| Error::Parameter(vec![e.to_string()]))
+}
+
+/// Submits a job; returns `(job_id, status)`.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn tp_submit(
+    py: Python<'_>,
+    client: &CoreClient,
+    explorer: &str,
+    config: &CoreTpConfiguration,
+    region: &str,
+    resource: &str,
+    fields_json: &str,
+    trace: bool,
+) -> PyResult<(String, String)> {
+    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
+    let body = job_body(config, region, resource, fields_json).map_err(to_pyerr)?;
+    block_on(py, post_job(client.transport.clone(), explorer, body, trace))
+}
+
+#[pyfunction]
+#[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn tp_submit_async<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    explorer: &str,
+    config: &CoreTpConfiguration,
+    region: &str,
+    resource: &str,
+    fields_json: &str,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
+    let body = job_body(config, region, resource, fields_json).map_err(to_pyerr)?;
+    awaitable(py, post_job(client.transport.clone(), explorer, body, trace))
+}
+
+/// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
+pub fn tp_job(py: Python<'_>, client: &CoreClient, explorer: &str, job_id: String, delete: bool, trace: bool) -> PyResult<CoreTpJobResult> {
+    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
+    block_on(py, job_call(client.transport.clone(), explorer, job_id, delete, trace))
+}
+
+#[pyfunction]
+#[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
+pub fn tp_job_async<'py>(py: Python<'py>, client: &CoreClient, explorer: &str, job_id: String, delete: bool, trace: bool) -> PyResult<Bound<'py, PyAny>> {
+    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
+    awaitable(py, job_call(client.transport.clone(), explorer, job_id, delete, trace))
+}
+
+/// Parses a configuration body from elsewhere.
+#[pyfunction]
+pub fn parse_tp_configuration(body: &[u8]) -> PyResult<CoreTpConfiguration> {
+    parse_configuration(body).map(|config| CoreTpConfiguration { config }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
+}
+
+/// Parses a job body from elsewhere (no failure check).
+#[pyfunction]
+pub fn parse_tp_job(body: &[u8]) -> PyResult<CoreTpJobResult> {
+    parse_job_result(body).map(|result| CoreTpJobResult { result }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
+}
