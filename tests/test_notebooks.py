@@ -16,6 +16,7 @@ MISSING = [name for name in NEEDED if importlib.util.find_spec(name) is None]
 EXPECTED_TEXT = {
     "optimizer_scenario.ipynb": ["Site.latitude", "series_length"],
     "dataset_query.ipynb": ["tmy3", "satdb"],
+    "pv_estimator.ipynb": ["best tilt:", "identical annual energy: True"],
 }
 
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"notebook execution needs {', '.join(MISSING)} (pip install sunflux[test])")
