@@ -34,6 +34,14 @@ def test_every_public_name_is_stubbed_and_nothing_more() -> None:
     assert public == set(_stubbed())
 
 
+def test_function_parameters_match() -> None:
+    for name, node in _stubbed().items():
+        if isinstance(node, ast.FunctionDef):
+            runtime = [p for p in inspect.signature(getattr(_core, name)).parameters]
+            stub = [a.arg for a in node.args.args]
+            assert runtime == stub, name
+
+
 def _members(node: ast.ClassDef) -> dict[str, ast.FunctionDef]:
     return {item.name: item for item in node.body if isinstance(item, ast.FunctionDef)}
 
