@@ -64,9 +64,9 @@ pub enum Error {
     /// The service answered with an error.
     #[error("{}", .0.summary())]
     Api(Box<ApiFailure>),
-    /// A job ended in error.
+    /// A job ended in error; `messages` is what the service said (a list or the optimizer's map).
     #[error("{message}")]
-    JobFailed { message: String, job_id: String, status: String },
+    JobFailed { message: String, job_id: String, status: String, messages: serde_json::Value },
     /// A wait deadline passed.
     #[error("{message}")]
     JobTimeout { message: String, job_id: String, last_status: String },

@@ -17,6 +17,7 @@ EXPECTED_TEXT = {
     "optimizer_scenario.ipynb": ["Site.latitude", "series_length"],
     "dataset_query.ipynb": ["tmy3", "satdb"],
     "pv_estimator.ipynb": ["best tilt:", "identical annual energy: True"],
+    "technical_potential.ipynb": ["map_data_deleted=True", "summary unchanged: True"],
 }
 
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"notebook execution needs {', '.join(MISSING)} (pip install sunflux[test])")

@@ -77,9 +77,10 @@ class Region:
     resources: list[Resource] = field(default_factory=list)
 
     def resource(self, key_or_id: str | int) -> Resource:
-        """The resource with this key, label or id."""
+        """The resource with this key, label (case-insensitive, as in ``submit``) or id."""
+        token = str(key_or_id).strip().lower()
         for resource in self.resources:
-            if str(key_or_id) in (resource.key, resource.label, str(resource.id)):
+            if token in (resource.key.lower(), resource.label.lower(), str(resource.id)):
                 return resource
         raise ParameterError(f"region {self.label} has no resource {key_or_id!r} (it has {', '.join(r.key for r in self.resources)})")
 
@@ -132,6 +133,18 @@ class Stats:
     max: float | None
     classes: Any
 
+    def __eq__(self, other: object) -> bool:
+        # The generated __eq__ would compare the polars frames with ==, which raises.
+        if not isinstance(other, Stats):
+            return NotImplemented
+        scalars = (self.total_nameplate_capacity_mw, self.total_ac_generation_mwh, self.total_land_area_sq_km, self.min, self.max)
+        other_scalars = (other.total_nameplate_capacity_mw, other.total_ac_generation_mwh, other.total_land_area_sq_km, other.min, other.max)
+        if scalars != other_scalars:
+            return False
+        if self.classes is None or other.classes is None:
+            return self.classes is other.classes
+        return bool(self.classes.equals(other.classes))
+
 
 class JobState:
     """A job's status: ``status`` (queued, started, finished), ``runtime_seconds``."""
@@ -170,12 +183,13 @@ class JobResult(JobState):
 
     def _stats(self, record: dict[str, Any], region: str | None, low: str, high: str) -> Stats:
         classes = self._core.classes(region)
+        low_value, high_value = record.get(low), record.get(high)
         return Stats(
-            record.get("total_nameplate_capacity_mw", 0.0),
-            record.get("total_ac_generation_mwh", 0.0),
-            record.get("total_land_area_sq_km", 0.0),
-            record.get(low),
-            record.get(high),
+            float(record.get("total_nameplate_capacity_mw", 0.0)),
+            float(record.get("total_ac_generation_mwh", 0.0)),
+            float(record.get("total_land_area_sq_km", 0.0)),
+            None if low_value is None else float(low_value),
+            None if high_value is None else float(high_value),
             None if classes is None else to_polars(classes),
         )
 

@@ -44,10 +44,11 @@ fn build(py: Python<'_>, error: Error) -> PyResult<PyErr> {
             kwargs.set_item("remaining", failure.remaining)?;
             module.getattr(class_name(failure.kind))?.call((message,), Some(&kwargs))?
         }
-        Error::JobFailed { message, job_id, status } => {
+        Error::JobFailed { message, job_id, status, messages } => {
             let kwargs = PyDict::new(py);
             kwargs.set_item("job_id", job_id)?;
             kwargs.set_item("status", status)?;
+            kwargs.set_item("messages", super::convert::json_to_py(py, &messages)?)?;
             module.getattr("JobFailed")?.call((message,), Some(&kwargs))?
         }
         Error::JobTimeout { message, job_id, last_status } => {

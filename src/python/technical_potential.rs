@@ -149,7 +149,12 @@ async fn job_call(transport: Arc<Transport>, explorer: String, job_id: String, d
     let result = parse_job_result(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
     if let JobStatus::Failed(status) = &result.status {
         let detail = if result.errors.is_empty() { String::new() } else { format!(": {}", result.errors.join("; ")) };
-        return Err(Error::JobFailed { message: format!("technical potential job {job_id} ended with status {status:?}{detail}"), job_id, status: status.clone() });
+        return Err(Error::JobFailed {
+            message: format!("technical potential job {job_id} ended with status {status:?}{detail}"),
+            job_id,
+            status: status.clone(),
+            messages: serde_json::json!(result.errors),
+        });
     }
     Ok(CoreTpJobResult { result })
 }
@@ -232,11 +237,19 @@ pub fn tp_submit_async<'py>(
     awaitable(py, post_job(client.transport.clone(), explorer, body, trace))
 }
 
+fn checked_job_id(job_id: &str) -> Result<()> {
+    if job_id.trim().is_empty() {
+        return Err(Error::Parameter(vec!["job_id must not be empty: use the id submit() returned".into()]));
+    }
+    Ok(())
+}
+
 /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
 pub fn tp_job(py: Python<'_>, client: &CoreClient, explorer: &str, job_id: String, delete: bool, trace: bool) -> PyResult<CoreTpJobResult> {
     let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
+    checked_job_id(&job_id).map_err(to_pyerr)?;
     block_on(py, job_call(client.transport.clone(), explorer, job_id, delete, trace))
 }
 
@@ -244,6 +257,7 @@ pub fn tp_job(py: Python<'_>, client: &CoreClient, explorer: &str, job_id: Strin
 #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
 pub fn tp_job_async<'py>(py: Python<'py>, client: &CoreClient, explorer: &str, job_id: String, delete: bool, trace: bool) -> PyResult<Bound<'py, PyAny>> {
     let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
+    checked_job_id(&job_id).map_err(to_pyerr)?;
     awaitable(py, job_call(client.transport.clone(), explorer, job_id, delete, trace))
 }
 
