@@ -684,3 +684,19 @@ def test_empty_job_id_is_refused_before_sending(service: sf.LocalService) -> Non
     with pytest.raises(sf.ParameterError, match="job_id must not be empty"):
         service.client().technical_potential.job("rede", "").status()
     assert service.hits() == {}
+
+
+def test_async_client_runs_the_same_workflow() -> None:
+    import asyncio
+
+    async def main(service: sf.LocalService) -> tuple[str, float, bool]:
+        client = service.async_client()
+        config = await client.technical_potential.config("rede", countries="Kenya")
+        job = await client.technical_potential.submit("rede", "Kenya", config.region("Kenya").resources[0].key)
+        result = await job.wait(timeout=10, poll_interval=0.02)
+        deleted = await job.delete()
+        return result.status, result.cumulative.total_nameplate_capacity_mw, deleted.map_data_deleted
+
+    with sf.LocalService(jobs=sf.JobSettings(start_delay=0.02, run_time=0.05)) as service:
+        status, capacity, deleted = asyncio.run(main(service))
+    assert status == "finished" and capacity > 0 and deleted

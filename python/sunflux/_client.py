@@ -286,8 +286,11 @@ class AsyncClient(_ClientBase):
         from sunflux.pv import AsyncPvService
         from sunflux.solar import AsyncSolarService
 
+        from sunflux.technical_potential import AsyncTechnicalPotentialService
+
         self.solar = AsyncSolarService(self)
         self.pv = AsyncPvService(self)
+        self.technical_potential = AsyncTechnicalPotentialService(self)
 
     async def __aenter__(self) -> "AsyncClient":
         return self

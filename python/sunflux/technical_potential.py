@@ -8,6 +8,7 @@ in the Rust core.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import warnings
@@ -19,7 +20,7 @@ from sunflux._errors import JobTimeout, ParameterError
 from sunflux._frames import to_polars
 
 if TYPE_CHECKING:
-    from sunflux._client import Client
+    from sunflux._client import AsyncClient, Client
 
 __all__ = [
     "InputField",
@@ -31,6 +32,8 @@ __all__ = [
     "JobState",
     "TechnicalPotentialJob",
     "TechnicalPotentialService",
+    "AsyncTechnicalPotentialJob",
+    "AsyncTechnicalPotentialService",
 ]
 
 DEPRECATION_MESSAGE = (
@@ -289,3 +292,70 @@ class TechnicalPotentialService:
         """Re-attaches to an existing job."""
         _warn_deprecated()
         return TechnicalPotentialJob(self._client, explorer, job_id)
+
+
+class AsyncTechnicalPotentialJob:
+    """`TechnicalPotentialJob` for `AsyncClient`: the same calls, awaitable."""
+
+    def __init__(self, client: AsyncClient, explorer: str, job_id: str) -> None:
+        self._client = client
+        self.explorer = explorer
+        self.job_id = job_id
+
+    async def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
+        return await _core.tp_job_async(self._client._core, self.explorer, self.job_id, delete, self._client._trace())
+
+    async def status(self) -> JobState:
+        core = await self._poll()
+        return JobResult(core) if core.status == "finished" else JobState(core)
+
+    async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
+        """See `TechnicalPotentialJob.wait`."""
+        deadline = time.monotonic() + timeout
+        interval = poll_interval
+        while True:
+            state = await self.status()
+            if isinstance(state, JobResult):
+                return state
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise JobTimeout(
+                    f"technical potential job {self.job_id} still {state.status} after {timeout} s",
+                    job_id=self.job_id,
+                    last_status=state.status,
+                )
+            await asyncio.sleep(min(interval, remaining))
+            interval = min(interval * 1.5, max_interval)
+
+    async def delete(self) -> JobResult:
+        return JobResult(await self._poll(delete=True))
+
+    def __repr__(self) -> str:
+        return f"AsyncTechnicalPotentialJob({self.explorer!r}, {self.job_id!r})"
+
+
+class AsyncTechnicalPotentialService:
+    """``async_client.technical_potential``: the same calls as `TechnicalPotentialService`, awaitable."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+        self._configs: dict[str, Configuration] = {}
+
+    async def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
+        _warn_deprecated()
+        names = ",".join(countries) if isinstance(countries, (list, tuple)) else countries
+        return Configuration(await _core.tp_config_async(self._client._core, explorer, names, wkt, self._client._trace()))
+
+    async def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> AsyncTechnicalPotentialJob:
+        _warn_deprecated()
+        config = self._configs.get(explorer)
+        if config is None:
+            config = self._configs[explorer] = await self.config(explorer)
+        job_id, _status = await _core.tp_submit_async(
+            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields), self._client._trace()
+        )
+        return AsyncTechnicalPotentialJob(self._client, explorer, job_id)
+
+    def job(self, explorer: str, job_id: str) -> AsyncTechnicalPotentialJob:
+        _warn_deprecated()
+        return AsyncTechnicalPotentialJob(self._client, explorer, job_id)
