@@ -10,10 +10,10 @@
 //! Each time step solves T = G(T), where G is the exponential solution of the heat balance with
 //! coefficients evaluated at T. PVWatts runs 10 fixed-point iterations from the previous module
 //! temperature and keeps the 10th iterate. Where that sequence has certainly converged (to
-//! 1e-9 K) the fixed point is found here by Newton's method instead, which needs about 4
+//! 1e-10 K) the fixed point is found here by Newton's method instead, which needs about 4
 //! evaluations of G; otherwise (calm wind, module close to ambient, a change of flow regime) the
-//! 10 iterations are run as PVWatts runs them, stopping early once an iterate moves by less than
-//! 1e-9 K.
+//! 10 iterations are run as PVWatts runs them (with SSC's exact floating-point operations),
+//! stopping early once they have converged to 1e-9 K.
 //!
 //! References: Fuentes (1987), A simplified thermal model for flat-plate photovoltaic arrays,
 //! Sandia SAND85-0330; Dobos (2014), PVWatts Version 5 Manual, NREL/TP-6A20-62641; SSC
@@ -42,8 +42,9 @@ const NO_MEMORY_EIGENVALUE: f64 = -10.0;
 
 /// Fixed-point iterations per time step in PVWatts.
 const PVWATTS_ITERATIONS: usize = 10;
-/// The PVWatts-style iteration stops once an iterate moves by less than this, K (the remaining
-/// iterations would change the result by less than about 1e-10 K).
+/// The PVWatts-style iteration stops once an iterate moves by less than this, K, while the steps
+/// shrink at least twofold (the remaining iterations would change the result by less than about
+/// 1e-10 K).
 const ITERATION_CONVERGED_K: f64 = 1e-9;
 /// Newton's method stops after a step smaller than this, K (the error is then below 1e-12 K),
 /// or once the error left after a step, estimated from the quadratic convergence of the last two
@@ -53,7 +54,7 @@ const NEWTON_ERROR_K: f64 = 1e-11;
 /// Largest number of Newton steps before falling back to the PVWatts iteration.
 const NEWTON_MAX_STEPS: usize = 8;
 /// The Newton result is used only if PVWatts' 10th iterate is within this of it, K.
-const PVWATTS_RESIDUAL_K: f64 = 1e-9;
+const PVWATTS_RESIDUAL_K: f64 = 1e-10;
 /// Safety factor on the largest observed |G'| when bounding PVWatts' convergence.
 const SLOPE_SAFETY_FACTOR: f64 = 1.25;
 /// Required clearance (K) between ambient temperature and the interval the PVWatts iterates can
@@ -192,9 +193,37 @@ impl TopConvection {
     }
 }
 
+/// Top-side convective coefficient, W/(m²·K), evaluated with exactly the floating-point
+/// operations of SSC's `pvwatts_celltemp` (same correlations as `TopConvection`, in their
+/// original form). Used where PVWatts' iteration does not converge and its result depends on
+/// every rounding. `wind` is at module height, m/s; temperatures in K.
+fn pvwatts_top_convection(
+    wind: f64,
+    module_k: f64,
+    ambient_k: f64,
+    turbulent_allowed: bool,
+) -> f64 {
+    let film = (module_k + ambient_k) / 2.0;
+    let density = 0.003484 * 101325.0 / film;
+    let viscosity = 0.24237e-6 * film.powf(0.76) / density;
+    let conductivity = 2.1695e-4 * film.powf(0.84);
+    let reynolds = wind * HYDRAULIC_LENGTH / viscosity;
+    let mut forced = 0.8600 / reynolds.powf(0.5) * density * wind * 1007.0 / 0.71f64.powf(0.67);
+    if turbulent_allowed && reynolds > TURBULENT_REYNOLDS {
+        forced = 0.0282 / reynolds.powf(0.2) * density * wind * 1007.0 / 0.71f64.powf(0.4);
+    }
+    let grashof = 9.8 / film * (module_k - ambient_k).abs() * HYDRAULIC_LENGTH.powf(3.0)
+        / viscosity.powf(2.0)
+        * 0.5;
+    let free = 0.21 * (grashof * 0.71).powf(0.32) * conductivity / HYDRAULIC_LENGTH;
+    (free.powf(3.0) + forced.powf(3.0)).powf(1.0 / 3.0)
+}
+
 /// Inputs of one time step.
 #[derive(Clone, Copy, Debug)]
 struct StepInputs {
+    /// Wind speed at module height, m/s, and the convection factors derived from it.
+    wind_at_module: f64,
     wind: WindFactors,
     /// Ambient and sky temperatures, K.
     ambient_k: f64,
@@ -229,9 +258,10 @@ pub struct FuentesModel {
     ground_ratio: f64,
     /// Ratio of total to top-side convection.
     convection_ratio: f64,
-    /// Time step over heat capacity, s·m²·K/J (the eigenvalue of the heat balance is
-    /// −(total heat-transfer coefficient)·this).
-    seconds_per_heat_capacity: f64,
+    /// Heat capacity, J/(m²·K).
+    heat_capacity: f64,
+    /// Time step, hours.
+    timestep_hours: f64,
     /// Module temperature at the end of the previous step, K.
     previous_module_k: f64,
     /// Absorbed irradiance of the previous step, W/m².
@@ -244,9 +274,7 @@ impl FuentesModel {
     pub fn new(inoct_c: f64, height_m: f64, timestep_hours: f64) -> Self {
         let inoct = inoct_c + 273.15;
         let convection = TopConvection::new();
-        let top = convection
-            .evaluate(&convection.wind_factors(1.0, false), inoct, NOCT_AMBIENT_K)
-            .coefficient;
+        let top = pvwatts_top_convection(1.0, inoct, NOCT_AMBIENT_K, false);
         let radiative_ground = EMISSIVITY
             * STEFAN_BOLTZMANN
             * (inoct.powf(2.0) + NOCT_AMBIENT_K.powf(2.0))
@@ -274,7 +302,8 @@ impl FuentesModel {
             wind_height_factor: (height_m / WIND_MEASUREMENT_HEIGHT).powf(0.2),
             ground_ratio,
             convection_ratio,
-            seconds_per_heat_capacity: timestep_hours * 3600.0 / heat_capacity,
+            heat_capacity,
+            timestep_hours,
             previous_module_k: NOCT_AMBIENT_K,
             previous_absorbed: 0.0,
         }
@@ -294,12 +323,12 @@ impl FuentesModel {
             return ambient_c;
         }
         let ambient_k = ambient_c + 273.15;
+        let wind_at_module = wind * self.wind_height_factor + 0.0001;
         let inputs = StepInputs {
-            wind: self
-                .convection
-                .wind_factors(wind * self.wind_height_factor + 0.0001, true),
+            wind_at_module,
+            wind: self.convection.wind_factors(wind_at_module, true),
             ambient_k,
-            sky_k: 0.68 * (0.0552 * (ambient_k * ambient_k.sqrt())) + 0.32 * ambient_k,
+            sky_k: 0.68 * (0.0552 * ambient_k.powf(1.5)) + 0.32 * ambient_k,
             absorbed: poa * ABSORPTIVITY,
             previous_absorbed: self.previous_absorbed,
             previous_module_k: self.previous_module_k,
@@ -332,8 +361,8 @@ impl FuentesModel {
         let total = convection + radiative_sky + radiative_ground;
         let total_slope = convection_slope + radiative_sky_slope + radiative_ground_slope;
 
-        let eigen = -total * self.seconds_per_heat_capacity;
-        let eigen_slope = -total_slope * self.seconds_per_heat_capacity;
+        let eigen = -total / self.heat_capacity * self.timestep_hours * 3600.0;
+        let eigen_slope = -total_slope / self.heat_capacity * self.timestep_hours * 3600.0;
         let decaying = eigen > NO_MEMORY_EIGENVALUE;
         let decay = if decaying { eigen.exp() } else { 0.0 };
         let decay_slope = decay * eigen_slope;
@@ -360,13 +389,46 @@ impl FuentesModel {
         }
     }
 
+    /// One PVWatts iteration T ↦ G(T) with exactly SSC's floating-point operations (where the
+    /// iteration does not converge, its result depends on every rounding).
+    fn pvwatts_iteration(&self, inputs: &StepInputs, module: f64) -> f64 {
+        let (ambient, sky) = (inputs.ambient_k, inputs.sky_k);
+        let convection = self.convection_ratio
+            * pvwatts_top_convection(inputs.wind_at_module, module, ambient, true);
+        let radiative_sky =
+            EMISSIVITY * STEFAN_BOLTZMANN * (module.powf(2.0) + sky.powf(2.0)) * (module + sky);
+        let ground = ambient + self.ground_ratio * (module - ambient);
+        let radiative_ground =
+            EMISSIVITY * STEFAN_BOLTZMANN * (module * module + ground * ground) * (module + ground);
+        let total = convection + radiative_sky + radiative_ground;
+        let eigen = -total / self.heat_capacity * self.timestep_hours * 3600.0;
+        let decay = if eigen > NO_MEMORY_EIGENVALUE {
+            eigen.exp()
+        } else {
+            0.0
+        };
+        inputs.previous_module_k * decay
+            + ((1.0 - decay)
+                * (convection * ambient
+                    + radiative_sky * sky
+                    + radiative_ground * ground
+                    + inputs.previous_absorbed
+                    + (inputs.absorbed - inputs.previous_absorbed) / eigen)
+                + inputs.absorbed
+                - inputs.previous_absorbed)
+                / total
+    }
+
     /// PVWatts' iteration: up to 10 fixed-point iterations from the previous module temperature
-    /// (stopping once an iterate moves by less than 1e-9 K). Returns the module temperature, K.
+    /// (stopping once the iterates converge to 1e-9 K). Returns the module temperature, K.
     fn iterate_like_pvwatts(&self, inputs: &StepInputs) -> f64 {
         let mut module = inputs.previous_module_k;
+        let mut previous_step = f64::INFINITY;
         for _ in 0..PVWATTS_ITERATIONS {
-            let next = self.update(inputs, module).next;
-            let converged = (next - module).abs() < ITERATION_CONVERGED_K;
+            let next = self.pvwatts_iteration(inputs, module);
+            let step = (next - module).abs();
+            let converged = step < ITERATION_CONVERGED_K && step < 0.5 * previous_step;
+            previous_step = step;
             module = next;
             if converged {
                 break;
@@ -376,13 +438,13 @@ impl FuentesModel {
     }
 
     /// The fixed point of G by Newton's method, when PVWatts' 10 iterations from the previous
-    /// module temperature end within 1e-9 K of it; `None` otherwise.
+    /// module temperature end within 1e-10 K of it; `None` otherwise.
     ///
     /// The first two PVWatts iterates T₁ = G(T₀) and T₂ = G(T₁) are computed exactly; Newton's
     /// method then starts from T₁. Each further PVWatts iteration shrinks the distance to the fixed
     /// point T* by |G'|, starting from e₂ = |T₂ − T*|, so the result is accepted when G is smooth
     /// around T* (same flow and memory regime at every point evaluated from T₁ on, ambient more
-    /// than 1 K outside T* ± e₂) and (1.25·max|G'|)^8·e₂ < 1e-9 K, with max|G'| over those points.
+    /// than 1 K outside T* ± e₂) and (1.25·max|G'|)^8·e₂ < 1e-10 K, with max|G'| over those points.
     fn solve_by_newton(&self, inputs: &StepInputs) -> Option<f64> {
         let first_iterate = self.update(inputs, inputs.previous_module_k).next;
         let second = self.update(inputs, first_iterate);
@@ -410,7 +472,7 @@ impl FuentesModel {
         None
     }
 
-    /// True when PVWatts' iteration, at its second iterate `second_iterate`, ends within 1e-9 K
+    /// True when PVWatts' iteration, at its second iterate `second_iterate`, ends within 1e-10 K
     /// of `fixed_point` after its remaining 8 iterations, judged from the largest |G'| seen near
     /// the fixed point; ambient must stay more than 1 K outside the range the iterates visit.
     fn pvwatts_converges(
@@ -442,12 +504,12 @@ mod tests {
         previous_c: f64,
     ) -> StepInputs {
         let ambient_k = ambient_c + 273.15;
+        let wind_at_module = wind * model.wind_height_factor + 0.0001;
         StepInputs {
-            wind: model
-                .convection
-                .wind_factors(wind * model.wind_height_factor + 0.0001, true),
+            wind_at_module,
+            wind: model.convection.wind_factors(wind_at_module, true),
             ambient_k,
-            sky_k: 0.68 * (0.0552 * (ambient_k * ambient_k.sqrt())) + 0.32 * ambient_k,
+            sky_k: 0.68 * (0.0552 * ambient_k.powf(1.5)) + 0.32 * ambient_k,
             absorbed: poa * ABSORPTIVITY,
             previous_absorbed: 300.0 * ABSORPTIVITY,
             previous_module_k: previous_c + 273.15,
@@ -477,6 +539,22 @@ mod tests {
     }
 
     #[test]
+    fn power_law_update_matches_the_pvwatts_form() {
+        let model = FuentesModel::new(45.0, 5.0, 1.0);
+        for (poa, wind, ambient, module) in [
+            (800.0, 3.0, 20.0, 45.0),
+            (200.0, 0.0, 5.0, 12.0),
+            (950.0, 25.0, 30.0, 40.0),
+        ] {
+            let step_inputs = inputs(&model, poa, wind, ambient, 25.0);
+            let t = module + 273.15;
+            let fast = model.update(&step_inputs, t).next;
+            let exact = model.pvwatts_iteration(&step_inputs, t);
+            assert!((fast - exact).abs() < 1e-11, "{fast} vs {exact}");
+        }
+    }
+
+    #[test]
     fn newton_agrees_with_the_pvwatts_iteration_when_accepted() {
         let model = FuentesModel::new(49.0, 5.0, 1.0);
         let mut accepted = 0;
@@ -489,7 +567,7 @@ mod tests {
                             accepted += 1;
                             let mut module = step_inputs.previous_module_k;
                             for _ in 0..PVWATTS_ITERATIONS {
-                                module = model.update(&step_inputs, module).next;
+                                module = model.pvwatts_iteration(&step_inputs, module);
                             }
                             assert!(
                                 (newton - module).abs() < 1e-9,

@@ -14,11 +14,17 @@ pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
 /// Split one CSV line into trimmed fields. Double quotes group a field (commas inside stay) and
 /// are removed; a doubled quote inside quotes is a literal quote. Unquoted fields are borrowed.
 pub(super) fn split_csv(line: &str) -> Vec<Cow<'_, str>> {
-    if !line.contains('"') {
-        return line
-            .split(',')
-            .map(|field| Cow::Borrowed(field.trim()))
-            .collect();
+    if !line.as_bytes().contains(&b'"') {
+        let mut fields = Vec::new();
+        let mut start = 0;
+        for (position, &byte) in line.as_bytes().iter().enumerate() {
+            if byte == b',' {
+                fields.push(Cow::Borrowed(line[start..position].trim_ascii()));
+                start = position + 1;
+            }
+        }
+        fields.push(Cow::Borrowed(line[start..].trim_ascii()));
+        return fields;
     }
     let mut fields = Vec::new();
     let mut field = String::new();
