@@ -3,4 +3,5 @@
 pub mod pv_estimator;
 pub mod raw;
 pub mod solar;
+pub mod solar_json;
 pub mod technical_potential;

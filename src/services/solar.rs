@@ -384,7 +384,19 @@ fn shape(path: &str, problem: impl Into<String>) -> ParseError {
 /// also its coordinates and flags, which csv does not carry).
 pub fn parse_data_query(body: &[u8], params: &DataQueryParams) -> Result<StationQuery, ParseError> {
     match params.format {
-        Format::Json => from_envelope(&parse_json(body)?, params.version),
+        Format::Json => match super::solar_json::parse_fast(body, params.version) {
+            Some(fast) => Ok(StationQuery {
+                query_version: params.version,
+                version: fast.version,
+                inputs: fast.inputs,
+                errors: fast.errors,
+                warnings: fast.warnings,
+                metadata: fast.metadata,
+                closest: fast.closest,
+                all_stations: fast.all_stations,
+            }),
+            None => from_envelope(&parse_json(body)?, params.version),
+        },
         Format::Xml => from_envelope(&read_xml(body)?, params.version),
         Format::Csv if is_json_body(body) => from_envelope(&parse_json(body)?, params.version),
         Format::Csv => from_csv(body, params),
