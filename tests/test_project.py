@@ -32,7 +32,9 @@ def test_demo_runs_offline() -> None:
     result = subprocess.run([sys.executable, "-m", "sunflux", "demo"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert "auth=basic  -> HTTP 200" in result.stdout
-    assert "API_KEY_MISSING" in result.stdout
+    assert "API_KEY_INVALID" in result.stdout
+    assert "identical to the service: True" in result.stdout
+    assert "deleted map data: True" in result.stdout
 
 
 def test_serve_prints_url_and_key_then_serves() -> None:

@@ -1,15 +1,16 @@
 """The main job: a tour of sunflux against the embedded service, with no key and no network.
 
-Each step prints what it did and what came back; it grows as services land.
+Each step prints what it did and what came back.
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from typing import TextIO
 
-from sunflux._errors import AuthError, ParameterError
-from sunflux._local import LocalService
+from sunflux._errors import AuthError, ParameterError, ServiceWarning
+from sunflux._local import JobSettings, LocalService
 
 
 def _step(out: TextIO, title: str) -> None:
@@ -18,27 +19,53 @@ def _step(out: TextIO, title: str) -> None:
 
 def run_demo(out: TextIO) -> int:
     """Runs every step; returns the process exit code."""
+    import sunflux as sf
+
     started = time.perf_counter()
-    with LocalService() as svc:
+    warnings.simplefilter("ignore", ServiceWarning)
+    warnings.simplefilter("ignore", DeprecationWarning)
+    with LocalService(jobs=JobSettings(start_delay=0.1, run_time=0.3)) as svc:
         out.write(f"embedded service at {svc.base_url} (key {svc.api_key[:4]}…, 40 characters)\n")
         client = svc.client()
 
-        _step(out, "authenticated call")
+        _step(out, "authenticated call and the gateway's answers")
         status = client.request("GET", "local_status", args={"format": "json"}).json()
         out.write(f"status: {status['outputs']['status']}, rate limit {client.rate_limit}\n")
-
-        _step(out, "the gateway's answers")
         for auth in ("header", "query", "basic"):
             code = svc.client(auth=auth).request("GET", "local_status", args={"format": "json"}).status
             out.write(f"auth={auth:<6} -> HTTP {code}\n")
         try:
-            svc.client(api_key=None).request("GET", "local_status", args={"format": "json"})
-        except AuthError as missing:
-            out.write(f"no key       -> {type(missing).__name__} {missing.code}\n")
+            svc.client(api_key="w" * 40).request("GET", "local_status", args={"format": "json"})
+        except AuthError as wrong:
+            out.write(f"wrong key    -> {type(wrong).__name__} {wrong.code}\n")
         try:
             svc.client(api_key="k" * 41)
         except ParameterError as bad:
             out.write(f"41-char key  -> {type(bad).__name__}: {bad}\n")
+
+        _step(out, "solar dataset query (v1, all stations within 60 miles of Golden, CO)")
+        query = client.solar.data_query(39.74, -105.18, radius=60, all=True, version="v1")
+        for code, station in query.closest.items():
+            where = f"{station.id:28} {station.city or station.state:20} {station.distance / 1000:6.1f} km" if station else "none in range"
+            out.write(f"  {code:6} {where}\n")
+        out.write(f"  {len(query.all_stations or [])} stations in range; as a polars frame: {query.to_polars().shape}\n")
+
+        _step(out, "PV estimator v6 (5 kW roof, hourly) and the local engine on the same weather")
+        tmy3 = query.closest["tmy3"]
+        assert tmy3 is not None
+        estimate = client.pv.estimate(5, sf.ModuleType.STANDARD, 14, sf.ArrayType.FIXED_ROOF_MOUNT, 25, 180, file_id=tmy3, timeframe="hourly")
+        out.write(f"  {estimate} at station {estimate.station_info.location if estimate.station_info else '?'}\n")
+        local = sf.pvwatts.simulate(svc.station_weather(tmy3.id), 5, 0, 14, 1, 25, 180)
+        out.write(f"  local engine: {local.ac_annual:.3f} kWh, identical to the service: {local.ac_annual == estimate.ac_annual}\n")
+        best = max(sf.ArrayType, key=lambda a: sf.pvwatts.simulate(svc.station_weather(tmy3.id), 5, 0, 14, a, 25 if a < 2 else 0, 180, timeframe="monthly").ac_annual)
+        out.write(f"  best array type at this site: {best.name}\n")
+
+        _step(out, "technical potential (deprecated service; embedded synthetic regions)")
+        job = client.technical_potential.submit("rede", "India", "fixlat", excludeProtectedAreas=True, limitBySlope={"max": 5})
+        result = job.wait(timeout=30, poll_interval=0.05)
+        c = result.cumulative
+        out.write(f"  job {job.job_id}: {c.total_nameplate_capacity_mw / 1e3:,.0f} GW on {c.total_land_area_sq_km:,.0f} km², {len(result.regional)} sub-regions\n")
+        out.write(f"  deleted map data: {job.delete().map_data_deleted}\n")
 
     out.write(f"\ndemo finished in {time.perf_counter() - started:.2f} s\n")
     return 0
