@@ -247,8 +247,10 @@ class Client(_ClientBase):
         from sunflux.pv import PvService
         from sunflux.solar import SolarService
 
+        from sunflux.optimizer.jobs import OptimizerService
         from sunflux.technical_potential import TechnicalPotentialService
 
+        self.optimizer = OptimizerService(self)
         self.solar = SolarService(self)
         self.pv = PvService(self)
         self.technical_potential = TechnicalPotentialService(self)
@@ -286,8 +288,10 @@ class AsyncClient(_ClientBase):
         from sunflux.pv import AsyncPvService
         from sunflux.solar import AsyncSolarService
 
+        from sunflux.optimizer.jobs import AsyncOptimizerService
         from sunflux.technical_potential import AsyncTechnicalPotentialService
 
+        self.optimizer = AsyncOptimizerService(self)
         self.solar = AsyncSolarService(self)
         self.pv = AsyncPvService(self)
         self.technical_potential = AsyncTechnicalPotentialService(self)

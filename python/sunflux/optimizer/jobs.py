@@ -1,0 +1,289 @@
+"""Optimizer jobs: ``client.optimizer.submit / results / run`` and the `OptimizerResult`.
+
+The job contract (the live service's, followed by the embedded one): POST ``…/job/`` answers
+201 ``{"run_uuid": …}`` or 400 with ``messages.input_errors``; GET ``…/job/<uuid>/results/``
+answers 200 with ``status`` ``"Optimizing..."``, ``"optimal"`` or ``"An error occurred. See
+messages for more."``, 400 with ``status: "error"``, or 404 "not in database" right after the
+POST (a race the client waits out for a short grace period).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as _dt
+import json
+import time
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
+from sunflux.optimizer.scenario import Scenario
+from sunflux.optimizer.validation import validate_scenario_dict
+
+if TYPE_CHECKING:
+    from sunflux._client import AsyncClient, Client
+
+__all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
+
+OPTIMAL = "optimal"
+#: Statuses of a run that is still going.
+RUNNING_STATUSES = frozenset({"Optimizing...", "Validating..."})
+#: How long a 404 right after POST is taken as "not stored yet" rather than "no such run".
+NOT_FOUND_GRACE = 30.0
+
+
+class Record(Mapping[str, Any]):
+    """Read-only attribute access to a nested results mapping: ``outputs.PV.size_kw``."""
+
+    __slots__ = ("_data", "_path")
+
+    def __init__(self, data: Mapping[str, Any], path: str = "") -> None:
+        self._data = data
+        self._path = path
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            where = self._path or "the results"
+            raise AttributeError(f"{where} has no {name!r} (it has: {', '.join(sorted(self._data))})") from None
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._data[key]
+        return Record(value, f"{self._path}.{key}" if self._path else key) if isinstance(value, Mapping) else value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self._data)
+
+    def __repr__(self) -> str:
+        scalars = {k: v for k, v in self._data.items() if not isinstance(v, (list, Mapping))}
+        nested = [k for k, v in self._data.items() if isinstance(v, Mapping)]
+        series = [k for k, v in self._data.items() if isinstance(v, list)]
+        parts = [f"{k}={v!r}" for k, v in list(scalars.items())[:8]]
+        if nested:
+            parts.append(f"sections={nested}")
+        if series:
+            parts.append(f"{len(series)} series")
+        return f"Record({self._path or 'outputs'}: {', '.join(parts)})"
+
+
+class OptimizerResult:
+    """A run in whatever state it is: ``status``, ``messages`` (info, warnings, errors),
+    ``inputs``, ``outputs`` (attribute access: ``outputs.PV.size_kw``, ``outputs.Financial.npv``),
+    ``series()`` (every time series of the outputs as one polars frame) and ``raw`` (the dict)."""
+
+    def __init__(self, raw: Mapping[str, Any], http_status: int = 200) -> None:
+        self.raw: dict[str, Any] = dict(raw)
+        self.http_status = http_status
+        self.run_uuid: str = str(raw.get("run_uuid", ""))
+        self.status: str = str(raw.get("status", ""))
+        self.messages: dict[str, Any] = dict(raw.get("messages") or {})
+        self.inputs = Record(raw.get("inputs") or {}, "inputs")
+        self.outputs = Record(raw.get("outputs") or {}, "outputs")
+
+    @property
+    def optimal(self) -> bool:
+        return self.status == OPTIMAL
+
+    @property
+    def running(self) -> bool:
+        return self.status in RUNNING_STATUSES
+
+    def _steps(self) -> tuple[int, int, int]:
+        settings = self.raw.get("inputs", {}).get("Settings", {}) or {}
+        per_hour = int(settings.get("time_steps_per_hour") or 1)
+        year = int((self.raw.get("inputs", {}).get("ElectricLoad", {}) or {}).get("year") or 2017)
+        return per_hour, 8760 * per_hour, year
+
+    def series(self) -> Any:
+        """Every series of the outputs (lists of one value per time step) as columns named
+        ``Section.field``, with a ``timestamp`` column (naive local time from 1 January of
+        ``inputs.ElectricLoad.year``, 2017 when absent, at ``time_steps_per_hour``)."""
+        import polars as pl
+
+        per_hour, steps, year = self._steps()
+        columns: dict[str, list[float]] = {}
+        for section, fields in (self.raw.get("outputs") or {}).items():
+            if not isinstance(fields, Mapping):
+                continue
+            for name, values in fields.items():
+                if isinstance(values, list) and len(values) == steps and all(isinstance(v, (int, float)) for v in values[:24]):
+                    columns[f"{section}.{name}"] = values
+        start = _dt.datetime(year, 1, 1)
+        timestamps = pl.datetime_range(start, start + _dt.timedelta(minutes=(steps - 1) * 60 // per_hour), _dt.timedelta(minutes=60 // per_hour), eager=True)
+        frame = pl.DataFrame({name: pl.Series(values, dtype=pl.Float64) for name, values in columns.items()})
+        return frame.insert_column(0, timestamps.alias("timestamp"))
+
+    def __repr__(self) -> str:
+        if self.optimal:
+            financial = self.raw.get("outputs", {}).get("Financial", {}) or {}
+            return f"OptimizerResult({self.run_uuid}, optimal, lcc={financial.get('lcc')}, npv={financial.get('npv')})"
+        return f"OptimizerResult({self.run_uuid}, status={self.status!r})"
+
+
+def _scenario_dict(scenario: Scenario | Mapping[str, Any]) -> dict[str, Any]:
+    document = scenario.to_dict() if isinstance(scenario, Scenario) else dict(scenario)
+    problems = validate_scenario_dict(document)
+    if problems:
+        raise ParameterError(problems)
+    return document
+
+
+def _validation_error(error: ValidationError) -> ValidationError:
+    """Adds the service's per-section ``input_errors`` to a 400 answer's error."""
+    try:
+        body = json.loads(error.body)
+    except ValueError:
+        body = {}
+    error.input_errors = (body.get("messages") or {}).get("input_errors") or {}  # type: ignore[attr-defined]
+    return error
+
+
+def _result_from_error(error: ApiError) -> OptimizerResult:
+    """A 400 ``status: error`` answer is a state of the run, not a transport problem."""
+    try:
+        body = json.loads(error.body)
+    except ValueError:
+        raise error from None
+    if not isinstance(body, Mapping) or "status" not in body:
+        raise error
+    return OptimizerResult(body, error.status)
+
+
+def _failure(result: OptimizerResult) -> JobFailed:
+    errors = result.messages.get("errors") or result.messages.get("error") or {}
+    detail = f": {errors}" if errors else ""
+    return JobFailed(
+        f"optimizer run {result.run_uuid} ended with status {result.status!r}{detail}",
+        job_id=result.run_uuid,
+        messages=result.messages,
+        status=result.status,
+    )
+
+
+class _Poller:
+    """Deadline, backoff and the 404 grace shared by the sync and async ``run``."""
+
+    def __init__(self, run_uuid: str, timeout: float, poll_interval: float, max_interval: float) -> None:
+        self.run_uuid = run_uuid
+        self.started = time.monotonic()
+        self.deadline = self.started + timeout
+        self.interval = poll_interval
+        self.max_interval = max_interval
+        self.timeout = timeout
+        self.last_status = "submitted"
+
+    def next_wait(self) -> float:
+        remaining = self.deadline - time.monotonic()
+        if remaining <= 0:
+            raise JobTimeout(
+                f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
+                f"resume with client.optimizer.results({self.run_uuid!r})",
+                job_id=self.run_uuid,
+                last_status=self.last_status,
+            )
+        wait = min(self.interval, remaining)
+        self.interval = min(self.interval * 1.5, self.max_interval)
+        return wait
+
+    def settle(self, result: OptimizerResult | None) -> OptimizerResult | None:
+        """The final result, None to keep polling; raises for failures."""
+        if result is None:
+            if time.monotonic() - self.started > NOT_FOUND_GRACE:
+                raise NotFoundError(f"optimizer run {self.run_uuid} is not in the database", status=404)
+            return None
+        self.last_status = result.status
+        if result.optimal:
+            return result
+        if result.running:
+            return None
+        raise _failure(result)
+
+
+class OptimizerService:
+    """``client.optimizer``: submit scenarios, read results, or run to completion."""
+
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def submit(self, scenario: Scenario | Mapping[str, Any]) -> str:
+        """Validates with the scenario builder's rules (`ParameterError` with every problem,
+        nothing sent), POSTs the job and returns its ``run_uuid``. A 400 answer raises
+        `ValidationError` with ``input_errors`` (per section)."""
+        document = _scenario_dict(scenario)
+        try:
+            response = self._client.request("POST", "optimizer_job", json=document)
+        except ValidationError as error:
+            raise _validation_error(error) from None
+        return str(response.json()["run_uuid"])
+
+    def results(self, run_uuid: str) -> OptimizerResult:
+        """The run in whatever state it is (a 404 raises `NotFoundError`)."""
+        try:
+            response = self._client.request("GET", "optimizer_results", args={"run_uuid": run_uuid}, check_errors=False)
+        except ValidationError as error:
+            return _result_from_error(error)
+        return OptimizerResult(response.json(), response.status)
+
+    def run(
+        self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
+    ) -> OptimizerResult:
+        """Submits and polls with backoff until the run is optimal (returned), fails (`JobFailed`
+        with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid)."""
+        poller = _Poller(self.submit(scenario), timeout, poll_interval, max_interval)
+        while True:
+            try:
+                result: OptimizerResult | None = self.results(poller.run_uuid)
+            except NotFoundError:
+                result = None
+            final = poller.settle(result)
+            if final is not None:
+                return final
+            time.sleep(poller.next_wait())
+
+
+class AsyncOptimizerService:
+    """``async_client.optimizer``: the same calls, awaitable."""
+
+    def __init__(self, client: AsyncClient) -> None:
+        self._client = client
+
+    async def submit(self, scenario: Scenario | Mapping[str, Any]) -> str:
+        document = _scenario_dict(scenario)
+        try:
+            response = await self._client.request("POST", "optimizer_job", json=document)
+        except ValidationError as error:
+            raise _validation_error(error) from None
+        return str(response.json()["run_uuid"])
+
+    async def results(self, run_uuid: str) -> OptimizerResult:
+        try:
+            response = await self._client.request("GET", "optimizer_results", args={"run_uuid": run_uuid}, check_errors=False)
+        except ValidationError as error:
+            return _result_from_error(error)
+        return OptimizerResult(response.json(), response.status)
+
+    async def run(
+        self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
+    ) -> OptimizerResult:
+        poller = _Poller(await self.submit(scenario), timeout, poll_interval, max_interval)
+        while True:
+            try:
+                result: OptimizerResult | None = await self.results(poller.run_uuid)
+            except NotFoundError:
+                result = None
+            final = poller.settle(result)
+            if final is not None:
+                return final
+            await asyncio.sleep(poller.next_wait())

@@ -1,0 +1,147 @@
+"""Optimizer job client against a scripted loopback server: submit, the 404 race right after
+POST, "Optimizing..." then optimal, the 200 "An error occurred", the 400 error state, a run stuck
+in "Optimizing..." (JobTimeout with the run_uuid), input_errors on POST, and the real results body."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import threading
+from typing import Any, Callable
+
+import polars as pl
+import pytest
+
+import sunflux as sf
+from conftest import LoopbackServer, reply
+from sunflux.optimizer import ElectricLoad, ElectricTariff, Scenario, Site
+from sunflux.optimizer.jobs import OptimizerResult
+
+SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared" / "reopt_posts"
+RESPONSE = SHARED / "REopt-Analysis-Scripts__response_1.json"
+UUID = "288523d9-b3ca-491b-a490-27b10c384ce1"
+
+
+def scenario() -> Scenario:
+    return (
+        Scenario(site=Site(latitude=39.74, longitude=-105.17))
+        .with_load(ElectricLoad.flat(annual_kwh=100_000))
+        .with_tariff(ElectricTariff.blended(energy_rate=0.12, demand_rate=10.0))
+    )
+
+
+class JobServer:
+    """Answers POST with a run_uuid and each GET from a script of (status code, body)."""
+
+    def __init__(self, loopback: LoopbackServer, script: list[tuple[int, dict[str, Any]]], post: tuple[int, dict[str, Any]] | None = None) -> None:
+        self.script = list(script)
+        self.lock = threading.Lock()
+        self.posted: list[dict[str, Any]] = []
+        post_answer = post or (201, {"run_uuid": UUID})
+
+        def handle(request: Any) -> None:
+            if request.command == "POST":
+                self.posted.append(json.loads(loopback.seen[-1]["body"]))
+                reply(request, post_answer[0], json.dumps(post_answer[1]).encode())
+                return
+            with self.lock:
+                status, body = self.script.pop(0) if len(self.script) > 1 else self.script[0]
+            reply(request, status, json.dumps(body).encode())
+
+        loopback.handler = handle
+        self.client = sf.Client(api_key="a" * 40, base_url=loopback.url, routes="spec", retries=0)
+
+
+def body(status: str, **extra: Any) -> dict[str, Any]:
+    return {"run_uuid": UUID, "status": status, "messages": {"info": "", "errors": {}, "warnings": {}}, **extra}
+
+
+NOT_IN_DB = (404, {"status": "error", "messages": {"error": f"run_uuid {UUID} not in database. You may have hit the results endpoint too quickly after POST'ing scenario."}})
+
+
+def test_submit_validates_first_and_sends_nothing_when_invalid(loopback: LoopbackServer) -> None:
+    server = JobServer(loopback, [(200, body("optimal"))])
+    broken = {"Site": {"latitude": 120}, "ElectricLoad": {"loads_kw": [1.0] * 10}}
+    with pytest.raises(sf.ParameterError) as caught:
+        server.client.optimizer.submit(broken)
+    assert any("Site.latitude" in str(p) for p in caught.value.errors)
+    assert loopback.seen == []
+    assert server.client.optimizer.submit(scenario()) == UUID
+    assert server.posted[0]["Site"] == {"latitude": 39.74, "longitude": -105.17}
+
+
+def test_400_on_post_raises_validation_error_with_input_errors(loopback: LoopbackServer) -> None:
+    rejected = {
+        "status": "Invalid inputs. No optimization task has been created. See messages for details.",
+        "run_uuid": "",
+        "messages": {"error": "Invalid inputs.", "input_errors": {"ElectricTariff": ["urdb_label: not found"]}},
+    }
+    server = JobServer(loopback, [(200, body("optimal"))], post=(400, rejected))
+    with pytest.raises(sf.ValidationError) as caught:
+        server.client.optimizer.submit(scenario())
+    assert caught.value.input_errors == {"ElectricTariff": ["urdb_label: not found"]}  # type: ignore[attr-defined]
+    assert "ElectricTariff: urdb_label: not found" in caught.value.errors
+
+
+def test_run_waits_out_the_404_race_and_optimizing(loopback: LoopbackServer) -> None:
+    final = body("optimal", outputs={"PV": {"size_kw": 12.5}, "Financial": {"lcc": 100.0, "npv": 5.0}})
+    server = JobServer(loopback, [NOT_IN_DB, NOT_IN_DB, (200, body("Optimizing...")), (200, body("Optimizing...")), (200, final)])
+    result = server.client.optimizer.run(scenario(), timeout=10, poll_interval=0.01)
+    assert result.optimal and result.outputs.PV.size_kw == 12.5 and result.outputs.Financial.npv == 5.0
+    assert len([s for s in loopback.seen if s["method"] == "GET"]) == 5
+
+
+def test_results_returns_any_state(loopback: LoopbackServer) -> None:
+    server = JobServer(loopback, [(200, body("Optimizing..."))])
+    state = server.client.optimizer.results(UUID)
+    assert state.running and not state.optimal and state.status == "Optimizing..."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        (200, body("An error occurred. See messages for more.", messages={"errors": {"timeout": "exceeded"}, "warnings": {}})),
+        (400, body("error", messages={"errors": {"REopt": "infeasible"}, "warnings": {}, "has_stacktrace": False})),
+    ],
+)
+def test_terminal_errors_raise_job_failed_with_messages(loopback: LoopbackServer, answer: tuple[int, dict[str, Any]]) -> None:
+    server = JobServer(loopback, [(200, body("Optimizing...")), answer])
+    with pytest.raises(sf.JobFailed) as caught:
+        server.client.optimizer.run(scenario(), timeout=10, poll_interval=0.01)
+    assert caught.value.job_id == UUID
+    assert caught.value.messages["errors"] == answer[1]["messages"]["errors"]
+    assert server.client.optimizer.results(UUID).status == answer[1]["status"]
+
+
+def test_stuck_run_times_out_with_its_uuid(loopback: LoopbackServer) -> None:
+    server = JobServer(loopback, [(200, body("Optimizing..."))])
+    with pytest.raises(sf.JobTimeout) as caught:
+        server.client.optimizer.run(scenario(), timeout=0.2, poll_interval=0.02)
+    assert caught.value.job_id == UUID and caught.value.last_status == "Optimizing..."
+    assert f"client.optimizer.results('{UUID}')" in str(caught.value)
+
+
+def test_unknown_run_after_grace_raises_not_found(loopback: LoopbackServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sunflux.optimizer.jobs as jobs
+
+    monkeypatch.setattr(jobs, "NOT_FOUND_GRACE", 0.1)
+    server = JobServer(loopback, [NOT_IN_DB])
+    with pytest.raises(sf.NotFoundError):
+        server.client.optimizer.run(scenario(), timeout=10, poll_interval=0.02)
+
+
+@pytest.mark.skipif(not RESPONSE.exists(), reason="needs shared/reopt_posts (the real results body)")
+def test_real_results_body_parses() -> None:
+    raw = json.loads(RESPONSE.read_text())
+    result = OptimizerResult(raw)
+    assert result.optimal and result.status == "optimal"
+    assert result.outputs.PV.size_kw == pytest.approx(37.05, abs=0.01)
+    assert result.outputs.Financial.lcc == pytest.approx(300412.62, abs=0.01)
+    assert result.inputs.Settings.timeout_seconds == 420
+    series = result.series()
+    assert series.height == 8760
+    assert series.schema["timestamp"] == pl.Datetime("us")
+    assert "PV.electric_to_load_series_kw" in series.columns and "ElectricLoad.load_series_kw" in series.columns
+    assert series["timestamp"][0].year == 2017
+    with pytest.raises(AttributeError, match="has no 'nonexistent'"):
+        _ = result.outputs.PV.nonexistent
