@@ -18,6 +18,7 @@ EXPECTED_TEXT = {
     "dataset_query.ipynb": ["tmy3", "satdb"],
     "pv_estimator.ipynb": ["best tilt:", "identical annual energy: True"],
     "technical_potential.ipynb": ["map_data_deleted=True", "summary unchanged: True"],
+    "pv_engine.ipynb": ["same within float32 rounding: True", "best fixed tilt:"],
 }
 
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"notebook execution needs {', '.join(MISSING)} (pip install sunflux[test])")

@@ -37,13 +37,17 @@ _ALIASES: dict[str, tuple[str, ...]] = {
     "albedo": ("albedo", "alb", "surface_albedo"),
 }
 _TIME_COLUMNS = ("timestamp", "time", "datetime", "date", "index")
+_CALENDAR_COLUMNS = ("year", "month", "day", "hour", "minute")
 
 
 class Weather:
     """A weather year for the engine, with its site: ``lat``, ``lon`` (degrees), ``tz`` (hours from
     GMT, standard time), ``elevation`` (m), ``city``, ``state``, ``country``, ``location_id``,
     ``source``. ``len(weather)`` is 8760, or 8784 with a leap day. The columns are an Arrow table
-    (``to_polars()``, ``to_arrow()``)."""
+    (``to_polars()``, ``to_arrow()``): year, month, day, hour, gh, dn, df, tdry, wspd, and pressure
+    / albedo when the source had them. ``minute`` is there only for ``instantaneous`` data (a
+    source with a minute column); hour averages (TMY2, TMY3, SAM CSV without minutes) have none,
+    so that ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year."""
 
     def __init__(self, core: _core.CoreWeather) -> None:
         self._core = core
@@ -53,31 +57,41 @@ class Weather:
     def has_leap_day(self) -> bool:
         return self._core.has_leap_day
 
+    @property
+    def instantaneous(self) -> bool:
+        """True when the values are instants at the stamped minute, False for hour averages."""
+        return self._core.instantaneous
+
     def __len__(self) -> int:
         return len(self._core)
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
-        return self._core.to_arrow().__arrow_c_stream__(requested_schema)
+        return self.to_arrow().__arrow_c_stream__(requested_schema)
 
     def to_polars(self) -> Any:
-        return to_polars(self._core.to_arrow())
+        return to_polars(self.to_arrow())
 
     def to_arrow(self) -> Any:
-        return to_pyarrow(self._core.to_arrow())
+        table = to_pyarrow(self._core.to_arrow())
+        return table if self.instantaneous else table.drop_columns(["minute"])
 
     def __repr__(self) -> str:
         where = ", ".join(p for p in (self.city, self.state, self.country) if p) or self.location_id or "site"
         return f"Weather({where}: lat={self.lat}, lon={self.lon}, tz={self.tz}, elevation={self.elevation} m, {len(self)} hours)"
 
 
-def _canonical_table(source: Any) -> Any:
+def _canonical_table(source: Any, tz: float) -> Any:
     import pyarrow as pa
     import pyarrow.compute as pc
 
     if isinstance(source, Mapping):
         table = pa.table({str(name): pa.array(values) for name, values in source.items()})
     elif hasattr(source, "index") and hasattr(source, "reset_index") and type(source).__module__.startswith("pandas"):
-        frame = source.reset_index() if source.index.name or getattr(source.index, "tz", None) is not None or "datetime" in str(source.index.dtype) else source
+        if "datetime" in str(source.index.dtype):
+            named = source.index.name if str(source.index.name).lower() in _TIME_COLUMNS else "timestamp"
+            frame = source.rename_axis(named).reset_index()
+        else:
+            frame = source.reset_index() if source.index.name else source
         table = pa.table(frame)
     else:
         table = pa.table(source)
@@ -96,14 +110,32 @@ def _canonical_table(source: Any) -> Any:
                 f"(it has {', '.join(table.column_names)})"
             )
         stamps = table.column(time_name)
-        for part, function in (("year", pc.year), ("month", pc.month), ("day", pc.day), ("hour", pc.hour), ("minute", pc.minute)):
+        if stamps.type.tz is not None:
+            stamps = pc.cast(stamps, pa.timestamp(stamps.type.unit, _utc_offset(tz)))
+        for part, function in (("year", pc.year), ("month", pc.month), ("day", pc.day), ("hour", pc.hour)):
             renamed.setdefault(part, function(stamps))
     missing = [name for name in ("gh", "dn", "df", "tdry", "wspd") if name not in renamed]
     if missing:
         raise ParameterError(
             [f"column {name!r} is missing (accepted names: {', '.join(_ALIASES[name])})" for name in missing]
         )
-    return pa.table({name: pc.cast(column, pa.float64()) if pa.types.is_integer(column.type) and name not in ("year", "month", "day", "hour", "minute") else column for name, column in renamed.items()})
+    return pa.table({name: _core_column_type(name, column) for name, column in renamed.items()})
+
+
+def _utc_offset(tz: float) -> str:
+    """The fixed offset of a standard time zone, e.g. -5 → "-05:00", 5.5 → "+05:30"."""
+    minutes = round(abs(tz) * 60)
+    return f"{'-' if tz < 0 else '+'}{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def _core_column_type(name: str, column: Any) -> Any:
+    """The column as the core reads it: int64 calendar integers, float64 otherwise (float64
+    columns are passed on as they are)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    wanted = pa.int64() if name in _CALENDAR_COLUMNS and pa.types.is_integer(column.type) else pa.float64()
+    return column if column.type == wanted else pc.cast(column, wanted)
 
 
 def read_weather(
@@ -121,7 +153,14 @@ def read_weather(
     arrays) with ``year, month, day, hour`` (or a timestamp column) and ``ghi, dni, dhi`` (W/m²),
     ``temperature`` (°C), ``wind_speed`` (m/s) under any of their common names; a table needs
     ``lat``, ``lon``, ``tz`` and ``elevation``. float64 columns are read in place from their Arrow
-    buffers. A bad file raises `ParameterError` naming the file, line and column.
+    buffers; other numeric types are converted. A table without a ``minute`` column holds hour
+    averages, like a TMY file (a timestamp only says which hour a record is); with one, its values
+    are instants at that minute. Naive timestamps are local standard time; zoned ones are
+    converted to the site's standard time ``tz``. A bad file raises `ParameterError` naming the
+    file, line and column.
+
+    The year: 8760 consecutive hours from 1 January 00:00 (local standard time), or 8784 when
+    29 February is present; sub-hourly data is refused.
     """
     if isinstance(source, Weather):
         return source
@@ -134,7 +173,7 @@ def read_weather(
     missing = [name for name, value in (("lat", lat), ("lon", lon), ("tz", tz), ("elevation", elevation)) if value is None]
     if missing:
         raise ParameterError([f"{name} is required when reading weather from a table" for name in missing])
-    table = _canonical_table(source)
+    table = _canonical_table(source, float(tz))  # type: ignore[arg-type]
     return Weather(_core.weather_from_table(table, float(lat), float(lon), float(tz), float(elevation), "table"))  # type: ignore[arg-type]
 
 
@@ -190,7 +229,8 @@ def simulate_many(
     ``weather`` is one weather year for every system, or one per system. ``systems`` are mappings
     of `simulate`'s parameters. ``output="table"`` returns one long polars frame (``system``, the
     row index of ``systems``, then the hourly columns, or the monthly ones with
-    ``timeframe="monthly"``); ``output="results"`` returns one `PvEstimate` per system.
+    ``timeframe="monthly"``); its timestamps are in the sites' standard time zone, or in UTC when
+    the weathers have different zones. ``output="results"`` returns one `PvEstimate` per system.
     """
     if output not in ("table", "results"):
         raise ParameterError(f'output must be "table" or "results" (got {output!r})')
@@ -209,5 +249,7 @@ def simulate_many(
         (r.hourly if r.hourly is not None else r.monthly).with_columns(pl.lit(i, dtype=pl.Int64).alias("system"))
         for i, r in enumerate(results)
     ]
+    if len({frame.schema.get("timestamp") for frame in frames}) > 1:
+        frames = [frame.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")) for frame in frames]
     table = pl.concat(frames) if frames else pl.DataFrame()
     return table.select(["system", *[c for c in table.columns if c != "system"]]) if frames else table

@@ -317,6 +317,7 @@ impl Weather {
         validate_site(&meta, origin)?;
         let records = columns.year.len();
         validate_lengths(&columns, records, origin)?;
+        validate_one_record_per_hour(&columns, origin)?;
         validate_record_count(records, origin)?;
         let instantaneous = columns.minute.is_some();
         let minute = columns.minute.unwrap_or_else(|| vec![30; records]);
@@ -508,24 +509,38 @@ fn validate_lengths(
     Ok(())
 }
 
+/// Refuses sub-hourly data at the first record that falls in the same hour as the one before it.
+fn validate_one_record_per_hour(columns: &WeatherColumns, origin: &Origin) -> Result<(), WeatherError> {
+    let same_hour = |i: usize| {
+        columns.month[i] == columns.month[i - 1] && columns.day[i] == columns.day[i - 1] && columns.hour[i] == columns.hour[i - 1]
+    };
+    match (1..columns.month.len()).find(|&i| same_hour(i)) {
+        Some(record) => {
+            let field = if columns.minute.is_some() { Field::Minute } else { Field::Hour };
+            Err(origin.record_error(
+                record,
+                field,
+                format!(
+                    "sub-hourly data is not supported: a second record in hour {} of {}/{}; the PVWatts v5 engine needs one \
+                     record per hour (8760, or 8784 with February 29)",
+                    columns.hour[record], columns.month[record], columns.day[record]
+                ),
+            ))
+        }
+        None => Ok(()),
+    }
+}
+
+/// Refuses a year that is not 8760 or 8784 records, naming the last record (where the data stop).
 fn validate_record_count(records: usize, origin: &Origin) -> Result<(), WeatherError> {
     if records == HOURS_PER_YEAR || records == HOURS_PER_LEAP_YEAR {
         return Ok(());
     }
-    let per_hour = [HOURS_PER_YEAR, HOURS_PER_LEAP_YEAR]
-        .into_iter()
-        .find(|&hours| records > hours && records.is_multiple_of(hours))
-        .map(|hours| records / hours);
-    let message = match per_hour {
-        Some(steps) => format!(
-            "sub-hourly data is not supported: {records} records is {steps} per hour; the PVWatts v5 engine \
-             needs one record per hour (8760, or 8784 with February 29)"
-        ),
-        None => format!(
-            "expected one year of hourly records (8760, or 8784 with February 29), found {records}"
-        ),
-    };
-    Err(origin.file_error(message))
+    let message = format!("expected one year of hourly records (8760, or 8784 with February 29), found {records}: the data stop here");
+    if records == 0 {
+        return Err(origin.file_error(message));
+    }
+    Err(origin.record_error(records - 1, Field::Hour, message))
 }
 
 fn validate_calendar(
@@ -760,12 +775,8 @@ mod tests {
             }
         }
         let error = error_of(Weather::from_columns(site(), columns));
-        assert!(
-            error
-                .message
-                .starts_with("sub-hourly data is not supported: 17520 records is 2 per hour"),
-            "{error}"
-        );
+        assert!(error.message.starts_with("sub-hourly data is not supported: a second record in hour 0 of 1/1"), "{error}");
+        assert_eq!((error.line, error.column.as_deref()), (Some(2), Some("minute")));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::formats::Format;
-use crate::services::pv_estimator::{hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
+use crate::services::pv_estimator::{consecutive_hours_ms, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
 use crate::transport::{Endpoint, Request, Transport};
 
 /// A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it.
@@ -24,11 +24,15 @@ pub struct CorePvEstimate {
 }
 
 impl CorePvEstimate {
-    /// Moves the hourly series into Arrow buffers (no copy) and keeps the rest.
-    pub fn new(mut estimate: PvEstimate, year: i32, raw: String) -> Result<Self> {
+    /// Moves the hourly series into Arrow buffers (no copy) and keeps the rest. `local_hours_ms`
+    /// gives each hour's local stamp; `None` stamps consecutive hours of the nominal year.
+    pub fn new(mut estimate: PvEstimate, local_hours_ms: Option<Vec<i64>>, raw: String) -> Result<Self> {
         let monthly = monthly_batch(&estimate.monthly).map_err(|e| Error::Parse(e.to_string()))?;
         let hourly = match estimate.hourly.take() {
-            Some(hourly) => Some(hourly_batch(hourly, estimate.tz_hours(), year).map_err(|e| Error::Parse(e.to_string()))?),
+            Some(hourly) => {
+                let stamps = local_hours_ms.unwrap_or_else(|| consecutive_hours_ms(NOMINAL_YEAR, hourly.ac.len()));
+                Some(hourly_batch(hourly, estimate.tz_hours(), &stamps).map_err(|e| Error::Parse(e.to_string()))?)
+            }
             None => None,
         };
         Ok(CorePvEstimate { estimate, monthly, hourly, raw })
@@ -106,7 +110,7 @@ pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<CorePvEstimate> 
         .filter(|f| *f != Format::Csv)
         .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("format must be \"json\" or \"xml\" (got {format:?})")])))?;
     let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(Error::Parse(e)))?;
-    CorePvEstimate::new(estimate, NOMINAL_YEAR, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
+    CorePvEstimate::new(estimate, None, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -153,7 +157,7 @@ async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> 
             remaining: response.rate_limit.remaining,
         })));
     }
-    CorePvEstimate::new(estimate, NOMINAL_YEAR, transport.redact(&String::from_utf8_lossy(&response.body)))
+    CorePvEstimate::new(estimate, None, transport.redact(&String::from_utf8_lossy(&response.body)))
 }
 
 /// Validates (every problem at once), estimates and parses, blocking.

@@ -15,7 +15,7 @@ use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
 use crate::error::Error;
 use crate::pvwatts::{parse_weather, read_weather_file, simulate, simulate_many, SiteMeta, Weather, WeatherColumns};
-use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
+use crate::services::pv_estimator::{record_hours_ms, stamp_year, validate_system, NOMINAL_YEAR, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreWeather")]
@@ -166,8 +166,9 @@ fn local_station(weather: &Weather) -> StationInfo {
 
 fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
-    let year = weather.year.first().copied().unwrap_or(crate::services::pv_estimator::NOMINAL_YEAR);
-    CorePvEstimate::new(estimate, year, String::new()).map_err(to_pyerr)
+    let year = stamp_year(weather.year.first().copied().unwrap_or(NOMINAL_YEAR), weather.has_leap_day());
+    let stamps = record_hours_ms(year, &weather.month, &weather.day, &weather.hour);
+    CorePvEstimate::new(estimate, Some(stamps), String::new()).map_err(to_pyerr)
 }
 
 /// Simulates one system on one weather year (GIL released).

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::raw::RawValue;
 use super::solar::{v2_file_id_problem, Dataset, NumberRange, LATITUDE, LONGITUDE};
+use crate::formats::climate_csv::days_from_civil;
 use crate::formats::timezone::standard_time_zone;
 use crate::formats::xml::read_xml;
 use crate::formats::Format;
@@ -677,27 +678,45 @@ impl PvEstimate {
     }
 }
 
-/// Days from 1970-01-01 to the given civil date (proleptic Gregorian).
-pub fn days_from_civil(year: i32, month: u32, day: u32) -> i64 {
-    let y = i64::from(year) - i64::from(month <= 2);
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let m = i64::from(month);
-    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+/// Local-time stamps (ms since the epoch, as if local time were UTC) of consecutive hours from
+/// 1 January of `year`: for answers that carry no calendar (typical years).
+pub fn consecutive_hours_ms(year: i32, hours: usize) -> Vec<i64> {
+    let start = days_from_civil(year, 1, 1) * 86_400_000;
+    (0..hours as i64).map(|hour| start + hour * 3_600_000).collect()
 }
 
-/// The hourly table: `timestamp` (start of each hour of `year` in the station's standard time,
-/// tz-aware) and the eight series, the Vecs moved into Arrow buffers without copying.
-pub fn hourly_batch(hourly: Hourly, tz_hours: f64, year: i32) -> Result<RecordBatch, ArrowError> {
-    let rows = hourly.ac.len();
-    let (zone, offset_ms) = match standard_time_zone(tz_hours) {
-        Some(zone) => (zone, (tz_hours * 3_600_000.0).round() as i64),
-        None => ("UTC".to_owned(), (tz_hours * 3_600_000.0).round() as i64),
-    };
-    let start_ms = days_from_civil(year, 1, 1) * 86_400_000 - offset_ms;
-    let stamps: Vec<i64> = (0..rows as i64).map(|hour| start_ms + hour * 3_600_000).collect();
+/// Local-time stamps (ms, as above) of calendar records: the start of each record's hour, all in
+/// `year` (typical-year files mix source years by month; one year keeps the stamps in order).
+pub fn record_hours_ms(year: i32, month: &[u8], day: &[u8], hour: &[u8]) -> Vec<i64> {
+    (0..month.len())
+        .map(|i| days_from_civil(year, u32::from(month[i]), u32::from(day[i])) * 86_400_000 + i64::from(hour[i]) * 3_600_000)
+        .collect()
+}
+
+/// The year hourly stamps of a weather year use: its first record's year, or the leap year 2000
+/// when the records hold 29 February and that year has none.
+pub fn stamp_year(first_year: i32, has_leap_day: bool) -> i32 {
+    if has_leap_day && !crate::formats::climate_csv::is_leap_year(first_year) {
+        2000
+    } else {
+        first_year
+    }
+}
+
+/// The hourly table: `timestamp` (start of each hour in the station's standard time, tz-aware;
+/// `local_hours_ms` are the local stamps) and the eight series, the Vecs moved into Arrow buffers
+/// without copying.
+pub fn hourly_batch(hourly: Hourly, tz_hours: f64, local_hours_ms: &[i64]) -> Result<RecordBatch, ArrowError> {
+    if local_hours_ms.len() != hourly.ac.len() {
+        return Err(ArrowError::InvalidArgumentError(format!(
+            "{} time stamps for {} hourly values",
+            local_hours_ms.len(),
+            hourly.ac.len()
+        )));
+    }
+    let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
+    let offset_ms = (tz_hours * 3_600_000.0).round() as i64;
+    let stamps: Vec<i64> = local_hours_ms.iter().map(|local| local - offset_ms).collect();
     let timestamp = TimestampMillisecondArray::from(stamps).with_timezone(zone.as_str());
     let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Millisecond, Some(zone.as_str().into())), false)];
     let mut columns: Vec<ArrayRef> = vec![Arc::new(timestamp)];
@@ -839,12 +858,16 @@ mod tests {
 
     #[test]
     fn timestamps_start_at_local_midnight() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(days_from_civil(2000, 3, 1), 11_017);
         let hourly = Hourly { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3] };
-        let batch = hourly_batch(hourly, -7.0, 1990).unwrap();
+        let batch = hourly_batch(hourly, -7.0, &consecutive_hours_ms(1990, 3)).unwrap();
         let stamps = batch.column(0).as_any().downcast_ref::<TimestampMillisecondArray>().unwrap();
         assert_eq!(stamps.value(0), (days_from_civil(1990, 1, 1) * 24 + 7) * 3_600_000);
         assert_eq!(stamps.value(1) - stamps.value(0), 3_600_000);
+        assert_eq!(stamp_year(1987, true), 2000);
+        assert_eq!(stamp_year(1988, false), 1988);
+        assert_eq!(record_hours_ms(1988, &[2, 3], &[28, 1], &[23, 0]), vec![
+            days_from_civil(1988, 2, 28) * 86_400_000 + 23 * 3_600_000,
+            days_from_civil(1988, 3, 1) * 86_400_000,
+        ]);
     }
 }

@@ -70,10 +70,11 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
         let line_number = index + 1;
         let fields = split_csv(line);
         if fields.len() <= WIND_SPEED {
+            let first_missing = label(fields.len(), "a column");
             return Err(WeatherError::new(
                 file,
                 Some(line_number),
-                None,
+                Some(&first_missing),
                 format!(
                     "TMY3 data line needs at least {} fields, found {}",
                     WIND_SPEED + 1,

@@ -1,0 +1,522 @@
+"""The local PV engine's Python face, `sunflux.pvwatts`: reading weather (TMY2, TMY3, SAM CSV,
+bytes, polars/pandas/pyarrow tables, numpy arrays), errors that locate a bad file's problem, the
+leap year, `simulate` (validation shared with ``client.pv.estimate``, results equal to SSC's in
+``../shared/pvref``) and `simulate_many` (equal to `simulate` one by one, output shapes, timestamps,
+the GIL released while it runs)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import threading
+import time
+import warnings
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+import sunflux as sf
+from sunflux.pvwatts import Weather, read_weather, simulate, simulate_many
+
+DATA = Path(__file__).with_name("data")
+PVREF = Path(__file__).resolve().parents[2] / "shared" / "pvref"
+NEEDS_PVREF = pytest.mark.skipif(
+    not (PVREF / "results.json").exists(),
+    reason="../shared/pvref is absent; tests/pvwatts_reference.rs is the authoritative comparison with SSC",
+)
+
+BASE = dict(system_capacity=4, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180)
+POSITIONAL = ("system_capacity", "module_type", "losses", "array_type", "tilt", "azimuth")
+SAM_HEADER = "Source,Location ID,City,State,Country,Latitude,Longitude,Time Zone,Elevation"
+SAM_COLUMNS = {"year": "Year", "month": "Month", "day": "Day", "hour": "Hour", "minute": "Minute", "gh": "GHI", "dn": "DNI",
+               "df": "DHI", "tdry": "Temperature", "wspd": "Wind Speed", "pressure": "Pressure", "albedo": "Albedo"}
+
+
+def _readme_number(text: str) -> float:
+    return float(text.replace("\u2212", "-"))  # the README writes minus signs
+
+
+def _readme_sites() -> dict[str, dict[str, Any]]:
+    """The weather files and their sites as tests/data/README.md lists them."""
+    row = re.compile(r"\| `(?P<file>[^`]+)\.gz` \| (?P<format>\w+) \| (?P<place>[^(]+) \(lat (?P<lat>\S+), lon (?P<lon>\S+), tz (?P<tz>\S+), (?P<elevation>\S+) m\) \|")
+    sites = {}
+    for match in row.finditer((DATA / "README.md").read_text()):
+        sites[match["file"]] = {"format": match["format"], "place": match["place"].strip(),
+                                **{key: _readme_number(match[key]) for key in ("lat", "lon", "tz", "elevation")}}
+    return sites
+
+
+SITES = _readme_sites()
+GREENSBORO, SAND_POINT, MIAMI = SITES
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The committed weather files, unzipped."""
+    folder = tmp_path_factory.mktemp("weather")
+    for name in SITES:
+        (folder / name).write_bytes(gzip.decompress((DATA / f"{name}.gz").read_bytes()))
+    return {name: folder / name for name in SITES}
+
+
+@pytest.fixture(scope="module")
+def weathers(files: dict[str, Path]) -> dict[str, Weather]:
+    return {name: read_weather(path) for name, path in files.items()}
+
+
+def site_of(weather: Weather) -> dict[str, float]:
+    return {"lat": weather.lat, "lon": weather.lon, "tz": weather.tz, "elevation": weather.elevation}
+
+
+def split(system: dict[str, Any]) -> tuple[list[Any], dict[str, Any]]:
+    """A system's positional parameters (in order) and its keyword ones."""
+    return [system[name] for name in POSITIONAL], {name: value for name, value in system.items() if name not in POSITIONAL}
+
+
+def run(weather: Any, **change: Any) -> sf.PvEstimate:
+    positional, keywords = split({**BASE, **change})
+    return simulate(weather, *positional, **keywords)
+
+
+def assert_same_result(left: sf.PvEstimate, right: sf.PvEstimate) -> None:
+    assert left.ac_annual == right.ac_annual
+    assert left.solrad_annual == right.solrad_annual
+    assert left.capacity_factor == right.capacity_factor
+    assert left.monthly.equals(right.monthly)
+    assert (left.hourly is None and right.hourly is None) or left.hourly.equals(right.hourly)  # type: ignore[union-attr]
+
+
+def write_sam_csv(path: Path, frame: pl.DataFrame, weather: Weather) -> Path:
+    """``frame`` (the columns of `Weather.to_polars`) as a SAM CSV: metadata names and values, then
+    the column names and one row per record."""
+    values = ["test", weather.location_id, weather.city, weather.state, weather.country, weather.lat, weather.lon, weather.tz, weather.elevation]
+    with path.open("w") as out:
+        out.write(f"{SAM_HEADER}\n{','.join(str(v).replace(',', ' ') for v in values)}\n")
+        frame.rename({name: SAM_COLUMNS[name] for name in frame.columns}).write_csv(out)
+    return path
+
+
+def parameter_errors(call: Callable[[], object]) -> list[str]:
+    with pytest.raises(sf.ParameterError) as caught:
+        call()
+    return [str(problem) for problem in caught.value.errors]
+
+
+# --- reading weather -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", SITES)
+def test_files_are_read_with_the_site_of_the_readme(files: dict[str, Path], name: str) -> None:
+    weather = read_weather(files[name])
+    site = SITES[name]
+    assert (weather.lat, weather.lon) == pytest.approx((site["lat"], site["lon"]), abs=1e-3)
+    assert (weather.tz, weather.elevation) == (site["tz"], site["elevation"])
+    assert weather.city.title().startswith(site["place"].split()[0].title()) and weather.source == site["format"]
+    assert len(weather) == 8760 and not weather.has_leap_day and not weather.instantaneous
+    frame = weather.to_polars()
+    assert frame.columns[:9] == ["year", "month", "day", "hour", "gh", "dn", "df", "tdry", "wspd"]
+    assert frame["hour"].to_list()[:25] == [*range(24), 0]
+    for column in ("dn", "df", "tdry", "wspd"):
+        values = frame[column].to_numpy()
+        assert np.array_equal(values.astype(np.float32).astype(np.float64), values), f"{column} is rounded through float32 as SSC stores it"
+    assert read_weather(str(files[name])).to_polars().equals(frame)
+
+
+@pytest.mark.parametrize("name", SITES)
+def test_bytes_give_the_same_weather_as_the_file(files: dict[str, Path], weathers: dict[str, Weather], name: str) -> None:
+    content = files[name].read_bytes()
+    for source in (content, bytearray(content), memoryview(content)):
+        weather = read_weather(source)
+        assert site_of(weather) == site_of(weathers[name])
+        assert weather.to_arrow().equals(weathers[name].to_arrow())
+
+
+def _numpy_columns(frame: pl.DataFrame) -> dict[str, np.ndarray]:
+    """Float32 arrays under common alias names and a naive local timestamp column."""
+    stamps = frame.select(pl.datetime("year", "month", "day", "hour").alias("t"))["t"].to_numpy()
+    aliases = {"gh": "ghi", "dn": "dni", "df": "dhi", "tdry": "temp_air", "wspd": "wind_speed", "pressure": "pressure", "albedo": "albedo"}
+    return {"timestamp": stamps, **{alias: frame[name].to_numpy().astype(np.float32) for name, alias in aliases.items()}}
+
+
+def _pandas_in_utc(frame: pl.DataFrame, tz: float) -> pd.DataFrame:
+    """Aliases in capitals and a UTC DatetimeIndex (converted to the site's standard time on reading)."""
+    columns = _numpy_columns(frame)
+    index = pd.DatetimeIndex(columns.pop("timestamp")).tz_localize(f"Etc/GMT{-int(tz):+d}").tz_convert("UTC")
+    return pd.DataFrame({name.upper(): values for name, values in columns.items()}, index=index)
+
+
+TABLES: dict[str, Callable[[pl.DataFrame, float], Any]] = {
+    "polars": lambda frame, tz: frame,
+    "pandas": lambda frame, tz: frame.to_pandas(),
+    "pyarrow": lambda frame, tz: frame.to_arrow(),
+    "numpy float32 with a timestamp": lambda frame, tz: _numpy_columns(frame),
+    "pandas with a UTC index": _pandas_in_utc,
+}
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_tables_give_the_results_of_the_file(weathers: dict[str, Weather], kind: str) -> None:
+    weather = weathers[GREENSBORO]
+    table = TABLES[kind](weather.to_polars(), weather.tz)
+    from_table = read_weather(table, **site_of(weather))
+    assert len(from_table) == 8760 and not from_table.instantaneous
+    for array_type in (1, 3):
+        assert_same_result(run(from_table, array_type=array_type), run(weather, array_type=array_type))
+
+
+def test_a_weather_reads_back_from_its_own_table(weathers: dict[str, Weather]) -> None:
+    weather = weathers[MIAMI]
+    again = read_weather(weather.to_polars(), **site_of(weather))
+    assert again.to_polars().equals(weather.to_polars())
+    assert read_weather(weather) is weather
+    assert pl.DataFrame(weather).equals(weather.to_polars())
+
+
+def test_a_minute_column_makes_the_values_instantaneous(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    instants = read_weather(weather.to_polars().with_columns(minute=pl.lit(30)), **site_of(weather))
+    assert instants.instantaneous and instants.to_polars()["minute"].unique().to_list() == [30]
+    hour_averages, at_half_past = run(weather).hourly, run(instants).hourly
+    assert hour_averages is not None and at_half_past is not None
+    differs = hour_averages["ac"] != at_half_past["ac"]
+    assert 0 < differs.sum() < 0.25 * 8760, "only the sunrise and sunset hours (and the cell temperature after them) differ"
+
+
+def test_a_table_needs_the_site_and_the_columns(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    frame = weather.to_polars()
+    site = site_of(weather)
+    assert parameter_errors(lambda: read_weather(frame, lat=site["lat"], lon=site["lon"])) == [
+        "tz is required when reading weather from a table",
+        "elevation is required when reading weather from a table",
+    ]
+    (missing_dni,) = parameter_errors(lambda: read_weather(frame.drop("dn"), **site))
+    assert missing_dni.startswith("column 'dn' is missing") and "dni" in missing_dni
+    (no_time,) = parameter_errors(lambda: read_weather(frame.drop("hour"), **site))
+    assert "year, month, day and hour columns or a timestamp column" in no_time
+    (bad_value,) = parameter_errors(lambda: read_weather(frame.with_columns(dn=pl.when(pl.int_range(8760) == 100).then(-5.0).otherwise("dn")), **site))
+    assert bad_value.startswith("<columns>:101: column 'dn': expected a value between 0 and 1500")
+
+
+# --- bad files ------------------------------------------------------------------------------------
+
+
+def _edit_line(path: Path, target: Path, line: int, edit: Callable[[str], str]) -> Path:
+    lines = path.read_text().splitlines(keepends=True)
+    lines[line - 1] = edit(lines[line - 1])
+    target.write_text("".join(lines))
+    return target
+
+
+def _replace_field(line: str, index: int, value: str) -> str:
+    fields = line.split(",")
+    fields[index] = value
+    return ",".join(fields)
+
+
+def test_a_corrupted_number_in_tmy3_names_file_line_and_column(files: dict[str, Path], tmp_path: Path) -> None:
+    source = files[GREENSBORO]
+    dni_label = source.read_text().splitlines()[1].split(",")[7]
+    bad = _edit_line(source, tmp_path / "corrupted.csv", 103, lambda text: _replace_field(text, 7, "12x"))
+    (message,) = parameter_errors(lambda: read_weather(bad))
+    assert message.startswith(f"{bad}:103: column '{dni_label}':") and "'12x'" in message
+
+
+def test_a_corrupted_number_in_tmy2_names_file_line_and_column(files: dict[str, Path], tmp_path: Path) -> None:
+    bad = _edit_line(files[MIAMI], tmp_path / "corrupted.tm2", 201, lambda text: text[:30] + "abcd" + text[34:])
+    (message,) = parameter_errors(lambda: read_weather(bad))
+    assert message.startswith(f"{bad}:201: column 'DHI':") and "abc" in message
+
+
+def test_a_corrupted_number_in_sam_csv_names_file_line_and_column(weathers: dict[str, Weather], tmp_path: Path) -> None:
+    weather = weathers[GREENSBORO]
+    good = write_sam_csv(tmp_path / "good.csv", weather.to_polars(), weather)
+    temperature = good.read_text().splitlines()[2].split(",").index("Temperature")
+    bad = _edit_line(good, tmp_path / "corrupted.csv", 54, lambda text: _replace_field(text, temperature, "1e9999x"))
+    (message,) = parameter_errors(lambda: read_weather(bad))
+    assert message.startswith(f"{bad}:54: column 'Temperature':") and "'1e9999x'" in message
+
+
+def test_a_missing_column_is_named(weathers: dict[str, Weather], tmp_path: Path) -> None:
+    weather = weathers[GREENSBORO]
+    path = write_sam_csv(tmp_path / "no_dni.csv", weather.to_polars().drop("dn"), weather)
+    (message,) = parameter_errors(lambda: read_weather(path))
+    assert message.startswith(f"{path}:3:") and "no DNI column" in message
+
+
+def test_a_file_cut_in_the_middle_of_a_line_names_file_line_and_column(weathers: dict[str, Weather], tmp_path: Path) -> None:
+    weather = weathers[GREENSBORO]
+    text = write_sam_csv(tmp_path / "whole.csv", weather.to_polars(), weather).read_text()
+    cut = tmp_path / "cut.csv"
+    cut.write_text(text[: text.index("\n", len(text) // 2) + 12])
+    last_line = cut.read_text().count("\n") + 1
+    (message,) = parameter_errors(lambda: read_weather(cut))
+    assert message.startswith(f"{cut}:{last_line}: column '")
+
+
+def _truncated_tmy3(source: Path, folder: Path) -> tuple[Path, Path]:
+    """The TMY3 file ending after record 5000 (line 5002), and ending 40 characters into line 5003."""
+    lines = source.read_text().splitlines(keepends=True)
+    short, cut = folder / "short.csv", folder / "cut.csv"
+    short.write_text("".join(lines[:5002]))
+    cut.write_text("".join(lines[:5002]) + lines[5002][:40])
+    return short, cut
+
+
+def test_a_truncated_tmy3_file_names_the_file_and_what_is_wrong(files: dict[str, Path], tmp_path: Path) -> None:
+    short, cut = _truncated_tmy3(files[GREENSBORO], tmp_path)
+    (message,) = parameter_errors(lambda: read_weather(short))
+    assert message.startswith(f"{short}:") and "found 5000" in message
+    (message,) = parameter_errors(lambda: read_weather(cut))
+    assert message.startswith(f"{cut}:5003:")
+
+
+def test_a_truncated_tmy3_file_names_line_and_column(files: dict[str, Path], tmp_path: Path) -> None:
+    short, cut = _truncated_tmy3(files[GREENSBORO], tmp_path)
+    (message,) = parameter_errors(lambda: read_weather(short))
+    assert f"{short}:5002:" in message
+    (message,) = parameter_errors(lambda: read_weather(cut))
+    assert f"{cut}:5003: column '" in message
+
+
+def _half_hourly(weather: Weather) -> pl.DataFrame:
+    frame = weather.to_polars()
+    return pl.concat([frame.with_columns(minute=pl.lit(minute)) for minute in (0, 30)]).sort("month", "day", "hour", "minute").select(
+        "year", "month", "day", "hour", "minute", "gh", "dn", "df", "tdry", "wspd"
+    )
+
+
+def test_sub_hourly_data_is_refused_with_a_clear_message(weathers: dict[str, Weather], tmp_path: Path) -> None:
+    weather = weathers[GREENSBORO]
+    half_hourly = _half_hourly(weather)
+    path = write_sam_csv(tmp_path / "half_hourly.csv", half_hourly, weather)
+    (message,) = parameter_errors(lambda: read_weather(path))
+    assert message.startswith(f"{path}:5: column 'Minute': sub-hourly data is not supported")
+    (from_table,) = parameter_errors(lambda: read_weather(half_hourly, **site_of(weather)))
+    assert "sub-hourly data is not supported" in from_table
+
+
+def test_sub_hourly_data_names_line_and_column(weathers: dict[str, Weather], tmp_path: Path) -> None:
+    weather = weathers[GREENSBORO]
+    path = write_sam_csv(tmp_path / "half_hourly.csv", _half_hourly(weather), weather)
+    (message,) = parameter_errors(lambda: read_weather(path))
+    assert re.match(rf"{re.escape(str(path))}:5: column '(Minute|Hour)'", message), message
+
+
+# --- the leap year --------------------------------------------------------------------------------
+
+
+def _leap_year(weather: Weather) -> pl.DataFrame:
+    """The weather's records in 2020 with 29 February inserted (a copy of 28 February)."""
+    frame = weather.to_polars().with_columns(year=pl.lit(2020, dtype=pl.Int64))
+    february_28 = frame.filter((pl.col("month") == 2) & (pl.col("day") == 28))
+    first_of_march = frame["month"].to_list().index(3)
+    return pl.concat([frame[:first_of_march], february_28.with_columns(day=pl.lit(29, dtype=pl.Int64)), frame[first_of_march:]])
+
+
+def test_a_leap_year_of_8784_hours_is_simulated_with_29_days_in_february(weathers: dict[str, Weather], tmp_path: Path) -> None:
+    weather = weathers[GREENSBORO]
+    leap = _leap_year(weather)
+    from_table = read_weather(leap, **site_of(weather))
+    assert len(from_table) == 8784 and from_table.has_leap_day
+    result = run(from_table)
+    hourly = result.hourly
+    assert hourly is not None and hourly.height == 8784
+    february = hourly.filter(pl.col("timestamp").dt.month() == 2)
+    assert february.height == 29 * 24 and february["timestamp"].dt.day().max() == 29
+    assert hourly["timestamp"][-1].month == 12 and hourly["timestamp"][-1].day == 31
+    assert result.monthly["ac"][1] == pytest.approx(february["ac"].sum() / 1000, rel=1e-12)
+    assert result.monthly["solrad"][1] == pytest.approx(result.monthly["poa"][1] / 29, rel=1e-12)
+    assert result.capacity_factor == pytest.approx(result.ac_annual / (BASE["system_capacity"] * 8784) * 100, rel=1e-12)
+
+    from_file = read_weather(write_sam_csv(tmp_path / "leap.csv", leap, weather))
+    assert from_file.has_leap_day and not from_file.instantaneous
+    assert_same_result(run(from_file), result)
+
+
+def test_february_29_in_a_365_day_year_is_refused(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    leap = _leap_year(weather)
+    without_december_31 = leap[:8760]
+    (message,) = parameter_errors(lambda: read_weather(without_december_31, **site_of(weather)))
+    assert message.startswith(f"<columns>:{59 * 24 + 1}: column 'month': expected 3/1 hour 0 but found 2/29 hour 0")
+
+
+# --- simulate ------------------------------------------------------------------------------------
+
+BAD_CHANGES = [
+    {"system_capacity": 0.04}, {"system_capacity": 500001}, {"module_type": 3}, {"module_type": 1.5}, {"losses": -5.1},
+    {"losses": 99.5}, {"array_type": 5}, {"tilt": -1}, {"tilt": 90.5}, {"tilt": "steep"}, {"tilt": None}, {"azimuth": 360},
+    {"azimuth": -0.1}, {"dc_ac_ratio": 0}, {"gcr": 3.1}, {"inv_eff": 89.9}, {"inv_eff": 99.6}, {"timeframe": "daily"},
+    {"system_capacity": 0, "module_type": 9, "losses": 100, "array_type": 9, "tilt": 100, "azimuth": 400, "gcr": 5, "inv_eff": 50},
+]
+
+
+@pytest.mark.parametrize("change", BAD_CHANGES, ids=lambda change: ",".join(f"{k}={v}" for k, v in change.items()))
+def test_invalid_parameters_are_named_as_the_estimator_names_them(weathers: dict[str, Weather], client: sf.Client, change: dict[str, Any]) -> None:
+    local = parameter_errors(lambda: run(weathers[GREENSBORO], **change))
+    positional, keywords = split({**BASE, **change})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sf.ServiceWarning)
+        remote = parameter_errors(lambda: client.pv.estimate(*positional, lat=40, lon=-105, **keywords))
+    assert local == remote
+    assert {problem.split()[0] for problem in local} == set(change)
+
+
+def test_result_is_the_estimator_result_class(weathers: dict[str, Weather]) -> None:
+    weather = weathers[SAND_POINT]
+    hourly = run(weather)
+    monthly = run(weather, timeframe="monthly")
+    assert isinstance(hourly, sf.PvEstimate) and type(hourly) is type(monthly)
+    assert hourly.hourly is not None and hourly.hourly.columns == ["timestamp", "ac", "poa", "dn", "dc", "df", "tamb", "tcell", "wspd"]
+    assert monthly.hourly is None and monthly.monthly.equals(hourly.monthly) and monthly.ac_annual == hourly.ac_annual
+    assert hourly.monthly.columns == ["month", "poa", "dc", "ac", "solrad"] and hourly.monthly.height == 12
+    assert hourly.ac_annual == pytest.approx(hourly.hourly["ac"].sum() / 1000, rel=1e-12)
+    assert hourly.station_info is not None and (hourly.station_info.lat, hourly.station_info.tz) == (weather.lat, weather.tz)
+    assert hourly.to_pandas().shape == (8760, 9)
+
+
+@pytest.mark.parametrize("name", [SAND_POINT, MIAMI])
+def test_hourly_timestamps_use_the_weather_year_and_standard_time(weathers: dict[str, Weather], name: str) -> None:
+    _assert_timestamps_follow_the_records(weathers[name])
+
+
+def test_hourly_timestamps_follow_the_records_when_the_first_year_is_a_leap_year(weathers: dict[str, Weather]) -> None:
+    _assert_timestamps_follow_the_records(weathers[GREENSBORO])
+
+
+def _assert_timestamps_follow_the_records(weather: Weather) -> None:
+    hourly = run(weather).hourly
+    assert hourly is not None
+    assert hourly.schema["timestamp"] == pl.Datetime("ms", f"Etc/GMT{-int(weather.tz):+d}")
+    records = weather.to_polars()
+    stamps = hourly["timestamp"]
+    assert stamps[0].year == records["year"][0]
+    assert (stamps.dt.month() == records["month"]).all()
+    assert (stamps.dt.day() == records["day"]).all()
+    assert (stamps.dt.hour() == records["hour"]).all()
+
+
+def _reference_cases() -> list[Any]:
+    if not (PVREF / "results.json").exists():
+        return [pytest.param(None, None, marks=NEEDS_PVREF)]
+    results = json.loads((PVREF / "results.json").read_text())["sites"]
+    wanted = ("at1_mt0", "at0_mt2", "at2_mt1", "at3_mt0_tilt0", "at4_mt1")
+    return [pytest.param(results[site]["file"], results[site]["cases"][case], id=f"{site}-{case}") for site in results for case in wanted]
+
+
+@NEEDS_PVREF
+@pytest.mark.parametrize("name, case", _reference_cases())
+def test_simulate_matches_ssc(weathers: dict[str, Weather], name: str, case: dict[str, Any]) -> None:
+    positional, keywords = split(case["params"])
+    result = simulate(weathers[name], *positional, timeframe="monthly", **keywords)
+    assert result.ac_annual == pytest.approx(case["ac_annual"], rel=1e-9)
+    assert result.monthly["ac"].to_list() == pytest.approx(case["ac_monthly"], rel=1e-9)
+
+
+@NEEDS_PVREF
+@pytest.mark.parametrize("name", [GREENSBORO, SAND_POINT])
+def test_instantaneous_table_matches_ssc_data_route(weathers: dict[str, Weather], name: str) -> None:
+    site = json.loads((PVREF / "results.json").read_text())["sites"][Path(name).stem]
+    reference = site["base_via_solar_resource_data"]
+    weather = weathers[name]
+    at_half_past = read_weather(weather.to_polars().with_columns(minute=pl.lit(30)), **site_of(weather))
+    assert run(at_half_past).ac_annual == pytest.approx(reference["ac_annual"], rel=1e-9)
+    assert run(weather).ac_annual == pytest.approx(reference["ac_annual_file_route"], rel=1e-9)
+
+
+# --- simulate_many -------------------------------------------------------------------------------
+
+SYSTEMS = [
+    dict(BASE),
+    dict(BASE, module_type=1, array_type=0, tilt=35, azimuth=200, dc_ac_ratio=1.4),
+    dict(BASE, system_capacity=100, array_type=3, tilt=0, gcr=0.3, inv_eff=98),
+    dict(BASE, module_type=2, array_type=2, losses=-2, tilt=10),
+    dict(BASE, array_type=4, losses=20, dc_ac_ratio=1.05),
+]
+
+
+def test_simulate_many_equals_simulate_one_by_one(weathers: dict[str, Weather]) -> None:
+    sites = [weathers[GREENSBORO], weathers[SAND_POINT], weathers[MIAMI], weathers[SAND_POINT], weathers[MIAMI]]
+    batch = simulate_many(sites, SYSTEMS, output="results")
+    assert isinstance(batch, list) and len(batch) == len(SYSTEMS)
+    for weather, system, result in zip(sites, SYSTEMS, batch):
+        assert_same_result(result, run(weather, **system))
+    one_thread = simulate_many(sites, SYSTEMS, threads=1, output="results")
+    for left, right in zip(one_thread, batch):
+        assert_same_result(left, right)
+
+
+def test_simulate_many_table_is_long_with_a_system_column(weathers: dict[str, Weather]) -> None:
+    weather = weathers[MIAMI]
+    table = simulate_many(weather, SYSTEMS)
+    assert table.columns[:2] == ["system", "timestamp"] and table.height == 8760 * len(SYSTEMS)
+    assert table.group_by("system").len().sort("system")["len"].to_list() == [8760] * len(SYSTEMS)
+    for index, system in enumerate(SYSTEMS):
+        rows = table.filter(pl.col("system") == index).drop("system")
+        assert rows.equals(run(weather, **system).hourly)
+
+
+def test_simulate_many_table_of_sites_in_several_time_zones_is_in_utc(weathers: dict[str, Weather]) -> None:
+    sites = [weathers[GREENSBORO], weathers[SAND_POINT]]
+    table = simulate_many(sites, SYSTEMS[:2])
+    assert table.schema["timestamp"] == pl.Datetime("ms", "UTC")
+    for index, weather in enumerate(sites):
+        hourly = run(weather, **SYSTEMS[index]).hourly
+        assert hourly is not None
+        assert table.filter(pl.col("system") == index).drop("system").equals(hourly.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")))
+
+
+def test_simulate_many_monthly_has_12_rows_per_system(weathers: dict[str, Weather]) -> None:
+    table = simulate_many(weathers[SAND_POINT], SYSTEMS, timeframe="monthly")
+    assert table.columns == ["system", "month", "poa", "dc", "ac", "solrad"]
+    assert table.height == 12 * len(SYSTEMS) and table["month"].to_list()[:13] == [*range(1, 13), 1]
+    results = simulate_many(weathers[SAND_POINT], SYSTEMS, timeframe="monthly", output="results")
+    assert all(result.hourly is None for result in results)
+
+
+def test_simulate_many_names_each_bad_system(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    systems = [dict(BASE), dict(BASE, tilt=95), dict(BASE), dict(BASE, module_type=7, gcr=-1)]
+    expected = [f"systems[{index}]: {problem}" for index in (1, 3) for problem in parameter_errors(lambda: run(weather, **systems[index]))]
+    assert parameter_errors(lambda: simulate_many(weather, systems)) == expected
+    (unknown,) = parameter_errors(lambda: simulate_many(weather, [dict(BASE, tlit=20)]))
+    assert unknown.startswith("systems[0] has unknown fields ['tlit']")
+    (lengths,) = parameter_errors(lambda: simulate_many([weather, weather], SYSTEMS))
+    assert "2 weathers for 5 systems" in lengths
+    assert parameter_errors(lambda: simulate_many(weather, SYSTEMS, timeframe="daily")) == parameter_errors(lambda: run(weather, timeframe="daily"))
+    (output,) = parameter_errors(lambda: simulate_many(weather, SYSTEMS, output="dict"))
+    assert output.startswith("output must be")
+
+
+def test_simulate_many_releases_the_gil(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    systems = [dict(BASE)]
+    while True:  # a batch long enough to see the main thread run beside it, on any build
+        started = time.perf_counter()
+        simulate_many(weather, systems, threads=1, timeframe="monthly")
+        if time.perf_counter() - started > 0.25:
+            break
+        systems *= 2
+    window: dict[str, float] = {}
+
+    def batch() -> None:
+        window["start"] = time.perf_counter()
+        simulate_many(weather, systems, threads=1, timeframe="monthly")
+        window["end"] = time.perf_counter()
+
+    worker = threading.Thread(target=batch)
+    ticks: list[float] = []
+    worker.start()
+    while worker.is_alive():
+        ticks.append(time.perf_counter())
+    worker.join()
+    inside = [tick for tick in ticks if window["start"] < tick < window["end"]]
+    longest_pause = max(later - earlier for earlier, later in zip([window["start"], *inside], [*inside, window["end"]]))
+    assert len(inside) > 1000, "the main thread kept counting while the batch ran"
+    assert longest_pause < 0.5 * (window["end"] - window["start"]), longest_pause
