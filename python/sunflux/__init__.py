@@ -23,8 +23,8 @@ from sunflux._errors import (
     ValidationError,
 )
 from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
-from sunflux._local import FAULT_KINDS, Faults, JobSettings, LocalService, RateLimits
-from sunflux import pv, pvwatts, solar, technical_potential
+from sunflux._local import FAULT_KINDS, ClimateSettings, Faults, JobSettings, LocalService, RateLimits
+from sunflux import climate, pv, pvwatts, solar, technical_potential
 from sunflux.pv import ArrayType, ModuleType, PvEstimate
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "RateLimits",
     "Faults",
     "JobSettings",
+    "ClimateSettings",
     "FAULT_KINDS",
     "SunfluxError",
     "ParameterError",
@@ -53,6 +54,7 @@ __all__ = [
     "JobTimeout",
     "ServiceWarning",
     "solar",
+    "climate",
     "pv",
     "pvwatts",
     "technical_potential",

@@ -250,6 +250,9 @@ class Client(_ClientBase):
         from sunflux.optimizer.jobs import OptimizerService
         from sunflux.technical_potential import TechnicalPotentialService
 
+        from sunflux.climate import ClimateService
+
+        self.climate = ClimateService(self)
         self.optimizer = OptimizerService(self)
         self.solar = SolarService(self)
         self.pv = PvService(self)
@@ -291,6 +294,9 @@ class AsyncClient(_ClientBase):
         from sunflux.optimizer.jobs import AsyncOptimizerService
         from sunflux.technical_potential import AsyncTechnicalPotentialService
 
+        from sunflux.climate import AsyncClimateService
+
+        self.climate = AsyncClimateService(self)
         self.optimizer = AsyncOptimizerService(self)
         self.solar = AsyncSolarService(self)
         self.pv = AsyncPvService(self)

@@ -14,7 +14,7 @@ from typing import Any
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
 
-__all__ = ["LocalService", "RateLimits", "Faults", "JobSettings", "FAULT_KINDS"]
+__all__ = ["LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "FAULT_KINDS"]
 
 #: Every kind of fault the service can inject.
 FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
@@ -42,6 +42,23 @@ class JobSettings:
     failure_status: str | None = None
     failure_message: str = "the analysis failed"
     failure_region: str | None = None
+
+
+@dataclass(frozen=True)
+class ClimateSettings:
+    """The climate download's per-user limits and queue: at most one csv request per
+    ``csv_interval`` s and ``csv_per_day`` per rolling day (json: ``json_interval``,
+    ``json_per_day``), ``in_flight`` at once, ``queue`` unfinished download files before it refuses
+    with "queue is full"; ``build_delay`` s before each file is built (to observe "not ready").
+    The defaults are the spec's."""
+
+    csv_interval: float = 1.0
+    json_interval: float = 2.0
+    csv_per_day: int = 10_000
+    json_per_day: int = 2_000
+    in_flight: int = 20
+    queue: int = 100
+    build_delay: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -85,6 +102,8 @@ class LocalService:
         Technical-potential explorer names served besides ``rede``.
     jobs:
         `JobSettings` for technical-potential jobs (timing, injected failures).
+    climate:
+        `ClimateSettings` for the climate download (limits, queue, build delay).
     """
 
     def __init__(
@@ -97,9 +116,11 @@ class LocalService:
         extra_keys: tuple[str, ...] | list[str] = (),
         explorers: tuple[str, ...] | list[str] = (),
         jobs: JobSettings | None = None,
+        climate: ClimateSettings | None = None,
     ) -> None:
         limits = rate_limits or RateLimits()
         job_settings = jobs or JobSettings()
+        climate_settings = climate or ClimateSettings()
         self._core = _core.CoreLocalService(
             port=port,
             api_key=api_key,
@@ -117,6 +138,13 @@ class LocalService:
             tp_failure_status=job_settings.failure_status,
             tp_failure_message=job_settings.failure_message,
             tp_failure_region=job_settings.failure_region,
+            climate_csv_interval=float(climate_settings.csv_interval),
+            climate_json_interval=float(climate_settings.json_interval),
+            climate_csv_per_day=climate_settings.csv_per_day,
+            climate_json_per_day=climate_settings.json_per_day,
+            climate_in_flight=climate_settings.in_flight,
+            climate_queue=climate_settings.queue,
+            climate_build_delay=float(climate_settings.build_delay),
         )
         self.rate_limits = limits
         self.faults = faults
@@ -143,6 +171,10 @@ class LocalService:
     def hits(self) -> dict[str, int]:
         """How many requests reached each path (whatever their outcome)."""
         return dict(self._core.hits())
+
+    def outbox(self) -> list[dict[str, str]]:
+        """The e-mails the climate download would have sent (to, subject, body)."""
+        return [{"to": to, "subject": subject, "body": body} for to, subject, body in self._core.outbox()]
 
     def station_weather(self, file_id: str) -> Any:
         """The weather year the embedded estimator uses for the station ``file_id`` (a `Weather`).

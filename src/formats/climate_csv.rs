@@ -17,14 +17,17 @@
 //!   the same `f64` bits; the service rounds values to each attribute's file precision first.
 //! - The parser reads the three header rows with the `csv` crate (quoting) and the data rows
 //!   with a single-pass byte scanner straight into `Vec<f64>` columns (no per-field
-//!   allocation); the vectors become Arrow buffers without copying. An empty value is NaN.
+//!   allocation); bodies above 128 KiB are cut at line ends into one chunk per core and parsed
+//!   in parallel. The vectors become Arrow buffers without copying. An empty value is NaN.
 //! - An error body received instead of CSV (service JSON `{"status":400,"errors":[...]}`,
 //!   gateway JSON/CSV/XML/HTML) is recognised and returned as `ClimateCsvError::ErrorBody`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int32Array, RecordBatch, StringArray, TimestampMicrosecondArray};
+use arrow_array::{
+    ArrayRef, BooleanArray, Float64Array, Int32Array, RecordBatch, StringArray, TimestampMicrosecondArray,
+};
 use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde_json::{json, Map, Value};
 
@@ -506,7 +509,9 @@ pub enum ClimateCsvError {
     #[error("climate CSV line {line}: {message}")]
     Malformed { line: usize, message: String },
     /// The number of rows does not match the year, leap_day and interval asked for.
-    #[error("expected {expected} rows for {year} (leap_day={leap_day}, interval={interval_minutes} min), found {found}")]
+    #[error(
+        "expected {expected} rows for {year} (leap_day={leap_day}, interval={interval_minutes} min), found {found}"
+    )]
     RowCount { year: i32, leap_day: bool, interval_minutes: u32, expected: usize, found: usize },
 }
 
@@ -533,10 +538,17 @@ impl ClimateTable {
     /// UTC instants of the rows, microseconds since 1970-01-01.
     pub fn timestamps_us(&self) -> Vec<i64> {
         let offset_s = (self.stamp_offset_hours() * 3600.0).round() as i64;
+        let mut last_date = None;
+        let mut last_days = 0;
         (0..self.len())
             .map(|i| {
-                let days = days_from_civil(self.year[i], self.month[i] as u32, self.day[i] as u32);
-                let seconds = days * 86_400 + i64::from(self.hour[i]) * 3600 + i64::from(self.minute[i]) * 60 - offset_s;
+                let date = (self.year[i], self.month[i], self.day[i]);
+                if last_date != Some(date) {
+                    last_days = days_from_civil(date.0, date.1 as u32, date.2 as u32);
+                    last_date = Some(date);
+                }
+                let seconds =
+                    last_days * 86_400 + i64::from(self.hour[i]) * 3600 + i64::from(self.minute[i]) * 60 - offset_s;
                 seconds * 1_000_000
             })
             .collect()
@@ -603,8 +615,10 @@ pub const SCHEMA_METADATA_KEY: &str = "climate_metadata";
 
 /// Year … Minute and the timestamp field.
 pub fn time_fields(time_zone: &str) -> Vec<Field> {
-    let mut fields: Vec<Field> =
-        ["Year", "Month", "Day", "Hour", "Minute"].iter().map(|name| Field::new(*name, DataType::Int32, false)).collect();
+    let mut fields: Vec<Field> = ["Year", "Month", "Day", "Hour", "Minute"]
+        .iter()
+        .map(|name| Field::new(*name, DataType::Int32, false))
+        .collect();
     fields.push(Field::new("timestamp", DataType::Timestamp(TimeUnit::Microsecond, Some(time_zone.into())), false));
     fields
 }
@@ -650,7 +664,8 @@ pub fn metadata_record_batch(rows: &[(String, &ClimateMetadata)]) -> Result<Reco
         ("wind_direction_units", text(|m| &m.units.wind_direction)),
         ("version", text(|m| &m.version)),
     ];
-    let fields: Vec<Field> = columns.iter().map(|(name, array)| Field::new(*name, array.data_type().clone(), true)).collect();
+    let fields: Vec<Field> =
+        columns.iter().map(|(name, array)| Field::new(*name, array.data_type().clone(), true)).collect();
     RecordBatch::try_new(Arc::new(Schema::new(fields)), columns.into_iter().map(|(_, array)| array).collect())
 }
 
@@ -661,7 +676,6 @@ pub fn metadata_record_batch(rows: &[(String, &ClimateMetadata)]) -> Result<Reco
 pub fn write_climate_csv(table: &ClimateTable) -> Vec<u8> {
     let mut out = Vec::with_capacity(1024 + table.len() * (20 + 8 * table.columns.len()));
     write_header_rows(table, &mut out);
-    let mut number = String::with_capacity(32);
     for row in 0..table.len() {
         for (index, value) in [table.year[row], table.month[row], table.day[row], table.hour[row], table.minute[row]]
             .into_iter()
@@ -674,9 +688,7 @@ pub fn write_climate_csv(table: &ClimateTable) -> Vec<u8> {
         }
         for column in &table.columns {
             out.push(b',');
-            number.clear();
-            push_f64(&mut number, column.values.get(row).copied().unwrap_or(f64::NAN));
-            out.extend_from_slice(number.as_bytes());
+            push_f64(&mut out, column.values.get(row).copied().unwrap_or(f64::NAN));
         }
         out.push(b'\n');
     }
@@ -684,7 +696,8 @@ pub fn write_climate_csv(table: &ClimateTable) -> Vec<u8> {
 }
 
 fn write_header_rows(table: &ClimateTable, out: &mut Vec<u8>) {
-    let mut writer = csv::WriterBuilder::new().flexible(true).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+    let mut writer =
+        csv::WriterBuilder::new().flexible(true).terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
     let column_names: Vec<&str> = ["Year", "Month", "Day", "Hour", "Minute"]
         .into_iter()
         .chain(table.columns.iter().map(|c| c.long_name.as_str()))
@@ -704,27 +717,51 @@ fn write_header_rows(table: &ClimateTable, out: &mut Vec<u8>) {
 }
 
 fn push_int(out: &mut Vec<u8>, value: i32) {
-    let mut digits = [0u8; 12];
-    let mut n = value.unsigned_abs();
+    if value < 0 {
+        out.push(b'-');
+    }
+    push_digits(out, u64::from(value.unsigned_abs()), 0);
+}
+
+/// Writes `n`, with a decimal point `decimals` digits from the right (zero-padded: 5 with 2
+/// decimals is `0.05`).
+fn push_digits(out: &mut Vec<u8>, mut n: u64, decimals: u32) {
+    let mut digits = [0u8; 24];
     let mut at = digits.len();
+    let mut written = 0;
     loop {
+        if written == decimals && decimals > 0 {
+            at -= 1;
+            digits[at] = b'.';
+        }
         at -= 1;
         digits[at] = b'0' + (n % 10) as u8;
         n /= 10;
-        if n == 0 {
+        written += 1;
+        if n == 0 && written > decimals {
             break;
         }
-    }
-    if value < 0 {
-        out.push(b'-');
     }
     out.extend_from_slice(&digits[at..]);
 }
 
-fn push_f64(out: &mut String, value: f64) {
-    use std::fmt::Write as _;
-    // Formatting into a String cannot fail.
-    let _ = write!(out, "{value}");
+/// Writes the shortest text that parses back to `value`, exactly as `Display` does. Values
+/// with at most four decimals (all the service writes) take an integer fast path: the fewest
+/// decimals d for which round(value·10^d) / 10^d == value give a decimal that parses back to
+/// `value`; below 10^15 at that scale no shorter decimal can, so the text is `Display`'s.
+fn push_f64(out: &mut Vec<u8>, value: f64) {
+    for decimals in 0..=4u32 {
+        let scale = POWERS_OF_TEN[decimals as usize];
+        let scaled = (value * scale).round();
+        if scaled.abs() < 1e15 && scaled / scale == value {
+            if value.is_sign_negative() {
+                out.push(b'-');
+            }
+            push_digits(out, scaled.abs() as u64, decimals);
+            return;
+        }
+    }
+    out.extend_from_slice(value.to_string().as_bytes());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -742,7 +779,11 @@ enum Slot {
     Skip,
 }
 
-/// Parses a climate CSV body. An error answer in place of CSV gives `ErrorBody`.
+/// Data bodies smaller than this are parsed on one thread.
+const PARALLEL_MIN_BYTES: usize = 128 * 1024;
+
+/// Parses a climate CSV body. An error answer in place of CSV gives `ErrorBody`. Large bodies
+/// are cut at line ends into one chunk per core, parsed in parallel and joined in order.
 pub fn parse_climate_csv(body: &[u8]) -> Result<ClimateTable, ClimateCsvError> {
     let bytes = body.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(body);
     if let Some(error) = detect_error_body(bytes) {
@@ -752,26 +793,144 @@ pub fn parse_climate_csv(body: &[u8]) -> Result<ClimateTable, ClimateCsvError> {
     let [meta_names, meta_values, column_names] = header;
     let metadata = ClimateMetadata::from_pairs(&meta_names, &meta_values);
     let (slots, columns) = plan_columns(&column_names)?;
-    let rows_hint = bytes[data_start..].iter().filter(|&&b| b == b'\n').count() + 1;
-    let mut table = ClimateTable {
+    let layout = RowLayout { slots: &slots, names: &column_names, value_columns: columns.len() };
+    let chunks = split_rows(bytes, data_start);
+    let total_lines: usize = chunks.iter().map(|c| c.lines).sum();
+    let mut parts = if chunks.len() == 1 {
+        vec![parse_rows(bytes, &chunks[0], &layout, total_lines + 1)]
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = chunks[1..]
+                .iter()
+                .map(|chunk| {
+                    let layout = &layout;
+                    scope.spawn(move || parse_rows(bytes, chunk, layout, chunk.lines + 1))
+                })
+                .collect();
+            let mut parts = vec![parse_rows(bytes, &chunks[0], &layout, total_lines + 1)];
+            parts.extend(handles.into_iter().map(|h| {
+                h.join().unwrap_or_else(|_| {
+                    Err(ClimateCsvError::Malformed { line: 0, message: "a parser thread stopped".into() })
+                })
+            }));
+            parts
+        })
+    }
+    .into_iter();
+    let mut rows = parts.next().unwrap_or_else(|| Ok(Rows::with_capacity(0, columns.len())))?;
+    for part in parts {
+        rows.append(part?);
+    }
+    let [year, month, day, hour, minute] = rows.stamps;
+    Ok(ClimateTable {
         metadata,
-        year: Vec::with_capacity(rows_hint),
-        month: Vec::with_capacity(rows_hint),
-        day: Vec::with_capacity(rows_hint),
-        hour: Vec::with_capacity(rows_hint),
-        minute: Vec::with_capacity(rows_hint),
+        year,
+        month,
+        day,
+        hour,
+        minute,
         columns: columns
             .into_iter()
-            .map(|(name, long_name)| DataColumn { name, long_name, values: Vec::with_capacity(rows_hint) })
+            .zip(rows.values)
+            .map(|((name, long_name), values)| DataColumn { name, long_name, values })
             .collect(),
+    })
+}
+
+/// What row 3 says about each field of a data row.
+struct RowLayout<'a> {
+    slots: &'a [Slot],
+    names: &'a [String],
+    value_columns: usize,
+}
+
+/// A run of data lines: bytes `start..end`, the 1-based number of its first line, and how many
+/// line ends it holds.
+#[derive(Debug, Clone, Copy)]
+struct Chunk {
+    start: usize,
+    end: usize,
+    first_line: usize,
+    lines: usize,
+}
+
+/// Cuts the data rows at line ends into one chunk per core (one chunk for small bodies).
+fn split_rows(bytes: &[u8], data_start: usize) -> Vec<Chunk> {
+    let size = bytes.len() - data_start;
+    let workers = if size < PARALLEL_MIN_BYTES {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8)
     };
-    let mut scanner = Scanner { bytes, at: data_start, line: 4 };
-    let mut column_values: Vec<Vec<f64>> = table.columns.iter_mut().map(|c| std::mem::take(&mut c.values)).collect();
+    let mut chunks = Vec::with_capacity(workers);
+    let mut start = data_start;
+    let mut first_line = 4;
+    for worker in 1..=workers {
+        let target = if worker == workers { bytes.len() } else { (data_start + size * worker / workers).max(start) };
+        let end = match bytes[target..].iter().position(|&b| b == b'\n') {
+            Some(offset) if worker < workers => target + offset + 1,
+            _ => bytes.len(),
+        };
+        let lines = count_newlines(&bytes[start..end]);
+        chunks.push(Chunk { start, end, first_line, lines });
+        first_line += lines;
+        start = end;
+        if end == bytes.len() {
+            break;
+        }
+    }
+    chunks
+}
+
+/// Number of `\n` bytes, eight at a time: in x = word ^ 0x0A… a byte is zero exactly where the
+/// word had a newline; ((x & 0x7F…) + 0x7F…) | x sets the high bit of every non-zero byte, so
+/// the high bits left clear count the newlines.
+fn count_newlines(bytes: &[u8]) -> usize {
+    const LOW_SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
+    let words = bytes.chunks_exact(8);
+    let tail = words.remainder().iter().filter(|&&b| b == b'\n').count();
+    words.fold(tail, |count, word| {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8])) ^ NEWLINES;
+        let non_zero_high_bits = ((x & LOW_SEVEN).wrapping_add(LOW_SEVEN) | x) | LOW_SEVEN;
+        count + (!non_zero_high_bits).count_ones() as usize
+    })
+}
+
+/// Parsed data rows of one chunk.
+struct Rows {
+    stamps: [Vec<i32>; 5],
+    values: Vec<Vec<f64>>,
+}
+
+impl Rows {
+    fn with_capacity(rows: usize, value_columns: usize) -> Rows {
+        Rows {
+            stamps: std::array::from_fn(|_| Vec::with_capacity(rows)),
+            values: (0..value_columns).map(|_| Vec::with_capacity(rows)).collect(),
+        }
+    }
+
+    fn append(&mut self, mut other: Rows) {
+        for (mine, theirs) in self.stamps.iter_mut().zip(other.stamps.iter_mut()) {
+            mine.append(theirs);
+        }
+        for (mine, theirs) in self.values.iter_mut().zip(other.values.iter_mut()) {
+            mine.append(theirs);
+        }
+    }
+}
+
+/// Parses the data lines of one chunk; vectors get room for `capacity` rows.
+fn parse_rows(bytes: &[u8], chunk: &Chunk, layout: &RowLayout<'_>, capacity: usize) -> Result<Rows, ClimateCsvError> {
+    let mut rows = Rows::with_capacity(capacity, layout.value_columns);
+    let mut scanner = Scanner { bytes: &bytes[..chunk.end], at: chunk.start, line: chunk.first_line };
+    let fields = layout.slots.len();
     while scanner.skip_blank_lines() {
         let mut stamp = [0i32; 5];
-        for (index, slot) in slots.iter().enumerate() {
+        for (index, slot) in layout.slots.iter().enumerate() {
             if index > 0 {
-                scanner.expect_comma(index, slots.len())?;
+                scanner.expect_comma(index, fields)?;
             }
             match *slot {
                 Slot::Year => stamp[0] = scanner.int("Year")?,
@@ -779,23 +938,18 @@ pub fn parse_climate_csv(body: &[u8]) -> Result<ClimateTable, ClimateCsvError> {
                 Slot::Day => stamp[2] = scanner.int("Day")?,
                 Slot::Hour => stamp[3] = scanner.int("Hour")?,
                 Slot::Minute => stamp[4] = scanner.int("Minute")?,
-                Slot::Value(column) => column_values[column].push(scanner.float(&column_names[index])?),
+                Slot::Value(column) => rows.values[column].push(scanner.float(&layout.names[index])?),
                 Slot::Skip => scanner.skip_field(),
             }
         }
         let line = scanner.line;
-        scanner.end_of_row(slots.len())?;
+        scanner.end_of_row(fields)?;
         check_stamp(stamp, line)?;
-        table.year.push(stamp[0]);
-        table.month.push(stamp[1]);
-        table.day.push(stamp[2]);
-        table.hour.push(stamp[3]);
-        table.minute.push(stamp[4]);
+        for (column, value) in rows.stamps.iter_mut().zip(stamp) {
+            column.push(value);
+        }
     }
-    for (column, values) in table.columns.iter_mut().zip(column_values) {
-        column.values = values;
-    }
-    Ok(table)
+    Ok(rows)
 }
 
 /// An error body in place of CSV: JSON, XML/HTML, or the gateway's `Error Code,Error Message`.
@@ -812,11 +966,8 @@ fn detect_error_body(bytes: &[u8]) -> Option<ClimateCsvError> {
         .and_then(|v| v.get("status").and_then(Value::as_u64))
         .and_then(|s| u16::try_from(s).ok());
     let parsed = parse_error_body(head);
-    let messages = if parsed.messages.is_empty() {
-        vec!["the body is not a climate CSV".to_string()]
-    } else {
-        parsed.messages
-    };
+    let messages =
+        if parsed.messages.is_empty() { vec!["the body is not a climate CSV".to_string()] } else { parsed.messages };
     Some(ClimateCsvError::ErrorBody { status, code: parsed.code, messages })
 }
 
@@ -832,13 +983,20 @@ fn read_header_rows(bytes: &[u8]) -> Result<([Vec<String>; 3], usize), ClimateCs
             Ok(false) => {
                 return Err(ClimateCsvError::Malformed {
                     line,
-                    message: "the body ends before the three header rows (metadata names, metadata values, column names)".into(),
+                    message:
+                        "the body ends before the three header rows (metadata names, metadata values, column names)"
+                            .into(),
                 })
             }
-            Err(error) => return Err(ClimateCsvError::Malformed { line, message: format!("unreadable header row: {error}") }),
+            Err(error) => {
+                return Err(ClimateCsvError::Malformed { line, message: format!("unreadable header row: {error}") })
+            }
         }
     }
-    let data_start = usize::try_from(reader.position().byte()).unwrap_or(bytes.len()).min(bytes.len());
+    let mut data_start = usize::try_from(reader.position().byte()).unwrap_or(bytes.len()).min(bytes.len());
+    if data_start > 0 && bytes[data_start - 1] == b'\r' && bytes.get(data_start) == Some(&b'\n') {
+        data_start += 1;
+    }
     Ok((rows, data_start))
 }
 
@@ -901,8 +1059,8 @@ fn check_stamp(stamp: [i32; 5], line: usize) -> Result<(), ClimateCsvError> {
 
 /// 10^k for the exact fast path (every power up to 10^22 is exact in f64).
 const POWERS_OF_TEN: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19,
-    1e20, 1e21, 1e22,
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+    1e21, 1e22,
 ];
 
 /// The data-row scanner: one pass over the bytes, numbers parsed in place.
@@ -938,7 +1096,10 @@ impl Scanner<'_> {
     }
 
     fn field_end(&self) -> usize {
-        self.bytes[self.at..].iter().position(|&b| matches!(b, b',' | b'\n' | b'\r')).map_or(self.bytes.len(), |p| self.at + p)
+        self.bytes[self.at..]
+            .iter()
+            .position(|&b| matches!(b, b',' | b'\n' | b'\r'))
+            .map_or(self.bytes.len(), |p| self.at + p)
     }
 
     fn at_delimiter(&self) -> bool {
@@ -972,7 +1133,9 @@ impl Scanner<'_> {
                 self.line += 1;
                 Ok(())
             }
-            Some(_) => Err(self.malformed(format!("the row has more fields than the {expected} column names of row 3"))),
+            Some(_) => {
+                Err(self.malformed(format!("the row has more fields than the {expected} column names of row 3")))
+            }
         }
     }
 
@@ -984,24 +1147,25 @@ impl Scanner<'_> {
         String::from_utf8_lossy(&self.bytes[start..end]).into_owned()
     }
 
+    /// A whole number: plain digits inline, anything else (e.g. `2010.0`) by the slow path.
+    #[inline]
     fn int(&mut self, column: &str) -> Result<i32, ClimateCsvError> {
         let start = self.at;
         let negative = self.peek() == Some(b'-');
         if negative {
             self.at += 1;
         }
-        let mut value: i64 = 0;
-        let digits_start = self.at;
-        while let Some(digit) = self.peek().filter(u8::is_ascii_digit) {
-            value = value * 10 + i64::from(digit - b'0');
-            self.at += 1;
-            if self.at - digits_start > 9 {
-                break;
-            }
+        let (value, count) = self.digits(0);
+        if (1..=9).contains(&count) && self.at_delimiter() {
+            let value = value as i32;
+            return Ok(if negative { -value } else { value });
         }
-        if self.at > digits_start && self.at_delimiter() {
-            return Ok(if negative { -value } else { value } as i32);
-        }
+        self.int_slow(start, column)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn int_slow(&mut self, start: usize, column: &str) -> Result<i32, ClimateCsvError> {
         self.at = start;
         let end = self.field_end();
         let text = self.field_text(start, end);
@@ -1012,6 +1176,8 @@ impl Scanner<'_> {
         }
     }
 
+    /// A number: the exact fast path inline, anything else by the standard parser.
+    #[inline]
     fn float(&mut self, column: &str) -> Result<f64, ClimateCsvError> {
         let start = self.at;
         if let Some(value) = self.fast_float() {
@@ -1019,6 +1185,12 @@ impl Scanner<'_> {
                 return Ok(value);
             }
         }
+        self.float_slow(start, column)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn float_slow(&mut self, start: usize, column: &str) -> Result<f64, ClimateCsvError> {
         self.at = start;
         let end = self.field_end();
         let text = self.field_text(start, end);
@@ -1030,11 +1202,9 @@ impl Scanner<'_> {
         trimmed.parse::<f64>().map_err(|_| self.malformed(format!("{column} value \"{text}\" is not a number")))
     }
 
-    /// Decimal numbers with at most 19 significant digits and a small exponent, computed
-    /// exactly (an integer mantissa below 2^53 times or divided by an exact power of ten is
-    /// correctly rounded); `None` sends the field to the standard parser.
-    fn fast_float(&mut self) -> Option<f64> {
-        let negative = match self.peek() {
+    /// Consumes a leading `-` (true) or `+`.
+    fn sign(&mut self) -> bool {
+        match self.peek() {
             Some(b'-') => {
                 self.at += 1;
                 true
@@ -1044,50 +1214,53 @@ impl Scanner<'_> {
                 false
             }
             _ => false,
-        };
-        let mut mantissa: u64 = 0;
-        let mut digits = 0u32;
-        let mut scale: i32 = 0;
-        while let Some(digit) = self.peek().filter(u8::is_ascii_digit) {
-            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit - b'0'));
-            digits += 1;
-            self.at += 1;
         }
+    }
+
+    /// Consumes decimal digits, appending them to `value` (wrapping; callers bound the count):
+    /// the new value and the number of digits.
+    fn digits(&mut self, mut value: u64) -> (u64, u32) {
+        let bytes = self.bytes;
+        let mut i = self.at;
+        while i < bytes.len() {
+            let digit = bytes[i].wrapping_sub(b'0');
+            if digit > 9 {
+                break;
+            }
+            value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+            i += 1;
+        }
+        let count = (i - self.at).min(u32::MAX as usize) as u32;
+        self.at = i;
+        (value, count)
+    }
+
+    /// Decimal numbers with at most 19 significant digits and a small exponent, computed
+    /// exactly (an integer mantissa below 2^53 times or divided by an exact power of ten is
+    /// correctly rounded); `None` sends the field to the standard parser.
+    fn fast_float(&mut self) -> Option<f64> {
+        let negative = self.sign();
+        let (mut mantissa, mut digits) = self.digits(0);
+        let mut scale: i32 = 0;
         if self.peek() == Some(b'.') {
             self.at += 1;
-            while let Some(digit) = self.peek().filter(u8::is_ascii_digit) {
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(digit - b'0'));
-                digits += 1;
-                scale -= 1;
-                self.at += 1;
-            }
+            let (with_fraction, fraction_digits) = self.digits(mantissa);
+            mantissa = with_fraction;
+            digits = digits.saturating_add(fraction_digits);
+            scale = -(fraction_digits as i32);
         }
         if digits == 0 || digits > 19 || mantissa >= (1u64 << 53) {
             return None;
         }
         if matches!(self.peek(), Some(b'e' | b'E')) {
             self.at += 1;
-            let exponent_negative = match self.peek() {
-                Some(b'-') => {
-                    self.at += 1;
-                    true
-                }
-                Some(b'+') => {
-                    self.at += 1;
-                    false
-                }
-                _ => false,
-            };
-            let mut exponent: i32 = 0;
-            let exponent_start = self.at;
-            while let Some(digit) = self.peek().filter(u8::is_ascii_digit) {
-                exponent = exponent.saturating_mul(10).saturating_add(i32::from(digit - b'0'));
-                self.at += 1;
-            }
-            if self.at == exponent_start {
+            let exponent_negative = self.sign();
+            let (exponent, exponent_digits) = self.digits(0);
+            if exponent_digits == 0 || exponent_digits > 4 {
                 return None;
             }
-            scale = scale.saturating_add(if exponent_negative { -exponent } else { exponent });
+            let exponent = exponent as i32;
+            scale += if exponent_negative { -exponent } else { exponent };
         }
         let magnitude = mantissa as f64;
         let value = match scale {
@@ -1175,7 +1348,9 @@ mod tests {
         let text = String::from_utf8(write_climate_csv(&table)).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], METADATA_NAMES.join(","));
-        assert!(lines[1].starts_with("sunflux synthetic,123,\"Boulder, east\",-,Colorado,United States,False,-,40.02,-105.26,-7,1650,-7,w/m2"));
+        assert!(lines[1].starts_with(
+            "sunflux synthetic,123,\"Boulder, east\",-,Colorado,United States,False,-,40.02,-105.26,-7,1650,-7,w/m2"
+        ));
         assert_eq!(lines[2], "Year,Month,Day,Hour,Minute,GHI,air temperature at 2m (Celsius)");
         assert_eq!(lines[3], "2010,1,1,0,0,0,-3.25");
         let parsed = parse_climate_csv(text.as_bytes()).unwrap();
@@ -1188,10 +1363,56 @@ mod tests {
     }
 
     #[test]
+    fn fast_writer_matches_display() {
+        let mut rng = crate::local::prng::SplitMix64::new(8);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.05,
+            -0.05,
+            1e14,
+            123456.7891,
+            0.1 + 0.2,
+            1e-7,
+            2.5e20,
+            f64::NAN,
+            f64::INFINITY,
+        ];
+        for _ in 0..200_000 {
+            let decimals = rng.below(6) as i32;
+            let raw = (rng.next_f64() - 0.5) * 10f64.powi(rng.below(9) as i32);
+            values.push((raw * 10f64.powi(decimals)).round() / 10f64.powi(decimals));
+            values.push(raw);
+        }
+        for value in values {
+            let mut fast = Vec::new();
+            push_f64(&mut fast, value);
+            assert_eq!(String::from_utf8(fast).unwrap(), value.to_string());
+        }
+    }
+
+    #[test]
     fn fast_float_matches_the_standard_parser() {
         let cases = [
-            "0", "-0", "1", "12.5", "-3.25", "0.1", "1013.2", "123456789012345678", "9007199254740993", "1e5", "2.5E-3",
-            "-7.0e+2", "0.000001", "3.14159265358979", "1e-30", "00012.500", "+4.5",
+            "0",
+            "-0",
+            "1",
+            "12.5",
+            "-3.25",
+            "0.1",
+            "1013.2",
+            "123456789012345678",
+            "9007199254740993",
+            "1e5",
+            "2.5E-3",
+            "-7.0e+2",
+            "0.000001",
+            "3.14159265358979",
+            "1e-30",
+            "00012.500",
+            "+4.5",
         ];
         for case in cases {
             let body = format!("a\nb\nYear,Month,Day,Hour,x\n2010,1,1,0,{case}\n");
@@ -1217,13 +1438,45 @@ mod tests {
     }
 
     #[test]
+    fn large_bodies_split_in_order_and_keep_line_numbers() {
+        let mut body = String::from("a\nb\nYear,Month,Day,Hour,Minute,GHI\r\n");
+        for row in 0..40_000 {
+            body.push_str(&format!("2010,1,1,{},0,{row}.5\r\n", row % 24));
+        }
+        let parsed = parse_climate_csv(body.as_bytes()).unwrap();
+        assert!(body.len() > 2 * PARALLEL_MIN_BYTES);
+        assert_eq!(parsed.len(), 40_000);
+        assert!(parsed.columns[0].values.iter().enumerate().all(|(i, &v)| v == i as f64 + 0.5));
+        assert!(parsed.hour.iter().enumerate().all(|(i, &h)| h == (i % 24) as i32));
+        let broken = body.replacen("2010,1,1,3,0,39987.5", "2010,1,1,3,0,x", 1);
+        assert_eq!(
+            parse_climate_csv(broken.as_bytes()).unwrap_err(),
+            ClimateCsvError::Malformed { line: 39_991, message: "GHI value \"x\" is not a number".into() }
+        );
+    }
+
+    #[test]
+    fn newline_count_matches_a_byte_count() {
+        let mut rng = crate::local::prng::SplitMix64::new(12);
+        let bytes: Vec<u8> =
+            (0..10_007).map(|_| [b'\n', b'\r', b'0', 0x8A, 0x0B, 0x09, 0xFF][rng.below(7) as usize]).collect();
+        for start in 0..9 {
+            let slice = &bytes[start..];
+            assert_eq!(count_newlines(slice), slice.iter().filter(|&&b| b == b'\n').count());
+        }
+    }
+
+    #[test]
     fn crlf_trailing_empty_columns_and_empty_values() {
         let body = "Source,Latitude,Longitude,Time Zone\r\nNSRDB,40,-105,-7\r\nYear,Month,Day,Hour,Minute,DHI,,\r\n2010,1,1,0,30,,,\r\n";
         let parsed = parse_climate_csv(body.as_bytes()).unwrap();
         assert_eq!(parsed.columns.len(), 1);
         assert!(parsed.columns[0].values[0].is_nan());
         assert_eq!(parsed.minute, vec![30]);
-        assert_eq!(parsed.timestamps_us(), vec![(days_from_civil(2010, 1, 1) * 86_400 + 30 * 60 + 7 * 3600) * 1_000_000]);
+        assert_eq!(
+            parsed.timestamps_us(),
+            vec![(days_from_civil(2010, 1, 1) * 86_400 + 30 * 60 + 7 * 3600) * 1_000_000]
+        );
     }
 
     #[test]
@@ -1231,12 +1484,19 @@ mod tests {
         let json = br#"{"inputs":{"body":{},"params":{},"query":{}},"metadata":{"version":"2.0.0"},"status":400,"errors":["Data processing failure."]}"#;
         assert_eq!(
             parse_climate_csv(json).unwrap_err(),
-            ClimateCsvError::ErrorBody { status: Some(400), code: None, messages: vec!["Data processing failure.".into()] }
+            ClimateCsvError::ErrorBody {
+                status: Some(400),
+                code: None,
+                messages: vec!["Data processing failure.".into()]
+            }
         );
         let gateway = b"Error Code,Error Message\nOVER_RATE_LIMIT,You have exceeded your rate limit.\n";
         let ClimateCsvError::ErrorBody { code, .. } = parse_climate_csv(gateway).unwrap_err() else { panic!() };
         assert_eq!(code.as_deref(), Some("OVER_RATE_LIMIT"));
-        assert!(matches!(parse_climate_csv(b"<html><body>Request rejected</body></html>"), Err(ClimateCsvError::ErrorBody { .. })));
+        assert!(matches!(
+            parse_climate_csv(b"<html><body>Request rejected</body></html>"),
+            Err(ClimateCsvError::ErrorBody { .. })
+        ));
     }
 
     #[test]
@@ -1249,7 +1509,10 @@ mod tests {
         assert_eq!(parsed.columns[0].name, "winddirection_180m");
         let batch = parsed.into_record_batch().unwrap();
         assert_eq!(batch.num_columns(), 7);
-        assert_eq!(batch.schema().field(5).data_type(), &DataType::Timestamp(TimeUnit::Microsecond, Some("Etc/GMT+9".into())));
+        assert_eq!(
+            batch.schema().field(5).data_type(),
+            &DataType::Timestamp(TimeUnit::Microsecond, Some("Etc/GMT+9".into()))
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Wire formats shared by the client parsers and the embedded service writers.
 
 pub mod climate_csv;
+pub mod climate_zip;
 pub mod timezone;
 pub mod wkt;
 pub mod xml;

@@ -50,7 +50,8 @@ impl WktError {
     }
 }
 
-const SHAPES_HINT: &str = "POINT(lon lat), MULTIPOINT(lon lat, lon lat) or POLYGON((lon lat, lon lat, lon lat, lon lat))";
+const SHAPES_HINT: &str =
+    "POINT(lon lat), MULTIPOINT(lon lat, lon lat) or POLYGON((lon lat, lon lat, lon lat, lon lat))";
 
 /// Parses WKT text into a validated geometry: type keyword (any case), coordinates in range,
 /// polygon rings closed with at least four positions and an exterior with area. An
@@ -162,10 +163,11 @@ impl Polygon {
 
     /// (min lon, min lat, max lon, max lat) of the exterior ring, degrees.
     pub fn bounds(&self) -> (f64, f64, f64, f64) {
-        self.exterior.iter().fold(
-            (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY),
-            |(x0, y0, x1, y1), p| (x0.min(p.lon), y0.min(p.lat), x1.max(p.lon), y1.max(p.lat)),
-        )
+        self.exterior
+            .iter()
+            .fold((f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY), |(x0, y0, x1, y1), p| {
+                (x0.min(p.lon), y0.min(p.lat), x1.max(p.lon), y1.max(p.lat))
+            })
     }
 
     /// Even–odd point-in-polygon test over all rings (a point in a hole is outside). Points
@@ -296,7 +298,9 @@ impl<'a> Cursor<'a> {
             "Z" | "M" | "ZM" => Err(WktError::new(format!(
                 "{keyword} {tag} is not supported: give two-dimensional longitude latitude positions only"
             ))),
-            "EMPTY" => Err(WktError::new(format!("{keyword} EMPTY has no positions: give at least one longitude latitude pair"))),
+            "EMPTY" => Err(WktError::new(format!(
+                "{keyword} EMPTY has no positions: give at least one longitude latitude pair"
+            ))),
             other => Err(WktError::new(format!("unexpected word \"{other}\" after {keyword}: expected '('"))),
         }
     }
@@ -318,7 +322,9 @@ impl<'a> Cursor<'a> {
                 self.at += 1;
                 Ok(())
             }
-            Some(',') => Err(WktError::new(format!("unexpected ',' {}: a POINT holds exactly one position", self.here()))),
+            Some(',') => {
+                Err(WktError::new(format!("unexpected ',' {}: a POINT holds exactly one position", self.here())))
+            }
             Some(other) => Err(WktError::new(format!("expected ')' {}, found '{other}'", self.here()))),
             None => Err(WktError::new("the text ends before a closing ')': check the parentheses")),
         }
@@ -437,7 +443,11 @@ fn validate(geometry: &Geometry) -> Result<(), WktError> {
         Geometry::MultiPoint(positions) => positions.iter().try_for_each(|p| check_position(*p)),
         Geometry::Polygon(polygon) => {
             for (index, ring) in polygon.rings().enumerate() {
-                let name = if index == 0 { "the polygon's exterior ring".to_string() } else { format!("polygon hole {index}") };
+                let name = if index == 0 {
+                    "the polygon's exterior ring".to_string()
+                } else {
+                    format!("polygon hole {index}")
+                };
                 ring.iter().try_for_each(|p| check_position(*p))?;
                 check_ring(ring, &name)?;
             }
@@ -515,7 +525,9 @@ mod tests {
 
     #[test]
     fn canonical_text_round_trips() {
-        for text in ["POINT(-105.2 40.1)", "MULTIPOINT(1 2, 3 4)", "POLYGON((0 0, 10 0, 10 10, 0 0), (1 1, 2 1, 2 2, 1 1))"] {
+        for text in
+            ["POINT(-105.2 40.1)", "MULTIPOINT(1 2, 3 4)", "POLYGON((0 0, 10 0, 10 10, 0 0), (1 1, 2 1, 2 2, 1 1))"]
+        {
             let geometry = parse_wkt(text).unwrap();
             assert_eq!(geometry.to_string(), text);
             assert_eq!(parse_wkt(&geometry.to_string()).unwrap(), geometry);
@@ -538,7 +550,10 @@ mod tests {
         assert!(message("POINT(1 2) extra").contains("unexpected text"));
         assert!(message("POINT(1 2, 3 4)").contains("exactly one position"));
         let swapped = message("POINT(40 -105)");
-        assert!(swapped.contains("latitude -105 is outside -90..90") && swapped.contains("POINT(-105 40)"), "{swapped}");
+        assert!(
+            swapped.contains("latitude -105 is outside -90..90") && swapped.contains("POINT(-105 40)"),
+            "{swapped}"
+        );
         assert!(message("POINT(200 10)").contains("longitude 200"));
         assert!(message("POLYGON((0 0, 1 0, 1 1, 0 1))").contains("not closed"));
         assert!(message("POLYGON((0 0, 1 0, 0 0))").contains("at least 4"));
@@ -550,7 +565,9 @@ mod tests {
 
     #[test]
     fn spherical_area_of_a_one_degree_cell_at_the_equator() {
-        let Geometry::Polygon(polygon) = parse_wkt("POLYGON((0 0, 1 0, 1 1, 0 1, 0 0))").unwrap() else { unreachable!() };
+        let Geometry::Polygon(polygon) = parse_wkt("POLYGON((0 0, 1 0, 1 1, 0 1, 0 0))").unwrap() else {
+            unreachable!()
+        };
         // R² · Δλ · (sin 1° − sin 0°) = 6371.0088² · 0.0174533 · 0.0174524 ≈ 12,364 km².
         assert!((polygon.area_km2() - 12_364.0).abs() < 5.0, "{}", polygon.area_km2());
         assert_eq!(polygon.bounds(), (0.0, 0.0, 1.0, 1.0));

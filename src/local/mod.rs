@@ -2,6 +2,9 @@
 //! gateway's auth, limits and error bodies, seeded fault injection, and synthetic data.
 
 pub mod catalog;
+pub mod climate_endpoint;
+pub mod climate_grid;
+pub mod climate_jobs;
 pub mod faults;
 pub mod gateway;
 pub mod prng;

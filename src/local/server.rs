@@ -2,7 +2,8 @@
 //! limits, `X-RateLimit-*` headers), the route table and start/stop.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -24,7 +25,9 @@ use super::station_weather::GeneratedWeather;
 use super::tp_endpoint::LIVE_EXPLORER;
 use super::tp_jobs::{FailureMode, JobStore, JobTiming};
 use super::tp_model::TpModel;
-use super::{pv_endpoint, solar_endpoint, status, tp_endpoint};
+use super::climate_endpoint::{PreparedDownload, DOWNLOAD_PATH_PREFIX};
+use super::climate_jobs::{ClimateJobs, JobLimits};
+use super::{climate_endpoint, pv_endpoint, solar_endpoint, status, tp_endpoint};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::transport::auth::API_KEY_LENGTH;
@@ -48,6 +51,10 @@ pub struct ServiceConfig {
     pub tp_timing: JobTiming,
     /// Makes technical-potential jobs end in a failure status (tests of clients).
     pub tp_failure: Option<FailureMode>,
+    /// Per-user limits and queue of the climate download.
+    pub climate_limits: JobLimits,
+    /// Wait before building each climate download file (to observe "not ready" and a full queue).
+    pub climate_build_delay: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -62,6 +69,8 @@ impl Default for ServiceConfig {
             explorers: Vec::new(),
             tp_timing: JobTiming::default(),
             tp_failure: None,
+            climate_limits: JobLimits::default(),
+            climate_build_delay: Duration::ZERO,
         }
     }
 }
@@ -73,6 +82,11 @@ pub struct ServiceState {
     pub tp_model: &'static TpModel,
     pub tp_jobs: Mutex<JobStore>,
     pub explorers: Vec<String>,
+    pub climate_jobs: Mutex<ClimateJobs<PreparedDownload>>,
+    pub climate_builder_running: AtomicBool,
+    pub climate_build_delay: Duration,
+    /// `http://127.0.0.1:<port>`, known once the listener is bound (download URLs use it).
+    pub base_url: OnceLock<String>,
     pub api_key: String,
     keys: HashSet<String>,
     limiter: Mutex<KeyLimiter>,
@@ -118,6 +132,10 @@ impl ServiceState {
                 None => JobStore::new(config.tp_timing),
             }),
             explorers: std::iter::once(LIVE_EXPLORER.to_owned()).chain(config.explorers.iter().cloned()).collect(),
+            climate_jobs: Mutex::new(ClimateJobs::new(config.climate_limits.clone(), SplitMix64::from_entropy().next_u64())),
+            climate_builder_running: AtomicBool::new(false),
+            climate_build_delay: config.climate_build_delay,
+            base_url: OnceLock::new(),
             api_key,
             keys,
             limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
@@ -128,6 +146,11 @@ impl ServiceState {
     }
 
     pub fn uptime(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    /// The service's clock for rate limits and job times: time since it started.
+    pub fn started_elapsed(&self) -> Duration {
         self.started.elapsed()
     }
 
@@ -153,6 +176,8 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
         .route("/api/pv-estimator/{file}", get(pv_endpoint::handle))
         .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
+        .route("/api/climate/ncdb/v2/climate/{file}", get(climate_endpoint::handle).post(climate_endpoint::handle))
+        .route("/files/climate/{file}", get(climate_endpoint::handle_download))
         .route("/api/opencarto/{explorer}/v1/technical-potential/config", get(tp_endpoint::handle_config))
         .route(
             "/api/opencarto/{explorer}/v1/technical-potential",
@@ -200,6 +225,9 @@ async fn gateway(State(state): State<Arc<ServiceState>>, mut request: Request, n
     let path = request.uri().path().to_owned();
     let format = format_of_path(&path);
     state.record_hit(&path);
+    if path.starts_with(DOWNLOAD_PATH_PREFIX) {
+        return next.run(request).await;
+    }
     let fault = state.faults.as_ref().and_then(|injector| lock(injector).draw());
     let fault_config = state.faults.as_ref().map(|injector| lock(injector).config().clone());
     match fault {
@@ -280,6 +308,7 @@ impl LocalService {
         let _entered = runtime.enter();
         let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| Error::Transport(e.to_string()))?;
         let (shutdown, stop) = oneshot::channel::<()>();
+        let _ = state.base_url.set(format!("http://127.0.0.1:{port}"));
         let app = router(state.clone());
         let task = runtime.spawn(async move {
             let server = axum::serve(listener, app).with_graceful_shutdown(async {

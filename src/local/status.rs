@@ -1,5 +1,6 @@
-//! `GET /api/local/v1/status.json`: the embedded service's own health endpoint (not in the spec).
-//! The demo and the transport benchmarks use it as the cheapest authenticated call.
+//! The embedded service's own endpoints (not in the spec): `GET /api/local/v1/status.json`, its
+//! health (the cheapest authenticated call, used by the demo and the transport benchmark), and
+//! `GET /api/local/v1/outbox.json`, the e-mails the climate download would have sent.
 
 use std::sync::Arc;
 
@@ -7,15 +8,19 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 
 use super::reply::ServiceReply;
-use super::server::{reply_response, ServiceState};
+use super::climate_endpoint::outbox_reply;
+use super::server::{lock, reply_response, ServiceState};
 
 pub async fn handle(State(state): State<Arc<ServiceState>>, Path(file): Path<String>) -> Response {
     reply_response(status_reply(&state, &file))
 }
 
 fn status_reply(state: &ServiceState, file: &str) -> ServiceReply {
+    if file == "outbox.json" {
+        return outbox_reply(&lock(&state.climate_jobs));
+    }
     if file != "status.json" {
-        return ServiceReply::json(404, &serde_json::json!({"errors": [format!("unknown local endpoint {file:?}; try status.json")]}));
+        return ServiceReply::json(404, &serde_json::json!({"errors": [format!("unknown local endpoint {file:?}; try status.json or outbox.json")]}));
     }
     let requests: u64 = state.hits().values().sum();
     ServiceReply::json(

@@ -192,7 +192,12 @@ pub fn generate(site: &SiteSpec, year: i32, options: &SeriesOptions) -> ClimateS
     };
     let climate = SiteClimate::new(site);
     let tracks = NoiseTracks::new(site.seed, first as f64 / 3600.0, last as f64 / 3600.0);
-    let mut sun = SolarCalculator::new(Observer { latitude: site.lat, longitude: site.lon, tz: 0.0, elevation: site.elevation_m.max(0.0) });
+    let mut sun = SolarCalculator::new(Observer {
+        latitude: site.lat,
+        longitude: site.lon,
+        tz: 0.0,
+        elevation: site.elevation_m.max(0.0),
+    });
     let rows = series.len();
     reserve_columns(&mut series, rows);
     for index in 0..rows {
@@ -208,6 +213,7 @@ pub fn tmy_year(site: &SiteSpec, year: i32) -> TmyColumns {
     let options = SeriesOptions { time_base: TimeBase::LocalStandard, leap_day: false, minute: 30 };
     let series = generate(site, year, &options);
     let narrow = |values: &[i32]| values.iter().map(|&v| v.clamp(0, 255) as u8).collect::<Vec<u8>>();
+    let [wind_10m, _, _] = series.wind_speed;
     TmyColumns {
         lat: site.lat,
         lon: site.lon,
@@ -221,7 +227,7 @@ pub fn tmy_year(site: &SiteSpec, year: i32) -> TmyColumns {
         dn: series.dni,
         df: series.dhi,
         tdry: series.temperature_2m,
-        wspd: series.wind_speed[0].clone(),
+        wspd: wind_10m,
         pressure: series.pressure_0m,
         rh: series.relative_humidity_2m,
     }
@@ -475,7 +481,10 @@ fn knot_value(channel_seed: u64, k: i64) -> f64 {
 /// Catmull–Rom spline through p1 (f = 0) and p2 (f = 1).
 fn catmull_rom(p0: f64, p1: f64, p2: f64, p3: f64, f: f64) -> f64 {
     let f2 = f * f;
-    0.5 * (2.0 * p1 + (p2 - p0) * f + (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) * f2 + (3.0 * p1 - p0 - 3.0 * p2 + p3) * f2 * f)
+    0.5 * (2.0 * p1
+        + (p2 - p0) * f
+        + (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) * f2
+        + (3.0 * p1 - p0 - 3.0 * p2 + p3) * f2 * f)
 }
 
 fn logistic(x: f64) -> f64 {
@@ -489,7 +498,8 @@ fn weather_at(climate: &SiteClimate, tracks: &NoiseTracks, sun: &mut SolarCalcul
     let solar_hour = (t_h + climate.lon / 15.0).rem_euclid(24.0);
     let afternoon = (2.0 * PI * (solar_hour - 14.0) / 24.0).cos();
 
-    let cloud_noise = (0.8 * tracks.cloud[0].at(t_h) + 0.5 * tracks.cloud[1].at(t_h) + 0.3 * tracks.cloud[2].at(t_h)) / 0.99;
+    let cloud_noise =
+        (0.8 * tracks.cloud[0].at(t_h) + 0.5 * tracks.cloud[1].at(t_h) + 0.3 * tracks.cloud[2].at(t_h)) / 0.99;
     let cloud = cloud_cover(cloud_noise, climate.mean_cloud(day_of_year));
 
     let seasonal = -climate.hemisphere * (2.0 * PI * (day_of_year - 20.0) / TROPICAL_YEAR_DAYS).cos();
@@ -499,7 +509,10 @@ fn weather_at(climate: &SiteClimate, tracks: &NoiseTracks, sun: &mut SolarCalcul
     let diurnal = (2.0 * PI * (solar_hour - 15.0) / 24.0).cos();
     let temperature = daily_temperature + climate.diurnal_amplitude * (1.0 - 0.6 * cloud) * diurnal;
 
-    let depression = (2.0 + 16.0 * climate.dryness + 4.0 * (1.0 - cloud) + 2.0 * climate.elevation_km
+    let depression = (2.0
+        + 16.0 * climate.dryness
+        + 4.0 * (1.0 - cloud)
+        + 2.0 * climate.elevation_km
         + 2.0 * tracks.humidity.at(t_h))
     .max(0.3);
     let relative_humidity = relative_humidity_percent(temperature, daily_temperature - depression);
@@ -576,8 +589,15 @@ fn sun_and_irradiance(
     let days = unix_s.div_euclid(86_400);
     let seconds = unix_s.rem_euclid(86_400);
     let (year, month, day) = civil_from_days(days);
-    let position =
-        sun.position(year, month as u8, day as u8, (seconds / 3600) as i32, (seconds % 3600 / 60) as i32, pressure_mbar, temperature_c);
+    let position = sun.position(
+        year,
+        month as u8,
+        day as u8,
+        (seconds / 3600) as i32,
+        (seconds % 3600 / 60) as i32,
+        pressure_mbar,
+        temperature_c,
+    );
     let zenith_deg = position.zenith.to_degrees();
     let cos_zenith = position.zenith.cos();
     if cos_zenith <= 0.0 {
@@ -601,7 +621,10 @@ fn sun_and_irradiance(
 pub fn extraterrestrial_normal_w_m2(day_of_year: f64) -> f64 {
     let gamma = 2.0 * PI * (day_of_year - 1.0) / 365.0;
     SOLAR_CONSTANT
-        * (1.000_110 + 0.034_221 * gamma.cos() + 0.001_280 * gamma.sin() + 0.000_719 * (2.0 * gamma).cos()
+        * (1.000_110
+            + 0.034_221 * gamma.cos()
+            + 0.001_280 * gamma.sin()
+            + 0.000_719 * (2.0 * gamma).cos()
             + 0.000_077 * (2.0 * gamma).sin())
 }
 
@@ -653,7 +676,8 @@ pub fn saturation_vapour_pressure_hpa(temperature_c: f64) -> f64 {
 
 /// Relative humidity, %, from air temperature and dew point (°C), clamped to 2–100.
 fn relative_humidity_percent(temperature_c: f64, dew_point_c: f64) -> f64 {
-    (100.0 * saturation_vapour_pressure_hpa(dew_point_c) / saturation_vapour_pressure_hpa(temperature_c)).clamp(2.0, 100.0)
+    (100.0 * saturation_vapour_pressure_hpa(dew_point_c) / saturation_vapour_pressure_hpa(temperature_c))
+        .clamp(2.0, 100.0)
 }
 
 /// Prevailing wind direction of a latitude, degrees: trades (NE in the north, SE in the south)
@@ -711,7 +735,11 @@ mod tests {
         assert_eq!(tmy.gh.len(), 8760);
         assert_eq!((tmy.month[0], tmy.day[0], tmy.hour[0]), (1, 1, 0));
         assert!(!tmy.month.iter().zip(&tmy.day).any(|(&m, &d)| m == 2 && d == 29));
-        let series = generate(&boulder(), 2012, &SeriesOptions { time_base: TimeBase::LocalStandard, leap_day: false, minute: 30 });
+        let series = generate(
+            &boulder(),
+            2012,
+            &SeriesOptions { time_base: TimeBase::LocalStandard, leap_day: false, minute: 30 },
+        );
         assert_eq!(series.unix_seconds[0], (days_from_civil(2012, 1, 1) * 86_400) + 30 * 60 + 7 * 3600);
         assert_eq!(tmy.gh, series.ghi);
     }

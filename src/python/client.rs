@@ -179,7 +179,8 @@ impl CoreClient {
             (None, None) => Body::Empty,
         };
         let idempotent = idempotent.unwrap_or(matches!(method, reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::DELETE));
-        Ok(Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace })
+        let send_key = !matches!(target, Target::Absolute(_));
+        Ok(Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace, send_key })
     }
 }
 

@@ -10,6 +10,8 @@ use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
 use crate::error::Error;
 use crate::local::server::ServiceState;
+use crate::local::climate_jobs::{JobLimits, RateLimit as ClimateRate};
+use crate::local::server::lock;
 use crate::local::tp_jobs::{FailureMode, JobTiming};
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
@@ -57,7 +59,7 @@ fn faults_config(rate: f64, seed: u64, kinds: Vec<String>, delay: f64, retry_aft
 #[pymethods]
 impl CoreLocalService {
     #[new]
-    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None))]
+    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None, climate_csv_interval=1.0, climate_json_interval=2.0, climate_csv_per_day=10_000, climate_json_per_day=2_000, climate_in_flight=20, climate_queue=100, climate_build_delay=0.0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -77,8 +79,23 @@ impl CoreLocalService {
         tp_failure_status: Option<String>,
         tp_failure_message: String,
         tp_failure_region: Option<String>,
+        climate_csv_interval: f64,
+        climate_json_interval: f64,
+        climate_csv_per_day: u32,
+        climate_json_per_day: u32,
+        climate_in_flight: usize,
+        climate_queue: usize,
+        climate_build_delay: f64,
     ) -> PyResult<Self> {
         let mut problems = Vec::new();
+        for (name, value) in [("csv_interval", climate_csv_interval), ("json_interval", climate_json_interval), ("build_delay", climate_build_delay)] {
+            if !(value.is_finite() && value >= 0.0) {
+                problems.push(format!("climate {name} must be a number of seconds >= 0 (got {value})"));
+            }
+        }
+        if climate_in_flight == 0 || climate_queue == 0 {
+            problems.push("climate in_flight and queue must be at least 1".into());
+        }
         for (name, value) in [("start_delay", tp_start_delay), ("run_time", tp_run_time)] {
             if !(value.is_finite() && value >= 0.0) {
                 problems.push(format!("technical potential {name} must be a number of seconds >= 0 (got {value})"));
@@ -120,6 +137,14 @@ impl CoreLocalService {
             explorers,
             tp_timing,
             tp_failure,
+            climate_limits: JobLimits {
+                csv: ClimateRate { min_interval: Duration::from_secs_f64(climate_csv_interval), per_day: climate_csv_per_day },
+                json: ClimateRate { min_interval: Duration::from_secs_f64(climate_json_interval), per_day: climate_json_per_day },
+                max_in_flight_per_user: climate_in_flight,
+                queue_capacity: climate_queue,
+                ..JobLimits::default()
+            },
+            climate_build_delay: Duration::from_secs_f64(climate_build_delay),
         };
         let runtime = runtime().map_err(to_pyerr)?;
         let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;
@@ -155,6 +180,11 @@ impl CoreLocalService {
     /// Requests that reached the service so far, by path (also after `close`).
     fn hits(&self) -> BTreeMap<String, u64> {
         self.state.hits()
+    }
+
+    /// The e-mails the climate download would have sent: (to, subject, body).
+    fn outbox(&self) -> Vec<(String, String, String)> {
+        lock(&self.state.climate_jobs).outbox().iter().map(|m| (m.to.clone(), m.subject.clone(), m.body.clone())).collect()
     }
 
     /// The weather year the embedded estimator uses for a station id (v1 or v2).

@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 
 pub mod bridge;
 pub mod client;
+pub mod climate;
 pub mod convert;
 pub mod errors;
 pub mod local;
@@ -27,6 +28,14 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pv::pv_estimate_async, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
     m.add_class::<pvwatts::CoreWeather>()?;
+    m.add_class::<climate::CoreClimateTable>()?;
+    m.add_class::<climate::CoreClimateZip>()?;
+    m.add_function(wrap_pyfunction!(climate::climate_download_csv, m)?)?;
+    m.add_function(wrap_pyfunction!(climate::climate_request, m)?)?;
+    m.add_function(wrap_pyfunction!(climate::climate_fetch, m)?)?;
+    m.add_function(wrap_pyfunction!(climate::climate_cache_key, m)?)?;
+    m.add_function(wrap_pyfunction!(climate::parse_climate_csv_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(climate::parse_climate_zip_bytes, m)?)?;
     m.add_class::<technical_potential::CoreTpConfiguration>()?;
     m.add_class::<technical_potential::CoreTpJobResult>()?;
     m.add_function(wrap_pyfunction!(technical_potential::tp_config, m)?)?;

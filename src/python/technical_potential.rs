@@ -132,6 +132,7 @@ async fn post_job(transport: Arc<Transport>, explorer: String, body: Vec<u8>, tr
         idempotent: false,
         check_body_errors: true,
         trace,
+        send_key: true,
     };
     let response = transport.send(&request).await?;
     let submission = parse_job_submission(&response.body).map_err(|e| Error::Parse(e.to_string()))?;

@@ -1,5 +1,6 @@
 //! One module per service: parameters and validation, request building, typed responses.
 
+pub mod climate;
 pub mod pv_estimator;
 pub mod raw;
 pub mod solar;

@@ -78,6 +78,8 @@ pub struct Request {
     pub check_body_errors: bool,
     /// Report each attempt to the observer.
     pub trace: bool,
+    /// Attach the API key (to the base URL's origin only); false for file downloads.
+    pub send_key: bool,
 }
 
 impl Request {
@@ -90,6 +92,7 @@ impl Request {
             idempotent: true,
             check_body_errors: true,
             trace: false,
+            send_key: true,
         }
     }
 }
@@ -248,7 +251,7 @@ impl Transport {
         let mut method = request.method.clone();
         let mut body = request.body.clone();
         for _ in 0..=MAX_REDIRECTS {
-            let keyed = same_origin(&self.config.base_url, &url);
+            let keyed = request.send_key && same_origin(&self.config.base_url, &url);
             let response = self.send_once(&method, &url, &body, keyed).await?;
             let status = response.status().as_u16();
             if let Some(next) = redirect_target(&url, &response) {

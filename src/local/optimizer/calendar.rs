@@ -1,0 +1,116 @@
+//! The optimizer's calendar: a modelled year always has 8760 hours. In a leap year February
+//! keeps its 29th and the year ends on December 30 (the service's convention), so month
+//! boundaries depend on the load year. Also civil-date arithmetic for timestamps.
+
+/// Hours in a modelled year.
+pub const HOURS_PER_YEAR: usize = 8760;
+
+/// Days in each month of a non-leap year.
+pub const DAYS_IN_MONTH: [usize; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+pub fn is_leap_year(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+/// Days of each month as modelled for `year` (leap: February 29, December 30).
+pub fn modelled_days_in_month(year: i32) -> [usize; 12] {
+    let mut days = DAYS_IN_MONTH;
+    if is_leap_year(year) {
+        days[1] = 29;
+        days[11] = 30;
+    }
+    days
+}
+
+/// Month index (0 = January) of every time step of the modelled year.
+pub fn month_of_each_step(year: i32, steps_per_hour: usize) -> Vec<u8> {
+    modelled_days_in_month(year)
+        .iter()
+        .enumerate()
+        .flat_map(|(month, days)| std::iter::repeat_n(month as u8, days * 24 * steps_per_hour))
+        .collect()
+}
+
+/// Month index of every step for 12 monthly values expanded by the non-leap calendar (how the
+/// service expands 12-value export rates before they reach the optimizer).
+pub fn month_of_each_hour_non_leap() -> Vec<u8> {
+    DAYS_IN_MONTH
+        .iter()
+        .enumerate()
+        .flat_map(|(month, days)| std::iter::repeat_n(month as u8, days * 24))
+        .collect()
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (month 1..=12, day 1..=31).
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let shifted_month = i64::from((month + 9) % 12);
+    let day_of_year = (153 * shifted_month + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The (year, month, day) of a day count since 1970-01-01.
+pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let shifted_month = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
+    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// ISO weekday of January 1 of `year`: 1 = Monday … 7 = Sunday.
+pub fn weekday_of_january_first(year: i32) -> u32 {
+    // 1970-01-01 was a Thursday (4).
+    let days = days_from_civil(i64::from(year), 1, 1);
+    ((days + 3).rem_euclid(7) + 1) as u32
+}
+
+/// An ISO 8601 UTC timestamp with milliseconds, e.g. `2023-09-26T22:15:18.207Z`.
+pub fn iso8601_utc(since_epoch: std::time::Duration) -> String {
+    let seconds = since_epoch.as_secs() as i64;
+    let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
+    let second_of_day = seconds.rem_euclid(86_400);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        second_of_day / 3600,
+        (second_of_day / 60) % 60,
+        second_of_day % 60,
+        since_epoch.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn months_cover_the_year_in_both_calendars() {
+        for year in [2017, 2020] {
+            let months = month_of_each_step(year, 2);
+            assert_eq!(months.len(), 2 * HOURS_PER_YEAR);
+            assert_eq!(months[0], 0);
+            assert_eq!(*months.last().unwrap(), 11);
+        }
+        assert_eq!(month_of_each_step(2020, 1)[59 * 24], 1, "Feb 29 of a leap year is in February");
+        assert_eq!(month_of_each_step(2017, 1)[59 * 24], 2);
+    }
+
+    #[test]
+    fn civil_round_trip_and_weekdays() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(civil_from_days(days_from_civil(2023, 9, 26)), (2023, 9, 26));
+        assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
+        assert_eq!(weekday_of_january_first(2017), 7, "2017 starts on a Sunday");
+        assert_eq!(weekday_of_january_first(2021), 5, "2021 starts on a Friday");
+        let stamp = iso8601_utc(std::time::Duration::from_millis(1_695_766_518_207));
+        assert_eq!(stamp, "2023-09-26T22:15:18.207Z");
+    }
+}

@@ -1,0 +1,271 @@
+//! Financial conventions of the optimizer as pure functions: present-worth factors, the PV
+//! levelization factor, MACRS schedules, the effective (after-tax, after-incentive) cost of a
+//! capital item, and the PV cost curve under capped incentives.
+//!
+//! Conventions (the service's, as documented in its public source; formulas only):
+//! - Year-one costs grow with an escalation rate `e` and are discounted with a rate `d`; the
+//!   first payment falls at the end of year 1.
+//! - The ITC and bonus depreciation arrive at the end of year 1; MACRS depreciation in years
+//!   1..=k; replacement costs in their replacement year, after tax.
+//! - Cash incentives (IBI fractions, rebates) reduce the ITC basis, except the federal rebate.
+
+/// IRS MACRS 5-year half-year-convention schedule (fractions of the depreciable basis).
+pub const MACRS_FIVE_YEAR: [f64; 6] = [0.2, 0.32, 0.192, 0.1152, 0.1152, 0.0576];
+/// IRS MACRS 7-year half-year-convention schedule.
+pub const MACRS_SEVEN_YEAR: [f64; 8] = [0.1429, 0.2449, 0.1749, 0.1249, 0.0893, 0.0892, 0.0893, 0.0446];
+
+/// A cap of this size or more means "unlimited" (the service's convention for `*_max` fields).
+pub const UNLIMITED_CAP: f64 = 1.0e10;
+
+/// Present-worth factor of a cost stream that starts at 1 $ in year 1 and escalates:
+/// `pwf(n, e, d) = Σ_{y=1..n} ((1+e)/(1+d))^y`, which is `n` when `e == d`.
+pub fn present_worth_factor(years: u32, escalation: f64, discount: f64) -> f64 {
+    let x = (1.0 + escalation) / (1.0 + discount);
+    if (x - 1.0).abs() < 1e-15 {
+        return f64::from(years);
+    }
+    x * (1.0 - x.powi(years as i32)) / (1.0 - x)
+}
+
+/// Levelization factor of a degrading producer: the ratio of the escalated, discounted value
+/// of its degrading output to that of a constant output,
+/// `Σ_{y=1..n} ((1+e)/(1+d))^y (1-g)^(y-1) / pwf(n, e, d)`.
+/// Production in the one-year model is multiplied by it, so one modelled year stands for the
+/// average year of the analysis period.
+pub fn levelization_factor(years: u32, escalation: f64, discount: f64, degradation: f64) -> f64 {
+    let x = (1.0 + escalation) / (1.0 + discount);
+    let numerator: f64 = (1..=years).map(|y| x.powi(y as i32) * (1.0 - degradation).powi(y as i32 - 1)).sum();
+    let denominator = present_worth_factor(years, escalation, discount);
+    if denominator.abs() < 1e-300 {
+        1.0
+    } else {
+        numerator / denominator
+    }
+}
+
+/// The MACRS schedule for `macrs_option_years` (0 = no depreciation).
+pub fn macrs_schedule(option_years: u32) -> &'static [f64] {
+    match option_years {
+        5 => &MACRS_FIVE_YEAR,
+        7 => &MACRS_SEVEN_YEAR,
+        _ => &[],
+    }
+}
+
+/// How the owner is taxed and which tax incentives apply to one capital item.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaxTreatment {
+    pub owner_discount_rate: f64,
+    pub owner_tax_rate: f64,
+    /// Investment tax credit as a fraction of the ITC basis.
+    pub itc_fraction: f64,
+    /// 0, 5 or 7.
+    pub macrs_option_years: u32,
+    pub macrs_bonus_fraction: f64,
+    /// Fraction of the ITC that reduces the depreciable basis.
+    pub macrs_itc_reduction: f64,
+}
+
+/// A one-time cost in a future year (a replacement).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Replacement {
+    pub cost: f64,
+    pub year: u32,
+}
+
+/// Net present cost of one unit (1 kW, 1 kWh or the whole constant) of a capital item:
+///
+/// ```text
+/// depreciable  = basis · (1 − itc_reduction · itc)
+/// bonus        = depreciable · bonus_fraction                      (year 1)
+/// depr_y       = (depreciable − bonus) · macrs_y (+ bonus in y=1)  (years 1..k)
+/// tax_savings  = Σ_y tax · depr_y / (1+d)^y + itc · basis / (1+d)
+/// replacement  = cost · (1 − tax) / (1+d)^year
+/// npc          = max(0, basis − tax_savings + replacement − rebate)
+/// ```
+pub fn effective_cost(basis: f64, replacement: Option<Replacement>, tax: &TaxTreatment, rebate: f64) -> f64 {
+    let schedule = macrs_schedule(tax.macrs_option_years);
+    let (bonus_fraction, itc_reduction) =
+        if schedule.is_empty() { (0.0, 0.0) } else { (tax.macrs_bonus_fraction, tax.macrs_itc_reduction) };
+    let d = tax.owner_discount_rate;
+    let depreciable = basis * (1.0 - itc_reduction * tax.itc_fraction);
+    let bonus = depreciable * bonus_fraction;
+    let remaining = depreciable - bonus;
+    let depreciation_savings: f64 = schedule
+        .iter()
+        .enumerate()
+        .map(|(index, rate)| {
+            let year = index as i32 + 1;
+            let amount = rate * remaining + if year == 1 { bonus } else { 0.0 };
+            tax.owner_tax_rate * amount / (1.0 + d).powi(year)
+        })
+        .sum();
+    let itc_savings = tax.itc_fraction * basis / (1.0 + d);
+    let replacement_cost = replacement
+        .map(|r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + d).powi(r.year as i32))
+        .unwrap_or(0.0);
+    (basis - depreciation_savings - itc_savings + replacement_cost - rebate).max(0.0)
+}
+
+/// A percentage incentive (of the cost so far) and a per-kW rebate, each with a cap in $.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RegionIncentive {
+    pub fraction: f64,
+    pub fraction_cap: f64,
+    pub rebate_per_kw: f64,
+    pub rebate_cap: f64,
+}
+
+/// One linear piece of the PV capital cost curve (new kW only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostSegment {
+    /// Width of the piece in kW (`f64::INFINITY` for the last one).
+    pub width_kw: f64,
+    /// $/kW after utility and state incentives, before the ITC and the federal rebate.
+    pub pre_federal_cost_per_kw: f64,
+}
+
+/// A piecewise-linear function through (0, 0) given by its break points; linear after the last.
+#[derive(Debug, Clone)]
+struct Piecewise {
+    xs: Vec<f64>,
+    ys: Vec<f64>,
+}
+
+impl Piecewise {
+    fn value(&self, x: f64) -> f64 {
+        let n = self.xs.len();
+        let k = self.xs.partition_point(|&b| b <= x).clamp(1, n - 1);
+        let (x0, x1, y0, y1) = (self.xs[k - 1], self.xs[k], self.ys[k - 1], self.ys[k]);
+        y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    }
+
+    /// Every x > 0 inside the range where `scale · f(x) == level`, piece by piece.
+    fn crossings(&self, scale: f64, level: f64) -> Vec<f64> {
+        let mut found = Vec::new();
+        for k in 1..self.xs.len() {
+            let (x0, x1) = (self.xs[k - 1], self.xs[k]);
+            let (y0, y1) = (scale * self.ys[k - 1], scale * self.ys[k]);
+            if (y1 - y0).abs() < 1e-300 {
+                continue;
+            }
+            let t = (level - y0) / (y1 - y0);
+            if t > 0.0 && t < 1.0 {
+                found.push(x0 + t * (x1 - x0));
+            }
+        }
+        found
+    }
+}
+
+fn capped(amount: f64, cap: f64) -> f64 {
+    if cap >= UNLIMITED_CAP {
+        amount
+    } else {
+        amount.min(cap)
+    }
+}
+
+/// The cost curve after one region's incentives: `g(x) = f(x) − min(p·f(x), P) − min(r·x, R)`.
+fn apply_region(f: &Piecewise, region: &RegionIncentive) -> Piecewise {
+    let mut xs = f.xs.clone();
+    if region.fraction > 0.0 && region.fraction_cap < UNLIMITED_CAP {
+        xs.extend(f.crossings(region.fraction, region.fraction_cap));
+    }
+    if region.rebate_per_kw > 0.0 && region.rebate_cap < UNLIMITED_CAP {
+        xs.push(region.rebate_cap / region.rebate_per_kw);
+    }
+    let last = *f.xs.last().unwrap_or(&0.0);
+    xs.retain(|x| x.is_finite() && *x >= 0.0 && *x <= last);
+    xs.sort_by(f64::total_cmp);
+    xs.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs().max(1.0));
+    let ys = xs
+        .iter()
+        .map(|&x| {
+            let base = f.value(x);
+            base - capped(region.fraction * base, region.fraction_cap) - capped(region.rebate_per_kw * x, region.rebate_cap)
+        })
+        .collect();
+    Piecewise { xs, ys }
+}
+
+/// Segments of the PV cost curve of new capacity after the utility, then the state incentives
+/// (each region's percentage applies to the cost left by the previous region). Caps make the
+/// curve piecewise linear with rising slopes; `horizon_kw` is the largest purchase considered.
+pub fn incentive_cost_segments(
+    installed_cost_per_kw: f64,
+    utility: &RegionIncentive,
+    state: &RegionIncentive,
+    horizon_kw: f64,
+) -> Vec<CostSegment> {
+    let horizon = horizon_kw.max(1.0);
+    let base = Piecewise { xs: vec![0.0, horizon], ys: vec![0.0, installed_cost_per_kw * horizon] };
+    let curve = apply_region(&apply_region(&base, utility), state);
+    let mut segments: Vec<CostSegment> = curve
+        .xs
+        .windows(2)
+        .zip(curve.ys.windows(2))
+        .filter(|(x, _)| x[1] - x[0] > 1e-9)
+        .map(|(x, y)| CostSegment { width_kw: x[1] - x[0], pre_federal_cost_per_kw: (y[1] - y[0]) / (x[1] - x[0]) })
+        .collect();
+    if let Some(last) = segments.last_mut() {
+        last.width_kw = f64::INFINITY;
+    }
+    segments
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_tax() -> TaxTreatment {
+        TaxTreatment {
+            owner_discount_rate: 0.1,
+            owner_tax_rate: 0.0,
+            itc_fraction: 0.0,
+            macrs_option_years: 0,
+            macrs_bonus_fraction: 0.0,
+            macrs_itc_reduction: 0.0,
+        }
+    }
+
+    #[test]
+    fn pwf_matches_the_geometric_sum() {
+        let direct: f64 = (1..=25).map(|y| (1.017f64 / 1.0624).powi(y)).sum();
+        assert!((present_worth_factor(25, 0.017, 0.0624) - direct).abs() < 1e-9);
+        assert_eq!(present_worth_factor(20, 0.05, 0.05), 20.0);
+    }
+
+    #[test]
+    fn levelization_is_one_without_degradation_and_below_one_with_it() {
+        assert!((levelization_factor(25, 0.0166, 0.0624, 0.0) - 1.0).abs() < 1e-12);
+        let f = levelization_factor(25, 0.0166, 0.0624, 0.005);
+        assert!(f < 1.0 && f > 0.9);
+    }
+
+    #[test]
+    fn effective_cost_counts_itc_and_depreciation() {
+        assert!((effective_cost(1000.0, None, &no_tax(), 0.0) - 1000.0).abs() < 1e-9);
+        let itc = TaxTreatment { itc_fraction: 0.3, ..no_tax() };
+        assert!((effective_cost(1000.0, None, &itc, 0.0) - (1000.0 - 300.0 / 1.1)).abs() < 1e-9);
+        let full = TaxTreatment { owner_tax_rate: 0.26, macrs_option_years: 5, macrs_bonus_fraction: 1.0, macrs_itc_reduction: 0.5, ..itc };
+        let expected = 1000.0 - 300.0 / 1.1 - 0.26 * 850.0 / 1.1;
+        assert!((effective_cost(1000.0, None, &full, 0.0) - expected).abs() < 1e-9);
+        let replaced = effective_cost(0.0, Some(Replacement { cost: 100.0, year: 10 }), &no_tax(), 0.0);
+        assert!((replaced - 100.0 / 1.1f64.powi(10)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn capped_incentives_make_rising_segments() {
+        let none = RegionIncentive { fraction: 0.0, fraction_cap: UNLIMITED_CAP, rebate_per_kw: 0.0, rebate_cap: UNLIMITED_CAP };
+        let utility = RegionIncentive { fraction: 0.5, fraction_cap: 10_000.0, ..none };
+        let segments = incentive_cost_segments(1000.0, &utility, &none, 1e6);
+        assert_eq!(segments.len(), 2);
+        assert!((segments[0].width_kw - 20.0).abs() < 1e-9);
+        assert!((segments[0].pre_federal_cost_per_kw - 500.0).abs() < 1e-9);
+        assert!((segments[1].pre_federal_cost_per_kw - 1000.0).abs() < 1e-9);
+        let flat = incentive_cost_segments(1000.0, &none, &none, 1e6);
+        assert_eq!(flat.len(), 1);
+        assert!(flat[0].width_kw.is_infinite());
+    }
+}

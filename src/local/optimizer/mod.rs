@@ -1,0 +1,26 @@
+//! The embedded optimizer: a linear program that really minimizes the lifecycle cost of the
+//! supported subset of an optimizer scenario (site load, a non-URDB tariff with net metering and
+//! export rates, one PV array, electric storage, the financial present-worth conventions, and
+//! the business-as-usual case), the job store behind the local job endpoints, and the results
+//! body in the live service's shape. Pure Rust; the HTTP wiring and validation live elsewhere.
+//!
+//! Flow: `model::from_scenario` (resolved scenario → `Model`, or the unsupported parts) →
+//! `run::optimize` (cases → `lp::build` → `solve::solve` with Clarabel) →
+//! `outputs::optimal_outputs`; `jobs::JobStore` runs that on a thread per job and
+//! `endpoint` turns lookups into replies.
+
+pub mod calendar;
+pub mod endpoint;
+pub mod finance;
+pub mod jobs;
+pub mod lp;
+pub mod model;
+pub mod outputs;
+pub mod run;
+pub mod solve;
+
+pub use endpoint::{post_job_reply, results_reply};
+pub use jobs::{JobStore, JobStoreConfig, Lookup, Submission};
+pub use model::{from_scenario, Model, ScenarioError, Unsupported};
+pub use run::{optimize, Optimized, RunError};
+pub use solve::SolveControl;

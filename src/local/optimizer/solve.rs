@@ -1,0 +1,191 @@
+//! Solver adapter: a `LinearProgram` to Clarabel (pure-Rust interior point) and back.
+//!
+//! Clarabel solves `min c·x s.t. A·x + s = b, s ∈ K`. Equality rows go to the zero cone;
+//! `≤` rows and finite variable bounds (`−x ≤ −lower`, `x ≤ upper`) to the non-negative cone.
+//! An interior-point answer is accurate to about 1e-8 relative and not a vertex: callers clip
+//! tiny values (see `Layout::dispatch`). A deadline and a cancel flag stop the iterations.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+use clarabel::algebra::CscMatrix;
+use clarabel::solver::{DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
+
+use super::lp::{LinearProgram, RowKind};
+
+/// Variable bounds at or beyond this magnitude are the service's "unlimited" defaults (1e9 kW)
+/// and are left out: as rows they only spoil the problem's scaling.
+pub const UNLIMITED_BOUND: f64 = 1.0e9;
+
+/// When to give up.
+#[derive(Debug, Clone, Default)]
+pub struct SolveControl {
+    pub deadline: Option<Instant>,
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+impl SolveControl {
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(|flag| flag.load(Ordering::Relaxed))
+    }
+
+    pub fn is_past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolveStatus {
+    Optimal,
+    /// Solved to the solver's reduced tolerances only.
+    AlmostOptimal,
+    Infeasible,
+    Unbounded,
+    TimedOut,
+    Cancelled,
+    Failed(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct SolveOutcome {
+    pub status: SolveStatus,
+    pub x: Vec<f64>,
+    /// c·x + constant at `x`.
+    pub objective: f64,
+    pub iterations: u32,
+    pub seconds: f64,
+}
+
+impl SolveOutcome {
+    fn without_solution(status: SolveStatus, started: Instant) -> Self {
+        SolveOutcome { status, x: Vec::new(), objective: f64::NAN, iterations: 0, seconds: started.elapsed().as_secs_f64() }
+    }
+}
+
+/// The LP in Clarabel's form: matrix, right-hand side and the two cone sizes.
+struct ConicForm {
+    a: CscMatrix<f64>,
+    b: Vec<f64>,
+    equalities: usize,
+    inequalities: usize,
+}
+
+/// Rows in cone order (equalities first), each as (terms, rhs); bounds become rows too.
+fn conic_form(lp: &LinearProgram) -> ConicForm {
+    let n = lp.variable_count();
+    let mut triplets: Vec<(usize, usize, f64)> = Vec::with_capacity(lp.values.len() + 2 * n);
+    let mut b: Vec<f64> = Vec::with_capacity(lp.row_count() + 2 * n);
+    let push_rows = |kind: RowKind, triplets: &mut Vec<(usize, usize, f64)>, b: &mut Vec<f64>| {
+        for (i, _) in lp.kinds.iter().enumerate().filter(|(_, k)| **k == kind) {
+            let row = b.len();
+            for k in lp.row_start[i]..lp.row_start[i + 1] {
+                triplets.push((row, lp.columns[k], lp.values[k]));
+            }
+            b.push(lp.rhs[i]);
+        }
+    };
+    push_rows(RowKind::Equal, &mut triplets, &mut b);
+    let equalities = b.len();
+    push_rows(RowKind::LessOrEqual, &mut triplets, &mut b);
+    for j in 0..n {
+        if lp.lower[j].abs() < UNLIMITED_BOUND {
+            triplets.push((b.len(), j, -1.0));
+            b.push(-lp.lower[j]);
+        }
+        if lp.upper[j].abs() < UNLIMITED_BOUND {
+            triplets.push((b.len(), j, 1.0));
+            b.push(lp.upper[j]);
+        }
+    }
+    let inequalities = b.len() - equalities;
+    ConicForm { a: csc_from_triplets(b.len(), n, &triplets), b, equalities, inequalities }
+}
+
+/// Compressed sparse columns from (row, column, value) triplets without duplicates.
+fn csc_from_triplets(m: usize, n: usize, triplets: &[(usize, usize, f64)]) -> CscMatrix<f64> {
+    let mut colptr = vec![0usize; n + 1];
+    for &(_, j, _) in triplets {
+        colptr[j + 1] += 1;
+    }
+    for j in 0..n {
+        colptr[j + 1] += colptr[j];
+    }
+    let mut next = colptr.clone();
+    let mut rowval = vec![0usize; triplets.len()];
+    let mut nzval = vec![0.0; triplets.len()];
+    for &(i, j, v) in triplets {
+        rowval[next[j]] = i;
+        nzval[next[j]] = v;
+        next[j] += 1;
+    }
+    // Rows were pushed in increasing order, so every column is already sorted by row.
+    CscMatrix::new(m, n, colptr, rowval, nzval)
+}
+
+/// An LP without variables: feasible when every row holds at zero.
+fn constant_outcome(lp: &LinearProgram, started: Instant) -> SolveOutcome {
+    let holds = lp.kinds.iter().zip(&lp.rhs).all(|(kind, rhs)| match kind {
+        RowKind::Equal => rhs.abs() <= 1e-9,
+        RowKind::LessOrEqual => *rhs >= -1e-9,
+    });
+    let status = if holds { SolveStatus::Optimal } else { SolveStatus::Infeasible };
+    SolveOutcome { status, x: Vec::new(), objective: lp.objective_constant, iterations: 0, seconds: started.elapsed().as_secs_f64() }
+}
+
+/// Solves an LP. Contradictory bounds are reported as infeasible without calling the solver.
+pub fn solve(lp: &LinearProgram, control: &SolveControl) -> SolveOutcome {
+    let started = Instant::now();
+    if lp.lower.iter().zip(&lp.upper).any(|(l, u)| l > u) {
+        return SolveOutcome::without_solution(SolveStatus::Infeasible, started);
+    }
+    if control.is_cancelled() {
+        return SolveOutcome::without_solution(SolveStatus::Cancelled, started);
+    }
+    if lp.variable_count() == 0 {
+        return constant_outcome(lp, started);
+    }
+    let time_limit = match control.deadline {
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(Instant::now()).as_secs_f64();
+            if left <= 0.0 {
+                return SolveOutcome::without_solution(SolveStatus::TimedOut, started);
+            }
+            left
+        }
+        None => f64::INFINITY,
+    };
+    let form = conic_form(lp);
+    let n = lp.variable_count();
+    let p = CscMatrix::zeros((n, n));
+    let cones = [SupportedConeT::ZeroConeT(form.equalities), SupportedConeT::NonnegativeConeT(form.inequalities)];
+    let settings = match DefaultSettingsBuilder::default().verbose(false).time_limit(time_limit).max_iter(400).build() {
+        Ok(settings) => settings,
+        Err(error) => return SolveOutcome::without_solution(SolveStatus::Failed(error.to_string()), started),
+    };
+    let mut solver = match DefaultSolver::new(&p, &lp.objective, &form.a, &form.b, &cones, settings) {
+        Ok(solver) => solver,
+        Err(error) => return SolveOutcome::without_solution(SolveStatus::Failed(error.to_string()), started),
+    };
+    if let Some(flag) = control.cancel.clone() {
+        solver.set_termination_callback(move |_info| flag.load(Ordering::Relaxed));
+    }
+    solver.solve();
+    let status = match solver.solution.status {
+        SolverStatus::Solved => SolveStatus::Optimal,
+        SolverStatus::AlmostSolved => SolveStatus::AlmostOptimal,
+        SolverStatus::PrimalInfeasible | SolverStatus::AlmostPrimalInfeasible => SolveStatus::Infeasible,
+        SolverStatus::DualInfeasible | SolverStatus::AlmostDualInfeasible => SolveStatus::Unbounded,
+        SolverStatus::MaxTime => SolveStatus::TimedOut,
+        SolverStatus::CallbackTerminated => SolveStatus::Cancelled,
+        other => SolveStatus::Failed(format!("{other:?}")),
+    };
+    let x = solver.solution.x.clone();
+    SolveOutcome {
+        objective: lp.objective_value(&x),
+        status,
+        x,
+        iterations: solver.solution.iterations,
+        seconds: started.elapsed().as_secs_f64(),
+    }
+}

@@ -1,0 +1,355 @@
+//! Bindings of the climate download: one site-year as streamed CSV, download requests for any
+//! WKT and years, and the zip behind a download URL, each parsed into Arrow.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use arrow_array::RecordBatch;
+use pyo3::prelude::*;
+
+use super::bridge::{awaitable, block_on};
+use super::client::CoreClient;
+use super::convert::{arrow_table, json_to_py, raw_value};
+use super::errors::to_pyerr;
+use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
+use crate::formats::climate_csv::{parse_climate_csv, ClimateCsvError};
+use crate::formats::climate_zip::{read_climate_zip, ClimateZipError};
+use crate::formats::wkt::point_wkt;
+use crate::formats::Format;
+use crate::services::climate::{check_weight, validate_climate_request, ClimateParams, RawClimateRequest};
+use crate::services::raw::RawValue;
+use crate::transport::{Body, Endpoint, Request, Target, Transport};
+
+/// One site-year: typed metadata (JSON) and the data as Arrow.
+#[pyclass(module = "sunflux._core", frozen, name = "CoreClimateTable")]
+pub struct CoreClimateTable {
+    metadata: serde_json::Value,
+    batch: RecordBatch,
+}
+
+#[pymethods]
+impl CoreClimateTable {
+    /// The two metadata rows (names → typed values) and `columns` (short → long names).
+    fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.metadata)
+    }
+
+    fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        arrow_table(py, vec![self.batch.clone()], self.batch.schema())
+    }
+}
+
+/// Every CSV of a download zip: one long table (`site`, `year`, then the data) and one metadata
+/// row per site.
+#[pyclass(module = "sunflux._core", frozen, name = "CoreClimateZip")]
+pub struct CoreClimateZip {
+    schema: arrow_schema::SchemaRef,
+    batches: Vec<RecordBatch>,
+    sites: RecordBatch,
+    files: Vec<String>,
+}
+
+#[pymethods]
+impl CoreClimateZip {
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        arrow_table(py, self.batches.clone(), self.schema.clone())
+    }
+
+    fn sites<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        arrow_table(py, vec![self.sites.clone()], self.sites.schema())
+    }
+
+    #[getter]
+    fn files(&self) -> Vec<String> {
+        self.files.clone()
+    }
+}
+
+/// The parameters of a request as the caller gave them.
+#[allow(clippy::too_many_arguments)]
+fn raw_request(
+    dataset: &Bound<'_, PyAny>,
+    wkt: RawValue,
+    names: &Bound<'_, PyAny>,
+    attributes: &Bound<'_, PyAny>,
+    utc: &Bound<'_, PyAny>,
+    leap_day: &Bound<'_, PyAny>,
+    email: &Bound<'_, PyAny>,
+    full_name: &Bound<'_, PyAny>,
+    affiliation: &Bound<'_, PyAny>,
+    reason: &Bound<'_, PyAny>,
+    mailing_list: &Bound<'_, PyAny>,
+) -> RawClimateRequest {
+    RawClimateRequest {
+        dataset: raw_value(Some(dataset)),
+        wkt,
+        names: raw_value(Some(names)),
+        attributes: raw_value(Some(attributes)),
+        utc: raw_value(Some(utc)),
+        leap_day: raw_value(Some(leap_day)),
+        interval: RawValue::Int(60),
+        email: raw_value(Some(email)),
+        full_name: raw_value(Some(full_name)),
+        affiliation: raw_value(Some(affiliation)),
+        reason: raw_value(Some(reason)),
+        mailing_list: raw_value(Some(mailing_list)),
+    }
+}
+
+fn validated(raw: &RawClimateRequest, format: Format) -> Result<ClimateParams> {
+    let params = validate_climate_request(raw, format).map_err(Error::Parameter)?;
+    check_weight(&params, params.estimated_sites()).map_err(|problem| Error::Parameter(vec![problem]))?;
+    Ok(params)
+}
+
+fn csv_error(error: ClimateCsvError, status: u16, url: &str) -> Error {
+    match error {
+        ClimateCsvError::ErrorBody { status: body_status, code, messages } => {
+            let body = crate::transport::error_body::ErrorBody { code: code.clone(), messages: messages.clone(), html: false };
+            let status = body_status.unwrap_or(status);
+            Error::Api(Box::new(ApiFailure {
+                kind: crate::transport::error_body::classify(status, &body),
+                status,
+                code,
+                errors: messages,
+                body: String::new(),
+                url: url.to_owned(),
+                retry_after: None,
+                remaining: None,
+            }))
+        }
+        other => Error::Parse(other.to_string()),
+    }
+}
+
+fn endpoint(params: &ClimateParams) -> Endpoint {
+    Endpoint::ClimateDownload { dataset: params.dataset.clone(), format: params.format.suffix().to_owned() }
+}
+
+fn pairs(params: &ClimateParams) -> Vec<(String, String)> {
+    params.form_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
+}
+
+async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: bool) -> Result<CoreClimateTable> {
+    let mut request = Request::get(endpoint(&params), pairs(&params));
+    request.check_body_errors = false;
+    request.trace = trace;
+    let response = transport.send(&request).await?;
+    let table = parse_climate_csv(&response.body).map_err(|e| csv_error(e, response.status, &response.url))?;
+    let year = params.years[0];
+    table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
+    let metadata = table.metadata_json();
+    let batch = table.into_record_batch().map_err(|e| Error::Parse(e.to_string()))?;
+    Ok(CoreClimateTable { metadata, batch })
+}
+
+/// Streams the CSV of one site and one year (validated first, every problem at once).
+#[pyfunction]
+#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, asynchronous=false, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn climate_download_csv<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    dataset: &Bound<'_, PyAny>,
+    lat: &Bound<'_, PyAny>,
+    lon: &Bound<'_, PyAny>,
+    year: &Bound<'_, PyAny>,
+    attributes: &Bound<'_, PyAny>,
+    utc: &Bound<'_, PyAny>,
+    leap_day: &Bound<'_, PyAny>,
+    email: &Bound<'_, PyAny>,
+    full_name: &Bound<'_, PyAny>,
+    affiliation: &Bound<'_, PyAny>,
+    reason: &Bound<'_, PyAny>,
+    mailing_list: &Bound<'_, PyAny>,
+    asynchronous: bool,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let coordinates = (raw_value(Some(lat)).as_finite_f64(), raw_value(Some(lon)).as_finite_f64());
+    let wkt = match coordinates {
+        (Some(lat), Some(lon)) => RawValue::Text(point_wkt(lat, lon)),
+        _ => RawValue::Text(format!("POINT({} {})", raw_value(Some(lon)).describe(), raw_value(Some(lat)).describe())),
+    };
+    let raw = raw_request(dataset, wkt, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
+    let params = validated(&raw, Format::Csv).map_err(to_pyerr)?;
+    let future = download_csv(client.transport.clone(), params, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        block_on(py, future).map(|table| Bound::new(py, table).map(|b| b.into_any()))?
+    }
+}
+
+async fn submit_request(transport: Arc<Transport>, params: ClimateParams, post: bool, trace: bool) -> Result<(String, String, String)> {
+    let mut request = Request::get(endpoint(&params), Vec::new());
+    if post {
+        request.method = reqwest::Method::POST;
+        request.body = Body::Form(pairs(&params));
+        request.idempotent = false;
+    } else {
+        request.query = pairs(&params);
+    }
+    request.trace = trace;
+    let response = transport.send(&request).await?;
+    let value: serde_json::Value = serde_json::from_slice(&response.body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
+    let outputs = value.get("outputs").cloned().unwrap_or_default();
+    let message = outputs.get("message").and_then(|m| m.as_str()).unwrap_or_default().to_owned();
+    let url = outputs
+        .get("downloadUrl")
+        .and_then(|u| u.as_str())
+        .ok_or_else(|| Error::Parse("the download answer has no outputs.downloadUrl".into()))?
+        .to_owned();
+    Ok((message, url, transport.redact(&String::from_utf8_lossy(&response.body))))
+}
+
+/// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
+#[pyfunction]
+#[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method="POST", asynchronous=false, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn climate_request<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    dataset: &Bound<'_, PyAny>,
+    wkt: &Bound<'_, PyAny>,
+    years: &Bound<'_, PyAny>,
+    attributes: &Bound<'_, PyAny>,
+    utc: &Bound<'_, PyAny>,
+    leap_day: &Bound<'_, PyAny>,
+    email: &Bound<'_, PyAny>,
+    full_name: &Bound<'_, PyAny>,
+    affiliation: &Bound<'_, PyAny>,
+    reason: &Bound<'_, PyAny>,
+    mailing_list: &Bound<'_, PyAny>,
+    method: &str,
+    asynchronous: bool,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let post = match method.to_ascii_uppercase().as_str() {
+        "POST" => true,
+        "GET" => false,
+        other => return Err(to_pyerr(Error::Parameter(vec![format!("method must be \"POST\" or \"GET\" (got {other:?})")]))),
+    };
+    let raw = raw_request(dataset, raw_value(Some(wkt)), years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
+    let params = validated(&raw, Format::Json).map_err(to_pyerr)?;
+    let future = submit_request(client.transport.clone(), params, post, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        block_on(py, future).map(|answer| answer.into_pyobject(py).map(|b| b.into_any()))?
+    }
+}
+
+fn is_not_ready(error: &Error) -> bool {
+    matches!(error, Error::Api(failure) if failure.kind == ApiErrorKind::NotFound)
+}
+
+async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: Duration, trace: bool) -> Result<CoreClimateZip> {
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(250);
+    loop {
+        let mut request = Request::get(Endpoint::LocalStatus { format: "json".into() }, Vec::new());
+        request.target = Target::Absolute(url.clone());
+        request.send_key = false;
+        request.check_body_errors = false;
+        request.trace = trace;
+        match transport.send(&request).await {
+            Ok(response) => {
+                let zip = read_climate_zip(&response.body).map_err(|e| match e {
+                    ClimateZipError::NotZip(messages) => Error::Parse(format!(
+                        "{}: the download is not a zip file: {}",
+                        transport.redact(&url),
+                        messages.join("; ")
+                    )),
+                    other => Error::Parse(other.to_string()),
+                })?;
+                return Ok(CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files });
+            }
+            Err(error) if wait && is_not_ready(&error) => {
+                let waited = started.elapsed();
+                if waited >= timeout {
+                    return Err(Error::JobTimeout {
+                        message: format!(
+                            "the download file was not ready after {:.1} s; call fetch again later with the same URL",
+                            waited.as_secs_f64()
+                        ),
+                        job_id: transport.redact(&url),
+                        last_status: "not ready".into(),
+                    });
+                }
+                tokio::time::sleep(pause.min(timeout - waited)).await;
+                pause = (pause * 3 / 2).min(Duration::from_secs(10));
+            }
+            Err(error) => return Err(error),
+        }
+    }
+}
+
+/// Downloads (polling while not ready) and parses the zip behind a download URL; the API key is
+/// never sent with it.
+#[pyfunction]
+#[pyo3(signature = (client, url, wait=true, timeout=600.0, asynchronous=false, trace=false))]
+pub fn climate_fetch<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    url: String,
+    wait: bool,
+    timeout: f64,
+    asynchronous: bool,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !(timeout.is_finite() && timeout >= 0.0) {
+        return Err(to_pyerr(Error::Parameter(vec![format!("timeout must be a number of seconds >= 0 (got {timeout})")])));
+    }
+    if reqwest::Url::parse(&url).is_err() {
+        return Err(to_pyerr(Error::Parameter(vec![format!("download_url is not a URL: {:?}", client.transport.redact(&url))])));
+    }
+    let future = fetch_zip(client.transport.clone(), url, wait, Duration::from_secs_f64(timeout), trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        block_on(py, future).map(|zip| Bound::new(py, zip).map(|b| b.into_any()))?
+    }
+}
+
+/// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).
+#[pyfunction]
+#[pyo3(signature = (dataset, lat, lon, year, attributes, utc, leap_day))]
+#[allow(clippy::too_many_arguments)]
+pub fn climate_cache_key(
+    dataset: &Bound<'_, PyAny>,
+    lat: f64,
+    lon: f64,
+    year: &Bound<'_, PyAny>,
+    attributes: &Bound<'_, PyAny>,
+    utc: &Bound<'_, PyAny>,
+    leap_day: &Bound<'_, PyAny>,
+) -> PyResult<String> {
+    let raw = RawClimateRequest {
+        dataset: raw_value(Some(dataset)),
+        wkt: RawValue::Text(point_wkt(lat, lon)),
+        names: raw_value(Some(year)),
+        attributes: raw_value(Some(attributes)),
+        utc: raw_value(Some(utc)),
+        leap_day: raw_value(Some(leap_day)),
+        interval: RawValue::Int(60),
+        email: RawValue::from("cache@example.org"),
+        ..RawClimateRequest::default()
+    };
+    validated(&raw, Format::Csv).map(|params| params.cache_key()).map_err(to_pyerr)
+}
+
+/// Parses a climate CSV body from elsewhere (a file, another client).
+#[pyfunction]
+pub fn parse_climate_csv_bytes(body: &[u8]) -> PyResult<CoreClimateTable> {
+    let table = parse_climate_csv(body).map_err(|e| to_pyerr(csv_error(e, 200, "")))?;
+    let metadata = table.metadata_json();
+    let batch = table.into_record_batch().map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+    Ok(CoreClimateTable { metadata, batch })
+}
+
+/// Parses the bytes of a download zip from elsewhere.
+#[pyfunction]
+pub fn parse_climate_zip_bytes(body: &[u8]) -> PyResult<CoreClimateZip> {
+    let zip = read_climate_zip(body).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+    Ok(CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files })
+}
