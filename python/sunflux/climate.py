@@ -100,7 +100,9 @@ class ClimateTable:
 
     def weather(self) -> Weather:
         """This year as a weather year for `sunflux.pvwatts.simulate` (needs ghi, dni, dhi,
-        temperature_2m and windspeed_10m; local standard time is used)."""
+        temperature_2m and windspeed_10m). The engine works in local standard time: a UTC table is
+        shifted to it, and the hours the shift moves into the neighbouring year are wrapped to the
+        other end of the same year (night hours at the year's edges)."""
         from sunflux.pvwatts import read_weather
 
         needed = ("ghi", "dni", "dhi", "temperature_2m", "windspeed_10m")
@@ -110,20 +112,23 @@ class ClimateTable:
         import polars as pl
 
         tz = self.metadata.local_time_zone or 0.0
-        local = self.data.with_columns(
-            (pl.col("timestamp").dt.replace_time_zone(None) if self.metadata.time_zone == tz else pl.col("timestamp").dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(tz * 60))).alias("timestamp")
-        )
-        frame = local.select(
-            pl.col("timestamp").dt.year().alias("year"),
-            pl.col("timestamp").dt.month().alias("month"),
-            pl.col("timestamp").dt.day().alias("day"),
-            pl.col("timestamp").dt.hour().alias("hour"),
-            pl.col("timestamp").dt.minute().alias("minute"),
-            pl.col("ghi").alias("gh"),
-            pl.col("dni").alias("dn"),
-            pl.col("dhi").alias("df"),
-            pl.col("temperature_2m").alias("tdry"),
-            pl.col("windspeed_10m").alias("wspd"),
+        local_clock = pl.col("timestamp").dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(tz * 60))
+        local = self.data.with_columns(local_clock.alias("local"))
+        year = local["local"].dt.year().mode().sort()[0]
+        frame = (
+            local.select(
+                pl.lit(year, dtype=pl.Int64).alias("year"),
+                pl.col("local").dt.month().alias("month"),
+                pl.col("local").dt.day().alias("day"),
+                pl.col("local").dt.hour().alias("hour"),
+                pl.col("local").dt.minute().alias("minute"),
+                pl.col("ghi").alias("gh"),
+                pl.col("dni").alias("dn"),
+                pl.col("dhi").alias("df"),
+                pl.col("temperature_2m").alias("tdry"),
+                pl.col("windspeed_10m").alias("wspd"),
+            )
+            .sort(["month", "day", "hour", "minute"])
         )
         return read_weather(frame, lat=self.metadata.latitude, lon=self.metadata.longitude, tz=tz, elevation=self.metadata.elevation or 0.0)
 
