@@ -23,7 +23,7 @@ from sunflux._errors import (
     ValidationError,
 )
 from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
-from sunflux._local import FAULT_KINDS, ClimateSettings, Faults, JobSettings, LocalService, RateLimits
+from sunflux._local import FAULT_KINDS, ClimateSettings, Faults, JobSettings, LocalService, OptimizerSettings, RateLimits
 from sunflux import climate, pv, pvwatts, solar, technical_potential
 from sunflux.pv import ArrayType, ModuleType, PvEstimate
 
@@ -39,6 +39,7 @@ __all__ = [
     "Faults",
     "JobSettings",
     "ClimateSettings",
+    "OptimizerSettings",
     "FAULT_KINDS",
     "SunfluxError",
     "ParameterError",

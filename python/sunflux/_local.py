@@ -14,7 +14,7 @@ from typing import Any
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
 
-__all__ = ["LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "FAULT_KINDS"]
+__all__ = ["LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "OptimizerSettings", "FAULT_KINDS"]
 
 #: Every kind of fault the service can inject.
 FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
@@ -62,6 +62,16 @@ class ClimateSettings:
 
 
 @dataclass(frozen=True)
+class OptimizerSettings:
+    """The embedded optimizer's job behaviour: for ``not_found_grace`` s after a POST the new
+    run answers 404 "not in database" (the live service's race); ``hang`` keeps new runs at
+    "Optimizing..." until their ``Settings.timeout_seconds`` (to test clients)."""
+
+    not_found_grace: float = 0.0
+    hang: bool = False
+
+
+@dataclass(frozen=True)
 class Faults:
     """Seeded fault injection: a ``rate`` fraction of responses fail with one of ``kinds``.
 
@@ -104,6 +114,8 @@ class LocalService:
         `JobSettings` for technical-potential jobs (timing, injected failures).
     climate:
         `ClimateSettings` for the climate download (limits, queue, build delay).
+    optimizer:
+        `OptimizerSettings` for optimizer jobs (the 404 race, runs that hang).
     """
 
     def __init__(
@@ -117,10 +129,12 @@ class LocalService:
         explorers: tuple[str, ...] | list[str] = (),
         jobs: JobSettings | None = None,
         climate: ClimateSettings | None = None,
+        optimizer: OptimizerSettings | None = None,
     ) -> None:
         limits = rate_limits or RateLimits()
         job_settings = jobs or JobSettings()
         climate_settings = climate or ClimateSettings()
+        optimizer_settings = optimizer or OptimizerSettings()
         self._core = _core.CoreLocalService(
             port=port,
             api_key=api_key,
@@ -145,6 +159,8 @@ class LocalService:
             climate_in_flight=climate_settings.in_flight,
             climate_queue=climate_settings.queue,
             climate_build_delay=float(climate_settings.build_delay),
+            optimizer_grace=float(optimizer_settings.not_found_grace),
+            optimizer_hang=optimizer_settings.hang,
         )
         self.rate_limits = limits
         self.faults = faults

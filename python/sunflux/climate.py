@@ -240,7 +240,7 @@ class ClimateService:
         (`ParameterError`): dataset slug, coordinates, year 2000–2014, attributes of the spec,
         e-mail; the row count is checked against the year and ``leap_day``."""
         core = _core.climate_download_csv(
-            self._client._core, dataset, lat, lon, year, _attributes(attributes), utc, leap_day, email,
+            self._client._core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
             full_name, affiliation, reason, mailing_list, False, self._client._trace(),
         )
         return ClimateTable(core)
@@ -411,7 +411,7 @@ class AsyncClimateService:
         mailing_list: bool = False,
     ) -> ClimateTable:
         core = await _core.climate_download_csv(
-            self._client._core, dataset, lat, lon, year, _attributes(attributes), utc, leap_day, email,
+            self._client._core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
             full_name, affiliation, reason, mailing_list, True, self._client._trace(),
         )
         return ClimateTable(core)

@@ -7,6 +7,8 @@ pub mod climate_grid;
 pub mod climate_jobs;
 pub mod faults;
 pub mod gateway;
+pub mod optimizer;
+pub mod optimizer_routes;
 pub mod prng;
 pub mod pv_endpoint;
 pub mod reply;

@@ -11,7 +11,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use axum::Router;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
@@ -27,13 +27,15 @@ use super::tp_jobs::{FailureMode, JobStore, JobTiming};
 use super::tp_model::TpModel;
 use super::climate_endpoint::{PreparedDownload, DOWNLOAD_PATH_PREFIX};
 use super::climate_jobs::{ClimateJobs, JobLimits};
-use super::{climate_endpoint, pv_endpoint, solar_endpoint, status, tp_endpoint};
+use super::optimizer::{JobStore as OptimizerJobs, JobStoreConfig};
+use super::optimizer_routes::ScenarioChecker;
+use super::{climate_endpoint, optimizer_routes, pv_endpoint, solar_endpoint, status, tp_endpoint};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::transport::auth::API_KEY_LENGTH;
 
 /// How to run the embedded service.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ServiceConfig {
     /// 0 picks a free port.
     pub port: u16,
@@ -55,6 +57,10 @@ pub struct ServiceConfig {
     pub climate_limits: JobLimits,
     /// Wait before building each climate download file (to observe "not ready" and a full queue).
     pub climate_build_delay: Duration,
+    /// Optimizer job behaviour (the 404 race right after POST, runs that hang).
+    pub optimizer: JobStoreConfig,
+    /// Validates posted optimizer scenarios with the scenario builder's rules.
+    pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
 }
 
 impl Default for ServiceConfig {
@@ -71,6 +77,8 @@ impl Default for ServiceConfig {
             tp_failure: None,
             climate_limits: JobLimits::default(),
             climate_build_delay: Duration::ZERO,
+            optimizer: JobStoreConfig::default(),
+            scenario_checker: None,
         }
     }
 }
@@ -85,6 +93,8 @@ pub struct ServiceState {
     pub climate_jobs: Mutex<ClimateJobs<PreparedDownload>>,
     pub climate_builder_running: AtomicBool,
     pub climate_build_delay: Duration,
+    pub optimizer_jobs: OptimizerJobs,
+    pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
     /// `http://127.0.0.1:<port>`, known once the listener is bound (download URLs use it).
     pub base_url: OnceLock<String>,
     pub api_key: String,
@@ -136,6 +146,8 @@ impl ServiceState {
             climate_builder_running: AtomicBool::new(false),
             climate_build_delay: config.climate_build_delay,
             base_url: OnceLock::new(),
+            optimizer_jobs: OptimizerJobs::new(config.optimizer.clone()),
+            scenario_checker: config.scenario_checker.clone(),
             api_key,
             keys,
             limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
@@ -178,6 +190,10 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
         .route("/api/climate/ncdb/v2/climate/{file}", get(climate_endpoint::handle).post(climate_endpoint::handle))
         .route("/files/climate/{file}", get(climate_endpoint::handle_download))
+        .route("/api/optimizer/stable/job/", post(optimizer_routes::handle_post))
+        .route("/api/optimizer/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
+        .route("/api/reopt/stable/job/", post(optimizer_routes::handle_post))
+        .route("/api/reopt/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
         .route("/api/opencarto/{explorer}/v1/technical-potential/config", get(tp_endpoint::handle_config))
         .route(
             "/api/opencarto/{explorer}/v1/technical-potential",
@@ -329,6 +345,7 @@ impl LocalService {
 
     /// Stops accepting, gives open requests a moment to finish, then drops the server.
     pub fn close(&mut self, runtime: &tokio::runtime::Runtime) {
+        self.state.optimizer_jobs.cancel_all();
         if let Some(shutdown) = self.shutdown.take() {
             let _ = shutdown.send(());
         }

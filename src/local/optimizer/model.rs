@@ -263,7 +263,6 @@ pub struct Financial {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunSettings {
-    pub timeout_seconds: f64,
     pub run_bau: bool,
     pub add_soc_incentive: bool,
 }
@@ -299,6 +298,12 @@ struct Reader<'a> {
     resampled: Vec<Resampled>,
 }
 
+/// The entries in first-seen order without repeats (a section may be read more than once).
+fn distinct(items: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    items.into_iter().filter(|item| seen.insert(item.clone())).collect()
+}
+
 /// Whether a JSON value counts as given (the service's rule: not null, "" or []).
 fn is_given(value: Option<&Value>) -> bool {
     match value {
@@ -324,7 +329,7 @@ impl<'a> Reader<'a> {
 
     fn finish(self, model: Option<Model>) -> Result<Model, ScenarioError> {
         if !self.unsupported.is_empty() {
-            return Err(ScenarioError::Unsupported(Unsupported { items: self.unsupported }));
+            return Err(ScenarioError::Unsupported(Unsupported { items: distinct(self.unsupported) }));
         }
         match model {
             Some(mut model) if self.invalid.is_empty() => {
@@ -332,7 +337,7 @@ impl<'a> Reader<'a> {
                 model.resampled = self.resampled;
                 Ok(model)
             }
-            _ => Err(ScenarioError::Invalid(self.invalid)),
+            _ => Err(ScenarioError::Invalid(distinct(self.invalid))),
         }
     }
 
@@ -520,7 +525,6 @@ impl<'a> Reader<'a> {
             return None;
         }
         let settings = RunSettings {
-            timeout_seconds: self.number(settings_map, "Settings", "timeout_seconds", 600.0),
             run_bau: self.flag(settings_map, "Settings", "run_bau", true),
             add_soc_incentive: self.flag(settings_map, "Settings", "add_soc_incentive", true),
         };
@@ -764,6 +768,10 @@ impl<'a> Reader<'a> {
         let production_factor = if !given.is_empty() {
             self.series(&given, s, "production_factor_series", steps_per_hour)?
         } else if let Some(engine) = engine {
+            if engine.iter().any(|f| !f.is_finite()) {
+                self.invalid.push("The local PV production has non-finite values.".into());
+                return None;
+            }
             self.series(engine, s, "production_factor_series", steps_per_hour)?
         } else {
             self.unsupported.push("PV without production_factor_series (no local PV production was supplied)".into());
@@ -839,6 +847,13 @@ impl<'a> Reader<'a> {
             return None;
         }
         let soc_init_fraction = self.filled_number(map, s, "soc_init_fraction", 0.5);
+        let internal = self.number(map, s, "internal_efficiency_fraction", 0.975);
+        let inverter = self.number(map, s, "inverter_efficiency_fraction", 0.96);
+        let rectifier = self.number(map, s, "rectifier_efficiency_fraction", 0.96);
+        if internal <= 0.0 || inverter <= 0.0 || rectifier <= 0.0 {
+            self.invalid.push("ElectricStorage efficiencies must be greater than 0.".into());
+            return None;
+        }
         let can_grid_charge = match map.get("can_grid_charge") {
             None | Some(Value::Null) => {
                 self.filled.push(FilledDefault { section: s, field: "can_grid_charge", value: Value::Bool(true) });
@@ -851,9 +866,9 @@ impl<'a> Reader<'a> {
             max_kw,
             min_kwh: self.number(map, s, "min_kwh", 0.0),
             max_kwh,
-            internal_efficiency_fraction: self.number(map, s, "internal_efficiency_fraction", 0.975),
-            inverter_efficiency_fraction: self.number(map, s, "inverter_efficiency_fraction", 0.96),
-            rectifier_efficiency_fraction: self.number(map, s, "rectifier_efficiency_fraction", 0.96),
+            internal_efficiency_fraction: internal,
+            inverter_efficiency_fraction: inverter,
+            rectifier_efficiency_fraction: rectifier,
             soc_min_fraction: self.number(map, s, "soc_min_fraction", 0.2),
             soc_init_fraction,
             optimize_soc_init_fraction: self.flag(map, s, "optimize_soc_init_fraction", false),
@@ -1017,6 +1032,14 @@ mod tests {
         assert_eq!(shape[10], 0.0, "2017-01-01 is a Sunday");
         assert!(shape[24 + 10] > 0.0 && shape[24 + 8] == 0.0);
         assert!((shape.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_section_lists_cover_the_services_29_sections_once() {
+        let mut all: Vec<&str> = SUPPORTED_SECTIONS.iter().chain(UNSUPPORTED_SECTIONS.iter()).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), 29);
     }
 
     #[test]

@@ -1,0 +1,132 @@
+//! The embedded optimizer's HTTP face: `POST …/job/` and `GET …/job/<run_uuid>/results/` under the
+//! spec's `/api/optimizer/stable` and the public host's `/api/reopt/stable`. Validation is the
+//! scenario builder's (one source of truth): the service calls a `ScenarioChecker` that the Python
+//! layer provides. PV production comes from the local engine on the site's synthetic weather.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::response::Response;
+use serde_json::{json, Map, Value};
+
+use super::catalog::Catalog;
+use super::climate_grid::{describe_site, nearest_site};
+use super::optimizer::{post_job_reply, results_reply, Submission};
+use super::reply::ServiceReply;
+use super::server::{reply_response, ServiceState};
+use super::weather_gen::tmy_year;
+use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
+
+/// What the scenario builder says of a posted scenario.
+pub struct CheckedScenario {
+    /// The service's `input_errors` shape (`{}` when there is nothing to report).
+    pub input_errors: Value,
+    /// The scenario with the builder's defaults filled in.
+    pub resolved: Value,
+}
+
+/// Validates scenarios with the builder's rules; provided by the layer that hosts the service.
+pub trait ScenarioChecker: Send + Sync {
+    fn check(&self, scenario: &Value) -> Result<CheckedScenario, String>;
+}
+
+/// The weather data set whose synthetic year stands in for an optimizer site.
+const WEATHER_DATASET: &str = "optimizer-site";
+/// The calendar year of that weather (the same typical year the estimator uses).
+const WEATHER_YEAR: i32 = 2010;
+
+fn number(section: Option<&Value>, name: &str) -> Option<f64> {
+    section?.get(name)?.as_f64()
+}
+
+/// Hourly AC output per kW DC (kW/kW) of the scenario's PV at its site, from the local engine,
+/// or `None` when the scenario has no PV or gives its own `production_factor_series`.
+pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Option<Vec<f64>>, String> {
+    let Some(pv) = scenario.get("PV").filter(|pv| pv.is_object()) else { return Ok(None) };
+    if pv.get("production_factor_series").is_some_and(|s| s.is_array()) {
+        return Ok(None);
+    }
+    let site = scenario.get("Site");
+    let (Some(lat), Some(lon)) = (number(site, "latitude"), number(site, "longitude")) else {
+        return Err("Site.latitude and Site.longitude are required for PV production".into());
+    };
+    let grid = nearest_site(lat, lon).ok_or_else(|| format!("no weather site near {lat}, {lon}"))?;
+    let info = describe_site(grid, catalog);
+    let columns = tmy_year(&info.spec(WEATHER_DATASET), WEATHER_YEAR);
+    let meta = SiteMeta { lat, lon, tz: columns.tz, elevation: columns.elevation, source: "sunflux synthetic weather".into(), ..SiteMeta::default() };
+    let weather = Weather::from_columns(
+        meta,
+        WeatherColumns {
+            year: columns.year,
+            month: columns.month,
+            day: columns.day,
+            hour: columns.hour,
+            minute: None,
+            gh: columns.gh,
+            dn: columns.dn,
+            df: columns.df,
+            tdry: columns.tdry,
+            wspd: columns.wspd,
+            pressure: Some(columns.pressure),
+            albedo: None,
+            snow_depth: None,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let section = Some(pv);
+    let array_type = number(section, "array_type").unwrap_or(1.0) as i64;
+    let tracking = matches!(array_type, 2..=4);
+    let raw = RawParams {
+        system_capacity: 1.0,
+        module_type: number(section, "module_type").unwrap_or(0.0) as i64,
+        losses: 100.0 * number(section, "losses").unwrap_or(0.14),
+        array_type,
+        tilt: number(section, "tilt").unwrap_or(if tracking { 0.0 } else { 20.0 }),
+        azimuth: number(section, "azimuth").unwrap_or(if lat >= 0.0 { 180.0 } else { 0.0 }),
+        dc_ac_ratio: number(section, "dc_ac_ratio").unwrap_or(1.2),
+        gcr: number(section, "gcr").unwrap_or(0.4),
+        inv_eff: 100.0 * number(section, "inv_eff").unwrap_or(0.96),
+    };
+    let params = validate_params(&raw).map_err(|problems| format!("PV: {}", problems.join("; ")))?;
+    let output = simulate(&weather, &params);
+    Ok(Some(output.hourly.ac.iter().map(|watts| watts / 1000.0).collect()))
+}
+
+fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Value), ServiceReply> {
+    let scenario: Value = serde_json::from_slice(body).map_err(|e| {
+        ServiceReply::json(400, &json!({"status": "error", "messages": {"error": format!("The request body is not valid JSON: {e}")}}))
+    })?;
+    if !scenario.is_object() {
+        return Err(ServiceReply::json(400, &json!({"status": "error", "messages": {"error": "The scenario must be a JSON object of sections."}})));
+    }
+    let checked = match &state.scenario_checker {
+        Some(checker) => checker.check(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?,
+        None => CheckedScenario { input_errors: json!({}), resolved: scenario.clone() },
+    };
+    let mut messages = Map::new();
+    let pv_production = match pv_production(&checked.resolved, state.catalog) {
+        Ok(production) => production,
+        Err(problem) => {
+            messages.insert("warnings".into(), json!({"PV": problem}));
+            None
+        }
+    };
+    Ok((Submission { scenario: checked.resolved, pv_production, messages }, checked.input_errors))
+}
+
+/// `POST …/job/`.
+pub async fn handle_post(State(state): State<Arc<ServiceState>>, body: axum::body::Bytes) -> Response {
+    let shared = state.clone();
+    let reply = tokio::task::spawn_blocking(move || match submission_for(&shared, &body) {
+        Ok((submission, input_errors)) => post_job_reply(&shared.optimizer_jobs, submission, &input_errors),
+        Err(reply) => reply,
+    })
+    .await
+    .unwrap_or_else(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": format!("the job could not be created: {e}")}})));
+    reply_response(reply)
+}
+
+/// `GET …/job/<run_uuid>/results/`.
+pub async fn handle_results(State(state): State<Arc<ServiceState>>, Path(run_uuid): Path<String>) -> Response {
+    reply_response(results_reply(&state.optimizer_jobs, &run_uuid))
+}
