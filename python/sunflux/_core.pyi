@@ -91,6 +91,15 @@ class CoreLocalService:
         tp_failure_status: str | None = None,
         tp_failure_message: str = ...,
         tp_failure_region: str | None = None,
+        climate_csv_interval: float = 1.0,
+        climate_json_interval: float = 2.0,
+        climate_csv_per_day: int = 10_000,
+        climate_json_per_day: int = 2_000,
+        climate_in_flight: int = 20,
+        climate_queue: int = 100,
+        climate_build_delay: float = 0.0,
+        optimizer_grace: float = 0.0,
+        optimizer_hang: bool = False,
     ) -> CoreLocalService: ...
     @property
     def base_url(self) -> str: ...
@@ -102,6 +111,7 @@ class CoreLocalService:
     def running(self) -> bool: ...
     def hits(self) -> dict[str, int]: ...
     def station_weather(self, file_id: str) -> CoreWeather: ...
+    def outbox(self) -> list[tuple[str, str, str]]: ...
     def close(self) -> None: ...
 
 
@@ -269,3 +279,54 @@ def tp_job_async(
 ) -> Awaitable[CoreTpJobResult]: ...
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
 def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
+
+class CoreClimateTable:
+    def metadata(self) -> dict[str, Any]: ...
+    def to_arrow(self) -> _ArrowStream: ...
+
+class CoreClimateZip:
+    def data(self) -> _ArrowStream: ...
+    def sites(self) -> _ArrowStream: ...
+    @property
+    def files(self) -> list[str]: ...
+
+def climate_download_csv(
+    client: CoreClient,
+    dataset: object,
+    lat: object,
+    lon: object,
+    year: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
+def climate_request(
+    client: CoreClient,
+    dataset: object,
+    wkt: object,
+    years: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    method: str = "POST",
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
+def climate_fetch(
+    client: CoreClient, url: str, wait: bool = True, timeout: float = 600.0, asynchronous: bool = False, trace: bool = False
+) -> Any: ...
+def climate_cache_key(dataset: object, lat: float, lon: float, year: object, attributes: object, utc: object, leap_day: object) -> str: ...
+def parse_climate_csv_bytes(body: bytes) -> CoreClimateTable: ...
+def parse_climate_zip_bytes(body: bytes) -> CoreClimateZip: ...
