@@ -35,6 +35,7 @@ def test_demo_runs_offline() -> None:
     assert "API_KEY_INVALID" in result.stdout
     assert "identical to the service: True" in result.stdout
     assert "deleted map data: True" in result.stdout
+    assert "optimal: PV" in result.stdout and "mean temperature Jan" in result.stdout
 
 
 def test_serve_prints_url_and_key_then_serves() -> None:

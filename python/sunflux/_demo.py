@@ -60,6 +60,30 @@ def run_demo(out: TextIO) -> int:
         best = max(sf.ArrayType, key=lambda a: sf.pvwatts.simulate(svc.station_weather(tmy3.id), 5, 0, 14, a, 25 if a < 2 else 0, 180, timeframe="monthly").ac_annual)
         out.write(f"  best array type at this site: {best.name}\n")
 
+        _step(out, "climate download (one site-year as CSV, then the engine on it)")
+        year = client.climate.download_csv("ncdb-4km-hourly-conus", lat=39.74, lon=-105.18, year=2010, email="demo@example.org")
+        import polars as pl
+
+        monthly = year.data.group_by(pl.col("timestamp").dt.month().alias("month")).agg(pl.col("temperature_2m").mean()).sort("month")
+        out.write(f"  {year}\n  source: {year.metadata.source}\n")
+        out.write(f"  mean temperature Jan {monthly['temperature_2m'][0]:.1f} °C, Jul {monthly['temperature_2m'][6]:.1f} °C\n")
+        out.write(f"  5 kW roof on this year: {sf.pvwatts.simulate(year.weather(), 5, 0, 14, 1, 25, 180).ac_annual:,.0f} kWh\n")
+
+        _step(out, "optimizer (PV + storage for a flat 500 MWh/yr load, solved locally)")
+        from sunflux.optimizer import ElectricLoad, ElectricTariff, Scenario, Site
+
+        scenario = (
+            Scenario(site=Site(latitude=39.74, longitude=-105.17))
+            .with_load(ElectricLoad.flat(annual_kwh=500_000))
+            .with_tariff(ElectricTariff.blended(energy_rate=0.12, demand_rate=15.0))
+            .with_pv(max_kw=500, installed_cost_per_kw=1500.0, om_cost_per_kw=18.0)
+            .with_storage(max_kwh=2000, installed_cost_per_kw=800.0, installed_cost_per_kwh=400.0)
+        )
+        plan = client.optimizer.run(scenario, timeout=300, poll_interval=0.2)
+        o = plan.outputs
+        out.write(f"  {plan.status}: PV {o.PV.size_kw:.1f} kW, storage {o.ElectricStorage.size_kw:.1f} kW / {o.ElectricStorage.size_kwh:.1f} kWh\n")
+        out.write(f"  lifecycle cost ${o.Financial.lcc:,.0f} vs ${o.Financial.lcc_bau:,.0f} business as usual (NPV ${o.Financial.npv:,.0f})\n")
+
         _step(out, "technical potential (deprecated service; embedded synthetic regions)")
         job = client.technical_potential.submit("rede", "India", "fixlat", excludeProtectedAreas=True, limitBySlope={"max": 5})
         result = job.wait(timeout=30, poll_interval=0.05)
