@@ -19,6 +19,8 @@ EXPECTED_TEXT = {
     "pv_estimator.ipynb": ["best tilt:", "identical annual energy: True"],
     "technical_potential.ipynb": ["map_data_deleted=True", "summary unchanged: True"],
     "pv_engine.ipynb": ["same within float32 rounding: True", "best fixed tilt:"],
+    "climate_download.ipynb": ["rows: 8784", "downloads on the cached rerun: 0"],
+    "optimizer.ipynb": ["status: optimal", "npv = lcc_bau - lcc: True"],
 }
 
 pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"notebook execution needs {', '.join(MISSING)} (pip install sunflux[test])")

@@ -18,6 +18,7 @@ use crate::formats::wkt::point_wkt;
 use crate::formats::Format;
 use crate::services::climate::{check_weight, validate_climate_request, ClimateParams, RawClimateRequest};
 use crate::services::raw::RawValue;
+use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
 use crate::transport::{Body, Endpoint, Request, Target, Transport};
 
 /// One site-year: typed metadata (JSON) and the data as Arrow.
@@ -165,13 +166,29 @@ pub fn climate_download_csv<'py>(
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let coordinates = (raw_value(Some(lat)).as_finite_f64(), raw_value(Some(lon)).as_finite_f64());
-    let wkt = match coordinates {
+    let mut problems = Vec::new();
+    let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
+        let raw = raw_value(Some(value));
+        raw.as_finite_f64().filter(|v| (range.min..=range.max).contains(v)).or_else(|| {
+            problems.push(format!("{} must be a number between {} and {} (got {})", range.name, range.min, range.max, raw.describe()));
+            None
+        })
+    };
+    let point = (coordinate(lat, LATITUDE), coordinate(lon, LONGITUDE));
+    let wkt = match point {
         (Some(lat), Some(lon)) => RawValue::Text(point_wkt(lat, lon)),
-        _ => RawValue::Text(format!("POINT({} {})", raw_value(Some(lon)).describe(), raw_value(Some(lat)).describe())),
+        _ => RawValue::Text(point_wkt(0.0, 0.0)),
     };
     let raw = raw_request(dataset, wkt, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
-    let params = validated(&raw, Format::Csv).map_err(to_pyerr)?;
+    let params = match (validated(&raw, Format::Csv), problems.is_empty()) {
+        (Ok(params), true) => params,
+        (Ok(_), false) => return Err(to_pyerr(Error::Parameter(problems))),
+        (Err(Error::Parameter(more)), _) => {
+            problems.extend(more);
+            return Err(to_pyerr(Error::Parameter(problems)));
+        }
+        (Err(other), _) => return Err(to_pyerr(other)),
+    };
     let future = download_csv(client.transport.clone(), params, trace);
     if asynchronous {
         awaitable(py, future)

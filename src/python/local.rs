@@ -11,10 +11,26 @@ use super::pvwatts::CoreWeather;
 use crate::error::Error;
 use crate::local::server::ServiceState;
 use crate::local::climate_jobs::{JobLimits, RateLimit as ClimateRate};
+use crate::local::optimizer::JobStoreConfig as OptimizerJobConfig;
+use crate::local::optimizer_routes::{CheckedScenario, ScenarioChecker};
 use crate::local::server::lock;
 use crate::local::tp_jobs::{FailureMode, JobTiming};
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
+
+/// The scenario builder (Python) as the embedded optimizer's validator.
+struct PythonScenarioChecker;
+
+impl ScenarioChecker for PythonScenarioChecker {
+    fn check(&self, scenario: &serde_json::Value) -> Result<CheckedScenario, String> {
+        let (errors, resolved): (String, String) = Python::attach(|py| {
+            py.import("sunflux.optimizer._service")?.call_method1("check_for_service", (scenario.to_string(),))?.extract()
+        })
+        .map_err(|e: PyErr| format!("the scenario could not be validated: {e}"))?;
+        let parse = |text: &str| serde_json::from_str(text).map_err(|e| format!("the validator answered badly: {e}"));
+        Ok(CheckedScenario { input_errors: parse(&errors)?, resolved: parse(&resolved)? })
+    }
+}
 
 #[pyclass(module = "sunflux._core", frozen, name = "CoreLocalService")]
 pub struct CoreLocalService {
@@ -59,7 +75,7 @@ fn faults_config(rate: f64, seed: u64, kinds: Vec<String>, delay: f64, retry_aft
 #[pymethods]
 impl CoreLocalService {
     #[new]
-    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None, climate_csv_interval=1.0, climate_json_interval=2.0, climate_csv_per_day=10_000, climate_json_per_day=2_000, climate_in_flight=20, climate_queue=100, climate_build_delay=0.0))]
+    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None, climate_csv_interval=1.0, climate_json_interval=2.0, climate_csv_per_day=10_000, climate_json_per_day=2_000, climate_in_flight=20, climate_queue=100, climate_build_delay=0.0, optimizer_grace=0.0, optimizer_hang=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -86,12 +102,17 @@ impl CoreLocalService {
         climate_in_flight: usize,
         climate_queue: usize,
         climate_build_delay: f64,
+        optimizer_grace: f64,
+        optimizer_hang: bool,
     ) -> PyResult<Self> {
         let mut problems = Vec::new();
         for (name, value) in [("csv_interval", climate_csv_interval), ("json_interval", climate_json_interval), ("build_delay", climate_build_delay)] {
             if !(value.is_finite() && value >= 0.0) {
                 problems.push(format!("climate {name} must be a number of seconds >= 0 (got {value})"));
             }
+        }
+        if !(optimizer_grace.is_finite() && optimizer_grace >= 0.0) {
+            problems.push(format!("optimizer not_found_grace must be a number of seconds >= 0 (got {optimizer_grace})"));
         }
         if climate_in_flight == 0 || climate_queue == 0 {
             problems.push("climate in_flight and queue must be at least 1".into());
@@ -145,6 +166,8 @@ impl CoreLocalService {
                 ..JobLimits::default()
             },
             climate_build_delay: Duration::from_secs_f64(climate_build_delay),
+            optimizer: OptimizerJobConfig { grace: Duration::from_secs_f64(optimizer_grace), hang: optimizer_hang, ..OptimizerJobConfig::default() },
+            scenario_checker: Some(Arc::new(PythonScenarioChecker)),
         };
         let runtime = runtime().map_err(to_pyerr)?;
         let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;

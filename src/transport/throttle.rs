@@ -76,6 +76,10 @@ impl ThrottleConfig {
     }
 }
 
+/// Sends are spaced 2 % more than the minimum interval, so that arrival jitter never makes a
+/// request look early to a service that enforces the interval strictly.
+const SPACING_MARGIN_DIVISOR: u32 = 50;
+
 /// The send log of one service class.
 #[derive(Debug, Default)]
 pub struct Schedule {
@@ -88,7 +92,7 @@ impl Schedule {
     pub fn reserve(&mut self, limits: &ClassLimits, now: Instant) -> Instant {
         let mut slot = now;
         if let (Some(interval), Some(last)) = (limits.min_interval, self.sends.back()) {
-            slot = slot.max(*last + interval);
+            slot = slot.max(*last + interval + interval / SPACING_MARGIN_DIVISOR);
         }
         if let Some(last) = self.sends.back() {
             slot = slot.max(*last);
@@ -169,7 +173,7 @@ mod tests {
         let mut schedule = Schedule::default();
         let t0 = Instant::now();
         let slots: Vec<Duration> = (0..5).map(|_| schedule.reserve(&limits, t0) - t0).collect();
-        assert_eq!(slots, vec![secs(0.0), secs(1.0), secs(2.0), secs(3.0), secs(4.0)]);
+        assert_eq!(slots, vec![secs(0.0), secs(1.02), secs(2.04), secs(3.06), secs(4.08)]);
     }
 
     #[test]
