@@ -185,50 +185,7 @@ pub fn short_column_name(long_name: &str) -> String {
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Calendar
-
-/// Gregorian leap year.
-pub fn is_leap_year(year: i32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-}
-
-/// Days in a month (1–12) of a year; 0 for an invalid month.
-pub fn days_in_month(year: i32, month: u32) -> u32 {
-    match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if is_leap_year(year) => 29,
-        2 => 28,
-        _ => 0,
-    }
-}
-
-/// Days from 1970-01-01 to a proleptic Gregorian date (negative before). Counts whole 400-year
-/// eras of 146,097 days from a March-based year, so February 29 is the last day of a year.
-pub fn days_from_civil(year: i32, month: u32, day: u32) -> i64 {
-    let year = i64::from(year) - i64::from(month <= 2);
-    let era = year.div_euclid(400);
-    let year_of_era = year - era * 400;
-    let month_from_march = (i64::from(month) + 9) % 12;
-    let day_of_year = (153 * month_from_march + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
-/// The date (year, month, day) of a day count from 1970-01-01; inverse of [`days_from_civil`].
-pub fn civil_from_days(days: i64) -> (i32, u32, u32) {
-    let shifted = days + 719_468;
-    let era = shifted.div_euclid(146_097);
-    let day_of_era = shifted - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year as i32, month, day)
-}
+pub use super::calendar::{civil_from_days, days_from_civil, days_in_month, is_leap_year};
 
 /// Rows of one year of data: 365 days, or 366 when `leap_day` is asked and the year has one,
 /// times the intervals per day (`interval_minutes` must divide a day; 0 rows otherwise).

@@ -1,5 +1,6 @@
 //! Wire formats shared by the client parsers and the embedded service writers.
 
+pub mod calendar;
 pub mod climate_csv;
 pub mod climate_zip;
 pub mod timezone;

@@ -8,9 +8,8 @@ pub const HOURS_PER_YEAR: usize = 8760;
 /// Days in each month of a non-leap year.
 pub const DAYS_IN_MONTH: [usize; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-pub fn is_leap_year(year: i32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-}
+pub use crate::formats::calendar::is_leap_year;
+use crate::formats::calendar::{civil_from_days, days_from_civil};
 
 /// Days of each month as modelled for `year` (leap: February 29, December 30).
 pub fn modelled_days_in_month(year: i32) -> [usize; 12] {
@@ -41,35 +40,10 @@ pub fn month_of_each_hour_non_leap() -> Vec<u8> {
         .collect()
 }
 
-/// Days since 1970-01-01 of a proleptic Gregorian date (month 1..=12, day 1..=31).
-pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let year_of_era = y - era * 400;
-    let shifted_month = i64::from((month + 9) % 12);
-    let day_of_year = (153 * shifted_month + 2) / 5 + i64::from(day) - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
-}
-
-/// The (year, month, day) of a day count since 1970-01-01.
-pub fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
-    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
 /// ISO weekday of January 1 of `year`: 1 = Monday … 7 = Sunday.
 pub fn weekday_of_january_first(year: i32) -> u32 {
     // 1970-01-01 was a Thursday (4).
-    let days = days_from_civil(i64::from(year), 1, 1);
+    let days = days_from_civil(year, 1, 1);
     ((days + 3).rem_euclid(7) + 1) as u32
 }
 
