@@ -136,11 +136,16 @@ class _ArrowStream(Protocol):
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
 
 def solar_data_query(
-    client: CoreClient, lat: object, lon: object, radius: object, all: object, version: object, format: object, trace: bool = False
-) -> CoreStationQuery: ...
-def solar_data_query_async(
-    client: CoreClient, lat: object, lon: object, radius: object, all: object, version: object, format: object, trace: bool = False
-) -> Awaitable[CoreStationQuery]: ...
+    client: CoreClient,
+    lat: object,
+    lon: object,
+    radius: object,
+    all: object,
+    version: object,
+    format: object,
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
 ) -> CoreStationQuery: ...
@@ -185,29 +190,9 @@ def pv_estimate(
     inv_eff: object = None,
     format: object = None,
     callback: object = None,
+    asynchronous: bool = False,
     trace: bool = False,
-) -> CorePvEstimate: ...
-def pv_estimate_async(
-    client: CoreClient,
-    system_capacity: object,
-    module_type: object,
-    losses: object,
-    array_type: object,
-    tilt: object,
-    azimuth: object,
-    lat: object = None,
-    lon: object = None,
-    file_id: object = None,
-    dataset: object = None,
-    radius: object = None,
-    timeframe: object = None,
-    dc_ac_ratio: object = None,
-    gcr: object = None,
-    inv_eff: object = None,
-    format: object = None,
-    callback: object = None,
-    trace: bool = False,
-) -> Awaitable[CorePvEstimate]: ...
+) -> Any: ...
 def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate: ...
 
 class CoreWeather:
@@ -262,21 +247,26 @@ class CoreTpJobResult:
     def classes(self, region: str | None = None) -> _ArrowStream | None: ...
 
 def tp_config(
-    client: CoreClient, explorer: str, countries: str | None = None, wkt: str | None = None, trace: bool = False
-) -> CoreTpConfiguration: ...
-def tp_config_async(
-    client: CoreClient, explorer: str, countries: str | None = None, wkt: str | None = None, trace: bool = False
-) -> Awaitable[CoreTpConfiguration]: ...
+    client: CoreClient,
+    explorer: str,
+    countries: str | None = None,
+    wkt: str | None = None,
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
 def tp_submit(
-    client: CoreClient, explorer: str, config: CoreTpConfiguration, region: str, resource: str, fields_json: str, trace: bool = False
-) -> tuple[str, str]: ...
-def tp_submit_async(
-    client: CoreClient, explorer: str, config: CoreTpConfiguration, region: str, resource: str, fields_json: str, trace: bool = False
-) -> Awaitable[tuple[str, str]]: ...
-def tp_job(client: CoreClient, explorer: str, job_id: str, delete: bool = False, trace: bool = False) -> CoreTpJobResult: ...
-def tp_job_async(
-    client: CoreClient, explorer: str, job_id: str, delete: bool = False, trace: bool = False
-) -> Awaitable[CoreTpJobResult]: ...
+    client: CoreClient,
+    explorer: str,
+    config: CoreTpConfiguration,
+    region: str,
+    resource: str,
+    fields_json: str,
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
+def tp_job(
+    client: CoreClient, explorer: str, job_id: str, delete: bool = False, asynchronous: bool = False, trace: bool = False
+) -> Any: ...
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
 def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
 

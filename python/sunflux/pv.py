@@ -161,7 +161,7 @@ class PvService:
         core = _core.pv_estimate(
             self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
             lat, lon, _file_id(file_id), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-            self._client._trace(),
+            asynchronous=False, trace=self._client._trace(),
         )
         return _finish(core)
 
@@ -195,10 +195,10 @@ class AsyncPvService:
         format: str = "json",
         callback: str | None = None,
     ) -> PvEstimate:
-        core = await _core.pv_estimate_async(
+        core = await _core.pv_estimate(
             self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
             lat, lon, _file_id(file_id), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-            self._client._trace(),
+            asynchronous=True, trace=self._client._trace(),
         )
         return _finish(core)
 

@@ -162,7 +162,7 @@ class SolarService:
         ``all`` needs radius > 0, version ``v1``/``v2``, format ``json``/``xml``/``csv``. Warnings
         of the service (a dataset with no station) are issued as `ServiceWarning`.
         """
-        core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, self._client._trace())
+        core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, asynchronous=False, trace=self._client._trace())
         return _finish(core)
 
 
@@ -183,7 +183,7 @@ class AsyncSolarService:
         format: str = "json",
     ) -> StationQuery:
         """See `SolarService.data_query`."""
-        core = await _core.solar_data_query_async(
-            self._client._core, lat, lon, radius, all, version, format, self._client._trace()
+        core = await _core.solar_data_query(
+            self._client._core, lat, lon, radius, all, version, format, asynchronous=True, trace=self._client._trace()
         )
         return _finish(core)

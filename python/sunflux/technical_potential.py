@@ -212,7 +212,7 @@ class TechnicalPotentialJob:
         self._result: JobResult | None = None
 
     def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
-        return _core.tp_job(self._client._core, self.explorer, self.job_id, delete, self._client._trace())
+        return _core.tp_job(self._client._core, self.explorer, self.job_id, delete, asynchronous=False, trace=self._client._trace())
 
     def status(self) -> JobState:
         """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
@@ -274,7 +274,7 @@ class TechnicalPotentialService:
         with their resources and input fields."""
         _warn_deprecated()
         names = ",".join(countries) if isinstance(countries, (list, tuple)) else countries
-        return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, self._client._trace()))
+        return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, asynchronous=False, trace=self._client._trace()))
 
     def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
         """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
@@ -284,7 +284,8 @@ class TechnicalPotentialService:
         if config is None:
             config = self._configs[explorer] = self.config(explorer)
         job_id, _status = _core.tp_submit(
-            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields), self._client._trace()
+            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields),
+            asynchronous=False, trace=self._client._trace(),
         )
         return TechnicalPotentialJob(self._client, explorer, job_id)
 
@@ -303,7 +304,7 @@ class AsyncTechnicalPotentialJob:
         self.job_id = job_id
 
     async def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
-        return await _core.tp_job_async(self._client._core, self.explorer, self.job_id, delete, self._client._trace())
+        return await _core.tp_job(self._client._core, self.explorer, self.job_id, delete, asynchronous=True, trace=self._client._trace())
 
     async def status(self) -> JobState:
         core = await self._poll()
@@ -344,15 +345,16 @@ class AsyncTechnicalPotentialService:
     async def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
         _warn_deprecated()
         names = ",".join(countries) if isinstance(countries, (list, tuple)) else countries
-        return Configuration(await _core.tp_config_async(self._client._core, explorer, names, wkt, self._client._trace()))
+        return Configuration(await _core.tp_config(self._client._core, explorer, names, wkt, asynchronous=True, trace=self._client._trace()))
 
     async def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> AsyncTechnicalPotentialJob:
         _warn_deprecated()
         config = self._configs.get(explorer)
         if config is None:
             config = self._configs[explorer] = await self.config(explorer)
-        job_id, _status = await _core.tp_submit_async(
-            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields), self._client._trace()
+        job_id, _status = await _core.tp_submit(
+            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields),
+            asynchronous=True, trace=self._client._trace(),
         )
         return AsyncTechnicalPotentialJob(self._client, explorer, job_id)
 

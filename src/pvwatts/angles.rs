@@ -21,6 +21,13 @@ pub fn cosd(degrees: f64) -> f64 {
     (DEG_TO_RAD * degrees).cos()
 }
 
+/// Sine and cosine of an angle given in degrees, identical to (`sind`, `cosd`) (`f64::sin_cos` is
+/// `(sin, cos)`; the compiler may make one `sincos` call of it, which rounds as `sin` and `cos`).
+#[inline]
+pub fn sin_cos_d(degrees: f64) -> (f64, f64) {
+    (DEG_TO_RAD * degrees).sin_cos()
+}
+
 /// Tangent of an angle given in degrees.
 #[inline]
 pub fn tand(degrees: f64) -> f64 {

@@ -279,7 +279,12 @@ pub fn simulate_with_sun_path(
             }
         } else {
             model.sun_up_record(
-                &SunDirection::new(sun_path.zenith[i], sun_path.azimuth[i]),
+                &SunDirection {
+                    zenith: sun_path.zenith[i],
+                    azimuth: sun_path.azimuth[i],
+                    sin_zenith: sun_path.sin_zenith[i],
+                    cos_zenith: sun_path.cos_zenith[i],
+                },
                 sun_path.extraterrestrial_horizontal[i],
                 weather.dn[i],
                 weather.df[i],

@@ -7,7 +7,7 @@
 //! `shading` (single-axis self-shading), `iam` (cover loss), `celltemp` (Fuentes cell
 //! temperature), `power` (DC and inverter), `engine` (hourly loop and aggregation). `params`
 //! holds the parameter ranges and validation, `weather` the weather year and its readers,
-//! `batch` the parallel runner.
+//! `batch` the parallel runner, `mathfn` the inline cosine and floor of the solar position.
 //!
 //! Reference: Dobos (2014), PVWatts Version 5 Manual, NREL/TP-6A20-62641, and the SSC source
 //! (`ssc/cmod_pvwattsv5.cpp` and the `shared/lib_*` files named in each module).
@@ -15,6 +15,7 @@
 mod angles;
 pub mod batch;
 mod calendar;
+mod mathfn;
 pub mod celltemp;
 pub mod engine;
 pub mod iam;

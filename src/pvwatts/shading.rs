@@ -6,7 +6,7 @@
 //! NREL/TP-5K00-76626 (shaded fraction); SSC `shared/lib_irradproc.cpp` `shadeFraction1x` and
 //! `shared/lib_pvshade.cpp` `diffuse_reduce`, `sssky_diffuse_table`.
 
-use super::angles::{cosd, sind, tand, RAD_TO_DEG};
+use super::angles::{cosd, sin_cos_d, sind, tand, RAD_TO_DEG};
 use super::incidence::SurfaceAngles;
 use super::perez::PoaComponents;
 use super::tracking::TrackerAxis;
@@ -33,8 +33,10 @@ pub fn beam_shade_fraction(
     rotation_deg: f64,
 ) -> f64 {
     let true_rotation = axis.true_tracking_rotation(sun_azimuth_deg, sun_zenith_deg);
-    let numerator = gcr * cosd(rotation_deg) + gcr * sind(rotation_deg) * tand(true_rotation) - 1.0;
-    let denominator = gcr * (sind(rotation_deg) * tand(true_rotation) + cosd(rotation_deg));
+    let (sin_rotation, cos_rotation) = sin_cos_d(rotation_deg);
+    let tan_true_rotation = tand(true_rotation);
+    let numerator = gcr * cos_rotation + gcr * sin_rotation * tan_true_rotation - 1.0;
+    let denominator = gcr * (sin_rotation * tan_true_rotation + cos_rotation);
     (numerator / denominator).clamp(0.0, 1.0)
 }
 
@@ -147,12 +149,11 @@ pub fn diffuse_derates(
     let shadow_edge = (row_spacing
         - 1.0 * sind(180.0 - sun_elevation - surface_tilt_deg) / sind(sun_elevation))
     .max(0.00001);
+    let cos_opening = cosd(180.0 - surface_tilt_deg);
     let view_to = |distance: f64| {
         0.5 * albedo
             * (1.0 + distance
-                - (distance.powi(2) / 1.0 - 2.0 * distance / 1.0 * cosd(180.0 - surface_tilt_deg)
-                    + 1.0)
-                    .sqrt())
+                - (distance.powi(2) / 1.0 - 2.0 * distance / 1.0 * cos_opening + 1.0).sqrt())
     };
     let beam_view = view_to(shadow_edge);
     let diffuse_view = view_to(row_spacing);

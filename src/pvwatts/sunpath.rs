@@ -43,6 +43,9 @@ pub struct SunPath {
     pub zenith: Vec<f64>,
     /// Azimuth, radians east of north (0 for night records).
     pub azimuth: Vec<f64>,
+    /// sin and cos of the zenith angle (0 and 1 for night records).
+    pub sin_zenith: Vec<f64>,
+    pub cos_zenith: Vec<f64>,
     /// Extraterrestrial irradiance on a horizontal surface, W/m² (0 for night records).
     pub extraterrestrial_horizontal: Vec<f64>,
 }
@@ -159,6 +162,8 @@ impl SunPath {
             sunup: Vec::with_capacity(records),
             zenith: Vec::with_capacity(records),
             azimuth: Vec::with_capacity(records),
+            sin_zenith: Vec::with_capacity(records),
+            cos_zenith: Vec::with_capacity(records),
             extraterrestrial_horizontal: Vec::with_capacity(records),
         };
         let mut current_date = None;
@@ -177,6 +182,8 @@ impl SunPath {
             if sunup == SunUp::Night {
                 path.zenith.push(0.0);
                 path.azimuth.push(0.0);
+                path.sin_zenith.push(0.0);
+                path.cos_zenith.push(1.0);
                 path.extraterrestrial_horizontal.push(0.0);
                 continue;
             }
@@ -200,6 +207,8 @@ impl SunPath {
             );
             path.zenith.push(position.zenith);
             path.azimuth.push(position.azimuth);
+            path.sin_zenith.push(position.sin_zenith);
+            path.cos_zenith.push(position.cos_zenith);
             path.extraterrestrial_horizontal
                 .push(position.extraterrestrial_horizontal);
         }

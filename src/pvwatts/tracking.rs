@@ -7,7 +7,7 @@
 //! flat ground); SSC `shared/lib_irradproc.cpp`, `incidence` (modes 1 and 2), `truetrack`,
 //! `backtrack`.
 
-use super::angles::{cosd, sind, DEG_TO_RAD, RAD_TO_DEG};
+use super::angles::{cosd, sin_cos_d, DEG_TO_RAD, RAD_TO_DEG};
 use super::incidence::{angle_of_incidence, SunDirection, SurfaceAngles};
 use std::f64::consts::PI;
 
@@ -27,18 +27,29 @@ pub struct TrackerAxis {
     cos_tilt: f64,
     sin_azimuth: f64,
     cos_azimuth: f64,
+    /// Axis tilt and azimuth in radians, and the cosine of that tilt (the rotated-surface
+    /// geometry works from the radian values).
+    tilt: f64,
+    azimuth: f64,
+    cos_tilt_radians: f64,
 }
 
 impl TrackerAxis {
     /// An axis with tilt `tilt_deg` and azimuth `azimuth_deg` (degrees, east of north).
     pub fn new(tilt_deg: f64, azimuth_deg: f64) -> Self {
+        let (sin_tilt, cos_tilt) = sin_cos_d(tilt_deg);
+        let (sin_azimuth, cos_azimuth) = sin_cos_d(azimuth_deg);
+        let tilt = tilt_deg * DEG_TO_RAD;
         TrackerAxis {
             tilt_deg,
             azimuth_deg,
-            sin_tilt: sind(tilt_deg),
-            cos_tilt: cosd(tilt_deg),
-            sin_azimuth: sind(azimuth_deg),
-            cos_azimuth: cosd(azimuth_deg),
+            sin_tilt,
+            cos_tilt,
+            sin_azimuth,
+            cos_azimuth,
+            tilt,
+            azimuth: azimuth_deg * DEG_TO_RAD,
+            cos_tilt_radians: tilt.cos(),
         }
     }
 
@@ -47,9 +58,11 @@ impl TrackerAxis {
     /// coordinates. Positive rotation turns the surface towards the west for a south-facing axis.
     pub fn true_tracking_rotation(&self, sun_azimuth_deg: f64, sun_zenith_deg: f64) -> f64 {
         let sun_elevation = 90.0 - sun_zenith_deg;
-        let sx = cosd(sun_elevation) * sind(sun_azimuth_deg);
-        let sy = cosd(sun_elevation) * cosd(sun_azimuth_deg);
-        let sz = sind(sun_elevation);
+        let (sin_elevation, cos_elevation) = sin_cos_d(sun_elevation);
+        let (sin_azimuth, cos_azimuth) = sin_cos_d(sun_azimuth_deg);
+        let sx = cos_elevation * sin_azimuth;
+        let sy = cos_elevation * cos_azimuth;
+        let sz = sin_elevation;
         let sx_axis = sx * self.cos_azimuth - sy * self.sin_azimuth;
         let sz_axis = sx * self.sin_azimuth * self.sin_tilt
             + sy * self.sin_tilt * self.cos_azimuth
@@ -85,10 +98,12 @@ fn vertical_axis_rotation(sun_azimuth: f64, axis_azimuth: f64) -> f64 {
     }
 }
 
-/// Surface tilt and azimuth (radians) of a single-axis tracker rotated by `rotation` (radians)
-/// about an axis with tilt `axis_tilt` and azimuth `axis_azimuth` (radians).
-fn rotated_surface(axis_tilt: f64, axis_azimuth: f64, rotation: f64) -> (f64, f64) {
-    let cos_tilt = axis_tilt.cos() * rotation.cos();
+/// Surface tilt (radians) with its sine and cosine, and surface azimuth (radians), of a
+/// single-axis tracker rotated by `rotation` (radians) about `axis`.
+fn rotated_surface(axis: &TrackerAxis, rotation: f64) -> (f64, (f64, f64), f64) {
+    let axis_azimuth = axis.azimuth;
+    let (sin_rotation, cos_rotation) = rotation.sin_cos();
+    let cos_tilt = axis.cos_tilt_radians * cos_rotation;
     let tilt = if cos_tilt < -1.0 {
         PI
     } else if cos_tilt > 1.0 {
@@ -96,10 +111,11 @@ fn rotated_surface(axis_tilt: f64, axis_azimuth: f64, rotation: f64) -> (f64, f6
     } else {
         cos_tilt.acos()
     };
+    let (sin_tilt, cos_tilt) = tilt.sin_cos();
     if tilt == 0.0 {
-        return (tilt, PI);
+        return (tilt, (sin_tilt, cos_tilt), PI);
     }
-    let sin_offset = rotation.sin() / tilt.sin();
+    let sin_offset = sin_rotation / sin_tilt;
     let mut azimuth = if sin_offset < -1.0 {
         1.5 * PI + axis_azimuth
     } else if sin_offset > 1.0 {
@@ -116,7 +132,7 @@ fn rotated_surface(axis_tilt: f64, axis_azimuth: f64, rotation: f64) -> (f64, f6
     } else if azimuth < 0.0 {
         azimuth += 2.0 * PI;
     }
-    (tilt, azimuth)
+    (tilt, (sin_tilt, cos_tilt), azimuth)
 }
 
 /// Orientation of a single-axis tracker about `axis` for the sun at `sun`. The rotation is
@@ -128,11 +144,9 @@ pub fn one_axis_surface(
     gcr: f64,
     backtracking: bool,
 ) -> SurfaceAngles {
-    let axis_tilt = axis.tilt_deg * DEG_TO_RAD;
-    let axis_azimuth = axis.azimuth_deg * DEG_TO_RAD;
     let limit = ROTATION_LIMIT_DEG * DEG_TO_RAD;
-    let true_rotation = if axis_tilt.cos().abs() < VERTICAL_AXIS_COS {
-        vertical_axis_rotation(sun.azimuth, axis_azimuth)
+    let true_rotation = if axis.cos_tilt_radians.abs() < VERTICAL_AXIS_COS {
+        vertical_axis_rotation(sun.azimuth, axis.azimuth)
     } else {
         axis.true_tracking_rotation(sun.azimuth * 180.0 / PI, sun.zenith * 180.0 / PI)
             * (PI / 180.0)
@@ -142,8 +156,7 @@ pub fn one_axis_surface(
         rotation = (backtracking_rotation(true_rotation * 180.0 / PI, gcr) * (PI / 180.0))
             .clamp(-limit, limit);
     }
-    let (tilt, azimuth) = rotated_surface(axis_tilt, axis_azimuth, rotation);
-    let (sin_tilt, cos_tilt) = tilt.sin_cos();
+    let (tilt, (sin_tilt, cos_tilt), azimuth) = rotated_surface(axis, rotation);
     SurfaceAngles {
         incidence: angle_of_incidence(sun, sin_tilt, cos_tilt, azimuth),
         tilt,

@@ -25,7 +25,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solar::CoreStationQuery>()?;
     m.add_class::<pv::CorePvEstimate>()?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
-    m.add_function(wrap_pyfunction!(pv::pv_estimate_async, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
     m.add_class::<pvwatts::CoreWeather>()?;
     m.add_class::<climate::CoreClimateTable>()?;
@@ -39,11 +38,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<technical_potential::CoreTpConfiguration>()?;
     m.add_class::<technical_potential::CoreTpJobResult>()?;
     m.add_function(wrap_pyfunction!(technical_potential::tp_config, m)?)?;
-    m.add_function(wrap_pyfunction!(technical_potential::tp_config_async, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::tp_submit, m)?)?;
-    m.add_function(wrap_pyfunction!(technical_potential::tp_submit_async, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::tp_job, m)?)?;
-    m.add_function(wrap_pyfunction!(technical_potential::tp_job_async, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::parse_tp_configuration, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::parse_tp_job, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::read_weather_path, m)?)?;
@@ -52,7 +48,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(solar::solar_data_query, m)?)?;
-    m.add_function(wrap_pyfunction!(solar::solar_data_query_async, m)?)?;
     m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;
     Ok(())
 }

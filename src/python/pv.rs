@@ -160,45 +160,12 @@ async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> 
     CorePvEstimate::new(estimate, None, transport.redact(&String::from_utf8_lossy(&response.body)))
 }
 
-/// Validates (every problem at once), estimates and parses, blocking.
+/// Validates (every problem at once), estimates and parses; blocking, or an awaitable with
+/// `asynchronous=True`.
 #[pyfunction]
-#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
+#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn pv_estimate(
-    py: Python<'_>,
-    client: &CoreClient,
-    system_capacity: &Bound<'_, PyAny>,
-    module_type: &Bound<'_, PyAny>,
-    losses: &Bound<'_, PyAny>,
-    array_type: &Bound<'_, PyAny>,
-    tilt: &Bound<'_, PyAny>,
-    azimuth: &Bound<'_, PyAny>,
-    lat: Option<&Bound<'_, PyAny>>,
-    lon: Option<&Bound<'_, PyAny>>,
-    file_id: Option<&Bound<'_, PyAny>>,
-    dataset: Option<&Bound<'_, PyAny>>,
-    radius: Option<&Bound<'_, PyAny>>,
-    timeframe: Option<&Bound<'_, PyAny>>,
-    dc_ac_ratio: Option<&Bound<'_, PyAny>>,
-    gcr: Option<&Bound<'_, PyAny>>,
-    inv_eff: Option<&Bound<'_, PyAny>>,
-    format: Option<&Bound<'_, PyAny>>,
-    callback: Option<&Bound<'_, PyAny>>,
-    trace: bool,
-) -> PyResult<CorePvEstimate> {
-    let params = params(&[
-        Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
-        radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-    ])
-    .map_err(to_pyerr)?;
-    block_on(py, run(client.transport.clone(), params, trace))
-}
-
-/// The same as `pv_estimate`, as an awaitable.
-#[pyfunction]
-#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn pv_estimate_async<'py>(
+pub fn pv_estimate<'py>(
     py: Python<'py>,
     client: &CoreClient,
     system_capacity: &Bound<'_, PyAny>,
@@ -218,6 +185,7 @@ pub fn pv_estimate_async<'py>(
     inv_eff: Option<&Bound<'_, PyAny>>,
     format: Option<&Bound<'_, PyAny>>,
     callback: Option<&Bound<'_, PyAny>>,
+    asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let params = params(&[
@@ -225,5 +193,10 @@ pub fn pv_estimate_async<'py>(
         radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
     ])
     .map_err(to_pyerr)?;
-    awaitable(py, run(client.transport.clone(), params, trace))
+    let future = run(client.transport.clone(), params, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        Bound::new(py, block_on(py, future)?).map(|estimate| estimate.into_any())
+    }
 }

@@ -141,30 +141,12 @@ async fn run(transport: Arc<Transport>, params: DataQueryParams, trace: bool) ->
     Ok(CoreStationQuery { query: parsed, raw: transport.redact(&String::from_utf8_lossy(&response.body)) })
 }
 
-/// Validates (every problem at once), queries and parses, blocking.
+/// Validates (every problem at once), queries and parses; blocking, or an awaitable with
+/// `asynchronous=True`.
 #[pyfunction]
-#[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
+#[pyo3(signature = (client, lat, lon, radius, all, version, format, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn solar_data_query(
-    py: Python<'_>,
-    client: &CoreClient,
-    lat: &Bound<'_, PyAny>,
-    lon: &Bound<'_, PyAny>,
-    radius: &Bound<'_, PyAny>,
-    all: &Bound<'_, PyAny>,
-    version: &Bound<'_, PyAny>,
-    format: &Bound<'_, PyAny>,
-    trace: bool,
-) -> PyResult<CoreStationQuery> {
-    let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(super::errors::to_pyerr)?;
-    block_on(py, run(client.transport.clone(), params, trace))
-}
-
-/// The same as `solar_data_query`, as an awaitable.
-#[pyfunction]
-#[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn solar_data_query_async<'py>(
+pub fn solar_data_query<'py>(
     py: Python<'py>,
     client: &CoreClient,
     lat: &Bound<'_, PyAny>,
@@ -173,8 +155,14 @@ pub fn solar_data_query_async<'py>(
     all: &Bound<'_, PyAny>,
     version: &Bound<'_, PyAny>,
     format: &Bound<'_, PyAny>,
+    asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(super::errors::to_pyerr)?;
-    awaitable(py, run(client.transport.clone(), params, trace))
+    let future = run(client.transport.clone(), params, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        Bound::new(py, block_on(py, future)?).map(|query| query.into_any())
+    }
 }

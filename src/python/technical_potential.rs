@@ -178,19 +178,25 @@ fn config_args(explorer: &str, countries: Option<&str>, wkt: Option<&str>) -> Re
     }
 }
 
-/// Fetches the configuration (regions, resources, input fields), blocking.
+/// Fetches the configuration (regions, resources, input fields); blocking, or an awaitable.
 #[pyfunction]
-#[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
-pub fn tp_config(py: Python<'_>, client: &CoreClient, explorer: &str, countries: Option<&str>, wkt: Option<&str>, trace: bool) -> PyResult<CoreTpConfiguration> {
+#[pyo3(signature = (client, explorer, countries=None, wkt=None, asynchronous=false, trace=false))]
+pub fn tp_config<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    explorer: &str,
+    countries: Option<&str>,
+    wkt: Option<&str>,
+    asynchronous: bool,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let (explorer, query) = config_args(explorer, countries, wkt).map_err(to_pyerr)?;
-    block_on(py, fetch_config(client.transport.clone(), explorer, query, trace))
-}
-
-#[pyfunction]
-#[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
-pub fn tp_config_async<'py>(py: Python<'py>, client: &CoreClient, explorer: &str, countries: Option<&str>, wkt: Option<&str>, trace: bool) -> PyResult<Bound<'py, PyAny>> {
-    let (explorer, query) = config_args(explorer, countries, wkt).map_err(to_pyerr)?;
-    awaitable(py, fetch_config(client.transport.clone(), explorer, query, trace))
+    let future = fetch_config(client.transport.clone(), explorer, query, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        Bound::new(py, block_on(py, future)?).map(|config| config.into_any())
+    }
 }
 
 /// Validates the job against `config` (every problem at once) and returns the body to POST.
@@ -201,29 +207,11 @@ fn job_body(config: &CoreTpConfiguration, region: &str, resource: &str, fields_j
     serde_json::to_vec(&serde_json::Value::Object(request.body)).map_err(|e| Error::Parameter(vec![e.to_string()]))
 }
 
-/// Submits a job; returns `(job_id, status)`.
+/// Submits a job; returns `(job_id, status)` (blocking, or an awaitable).
 #[pyfunction]
-#[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
+#[pyo3(signature = (client, explorer, config, region, resource, fields_json, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn tp_submit(
-    py: Python<'_>,
-    client: &CoreClient,
-    explorer: &str,
-    config: &CoreTpConfiguration,
-    region: &str,
-    resource: &str,
-    fields_json: &str,
-    trace: bool,
-) -> PyResult<(String, String)> {
-    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
-    let body = job_body(config, region, resource, fields_json).map_err(to_pyerr)?;
-    block_on(py, post_job(client.transport.clone(), explorer, body, trace))
-}
-
-#[pyfunction]
-#[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
-#[allow(clippy::too_many_arguments)]
-pub fn tp_submit_async<'py>(
+pub fn tp_submit<'py>(
     py: Python<'py>,
     client: &CoreClient,
     explorer: &str,
@@ -231,11 +219,17 @@ pub fn tp_submit_async<'py>(
     region: &str,
     resource: &str,
     fields_json: &str,
+    asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
     let body = job_body(config, region, resource, fields_json).map_err(to_pyerr)?;
-    awaitable(py, post_job(client.transport.clone(), explorer, body, trace))
+    let future = post_job(client.transport.clone(), explorer, body, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        block_on(py, future)?.into_pyobject(py).map(|answer| answer.into_any())
+    }
 }
 
 fn checked_job_id(job_id: &str) -> Result<()> {
@@ -245,21 +239,27 @@ fn checked_job_id(job_id: &str) -> Result<()> {
     Ok(())
 }
 
-/// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
+/// Polls (`delete=False`) or deletes a job (blocking, or an awaitable); a job in a failure
+/// status raises `JobFailed`.
 #[pyfunction]
-#[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
-pub fn tp_job(py: Python<'_>, client: &CoreClient, explorer: &str, job_id: String, delete: bool, trace: bool) -> PyResult<CoreTpJobResult> {
+#[pyo3(signature = (client, explorer, job_id, delete=false, asynchronous=false, trace=false))]
+pub fn tp_job<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    explorer: &str,
+    job_id: String,
+    delete: bool,
+    asynchronous: bool,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
     checked_job_id(&job_id).map_err(to_pyerr)?;
-    block_on(py, job_call(client.transport.clone(), explorer, job_id, delete, trace))
-}
-
-#[pyfunction]
-#[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
-pub fn tp_job_async<'py>(py: Python<'py>, client: &CoreClient, explorer: &str, job_id: String, delete: bool, trace: bool) -> PyResult<Bound<'py, PyAny>> {
-    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
-    checked_job_id(&job_id).map_err(to_pyerr)?;
-    awaitable(py, job_call(client.transport.clone(), explorer, job_id, delete, trace))
+    let future = job_call(client.transport.clone(), explorer, job_id, delete, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        Bound::new(py, block_on(py, future)?).map(|result| result.into_any())
+    }
 }
 
 /// Parses a configuration body from elsewhere.

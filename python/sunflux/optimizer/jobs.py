@@ -151,12 +151,13 @@ def _validation_error(error: ValidationError) -> ValidationError:
 
 
 def _result_from_error(error: ApiError) -> OptimizerResult:
-    """A 400 ``status: error`` answer is a state of the run, not a transport problem."""
+    """A 400 ``status: error`` answer about a run (its body names the run_uuid) is a state of
+    the run, not a transport problem; any other 400 (a badly formed run_uuid) is raised."""
     try:
         body = json.loads(error.body)
     except ValueError:
         raise error from None
-    if not isinstance(body, Mapping) or "status" not in body:
+    if not isinstance(body, Mapping) or "status" not in body or not body.get("run_uuid"):
         raise error
     return OptimizerResult(body, error.status)
 
@@ -229,7 +230,8 @@ class OptimizerService:
         return str(response.json()["run_uuid"])
 
     def results(self, run_uuid: str) -> OptimizerResult:
-        """The run in whatever state it is (a 404 raises `NotFoundError`)."""
+        """The run in whatever state it is (a 404 raises `NotFoundError`, a badly formed
+        run_uuid `ValidationError`)."""
         try:
             response = self._client.request("GET", "optimizer_results", args={"run_uuid": run_uuid}, check_errors=False)
         except ValidationError as error:

@@ -461,6 +461,17 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// A whole-number field filled with its default when null; the echo keeps it an integer.
+    fn filled_count(&mut self, map: &Map<String, Value>, section: &'static str, field: &'static str, default: u32) -> u32 {
+        match self.number_in(map, section, field) {
+            Some(value) => value as u32,
+            None => {
+                self.filled.push(FilledDefault { section, field, value: Value::from(default) });
+                default
+            }
+        }
+    }
+
     fn count(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: u32) -> u32 {
         match self.number_in(map, section, field) {
             None => default,
@@ -787,7 +798,7 @@ impl<'a> Reader<'a> {
         let space_limit_kw = self.pv_space_limit(map);
         let incentives = PvIncentives {
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::PV_FEDERAL_ITC),
-            macrs_option_years: self.filled_number(map, s, "macrs_option_years", f64::from(sd::MACRS_OPTION_YEARS)) as u32,
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.5),
             state_ibi_fraction: self.number(map, s, "state_ibi_fraction", 0.0),
@@ -883,7 +894,7 @@ impl<'a> Reader<'a> {
             battery_replacement_year: self.count(map, s, "battery_replacement_year", 10),
             cost_constant_replacement_year: self.count(map, s, "cost_constant_replacement_year", 10),
             om_cost_fraction_of_installed_cost: self.number(map, s, "om_cost_fraction_of_installed_cost", 0.025),
-            macrs_option_years: self.filled_number(map, s, "macrs_option_years", f64::from(sd::MACRS_OPTION_YEARS)) as u32,
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.5),
             total_itc_fraction: self.filled_number(map, s, "total_itc_fraction", sd::STORAGE_TOTAL_ITC),
