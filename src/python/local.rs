@@ -219,7 +219,7 @@ impl CoreLocalService {
             .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("file_id {file_id:?} is not a station of the embedded catalog")])))?;
         let station = station.into_owned();
         let weather = py.detach(|| self.state.station_weather.for_station(&station)).map_err(|e| to_pyerr(Error::Parameter(vec![e])))?;
-        Ok(CoreWeather { weather })
+        Ok(CoreWeather::new(weather))
     }
 
     /// Stops the service; calling it again does nothing.

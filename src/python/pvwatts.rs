@@ -1,7 +1,7 @@
 //! Bindings of the local PVWatts v5 engine: weather years (files, bytes or Arrow tables) and
 //! simulations, one or many in parallel with the GIL released.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int64Type};
@@ -14,13 +14,26 @@ use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
 use crate::error::Error;
-use crate::pvwatts::{parse_weather, read_weather_file, simulate, simulate_many, SiteMeta, Weather, WeatherColumns};
+use crate::pvwatts::{parse_weather, read_weather_file, simulate_many, simulate_with_sun_path, SiteMeta, SunPath, Weather, WeatherColumns};
 use crate::services::pv_estimator::{record_hours_ms, stamp_year, validate_system, NOMINAL_YEAR, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreWeather")]
 pub struct CoreWeather {
     pub weather: Arc<Weather>,
+    /// The sun's path over this year, computed on the first simulation and reused by the next
+    /// (it depends only on the site and the calendar; about half the work of one simulation).
+    sun_path: OnceLock<Arc<SunPath>>,
+}
+
+impl CoreWeather {
+    pub fn new(weather: Arc<Weather>) -> Self {
+        CoreWeather { weather, sun_path: OnceLock::new() }
+    }
+
+    fn sun_path(&self) -> Arc<SunPath> {
+        self.sun_path.get_or_init(|| Arc::new(SunPath::compute(&self.weather))).clone()
+    }
 }
 
 fn weather_error(error: crate::pvwatts::WeatherError) -> PyErr {
@@ -88,14 +101,14 @@ impl CoreWeather {
 #[pyfunction]
 pub fn read_weather_path(py: Python<'_>, path: std::path::PathBuf) -> PyResult<CoreWeather> {
     let weather = py.detach(|| read_weather_file(&path)).map_err(weather_error)?;
-    Ok(CoreWeather { weather: Arc::new(weather) })
+    Ok(CoreWeather::new(Arc::new(weather)))
 }
 
 /// Reads weather from the bytes of one of those files; `name` is used in error messages.
 #[pyfunction]
 pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String) -> PyResult<CoreWeather> {
     let weather = py.detach(move || parse_weather(&data, &name)).map_err(weather_error)?;
-    Ok(CoreWeather { weather: Arc::new(weather) })
+    Ok(CoreWeather::new(Arc::new(weather)))
 }
 
 fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Vec<f64>>, String> {
@@ -140,7 +153,7 @@ pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation
     };
     let meta = SiteMeta { lat, lon, tz, elevation, source: name.to_owned(), ..SiteMeta::default() };
     let weather = Weather::from_columns(meta, columns).map_err(weather_error)?;
-    Ok(CoreWeather { weather: Arc::new(weather) })
+    Ok(CoreWeather::new(Arc::new(weather)))
 }
 
 fn system_from(args: [Option<&Bound<'_, PyAny>>; 9]) -> Result<crate::pvwatts::SystemParams, Vec<String>> {
@@ -199,8 +212,7 @@ pub fn pvwatts_simulate(
             return Err(to_pyerr(Error::Parameter(problems)));
         }
     };
-    let shared = weather.weather.clone();
-    let output = py.detach(|| simulate(&shared, &system));
+    let output = py.detach(|| simulate_with_sun_path(&weather.weather, &weather.sun_path(), &system));
     estimate_of(&weather.weather, output, timeframe)
 }
 
