@@ -520,3 +520,17 @@ def test_simulate_many_releases_the_gil(weathers: dict[str, Weather]) -> None:
     longest_pause = max(later - earlier for earlier, later in zip([window["start"], *inside], [*inside, window["end"]]))
     assert len(inside) > 1000, "the main thread kept counting while the batch ran"
     assert longest_pause < 0.5 * (window["end"] - window["start"]), longest_pause
+
+
+@pytest.mark.parametrize("library", ["polars", "pyarrow"])
+def test_float64_table_columns_are_used_in_place(weathers: dict[str, Weather], library: str) -> None:
+    """Zero copy: the weather year keeps the caller's float64 buffers (checked by address)."""
+    source = weathers[GREENSBORO]
+    arrow = source.to_arrow().combine_chunks()
+    table = pl.DataFrame(arrow) if library == "polars" else arrow
+    weather = read_weather(table, lat=source.lat, lon=source.lon, tz=source.tz, elevation=source.elevation)
+    exported = weather.to_arrow()
+    for name in ("gh", "dn", "df", "tdry", "wspd"):
+        given = table[name].to_arrow() if library == "polars" else table.column(name).chunks[0]
+        assert given.buffers()[1].address == exported.column(name).chunks[0].buffers()[1].address, name
+    assert simulate(weather, 4, 0, 14, 1, 20, 180).ac_annual == simulate(source, 4, 0, 14, 1, 20, 180).ac_annual

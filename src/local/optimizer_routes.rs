@@ -56,7 +56,7 @@ pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Option<Vec<f
     let meta = SiteMeta { lat, lon, tz: columns.tz, elevation: columns.elevation, source: "sunflux synthetic weather".into(), ..SiteMeta::default() };
     let weather = Weather::from_columns(
         meta,
-        WeatherColumns {
+        WeatherColumns::<Vec<f64>> {
             year: columns.year,
             month: columns.month,
             day: columns.day,

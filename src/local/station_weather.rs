@@ -64,7 +64,7 @@ pub fn station_weather(station: &CatalogStation) -> Result<Weather, String> {
         location_id: station.v1_id.clone(),
         source: format!("sunflux synthetic weather ({})", station.weather_data_source),
     };
-    let columns = WeatherColumns {
+    let columns: WeatherColumns = WeatherColumns {
         year: year.year,
         month: year.month,
         day: year.day,

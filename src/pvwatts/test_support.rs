@@ -18,7 +18,7 @@ pub(crate) fn site() -> SiteMeta {
 /// without minutes: irradiance follows a half-sine between 06:00 and 18:00.
 pub(crate) fn year_columns(leap: bool) -> WeatherColumns {
     let records = if leap { 8784 } else { 8760 };
-    let mut columns = WeatherColumns::default();
+    let mut columns: WeatherColumns = WeatherColumns::default();
     for record in 0..records {
         let (month, day) = month_day_of_index(record / 24, leap);
         let hour = (record % 24) as u8;

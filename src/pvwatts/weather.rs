@@ -49,6 +49,15 @@ pub struct SiteMeta {
 }
 
 /// One year of hourly weather, validated. Build it with `Weather::from_columns` or a reader; the
+/// What a column of `WeatherColumns` may be: anything that reads as `[f64]` and becomes a `Series`.
+pub trait Column: std::ops::Deref<Target = [f64]> + Into<Series> {}
+
+impl<C: std::ops::Deref<Target = [f64]> + Into<Series>> Column for C {}
+
+/// A weather column: an immutable, shareable buffer of f64. Columns built in Rust move their
+/// `Vec` into it; columns handed over as Arrow float64 arrays are used in place (no copy).
+pub type Series = arrow_buffer::ScalarBuffer<f64>;
+
 /// fields are public for reading (changing them bypasses the validation).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weather {
@@ -65,29 +74,30 @@ pub struct Weather {
     /// Minute of the time stamp (30 for hour-average data without a minute column).
     pub minute: Vec<u8>,
     /// Global horizontal irradiance, W/m² (reported, not used by the model).
-    pub gh: Vec<f64>,
+    pub gh: Series,
     /// Direct normal irradiance, W/m².
-    pub dn: Vec<f64>,
+    pub dn: Series,
     /// Diffuse horizontal irradiance, W/m².
-    pub df: Vec<f64>,
+    pub df: Series,
     /// Dry-bulb temperature, °C.
-    pub tdry: Vec<f64>,
+    pub tdry: Series,
     /// Wind speed, m/s (measured at about 10 m).
-    pub wspd: Vec<f64>,
+    pub wspd: Series,
     /// Air pressure, mbar (used for refraction only; values ≤ 800 or NaN mean 1013.25).
-    pub pressure: Option<Vec<f64>>,
+    pub pressure: Option<Series>,
     /// Ground albedo, 0–1 (values outside (0, 1) or NaN mean 0.2).
-    pub albedo: Option<Vec<f64>>,
+    pub albedo: Option<Series>,
     /// Snow depth, cm (read for completeness; PVWatts v5 has no snow model).
-    pub snow_depth: Option<Vec<f64>>,
+    pub snow_depth: Option<Series>,
     /// True when the time stamps are instants (the data had a minute column); false for hour
     /// averages labelled hh:30, which get the sunrise/sunset-hour rule.
     pub instantaneous: bool,
 }
 
-/// Columns for `Weather::from_columns`. All vectors must have the same length.
+/// Columns for `Weather::from_columns`. All vectors must have the same length. The values are
+/// `Vec`s (readers, generated data) or `Series` (Arrow buffers used in place).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct WeatherColumns {
+pub struct WeatherColumns<C = Vec<f64>> {
     /// Calendar year of each record.
     pub year: Vec<i32>,
     /// Month, 1–12.
@@ -99,21 +109,21 @@ pub struct WeatherColumns {
     /// Minute of each instantaneous time stamp; `None` for hour averages labelled hh:30.
     pub minute: Option<Vec<u8>>,
     /// Global horizontal irradiance, W/m².
-    pub gh: Vec<f64>,
+    pub gh: C,
     /// Direct normal irradiance, W/m².
-    pub dn: Vec<f64>,
+    pub dn: C,
     /// Diffuse horizontal irradiance, W/m².
-    pub df: Vec<f64>,
+    pub df: C,
     /// Dry-bulb temperature, °C.
-    pub tdry: Vec<f64>,
+    pub tdry: C,
     /// Wind speed, m/s.
-    pub wspd: Vec<f64>,
+    pub wspd: C,
     /// Air pressure, mbar.
-    pub pressure: Option<Vec<f64>>,
+    pub pressure: Option<C>,
     /// Ground albedo, 0–1.
-    pub albedo: Option<Vec<f64>>,
+    pub albedo: Option<C>,
     /// Snow depth, cm.
-    pub snow_depth: Option<Vec<f64>>,
+    pub snow_depth: Option<C>,
 }
 
 impl WeatherColumns {
@@ -304,14 +314,14 @@ impl Weather {
     /// Values are kept as given (no `f32` rounding). `columns.minute == None` means hour averages
     /// labelled hh:30 with the sunrise/sunset-hour rule; `Some(minutes)` means instantaneous data.
     /// Errors name the column and the 1-based record number.
-    pub fn from_columns(meta: SiteMeta, columns: WeatherColumns) -> Result<Weather, WeatherError> {
+    pub fn from_columns<C: Column>(meta: SiteMeta, columns: WeatherColumns<C>) -> Result<Weather, WeatherError> {
         Weather::assemble(meta, columns, &Origin::columns())
     }
 
     /// Validate and assemble, naming `origin` in errors.
-    pub(crate) fn assemble(
+    pub(crate) fn assemble<C: Column>(
         meta: SiteMeta,
-        columns: WeatherColumns,
+        columns: WeatherColumns<C>,
         origin: &Origin,
     ) -> Result<Weather, WeatherError> {
         validate_site(&meta, origin)?;
@@ -379,14 +389,14 @@ impl Weather {
             day: columns.day,
             hour: columns.hour,
             minute,
-            gh: columns.gh,
-            dn: columns.dn,
-            df: columns.df,
-            tdry: columns.tdry,
-            wspd: columns.wspd,
-            pressure: columns.pressure,
-            albedo: columns.albedo,
-            snow_depth: columns.snow_depth,
+            gh: columns.gh.into(),
+            dn: columns.dn.into(),
+            df: columns.df.into(),
+            tdry: columns.tdry.into(),
+            wspd: columns.wspd.into(),
+            pressure: columns.pressure.map(Into::into),
+            albedo: columns.albedo.map(Into::into),
+            snow_depth: columns.snow_depth.map(Into::into),
             instantaneous,
         })
     }
@@ -429,14 +439,14 @@ impl Weather {
             day: filter(&self.day, &keep),
             hour: filter(&self.hour, &keep),
             minute: filter(&self.minute, &keep),
-            gh: filter(&self.gh, &keep),
-            dn: filter(&self.dn, &keep),
-            df: filter(&self.df, &keep),
-            tdry: filter(&self.tdry, &keep),
-            wspd: filter(&self.wspd, &keep),
-            pressure: self.pressure.as_deref().map(|v| filter(v, &keep)),
-            albedo: self.albedo.as_deref().map(|v| filter(v, &keep)),
-            snow_depth: self.snow_depth.as_deref().map(|v| filter(v, &keep)),
+            gh: filter(&self.gh, &keep).into(),
+            dn: filter(&self.dn, &keep).into(),
+            df: filter(&self.df, &keep).into(),
+            tdry: filter(&self.tdry, &keep).into(),
+            wspd: filter(&self.wspd, &keep).into(),
+            pressure: self.pressure.as_deref().map(|v| filter(v, &keep).into()),
+            albedo: self.albedo.as_deref().map(|v| filter(v, &keep).into()),
+            snow_depth: self.snow_depth.as_deref().map(|v| filter(v, &keep).into()),
             instantaneous: self.instantaneous,
         }
     }
@@ -462,8 +472,8 @@ fn validate_site(meta: &SiteMeta, origin: &Origin) -> Result<(), WeatherError> {
     Ok(())
 }
 
-fn validate_lengths(
-    columns: &WeatherColumns,
+fn validate_lengths<C: Column>(
+    columns: &WeatherColumns<C>,
     records: usize,
     origin: &Origin,
 ) -> Result<(), WeatherError> {
@@ -481,15 +491,15 @@ fn validate_lengths(
         (columns.tdry.len(), Field::Tdry),
         (columns.wspd.len(), Field::Wspd),
         (
-            columns.pressure.as_ref().map_or(records, Vec::len),
+            columns.pressure.as_ref().map_or(records, |c| c.len()),
             Field::Pressure,
         ),
         (
-            columns.albedo.as_ref().map_or(records, Vec::len),
+            columns.albedo.as_ref().map_or(records, |c| c.len()),
             Field::Albedo,
         ),
         (
-            columns.snow_depth.as_ref().map_or(records, Vec::len),
+            columns.snow_depth.as_ref().map_or(records, |c| c.len()),
             Field::SnowDepth,
         ),
     ];
@@ -510,7 +520,7 @@ fn validate_lengths(
 }
 
 /// Refuses sub-hourly data at the first record that falls in the same hour as the one before it.
-fn validate_one_record_per_hour(columns: &WeatherColumns, origin: &Origin) -> Result<(), WeatherError> {
+fn validate_one_record_per_hour<C: Column>(columns: &WeatherColumns<C>, origin: &Origin) -> Result<(), WeatherError> {
     let same_hour = |i: usize| {
         columns.month[i] == columns.month[i - 1] && columns.day[i] == columns.day[i - 1] && columns.hour[i] == columns.hour[i - 1]
     };
@@ -756,7 +766,7 @@ mod tests {
     #[test]
     fn sub_hourly_data_is_rejected() {
         let hourly = year_columns(false);
-        let mut columns = WeatherColumns {
+        let mut columns: WeatherColumns = WeatherColumns {
             minute: Some(Vec::new()),
             ..Default::default()
         };

@@ -14,6 +14,7 @@ use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
 use crate::error::Error;
+use crate::pvwatts::weather::Series;
 use crate::pvwatts::{parse_weather, read_weather_file, simulate_many, simulate_with_sun_path, SiteMeta, SunPath, Weather, WeatherColumns};
 use crate::services::pv_estimator::{record_hours_ms, stamp_year, validate_system, NOMINAL_YEAR, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
@@ -67,7 +68,7 @@ impl CoreWeather {
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let w = &self.weather;
         let ints = |values: Vec<i64>| -> ArrayRef { Arc::new(Int64Array::from(values)) };
-        let floats = |values: &Vec<f64>| -> ArrayRef { Arc::new(Float64Array::from(values.clone())) };
+        let floats = |values: &Series| -> ArrayRef { Arc::new(Float64Array::new(values.clone(), None)) };
         let mut fields = Vec::new();
         let mut columns: Vec<ArrayRef> = Vec::new();
         for (name, column) in [
@@ -111,7 +112,16 @@ pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String) -> PyResu
     Ok(CoreWeather::new(Arc::new(weather)))
 }
 
-fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Vec<f64>>, String> {
+/// A float column of the table: the Arrow buffer itself when it is one float64 chunk without
+/// nulls (no copy), otherwise a converted copy.
+fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Series>, String> {
+    if let [batch] = batches {
+        if let Some(column) = batch.column_by_name(name) {
+            if column.data_type() == &DataType::Float64 && column.null_count() == 0 {
+                return Ok(Some(column.as_primitive::<Float64Type>().values().clone()));
+            }
+        }
+    }
     let mut out = Vec::new();
     for batch in batches {
         let Some(column) = batch.column_by_name(name) else { return Ok(None) };
@@ -121,7 +131,7 @@ fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Vec<f64>>, S
             other => return Err(format!("column {name:?} must be float64 or int64 (got {other})")),
         }
     }
-    Ok(Some(out))
+    Ok(Some(out.into()))
 }
 
 /// Builds a weather year from an Arrow table (polars, pyarrow or pandas) with canonical column
@@ -131,12 +141,12 @@ fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Vec<f64>>, S
 pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation: f64, name: &str) -> PyResult<CoreWeather> {
     let (batches, _) = table.into_inner();
     let fail = |message: String| to_pyerr(Error::Parameter(vec![format!("{name}: {message}")]));
-    let required = |column: &str| -> PyResult<Vec<f64>> {
+    let required = |column: &str| -> PyResult<Series> {
         column_f64(&batches, column).map_err(fail)?.ok_or_else(|| fail(format!("column {column:?} is missing")))
     };
     let calendar = |column: &str| -> PyResult<Vec<u8>> { Ok(required(column)?.iter().map(|v| v.clamp(0.0, 255.0) as u8).collect()) };
     let minute = column_f64(&batches, "minute").map_err(fail)?.map(|values| values.iter().map(|v| v.clamp(0.0, 255.0) as u8).collect());
-    let columns = WeatherColumns {
+    let columns = WeatherColumns::<Series> {
         year: required("year")?.iter().map(|&v| v as i32).collect(),
         month: calendar("month")?,
         day: calendar("day")?,

@@ -38,7 +38,7 @@ pub(super) fn looks_like_header(line: &str) -> bool {
 /// Parse a TMY2 file given as lines.
 pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
     let meta = parse_header(lines.first().copied().unwrap_or(""), file)?;
-    let mut columns = WeatherColumns::default();
+    let mut columns: WeatherColumns = WeatherColumns::default();
     let mut pressure = Vec::new();
     let mut snow_depth = Vec::new();
     let mut record_lines = Vec::new();

@@ -58,7 +58,7 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
             .map_or_else(|| fallback.to_string(), |l| l.to_string())
     };
 
-    let mut columns = WeatherColumns::default();
+    let mut columns: WeatherColumns = WeatherColumns::default();
     let mut pressure = Vec::new();
     let mut albedo = Vec::new();
     let mut record_lines = Vec::new();
