@@ -42,8 +42,3 @@ pub fn runtime() -> Result<&'static Runtime> {
     }
     Ok(&owned.runtime)
 }
-
-/// True when the runtime was started by another (parent) process.
-pub fn is_forked_child() -> bool {
-    matches!(RUNTIME.get(), Some(Ok(owned)) if owned.pid != std::process::id())
-}

@@ -306,7 +306,7 @@ class ClimateService:
         if not jobs:
             raise ParameterError("bulk needs at least one point and one year")
         attribute_text = _attributes(attributes)
-        keys = {job: self._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day) for job in jobs}
+        keys = {job: self._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in jobs}
         directory = None if cache_dir is None else os.fspath(cache_dir)
         if directory is not None:
             os.makedirs(directory, exist_ok=True)
@@ -338,8 +338,11 @@ class ClimateService:
         )
         return long.select(["site", "year", *[c for c in long.columns if c not in ("site", "year")]])
 
-    def _cache_key(self, dataset: str, lat: float, lon: float, year: int, attributes: str | None, utc: bool, leap_day: bool) -> str:
-        request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day)
+    def _cache_key(
+        self, dataset: str, lat: float, lon: float, year: int, attributes: str | None, utc: bool, leap_day: bool, email: str
+    ) -> str:
+        """The request's identity for the cache; the e-mail is only validated (it is not part of it)."""
+        request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
         return f"{self._client.base_url}|{request}"
 
 

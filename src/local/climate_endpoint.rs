@@ -473,7 +473,7 @@ pub async fn handle(
         Err(error) => return reply_response(error_reply(400, json!({}), &[format!("could not read the request body: {error}")])),
     };
     let user = key.0;
-    let now = state.started_elapsed();
+    let now = state.uptime();
     let reply = match format {
         Format::Csv => {
             let permit = lock(&state.climate_jobs).admit_csv(&user, now);
@@ -524,7 +524,7 @@ fn start_builder(state: std::sync::Arc<ServiceState>) {
             Some((id, job)) => {
                 std::thread::sleep(state.climate_build_delay);
                 let built = build_download_zip(&job);
-                let now = state.started_elapsed();
+                let now = state.uptime();
                 let mut jobs = lock(&state.climate_jobs);
                 match built {
                     Ok(file) => jobs.complete(&id, bytes::Bytes::from(file), now),
@@ -550,7 +550,7 @@ pub async fn handle_download(
     let reply = match parse_download_id(&file) {
         Some(id) => {
             let mut jobs = lock(&state.climate_jobs);
-            jobs.expire(state.started_elapsed());
+            jobs.expire(state.uptime());
             download_reply(&jobs, id)
         }
         None => ServiceReply::json(404, &json!({"status": 404, "errors": ["No download file at this address."]})),

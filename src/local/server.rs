@@ -157,12 +157,8 @@ impl ServiceState {
         })
     }
 
+    /// Time since the service started: its clock for uptime, rate limits and job times.
     pub fn uptime(&self) -> Duration {
-        self.started.elapsed()
-    }
-
-    /// The service's clock for rate limits and job times: time since it started.
-    pub fn started_elapsed(&self) -> Duration {
         self.started.elapsed()
     }
 

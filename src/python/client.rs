@@ -71,12 +71,6 @@ impl From<Response> for RawResponse {
     }
 }
 
-impl RawResponse {
-    pub fn body_bytes(&self) -> &[u8] {
-        &self.body
-    }
-}
-
 #[pymethods]
 impl RawResponse {
     /// The body as bytes.

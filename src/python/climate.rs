@@ -19,7 +19,7 @@ use crate::formats::Format;
 use crate::services::climate::{check_weight, validate_climate_request, ClimateParams, RawClimateRequest};
 use crate::services::raw::RawValue;
 use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
-use crate::transport::{Body, Endpoint, Request, Target, Transport};
+use crate::transport::{Body, Endpoint, Request, Transport};
 
 /// One site-year: typed metadata (JSON) and the data as Arrow.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreClimateTable")]
@@ -264,10 +264,7 @@ async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: 
     let started = Instant::now();
     let mut pause = Duration::from_millis(250);
     loop {
-        let mut request = Request::get(Endpoint::LocalStatus { format: "json".into() }, Vec::new());
-        request.target = Target::Absolute(url.clone());
-        request.send_key = false;
-        request.check_body_errors = false;
+        let mut request = Request::download(url.clone());
         request.trace = trace;
         match transport.send(&request).await {
             Ok(response) => {
@@ -330,7 +327,7 @@ pub fn climate_fetch<'py>(
 
 /// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).
 #[pyfunction]
-#[pyo3(signature = (dataset, lat, lon, year, attributes, utc, leap_day))]
+#[pyo3(signature = (dataset, lat, lon, year, attributes, utc, leap_day, email))]
 #[allow(clippy::too_many_arguments)]
 pub fn climate_cache_key(
     dataset: &Bound<'_, PyAny>,
@@ -340,6 +337,7 @@ pub fn climate_cache_key(
     attributes: &Bound<'_, PyAny>,
     utc: &Bound<'_, PyAny>,
     leap_day: &Bound<'_, PyAny>,
+    email: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
     let raw = RawClimateRequest {
         dataset: raw_value(Some(dataset)),
@@ -349,7 +347,7 @@ pub fn climate_cache_key(
         utc: raw_value(Some(utc)),
         leap_day: raw_value(Some(leap_day)),
         interval: RawValue::Int(60),
-        email: RawValue::from("cache@example.org"),
+        email: raw_value(Some(email)),
         ..RawClimateRequest::default()
     };
     validated(&raw, Format::Csv).map(|params| params.cache_key()).map_err(to_pyerr)

@@ -160,19 +160,16 @@ async fn job_call(transport: Arc<Transport>, explorer: String, job_id: String, d
     Ok(CoreTpJobResult { result })
 }
 
+/// The explorer and the query, or every problem with either.
 fn config_args(explorer: &str, countries: Option<&str>, wkt: Option<&str>) -> Result<(String, ConfigQuery)> {
-    let explorer = checked_explorer(explorer);
-    let query = validate_config_query(countries, wkt).map_err(Error::Parameter);
-    match (explorer, query) {
+    match (checked_explorer(explorer), validate_config_query(countries, wkt)) {
         (Ok(explorer), Ok(query)) => Ok((explorer, query)),
         (explorer, query) => {
             let mut problems = match explorer {
-                Err(Error::Parameter(p)) => p,
+                Err(Error::Parameter(problems)) => problems,
                 _ => Vec::new(),
             };
-            if let Err(Error::Parameter(p)) = query {
-                problems.extend(p);
-            }
+            problems.extend(query.err().unwrap_or_default());
             Err(Error::Parameter(problems))
         }
     }

@@ -95,6 +95,21 @@ impl Request {
             send_key: true,
         }
     }
+
+    /// A GET of a file URL handed out by the service: never carries the key, and its body is
+    /// the file (no `errors` check).
+    pub fn download(url: String) -> Self {
+        Request {
+            method: Method::GET,
+            target: Target::Absolute(url),
+            query: Vec::new(),
+            body: Body::Empty,
+            idempotent: true,
+            check_body_errors: false,
+            trace: false,
+            send_key: false,
+        }
+    }
 }
 
 /// The latest `X-RateLimit-*` values seen by a client.
