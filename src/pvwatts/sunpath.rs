@@ -10,7 +10,9 @@
 //! previous/next-day sunrise and sunset fixes).
 
 use super::calendar::{next_day_365, previous_day_365};
-use super::solarpos::{Observer, SolarCalculator, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET};
+use super::solarpos::{
+    Observer, PositionRequests, SolarCalculator, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,
+};
 use super::weather::Weather;
 
 /// Sun-up state of a time step, with SSC's numeric codes (output `sunup`).
@@ -149,7 +151,7 @@ impl SunPath {
     /// Compute the sun geometry of every record of `weather`.
     ///
     /// Sunrise and sunset are computed once per date; sun positions only for records in which the
-    /// sun is up.
+    /// sun is up, all in one `SolarCalculator::positions` call.
     pub fn compute(weather: &Weather) -> SunPath {
         let mut calculator = SolarCalculator::new(observer_of(weather));
         let records = weather.len();
@@ -158,14 +160,9 @@ impl SunPath {
         } else {
             Some(1.0)
         };
-        let mut path = SunPath {
-            sunup: Vec::with_capacity(records),
-            zenith: Vec::with_capacity(records),
-            azimuth: Vec::with_capacity(records),
-            sin_zenith: Vec::with_capacity(records),
-            cos_zenith: Vec::with_capacity(records),
-            extraterrestrial_horizontal: Vec::with_capacity(records),
-        };
+        let tz = calculator.observer().tz;
+        let mut sunup = Vec::with_capacity(records);
+        let mut requests = PositionRequests::with_capacity(records);
         let mut current_date = None;
         let mut window = (0.0, 0.0);
         for i in 0..records {
@@ -174,43 +171,48 @@ impl SunPath {
                 window = daylight_window(year, i32::from(month), i32::from(day), &mut calculator);
                 current_date = Some((year, month, day));
             }
-            let hour = weather.hour[i];
-            let minute = weather.minute[i];
+            let (hour, minute) = (weather.hour[i], weather.minute[i]);
             let time = f64::from(hour) + f64::from(minute) / 60.0;
-            let (sunup, sun_time) = classify_step(time, window.0, window.1, interval_hours);
-            path.sunup.push(sunup);
-            if sunup == SunUp::Night {
-                path.zenith.push(0.0);
-                path.azimuth.push(0.0);
-                path.sin_zenith.push(0.0);
-                path.cos_zenith.push(1.0);
-                path.extraterrestrial_horizontal.push(0.0);
-                continue;
-            }
-            let (sun_hour, sun_minute) = match sunup {
+            let (state, sun_time) = classify_step(time, window.0, window.1, interval_hours);
+            sunup.push(state);
+            let (sun_hour, sun_minute) = match state {
+                SunUp::Night => continue,
                 SunUp::Day => (i32::from(hour), i32::from(minute)),
-                _ => hour_and_minute(sun_time),
+                SunUp::SunriseHour | SunUp::SunsetHour => hour_and_minute(sun_time),
             };
             let temperature = if weather.tdry[i].is_nan() {
                 STANDARD_TEMPERATURE_C
             } else {
                 weather.tdry[i]
             };
-            let position = calculator.position(
+            requests.push(
                 year,
                 month,
                 day,
                 sun_hour,
                 sun_minute,
+                tz,
                 refraction_pressure(weather, i),
                 temperature,
             );
-            path.zenith.push(position.zenith);
-            path.azimuth.push(position.azimuth);
-            path.sin_zenith.push(position.sin_zenith);
-            path.cos_zenith.push(position.cos_zenith);
-            path.extraterrestrial_horizontal
-                .push(position.extraterrestrial_horizontal);
+        }
+        let positions = calculator.positions(&requests);
+        let mut path = SunPath {
+            sunup,
+            zenith: vec![0.0; records],
+            azimuth: vec![0.0; records],
+            sin_zenith: vec![0.0; records],
+            cos_zenith: vec![1.0; records],
+            extraterrestrial_horizontal: vec![0.0; records],
+        };
+        let up_records = (0..records).filter(|&i| path.sunup[i] != SunUp::Night);
+        for (position, record) in up_records.enumerate() {
+            path.zenith[record] = positions.zenith[position];
+            path.azimuth[record] = positions.azimuth[position];
+            path.sin_zenith[record] = positions.sin_zenith[position];
+            path.cos_zenith[record] = positions.cos_zenith[position];
+            path.extraterrestrial_horizontal[record] =
+                positions.extraterrestrial_horizontal[position];
         }
         path
     }
