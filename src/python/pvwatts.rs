@@ -189,9 +189,11 @@ fn local_station(weather: &Weather) -> StationInfo {
 
 fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
-    let year = stamp_year(weather.year.first().copied().unwrap_or(NOMINAL_YEAR), weather.has_leap_day());
-    let stamps = record_hours_ms(year, &weather.month, &weather.day, &weather.hour);
-    CorePvEstimate::new(estimate, Some(stamps), String::new()).map_err(to_pyerr)
+    let stamps = (timeframe == Timeframe::Hourly).then(|| {
+        let year = stamp_year(weather.year.first().copied().unwrap_or(NOMINAL_YEAR), weather.has_leap_day());
+        record_hours_ms(year, &weather.month, &weather.day, &weather.hour)
+    });
+    CorePvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
 }
 
 /// Simulates one system on one weather year (GIL released).

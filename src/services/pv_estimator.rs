@@ -688,8 +688,17 @@ pub fn consecutive_hours_ms(year: i32, hours: usize) -> Vec<i64> {
 /// Local-time stamps (ms, as above) of calendar records: the start of each record's hour, all in
 /// `year` (typical-year files mix source years by month; one year keeps the stamps in order).
 pub fn record_hours_ms(year: i32, month: &[u8], day: &[u8], hour: &[u8]) -> Vec<i64> {
+    // Records come in runs of one date, so the civil-to-days conversion is made once per run.
+    let mut date = None;
+    let mut day_ms = 0;
     (0..month.len())
-        .map(|i| days_from_civil(year, u32::from(month[i]), u32::from(day[i])) * 86_400_000 + i64::from(hour[i]) * 3_600_000)
+        .map(|i| {
+            if date != Some((month[i], day[i])) {
+                date = Some((month[i], day[i]));
+                day_ms = days_from_civil(year, u32::from(month[i]), u32::from(day[i])) * 86_400_000;
+            }
+            day_ms + i64::from(hour[i]) * 3_600_000
+        })
         .collect()
 }
 
