@@ -10,6 +10,7 @@ anything twice. Validation, requests and parsing happen in the Rust core.
 from __future__ import annotations
 
 import concurrent.futures
+import functools
 import hashlib
 import json
 import os
@@ -89,8 +90,12 @@ class ClimateTable:
 
     def __init__(self, core: _core.CoreClimateTable) -> None:
         self._core = core
-        self.metadata = _metadata(core.metadata())
         self.data = to_polars(core.to_arrow())
+
+    @functools.cached_property
+    def metadata(self) -> ClimateMetadata:
+        """Typed on first use: reading only ``data`` does not pay for the metadata objects."""
+        return _metadata(self._core.metadata())
 
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return self._core.to_arrow().__arrow_c_stream__(requested_schema)

@@ -15,15 +15,22 @@
 //!   no such name. The Year … Minute columns always keep the file's stamps.
 //! - Values are written with Rust's shortest round-trip formatting, so writer → parser returns
 //!   the same `f64` bits; the service rounds values to each attribute's file precision first.
-//! - The parser reads the three header rows with the `csv` crate (quoting) and the data rows
-//!   with a single-pass byte scanner straight into `Vec<f64>` columns (no per-field
-//!   allocation); bodies above 128 KiB are cut at line ends into one chunk per core and parsed
-//!   in parallel. The vectors become Arrow buffers without copying. An empty value is NaN.
+//! - The parser reads the three header rows by hand as the `csv` crate reads them (quoting) and
+//!   the data rows straight into `Vec<f64>` columns (no per-field allocation): rows of plain
+//!   decimals (`-?digits[.digits]`, exact, bit-identical to `str::parse::<f64>`) on a fast
+//!   path that takes the stamp fields it can predict from the rows before, any other row by a
+//!   general scanner on the standard parser. A shared body (Python `bytes`, a response) above
+//!   128 KiB is cut at line ends and parsed in parallel on the process's parser threads
+//!   (`ParserThread`). The UTC instants are computed while parsing. The vectors become Arrow
+//!   buffers without copying. An empty value is NaN.
 //! - An error body received instead of CSV (service JSON `{"status":400,"errors":[...]}`,
 //!   gateway JSON/CSV/XML/HTML) is recognised and returned as `ClimateCsvError::ErrorBody`.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, OnceLock};
+use std::time::{Duration, Instant};
 
 use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, RecordBatch, StringArray, TimestampMicrosecondArray,
@@ -472,6 +479,17 @@ pub enum ClimateCsvError {
     RowCount { year: i32, leap_day: bool, interval_minutes: u32, expected: usize, found: usize },
 }
 
+impl ClimateCsvError {
+    /// The error of a chunk that numbered its lines from the first data line, moved down by
+    /// the `lines` line ends before the chunk.
+    fn lines_later(self, lines: usize) -> ClimateCsvError {
+        match self {
+            ClimateCsvError::Malformed { line, message } => ClimateCsvError::Malformed { line: line + lines, message },
+            other => other,
+        }
+    }
+}
+
 impl ClimateTable {
     /// Number of data rows.
     pub fn len(&self) -> usize {
@@ -492,21 +510,25 @@ impl ClimateTable {
         self.metadata.time_zone.unwrap_or(0.0)
     }
 
-    /// UTC instants of the rows, microseconds since 1970-01-01.
+    /// UTC instants of the rows, microseconds since 1970-01-01 (see [`instant_us`]). The day
+    /// number is computed once per date (rows of a day are adjacent).
     pub fn timestamps_us(&self) -> Vec<i64> {
-        let offset_s = (self.stamp_offset_hours() * 3600.0).round() as i64;
-        let mut last_date = None;
-        let mut last_days = 0;
-        (0..self.len())
-            .map(|i| {
-                let date = (self.year[i], self.month[i], self.day[i]);
-                if last_date != Some(date) {
-                    last_days = days_from_civil(date.0, date.1 as u32, date.2 as u32);
-                    last_date = Some(date);
-                }
-                let seconds =
-                    last_days * 86_400 + i64::from(self.hour[i]) * 3600 + i64::from(self.minute[i]) * 60 - offset_s;
-                seconds * 1_000_000
+        let offset_s = offset_seconds(self.stamp_offset_hours());
+        let mut last_date = (0, 0, 0);
+        let mut last_days = None;
+        let dates = self.year.iter().zip(&self.month).zip(&self.day);
+        let times = self.hour.iter().zip(&self.minute);
+        dates
+            .zip(times)
+            .map(|(((&year, &month), &day), (&hour, &minute))| {
+                let days = match last_days {
+                    Some(days) if last_date == (year, month, day) => days,
+                    _ => {
+                        last_date = (year, month, day);
+                        *last_days.insert(days_from_civil(year, month as u32, day as u32))
+                    }
+                };
+                instant_us(days, hour, minute, offset_s)
             })
             .collect()
     }
@@ -545,15 +567,25 @@ impl ClimateTable {
     /// buffers without copying; the schema metadata `climate_metadata` holds
     /// [`ClimateTable::metadata_json`].
     pub fn into_record_batch(self) -> Result<RecordBatch, ArrowError> {
+        let timestamps = self.timestamps_us();
+        self.record_batch(timestamps)
+    }
+
+    /// [`ClimateTable::into_record_batch`] with the instants given.
+    fn record_batch(self, timestamps_us: Vec<i64>) -> Result<RecordBatch, ArrowError> {
         let schema = Arc::new(self.schema());
         let time_zone = timestamp_time_zone(self.stamp_offset_hours());
-        RecordBatch::try_new(schema, self.into_arrays(&time_zone))
+        RecordBatch::try_new(schema, self.arrays(&time_zone, timestamps_us))
     }
 
     /// The arrays of [`ClimateTable::into_record_batch`], with the timestamp column in
     /// `time_zone` (the instants do not change; a zip of sites in several zones uses `UTC`).
     pub fn into_arrays(self, time_zone: &str) -> Vec<ArrayRef> {
         let timestamps = self.timestamps_us();
+        self.arrays(time_zone, timestamps)
+    }
+
+    fn arrays(self, time_zone: &str, timestamps: Vec<i64>) -> Vec<ArrayRef> {
         let mut columns: Vec<ArrayRef> = vec![
             Arc::new(Int32Array::from(self.year)),
             Arc::new(Int32Array::from(self.month)),
@@ -565,6 +597,17 @@ impl ClimateTable {
         columns.extend(self.columns.into_iter().map(|c| Arc::new(Float64Array::from(c.values)) as ArrayRef));
         columns
     }
+}
+
+/// The stamps' offset from UTC in whole seconds.
+fn offset_seconds(offset_hours: f64) -> i64 {
+    (offset_hours * 3600.0).round() as i64
+}
+
+/// The UTC instant (µs since 1970-01-01) of a stamp: day number `days` (see
+/// [`days_from_civil`]), hour and minute, at `offset_s` seconds from UTC.
+fn instant_us(days: i64, hour: i32, minute: i32, offset_s: i64) -> i64 {
+    (days * 86_400 + i64::from(hour) * 3600 + i64::from(minute) * 60 - offset_s) * 1_000_000
 }
 
 /// Schema metadata key holding the metadata JSON.
@@ -736,50 +779,75 @@ enum Slot {
     Skip,
 }
 
-/// Data bodies smaller than this are parsed on one thread.
+/// Shared bodies smaller than this are parsed on one thread.
 const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
-/// Parses a climate CSV body. An error answer in place of CSV gives `ErrorBody`. Large bodies
-/// are cut at line ends into one chunk per core, parsed in parallel and joined in order.
+/// Parses a climate CSV body on this thread (the zip reader parses its entries in parallel). An
+/// error answer in place of CSV gives `ErrorBody`.
 pub fn parse_climate_csv(body: &[u8]) -> Result<ClimateTable, ClimateCsvError> {
+    parse(BodySource::Borrowed(body)).map(|parsed| parsed.table)
+}
+
+/// A body parser threads can read without copying it: a Python `bytes`, a response's bytes.
+pub type SharedBody = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+/// [`parse_climate_csv`] of a shared body, with the rows' instants: a large body is cut at line
+/// ends into chunks parsed in parallel (see [`ParserThread`]), which read it in place.
+pub fn read_climate_csv(body: SharedBody) -> Result<ParsedClimateCsv, ClimateCsvError> {
+    parse(BodySource::Shared(body))
+}
+
+/// A parsed body: the table and the UTC instants of its rows, computed while parsing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedClimateCsv {
+    pub table: ClimateTable,
+    timestamps_us: Vec<i64>,
+}
+
+impl ParsedClimateCsv {
+    /// [`ClimateTable::into_record_batch`] with the instants the parser computed.
+    pub fn into_record_batch(self) -> Result<RecordBatch, ArrowError> {
+        self.table.record_batch(self.timestamps_us)
+    }
+}
+
+/// The body being parsed: borrowed, or shared with the parser threads.
+enum BodySource<'a> {
+    Borrowed(&'a [u8]),
+    Shared(SharedBody),
+}
+
+impl BodySource<'_> {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            BodySource::Borrowed(bytes) => bytes,
+            BodySource::Shared(body) => (**body).as_ref(),
+        }
+    }
+}
+
+/// [`read_climate_csv`] of either kind of body (only a shared one gets parser threads).
+fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
+    let body = source.bytes();
     let bytes = body.strip_prefix(b"\xEF\xBB\xBF".as_slice()).unwrap_or(body);
+    let bom = body.len() - bytes.len();
     if let Some(error) = detect_error_body(bytes) {
         return Err(error);
     }
+    // Claimed before the header is read, so their start-up overlaps it (see `ParserThread`).
+    let helpers = match source {
+        BodySource::Shared(_) if bytes.len() >= PARALLEL_MIN_BYTES => Helpers::claim_idle(),
+        _ => Helpers::default(),
+    };
     let (header, data_start) = read_header_rows(bytes)?;
     let [meta_names, meta_values, column_names] = header;
     let metadata = ClimateMetadata::from_pairs(&meta_names, &meta_values);
     let (slots, columns) = plan_columns(&column_names)?;
-    let layout = RowLayout { slots: &slots, names: &column_names, value_columns: columns.len() };
-    let chunks = split_rows(bytes, data_start);
-    let total_lines: usize = chunks.iter().map(|c| c.lines).sum();
-    let mut parts = if chunks.len() == 1 {
-        vec![parse_rows(bytes, &chunks[0], &layout, total_lines + 1)]
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = chunks[1..]
-                .iter()
-                .map(|chunk| {
-                    let layout = &layout;
-                    scope.spawn(move || parse_rows(bytes, chunk, layout, chunk.lines + 1))
-                })
-                .collect();
-            let mut parts = vec![parse_rows(bytes, &chunks[0], &layout, total_lines + 1)];
-            parts.extend(handles.into_iter().map(|h| {
-                h.join().unwrap_or_else(|_| {
-                    Err(ClimateCsvError::Malformed { line: 0, message: "a parser thread stopped".into() })
-                })
-            }));
-            parts
-        })
-    }
-    .into_iter();
-    let mut rows = parts.next().unwrap_or_else(|| Ok(Rows::with_capacity(0, columns.len())))?;
-    for part in parts {
-        rows.append(part?);
-    }
+    let offset_s = offset_seconds(metadata.time_zone.unwrap_or(0.0));
+    let layout = Arc::new(RowLayout::new(slots, column_names, columns.len(), offset_s));
+    let rows = parse_chunks(&source, bom + data_start, &layout, helpers)?;
     let [year, month, day, hour, minute] = rows.stamps;
-    Ok(ClimateTable {
+    let table = ClimateTable {
         metadata,
         year,
         month,
@@ -791,46 +859,92 @@ pub fn parse_climate_csv(body: &[u8]) -> Result<ClimateTable, ClimateCsvError> {
             .zip(rows.values)
             .map(|((name, long_name), values)| DataColumn { name, long_name, values })
             .collect(),
-    })
+    };
+    Ok(ParsedClimateCsv { table, timestamps_us: rows.instants })
+}
+
+/// Parses the data rows from `data_start`: cut into one chunk per claimed [`ParserThread`] plus
+/// one, the later chunks handed to those threads first, the first parsed on this thread, and
+/// each thread's rows appended in order (by that thread, see [`ParserThread`]). The first
+/// chunk's vectors get room for the later chunks' rows too, estimated from its bytes per line
+/// with 1/16 slack (too little only costs a reallocation when appending). Lines are counted
+/// by each chunk's parser; the later chunks number theirs from the first data line, moved
+/// down by the lines before them.
+fn parse_chunks(
+    source: &BodySource<'_>,
+    data_start: usize,
+    layout: &Arc<RowLayout>,
+    mut helpers: Helpers,
+) -> Result<Rows, ClimateCsvError> {
+    let bytes = source.bytes();
+    let chunks = cut_rows(bytes, data_start, helpers.threads.len() + 1);
+    let pending: Vec<PendingChunk> = match source {
+        BodySource::Shared(body) => {
+            chunks[1..].iter().map_while(|chunk| Some(helpers.take()?.parse(body, chunk.clone(), layout))).collect()
+        }
+        BodySource::Borrowed(_) => Vec::new(),
+    };
+    // A body with fewer lines than threads leaves some without a chunk.
+    drop(helpers);
+    let first = chunks[0].clone();
+    let lines = count_newlines(&bytes[first.clone()]);
+    let later_bytes = bytes.len() - first.end;
+    let later_rows = (later_bytes * (lines + 1) / first.len().max(1)) * 17 / 16;
+    let rows = Rows::with_capacity(lines + 1 + later_rows, layout.value_columns);
+    let mut joined = parse_rows(&bytes[..first.end], first.start, FIRST_DATA_LINE, layout, rows);
+    let mut lines_before = lines;
+    for chunk in pending {
+        joined = chunk.join(joined, lines_before).map(|(rows, lines)| {
+            lines_before += lines;
+            rows
+        });
+    }
+    joined
 }
 
 /// What row 3 says about each field of a data row.
-struct RowLayout<'a> {
-    slots: &'a [Slot],
-    names: &'a [String],
+struct RowLayout {
+    slots: Vec<Slot>,
+    /// The stamps' offset from UTC, seconds.
+    offset_s: i64,
+    /// The column names of row 3 (for error messages).
+    names: Vec<String>,
     value_columns: usize,
+    /// The row starts with Year, Month, Day (see [`StampPrediction`]).
+    date_first: bool,
+    /// Hour and Minute follow them.
+    time_follows_date: bool,
+    /// Index of the first slot of the trailing run of value columns (the slots' length when
+    /// the last slot is no value); value columns are numbered in slot order, so the run holds
+    /// the last columns.
+    value_run_start: usize,
 }
 
-/// A run of data lines: bytes `start..end`, the 1-based number of its first line, and how many
-/// line ends it holds.
-#[derive(Debug, Clone, Copy)]
-struct Chunk {
-    start: usize,
-    end: usize,
-    first_line: usize,
-    lines: usize,
+impl RowLayout {
+    fn new(slots: Vec<Slot>, names: Vec<String>, value_columns: usize, offset_s: i64) -> RowLayout {
+        let date_first = slots.starts_with(&[Slot::Year, Slot::Month, Slot::Day]);
+        let time_follows_date = slots.starts_with(&[Slot::Year, Slot::Month, Slot::Day, Slot::Hour, Slot::Minute]);
+        let value_run_start = slots.iter().rposition(|slot| !matches!(slot, Slot::Value(_))).map_or(0, |last| last + 1);
+        RowLayout { slots, offset_s, names, value_columns, date_first, time_follows_date, value_run_start }
+    }
 }
 
-/// Cuts the data rows at line ends into one chunk per core (one chunk for small bodies).
-fn split_rows(bytes: &[u8], data_start: usize) -> Vec<Chunk> {
+/// Line number of the first data row (after the two metadata rows and the column names).
+const FIRST_DATA_LINE: usize = 4;
+
+/// Cuts the data rows at line ends into at most `parts` byte ranges of about equal size (fewer
+/// when the body has fewer lines).
+fn cut_rows(bytes: &[u8], data_start: usize, parts: usize) -> Vec<Range<usize>> {
     let size = bytes.len() - data_start;
-    let workers = if size < PARALLEL_MIN_BYTES {
-        1
-    } else {
-        std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8)
-    };
-    let mut chunks = Vec::with_capacity(workers);
+    let mut chunks = Vec::with_capacity(parts);
     let mut start = data_start;
-    let mut first_line = 4;
-    for worker in 1..=workers {
-        let target = if worker == workers { bytes.len() } else { (data_start + size * worker / workers).max(start) };
+    for part in 1..=parts {
+        let target = if part == parts { bytes.len() } else { (data_start + size * part / parts).max(start) };
         let end = match bytes[target..].iter().position(|&b| b == b'\n') {
-            Some(offset) if worker < workers => target + offset + 1,
+            Some(offset) if part < parts => target + offset + 1,
             _ => bytes.len(),
         };
-        let lines = count_newlines(&bytes[start..end]);
-        chunks.push(Chunk { start, end, first_line, lines });
-        first_line += lines;
+        chunks.push(start..end);
         start = end;
         if end == bytes.len() {
             break;
@@ -840,23 +954,33 @@ fn split_rows(bytes: &[u8], data_start: usize) -> Vec<Chunk> {
 }
 
 /// Number of `\n` bytes, eight at a time: in x = word ^ 0x0A… a byte is zero exactly where the
-/// word had a newline; ((x & 0x7F…) + 0x7F…) | x sets the high bit of every non-zero byte, so
-/// the high bits left clear count the newlines.
+/// word had a newline, and !(((x & 0x7F…) + 0x7F…) | x | 0x7F…) sets the high bit of exactly
+/// those bytes. Shifted down, the bits add up per byte lane (no popcount: the baseline x86-64
+/// target emulates it); a lane counts at most 255 words, then the lanes are summed.
 fn count_newlines(bytes: &[u8]) -> usize {
     const LOW_SEVEN: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const NEWLINES: u64 = 0x0A0A_0A0A_0A0A_0A0A;
-    let words = bytes.chunks_exact(8);
-    let tail = words.remainder().iter().filter(|&&b| b == b'\n').count();
-    words.fold(tail, |count, word| {
-        let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8])) ^ NEWLINES;
-        let non_zero_high_bits = ((x & LOW_SEVEN).wrapping_add(LOW_SEVEN) | x) | LOW_SEVEN;
-        count + (!non_zero_high_bits).count_ones() as usize
-    })
+    const BYTE_LANES: u64 = 0x00FF_00FF_00FF_00FF;
+    bytes
+        .chunks(8 * 255)
+        .map(|block| {
+            let words = block.chunks_exact(8);
+            let tail = words.remainder().iter().filter(|&&b| b == b'\n').count();
+            let lanes = words.fold(0u64, |lanes, word| {
+                let x = u64::from_le_bytes(word.try_into().unwrap_or([0; 8])) ^ NEWLINES;
+                let newline_high_bits = !(((x & LOW_SEVEN) + LOW_SEVEN) | x | LOW_SEVEN);
+                lanes + (newline_high_bits >> 7)
+            });
+            let pairs = (lanes & BYTE_LANES) + ((lanes >> 8) & BYTE_LANES);
+            tail + (pairs.wrapping_mul(0x0001_0001_0001_0001) >> 48) as usize
+        })
+        .sum()
 }
 
-/// Parsed data rows of one chunk.
+/// Parsed data rows of one chunk: the stamps, their UTC instants (µs) and the values.
 struct Rows {
     stamps: [Vec<i32>; 5],
+    instants: Vec<i64>,
     values: Vec<Vec<f64>>,
 }
 
@@ -864,49 +988,560 @@ impl Rows {
     fn with_capacity(rows: usize, value_columns: usize) -> Rows {
         Rows {
             stamps: std::array::from_fn(|_| Vec::with_capacity(rows)),
+            instants: Vec::with_capacity(rows),
             values: (0..value_columns).map(|_| Vec::with_capacity(rows)).collect(),
         }
     }
 
-    fn append(&mut self, mut other: Rows) {
+    fn len(&self) -> usize {
+        self.stamps[0].len()
+    }
+
+    /// The stamp of a row whose date is day number `days`, and its instant.
+    fn push_stamp(&mut self, stamp: [i32; STAMP_FIELDS], days: i64, offset_s: i64) {
+        for (column, value) in self.stamps.iter_mut().zip(stamp) {
+            column.push(value);
+        }
+        self.instants.push(instant_us(days, stamp[3], stamp[4], offset_s));
+    }
+
+    /// Drops values pushed for a row whose stamp was not pushed (a row left half-read).
+    fn truncate_values(&mut self) {
+        let rows = self.len();
+        for column in &mut self.values {
+            column.truncate(rows);
+        }
+    }
+
+    /// Moves the rows of `other` after these, leaving `other` empty (with its capacity).
+    fn append(&mut self, other: &mut Rows) {
         for (mine, theirs) in self.stamps.iter_mut().zip(other.stamps.iter_mut()) {
             mine.append(theirs);
         }
+        self.instants.append(&mut other.instants);
         for (mine, theirs) in self.values.iter_mut().zip(other.values.iter_mut()) {
             mine.append(theirs);
         }
     }
-}
 
-/// Parses the data lines of one chunk; vectors get room for `capacity` rows.
-fn parse_rows(bytes: &[u8], chunk: &Chunk, layout: &RowLayout<'_>, capacity: usize) -> Result<Rows, ClimateCsvError> {
-    let mut rows = Rows::with_capacity(capacity, layout.value_columns);
-    let mut scanner = Scanner { bytes: &bytes[..chunk.end], at: chunk.start, line: chunk.first_line };
-    let fields = layout.slots.len();
-    while scanner.skip_blank_lines() {
-        let mut stamp = [0i32; 5];
-        for (index, slot) in layout.slots.iter().enumerate() {
-            if index > 0 {
-                scanner.expect_comma(index, fields)?;
-            }
-            match *slot {
-                Slot::Year => stamp[0] = scanner.int("Year")?,
-                Slot::Month => stamp[1] = scanner.int("Month")?,
-                Slot::Day => stamp[2] = scanner.int("Day")?,
-                Slot::Hour => stamp[3] = scanner.int("Hour")?,
-                Slot::Minute => stamp[4] = scanner.int("Minute")?,
-                Slot::Value(column) => rows.values[column].push(scanner.float(&layout.names[index])?),
-                Slot::Skip => scanner.skip_field(),
-            }
+    /// Empty again, keeping the vectors, with room for `rows` rows of `value_columns` values.
+    fn reset(&mut self, rows: usize, value_columns: usize) {
+        self.values.resize_with(value_columns, Vec::new);
+        for column in &mut self.stamps {
+            column.clear();
+            column.reserve(rows);
         }
-        let line = scanner.line;
-        scanner.end_of_row(fields)?;
-        check_stamp(stamp, line)?;
-        for (column, value) in rows.stamps.iter_mut().zip(stamp) {
-            column.push(value);
+        self.instants.clear();
+        self.instants.reserve(rows);
+        for column in &mut self.values {
+            column.clear();
+            column.reserve(rows);
         }
     }
+}
+
+/// Parses the data lines from `start` to the end of `bytes` into `rows`, the first being line
+/// `first_line`. Rows of plain numbers take [`plain_row`]; any other row (blank lines,
+/// exponents, empty values, errors) is read again by the [`Scanner`], which holds every rule
+/// and every error message.
+fn parse_rows(
+    bytes: &[u8],
+    start: usize,
+    first_line: usize,
+    layout: &RowLayout,
+    mut rows: Rows,
+) -> Result<Rows, ClimateCsvError> {
+    let mut scanner = Scanner { bytes, at: start, line: first_line };
+    let mut stamps = StampPrediction::default();
+    while scanner.at < bytes.len() {
+        if let Some(next_row) = plain_row(bytes, scanner.at, layout, &mut stamps, &mut rows) {
+            scanner.at = next_row;
+            scanner.line += 1;
+            continue;
+        }
+        rows.truncate_values();
+        if !scanner.skip_blank_lines() {
+            break;
+        }
+        scanner.row(layout, &mut rows)?;
+    }
     Ok(rows)
+}
+
+/// One data row of plain numbers (see [`plain_number`]) ending in `\n`, `\r\n` or the end of the
+/// chunk, with a valid stamp: the values are pushed onto `rows` and the start of the next row
+/// is returned. `None` when anything else is met, or when the row does not end in a run of
+/// value columns; values of this row may then have been pushed already
+/// (`Rows::truncate_values` drops them). Stamp fields the row starts with as `stamps`
+/// predicts are taken from the prediction, the others parsed (and checked).
+#[inline]
+fn plain_row(
+    bytes: &[u8],
+    row_start: usize,
+    layout: &RowLayout,
+    stamps: &mut StampPrediction,
+    rows: &mut Rows,
+) -> Option<usize> {
+    let mut stamp = [0i32; STAMP_FIELDS];
+    let (known_fields, known_days, mut at) = stamps.known_fields(bytes, row_start, &mut stamp);
+    // Where each stamp field read here ends (after its comma), for the next prediction.
+    let mut stamp_ends = [row_start; STAMP_FIELDS];
+    for slot in layout.slots.get(known_fields..layout.value_run_start)? {
+        let (number, end) = plain_number(bytes, at)?;
+        let stamp_field = match *slot {
+            Slot::Year => 0,
+            Slot::Month => 1,
+            Slot::Day => 2,
+            Slot::Hour => 3,
+            Slot::Minute => 4,
+            Slot::Value(column) => {
+                rows.values[column].push(number.value());
+                at = after_comma(bytes, end)?;
+                continue;
+            }
+            Slot::Skip => return None,
+        };
+        stamp[stamp_field] = number.whole()?;
+        at = after_comma(bytes, end)?;
+        stamp_ends[stamp_field] = at;
+    }
+    let run_columns = layout.value_columns - (layout.slots.len() - layout.value_run_start);
+    let (last_column, run) = rows.values.get_mut(run_columns..)?.split_last_mut()?;
+    for column in run {
+        let (number, end) = plain_number(bytes, at)?;
+        column.push(number.value());
+        at = after_comma(bytes, end)?;
+    }
+    let (number, end) = plain_number(bytes, at)?;
+    last_column.push(number.value());
+    let next_row = match bytes.get(end) {
+        None => end,
+        Some(b'\n') => end + 1,
+        Some(b'\r') if bytes.get(end + 1) == Some(&b'\n') => end + 2,
+        Some(_) => return None,
+    };
+    if known_fields < STAMP_FIELDS {
+        check_stamp(stamp, 0).ok()?;
+    }
+    let days = known_days.unwrap_or_else(|| days_from_civil(stamp[0], stamp[1] as u32, stamp[2] as u32));
+    rows.push_stamp(stamp, days, layout.offset_s);
+    let ends = stamp_ends.map(|end| end.saturating_sub(row_start));
+    stamps.learn(layout, &bytes[row_start..], known_fields, ends, stamp, days);
+    Some(next_row)
+}
+
+/// The offset after the comma that must follow a field ending at `end`.
+#[inline]
+fn after_comma(bytes: &[u8], end: usize) -> Option<usize> {
+    (bytes.get(end) == Some(&b',')).then_some(end + 1)
+}
+
+/// Year, Month, Day, Hour, Minute.
+const STAMP_FIELDS: usize = 5;
+
+/// The stamp fields the next row is expected to start with, learnt from the rows before:
+/// hourly rows repeat `Year,Month,Day,` 24 times and step the hour by one, so a row that starts
+/// with the expected bytes has the expected values, and those fields are compared (a word or
+/// two) instead of parsed and checked. Only for rows that start with Year, Month, Day (and
+/// Hour, Minute for the time).
+#[derive(Debug, Clone, Default)]
+struct StampPrediction {
+    /// `Year,Month,Day,` of the last row, that date (checked when it was read) and its day
+    /// number.
+    date: Option<(FieldText, [i32; 3], i64)>,
+    /// `Hour,Minute,` for every hour with the last minute read, as written.
+    times: Option<HourTexts>,
+    /// The last row's hour.
+    last_hour: i32,
+}
+
+/// `Hour,Minute,` for the hours 0–23 (hours as written without leading zeros) with one minute.
+#[derive(Debug, Clone)]
+struct HourTexts {
+    minute_text: FieldText,
+    minute: i32,
+    hours: [FieldText; 24],
+}
+
+impl HourTexts {
+    /// `None` when a text would be longer than 16 bytes.
+    fn new(minute_text: &[u8], minute: i32) -> Option<HourTexts> {
+        let text = |hour: usize| FieldText::new(&[format!("{hour},").as_bytes(), minute_text].concat());
+        let hours = (0..24).map(text).collect::<Option<Vec<FieldText>>>()?.try_into().ok()?;
+        Some(HourTexts { minute_text: FieldText::new(minute_text)?, minute, hours })
+    }
+}
+
+impl StampPrediction {
+    /// How many leading stamp fields (0, 3 or 5) the row at `row_start` has as predicted, with
+    /// their values put in `stamp`, the day number of a predicted date and the offset after
+    /// the predicted fields.
+    #[inline]
+    fn known_fields(
+        &self,
+        bytes: &[u8],
+        row_start: usize,
+        stamp: &mut [i32; STAMP_FIELDS],
+    ) -> (usize, Option<i64>, usize) {
+        let Some((date_text, date, days)) = self.date.filter(|(text, _, _)| text.starts(bytes, row_start)) else {
+            return (0, None, row_start);
+        };
+        stamp[..3].copy_from_slice(&date);
+        let at = row_start + date_text.length;
+        let next_hour = self.last_hour + 1;
+        let time = self
+            .times
+            .as_ref()
+            .and_then(|times| times.hours.get(usize::try_from(next_hour).ok()?).map(|text| (text, times.minute)));
+        match time.filter(|(text, _)| text.starts(bytes, at)) {
+            Some((time_text, minute)) => {
+                stamp[3] = next_hour;
+                stamp[4] = minute;
+                (STAMP_FIELDS, Some(days), at + time_text.length)
+            }
+            None => (3, Some(days), at),
+        }
+    }
+
+    /// Learns from a row read with `known_fields` predicted: `row` starts with it, `ends` are
+    /// the offsets in `row` after the stamp fields read in it, `stamp` is its stamp and `days`
+    /// the day number of its date.
+    #[inline]
+    fn learn(
+        &mut self,
+        layout: &RowLayout,
+        row: &[u8],
+        known_fields: usize,
+        ends: [usize; STAMP_FIELDS],
+        stamp: [i32; STAMP_FIELDS],
+        days: i64,
+    ) {
+        self.last_hour = stamp[3];
+        if known_fields == 0 && layout.date_first {
+            self.date = FieldText::new(&row[..ends[2]]).map(|text| (text, [stamp[0], stamp[1], stamp[2]], days));
+        }
+        if known_fields < STAMP_FIELDS && layout.time_follows_date {
+            self.learn_minute(&row[ends[3]..ends[4]], stamp[4]);
+        }
+    }
+
+    /// A minute read as `text`: the hour texts are made again when it is not the last one.
+    #[cold]
+    fn learn_minute(&mut self, text: &[u8], minute: i32) {
+        let same = self.times.as_ref().is_some_and(|times| times.minute == minute && times.minute_text.is(text));
+        if !same {
+            self.times = HourTexts::new(text, minute);
+        }
+    }
+}
+
+/// Up to 16 bytes of text in two little-endian words, with masks of the bytes that belong to it.
+#[derive(Debug, Clone, Copy)]
+struct FieldText {
+    words: [u64; 2],
+    masks: [u64; 2],
+    length: usize,
+}
+
+impl FieldText {
+    /// `None` for text longer than 16 bytes.
+    fn new(text: &[u8]) -> Option<FieldText> {
+        let mut padded = [0u8; 16];
+        padded.get_mut(..text.len())?.copy_from_slice(text);
+        let word = |half: usize| u64::from_le_bytes(padded[8 * half..8 * half + 8].try_into().unwrap_or([0; 8]));
+        let mask = |half: usize| match text.len().saturating_sub(8 * half).min(8) {
+            8 => u64::MAX,
+            bytes => (1u64 << (8 * bytes)) - 1,
+        };
+        Some(FieldText { words: [word(0), word(1)], masks: [mask(0), mask(1)], length: text.len() })
+    }
+
+    /// This is `text`.
+    fn is(&self, text: &[u8]) -> bool {
+        FieldText::new(text).is_some_and(|other| other.words == self.words && other.length == self.length)
+    }
+
+    /// The bytes at `at` start with this text.
+    #[inline]
+    fn starts(&self, bytes: &[u8], at: usize) -> bool {
+        let Some(window) = bytes.get(at..at + 16) else {
+            return false;
+        };
+        let word = |half: usize| u64::from_le_bytes(window[8 * half..8 * half + 8].try_into().unwrap_or([0; 8]));
+        ((word(0) ^ self.words[0]) & self.masks[0]) | ((word(1) ^ self.words[1]) & self.masks[1]) == 0
+    }
+}
+
+/// A plain decimal as written: sign, digits and where the decimal point was.
+#[derive(Debug, Clone, Copy)]
+struct PlainNumber {
+    negative: bool,
+    /// The digits without the point, below 10^15.
+    mantissa: u64,
+    /// Digits after the point.
+    fraction_digits: usize,
+    has_point: bool,
+}
+
+impl PlainNumber {
+    /// The value, bit-identical to the standard parser's: the mantissa (below 2^53) and
+    /// 10^fraction_digits are exact in f64, so one division rounds once, correctly (Clinger's
+    /// fast path).
+    #[inline]
+    fn value(self) -> f64 {
+        // Through i64 (exact below 10^15): x86-64 converts signed integers in one instruction.
+        let magnitude = self.mantissa as i64 as f64 / POWERS_OF_TEN[self.fraction_digits];
+        if self.negative {
+            -magnitude
+        } else {
+            magnitude
+        }
+    }
+
+    /// The number as a stamp field: digits only, below 10^9.
+    #[inline]
+    fn whole(self) -> Option<i32> {
+        if self.has_point || self.mantissa >= 1_000_000_000 {
+            return None;
+        }
+        let magnitude = self.mantissa as i32;
+        Some(if self.negative { -magnitude } else { magnitude })
+    }
+}
+
+/// Most significant digits a [`PlainNumber`] takes (10^15 < 2^53).
+const PLAIN_DIGITS: usize = 15;
+
+/// The number at `at` when it is plain — `-?digits[.digits]`, at least one digit, at most
+/// [`PLAIN_DIGITS`] — and the offset after it; `None` sends the field to the standard parser.
+/// A byte loop: field lengths repeat from row to row, so its exits are predicted and the next
+/// field's start never waits for arithmetic (a SWAR parser of eight bytes at a time ran no
+/// faster here: it chains each field's start to the previous field's bit arithmetic).
+#[inline]
+fn plain_number(bytes: &[u8], at: usize) -> Option<(PlainNumber, usize)> {
+    let negative = bytes.get(at) == Some(&b'-');
+    let integer_start = at + usize::from(negative);
+    let (mut mantissa, integer_end) = digit_run(bytes, integer_start, 0);
+    let has_point = bytes.get(integer_end) == Some(&b'.');
+    let mut end = integer_end;
+    if has_point {
+        (mantissa, end) = digit_run(bytes, integer_end + 1, mantissa);
+    }
+    let fraction_digits = if has_point { end - integer_end - 1 } else { 0 };
+    let digits = integer_end - integer_start + fraction_digits;
+    if digits == 0 || digits > PLAIN_DIGITS {
+        return None;
+    }
+    Some((PlainNumber { negative, mantissa, fraction_digits, has_point }, end))
+}
+
+/// Consumes the digits from `at`, appending them to `value` (wrapping: callers bound the
+/// count): the new value and the offset after the digits.
+#[inline]
+fn digit_run(bytes: &[u8], mut at: usize, mut value: u64) -> (u64, usize) {
+    while let Some(digit) = bytes.get(at).map(|b| b.wrapping_sub(b'0')).filter(|&d| d <= 9) {
+        value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
+        at += 1;
+    }
+    (value, at)
+}
+
+/// A thread kept for the life of the process to parse chunks of large shared bodies. Starting
+/// a thread per body cost more than it saved on small virtual machines: creating it, waiting
+/// until it ran, and its fresh malloc arena faulting in every page it wrote; a sleeping thread
+/// keeps its arena. Waking one on an idle core is still slow there, so a parse claims its
+/// threads and wakes them before it reads the header, and every wait between the threads
+/// spins first (at most [`SPIN`]). A thread appends its rows to the rows before them itself:
+/// its rows are in its core's cache, and the calling thread copying them from another core was
+/// its largest cost. A thread is claimed for one chunk, so concurrent parses (the zip reader's
+/// workers) never wait for each other: whoever finds no idle thread parses alone. The threads
+/// belong to the process that started them: a forked child, which has none of them, parses
+/// alone.
+struct ParserThread {
+    jobs: mpsc::Sender<ParserJob>,
+    busy: AtomicBool,
+}
+
+/// Longest a thread spins for a message it expects soon before it sleeps.
+const SPIN: Duration = Duration::from_micros(300);
+
+/// What a [`ParserThread`] is sent: a wake-up (its chunk follows soon) or the chunk.
+enum ParserJob {
+    Wake,
+    Chunk(ChunkJob),
+}
+
+/// One chunk for a [`ParserThread`]: the shared body and the chunk's range in it, the layout,
+/// the rows before the chunk (sent once they are parsed) and where to answer.
+struct ChunkJob {
+    body: SharedBody,
+    chunk: Range<usize>,
+    layout: Arc<RowLayout>,
+    rows_before: mpsc::Receiver<Rows>,
+    reply: mpsc::SyncSender<Result<(Rows, usize), ClimateCsvError>>,
+}
+
+/// A chunk a claimed [`ParserThread`] parses; joining it frees the thread.
+struct PendingChunk {
+    thread: &'static ParserThread,
+    rows_before: mpsc::SyncSender<Rows>,
+    answer: mpsc::Receiver<Result<(Rows, usize), ClimateCsvError>>,
+}
+
+/// The next message on `receiver`, spinning for it first (see [`SPIN`]).
+fn receive_soon<T>(receiver: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
+    let start = Instant::now();
+    while start.elapsed() < SPIN {
+        match receiver.try_recv() {
+            Ok(message) => return Ok(message),
+            Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
+            Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
+        }
+    }
+    receiver.recv()
+}
+
+impl ParserThread {
+    /// The process's parser threads: one fewer than its cores (the caller parses too), at most
+    /// 7, started on first use; none in a forked child.
+    fn all() -> &'static [ParserThread] {
+        static THREADS: OnceLock<(u32, Vec<ParserThread>)> = OnceLock::new();
+        let (process, threads) = THREADS.get_or_init(|| {
+            let cores = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
+            (std::process::id(), (1..cores).filter_map(|_| ParserThread::start()).collect())
+        });
+        if *process == std::process::id() {
+            threads
+        } else {
+            &[]
+        }
+    }
+
+    fn start() -> Option<ParserThread> {
+        let (jobs, received) = mpsc::channel::<ParserJob>();
+        std::thread::Builder::new()
+            .name("sunflux-csv".into())
+            .spawn(move || {
+                // The rows of the last chunk (moved out, their vectors kept): allocating them
+                // anew for each chunk and freeing them here faulted their pages in again.
+                let mut rows = Rows::with_capacity(0, 0);
+                let mut woken = false;
+                loop {
+                    let job = if woken { receive_soon(&received) } else { received.recv() };
+                    match job {
+                        Ok(ParserJob::Wake) => woken = true,
+                        Ok(ParserJob::Chunk(job)) => {
+                            woken = false;
+                            rows = ParserThread::run(job, rows);
+                        }
+                        Err(_) => return,
+                    }
+                }
+            })
+            .ok()?;
+        Some(ParserThread { jobs, busy: AtomicBool::new(false) })
+    }
+
+    /// Parses the job's chunk into `rows` (emptied first), appends them to the rows before it
+    /// and answers; gives back `rows`' vectors.
+    fn run(job: ChunkJob, mut rows: Rows) -> Rows {
+        let bytes = &(*job.body).as_ref()[..job.chunk.end];
+        let lines = count_newlines(&bytes[job.chunk.start..]);
+        rows.reset(lines + 1, job.layout.value_columns);
+        let parsed = parse_rows(bytes, job.chunk.start, FIRST_DATA_LINE, &job.layout, rows);
+        // The body is let go before answering, so the caller drops it last.
+        drop(job.body);
+        let (answer, rows) = match parsed {
+            Ok(mut rows) => match receive_soon(&job.rows_before) {
+                Ok(mut before) => {
+                    before.append(&mut rows);
+                    (Ok((before, lines)), rows)
+                }
+                // The rows before failed: the caller ignores the answer.
+                Err(_) => (Ok((Rows::with_capacity(0, 0), lines)), rows),
+            },
+            Err(error) => (Err(error), Rows::with_capacity(0, 0)),
+        };
+        // The caller may have stopped waiting; then nobody needs the answer.
+        let _ = job.reply.send(answer);
+        rows
+    }
+
+    fn release(&self) {
+        self.busy.store(false, Ordering::Release);
+    }
+
+    /// Hands the data lines `chunk` of `body` to this claimed thread.
+    fn parse(&'static self, body: &SharedBody, chunk: Range<usize>, layout: &Arc<RowLayout>) -> PendingChunk {
+        let (reply, answer) = mpsc::sync_channel(1);
+        let (rows_before, rows_before_received) = mpsc::sync_channel(1);
+        let job = ChunkJob {
+            body: Arc::clone(body),
+            chunk,
+            layout: Arc::clone(layout),
+            rows_before: rows_before_received,
+            reply,
+        };
+        // A thread that panicked has dropped its receiver: the job, and so the reply sender, is
+        // dropped here and `join` reports it.
+        let _ = self.jobs.send(ParserJob::Chunk(job));
+        PendingChunk { thread: self, rows_before, answer }
+    }
+}
+
+impl PendingChunk {
+    /// The rows before the chunk with the chunk's appended (by its thread), and the line ends
+    /// of the chunk; its error lines moved down by the `lines_before` it. With the rows
+    /// before failed, only waits for the thread. The thread is idle again; one that stopped
+    /// stays claimed.
+    fn join(
+        self,
+        before: Result<Rows, ClimateCsvError>,
+        lines_before: usize,
+    ) -> Result<(Rows, usize), ClimateCsvError> {
+        let stopped = || ClimateCsvError::Malformed { line: 0, message: "a parser thread stopped".into() };
+        let before = before.map(|rows| {
+            // A thread that answered already (its chunk failed) does not take them.
+            let _ = self.rows_before.send(rows);
+        });
+        drop(self.rows_before);
+        let answer = receive_soon(&self.answer).map_err(|_| stopped())?;
+        self.thread.release();
+        before?;
+        answer.map_err(|error| error.lines_later(lines_before))
+    }
+}
+
+/// Parser threads claimed (and woken) for one parse; those not given a chunk are released
+/// when this is dropped.
+#[derive(Default)]
+struct Helpers {
+    threads: Vec<&'static ParserThread>,
+}
+
+impl Helpers {
+    /// The parser threads that are idle now, claimed and woken.
+    fn claim_idle() -> Helpers {
+        let threads = ParserThread::all()
+            .iter()
+            .filter(|thread| thread.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_ok())
+            .inspect(|thread| {
+                // A thread that panicked does not wake; `PendingChunk::join` reports it.
+                let _ = thread.jobs.send(ParserJob::Wake);
+            })
+            .collect();
+        Helpers { threads }
+    }
+
+    fn take(&mut self) -> Option<&'static ParserThread> {
+        self.threads.pop()
+    }
+}
+
+impl Drop for Helpers {
+    fn drop(&mut self) {
+        self.threads.iter().for_each(|thread| thread.release());
+    }
 }
 
 /// An error body in place of CSV: JSON, XML/HTML, or the gateway's `Error Code,Error Message`.
@@ -928,33 +1563,78 @@ fn detect_error_body(bytes: &[u8]) -> Option<ClimateCsvError> {
     Some(ClimateCsvError::ErrorBody { status, code: parsed.code, messages })
 }
 
-/// Rows 1–3 and the byte offset where the data rows begin.
+/// Rows 1–3, fields trimmed, and the byte offset where the data rows begin. Read as the `csv`
+/// crate reads records (quotes at a field's start, `""` inside quotes, blank lines skipped, `\n`,
+/// `\r\n` or `\r` ending a record), by hand: building the crate's reader costs more than the
+/// three rows (tested against the crate).
 fn read_header_rows(bytes: &[u8]) -> Result<([Vec<String>; 3], usize), ClimateCsvError> {
-    let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(bytes);
     let mut rows: [Vec<String>; 3] = Default::default();
-    let mut record = csv::StringRecord::new();
+    let mut at = 0;
     for (index, row) in rows.iter_mut().enumerate() {
         let line = index + 1;
-        match reader.read_record(&mut record) {
-            Ok(true) => *row = record.iter().map(|f| f.trim().to_string()).collect(),
-            Ok(false) => {
-                return Err(ClimateCsvError::Malformed {
+        while matches!(bytes.get(at), Some(b'\n' | b'\r')) {
+            at += 1;
+        }
+        if at == bytes.len() {
+            return Err(ClimateCsvError::Malformed {
+                line,
+                message: "the body ends before the three header rows (metadata names, metadata values, column names)"
+                    .into(),
+            });
+        }
+        let (fields, next) = header_record(bytes, at);
+        *row = fields
+            .into_iter()
+            .enumerate()
+            .map(|(field, text)| {
+                String::from_utf8(text).map(|text| text.trim().to_string()).map_err(|_| ClimateCsvError::Malformed {
                     line,
-                    message:
-                        "the body ends before the three header rows (metadata names, metadata values, column names)"
-                            .into(),
+                    message: format!("unreadable header row: invalid UTF-8 in field {}", field + 1),
                 })
+            })
+            .collect::<Result<_, _>>()?;
+        at = next;
+    }
+    Ok((rows, at))
+}
+
+/// The fields of the CSV record at `at` and the offset after its line end.
+fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
+    let mut fields = Vec::new();
+    let mut field = Vec::new();
+    let mut field_started = false;
+    let mut quoted = false;
+    while let Some(&byte) = bytes.get(at) {
+        at += 1;
+        match byte {
+            b'"' if quoted && bytes.get(at) == Some(&b'"') => {
+                field.push(b'"');
+                at += 1;
             }
-            Err(error) => {
-                return Err(ClimateCsvError::Malformed { line, message: format!("unreadable header row: {error}") })
+            b'"' if quoted => quoted = false,
+            _ if quoted => field.push(byte),
+            b'"' if !field_started => {
+                quoted = true;
+                field_started = true;
+            }
+            b',' => {
+                fields.push(std::mem::take(&mut field));
+                field_started = false;
+            }
+            b'\n' | b'\r' => {
+                if byte == b'\r' && bytes.get(at) == Some(&b'\n') {
+                    at += 1;
+                }
+                break;
+            }
+            _ => {
+                field.push(byte);
+                field_started = true;
             }
         }
     }
-    let mut data_start = usize::try_from(reader.position().byte()).unwrap_or(bytes.len()).min(bytes.len());
-    if data_start > 0 && bytes[data_start - 1] == b'\r' && bytes.get(data_start) == Some(&b'\n') {
-        data_start += 1;
-    }
-    Ok((rows, data_start))
+    fields.push(field);
+    (fields, at)
 }
 
 /// Slots for row 3 and the (short, long) names of the value columns.
@@ -1014,13 +1694,12 @@ fn check_stamp(stamp: [i32; 5], line: usize) -> Result<(), ClimateCsvError> {
     problem.map_or(Ok(()), |message| Err(ClimateCsvError::Malformed { line, message }))
 }
 
-/// 10^k for the exact fast path (every power up to 10^22 is exact in f64).
-const POWERS_OF_TEN: [f64; 23] = [
-    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
-    1e21, 1e22,
-];
+/// 10^k, exact in f64 (every power up to 10^22 is): the writer's decimal scales and the
+/// divisors of plain numbers.
+const POWERS_OF_TEN: [f64; PLAIN_DIGITS + 1] =
+    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 
-/// The data-row scanner: one pass over the bytes, numbers parsed in place.
+/// The general data-row reader: any row [`plain_row`] does not take, with the error messages.
 struct Scanner<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -1057,10 +1736,6 @@ impl Scanner<'_> {
             .iter()
             .position(|&b| matches!(b, b',' | b'\n' | b'\r'))
             .map_or(self.bytes.len(), |p| self.at + p)
-    }
-
-    fn at_delimiter(&self) -> bool {
-        matches!(self.peek(), None | Some(b',' | b'\n' | b'\r'))
     }
 
     fn expect_comma(&mut self, index: usize, expected: usize) -> Result<(), ClimateCsvError> {
@@ -1100,133 +1775,56 @@ impl Scanner<'_> {
         self.at = self.field_end();
     }
 
-    fn field_text(&self, start: usize, end: usize) -> String {
-        String::from_utf8_lossy(&self.bytes[start..end]).into_owned()
+    /// One row by the general rules: fields counted against row 3, numbers by the standard
+    /// parser (an empty value is NaN), the stamp checked.
+    fn row(&mut self, layout: &RowLayout, rows: &mut Rows) -> Result<(), ClimateCsvError> {
+        let fields = layout.slots.len();
+        let mut stamp = [0i32; 5];
+        for (index, slot) in layout.slots.iter().enumerate() {
+            if index > 0 {
+                self.expect_comma(index, fields)?;
+            }
+            match *slot {
+                Slot::Year => stamp[0] = self.int("Year")?,
+                Slot::Month => stamp[1] = self.int("Month")?,
+                Slot::Day => stamp[2] = self.int("Day")?,
+                Slot::Hour => stamp[3] = self.int("Hour")?,
+                Slot::Minute => stamp[4] = self.int("Minute")?,
+                Slot::Value(column) => rows.values[column].push(self.float(&layout.names[index])?),
+                Slot::Skip => self.skip_field(),
+            }
+        }
+        let line = self.line;
+        self.end_of_row(fields)?;
+        check_stamp(stamp, line)?;
+        rows.push_stamp(stamp, days_from_civil(stamp[0], stamp[1] as u32, stamp[2] as u32), layout.offset_s);
+        Ok(())
     }
 
-    /// A whole number: plain digits inline, anything else (e.g. `2010.0`) by the slow path.
-    #[inline]
-    fn int(&mut self, column: &str) -> Result<i32, ClimateCsvError> {
+    /// The field's text and the scanner moved past it.
+    fn field(&mut self) -> String {
         let start = self.at;
-        let negative = self.peek() == Some(b'-');
-        if negative {
-            self.at += 1;
-        }
-        let (value, count) = self.digits(0);
-        if (1..=9).contains(&count) && self.at_delimiter() {
-            let value = value as i32;
-            return Ok(if negative { -value } else { value });
-        }
-        self.int_slow(start, column)
+        self.skip_field();
+        String::from_utf8_lossy(&self.bytes[start..self.at]).into_owned()
     }
 
-    #[cold]
-    #[inline(never)]
-    fn int_slow(&mut self, start: usize, column: &str) -> Result<i32, ClimateCsvError> {
-        self.at = start;
-        let end = self.field_end();
-        let text = self.field_text(start, end);
-        self.at = end;
+    /// A whole number (`2010.0` is one).
+    fn int(&mut self, column: &str) -> Result<i32, ClimateCsvError> {
+        let text = self.field();
         match text.trim().parse::<f64>() {
             Ok(v) if v.fract() == 0.0 && v.abs() < 1e9 => Ok(v as i32),
             _ => Err(self.malformed(format!("{column} value \"{text}\" is not a whole number"))),
         }
     }
 
-    /// A number: the exact fast path inline, anything else by the standard parser.
-    #[inline]
+    /// A number; an empty field is NaN.
     fn float(&mut self, column: &str) -> Result<f64, ClimateCsvError> {
-        let start = self.at;
-        if let Some(value) = self.fast_float() {
-            if self.at_delimiter() {
-                return Ok(value);
-            }
-        }
-        self.float_slow(start, column)
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn float_slow(&mut self, start: usize, column: &str) -> Result<f64, ClimateCsvError> {
-        self.at = start;
-        let end = self.field_end();
-        let text = self.field_text(start, end);
-        self.at = end;
+        let text = self.field();
         let trimmed = text.trim();
         if trimmed.is_empty() {
             return Ok(f64::NAN);
         }
         trimmed.parse::<f64>().map_err(|_| self.malformed(format!("{column} value \"{text}\" is not a number")))
-    }
-
-    /// Consumes a leading `-` (true) or `+`.
-    fn sign(&mut self) -> bool {
-        match self.peek() {
-            Some(b'-') => {
-                self.at += 1;
-                true
-            }
-            Some(b'+') => {
-                self.at += 1;
-                false
-            }
-            _ => false,
-        }
-    }
-
-    /// Consumes decimal digits, appending them to `value` (wrapping; callers bound the count):
-    /// the new value and the number of digits.
-    fn digits(&mut self, mut value: u64) -> (u64, u32) {
-        let bytes = self.bytes;
-        let mut i = self.at;
-        while i < bytes.len() {
-            let digit = bytes[i].wrapping_sub(b'0');
-            if digit > 9 {
-                break;
-            }
-            value = value.wrapping_mul(10).wrapping_add(u64::from(digit));
-            i += 1;
-        }
-        let count = (i - self.at).min(u32::MAX as usize) as u32;
-        self.at = i;
-        (value, count)
-    }
-
-    /// Decimal numbers with at most 19 significant digits and a small exponent, computed
-    /// exactly (an integer mantissa below 2^53 times or divided by an exact power of ten is
-    /// correctly rounded); `None` sends the field to the standard parser.
-    fn fast_float(&mut self) -> Option<f64> {
-        let negative = self.sign();
-        let (mut mantissa, mut digits) = self.digits(0);
-        let mut scale: i32 = 0;
-        if self.peek() == Some(b'.') {
-            self.at += 1;
-            let (with_fraction, fraction_digits) = self.digits(mantissa);
-            mantissa = with_fraction;
-            digits = digits.saturating_add(fraction_digits);
-            scale = -(fraction_digits as i32);
-        }
-        if digits == 0 || digits > 19 || mantissa >= (1u64 << 53) {
-            return None;
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.at += 1;
-            let exponent_negative = self.sign();
-            let (exponent, exponent_digits) = self.digits(0);
-            if exponent_digits == 0 || exponent_digits > 4 {
-                return None;
-            }
-            let exponent = exponent as i32;
-            scale += if exponent_negative { -exponent } else { exponent };
-        }
-        let magnitude = mantissa as f64;
-        let value = match scale {
-            0 => magnitude,
-            1..=22 => magnitude * POWERS_OF_TEN[scale as usize],
-            -22..=-1 => magnitude / POWERS_OF_TEN[(-scale) as usize],
-            _ => return None,
-        };
-        Some(if negative { -value } else { value })
     }
 }
 
@@ -1351,7 +1949,7 @@ mod tests {
     }
 
     #[test]
-    fn fast_float_matches_the_standard_parser() {
+    fn listed_numbers_match_the_standard_parser() {
         let cases = [
             "0",
             "-0",
@@ -1380,6 +1978,46 @@ mod tests {
         }
     }
 
+    /// Random numbers of every shape the parser meets — integers and decimals of 1–22 digits,
+    /// signs, leading and trailing zeros, exponents — in rows long enough to split over threads,
+    /// with the last value at the very end of the body (no newline): each must have exactly the
+    /// bits of the standard parser.
+    #[test]
+    fn random_numbers_parse_like_the_standard_parser() {
+        fn random_digits(rng: &mut crate::local::prng::SplitMix64, most: u64) -> String {
+            let count = rng.below(most + 1);
+            (0..count).map(|_| char::from(b'0' + rng.below(10) as u8)).collect()
+        }
+        let mut rng = crate::local::prng::SplitMix64::new(29);
+        let mut texts = Vec::new();
+        for _ in 0..300_000 {
+            let sign = ["", "", "-", "+"][rng.below(4) as usize];
+            let longest_whole = if rng.below(4) == 0 { 20 } else { 5 };
+            let whole = format!("{}{}", rng.below(10), random_digits(&mut rng, longest_whole));
+            let fraction = match rng.below(5) {
+                0 => String::new(),
+                1 | 2 => format!(".{}", random_digits(&mut rng, 4)),
+                3 => format!(".{}", random_digits(&mut rng, 22)),
+                _ => {
+                    let mantissa_fraction = random_digits(&mut rng, 3);
+                    let exponent_sign = ["", "-", "+"][rng.below(3) as usize];
+                    format!(".{mantissa_fraction}e{exponent_sign}{}", rng.below(30))
+                }
+            };
+            texts.push(format!("{sign}{whole}{fraction}"));
+        }
+        let mut body = String::from("a\nb\nYear,Month,Day,Hour,x\n");
+        for (row, text) in texts.iter().enumerate() {
+            let newline = if row + 1 == texts.len() { "" } else { "\n" };
+            body.push_str(&format!("2010,1,1,0,{text}{newline}"));
+        }
+        let parsed = parse_climate_csv(body.as_bytes()).unwrap();
+        for (text, value) in texts.iter().zip(&parsed.columns[0].values) {
+            let expected: f64 = text.parse().unwrap();
+            assert_eq!(value.to_bits(), expected.to_bits(), "{text}");
+        }
+    }
+
     #[test]
     fn malformed_rows_are_located() {
         let body = "a\nb\nYear,Month,Day,Hour,Minute,GHI\n2010,1,1,0,0,5\n2010,1,1,1,0,abc\n";
@@ -1394,22 +2032,159 @@ mod tests {
         assert!(parse_climate_csv(b"Source\nx\nfoo,bar\n1,2\n").unwrap_err().to_string().contains("not a climate CSV"));
     }
 
+    fn shared(body: &str) -> SharedBody {
+        Arc::new(body.as_bytes().to_vec())
+    }
+
     #[test]
     fn large_bodies_split_in_order_and_keep_line_numbers() {
         let mut body = String::from("a\nb\nYear,Month,Day,Hour,Minute,GHI\r\n");
         for row in 0..40_000 {
             body.push_str(&format!("2010,1,1,{},0,{row}.5\r\n", row % 24));
         }
-        let parsed = parse_climate_csv(body.as_bytes()).unwrap();
         assert!(body.len() > 2 * PARALLEL_MIN_BYTES);
+        let parsed = parse_climate_csv(body.as_bytes()).unwrap();
         assert_eq!(parsed.len(), 40_000);
         assert!(parsed.columns[0].values.iter().enumerate().all(|(i, &v)| v == i as f64 + 0.5));
         assert!(parsed.hour.iter().enumerate().all(|(i, &h)| h == (i % 24) as i32));
+        let in_parallel = read_climate_csv(shared(&body)).unwrap();
+        assert_eq!(in_parallel.table, parsed);
+        assert_eq!(in_parallel.timestamps_us, parsed.timestamps_us());
+        assert_eq!(read_climate_csv(shared(&format!("\u{feff}{body}"))).unwrap().table, parsed);
         let broken = body.replacen("2010,1,1,3,0,39987.5", "2010,1,1,3,0,x", 1);
-        assert_eq!(
-            parse_climate_csv(broken.as_bytes()).unwrap_err(),
-            ClimateCsvError::Malformed { line: 39_991, message: "GHI value \"x\" is not a number".into() }
-        );
+        let error = ClimateCsvError::Malformed { line: 39_991, message: "GHI value \"x\" is not a number".into() };
+        assert_eq!(parse_climate_csv(broken.as_bytes()).unwrap_err(), error);
+        assert_eq!(read_climate_csv(shared(&broken)).unwrap_err(), error);
+    }
+
+    /// Rows the fast path cannot take (blank lines, exponents, empty values, CRLF and LF mixed)
+    /// anywhere in a large body: parsed in parallel exactly as on one thread.
+    #[test]
+    fn shared_bodies_parse_like_borrowed_ones() {
+        let mut rng = crate::local::prng::SplitMix64::new(31);
+        let mut body = String::from("a\nb\nYear,Month,Day,Hour,Minute,GHI,air temperature at 2m (Celsius)\n");
+        let start = days_from_civil(2012, 1, 1);
+        for row in 0..20_000i64 {
+            let (year, month, day) = civil_from_days(start + row / 24);
+            let value = match rng.below(50) {
+                0 => "1.5e2".to_string(),
+                1 => String::new(),
+                _ => format!("{}", rng.below(100_000) as f64 / 100.0),
+            };
+            let end = if rng.below(2) == 0 { "\n" } else { "\r\n" };
+            let blank = if rng.below(100) == 0 { "\n" } else { "" };
+            body.push_str(&format!(
+                "{year},{month},{day},{},0,{value},-{}.{}{end}{blank}",
+                row % 24,
+                row % 40,
+                row % 10
+            ));
+        }
+        let parsed = parse_climate_csv(body.as_bytes()).unwrap();
+        assert_eq!(parsed.len(), 20_000);
+        for _ in 0..3 {
+            let in_parallel = read_climate_csv(shared(&body)).unwrap();
+            // Compared as text: the empty values are NaN, which equals nothing.
+            assert_eq!(format!("{:?}", in_parallel.table), format!("{parsed:?}"));
+            assert_eq!(in_parallel.timestamps_us, parsed.timestamps_us());
+        }
+    }
+
+    #[test]
+    fn concurrent_parses_share_the_parser_threads() {
+        let mut body = String::from("a\nb\nYear,Month,Day,Hour,Minute,GHI\n");
+        for row in 0..30_000 {
+            body.push_str(&format!("2011,3,{},{},0,{row}\n", 1 + row / 24 % 28, row % 24));
+        }
+        let expected = parse_climate_csv(body.as_bytes()).unwrap();
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..10 {
+                        assert_eq!(read_climate_csv(shared(&body)).unwrap().table, expected);
+                    }
+                });
+            }
+        });
+    }
+
+    /// The stamp fields taken from the prediction (the date repeated, the hour stepped by one)
+    /// and those read are the same; a prediction never lets an invalid stamp through.
+    #[test]
+    fn predicted_stamps_match_the_text() {
+        let rows = [
+            "2012,2,28,22,0",
+            "2012,2,28,23,0",
+            "2012,2,29,0,0",
+            "2012,2,29,1,0",
+            "2012,2,29,1,30",
+            "2012,2,29,2,30",
+            "2012,2,29,3,00",
+            "2012,2,29,4,00",
+            "2012,2,29,05,0",
+            "2012,2,29,06,0",
+            "2012,2,29,7,0",
+            "2012,2,29,7,0",
+            "2012,2,29,9,0",
+            "2012,3,1,10,0",
+            "2012,3,1,11,0",
+            "2012,03,1,12,0",
+            "2012,3,1,13,0",
+        ];
+        let mut body = String::from("Time Zone\n-7\nYear,Month,Day,Hour,Minute,GHI\n");
+        for (index, row) in rows.iter().enumerate() {
+            body.push_str(&format!("{row},{index}\n"));
+        }
+        let parsed = read_climate_csv(shared(&body)).unwrap();
+        let table = &parsed.table;
+        for (index, row) in rows.iter().enumerate() {
+            let fields: Vec<i32> = row.split(',').map(|field| field.parse().unwrap()).collect();
+            let stamp =
+                [table.year[index], table.month[index], table.day[index], table.hour[index], table.minute[index]];
+            assert_eq!(stamp.to_vec(), fields, "{row}");
+        }
+        assert_eq!(parsed.timestamps_us, table.timestamps_us());
+        let next_day = body.replace("2012,3,1,13,0,16", "2012,3,1,23,0,16\n2012,3,1,24,0,17");
+        let error = read_climate_csv(shared(&next_day)).unwrap_err();
+        assert_eq!(error, ClimateCsvError::Malformed { line: 21, message: "hour 24 is not 0–23".into() });
+        let no_leap_day = body.replace("2012,", "2013,");
+        assert!(read_climate_csv(shared(&no_leap_day)).unwrap_err().to_string().contains("day 29 does not exist"));
+    }
+
+    #[test]
+    fn header_rows_read_as_the_csv_crate_reads_them() {
+        let bodies: [&[u8]; 9] = [
+            b"a,b\n\nc,d\r\ne,\"f,\"\"g\"\"\"\nrest",
+            b"a\rb\r\nc\nrest",
+            b"\"a\"x,\"b\nc\",d\ne\nf",
+            b"a,b\n  \n,\n\"\"\"x\nrest",
+            b"x\"y\"z,w\n1\n2\n",
+            b"a\n\r\n\r\nb\nc\r\n2010,1",
+            b",\n,,\n\n,\n",
+            b"Source,City\nNSRDB,\"Boulder, east\"\nYear,Month\n",
+            b"a\nb\nc",
+        ];
+        for body in bodies {
+            let mut reader = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(body);
+            let mut record = csv::StringRecord::new();
+            let mut expected: Vec<Vec<String>> = Vec::new();
+            for _ in 0..3 {
+                assert!(reader.read_record(&mut record).unwrap());
+                expected.push(record.iter().map(|f| f.trim().to_string()).collect());
+            }
+            let mut expected_start = reader.position().byte() as usize;
+            if body[expected_start - 1] == b'\r' && body.get(expected_start) == Some(&b'\n') {
+                expected_start += 1;
+            }
+            let (rows, data_start) = read_header_rows(body).unwrap();
+            assert_eq!(rows.to_vec(), expected, "{}", String::from_utf8_lossy(body));
+            assert_eq!(data_start, expected_start, "{}", String::from_utf8_lossy(body));
+        }
+        assert!(read_header_rows(b"a\n\nb\n\r\n")
+            .unwrap_err()
+            .to_string()
+            .contains("ends before the three header rows"));
+        assert!(read_header_rows(b"a\xff\nb\nc\n").unwrap_err().to_string().contains("invalid UTF-8"));
     }
 
     #[test]
@@ -1421,6 +2196,8 @@ mod tests {
             let slice = &bytes[start..];
             assert_eq!(count_newlines(slice), slice.iter().filter(|&&b| b == b'\n').count());
         }
+        let only_newlines = vec![b'\n'; 10_007];
+        assert_eq!(count_newlines(&only_newlines), only_newlines.len());
     }
 
     #[test]

@@ -6,13 +6,14 @@ use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 
 use super::bridge::{awaitable, block_on};
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
-use crate::formats::climate_csv::{parse_climate_csv, ClimateCsvError};
+use crate::formats::climate_csv::{read_climate_csv, ClimateCsvError, ParsedClimateCsv, SCHEMA_METADATA_KEY};
 use crate::formats::climate_zip::{read_climate_zip, ClimateZipError};
 use crate::formats::wkt::point_wkt;
 use crate::formats::Format;
@@ -21,18 +22,29 @@ use crate::services::raw::RawValue;
 use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
 use crate::transport::{Body, Endpoint, Request, Transport};
 
-/// One site-year: typed metadata (JSON) and the data as Arrow.
+/// One site-year as Arrow; the typed metadata is the JSON in the schema metadata
+/// (`climate_metadata`), read when asked for.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreClimateTable")]
 pub struct CoreClimateTable {
-    metadata: serde_json::Value,
     batch: RecordBatch,
+}
+
+impl CoreClimateTable {
+    fn new(parsed: ParsedClimateCsv) -> Result<CoreClimateTable> {
+        let batch = parsed.into_record_batch().map_err(|e| Error::Parse(e.to_string()))?;
+        Ok(CoreClimateTable { batch })
+    }
 }
 
 #[pymethods]
 impl CoreClimateTable {
     /// The two metadata rows (names → typed values) and `columns` (short → long names).
     fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        json_to_py(py, &self.metadata)
+        let schema = self.batch.schema();
+        let text = schema.metadata().get(SCHEMA_METADATA_KEY).map_or("{}", String::as_str);
+        let metadata: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+        json_to_py(py, &metadata)
     }
 
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -136,12 +148,10 @@ async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: b
     request.check_body_errors = false;
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let table = parse_climate_csv(&response.body).map_err(|e| csv_error(e, response.status, &response.url))?;
+    let parsed = read_climate_csv(Arc::new(response.body)).map_err(|e| csv_error(e, response.status, &response.url))?;
     let year = params.years[0];
-    table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
-    let metadata = table.metadata_json();
-    let batch = table.into_record_batch().map_err(|e| Error::Parse(e.to_string()))?;
-    Ok(CoreClimateTable { metadata, batch })
+    parsed.table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
+    CoreClimateTable::new(parsed)
 }
 
 /// Streams the CSV of one site and one year (validated first, every problem at once).
@@ -353,13 +363,12 @@ pub fn climate_cache_key(
     validated(&raw, Format::Csv).map(|params| params.cache_key()).map_err(to_pyerr)
 }
 
-/// Parses a climate CSV body from elsewhere (a file, another client).
+/// Parses a climate CSV body from elsewhere (a file, another client); the parser threads read
+/// the `bytes` in place.
 #[pyfunction]
-pub fn parse_climate_csv_bytes(body: &[u8]) -> PyResult<CoreClimateTable> {
-    let table = parse_climate_csv(body).map_err(|e| to_pyerr(csv_error(e, 200, "")))?;
-    let metadata = table.metadata_json();
-    let batch = table.into_record_batch().map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
-    Ok(CoreClimateTable { metadata, batch })
+pub fn parse_climate_csv_bytes(body: PyBackedBytes) -> PyResult<CoreClimateTable> {
+    let parsed = read_climate_csv(Arc::new(body)).map_err(|e| to_pyerr(csv_error(e, 200, "")))?;
+    CoreClimateTable::new(parsed).map_err(to_pyerr)
 }
 
 /// Parses the bytes of a download zip from elsewhere.
