@@ -33,7 +33,7 @@ ROOF_MOUNT_INOCT_C = 49.0  # PVWatts' installed NOCT for array_type 1 (fixed roo
 GAMMA_STANDARD_PER_C = -0.0047  # module_type 0
 PVWATTS_INVERTER_REFERENCE_EFFICIENCY = 0.9637
 BATCH_SIZES = (1, 10, 100, 1000)
-CALLS_PER_ROUND, ROUNDS = 2, 7
+CALLS_PER_ROUND, ROUNDS = 4, 7
 
 
 def _installed(module: str) -> bool:
