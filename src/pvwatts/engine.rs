@@ -77,15 +77,16 @@ pub struct PvOutput {
     pub capacity_factor: f64,
 }
 
-/// Results of one record before it is stored.
-#[derive(Clone, Copy, Debug, Default)]
-struct RecordResult {
-    ac: f64,
-    dc: f64,
+/// Irradiance reaching the array in one sun-up record: everything the thermal model needs.
+#[derive(Clone, Copy, Debug)]
+struct PlaneOfArray {
+    /// Plane-of-array irradiance after shading, W/m².
     poa: f64,
+    /// Irradiance transmitted through the cover, W/m².
     tpoa: f64,
-    tcell: f64,
+    /// Angle of incidence, degrees.
     aoi: f64,
+    /// Beam shading factor.
     shad_beam_factor: f64,
 }
 
@@ -163,21 +164,19 @@ impl<'a> SystemModel<'a> {
         }
     }
 
-    /// Simulate one sun-up record.
+    /// Plane-of-array irradiance of one sun-up record. It does not depend on earlier records, so
+    /// these are computed for all records ahead of the (serial) thermal model.
     ///
     /// * `sun`: sun direction; `extraterrestrial_horizontal`: W/m².
-    /// * `dni`, `dhi`: W/m²; `albedo`: ground reflectance; `wind`: m/s; `ambient`: °C.
-    #[allow(clippy::too_many_arguments)]
-    fn sun_up_record(
+    /// * `dni`, `dhi`: W/m²; `albedo`: ground reflectance.
+    fn plane_of_array(
         &mut self,
         sun: &SunDirection,
         extraterrestrial_horizontal: f64,
         dni: f64,
         dhi: f64,
         albedo: f64,
-        wind: f64,
-        ambient: f64,
-    ) -> RecordResult {
+    ) -> PlaneOfArray {
         let surface = self.mount.surface(sun);
         let beam_horizontal = if dni < 0.0 { 0.0 } else { dni * sun.cos_zenith };
         let mut components = if beam_horizontal > extraterrestrial_horizontal {
@@ -199,7 +198,19 @@ impl<'a> SystemModel<'a> {
         };
         let poa = components.beam * shad_beam_factor + components.sky + components.ground;
         let aoi = surface.incidence * RAD_TO_DEG;
-        let tpoa = self.cover.transmitted_poa(poa, dni, aoi);
+        PlaneOfArray {
+            poa,
+            tpoa: self.cover.transmitted_poa(poa, dni, aoi),
+            aoi,
+            shad_beam_factor,
+        }
+    }
+
+    /// Cell temperature (°C), DC and AC power (W) of the next sun-up record, from its
+    /// plane-of-array irradiance `poa` and transmitted irradiance `tpoa` (W/m²), wind speed
+    /// `wind` (m/s) and ambient temperature `ambient` (°C). Records must come in order: the
+    /// thermal state carries over.
+    fn power(&mut self, poa: f64, tpoa: f64, wind: f64, ambient: f64) -> (f64, f64, f64) {
         let tcell = self
             .thermal
             .step(poa, if wind < 0.0 { 0.0 } else { wind }, ambient);
@@ -210,16 +221,7 @@ impl<'a> SystemModel<'a> {
             tpoa,
             self.params.losses,
         );
-        let ac = self.inverter.ac_power(dc);
-        RecordResult {
-            ac,
-            dc,
-            poa,
-            tpoa,
-            tcell,
-            aoi,
-            shad_beam_factor,
-        }
+        (tcell, dc, self.inverter.ac_power(dc))
     }
 }
 
@@ -242,7 +244,7 @@ pub fn simulate(weather: &Weather, params: &SystemParams) -> PvOutput {
 /// systems share one sun-position computation.
 ///
 /// # Panics
-/// When `sun_path` does not have one entry per weather record.
+/// When `sun_path` does not have one entry per weather record or one position per sun-up record.
 pub fn simulate_with_sun_path(
     weather: &Weather,
     sun_path: &SunPath,
@@ -255,52 +257,58 @@ pub fn simulate_with_sun_path(
         "sun path and weather have different lengths"
     );
     let mut model = SystemModel::new(params);
+    let up_records: Vec<usize> = (0..records)
+        .filter(|&i| sun_path.sunup[i] != SunUp::Night)
+        .collect();
+    assert_eq!(
+        sun_path.up_positions.zenith.len(),
+        up_records.len(),
+        "sun path positions do not match its sun-up records"
+    );
+    // Night records keep these values: no irradiance or power, cell at ambient temperature.
     let mut hourly = HourlyOutput {
-        ac: Vec::with_capacity(records),
-        poa: Vec::with_capacity(records),
+        ac: vec![0.0; records],
+        poa: vec![0.0; records],
         dn: weather.dn.to_vec(),
-        dc: Vec::with_capacity(records),
+        dc: vec![0.0; records],
         df: weather.df.to_vec(),
         tamb: weather.tdry.to_vec(),
-        tcell: Vec::with_capacity(records),
+        tcell: weather.tdry.to_vec(),
         wspd: weather.wspd.to_vec(),
-        tpoa: Vec::with_capacity(records),
-        aoi: Vec::with_capacity(records),
-        shad_beam_factor: Vec::with_capacity(records),
-        sunup: Vec::with_capacity(records),
+        tpoa: vec![0.0; records],
+        aoi: vec![0.0; records],
+        shad_beam_factor: vec![1.0; records],
+        sunup: sun_path.sunup.iter().map(|&state| state as u8).collect(),
     };
-    for i in 0..records {
-        let sunup = sun_path.sunup[i];
-        let result = if sunup == SunUp::Night {
-            RecordResult {
-                tcell: weather.tdry[i],
-                shad_beam_factor: 1.0,
-                ..RecordResult::default()
-            }
-        } else {
-            model.sun_up_record(
-                &SunDirection {
-                    zenith: sun_path.zenith[i],
-                    azimuth: sun_path.azimuth[i],
-                    sin_zenith: sun_path.sin_zenith[i],
-                    cos_zenith: sun_path.cos_zenith[i],
-                },
-                sun_path.extraterrestrial_horizontal[i],
-                weather.dn[i],
-                weather.df[i],
-                record_albedo(weather, i),
-                weather.wspd[i],
-                weather.tdry[i],
-            )
-        };
-        hourly.ac.push(result.ac);
-        hourly.dc.push(result.dc);
-        hourly.poa.push(result.poa);
-        hourly.tpoa.push(result.tpoa);
-        hourly.tcell.push(result.tcell);
-        hourly.aoi.push(result.aoi);
-        hourly.shad_beam_factor.push(result.shad_beam_factor);
-        hourly.sunup.push(sunup as u8);
+    let up = &sun_path.up_positions;
+    for (k, &i) in up_records.iter().enumerate() {
+        let plane = model.plane_of_array(
+            &SunDirection {
+                zenith: up.zenith[k],
+                azimuth: up.azimuth[k],
+                sin_zenith: up.sin_zenith[k],
+                cos_zenith: up.cos_zenith[k],
+            },
+            up.extraterrestrial_horizontal[k],
+            weather.dn[i],
+            weather.df[i],
+            record_albedo(weather, i),
+        );
+        hourly.poa[i] = plane.poa;
+        hourly.tpoa[i] = plane.tpoa;
+        hourly.aoi[i] = plane.aoi;
+        hourly.shad_beam_factor[i] = plane.shad_beam_factor;
+    }
+    for &i in &up_records {
+        let (tcell, dc, ac) = model.power(
+            hourly.poa[i],
+            hourly.tpoa[i],
+            weather.wspd[i],
+            weather.tdry[i],
+        );
+        hourly.tcell[i] = tcell;
+        hourly.dc[i] = dc;
+        hourly.ac[i] = ac;
     }
     aggregate(weather, hourly, model.dc_nameplate_w)
 }

@@ -11,7 +11,7 @@
 
 use super::calendar::{next_day_365, previous_day_365};
 use super::solarpos::{
-    Observer, PositionRequests, SolarCalculator, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,
+    Observer, PositionRequests, SolarCalculator, SunPositions, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,
 };
 use super::weather::Weather;
 
@@ -36,20 +36,16 @@ const STANDARD_TEMPERATURE_C: f64 = 15.0;
 /// Pressures at or below this (mbar) are replaced by the standard pressure, as in SSC.
 const MIN_PLAUSIBLE_PRESSURE_MBAR: f64 = 800.0;
 
-/// Sun geometry for every record of a weather year.
+/// Sun geometry of a weather year.
+///
+/// Positions are kept only for the records in which the sun is up (about half of them), in
+/// record order: a `Weather` keeps its sun path for later simulations, so its size matters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SunPath {
     /// Sun-up state per record.
     pub sunup: Vec<SunUp>,
-    /// Refraction-corrected zenith angle, radians (0 for night records).
-    pub zenith: Vec<f64>,
-    /// Azimuth, radians east of north (0 for night records).
-    pub azimuth: Vec<f64>,
-    /// sin and cos of the zenith angle (0 and 1 for night records).
-    pub sin_zenith: Vec<f64>,
-    pub cos_zenith: Vec<f64>,
-    /// Extraterrestrial irradiance on a horizontal surface, W/m² (0 for night records).
-    pub extraterrestrial_horizontal: Vec<f64>,
+    /// Sun position of each record whose state is not `SunUp::Night`, in record order.
+    pub up_positions: SunPositions,
 }
 
 /// Local standard hours of sunrise and sunset used to classify the hours of a date (SSC
@@ -196,24 +192,9 @@ impl SunPath {
                 temperature,
             );
         }
-        let positions = calculator.positions(&requests);
-        let mut path = SunPath {
+        SunPath {
             sunup,
-            zenith: vec![0.0; records],
-            azimuth: vec![0.0; records],
-            sin_zenith: vec![0.0; records],
-            cos_zenith: vec![1.0; records],
-            extraterrestrial_horizontal: vec![0.0; records],
-        };
-        let up_records = (0..records).filter(|&i| path.sunup[i] != SunUp::Night);
-        for (position, record) in up_records.enumerate() {
-            path.zenith[record] = positions.zenith[position];
-            path.azimuth[record] = positions.azimuth[position];
-            path.sin_zenith[record] = positions.sin_zenith[position];
-            path.cos_zenith[record] = positions.cos_zenith[position];
-            path.extraterrestrial_horizontal[record] =
-                positions.extraterrestrial_horizontal[position];
+            up_positions: calculator.positions(&requests),
         }
-        path
     }
 }
