@@ -137,20 +137,50 @@ pub fn delta_t(year: i32) -> f64 {
 /// Julian day (UT) of a local standard time (SPA eq. 4). `minute` is a whole number of minutes:
 /// SSC passes it as an integer, so callers truncate fractional minutes.
 pub fn julian_day(year: i32, month: i32, day: i32, hour: i32, minute: i32, tz: f64) -> f64 {
-    let day_decimal = f64::from(day) + (f64::from(hour) - tz + f64::from(minute) / 60.0) / 24.0;
-    let (year, month) = if month < 3 {
-        (year - 1, month + 12)
-    } else {
-        (year, month)
-    };
-    let year_days = (365.25 * (f64::from(year) + 4716.0)) as i32;
-    let month_days = (30.6001 * f64::from(month + 1)) as i32;
-    let mut jd = f64::from(year_days + month_days) + day_decimal - 1524.5;
-    if jd > 2299160.0 {
+    JulianDate::new(year, month, day).at(hour, minute, tz)
+}
+
+/// The calendar terms of the Julian day of one date (SPA eq. 4), so that many instants of a date
+/// share them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JulianDate {
+    /// Day of the month.
+    day: f64,
+    /// INT(365.25·(Y + 4716)) + INT(30.6001·(M + 1)), with January and February counted as months
+    /// 13 and 14 of the year before.
+    days_before: f64,
+    /// Gregorian correction 2 − A + INT(A/4), A = INT(Y/100), applied after 1582-10-15.
+    gregorian_correction: f64,
+}
+
+impl JulianDate {
+    /// The terms of a date.
+    pub fn new(year: i32, month: i32, day: i32) -> Self {
+        let (year, month) = if month < 3 {
+            (year - 1, month + 12)
+        } else {
+            (year, month)
+        };
+        let year_days = (365.25 * (f64::from(year) + 4716.0)) as i32;
+        let month_days = (30.6001 * f64::from(month + 1)) as i32;
         let century = year / 100;
-        jd += f64::from(2 - century + century / 4);
+        JulianDate {
+            day: f64::from(day),
+            days_before: f64::from(year_days + month_days),
+            gregorian_correction: f64::from(2 - century + century / 4),
+        }
     }
-    jd
+
+    /// Julian day (UT) of `hour:minute` local standard time in time zone `tz` (hours east of UTC).
+    pub fn at(&self, hour: i32, minute: i32, tz: f64) -> f64 {
+        let day_decimal = self.day + (f64::from(hour) - tz + f64::from(minute) / 60.0) / 24.0;
+        let jd = self.days_before + day_decimal - 1524.5;
+        if jd > 2299160.0 {
+            jd + self.gregorian_correction
+        } else {
+            jd
+        }
+    }
 }
 
 /// Reduce an angle to [0, 360) degrees.
@@ -548,34 +578,24 @@ impl PositionRequests {
         }
     }
 
-    /// Adds the instant `hour:minute` of a date in local standard time with time zone `tz` (hours
+    /// Adds the instant `hour:minute` of `date` in local standard time with time zone `tz` (hours
     /// east of UTC), with the refraction pressure (mbar) and temperature (°C); arguments as in
     /// `SolarCalculator::position`.
-    #[allow(clippy::too_many_arguments)]
     pub fn push(
         &mut self,
-        year: i32,
-        month: u8,
-        day: u8,
+        date: &RequestDate,
         hour: i32,
         minute: i32,
         tz: f64,
         pressure_mbar: f64,
         temperature_c: f64,
     ) {
-        self.julian_day.push(julian_day(
-            year,
-            i32::from(month),
-            i32::from(day),
-            hour,
-            minute,
-            tz,
-        ));
-        self.delta_t.push(delta_t(year));
+        self.julian_day.push(date.julian.at(hour, minute, tz));
+        self.delta_t.push(date.delta_t);
         self.pressure_mbar.push(pressure_mbar);
         self.temperature_c.push(temperature_c);
         self.extraterrestrial_normal
-            .push(extraterrestrial_normal(month, day));
+            .push(date.extraterrestrial_normal);
     }
 
     /// Number of instants.
@@ -586,6 +606,26 @@ impl PositionRequests {
     /// True when there are no instants.
     pub fn is_empty(&self) -> bool {
         self.julian_day.is_empty()
+    }
+}
+
+/// What the position requests of one date share: its Julian day terms, ΔT of its year (s) and
+/// its extraterrestrial normal irradiance (W/m²).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RequestDate {
+    julian: JulianDate,
+    delta_t: f64,
+    extraterrestrial_normal: f64,
+}
+
+impl RequestDate {
+    /// The shared terms of a date.
+    pub fn new(year: i32, month: u8, day: u8) -> Self {
+        RequestDate {
+            julian: JulianDate::new(year, i32::from(month), i32::from(day)),
+            delta_t: delta_t(year),
+            extraterrestrial_normal: extraterrestrial_normal(month, day),
+        }
     }
 }
 
@@ -707,19 +747,133 @@ struct RiseSetHours {
     sunset: f64,
 }
 
-/// Number of recent geocentric evaluations kept for the rise/set computation of following days.
-const RECENT_EVALUATIONS: usize = 8;
+/// Geocentric sun coordinates at 0 h UT of a set of days, with ΔT = 0 and with the ΔT of the
+/// sidereal-time reference of the sunrise/sunset computation (`RISE_SET_SIDEREAL_DELTA_T`): the
+/// evaluations that sunrise and sunset of those days and their neighbours need, computed in one
+/// vectorised pass (`geocentric_loop`) instead of one by one.
+#[derive(Clone, Debug, Default)]
+struct DailyGeocentric {
+    /// Julian days (UT, at 0 h, so x.5), increasing.
+    julian_days: Vec<f64>,
+    /// `GeocentricSun` at each day with ΔT = 0, as columns.
+    at_zero_delta_t: GeocentricColumns,
+    /// `GeocentricSun` at each day with ΔT = `RISE_SET_SIDEREAL_DELTA_T`, as columns.
+    at_sidereal_delta_t: GeocentricColumns,
+}
+
+/// Geocentric sun coordinates of many instants, as columns (see `GeocentricSun`).
+#[derive(Clone, Debug, Default)]
+struct GeocentricColumns {
+    sidereal_time: Vec<f64>,
+    right_ascension: Vec<f64>,
+    declination: Vec<f64>,
+}
+
+impl GeocentricColumns {
+    /// `geocentric_sun(jd, delta_t)` for every `jd` of `julian_days`.
+    fn compute(julian_days: &[f64], delta_t: f64) -> Self {
+        let n = julian_days.len();
+        let mut columns = GeocentricColumns {
+            sidereal_time: vec![0.0; n],
+            right_ascension: vec![0.0; n],
+            declination: vec![0.0; n],
+        };
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor supports AVX2 (checked just above).
+            unsafe { geocentric_avx2(julian_days, delta_t, &mut columns) };
+            return columns;
+        }
+        geocentric_portable(julian_days, delta_t, &mut columns);
+        columns
+    }
+
+    fn get(&self, index: usize) -> GeocentricSun {
+        GeocentricSun {
+            sidereal_time: self.sidereal_time[index],
+            right_ascension: self.right_ascension[index],
+            declination: self.declination[index],
+        }
+    }
+}
+
+/// The loop of `GeocentricColumns::compute`, inlined into each instruction-set version.
+#[inline(always)]
+fn geocentric_loop(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumns) {
+    let n = julian_days.len();
+    let sidereal_time = &mut out.sidereal_time[..n];
+    let right_ascension = &mut out.right_ascension[..n];
+    let declination = &mut out.declination[..n];
+    for i in 0..n {
+        let sun = geocentric_sun(julian_days[i], delta_t);
+        sidereal_time[i] = sun.sidereal_time;
+        right_ascension[i] = sun.right_ascension;
+        declination[i] = sun.declination;
+    }
+}
+
+/// `geocentric_loop` for the baseline instruction set.
+fn geocentric_portable(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumns) {
+    geocentric_loop(julian_days, delta_t, out);
+}
+
+/// `geocentric_loop` compiled for AVX2; callers must check that the processor has AVX2. As in
+/// `positions_avx2`, the results equal the portable version's.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn geocentric_avx2(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumns) {
+    geocentric_loop(julian_days, delta_t, out);
+}
+
+impl DailyGeocentric {
+    /// The evaluations for the sunrise and sunset of `dates` (year, month, day): each date and the
+    /// days before and after it.
+    fn for_dates(dates: &[(i32, i32, i32)]) -> Self {
+        let mut julian_days: Vec<f64> = dates
+            .iter()
+            .flat_map(|&(year, month, day)| {
+                let jd0 = julian_day(year, month, day, 0, 0, 0.0);
+                [jd0 - 1.0, jd0, jd0 + 1.0]
+            })
+            .collect();
+        julian_days.sort_by(f64::total_cmp);
+        julian_days.dedup();
+        DailyGeocentric {
+            at_zero_delta_t: GeocentricColumns::compute(&julian_days, 0.0),
+            at_sidereal_delta_t: GeocentricColumns::compute(
+                &julian_days,
+                RISE_SET_SIDEREAL_DELTA_T,
+            ),
+            julian_days,
+        }
+    }
+
+    /// The precomputed `geocentric_sun(jd, delta_t)`, if there is one.
+    fn get(&self, jd: f64, delta_t: f64) -> Option<GeocentricSun> {
+        let columns = if delta_t == 0.0 {
+            &self.at_zero_delta_t
+        } else if delta_t == RISE_SET_SIDEREAL_DELTA_T {
+            &self.at_sidereal_delta_t
+        } else {
+            return None;
+        };
+        let index = self
+            .julian_days
+            .binary_search_by(|day| day.total_cmp(&jd))
+            .ok()?;
+        Some(columns.get(index))
+    }
+}
 
 /// Solar position calculator for one observer: SSC's `solarpos_spa`, with the site constants
-/// computed once and the geocentric evaluations of consecutive days' sunrise/sunset shared
-/// (identical inputs give identical results, so sharing does not change any value).
+/// computed once and, after `prepare_dates`, the geocentric evaluations of the sunrise/sunset of
+/// those dates computed together (identical inputs give identical results, so this does not
+/// change any value).
 #[derive(Clone, Debug)]
 pub struct SolarCalculator {
     observer: Observer,
     site: SiteTerms,
-    /// Recent (Julian day, ΔT, result) geocentric evaluations, oldest overwritten first.
-    recent: Vec<(f64, f64, GeocentricSun)>,
-    next_slot: usize,
+    daily: DailyGeocentric,
 }
 
 impl SolarCalculator {
@@ -728,9 +882,14 @@ impl SolarCalculator {
         SolarCalculator {
             observer,
             site: SiteTerms::new(&observer),
-            recent: Vec::with_capacity(RECENT_EVALUATIONS),
-            next_slot: 0,
+            daily: DailyGeocentric::default(),
         }
+    }
+
+    /// Computes ahead, in one vectorised pass, what `sunrise_sunset` needs for each of `dates`
+    /// (year, month, day), so that calling it for those dates afterwards is cheaper.
+    pub fn prepare_dates(&mut self, dates: &[(i32, i32, i32)]) {
+        self.daily = DailyGeocentric::for_dates(dates);
     }
 
     /// The observer of this calculator.
@@ -738,23 +897,11 @@ impl SolarCalculator {
         &self.observer
     }
 
-    /// Geocentric sun at (`jd`, `delta_t`), reusing a recent identical evaluation.
-    fn geocentric_shared(&mut self, jd: f64, delta_t: f64) -> GeocentricSun {
-        if let Some((_, _, sun)) = self
-            .recent
-            .iter()
-            .find(|(j, d, _)| *j == jd && *d == delta_t)
-        {
-            return *sun;
-        }
-        let sun = geocentric_sun(jd, delta_t);
-        if self.recent.len() < RECENT_EVALUATIONS {
-            self.recent.push((jd, delta_t, sun));
-        } else {
-            self.recent[self.next_slot] = (jd, delta_t, sun);
-        }
-        self.next_slot = (self.next_slot + 1) % RECENT_EVALUATIONS;
-        sun
+    /// Geocentric sun at (`jd`, `delta_t`), precomputed by `prepare_dates` where possible.
+    fn geocentric_shared(&self, jd: f64, delta_t: f64) -> GeocentricSun {
+        self.daily
+            .get(jd, delta_t)
+            .unwrap_or_else(|| geocentric_sun(jd, delta_t))
     }
 
     /// Sun position at a local standard time (SSC `solarpos_spa`, position part).
@@ -815,7 +962,7 @@ impl SolarCalculator {
     /// the test declination from a ΔT = 67 s evaluation at 0 h UT, right ascension and declination
     /// from ΔT = 0 evaluations on the day before, the day and the day after. `delta_t` (s) shifts
     /// the interpolation time.
-    fn rise_set_hours(&mut self, year: i32, month: i32, day: i32, delta_t: f64) -> RiseSetHours {
+    fn rise_set_hours(&self, year: i32, month: i32, day: i32, delta_t: f64) -> RiseSetHours {
         let observer = self.observer;
         let jd0 = julian_day(year, month, day, 0, 0, 0.0);
         let reference = self.geocentric_shared(jd0, RISE_SET_SIDEREAL_DELTA_T);
@@ -874,7 +1021,7 @@ impl SolarCalculator {
     /// sunset of the next day plus 24 h is returned. Polar day gives (−100, 100). Polar night gives
     /// (100, −100); SSC intends this value but, through a slot mix-up, actually returns an
     /// uninitialised sunset there, so no reference exists for that case.
-    pub fn sunrise_sunset(&mut self, year: i32, month: i32, day: i32) -> SunriseSunset {
+    pub fn sunrise_sunset(&self, year: i32, month: i32, day: i32) -> SunriseSunset {
         let delta_t_year = delta_t(year);
         let today = self.rise_set_hours(year, month, day, delta_t_year);
         if today.hour_angle <= 0.0 {

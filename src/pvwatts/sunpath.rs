@@ -11,9 +11,11 @@
 
 use super::calendar::{next_day_365, previous_day_365};
 use super::solarpos::{
-    Observer, PositionRequests, SolarCalculator, SunPositions, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,
+    Observer, PositionRequests, RequestDate, SolarCalculator, SunPositions, POLAR_DAY_SUNRISE,
+    POLAR_DAY_SUNSET,
 };
 use super::weather::Weather;
+use std::ops::Range;
 
 /// Sun-up state of a time step, with SSC's numeric codes (output `sunup`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,7 +58,7 @@ pub fn daylight_window(
     year: i32,
     month: i32,
     day: i32,
-    calculator: &mut SolarCalculator,
+    calculator: &SolarCalculator,
 ) -> (f64, f64) {
     let today = calculator.sunrise_sunset(year, month, day);
     let mut sunrise = today.sunrise;
@@ -143,6 +145,20 @@ fn refraction_pressure(weather: &Weather, index: usize) -> f64 {
     }
 }
 
+/// The dates of a weather's records with the records of each, in record order (a date that comes
+/// back after another one starts a new run).
+fn date_runs(weather: &Weather) -> Vec<((i32, u8, u8), Range<usize>)> {
+    let mut runs: Vec<((i32, u8, u8), Range<usize>)> = Vec::with_capacity(weather.len() / 24 + 1);
+    for i in 0..weather.len() {
+        let date = (weather.year[i], weather.month[i], weather.day[i]);
+        match runs.last_mut() {
+            Some((last, records)) if *last == date => records.end = i + 1,
+            _ => runs.push((date, i..i + 1)),
+        }
+    }
+    runs
+}
+
 impl SunPath {
     /// Compute the sun geometry of every record of `weather`.
     ///
@@ -157,40 +173,42 @@ impl SunPath {
             Some(1.0)
         };
         let tz = calculator.observer().tz;
+        let runs = date_runs(weather);
+        let dates: Vec<(i32, i32, i32)> = runs
+            .iter()
+            .map(|&((year, month, day), _)| (year, i32::from(month), i32::from(day)))
+            .collect();
+        calculator.prepare_dates(&dates);
         let mut sunup = Vec::with_capacity(records);
         let mut requests = PositionRequests::with_capacity(records);
-        let mut current_date = None;
-        let mut window = (0.0, 0.0);
-        for i in 0..records {
-            let (year, month, day) = (weather.year[i], weather.month[i], weather.day[i]);
-            if current_date != Some((year, month, day)) {
-                window = daylight_window(year, i32::from(month), i32::from(day), &mut calculator);
-                current_date = Some((year, month, day));
+        for ((year, month, day), records) in runs {
+            let (sunrise, sunset) =
+                daylight_window(year, i32::from(month), i32::from(day), &calculator);
+            let request_date = RequestDate::new(year, month, day);
+            for i in records {
+                let (hour, minute) = (weather.hour[i], weather.minute[i]);
+                let time = f64::from(hour) + f64::from(minute) / 60.0;
+                let (state, sun_time) = classify_step(time, sunrise, sunset, interval_hours);
+                sunup.push(state);
+                let (sun_hour, sun_minute) = match state {
+                    SunUp::Night => continue,
+                    SunUp::Day => (i32::from(hour), i32::from(minute)),
+                    SunUp::SunriseHour | SunUp::SunsetHour => hour_and_minute(sun_time),
+                };
+                let temperature = if weather.tdry[i].is_nan() {
+                    STANDARD_TEMPERATURE_C
+                } else {
+                    weather.tdry[i]
+                };
+                requests.push(
+                    &request_date,
+                    sun_hour,
+                    sun_minute,
+                    tz,
+                    refraction_pressure(weather, i),
+                    temperature,
+                );
             }
-            let (hour, minute) = (weather.hour[i], weather.minute[i]);
-            let time = f64::from(hour) + f64::from(minute) / 60.0;
-            let (state, sun_time) = classify_step(time, window.0, window.1, interval_hours);
-            sunup.push(state);
-            let (sun_hour, sun_minute) = match state {
-                SunUp::Night => continue,
-                SunUp::Day => (i32::from(hour), i32::from(minute)),
-                SunUp::SunriseHour | SunUp::SunsetHour => hour_and_minute(sun_time),
-            };
-            let temperature = if weather.tdry[i].is_nan() {
-                STANDARD_TEMPERATURE_C
-            } else {
-                weather.tdry[i]
-            };
-            requests.push(
-                year,
-                month,
-                day,
-                sun_hour,
-                sun_minute,
-                tz,
-                refraction_pressure(weather, i),
-                temperature,
-            );
         }
         SunPath {
             sunup,
