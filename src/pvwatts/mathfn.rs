@@ -1,4 +1,5 @@
 //! Inline, branch-free sin, cos, tan, atan2, asin and floor for the solar position.
+//! `fast_cos` trades the relative accuracy of `sin_cos` near the zeros of cos for speed.
 //!
 //! The solar position of a year is computed for thousands of sun-up hours at once. The C library's
 //! functions are out-of-line calls with branches on the argument range, which keep the compiler
@@ -90,6 +91,40 @@ pub fn sin_cos(x: f64) -> (f64, f64) {
         f64::from_bits(sin_abs.to_bits() ^ sin_sign),
         f64::from_bits(cos_abs.to_bits() ^ cos_sign),
     )
+}
+
+/// π = `PI_HI` + `PI_LO` (error 7e-27); `PI_HI` has 33 significant bits, so k·`PI_HI` is exact
+/// for |k| < 2²⁰.
+const PI_HI: f64 = 3.141_592_653_468_251_2;
+const PI_LO: f64 = 1.215_420_101_301_238_4e-10;
+/// Taylor coefficients (−1)ⁿ/(2n)! of cos r, n = 1…10.
+const COS_TAYLOR_COEFFICIENTS: [f64; 10] = [
+    -1.0 / 2.0,
+    1.0 / 24.0,
+    -1.0 / 720.0,
+    1.0 / 40_320.0,
+    -1.0 / 3_628_800.0,
+    1.0 / 479_001_600.0,
+    -1.0 / 87_178_291_200.0,
+    1.0 / 20_922_789_888_000.0,
+    -1.0 / 6_402_373_705_728_000.0,
+    1.0 / 2_432_902_008_176_640_000.0,
+];
+
+/// cos x for |x| < 1e6 rad with an absolute error below 5e-16: one reduction x = k·π + r
+/// (|r| ≤ π/2, the product k·π carried to 2⁻⁸⁰), the Taylor series of cos r to r²⁰ (truncation
+/// error 1.8e-17), and the sign of (−1)ᵏ. About half the work of `sin_cos`. Its error is
+/// absolute, not relative: it suits terms such as A·cos(ωt + φ) added into a larger sum, like the
+/// periodic terms of the solar position series.
+#[inline(always)]
+pub fn fast_cos(x: f64) -> f64 {
+    let shifted = x * std::f64::consts::FRAC_1_PI + ROUNDING_SHIFTER;
+    let odd = shifted.to_bits() & 1;
+    let k = shifted - ROUNDING_SHIFTER;
+    let r = (x - k * PI_HI) - k * PI_LO;
+    let z = r * r;
+    let cos_r = 1.0 + z * horner(z, &COS_TAYLOR_COEFFICIENTS);
+    f64::from_bits(cos_r.to_bits() ^ (odd << 63))
 }
 
 /// 2⁵²: adding and subtracting it rounds a value in [0, 2⁵²) to the nearest integer.
@@ -310,6 +345,29 @@ mod tests {
         }
         assert!(asin(1.0 + f64::EPSILON).is_nan() && atan2(f64::NAN, 1.0).is_nan());
         assert!(atan2(1.0, f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn fast_cosine_is_within_its_absolute_error_bound() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut worst: f64 = 0.0;
+        for scale in [1.0, 10.0, 1e3, 1e4, 1e6] {
+            for _ in 0..200_000 {
+                let x = (2.0 * next() - 1.0) * scale;
+                worst = worst.max((fast_cos(x) - x.cos()).abs());
+            }
+        }
+        assert!(worst <= 5e-16, "fast_cos: absolute error {worst:e}");
+        for x in [0.0, -0.0] {
+            assert_eq!(fast_cos(x), 1.0);
+        }
+        assert!(fast_cos(f64::NAN).is_nan() && fast_cos(f64::INFINITY).is_nan());
     }
 
     #[test]

@@ -281,7 +281,7 @@ impl SeriesCosines {
         // Written out term by term: as a loop, this body is too large for the compiler to unroll,
         // and the loop over instants in `SolarCalculator::positions` vectorises only when its
         // body has no inner loops.
-        let cosine = |term: usize| mathfn::sin_cos(arguments[term]).1;
+        let cosine = |term: usize| mathfn::fast_cos(arguments[term]);
         let cosines: [f64; SERIES_TERMS] = [
             cosine(0),
             cosine(1),
