@@ -200,7 +200,9 @@ impl<'a> SystemModel<'a> {
         let aoi = surface.incidence * RAD_TO_DEG;
         PlaneOfArray {
             poa,
-            tpoa: self.cover.transmitted_poa(poa, dni, aoi),
+            tpoa: self
+                .cover
+                .transmitted_poa(poa, dni, aoi, surface.cos_incidence),
             aoi,
             shad_beam_factor,
         }

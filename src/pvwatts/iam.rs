@@ -10,7 +10,6 @@
 //! photovoltaic array performance, Solar Energy 80(1); Duffie & Beckman (2013) §5.3; Dobos (2014),
 //! PVWatts Version 5 Manual, NREL/TP-6A20-62641; SSC `shared/lib_pv_incidence_modifier.cpp`.
 
-use super::angles::DEG_TO_RAD;
 use std::f64::consts::PI;
 
 /// Smallest incidence angle with a cover loss, degrees.
@@ -68,6 +67,11 @@ fn layer(
 pub fn cover_transmittance(incidence_deg: f64, anti_reflective: bool) -> f64 {
     let incidence = incidence_deg.clamp(AOI_MIN_DEG, AOI_MAX_DEG) * PI / 180.0;
     let (sin_in, cos_in) = incidence.sin_cos();
+    transmittance(sin_in, cos_in, anti_reflective)
+}
+
+/// Cover transmittance for an angle of incidence given by its sine and cosine, not normalised.
+fn transmittance(sin_in: f64, cos_in: f64, anti_reflective: bool) -> f64 {
     if anti_reflective {
         let coating = layer(
             sin_in,
@@ -112,9 +116,11 @@ impl CoverModel {
         }
     }
 
-    /// Modifier τ(θ)/τ(1°) for an angle of incidence in degrees (clamped to 0.5°–89.5°).
-    pub fn modifier(&self, incidence_deg: f64) -> f64 {
-        cover_transmittance(incidence_deg, self.anti_reflective) / self.transmittance_at_normal
+    /// Modifier τ(θ)/τ(1°) for an angle of incidence θ given by cos θ (not clamped).
+    pub fn modifier(&self, cos_incidence: f64) -> f64 {
+        let sin_incidence = ((1.0 - cos_incidence) * (1.0 + cos_incidence)).sqrt();
+        transmittance(sin_incidence, cos_incidence, self.anti_reflective)
+            / self.transmittance_at_normal
     }
 
     /// Plane-of-array irradiance transmitted through the cover, W/m²:
@@ -123,12 +129,19 @@ impl CoverModel {
     /// Perez's horizon term is negative — comes through unchanged); poa otherwise.
     ///
     /// * `poa`: total plane-of-array irradiance, W/m²; `dni`: direct normal irradiance, W/m².
-    /// * `incidence_deg`: angle of incidence, degrees.
-    pub fn transmitted_poa(&self, poa: f64, dni: f64, incidence_deg: f64) -> f64 {
+    /// * `incidence_deg`: angle of incidence θ, degrees, and `cos_incidence` its cosine (θ is
+    ///   only compared with the limits; the model uses cos θ, and sin θ from it).
+    pub fn transmitted_poa(
+        &self,
+        poa: f64,
+        dni: f64,
+        incidence_deg: f64,
+        cos_incidence: f64,
+    ) -> f64 {
         if !(incidence_deg > AOI_MIN_DEG && incidence_deg < AOI_MAX_DEG) {
             return poa;
         }
-        let loss = (1.0 - self.modifier(incidence_deg)) * dni * (DEG_TO_RAD * incidence_deg).cos();
+        let loss = (1.0 - self.modifier(cos_incidence)) * dni * cos_incidence;
         let non_negative = (poa - loss).max(0.0);
         if non_negative > poa {
             poa

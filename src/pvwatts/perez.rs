@@ -80,7 +80,7 @@ pub fn perez(
 ) -> PoaComponents {
     let zenith = sun.zenith;
     let dni = dni.max(0.0);
-    let cos_incidence = surface.incidence.cos();
+    let cos_incidence = surface.cos_incidence;
     if !(0.0..=ISOTROPIC_ZENITH).contains(&zenith) {
         let sky = dhi.max(0.0) * (1.0 + surface.cos_tilt) / 2.0;
         let beam = if cos_incidence > 0.0 && zenith < HORIZON_ZENITH {

@@ -157,8 +157,10 @@ pub fn one_axis_surface(
             .clamp(-limit, limit);
     }
     let (tilt, (sin_tilt, cos_tilt), azimuth) = rotated_surface(axis, rotation);
+    let (incidence, cos_incidence) = angle_of_incidence(sun, sin_tilt, cos_tilt, azimuth);
     SurfaceAngles {
-        incidence: angle_of_incidence(sun, sin_tilt, cos_tilt, azimuth),
+        incidence,
+        cos_incidence,
         tilt,
         sin_tilt,
         cos_tilt,
@@ -171,6 +173,7 @@ pub fn one_axis_surface(
 pub fn two_axis_surface(sun: &SunDirection) -> SurfaceAngles {
     SurfaceAngles {
         incidence: 0.0,
+        cos_incidence: 1.0,
         tilt: sun.zenith,
         sin_tilt: sun.sin_zenith,
         cos_tilt: sun.cos_zenith,
