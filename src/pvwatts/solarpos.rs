@@ -684,8 +684,49 @@ fn positions_loop(
     }
 }
 
-/// `positions_loop` for the baseline instruction set.
-fn positions_portable(
+/// Instruction sets the vectorised loops of this module are compiled for. FMA is never enabled
+/// (and Rust does not contract a·b + c), so every version runs the same IEEE operations and gives
+/// the same results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+enum InstructionSet {
+    Baseline,
+    Avx2,
+    Avx512,
+}
+
+impl InstructionSet {
+    /// Those the processor supports, narrowest first.
+    fn supported() -> Vec<InstructionSet> {
+        let mut sets = vec![InstructionSet::Baseline];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                sets.push(InstructionSet::Avx2);
+            }
+            if std::is_x86_feature_detected!("avx512f") {
+                sets.push(InstructionSet::Avx512);
+            }
+        }
+        sets
+    }
+
+    /// The widest one the processor supports (detected once per process).
+    fn best() -> InstructionSet {
+        static BEST: OnceLock<InstructionSet> = OnceLock::new();
+        *BEST.get_or_init(|| {
+            *InstructionSet::supported()
+                .last()
+                .unwrap_or(&InstructionSet::Baseline)
+        })
+    }
+}
+
+/// `positions_loop` compiled for AVX-512F (eight instants per instruction); callers must check
+/// that the processor has it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn positions_avx512(
     observer: &Observer,
     site: &SiteTerms,
     requests: &PositionRequests,
@@ -695,7 +736,7 @@ fn positions_portable(
 }
 
 /// `positions_loop` compiled for AVX2 (four instants per instruction); callers must check that
-/// the processor has AVX2. FMA is not enabled, so results equal the portable version's.
+/// the processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn positions_avx2(
@@ -778,13 +819,16 @@ impl GeocentricColumns {
             right_ascension: vec![0.0; n],
             declination: vec![0.0; n],
         };
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor supports AVX2 (checked just above).
-            unsafe { geocentric_avx2(julian_days, delta_t, &mut columns) };
-            return columns;
+        match InstructionSet::best() {
+            // SAFETY (both): `best` returns only instruction sets the processor supports.
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx512 => unsafe {
+                geocentric_avx512(julian_days, delta_t, &mut columns)
+            },
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx2 => unsafe { geocentric_avx2(julian_days, delta_t, &mut columns) },
+            _ => geocentric_loop(julian_days, delta_t, &mut columns),
         }
-        geocentric_portable(julian_days, delta_t, &mut columns);
         columns
     }
 
@@ -812,16 +856,17 @@ fn geocentric_loop(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumn
     }
 }
 
-/// `geocentric_loop` for the baseline instruction set.
-fn geocentric_portable(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumns) {
-    geocentric_loop(julian_days, delta_t, out);
-}
-
-/// `geocentric_loop` compiled for AVX2; callers must check that the processor has AVX2. As in
-/// `positions_avx2`, the results equal the portable version's.
+/// `geocentric_loop` compiled for AVX2; callers must check that the processor has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn geocentric_avx2(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumns) {
+    geocentric_loop(julian_days, delta_t, out);
+}
+
+/// `geocentric_loop` compiled for AVX-512F; callers must check that the processor has it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+fn geocentric_avx512(julian_days: &[f64], delta_t: f64, out: &mut GeocentricColumns) {
     geocentric_loop(julian_days, delta_t, out);
 }
 
@@ -944,17 +989,29 @@ impl SolarCalculator {
 
     /// Sun positions for many instants (`SolarCalculator::position` for each request). The
     /// loop has no calls and no branches, so the compiler evaluates several instants per vector
-    /// instruction; on x86-64 processors with AVX2 a 4-wide version of the same loop is chosen at
-    /// run time (the same IEEE operations, so the results are identical).
+    /// instruction; on x86-64 the widest version the processor supports (AVX-512F: 8 instants,
+    /// AVX2: 4, baseline SSE2: 2) is chosen at run time. They run the same IEEE operations, so
+    /// the results are identical (tested).
     pub fn positions(&self, requests: &PositionRequests) -> SunPositions {
+        self.positions_with(InstructionSet::best(), requests)
+    }
+
+    /// `positions` compiled for `instruction_set`, which the processor must support.
+    fn positions_with(
+        &self,
+        instruction_set: InstructionSet,
+        requests: &PositionRequests,
+    ) -> SunPositions {
         let mut positions = SunPositions::zeroed(requests.len());
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor supports AVX2 (checked just above).
-            unsafe { positions_avx2(&self.observer, &self.site, requests, &mut positions) };
-            return positions;
+        let (observer, site, out) = (&self.observer, &self.site, &mut positions);
+        match instruction_set {
+            // SAFETY (both): callers pass only instruction sets the processor supports.
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx512 => unsafe { positions_avx512(observer, site, requests, out) },
+            #[cfg(target_arch = "x86_64")]
+            InstructionSet::Avx2 => unsafe { positions_avx2(observer, site, requests, out) },
+            _ => positions_loop(observer, site, requests, out),
         }
-        positions_portable(&self.observer, &self.site, requests, &mut positions);
         positions
     }
 
@@ -1082,6 +1139,56 @@ pub fn sunrise_sunset(year: i32, month: i32, day: i32, observer: &Observer) -> S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_instruction_set_gives_identical_positions() {
+        let calculator = SolarCalculator::new(Observer {
+            latitude: 36.1,
+            longitude: -79.9,
+            tz: -5.0,
+            elevation: 270.0,
+        });
+        let mut requests = PositionRequests::with_capacity(8760);
+        for day in 0..365 {
+            let (month, day_of_month) = crate::pvwatts::calendar::month_day_of_index(day, false);
+            let date = RequestDate::new(1990 + day as i32 % 7, month, day_of_month);
+            for hour in 0..24 {
+                let temperature = -10.0 + f64::from(hour) * 1.7;
+                requests.push(&date, hour, 30, -5.0, 990.0 + f64::from(hour), temperature);
+            }
+        }
+        let baseline = calculator.positions_with(InstructionSet::Baseline, &requests);
+        let bits = |p: &SunPositions| -> Vec<u64> {
+            [
+                &p.zenith,
+                &p.azimuth,
+                &p.sin_zenith,
+                &p.cos_zenith,
+                &p.extraterrestrial_horizontal,
+            ]
+            .iter()
+            .flat_map(|column| column.iter().map(|v| v.to_bits()))
+            .collect()
+        };
+        for instruction_set in InstructionSet::supported() {
+            let positions = calculator.positions_with(instruction_set, &requests);
+            assert!(bits(&positions) == bits(&baseline), "{instruction_set:?}");
+        }
+        let days: Vec<f64> = (0..400).map(|d| 2447000.5 + f64::from(d)).collect();
+        let baseline = GeocentricColumns::compute(&days, 0.0);
+        for (i, &jd) in days.iter().enumerate() {
+            let sun = geocentric_sun(jd, 0.0);
+            assert_eq!(
+                baseline.sidereal_time[i].to_bits(),
+                sun.sidereal_time.to_bits()
+            );
+            assert_eq!(
+                baseline.right_ascension[i].to_bits(),
+                sun.right_ascension.to_bits()
+            );
+            assert_eq!(baseline.declination[i].to_bits(), sun.declination.to_bits());
+        }
+    }
 
     #[test]
     fn small_angle_functions_match_the_c_library() {
