@@ -689,31 +689,53 @@ mod tests {
         module
     }
 
-    /// The engine's result for a step: Newton's fixed point or the continued iteration.
-    fn solve(model: &FuentesModel, step_inputs: &StepInputs) -> (f64, bool) {
+    /// The engine's result for a step (Newton's fixed point or the continued iteration), whether
+    /// Newton's method gave it, and PVWatts' second iterate T₂.
+    fn solve(model: &FuentesModel, step_inputs: &StepInputs) -> (f64, bool, f64) {
         let first = model
             .update(step_inputs, step_inputs.previous_module_k)
             .next;
         let second = model.update(step_inputs, first);
         match model.solve_by_newton(step_inputs, first, &second) {
-            Some(fixed_point) => (fixed_point, true),
+            Some(fixed_point) => (fixed_point, true, second.next),
             None => (
                 model.iterate_like_pvwatts(step_inputs, first, second.next),
                 false,
+                second.next,
             ),
         }
     }
 
-    /// The solution of one step, whether Newton's method was used, and the distance from ambient
-    /// of the fixed point in multiples of e₂ = |T₂ − T*|.
-    fn solve_with_clearance(model: &FuentesModel, step_inputs: &StepInputs) -> (f64, bool, f64) {
-        let first = model
-            .update(step_inputs, step_inputs.previous_module_k)
-            .next;
-        let second = model.update(step_inputs, first);
-        let (module, by_newton) = solve(model, step_inputs);
-        let clearance = (module - step_inputs.ambient_k).abs() / (second.next - module).abs();
-        (module, by_newton, clearance)
+    /// Solves a step for every combination of `poas` (W/m²), `winds` (m/s), `ambients` (°C) and
+    /// previous module temperatures (°C, `previous(ambient)`) with a model of INOCT `inoct_c`,
+    /// asserts that each result is within 1e-9 K of PVWatts' 10th iterate with SSC's arithmetic,
+    /// and hands the step inputs, the result and whether Newton's method gave it, and T₂ to
+    /// `inspect`.
+    fn check_grid_against_pvwatts(
+        inoct_c: f64,
+        (poas, winds, ambients): (&[f64], &[f64], &[f64]),
+        previous: impl Fn(f64) -> Vec<f64>,
+        mut inspect: impl FnMut(&StepInputs, f64, bool, f64),
+    ) {
+        let model = FuentesModel::new(inoct_c, 5.0, 1.0);
+        for &poa in poas {
+            for &wind in winds {
+                for &ambient in ambients {
+                    for previous_c in previous(ambient) {
+                        let (step_inputs, wind_at_module) =
+                            inputs(&model, poa, wind, ambient, previous_c);
+                        let (module, by_newton, second_iterate) = solve(&model, &step_inputs);
+                        let reference =
+                            ssc_tenth_iterate(&model, inoct_c, &step_inputs, wind_at_module);
+                        assert!(
+                            (module - reference).abs() < 1e-9,
+                            "{poa} {wind} {ambient} {previous_c}: {module} vs {reference}"
+                        );
+                        inspect(&step_inputs, module, by_newton, second_iterate);
+                    }
+                }
+            }
+        }
     }
 
     #[test]
@@ -766,65 +788,57 @@ mod tests {
 
     #[test]
     fn steps_agree_with_the_pvwatts_iteration() {
-        let model = FuentesModel::new(49.0, 5.0, 1.0);
         let mut accepted = 0;
         let mut iterated = 0;
-        for poa in [50.0, 200.0, 500.0, 900.0] {
-            for wind in [0.0, 1.0, 4.0, 12.0] {
-                for ambient in [-10.0, 10.0, 35.0] {
-                    for previous in [-5.0, 20.0, 60.0] {
-                        let (step_inputs, wind_at_module) =
-                            inputs(&model, poa, wind, ambient, previous);
-                        let (module, by_newton) = solve(&model, &step_inputs);
-                        if by_newton {
-                            accepted += 1;
-                        } else {
-                            iterated += 1;
-                        }
-                        let reference =
-                            ssc_tenth_iterate(&model, 49.0, &step_inputs, wind_at_module);
-                        assert!(
-                            (module - reference).abs() < 1e-9,
-                            "{poa} {wind} {ambient} {previous}: {module} vs {reference}"
-                        );
-                    }
+        check_grid_against_pvwatts(
+            49.0,
+            (
+                &[50.0, 200.0, 500.0, 900.0],
+                &[0.0, 1.0, 4.0, 12.0],
+                &[-10.0, 10.0, 35.0],
+            ),
+            |_| vec![-5.0, 20.0, 60.0],
+            |_, _, by_newton, _| {
+                if by_newton {
+                    accepted += 1;
+                } else {
+                    iterated += 1;
                 }
-            }
-        }
+            },
+        );
         assert!(accepted > 50, "Newton accepted only {accepted} cases");
         assert!(iterated > 10, "only {iterated} cases iterated");
     }
 
     #[test]
     fn steps_near_ambient_agree_with_the_pvwatts_iteration() {
-        let model = FuentesModel::new(45.0, 5.0, 1.0);
         let mut sampled_edge = 0;
         let mut accepted = 0;
-        for poa in [2.0, 10.0, 30.0, 60.0] {
-            for wind in [0.0, 0.5, 2.0, 6.0] {
-                for ambient in [-5.0, 15.0, 30.0] {
-                    for previous in [-3.0, -0.2, 0.0, 0.5, 8.0] {
-                        let (step_inputs, wind_at_module) =
-                            inputs(&model, poa, wind, ambient, ambient + previous);
-                        let (module, by_newton, clearance) =
-                            solve_with_clearance(&model, &step_inputs);
-                        if by_newton {
-                            accepted += 1;
-                            assert!(clearance > AMBIENT_CLEARANCE_MIN);
-                            if clearance < AMBIENT_CLEARANCE_SAMPLED {
-                                sampled_edge += 1;
-                            }
-                        }
-                        let reference =
-                            ssc_tenth_iterate(&model, 45.0, &step_inputs, wind_at_module);
-                        assert!(
-                            (module - reference).abs() < 1e-9,
-                            "{poa} {wind} {ambient} {previous}: {module} vs {reference}"
-                        );
+        check_grid_against_pvwatts(
+            45.0,
+            (
+                &[2.0, 10.0, 30.0, 60.0],
+                &[0.0, 0.5, 2.0, 6.0],
+                &[-5.0, 15.0, 30.0],
+            ),
+            |ambient| {
+                [-3.0, -0.2, 0.0, 0.5, 8.0]
+                    .map(|offset| ambient + offset)
+                    .to_vec()
+            },
+            |step_inputs, module, by_newton, second_iterate| {
+                if by_newton {
+                    accepted += 1;
+                    // Distance of the fixed point from ambient in multiples of e₂ = |T₂ − T*|.
+                    let clearance =
+                        (module - step_inputs.ambient_k).abs() / (second_iterate - module).abs();
+                    assert!(clearance > AMBIENT_CLEARANCE_MIN);
+                    if clearance < AMBIENT_CLEARANCE_SAMPLED {
+                        sampled_edge += 1;
                     }
                 }
-            }
-        }
+            },
+        );
         assert!(accepted > 100, "Newton accepted only {accepted} cases");
         assert!(
             sampled_edge > 0,

@@ -942,8 +942,9 @@ impl SolarCalculator {
         &self.observer
     }
 
-    /// Geocentric sun at (`jd`, `delta_t`), precomputed by `prepare_dates` where possible.
-    fn geocentric_shared(&self, jd: f64, delta_t: f64) -> GeocentricSun {
+    /// Geocentric sun at the start (0 h UT) of day `jd` with ΔT = `delta_t`, precomputed by
+    /// `prepare_dates` where possible.
+    fn geocentric_at_day_start(&self, jd: f64, delta_t: f64) -> GeocentricSun {
         self.daily
             .get(jd, delta_t)
             .unwrap_or_else(|| geocentric_sun(jd, delta_t))
@@ -1022,8 +1023,8 @@ impl SolarCalculator {
     fn rise_set_hours(&self, year: i32, month: i32, day: i32, delta_t: f64) -> RiseSetHours {
         let observer = self.observer;
         let jd0 = julian_day(year, month, day, 0, 0, 0.0);
-        let reference = self.geocentric_shared(jd0, RISE_SET_SIDEREAL_DELTA_T);
-        let days = [-1.0, 0.0, 1.0].map(|offset| self.geocentric_shared(jd0 + offset, 0.0));
+        let reference = self.geocentric_at_day_start(jd0, RISE_SET_SIDEREAL_DELTA_T);
+        let days = [-1.0, 0.0, 1.0].map(|offset| self.geocentric_at_day_start(jd0 + offset, 0.0));
         let right_ascensions = days.map(|d| d.right_ascension);
         let declinations = days.map(|d| d.declination);
 
