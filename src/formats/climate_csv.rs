@@ -21,16 +21,14 @@
 //!   path that takes the stamp fields it can predict from the rows before, any other row by a
 //!   general scanner on the standard parser. A shared body (Python `bytes`, a response) above
 //!   128 KiB is cut at line ends and parsed in parallel on the process's parser threads
-//!   (`ParserThread`). The UTC instants are computed while parsing. The vectors become Arrow
+//!   (`parser_threads`). The UTC instants are computed while parsing. The vectors become Arrow
 //!   buffers without copying. An empty value is NaN.
 //! - An error body received instead of CSV (service JSON `{"status":400,"errors":[...]}`,
 //!   gateway JSON/CSV/XML/HTML) is recognised and returned as `ClimateCsvError::ErrorBody`.
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, RecordBatch, StringArray, TimestampMicrosecondArray,
@@ -40,6 +38,9 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::timezone::standard_time_zone;
 use crate::transport::error_body::parse_error_body;
+
+mod parser_threads;
+use parser_threads::{Helpers, PendingChunk};
 
 /// An attribute of the climate download, in the spec's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -792,7 +793,7 @@ pub fn parse_climate_csv(body: &[u8]) -> Result<ClimateTable, ClimateCsvError> {
 pub type SharedBody = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
 /// [`parse_climate_csv`] of a shared body, with the rows' instants: a large body is cut at line
-/// ends into chunks parsed in parallel (see [`ParserThread`]), which read it in place.
+/// ends into chunks parsed in parallel (see `parser_threads`), which read it in place.
 pub fn read_climate_csv(body: SharedBody) -> Result<ParsedClimateCsv, ClimateCsvError> {
     parse(BodySource::Shared(body))
 }
@@ -834,7 +835,7 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
     if let Some(error) = detect_error_body(bytes) {
         return Err(error);
     }
-    // Claimed before the header is read, so their start-up overlaps it (see `ParserThread`).
+    // Claimed before the header is read, so their start-up overlaps it (see `parser_threads`).
     let helpers = match source {
         BodySource::Shared(_) if bytes.len() >= PARALLEL_MIN_BYTES => Helpers::claim_idle(),
         _ => Helpers::default(),
@@ -863,9 +864,9 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
     Ok(ParsedClimateCsv { table, timestamps_us: rows.instants })
 }
 
-/// Parses the data rows from `data_start`: cut into one chunk per claimed [`ParserThread`] plus
+/// Parses the data rows from `data_start`: cut into one chunk per claimed parser thread plus
 /// one, the later chunks handed to those threads first, the first parsed on this thread, and
-/// each thread's rows appended in order (by that thread, see [`ParserThread`]). The first
+/// each thread's rows appended in order (by that thread, see `parser_threads`). The first
 /// chunk's vectors get room for the later chunks' rows too, estimated from its bytes per line
 /// with 1/16 slack (too little only costs a reallocation when appending). Lines are counted
 /// by each chunk's parser; the later chunks number theirs from the first data line, moved
@@ -877,7 +878,7 @@ fn parse_chunks(
     mut helpers: Helpers,
 ) -> Result<Rows, ClimateCsvError> {
     let bytes = source.bytes();
-    let chunks = cut_rows(bytes, data_start, helpers.threads.len() + 1);
+    let chunks = cut_rows(bytes, data_start, helpers.count() + 1);
     let pending: Vec<PendingChunk> = match source {
         BodySource::Shared(body) => {
             chunks[1..].iter().map_while(|chunk| Some(helpers.take()?.parse(body, chunk.clone(), layout))).collect()
@@ -1344,204 +1345,6 @@ fn digit_run(bytes: &[u8], mut at: usize, mut value: u64) -> (u64, usize) {
         at += 1;
     }
     (value, at)
-}
-
-/// A thread kept for the life of the process to parse chunks of large shared bodies. Starting
-/// a thread per body cost more than it saved on small virtual machines: creating it, waiting
-/// until it ran, and its fresh malloc arena faulting in every page it wrote; a sleeping thread
-/// keeps its arena. Waking one on an idle core is still slow there, so a parse claims its
-/// threads and wakes them before it reads the header, and every wait between the threads
-/// spins first (at most [`SPIN`]). A thread appends its rows to the rows before them itself:
-/// its rows are in its core's cache, and the calling thread copying them from another core was
-/// its largest cost. A thread is claimed for one chunk, so concurrent parses (the zip reader's
-/// workers) never wait for each other: whoever finds no idle thread parses alone. The threads
-/// belong to the process that started them: a forked child, which has none of them, parses
-/// alone.
-struct ParserThread {
-    jobs: mpsc::Sender<ParserJob>,
-    busy: AtomicBool,
-}
-
-/// Longest a thread spins for a message it expects soon before it sleeps.
-const SPIN: Duration = Duration::from_micros(300);
-
-/// What a [`ParserThread`] is sent: a wake-up (its chunk follows soon) or the chunk.
-enum ParserJob {
-    Wake,
-    Chunk(ChunkJob),
-}
-
-/// One chunk for a [`ParserThread`]: the shared body and the chunk's range in it, the layout,
-/// the rows before the chunk (sent once they are parsed) and where to answer.
-struct ChunkJob {
-    body: SharedBody,
-    chunk: Range<usize>,
-    layout: Arc<RowLayout>,
-    rows_before: mpsc::Receiver<Rows>,
-    reply: mpsc::SyncSender<Result<(Rows, usize), ClimateCsvError>>,
-}
-
-/// A chunk a claimed [`ParserThread`] parses; joining it frees the thread.
-struct PendingChunk {
-    thread: &'static ParserThread,
-    rows_before: mpsc::SyncSender<Rows>,
-    answer: mpsc::Receiver<Result<(Rows, usize), ClimateCsvError>>,
-}
-
-/// The next message on `receiver`, spinning for it first (see [`SPIN`]).
-fn receive_soon<T>(receiver: &mpsc::Receiver<T>) -> Result<T, mpsc::RecvError> {
-    let start = Instant::now();
-    while start.elapsed() < SPIN {
-        match receiver.try_recv() {
-            Ok(message) => return Ok(message),
-            Err(mpsc::TryRecvError::Empty) => std::hint::spin_loop(),
-            Err(mpsc::TryRecvError::Disconnected) => return Err(mpsc::RecvError),
-        }
-    }
-    receiver.recv()
-}
-
-impl ParserThread {
-    /// The process's parser threads: one fewer than its cores (the caller parses too), at most
-    /// 7, started on first use; none in a forked child.
-    fn all() -> &'static [ParserThread] {
-        static THREADS: OnceLock<(u32, Vec<ParserThread>)> = OnceLock::new();
-        let (process, threads) = THREADS.get_or_init(|| {
-            let cores = std::thread::available_parallelism().map_or(1, usize::from).clamp(1, 8);
-            (std::process::id(), (1..cores).filter_map(|_| ParserThread::start()).collect())
-        });
-        if *process == std::process::id() {
-            threads
-        } else {
-            &[]
-        }
-    }
-
-    fn start() -> Option<ParserThread> {
-        let (jobs, received) = mpsc::channel::<ParserJob>();
-        std::thread::Builder::new()
-            .name("sunflux-csv".into())
-            .spawn(move || {
-                // The rows of the last chunk (moved out, their vectors kept): allocating them
-                // anew for each chunk and freeing them here faulted their pages in again.
-                let mut rows = Rows::with_capacity(0, 0);
-                let mut woken = false;
-                loop {
-                    let job = if woken { receive_soon(&received) } else { received.recv() };
-                    match job {
-                        Ok(ParserJob::Wake) => woken = true,
-                        Ok(ParserJob::Chunk(job)) => {
-                            woken = false;
-                            rows = ParserThread::run(job, rows);
-                        }
-                        Err(_) => return,
-                    }
-                }
-            })
-            .ok()?;
-        Some(ParserThread { jobs, busy: AtomicBool::new(false) })
-    }
-
-    /// Parses the job's chunk into `rows` (emptied first), appends them to the rows before it
-    /// and answers; gives back `rows`' vectors.
-    fn run(job: ChunkJob, mut rows: Rows) -> Rows {
-        let bytes = &(*job.body).as_ref()[..job.chunk.end];
-        let lines = count_newlines(&bytes[job.chunk.start..]);
-        rows.reset(lines + 1, job.layout.value_columns);
-        let parsed = parse_rows(bytes, job.chunk.start, FIRST_DATA_LINE, &job.layout, rows);
-        // The body is let go before answering, so the caller drops it last.
-        drop(job.body);
-        let (answer, rows) = match parsed {
-            Ok(mut rows) => match receive_soon(&job.rows_before) {
-                Ok(mut before) => {
-                    before.append(&mut rows);
-                    (Ok((before, lines)), rows)
-                }
-                // The rows before failed: the caller ignores the answer.
-                Err(_) => (Ok((Rows::with_capacity(0, 0), lines)), rows),
-            },
-            Err(error) => (Err(error), Rows::with_capacity(0, 0)),
-        };
-        // The caller may have stopped waiting; then nobody needs the answer.
-        let _ = job.reply.send(answer);
-        rows
-    }
-
-    fn release(&self) {
-        self.busy.store(false, Ordering::Release);
-    }
-
-    /// Hands the data lines `chunk` of `body` to this claimed thread.
-    fn parse(&'static self, body: &SharedBody, chunk: Range<usize>, layout: &Arc<RowLayout>) -> PendingChunk {
-        let (reply, answer) = mpsc::sync_channel(1);
-        let (rows_before, rows_before_received) = mpsc::sync_channel(1);
-        let job = ChunkJob {
-            body: Arc::clone(body),
-            chunk,
-            layout: Arc::clone(layout),
-            rows_before: rows_before_received,
-            reply,
-        };
-        // A thread that panicked has dropped its receiver: the job, and so the reply sender, is
-        // dropped here and `join` reports it.
-        let _ = self.jobs.send(ParserJob::Chunk(job));
-        PendingChunk { thread: self, rows_before, answer }
-    }
-}
-
-impl PendingChunk {
-    /// The rows before the chunk with the chunk's appended (by its thread), and the line ends
-    /// of the chunk; its error lines moved down by the `lines_before` it. With the rows
-    /// before failed, only waits for the thread. The thread is idle again; one that stopped
-    /// stays claimed.
-    fn join(
-        self,
-        before: Result<Rows, ClimateCsvError>,
-        lines_before: usize,
-    ) -> Result<(Rows, usize), ClimateCsvError> {
-        let stopped = || ClimateCsvError::Malformed { line: 0, message: "a parser thread stopped".into() };
-        let before = before.map(|rows| {
-            // A thread that answered already (its chunk failed) does not take them.
-            let _ = self.rows_before.send(rows);
-        });
-        drop(self.rows_before);
-        let answer = receive_soon(&self.answer).map_err(|_| stopped())?;
-        self.thread.release();
-        before?;
-        answer.map_err(|error| error.lines_later(lines_before))
-    }
-}
-
-/// Parser threads claimed (and woken) for one parse; those not given a chunk are released
-/// when this is dropped.
-#[derive(Default)]
-struct Helpers {
-    threads: Vec<&'static ParserThread>,
-}
-
-impl Helpers {
-    /// The parser threads that are idle now, claimed and woken.
-    fn claim_idle() -> Helpers {
-        let threads = ParserThread::all()
-            .iter()
-            .filter(|thread| thread.busy.compare_exchange(false, true, Ordering::Acquire, Ordering::Relaxed).is_ok())
-            .inspect(|thread| {
-                // A thread that panicked does not wake; `PendingChunk::join` reports it.
-                let _ = thread.jobs.send(ParserJob::Wake);
-            })
-            .collect();
-        Helpers { threads }
-    }
-
-    fn take(&mut self) -> Option<&'static ParserThread> {
-        self.threads.pop()
-    }
-}
-
-impl Drop for Helpers {
-    fn drop(&mut self) {
-        self.threads.iter().for_each(|thread| thread.release());
-    }
 }
 
 /// An error body in place of CSV: JSON, XML/HTML, or the gateway's `Error Code,Error Message`.
