@@ -1,12 +1,10 @@
 //! Reference test of the local PVWatts v5 engine against NREL SSC `pvwattsv5` (PySAM 7.1.1,
-//! SSC 306) outputs stored in `shared/pvref` (see its README and make_ref.py): both TMY3 sites ×
+//! SSC 306) outputs stored in `tests/data/pvref` (see its README and make_ref.py): both TMY3 sites ×
 //! 21 cases, hourly, monthly and annual; the weather as SSC read it; and the TMY2 site's annual
-//! figures from `shared/docs/pvwatts-v5-algorithm.md` §7.
+//! figures of the PVWatts v5 algorithm note (§7, SSC through PySAM).
 //!
 //! The weather files are the TMY files shipped with pvlib (`tests/data/*.gz`, NREL TMY2/TMY3
-//! data). `shared/pvref` is found through `SUNFLUX_SHARED` (the `shared` directory) or by walking
-//! up from the crate to a directory that has `shared/pvref`. When it is missing the tests fail,
-//! unless `SUNFLUX_SKIP_SHARED=1`.
+//! data). Everything this test reads is in the repository.
 
 use flate2::read::GzDecoder;
 use std::collections::BTreeMap;
@@ -29,38 +27,9 @@ const TMY3_SITES: [(&str, &str); 2] = [
     ("703165TY", "703165TY.csv.gz"),
 ];
 
-fn shared_pvref() -> Option<PathBuf> {
-    if let Ok(shared) = std::env::var("SUNFLUX_SHARED") {
-        let shared = PathBuf::from(shared);
-        let pvref = if shared.ends_with("pvref") {
-            shared
-        } else {
-            shared.join("pvref")
-        };
-        assert!(
-            pvref.is_dir(),
-            "SUNFLUX_SHARED is set but {} is not a directory",
-            pvref.display()
-        );
-        return Some(pvref);
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    if let Some(pvref) = manifest
-        .ancestors()
-        .map(|dir| dir.join("shared").join("pvref"))
-        .find(|p| p.is_dir())
-    {
-        return Some(pvref);
-    }
-    if std::env::var("SUNFLUX_SKIP_SHARED").as_deref() == Ok("1") {
-        eprintln!("shared/pvref not found; skipped because SUNFLUX_SKIP_SHARED=1");
-        return None;
-    }
-    panic!(
-        "shared/pvref not found (set SUNFLUX_SHARED to the shared directory, or SUNFLUX_SKIP_SHARED=1 to skip); \
-         searched upwards from {}",
-        manifest.display()
-    );
+/// The reference outputs, committed under `tests/data/pvref` (see its README).
+fn pvref() -> PathBuf {
+    fixture("pvref")
 }
 
 fn read_gz(path: &Path) -> Vec<u8> {
@@ -233,7 +202,7 @@ fn compare_aggregates(
 
 #[test]
 fn weather_readers_reproduce_ssc_inputs_and_sunup() {
-    let Some(pvref) = shared_pvref() else { return };
+    let pvref = pvref();
     for (site, file) in TMY3_SITES {
         let weather = load_weather(file);
         let reference = read_reference_csv(&pvref.join(format!("weather_{site}.csv.gz")));
@@ -264,7 +233,7 @@ fn weather_readers_reproduce_ssc_inputs_and_sunup() {
 }
 
 fn check_site(site: &str, file: &str) {
-    let Some(pvref) = shared_pvref() else { return };
+    let pvref = pvref();
     let results: serde_json::Value =
         serde_json::from_slice(&std::fs::read(pvref.join("results.json")).expect("results.json"))
             .expect("valid JSON");
@@ -353,7 +322,7 @@ fn sand_point_tmy3_matches_ssc_for_all_cases() {
 }
 
 /// Miami TMY2: annual AC of all 21 cases (kWh, 6 decimals) and the base-case details, from
-/// `shared/docs/pvwatts-v5-algorithm.md` §7 (SSC via PySAM). Needs no shared files.
+/// the PVWatts v5 algorithm note, §7 (SSC via PySAM).
 #[test]
 fn miami_tmy2_matches_ssc_annual_figures() {
     let weather = load_weather("12839.tm2.gz");

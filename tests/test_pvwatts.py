@@ -1,7 +1,7 @@
 """The local PV engine's Python face, `sunflux.pvwatts`: reading weather (TMY2, TMY3, SAM CSV,
 bytes, polars/pandas/pyarrow tables, numpy arrays), errors that locate a bad file's problem, the
 leap year, `simulate` (validation shared with ``client.pv.estimate``, results equal to SSC's in
-``../shared/pvref``) and `simulate_many` (equal to `simulate` one by one, output shapes, timestamps,
+``tests/data/pvref``) and `simulate_many` (equal to `simulate` one by one, output shapes, timestamps,
 the GIL released while it runs)."""
 
 from __future__ import annotations
@@ -24,11 +24,7 @@ import sunflux as sf
 from sunflux.pvwatts import Weather, read_weather, simulate, simulate_many
 
 DATA = Path(__file__).with_name("data")
-PVREF = Path(__file__).resolve().parents[2] / "shared" / "pvref"
-NEEDS_PVREF = pytest.mark.skipif(
-    not (PVREF / "results.json").exists(),
-    reason="../shared/pvref is absent; tests/pvwatts_reference.rs is the authoritative comparison with SSC",
-)
+PVREF = DATA / "pvref"
 
 BASE = dict(system_capacity=4, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180)
 POSITIONAL = ("system_capacity", "module_type", "losses", "array_type", "tilt", "azimuth")
@@ -403,14 +399,11 @@ def _assert_timestamps_follow_the_records(weather: Weather) -> None:
 
 
 def _reference_cases() -> list[Any]:
-    if not (PVREF / "results.json").exists():
-        return [pytest.param(None, None, marks=NEEDS_PVREF)]
     results = json.loads((PVREF / "results.json").read_text())["sites"]
     wanted = ("at1_mt0", "at0_mt2", "at2_mt1", "at3_mt0_tilt0", "at4_mt1")
     return [pytest.param(results[site]["file"], results[site]["cases"][case], id=f"{site}-{case}") for site in results for case in wanted]
 
 
-@NEEDS_PVREF
 @pytest.mark.parametrize("name, case", _reference_cases())
 def test_simulate_matches_ssc(weathers: dict[str, Weather], name: str, case: dict[str, Any]) -> None:
     positional, keywords = split(case["params"])
@@ -419,7 +412,6 @@ def test_simulate_matches_ssc(weathers: dict[str, Weather], name: str, case: dic
     assert result.monthly["ac"].to_list() == pytest.approx(case["ac_monthly"], rel=1e-9)
 
 
-@NEEDS_PVREF
 @pytest.mark.parametrize("name", [GREENSBORO, SAND_POINT])
 def test_instantaneous_table_matches_ssc_data_route(weathers: dict[str, Weather], name: str) -> None:
     site = json.loads((PVREF / "results.json").read_text())["sites"][Path(name).stem]
