@@ -1,7 +1,7 @@
 """Tests that the generated optimizer field table and section classes are complete and current.
 
-The up-to-date checks regenerate from ``../shared`` with ``tools/gen_optimizer_schema.py`` and
-skip when that folder is absent; the package itself never reads it.
+The up-to-date checks regenerate from the generator's inputs in ``tools/optimizer_schema`` with
+``tools/gen_optimizer_schema.py``; the package itself reads only what was generated.
 """
 
 from __future__ import annotations
@@ -27,13 +27,8 @@ from sunflux.optimizer import (
 )
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
 GENERATOR = REPO / "tools" / "gen_optimizer_schema.py"
-SERVICE_FIELDS = SHARED / "docs" / "reopt_api_v3_input_fields.json"
-needs_shared = pytest.mark.skipif(
-    not SERVICE_FIELDS.exists(),
-    reason="../shared (the contract material the schema is generated from) is absent",
-)
+SERVICE_FIELDS = REPO / "tools" / "optimizer_schema" / "service_fields.json"
 
 
 def load_generator() -> ModuleType:
@@ -45,25 +40,22 @@ def load_generator() -> ModuleType:
     return module
 
 
-@needs_shared
 def test_generated_files_are_up_to_date() -> None:
     generator = load_generator()
-    for path, text in generator.render(SHARED).items():
+    for path, text in generator.render().items():
         assert path.read_text(encoding="utf-8") == text, (
             f"{path.relative_to(REPO)} is stale: run python tools/gen_optimizer_schema.py"
         )
 
 
-@needs_shared
 def test_generator_check_mode_reports_up_to_date() -> None:
     result = subprocess.run(
-        [sys.executable, str(GENERATOR), "--check", "--shared", str(SHARED)],
+        [sys.executable, str(GENERATOR), "--check"],
         capture_output=True, text=True, check=False,
     )
     assert result.returncode == 0, result.stderr
 
 
-@needs_shared
 def test_every_live_service_field_is_in_the_table() -> None:
     service = json.loads(SERVICE_FIELDS.read_text(encoding="utf-8"))["sections"]
     assert set(service) == set(SECTIONS)
@@ -90,8 +82,9 @@ def test_spec_wins_where_it_differs_from_the_service() -> None:
     assert "field" in ElectricStorage.field_info("dispatch_strategy").service_differences
 
 
-def test_package_does_not_read_the_shared_folder() -> None:
-    package = Path(optimizer.__file__).parent
-    for source in package.glob("*.py"):
-        text = source.read_text(encoding="utf-8")
-        assert "reopt_posts" not in text and "../shared" not in text, source.name
+def test_generator_reads_only_its_inputs_folder() -> None:
+    generator = load_generator()
+    assert generator.INPUTS == REPO / "tools" / "optimizer_schema"
+    facts = json.loads((generator.INPUTS / "spec_facts.json").read_text(encoding="utf-8"))
+    assert len(facts["sections"]) == 23
+    assert facts["sections"]["Settings"]["fields"]["time_steps_per_hour"]["choices"] == ["1", "2", "4"]

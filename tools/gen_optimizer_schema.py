@@ -1,8 +1,9 @@
-"""Generate the optimizer scenario schema of sunflux from the shared contract material.
+"""Generate the optimizer scenario schema of sunflux from its two inputs in ``tools/optimizer_schema``.
 
-Reads the live service's field dump (``shared/docs/reopt_api_v3_input_fields.json``) and the
-spec's "Optimizer input scenario" section (``shared/spec/001_04e03d8f7b242796.txt``), merges
-them (the spec wins where the two differ; the service's value is kept as a note) and writes:
+Reads the live service's field table (``service_fields.json``) and what the spec's "Optimizer
+input scenario" section says of each field (``spec_facts.json``: section names, defaults, ranges,
+choices, shapes and valid input sets, as data), merges them (the spec wins where the two differ;
+the service's value is kept as a note) and writes:
 
 * ``python/sunflux/optimizer/_fields.py`` -- the field table as plain data, read at run time by
   the section classes and by ``validate_scenario_dict``;
@@ -31,15 +32,13 @@ from types import ModuleType
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SHARED = REPO.parent / "shared"
-FIELDS_JSON = Path("docs/reopt_api_v3_input_fields.json")
-SPEC_TEXT = Path("spec/001_04e03d8f7b242796.txt")
+INPUTS = REPO / "tools" / "optimizer_schema"
+FIELDS_JSON = Path("service_fields.json")
+SPEC_FACTS_JSON = Path("spec_facts.json")
 PACKAGE = REPO / "python" / "sunflux" / "optimizer"
 OUTPUT_FIELDS = PACKAGE / "_fields.py"
 OUTPUT_SECTIONS = PACKAGE / "sections.py"
 DESCRIBE_MODULE = PACKAGE / "_describe.py"
-
-SPEC_SECTION_HEADING = "### Optimizer input scenario"
 
 # Order of the sections in the generated module: the spec's sections first (in the order the
 # issue lists them), then the live service's sections the spec does not list.
@@ -52,12 +51,6 @@ SPEC_SECTIONS = [
 SERVICE_ONLY_SECTIONS = [
     "Generator", "Wind", "CoolingLoad", "AbsorptionChiller", "SteamTurbine", "GHP", "ElectricHeater",
 ]
-
-# Spec headings that do not name their section plainly.
-HEADING_SECTIONS = {
-    "SpaceHeatingLoad and DomesticHotWaterLoad": ["SpaceHeatingLoad", "DomesticHotWaterLoad"],
-    "ASHP space heater section": ["ASHPSpaceHeater"],
-}
 
 SECTION_DOCS = {
     "Meta": "Free-text description of the scenario; the optimizer ignores it.",
@@ -138,12 +131,6 @@ TYPE_FACTS = {
     ("CHP", "months_serving_absorption_chiller_only"): ("list[int]", {"item_min": 1, "item_max": 12}),
 }
 
-# Fields the spec names in the part whose section key is cut off.
-SPEC_ORPHAN_FIELDS = {
-    ("CoolingLoad", "per_time_step_fractions_of_electric_load"):
-        "series; fraction of site electric consumption used by an electric chiller",
-}
-
 TYPE_NAMES = {
     "float": "float",
     "int": "int",
@@ -174,7 +161,7 @@ DESCRIBE = load_describe()
 
 
 # --------------------------------------------------------------------------------------------
-# Reading the spec
+# What the spec says (read from spec_facts.json)
 
 
 @dataclass
@@ -204,14 +191,6 @@ class SpecSection:
 
 
 NUMBER = r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?"
-RANGE_RE = re.compile(rf"(?<![\w.])({NUMBER})\.\.({NUMBER})(?!\w|\.\d)")
-MIN_RE = re.compile(rf"\bmin ({NUMBER})\b")
-ITEM_MIN_RE = re.compile(rf"values >= ({NUMBER})")
-DEFAULT_ATTACHED_RE = re.compile(r"(?:^|\s)d(?=[-\d])(\S+)")
-DEFAULT_WORDS_RE = re.compile(r"(?:^|\s)d ([^\[(]+?)(?=\s*(?:\[|\(|$))")
-DEFAULT_PAREN_RE = re.compile(rf"\(default ({NUMBER})\)")
-CHOICES_RE = re.compile(r"\[([^\[\]]+)\]")
-NAME_RE = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*)`")
 
 
 def parse_number(text: str) -> int | float:
@@ -219,152 +198,15 @@ def parse_number(text: str) -> int | float:
     return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
 
 
-def split_top_level(text: str, separator: str) -> list[str]:
-    """Split on ``separator`` outside brackets and parentheses."""
-    parts: list[str] = []
-    current: list[str] = []
-    depth = 0
-    for char in text:
-        if char in "([":
-            depth += 1
-        elif char in ")]":
-            depth -= 1
-        if char == separator and depth == 0:
-            parts.append("".join(current))
-            current = []
-        else:
-            current.append(char)
-    parts.append("".join(current))
-    return [part.strip() for part in parts if part.strip()]
-
-
-def constraint_only(text: str) -> bool:
-    """True when the text between two names holds no constraint of its own ("`a`, `b` d true")."""
-    return re.fullmatch(r"[\s,:]*(?:and)?[\s,:]*", text) is not None
-
-
-def parse_constraint(text: str) -> SpecField:
-    spec = SpecField(text=text.strip(" .:;,"))
-    body = spec.text
-    if match := RANGE_RE.search(body):
-        spec.minimum, spec.maximum = parse_number(match.group(1)), parse_number(match.group(2))
-    elif match := MIN_RE.search(body):
-        spec.minimum = parse_number(match.group(1))
-    if match := ITEM_MIN_RE.search(body):
-        spec.item_min = parse_number(match.group(1))
-    if match := DEFAULT_ATTACHED_RE.search(body):
-        spec.default, spec.has_default = match.group(1).rstrip(".,;"), True
-    elif match := DEFAULT_WORDS_RE.search(body):
-        spec.default, spec.has_default = match.group(1).strip().rstrip(".,;"), True
-    elif match := DEFAULT_PAREN_RE.search(body):
-        spec.default, spec.has_default = match.group(1), True
-    for match in CHOICES_RE.finditer(body):
-        spec.choices = [choice.strip() for choice in match.group(1).split(",")]
-    spec.integer = "(integer)" in body
-    spec.boolean = "(boolean" in body
-    spec.string = "(string)" in body
-    if "(miles)" in body:
-        spec.unit = "miles"
-    if "kW-AC per kW-DC" in body:
-        spec.unit = "kW-AC/kW-DC"
-    elif "kW-AC per kW-AC" in body:
-        spec.unit = "kW-AC/kW-AC"
-    lowered = body.lower()
-    if "12 monthly values" in lowered or "a vector of 12 or of series length" in lowered:
-        spec.shape = "scalar_monthly_or_series"
-    elif "a scalar or a series" in lowered:
-        spec.shape = "scalar_or_series"
-    elif "max length 12" in lowered:
-        spec.shape = "up_to_12"
-    elif "(12 values)" in lowered:
-        spec.shape = "monthly"
-    elif "(series" in lowered or "one value per time step" in lowered:
-        spec.shape = "series"
-    return spec
-
-
-def parse_segment(segment: str) -> dict[str, SpecField]:
-    """One clause of the spec: names in backticks, each followed by its constraint text."""
-    matches = list(NAME_RE.finditer(segment))
-    if not matches:
-        return {}
-    prefix = segment[: matches[0].start()]
-    group_constraint = prefix.rsplit(":", 1)[0] if ":" in prefix else ""
-    trailing = []
-    for index, match in enumerate(matches):
-        end = matches[index + 1].start() if index + 1 < len(matches) else len(segment)
-        # A following sentence ("d true. Net metering ... is always false") is prose, not a constraint.
-        trailing.append(re.split(r"\.\s+(?=[A-Z])", segment[match.end() : end])[0])
-    result: dict[str, SpecField] = {}
-    shared = group_constraint
-    for index in range(len(matches) - 1, -1, -1):
-        text = trailing[index]
-        if constraint_only(text):
-            text = shared
-        else:
-            text = re.sub(r"\s+and\s*$|,\s*$", "", text.strip())
-            shared = text
-        if group_constraint and not RANGE_RE.search(text) and RANGE_RE.search(group_constraint):
-            text = f"{group_constraint} {text}"
-        result[matches[index].group(1)] = parse_constraint(text)
-    return dict(reversed(list(result.items())))
-
-
-def parse_possible_sets(line: str) -> list[list[str]]:
-    sets = []
-    for match in re.finditer(r"\[([^\[\]]*)\]", line.split(":", 1)[1]):
-        inner = match.group(1).strip()
-        sets.append([name.strip() for name in inner.split(",")] if inner else [])
-    if "and the empty set" in line:
-        sets.append([])
-    return sets
-
-
-def resolve_references(sections: dict[str, SpecSection]) -> None:
-    """Fill in "as above" and "same choices as ElectricLoad" from the field they point to."""
-    previous: dict[str, SpecField] = {}
-    for section in sections.values():
-        for name, spec_field in section.fields.items():
-            if spec_field.text == "as above" and name in previous:
-                section.fields[name] = previous[name]
-            elif "same choices as ElectricLoad" in spec_field.text:
-                spec_field.choices = sections["ElectricLoad"].fields[name].choices
-        previous.update(section.fields)
-
-
-def parse_spec(text: str) -> dict[str, SpecSection]:
-    start = text.index(SPEC_SECTION_HEADING)
-    end = text.index("\n### ", start + 1)
-    body = text[start:end]
-    sections: dict[str, SpecSection] = {}
-    current: list[str] = []
-    for raw_line in body.splitlines():
-        line = raw_line.strip()
-        if line.startswith("#### "):
-            heading = re.sub(r"\s*\(.*\)$", "", line[5:]).strip()
-            if heading.startswith("Inputs cut off"):
-                break
-            current = HEADING_SECTIONS.get(heading, [heading])
-            for name in current:
-                sections[name] = SpecSection()
-            continue
-        if not current or not line:
-            continue
-        line = line.removeprefix("- ")
-        if line.startswith("Valid input sets"):
-            for name in current:
-                sections[name].possible_sets = parse_possible_sets(line)
-            continue
-        if line.startswith("Visible fields:"):
-            line = line.removeprefix("Visible fields:")
-        for segment in split_top_level(line, ";"):
-            for name, spec_field in parse_segment(segment).items():
-                for section in current:
-                    sections[section].fields[name] = spec_field
-    resolve_references(sections)
-    for (section, name), text in SPEC_ORPHAN_FIELDS.items():
-        sections.setdefault(section, SpecSection()).fields[name] = parse_constraint(f"({text})")
-    return sections
+def load_spec_facts(document: dict[str, Any]) -> dict[str, SpecSection]:
+    """The spec's sections as ``spec_facts.json`` records them."""
+    return {
+        name: SpecSection(
+            fields={key: SpecField(**facts) for key, facts in section["fields"].items()},
+            possible_sets=section.get("possible_sets"),
+        )
+        for name, section in document["sections"].items()
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -593,8 +435,9 @@ def snake_case(name: str) -> str:
 # Rendering
 
 GENERATED_NOTE = (
-    "Generated by tools/gen_optimizer_schema.py from shared/docs/reopt_api_v3_input_fields.json "
-    "and the spec; do not edit by hand (tests/test_optimizer_schema.py checks it is up to date)."
+    "Generated by tools/gen_optimizer_schema.py from tools/optimizer_schema (the service's field "
+    "table and the spec's facts); do not edit by hand (tests/test_optimizer_schema.py checks it is "
+    "up to date)."
 )
 
 
@@ -789,16 +632,22 @@ def render_sections_module(table: dict[str, Any]) -> str:
 # Entry points
 
 
-def render(shared: Path) -> dict[Path, str]:
-    """The generated files (path -> text) for the material under ``shared``."""
-    service = json.loads((shared / FIELDS_JSON).read_text(encoding="utf-8"))
-    spec = parse_spec((shared / SPEC_TEXT).read_text(encoding="utf-8"))
-    table = build_table(service, spec)
+def load_inputs(inputs: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The service's field table and the spec's facts under ``inputs``."""
+    service = json.loads((inputs / FIELDS_JSON).read_text(encoding="utf-8"))
+    spec_facts = json.loads((inputs / SPEC_FACTS_JSON).read_text(encoding="utf-8"))
+    return service, spec_facts
+
+
+def render(inputs: Path = INPUTS) -> dict[Path, str]:
+    """The generated files (path -> text) for the inputs under ``inputs``."""
+    service, spec_facts = load_inputs(inputs)
+    table = build_table(service, load_spec_facts(spec_facts))
     source = {
-        "service_fields": str(FIELDS_JSON),
+        "service_fields": f"tools/optimizer_schema/{FIELDS_JSON}",
         "service_version": service["source"]["version"],
         "service_commit": service["source"]["commit"],
-        "spec": str(SPEC_TEXT),
+        "spec": spec_facts["source"]["document"],
     }
     return {
         OUTPUT_FIELDS: render_fields_module(table, source),
@@ -806,10 +655,10 @@ def render(shared: Path) -> dict[Path, str]:
     }
 
 
-def differences(shared: Path) -> list[str]:
+def differences(inputs: Path = INPUTS) -> list[str]:
     """Human-readable list of every field where the spec and the live service differ."""
-    service = json.loads((shared / FIELDS_JSON).read_text(encoding="utf-8"))
-    table = build_table(service, parse_spec((shared / SPEC_TEXT).read_text(encoding="utf-8")))
+    service, spec_facts = load_inputs(inputs)
+    table = build_table(service, load_spec_facts(spec_facts))
     rows = []
     for key, section in table.items():
         for name, record in section["fields"].items():
@@ -821,17 +670,18 @@ def differences(shared: Path) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--shared", type=Path, default=DEFAULT_SHARED,
-                        help="the shared material folder (default: ../shared next to the repo)")
+    parser.add_argument("--inputs", type=Path, default=INPUTS,
+                        help="the folder with service_fields.json and spec_facts.json "
+                        "(default: tools/optimizer_schema)")
     parser.add_argument("--check", action="store_true",
                         help="do not write; exit 1 when a generated file is out of date")
     parser.add_argument("--differences", action="store_true",
                         help="print the fields where the spec and the live service differ")
     args = parser.parse_args(argv)
     if args.differences:
-        print("\n".join(differences(args.shared)))
+        print("\n".join(differences(args.inputs)))
         return 0
-    outputs = render(args.shared)
+    outputs = render(args.inputs)
     stale = [path for path, text in outputs.items()
              if not path.exists() or path.read_text(encoding="utf-8") != text]
     if args.check:
