@@ -1,14 +1,55 @@
-"""Shared fixtures: a quiet embedded service and a small loopback HTTP server for transport tests."""
+"""Shared fixtures and the one place where tests are skipped.
+
+Fixtures: a quiet embedded service, a client wired to it, and a small loopback HTTP server for
+transport tests. Skip rules: every test that needs something optional says so with one of the
+markers below (the way pvlib keeps its ``requires_*`` markers); no test skips because data is
+missing, since everything the suite reads lives in ``tests/data``. The corpora of real files that
+other repositories published are read only through environment variables (``.ci/run`` sets them
+when the material is present) and their tests say plainly why they skipped otherwise.
+"""
 
 from __future__ import annotations
 
 import http.server
+import importlib.util
+import os
 import threading
+from pathlib import Path
 from typing import Callable, Iterator
 
 import pytest
 
 import sunflux as sf
+
+
+def _has_module(name: str) -> bool:
+    return importlib.util.find_spec(name) is not None
+
+
+requires_pysam = pytest.mark.skipif(not _has_module("PySAM"), reason="needs nrel-pysam (pip install 'sunflux[bench]')")
+requires_pvlib = pytest.mark.skipif(not _has_module("pvlib"), reason="needs pvlib (pip install 'sunflux[bench]')")
+requires_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+
+
+def _corpus(variable: str, what: str) -> tuple[Path | None, pytest.MarkDecorator]:
+    """The folder an environment variable names, and a marker that skips when it is unset."""
+    value = os.environ.get(variable)
+    folder = Path(value) if value else None
+    if folder is not None and not folder.is_dir():
+        raise pytest.UsageError(f"{variable}={value} is not a directory")
+    reason = f"optional conformance run on {what}: set {variable} to the folder that holds them"
+    return folder, pytest.mark.skipif(folder is None, reason=reason)
+
+
+#: Real optimizer scenarios from the service owner's public repositories (with a MANIFEST.json).
+SCENARIO_CORPUS, requires_scenario_corpus = _corpus("SUNFLUX_SCENARIO_CORPUS", "real optimizer scenarios")
+#: Real weather files from pvlib's, SSC's and PySAM's repositories (with a README.md).
+WEATHER_CORPUS, requires_weather_corpus = _corpus("SUNFLUX_WEATHER_CORPUS", "real weather files")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: notebooks, the demo subprocess, optimizer solves, soak runs; "
+                            "the quick inner loop is `pytest -m 'not slow'`")
 
 Handler = Callable[[http.server.BaseHTTPRequestHandler], None]
 

@@ -4,14 +4,11 @@ expected to show."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NEEDED = ("nbformat", "nbclient", "ipykernel", "matplotlib")
-MISSING = [name for name in NEEDED if importlib.util.find_spec(name) is None]
 
 EXPECTED_TEXT = {
     "optimizer_scenario.ipynb": ["Site.latitude", "series_length"],
@@ -23,7 +20,7 @@ EXPECTED_TEXT = {
     "optimizer.ipynb": ["status: optimal", "npv = lcc_bau - lcc: True"],
 }
 
-pytestmark = pytest.mark.skipif(bool(MISSING), reason=f"notebook execution needs {', '.join(MISSING)} (pip install sunflux[test])")
+pytestmark = pytest.mark.slow
 
 
 def _outputs(notebook: object) -> list[dict]:  # type: ignore[type-arg]

@@ -12,11 +12,10 @@ import math
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-hypothesis = pytest.importorskip("hypothesis")
-
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+pytestmark = pytest.mark.slow
 
 from sunflux.optimizer import SECTIONS, Scenario, validate_scenario_dict  # noqa: E402
 from sunflux.optimizer.validation import BOUND_PAIRS, ON_GRID_FIXED  # noqa: E402

@@ -75,6 +75,8 @@ PV_FINANCE = Financial(
     offtaker_discount_rate_fraction=0.07,
     offtaker_tax_rate_fraction=0.25,
 )
+pytestmark = pytest.mark.slow  # optimizer solves
+
 PV_MAX_KW = 150  # below the load's net-zero size (500 MWh a year), so every kW is worth V
 PV_PRICE_MARGIN = 0.10
 #: IRS MACRS half-year-convention schedules (fraction of the depreciable basis by year).

@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -28,6 +30,7 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert _readme_commands()[1] in (ROOT / ".ci" / "run").read_text()
 
 
+@pytest.mark.slow
 def test_demo_runs_offline() -> None:
     result = subprocess.run([sys.executable, "-m", "sunflux", "demo"], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
@@ -38,6 +41,7 @@ def test_demo_runs_offline() -> None:
     assert "optimal: PV" in result.stdout and "mean temperature Jan" in result.stdout
 
 
+@pytest.mark.slow
 def test_serve_prints_url_and_key_then_serves() -> None:
     import sunflux as sf
 
@@ -56,3 +60,51 @@ def test_serve_prints_url_and_key_then_serves() -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def _tracked_files() -> list[pathlib.Path]:
+    """The files of the checkout: git's list when there is one, else every file outside build output."""
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=False)
+    if listed.returncode == 0 and listed.stdout:
+        return [ROOT / name for name in listed.stdout.decode().split("\0") if name]
+    skipped = {".git", ".venv", "target", "__pycache__", ".pytest_cache", ".mypy_cache", ".hypothesis"}
+    return [path for path in ROOT.rglob("*") if path.is_file() and not skipped & set(path.relative_to(ROOT).parts)]
+
+
+def test_nothing_refers_to_a_folder_beside_the_repository() -> None:
+    # Spelled in pieces so that this file does not match itself.
+    outside = [".." + "/shared", "SUNFLUX_" + "SHARED", "parents" + "[2]"]
+    offending = []
+    for path in _tracked_files():
+        if not path.is_file():
+            continue
+        text = path.read_bytes().decode("utf-8", errors="replace")
+        for number, line in enumerate(text.splitlines(), 1):
+            if any(pattern in line for pattern in outside):
+                offending.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    ci_lines = [line for line in offending if line.startswith(".ci/run:")]
+    assert len(ci_lines) == 1, f"the CI script names the corpora in exactly one line: {ci_lines}"
+    assert [line for line in offending if not line.startswith(".ci/run:")] == []
+
+
+def test_ci_proves_the_clone_stands_alone() -> None:
+    script = (ROOT / ".ci" / "run").read_text()
+    assert "mktemp -d" in script and "git clone" in script
+    assert "SUNFLUX_SCENARIO_CORPUS" in script and "SUNFLUX_WEATHER_CORPUS" in script
+
+
+def _dependency_names(section: str) -> list[str]:
+    import tomllib
+
+    manifest = tomllib.loads((ROOT / "Cargo.toml").read_text())
+    return list(manifest.get(section, {}))
+
+
+def test_every_rust_dependency_is_used_by_the_crate() -> None:
+    sources = "\n".join(path.read_text() for path in (ROOT / "src").rglob("*.rs"))
+    unused = []
+    for name in _dependency_names("dependencies"):
+        crate = name.replace("-", "_")
+        if not re.search(rf"\b{crate}::|\buse {crate}\b|#\[{crate}\(", sources):
+            unused.append(name)
+    assert unused == [], f"[dependencies] not used by src/: {unused} (test-only crates go to [dev-dependencies])"

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import sunflux as sf
-from conftest import LoopbackServer, reply
+from conftest import LoopbackServer, reply, requires_fork
 
 STATUS = {"format": "json"}
 SENTINEL = "SENTINELkeyZZZZ0123456789abcdefghijklmno"
@@ -347,7 +347,7 @@ def test_connection_refused_is_a_transport_error() -> None:
         client.request("GET", "local_status", args=STATUS)
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+@requires_fork
 def test_forked_child_gets_a_clear_error_instead_of_hanging(client: sf.Client) -> None:
     status_call(client)
     read_end, write_end = os.pipe()
