@@ -1,10 +1,13 @@
 """Optimizer job client against a scripted loopback server: submit, the 404 race right after
 POST, "Optimizing..." then optimal, the 200 "An error occurred", the 400 error state, a run stuck
-in "Optimizing..." (JobTimeout with the run_uuid), input_errors on POST, and the real results body."""
+in "Optimizing..." (JobTimeout with the run_uuid), input_errors on POST, and a full results body
+(the project's own ``tests/data/scenarios/results_response.json`` with year-long series added)."""
 
 from __future__ import annotations
 
+import datetime
 import json
+import math
 import pathlib
 import threading
 from typing import Any, Callable
@@ -17,8 +20,7 @@ from conftest import LoopbackServer, reply
 from sunflux.optimizer import ElectricLoad, ElectricTariff, Scenario, Site
 from sunflux.optimizer.jobs import OptimizerResult
 
-SHARED = pathlib.Path(__file__).resolve().parents[2] / "shared" / "reopt_posts"
-RESPONSE = SHARED / "REopt-Analysis-Scripts__response_1.json"
+RESPONSE = pathlib.Path(__file__).parent / "data" / "scenarios" / "results_response.json"
 UUID = "288523d9-b3ca-491b-a490-27b10c384ce1"
 
 
@@ -130,18 +132,55 @@ def test_unknown_run_after_grace_raises_not_found(loopback: LoopbackServer, monk
         server.client.optimizer.run(scenario(), timeout=10, poll_interval=0.02)
 
 
-@pytest.mark.skipif(not RESPONSE.exists(), reason="needs shared/reopt_posts (the real results body)")
-def test_real_results_body_parses() -> None:
-    raw = json.loads(RESPONSE.read_text())
+def results_body(time_steps_per_hour: int = 1) -> dict[str, Any]:
+    """The stored results body with one value per time step added to four output series."""
+    raw = json.loads(RESPONSE.read_text(encoding="utf-8"))
+    raw["inputs"]["Settings"]["time_steps_per_hour"] = time_steps_per_hour
+    steps = 8760 * time_steps_per_hour
+    hours = [(step / time_steps_per_hour) % 24 for step in range(steps)]
+    sun = [max(0.0, math.sin(math.pi * (hour - 6) / 14)) if 6 <= hour <= 20 else 0.0 for hour in hours]
+    load = [round(120.0 + 60.0 * daylight, 3) for daylight in sun]
+    pv_to_load = [round(min(value, 210.0 * daylight), 3) for value, daylight in zip(load, sun)]
+    raw["outputs"]["ElectricLoad"]["load_series_kw"] = load
+    raw["outputs"]["PV"]["electric_to_load_series_kw"] = pv_to_load
+    raw["outputs"]["PV"]["electric_to_grid_series_kw"] = [0] * steps
+    raw["outputs"]["ElectricUtility"]["electric_to_load_series_kw"] = [
+        round(total - solar, 3) for total, solar in zip(load, pv_to_load)
+    ]
+    return raw
+
+
+def test_results_body_parses() -> None:
+    """A full optimal body: outputs and inputs by attribute, every year-long series in one frame."""
+    raw = results_body()
     result = OptimizerResult(raw)
-    assert result.optimal and result.status == "optimal"
-    assert result.outputs.PV.size_kw == pytest.approx(37.05, abs=0.01)
-    assert result.outputs.Financial.lcc == pytest.approx(300412.62, abs=0.01)
-    assert result.inputs.Settings.timeout_seconds == 420
+    assert result.optimal and result.status == "optimal" and not result.running
+    assert result.run_uuid == "6f0e3b1c-2d4a-4e5f-9a8b-7c6d5e4f3a21"
+    assert result.outputs.PV.size_kw == pytest.approx(262.48)
+    assert result.outputs.Financial.lcc == pytest.approx(2861453.27)
+    assert result.outputs.Financial.microgrid_upgrade_cost is None
+    assert result.inputs.Settings.timeout_seconds == 300
+    assert result.messages["errors"] == {} and result.messages["has_stacktrace"] is False
+    assert "lcc=2861453.27" in repr(result)
     series = result.series()
     assert series.height == 8760
+    assert series.columns == ["timestamp", "ElectricUtility.electric_to_load_series_kw",
+                              "ElectricLoad.load_series_kw", "PV.electric_to_load_series_kw",
+                              "PV.electric_to_grid_series_kw"]
     assert series.schema["timestamp"] == pl.Datetime("us")
-    assert "PV.electric_to_load_series_kw" in series.columns and "ElectricLoad.load_series_kw" in series.columns
-    assert series["timestamp"][0].year == 2017
-    with pytest.raises(AttributeError, match="has no 'nonexistent'"):
+    assert series.schema["PV.electric_to_grid_series_kw"] == pl.Float64
+    assert series["timestamp"][0] == datetime.datetime(2017, 1, 1, 0, 0)
+    assert series["timestamp"][-1] == datetime.datetime(2017, 12, 31, 23, 0)
+    assert series["ElectricLoad.load_series_kw"].to_list() == raw["outputs"]["ElectricLoad"]["load_series_kw"]
+    with pytest.raises(AttributeError, match="outputs.PV has no 'nonexistent'"):
         _ = result.outputs.PV.nonexistent
+
+
+def test_results_series_follow_the_input_resolution_and_year() -> None:
+    """Quarter-hourly inputs give 35,040 rows 15 minutes apart, from 1 January of ElectricLoad.year."""
+    raw = results_body(time_steps_per_hour=4)
+    raw["inputs"]["ElectricLoad"]["year"] = 2023
+    series = OptimizerResult(raw).series()
+    assert series.height == 35040
+    assert series["timestamp"][1] - series["timestamp"][0] == datetime.timedelta(minutes=15)
+    assert series["timestamp"][0] == datetime.datetime(2023, 1, 1) and series["timestamp"][-1].year == 2023

@@ -1,0 +1,150 @@
+"""Optional conformance run of the scenario builder on real optimizer scenarios.
+
+The real scenarios come from the service owner's public repositories and are not part of this
+project; ``SUNFLUX_SCENARIO_CORPUS`` names a folder holding them with a ``MANIFEST.json`` that says,
+for each file, what the live service does with it (``expected``: api_valid, api_invalid,
+api_valid_runtime_error or "not a scenario"; ``kind``; ``api_validation_approx``). Without the
+variable every test here is reported as skipped with the reason; the same behaviours are covered
+on the project's own files by ``test_optimizer_scenario.py`` and ``test_optimizer_jobs.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from conftest import SCENARIO_CORPUS, requires_scenario_corpus
+from sunflux._errors import ParameterError
+from sunflux.optimizer import SECTIONS, Scenario, UnknownFieldWarning
+from sunflux.optimizer.jobs import OptimizerResult
+
+pytestmark = requires_scenario_corpus
+
+VALID_EXPECTATIONS = ("api_valid", "api_valid_runtime_error")
+
+
+def manifest() -> list[dict[str, Any]]:
+    assert SCENARIO_CORPUS is not None
+    path = SCENARIO_CORPUS / "MANIFEST.json"
+    if not path.is_file():
+        raise pytest.UsageError(f"SUNFLUX_SCENARIO_CORPUS={SCENARIO_CORPUS} has no MANIFEST.json")
+    files: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["files"]
+    return files
+
+
+def entries(*, expected: tuple[str, ...] = (), kind: str | None = None) -> list[Any]:
+    """Manifest entries as test parameters; one skipped parameter when there is no corpus."""
+    if SCENARIO_CORPUS is None:
+        return [pytest.param(None, id="no-corpus", marks=requires_scenario_corpus)]
+    chosen = [entry for entry in manifest()
+              if (not expected or entry["expected"] in expected) and (kind is None or entry["kind"] == kind)]
+    if not chosen:
+        raise pytest.UsageError(f"the corpus manifest has no entry with expected={expected} kind={kind}")
+    return [pytest.param(entry, id=entry["file"]) for entry in chosen]
+
+
+def path_of(entry: dict[str, Any]) -> Path:
+    assert SCENARIO_CORPUS is not None
+    return SCENARIO_CORPUS / entry["file"]
+
+
+def with_kinds(value: Any) -> Any:
+    """JSON normalisation that keeps key order and the int/float/bool kind of every number."""
+    if isinstance(value, dict):
+        return [(key, with_kinds(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [with_kinds(item) for item in value]
+    return (type(value).__name__, value)
+
+
+def load_quietly(path: Path) -> Scenario:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        return Scenario.from_json(path)
+
+
+def unknown_fields(scenario: Scenario) -> set[str]:
+    """``Section.field`` for every key of a section that the field table does not know."""
+    found: set[str] = set()
+    for key in SECTIONS:
+        value = scenario[key]
+        for section in value if isinstance(value, list) else [value] if value is not None else []:
+            found |= {f"{key}.{name}" for name in section.extra}
+    return found
+
+
+@pytest.mark.parametrize("entry", entries())
+def test_files_are_the_ones_the_manifest_describes(entry: dict[str, Any]) -> None:
+    """Size and SHA-256 match, so the expectations below are about these very files."""
+    content = path_of(entry).read_bytes()
+    assert len(content) == entry["bytes"]
+    assert hashlib.sha256(content).hexdigest() == entry["sha256"]
+
+
+@pytest.mark.parametrize("entry", entries(expected=VALID_EXPECTATIONS))
+def test_valid_scenarios_validate_and_round_trip(entry: dict[str, Any]) -> None:
+    """What the service accepts, the builder accepts, and writes back unchanged."""
+    original = json.loads(path_of(entry).read_text(encoding="utf-8"))
+    scenario = load_quietly(path_of(entry))
+    assert scenario.validate() == []
+    assert with_kinds(json.loads(scenario.to_json())) == with_kinds(original)
+
+
+@pytest.mark.parametrize("entry", entries(kind="scenario"))
+def test_fields_the_service_drops_are_the_unknown_ones(entry: dict[str, Any]) -> None:
+    """The builder keeps (and warns about) exactly the fields the service would silently drop."""
+    approx = entry["api_validation_approx"]
+    dropped = {f"{section}.{name}" for section, names in approx["fields_api_would_drop"].items()
+               for name in names}
+    scenario = load_quietly(path_of(entry))
+    assert unknown_fields(scenario) == dropped
+    assert set(approx["top_level_keys_api_ignores"]) <= set(scenario.extra)
+
+
+@pytest.mark.parametrize("entry", entries(expected=("api_invalid",)))
+def test_invalid_scenarios_are_rejected_naming_the_section(entry: dict[str, Any]) -> None:
+    """What the service refuses, the builder refuses, naming a section the service names."""
+    scenario = load_quietly(path_of(entry))
+    problems = scenario.validate()
+    expected_sections = set(entry["api_validation_approx"]["errors"])
+    assert expected_sections & {problem.section for problem in problems}, problems
+    with pytest.raises(ParameterError):
+        scenario.check()
+
+
+@pytest.mark.parametrize("entry", entries(expected=("not a scenario",)))
+def test_files_that_are_not_scenarios_are_refused(entry: dict[str, Any]) -> None:
+    """A URDB rate or a results body is refused with a hint of what it is."""
+    with pytest.raises(ParameterError, match="not an optimizer scenario") as raised:
+        Scenario.from_json(path_of(entry))
+    hint = "URDB rate" if entry["kind"] == "fragment_urdb_response" else "results response"
+    assert hint in str(raised.value)
+
+
+@pytest.mark.parametrize("entry", entries(kind="api_response"))
+def test_real_results_body_parses(entry: dict[str, Any]) -> None:
+    """A real results body parses; only facts any optimal body has are checked."""
+    raw = json.loads(path_of(entry).read_text(encoding="utf-8"))
+    result = OptimizerResult(raw)
+    assert result.optimal and result.status == "optimal" and result.run_uuid == raw["run_uuid"]
+    assert isinstance(result.outputs.PV.size_kw, float) and result.outputs.PV.size_kw >= 0
+    assert isinstance(result.outputs.Financial.lcc, float) and result.outputs.Financial.lcc > 0
+    timeout = result.inputs.Settings.timeout_seconds
+    assert isinstance(timeout, int) and 1 <= timeout <= 1200
+    per_hour = raw["inputs"]["Settings"].get("time_steps_per_hour") or 1
+    series = result.series()
+    assert series.height == 8760 * per_hour
+    assert series.schema["timestamp"] == pl.Datetime("us")
+    assert "ElectricLoad.load_series_kw" in series.columns
+    assert series["timestamp"][0].year == (raw["inputs"]["ElectricLoad"].get("year") or 2017)
+    with pytest.raises(AttributeError, match="has no 'nonexistent'"):
+        _ = result.outputs.PV.nonexistent
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        assert Scenario.from_dict(raw["inputs"]).validate() == []
