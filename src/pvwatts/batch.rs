@@ -1,11 +1,13 @@
 //! Parallel simulation of many (weather, system) pairs on a fixed number of threads.
 //!
-//! Jobs that share the same `Weather` (the same reference) share one sun-path computation.
+//! Jobs that share the same `Weather` (the same reference) and sun-position precision share one
+//! sun-path computation.
 //! Results come back in job order whatever the thread count, and are identical to running
 //! `simulate` on each job.
 
-use super::engine::{simulate_with_sun_path, PvOutput};
+use super::engine::{simulate_with_sun_path, sun_path_precision, PvOutput};
 use super::params::SystemParams;
+use super::solarpos::Precision;
 use super::sunpath::SunPath;
 use super::weather::Weather;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -49,20 +51,26 @@ pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<P
     } else {
         threads
     };
-    let mut distinct: Vec<&Weather> = Vec::new();
+    let mut distinct: Vec<(&Weather, Precision)> = Vec::new();
     let weather_slot: Vec<usize> = jobs
         .iter()
-        .map(
-            |(weather, _)| match distinct.iter().position(|w| std::ptr::eq(*w, *weather)) {
+        .map(|(weather, params)| {
+            let key = (*weather, sun_path_precision(params));
+            match distinct
+                .iter()
+                .position(|(w, p)| std::ptr::eq(*w, key.0) && *p == key.1)
+            {
                 Some(slot) => slot,
                 None => {
-                    distinct.push(weather);
+                    distinct.push(key);
                     distinct.len() - 1
                 }
-            },
-        )
+            }
+        })
         .collect();
-    let sun_paths = parallel_map(distinct.len(), threads, |i| SunPath::compute(distinct[i]));
+    let sun_paths = parallel_map(distinct.len(), threads, |i| {
+        SunPath::compute(distinct[i].0, distinct[i].1)
+    });
     parallel_map(jobs.len(), threads, |i| {
         let (weather, params) = &jobs[i];
         simulate_with_sun_path(weather, &sun_paths[weather_slot[i]], params)

@@ -16,6 +16,7 @@ use super::iam::CoverModel;
 use super::incidence::{FixedSurface, SunDirection, SurfaceAngles};
 use super::params::{SystemParams, Tracking};
 use super::perez::{perez, PoaComponents};
+use super::solarpos::Precision;
 use super::power::{dc_power, Inverter};
 use super::shading::SelfShading;
 use super::sunpath::{SunPath, SunUp};
@@ -237,16 +238,30 @@ fn record_albedo(weather: &Weather, index: usize) -> f64 {
     }
 }
 
-/// Simulate a PV system over a weather year (PVWatts v5).
-pub fn simulate(weather: &Weather, params: &SystemParams) -> PvOutput {
-    simulate_with_sun_path(weather, &SunPath::compute(weather), params)
+/// The precision of the sun positions a system needs to reproduce SSC: single-axis trackers
+/// turn last-bit differences of the sun position into 1e-5 W through acos(cos R) near R = 0, so
+/// they get SSC's own (C library) arithmetic; every other mount agrees within 1e-12 relative with
+/// the faster vectorised positions.
+pub fn sun_path_precision(params: &SystemParams) -> Precision {
+    match params.array_type.tracking() {
+        Tracking::OneAxis { .. } => Precision::Exact,
+        Tracking::Fixed | Tracking::TwoAxis => Precision::Fast,
+    }
 }
 
-/// Simulate with a precomputed sun path, which must be `SunPath::compute(weather)`; lets many
-/// systems share one sun-position computation.
+/// Simulate a PV system over a weather year (PVWatts v5).
+pub fn simulate(weather: &Weather, params: &SystemParams) -> PvOutput {
+    let sun_path = SunPath::compute(weather, sun_path_precision(params));
+    simulate_with_sun_path(weather, &sun_path, params)
+}
+
+/// Simulate with a precomputed sun path, which must be
+/// `SunPath::compute(weather, sun_path_precision(params))`; lets many systems share one
+/// sun-position computation.
 ///
 /// # Panics
-/// When `sun_path` does not have one entry per weather record or one position per sun-up record.
+/// When `sun_path` does not have one entry per weather record or one position per sun-up record,
+/// or was computed in another precision than `params` needs.
 pub fn simulate_with_sun_path(
     weather: &Weather,
     sun_path: &SunPath,
@@ -257,6 +272,11 @@ pub fn simulate_with_sun_path(
         sun_path.sunup.len(),
         records,
         "sun path and weather have different lengths"
+    );
+    assert_eq!(
+        sun_path.precision,
+        sun_path_precision(params),
+        "sun path computed in the wrong precision for this mount"
     );
     let mut model = SystemModel::new(params);
     let up_records: Vec<usize> = (0..records)

@@ -32,7 +32,7 @@ pub mod tracking;
 pub mod weather;
 
 pub use batch::simulate_many;
-pub use engine::{simulate, simulate_with_sun_path, HourlyOutput, PvOutput};
+pub use engine::{simulate, simulate_with_sun_path, sun_path_precision, HourlyOutput, PvOutput};
 pub use params::{validate_params, ArrayType, ModuleType, RawParams, SystemParams, Tracking};
 pub use sunpath::{SunPath, SunUp};
 pub use weather::{

@@ -11,8 +11,8 @@
 
 use super::calendar::{next_day_365, previous_day_365};
 use super::solarpos::{
-    Observer, PositionRequests, RequestDate, SolarCalculator, SunPositions, POLAR_DAY_SUNRISE,
-    POLAR_DAY_SUNSET,
+    Observer, PositionRequests, Precision, RequestDate, SolarCalculator, SunPositions,
+    POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,
 };
 use super::weather::Weather;
 use std::ops::Range;
@@ -44,6 +44,8 @@ const MIN_PLAUSIBLE_PRESSURE_MBAR: f64 = 800.0;
 /// record order: a `Weather` keeps its sun path for later simulations, so its size matters.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SunPath {
+    /// How the positions were computed (`Precision::Exact` for single-axis trackers).
+    pub precision: Precision,
     /// Sun-up state per record.
     pub sunup: Vec<SunUp>,
     /// Sun position of each record whose state is not `SunUp::Night`, in record order.
@@ -164,8 +166,8 @@ impl SunPath {
     ///
     /// Sunrise and sunset are computed once per date; sun positions only for records in which the
     /// sun is up, all in one `SolarCalculator::positions` call.
-    pub fn compute(weather: &Weather) -> SunPath {
-        let mut calculator = SolarCalculator::new(observer_of(weather));
+    pub fn compute(weather: &Weather, precision: Precision) -> SunPath {
+        let mut calculator = SolarCalculator::with_precision(observer_of(weather), precision);
         let records = weather.len();
         let interval_hours = if weather.instantaneous {
             None
@@ -211,6 +213,7 @@ impl SunPath {
             }
         }
         SunPath {
+            precision,
             sunup,
             up_positions: calculator.positions(&requests),
         }
