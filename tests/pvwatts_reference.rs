@@ -434,7 +434,7 @@ fn tmy_reader_errors_name_file_line_and_column() {
         "12839.tm2:10: column 'DNI': expected an integer in columns 24-27, got 'ab12'"
     );
     let missing = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/no-such-file.csv");
-    let error = sunflux::pvwatts::read_weather_file(&missing).unwrap_err();
+    let error = sunflux::pvwatts::read_weather_file(&missing, &Default::default()).unwrap_err();
     assert!(
         error
             .to_string()

@@ -62,6 +62,16 @@ class Weather:
         """True when the values are instants at the stamped minute, False for hour averages."""
         return self._core.instantaneous
 
+    @property
+    def steps_per_hour(self) -> int:
+        """Records per hour: 1 for hourly data, 2 for half-hourly, 4 for 15-minute data, ..."""
+        return self._core.steps_per_hour
+
+    def without_leap_day(self) -> Weather:
+        """The same year without its 29 February records: the 365-day year SSC (and so the
+        PV estimator) simulates when a file holds a leap day."""
+        return Weather(self._core.without_leap_day())
+
     def __len__(self) -> int:
         return len(self._core)
 

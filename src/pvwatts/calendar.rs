@@ -1,4 +1,4 @@
-//! Calendar helpers: month lengths, day-of-year and the hourly calendar a weather year must follow.
+//! Calendar helpers: month lengths, leap years and day-of-year.
 //!
 //! PVWatts (SSC) works on a fixed 365-day calendar. This engine also accepts a 366-day year when
 //! the leap day is present in the data (see `weather` for the rule).
@@ -21,6 +21,11 @@ pub fn days_in_month(month: u8, leap: bool) -> u8 {
     }
 }
 
+/// True for a Gregorian leap year.
+pub fn is_leap_year(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
 /// Day of the year (1-365) on the 365-day calendar, as SSC computes it for the extraterrestrial
 /// irradiance: February 29 maps to 60, the same as March 1.
 pub fn day_of_year_365(month: u8, day: u8) -> u32 {
@@ -31,7 +36,9 @@ pub fn day_of_year_365(month: u8, day: u8) -> u32 {
     before + u32::from(day)
 }
 
-/// (month, day) of the zero-based `day_index` of a year that has a leap day when `leap` is true.
+/// (month, day) of the zero-based `day_index` of a year that has a leap day when `leap` is true
+/// (the tests build calendars with it).
+#[cfg(test)]
 pub fn month_day_of_index(day_index: usize, leap: bool) -> (u8, u8) {
     let mut remaining = day_index;
     for month in 1..=12u8 {

@@ -10,7 +10,6 @@
 //! `ssc/cmod_pvwattsv5.cpp` (`exec`, `powerout`) and `ssc/core.cpp` (`accumulate_monthly`).
 
 use super::angles::RAD_TO_DEG;
-use super::calendar::days_in_month;
 use super::celltemp::FuentesModel;
 use super::iam::CoverModel;
 use super::incidence::{FixedSurface, SunDirection, SurfaceAngles};
@@ -28,7 +27,7 @@ pub const MODULE_HEIGHT_M: f64 = 5.0;
 /// Albedo used when the weather has none or an invalid one.
 pub const DEFAULT_ALBEDO: f64 = 0.2;
 
-/// Hourly results, one value per weather record.
+/// Results per weather record (hourly for hourly weather, sub-hourly otherwise).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HourlyOutput {
     /// AC output, W.
@@ -143,7 +142,8 @@ struct SystemModel<'a> {
 }
 
 impl<'a> SystemModel<'a> {
-    fn new(params: &'a SystemParams) -> Self {
+    /// The model of `params` for records `step_hours` long.
+    fn new(params: &'a SystemParams, step_hours: f64) -> Self {
         let mount = Mount::of(params);
         let self_shading = match mount {
             Mount::OneAxis {
@@ -159,7 +159,7 @@ impl<'a> SystemModel<'a> {
             mount,
             dc_nameplate_w,
             cover: CoverModel::new(params.module_type.has_anti_reflective_coating()),
-            thermal: FuentesModel::new(params.array_type.inoct_celsius(), MODULE_HEIGHT_M, 1.0),
+            thermal: FuentesModel::new(params.array_type.inoct_celsius(), MODULE_HEIGHT_M, step_hours),
             inverter: Inverter::new(dc_nameplate_w, params.dc_ac_ratio, params.inv_eff),
             self_shading,
         }
@@ -278,7 +278,7 @@ pub fn simulate_with_sun_path(
         sun_path_precision(params),
         "sun path computed in the wrong precision for this mount"
     );
-    let mut model = SystemModel::new(params);
+    let mut model = SystemModel::new(params, weather.step_hours());
     let up_records: Vec<usize> = (0..records)
         .filter(|&i| sun_path.sunup[i] != SunUp::Night)
         .collect();
@@ -335,38 +335,45 @@ pub fn simulate_with_sun_path(
     aggregate(weather, hourly, model.dc_nameplate_w)
 }
 
-/// Monthly and annual totals from hourly results (monthly sums in record order, ×0.001 for kWh).
+/// Monthly and annual totals from the per-record results: sums of power in record order, times
+/// 0.001·step (kWh), as SSC's `accumulate_monthly` scales them.
 fn aggregate(weather: &Weather, hourly: HourlyOutput, dc_nameplate_w: f64) -> PvOutput {
+    let steps_per_hour = f64::from(weather.steps_per_hour);
     let mut poa_sum = [0.0; 12];
     let mut dc_sum = [0.0; 12];
     let mut ac_sum = [0.0; 12];
     let mut ac_total = 0.0;
     let mut ac_energy_kwh = 0.0;
+    let mut month_records = [0usize; 12];
     for (i, &month) in weather.month.iter().enumerate() {
         let m = usize::from(month - 1);
+        month_records[m] += 1;
         poa_sum[m] += hourly.poa[i];
         dc_sum[m] += hourly.dc[i];
         ac_sum[m] += hourly.ac[i];
         ac_total += hourly.ac[i];
-        ac_energy_kwh += hourly.ac[i] * 0.001;
+        ac_energy_kwh += hourly.ac[i] * 0.001 / steps_per_hour;
     }
-    let to_kwh = |sums: [f64; 12]| sums.map(|s| s * 0.001);
+    let to_kwh_scale = 0.001 * weather.step_hours();
+    let to_kwh = |sums: [f64; 12]| sums.map(|s| s * to_kwh_scale);
     let poa_monthly = to_kwh(poa_sum);
-    let leap = weather.has_leap_day();
+    // Days of data per month: 28 or 29 for February (a year without 29 February in UTC seen in
+    // local time has parts of both days, 28 days of records in all).
+    let records_per_day = 24.0 * steps_per_hour;
     let mut solrad_monthly = [0.0; 12];
     for (m, solrad) in solrad_monthly.iter_mut().enumerate() {
-        *solrad = poa_monthly[m] / f64::from(days_in_month(m as u8 + 1, leap));
+        *solrad = poa_monthly[m] / (month_records[m] as f64 / records_per_day).round();
     }
     let solrad_annual = solrad_monthly.iter().fold(0.0, |sum, &s| sum + s) / 12.0;
     let kwh_per_kw = 1000.0 * ac_energy_kwh / dc_nameplate_w;
-    let hours = weather.len() as f64;
+    let hours = weather.hours();
     PvOutput {
         hourly,
         poa_monthly,
         dc_monthly: to_kwh(dc_sum),
         ac_monthly: to_kwh(ac_sum),
         solrad_monthly,
-        ac_annual: ac_total * 0.001,
+        ac_annual: ac_total * to_kwh_scale,
         solrad_annual,
         capacity_factor: kwh_per_kw / (hours / 100.0),
     }
@@ -420,7 +427,8 @@ mod tests {
 
     #[test]
     fn dropping_the_leap_day_gives_the_365_day_results() {
-        let plain = year_columns(false);
+        let mut plain = year_columns(false);
+        plain.year.iter_mut().for_each(|year| *year = 2020);
         let mut leap = plain.clone();
         let february_29 = 59 * 24;
         for hour in 0..24 {
@@ -467,7 +475,7 @@ mod tests {
     #[test]
     fn instantaneous_data_and_polar_sites_run() {
         let mut columns = year_columns(false);
-        columns.minute = Some(vec![0; 8760]);
+        columns.minute = Some(vec![0.0; 8760]);
         let weather = Weather::from_columns(site(), columns).unwrap();
         assert!(all_finite(&simulate(&weather, &params(4, 0.4))));
 

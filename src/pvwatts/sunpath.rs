@@ -189,12 +189,13 @@ impl SunPath {
             let request_date = RequestDate::new(year, month, day);
             for i in records {
                 let (hour, minute) = (weather.hour[i], weather.minute[i]);
-                let time = f64::from(hour) + f64::from(minute) / 60.0;
+                let time = f64::from(hour) + minute / 60.0;
                 let (state, sun_time) = classify_step(time, sunrise, sunset, interval_hours);
                 sunup.push(state);
                 let (sun_hour, sun_minute) = match state {
                     SunUp::Night => continue,
-                    SunUp::Day => (i32::from(hour), i32::from(minute)),
+                    // SSC passes whole minutes to the Julian day (7.5 counts as 7).
+                    SunUp::Day => (i32::from(hour), minute as i32),
                     SunUp::SunriseHour | SunUp::SunsetHour => hour_and_minute(sun_time),
                 };
                 let temperature = if weather.tdry[i].is_nan() {

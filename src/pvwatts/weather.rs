@@ -1,24 +1,32 @@
 //! Weather year for the PVWatts engine: the `Weather` container, its validation rules, and the
-//! readers for TMY2, TMY3, SAM CSV and the climate-download CSV.
+//! readers for TMY2, TMY3, EPW, SAM CSV, NSRDB and the climate-download CSV.
 //!
 //! Rules (shared by every input route):
-//! * One calendar year of hourly records starting January 1 00:00: 8760 records, or 8784 when
-//!   February 29 is present. Leap-day records are kept and simulated; monthly sums follow the
-//!   records' months (February then has 29 days). `Weather::without_leap_day` gives the
-//!   365-day year SSC itself would simulate (SSC drops February 29 when reading files).
-//! * Sub-hourly data is rejected with a message saying so.
+//! * One calendar year of records at a fixed step of 60/k minutes (k = 1, 2, 3, 4, 5, 6, 10, 12,
+//!   15, 20, 30 or 60 records per hour) in calendar order from 1 January 00:00: 8760·k records,
+//!   or 8784·k when 29 February is present. The first record lies within the first step; each
+//!   record's year is its own (typical years mix years, and a year moved to local time keeps the
+//!   real year of the hours that wrapped around). A leap year may also lack one day's worth of
+//!   records that overlaps 29 February: a source that left out 29 February in UTC, seen in a local
+//!   time zone, lacks 28 February evening to 29 February afternoon. Leap-day records are kept
+//!   and simulated; monthly sums follow the records' months (February then has 29 days).
+//!   `Weather::without_leap_day` gives the 365-day year SSC itself simulates (SSC drops
+//!   February 29 when reading files).
 //! * Data without a minute column (TMY2, TMY3, SAM CSV without `Minute`) are hour averages
-//!   labelled hh:30; the sunrise/sunset-hour rule of PVWatts applies. Data with a minute column
-//!   are instantaneous values at the stamped minute (SSC's rule for such files).
+//!   labelled hh:30; the sunrise/sunset-hour rule of PVWatts applies, and they must be hourly
+//!   (SSC's rule). Data with a minute column are instantaneous values at the stamped minute
+//!   (SSC's rule for such files; minutes may be fractional, such as 7.5, and EPW's end-of-hour
+//!   minute 60 is kept as written, as SSC keeps it).
 //! * File readers round every weather value through `f32`, as SSC stores file columns as
 //!   `float`; `Weather::from_columns` keeps the values it is given.
 
 mod csv;
+mod epw;
 mod text;
 mod tmy2;
 mod tmy3;
 
-use super::calendar::{month_day_of_index, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
+use super::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
 use std::fmt;
 use std::path::Path;
 
@@ -71,8 +79,9 @@ pub struct Weather {
     pub day: Vec<u8>,
     /// Hour of day, 0–23, local standard time of `meta.tz`.
     pub hour: Vec<u8>,
-    /// Minute of the time stamp (30 for hour-average data without a minute column).
-    pub minute: Vec<u8>,
+    /// Minute of the time stamp, 0–60, may be fractional (30 for hour-average data without a
+    /// minute column; EPW files end an hour at minute 60).
+    pub minute: Vec<f64>,
     /// Global horizontal irradiance, W/m² (reported, not used by the model).
     pub gh: Series,
     /// Direct normal irradiance, W/m².
@@ -92,6 +101,8 @@ pub struct Weather {
     /// True when the time stamps are instants (the data had a minute column); false for hour
     /// averages labelled hh:30, which get the sunrise/sunset-hour rule.
     pub instantaneous: bool,
+    /// Records per hour (1 for hourly data; divides 60).
+    pub steps_per_hour: u32,
 }
 
 /// Columns for `Weather::from_columns`. All vectors must have the same length. The values are
@@ -106,8 +117,9 @@ pub struct WeatherColumns<C = Vec<f64>> {
     pub day: Vec<u8>,
     /// Hour of day, 0–23.
     pub hour: Vec<u8>,
-    /// Minute of each instantaneous time stamp; `None` for hour averages labelled hh:30.
-    pub minute: Option<Vec<u8>>,
+    /// Minute of each instantaneous time stamp (0–60, may be fractional); `None` for hour
+    /// averages labelled hh:30.
+    pub minute: Option<Vec<f64>>,
     /// Global horizontal irradiance, W/m².
     pub gh: C,
     /// Direct normal irradiance, W/m².
@@ -327,11 +339,19 @@ impl Weather {
         validate_site(&meta, origin)?;
         let records = columns.year.len();
         validate_lengths(&columns, records, origin)?;
-        validate_one_record_per_hour(&columns, origin)?;
-        validate_record_count(records, origin)?;
         let instantaneous = columns.minute.is_some();
-        let minute = columns.minute.unwrap_or_else(|| vec![30; records]);
-        validate_calendar(&columns.month, &columns.day, &columns.hour, &minute, origin)?;
+        let minute = columns.minute.unwrap_or_else(|| vec![30.0; records]);
+        let steps_per_hour = validate_time_grid(
+            &Stamps {
+                year: &columns.year,
+                month: &columns.month,
+                day: &columns.day,
+                hour: &columns.hour,
+                minute: &minute,
+            },
+            instantaneous,
+            origin,
+        )?;
         validate_values(
             &columns.gh,
             Field::Gh,
@@ -398,10 +418,21 @@ impl Weather {
             albedo: columns.albedo.map(Into::into),
             snow_depth: columns.snow_depth.map(Into::into),
             instantaneous,
+            steps_per_hour,
         })
     }
 
-    /// Number of records (8760 or 8784).
+    /// Length of one record's step, hours.
+    pub fn step_hours(&self) -> f64 {
+        1.0 / f64::from(self.steps_per_hour)
+    }
+
+    /// Hours the year covers (8760 or 8784).
+    pub fn hours(&self) -> f64 {
+        self.len() as f64 * self.step_hours()
+    }
+
+    /// Number of records (8760·k or 8784·k for k records per hour).
     pub fn len(&self) -> usize {
         self.year.len()
     }
@@ -411,9 +442,12 @@ impl Weather {
         self.year.is_empty()
     }
 
-    /// True when the year includes February 29 (8784 records).
+    /// True when the year has records on February 29.
     pub fn has_leap_day(&self) -> bool {
-        self.len() == HOURS_PER_LEAP_YEAR
+        self.month
+            .iter()
+            .zip(&self.day)
+            .any(|(&month, &day)| month == 2 && day == 29)
     }
 
     /// The same weather without February 29: the 365-day year SSC simulates.
@@ -448,6 +482,7 @@ impl Weather {
             albedo: self.albedo.as_deref().map(|v| filter(v, &keep).into()),
             snow_depth: self.snow_depth.as_deref().map(|v| filter(v, &keep).into()),
             instantaneous: self.instantaneous,
+            steps_per_hour: self.steps_per_hour,
         }
     }
 }
@@ -519,95 +554,195 @@ fn validate_lengths<C: Column>(
     Ok(())
 }
 
-/// Refuses sub-hourly data at the first record that falls in the same hour as the one before it.
-fn validate_one_record_per_hour<C: Column>(columns: &WeatherColumns<C>, origin: &Origin) -> Result<(), WeatherError> {
-    let same_hour = |i: usize| {
-        columns.month[i] == columns.month[i - 1] && columns.day[i] == columns.day[i - 1] && columns.hour[i] == columns.hour[i - 1]
+/// The time stamps of the records, as columns.
+struct Stamps<'a> {
+    year: &'a [i32],
+    month: &'a [u8],
+    day: &'a [u8],
+    hour: &'a [u8],
+    minute: &'a [f64],
+}
+
+/// Minutes in a day, and in the 366-day calendar the time grid is laid on.
+const MINUTES_PER_DAY: f64 = 1440.0;
+const CALENDAR_MINUTES: f64 = 366.0 * MINUTES_PER_DAY;
+/// Start of 29 February on the 366-day calendar, minutes.
+const FEBRUARY_29_START: f64 = 59.0 * MINUTES_PER_DAY;
+
+/// Days before each month on the 366-day calendar (29 February included).
+const DAYS_BEFORE_MONTH_366: [u16; 12] = [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335];
+
+impl Stamps<'_> {
+    /// Position of a record on the 366-day calendar, minutes from 1 January 00:00 (the year is
+    /// not part of it: typical years mix years).
+    fn position(&self, record: usize) -> f64 {
+        let day_of_year = f64::from(DAYS_BEFORE_MONTH_366[usize::from(self.month[record] - 1)])
+            + f64::from(self.day[record] - 1);
+        day_of_year * MINUTES_PER_DAY + f64::from(self.hour[record]) * 60.0 + self.minute[record]
+    }
+
+    /// "m/d hh:mm" of record `record`.
+    fn describe(&self, record: usize) -> String {
+        describe_stamp(self.month[record], self.day[record], self.hour[record], self.minute[record])
+    }
+}
+
+/// "m/d hh:mm" (fractional minutes as written, e.g. "1/1 00:07.5").
+fn describe_stamp(month: u8, day: u8, hour: u8, minute: f64) -> String {
+    if minute.fract() == 0.0 {
+        format!("{month}/{day} {hour:02}:{:02}", minute as u32)
+    } else {
+        format!("{month}/{day} {hour:02}:{minute:04.1}")
+    }
+}
+
+/// (month, day, hour, minute) of a position on the 366-day calendar (minutes from 1 January
+/// 00:00; positions past the end of the year stay on 31 December).
+fn stamp_of_position(position: f64) -> (u8, u8, u8, f64) {
+    let day_index = (position / MINUTES_PER_DAY).floor().clamp(0.0, 365.0) as u16;
+    let month = DAYS_BEFORE_MONTH_366
+        .iter()
+        .rposition(|&before| before <= day_index)
+        .map_or(1, |m| m + 1);
+    let day = day_index - DAYS_BEFORE_MONTH_366[month - 1] + 1;
+    let within_day = position - f64::from(day_index) * MINUTES_PER_DAY;
+    let hour = (within_day / 60.0).floor();
+    (month as u8, day as u8, hour as u8, within_day - hour * 60.0)
+}
+
+/// "m/d hh:mm" of a position on the 366-day calendar.
+fn describe_position(position: f64) -> String {
+    let (month, day, hour, minute) = stamp_of_position(position);
+    describe_stamp(month, day, hour, minute)
+}
+
+/// Checks that the records are one calendar year on a fixed time grid (see the module rules)
+/// and returns the number of records per hour. Errors name the first record that breaks a rule.
+///
+/// Positions on the 366-day calendar are taken modulo its length, so a year may start at any
+/// record (a UTC year seen in local time starts on 31 December of the year before and ends
+/// before the last local hours): from each record to the next is one step, or one step and a
+/// day where the data leave out a day overlapping 29 February (exactly once when there are
+/// 8760 records per record-per-hour, never when there are 8784).
+fn validate_time_grid(stamps: &Stamps<'_>, instantaneous: bool, origin: &Origin) -> Result<u32, WeatherError> {
+    let records = stamps.month.len();
+    validate_stamp_ranges(stamps, origin)?;
+    let (steps, with_leap_day) = if records > 0 && records % HOURS_PER_YEAR == 0 {
+        (records / HOURS_PER_YEAR, false)
+    } else if records > 0 && records % HOURS_PER_LEAP_YEAR == 0 {
+        (records / HOURS_PER_LEAP_YEAR, true)
+    } else {
+        let message = format!(
+            "expected one year of records (8760, or 8784 with February 29, per record per hour; \
+             e.g. 17520 for half-hourly data), found {records}: the data stop here"
+        );
+        return Err(match records {
+            0 => origin.file_error(message),
+            _ => origin.record_error(records - 1, Field::Hour, message),
+        });
     };
-    match (1..columns.month.len()).find(|&i| same_hour(i)) {
-        Some(record) => {
-            let field = if columns.minute.is_some() { Field::Minute } else { Field::Hour };
-            Err(origin.record_error(
-                record,
-                field,
-                format!(
-                    "sub-hourly data is not supported: a second record in hour {} of {}/{}; the PVWatts v5 engine needs one \
-                     record per hour (8760, or 8784 with February 29)",
-                    columns.hour[record], columns.month[record], columns.day[record]
-                ),
-            ))
-        }
-        None => Ok(()),
+    if steps > 60 || 60 % steps != 0 {
+        return Err(origin.file_error(format!(
+            "{records} records make {steps} records per hour, which is not a whole number of minutes \
+             per record (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30 or 60 records per hour are supported)"
+        )));
     }
+    if steps > 1 && !instantaneous {
+        return Err(origin.record_error(
+            1,
+            Field::Hour,
+            format!(
+                "{steps} records per hour without a minute column: sub-hourly data needs the minute of \
+                 each record (instants), as in SSC"
+            ),
+        ));
+    }
+    let step = 60.0 / steps as f64;
+    let mut skipped_day = false;
+    for record in 1..records {
+        let previous = stamps.position(record - 1);
+        let expected = (previous + step) % CALENDAR_MINUTES;
+        let advance = (stamps.position(record) - previous).rem_euclid(CALENDAR_MINUTES);
+        if advance == step {
+            continue;
+        }
+        // The day left out must overlap 29 February: a source without 29 February, in any zone.
+        let missing_overlaps_february_29 =
+            expected < FEBRUARY_29_START + MINUTES_PER_DAY && expected + MINUTES_PER_DAY > FEBRUARY_29_START;
+        let may_skip = !with_leap_day && !skipped_day && missing_overlaps_february_29;
+        if may_skip && advance == step + MINUTES_PER_DAY {
+            skipped_day = true;
+            continue;
+        }
+        let alternative = if may_skip {
+            format!(" (or {}, leaving out a day for 29 February)", describe_position(expected + MINUTES_PER_DAY))
+        } else {
+            String::new()
+        };
+        return Err(origin.record_error(
+            record,
+            first_differing_field(stamps, record, expected),
+            format!(
+                "expected {}{alternative} after {} but found {} (records must follow each other every \
+                 {step} minutes through one year)",
+                describe_position(expected),
+                stamps.describe(record - 1),
+                stamps.describe(record),
+            ),
+        ));
+    }
+    if !with_leap_day && !skipped_day {
+        return Err(origin.record_error(
+            records - 1,
+            Field::Month,
+            format!(
+                "{records} records make a 365-day year, which must leave out 29 February, but they hold \
+                 it: a year with 29 February needs {} records",
+                HOURS_PER_LEAP_YEAR * steps
+            ),
+        ));
+    }
+    Ok(steps as u32)
 }
 
-/// Refuses a year that is not 8760 or 8784 records, naming the last record (where the data stop).
-fn validate_record_count(records: usize, origin: &Origin) -> Result<(), WeatherError> {
-    if records == HOURS_PER_YEAR || records == HOURS_PER_LEAP_YEAR {
-        return Ok(());
-    }
-    let message = format!("expected one year of hourly records (8760, or 8784 with February 29), found {records}: the data stop here");
-    if records == 0 {
-        return Err(origin.file_error(message));
-    }
-    Err(origin.record_error(records - 1, Field::Hour, message))
-}
-
-fn validate_calendar(
-    month: &[u8],
-    day: &[u8],
-    hour: &[u8],
-    minute: &[u8],
-    origin: &Origin,
-) -> Result<(), WeatherError> {
-    let leap = month.len() == HOURS_PER_LEAP_YEAR;
-    for record in 0..month.len() {
-        let (expected_month, expected_day) = month_day_of_index(record / 24, leap);
-        let expected_hour = (record % 24) as u8;
-        if minute[record] > 59 {
-            return Err(origin.record_error(
-                record,
-                Field::Minute,
-                format!("minute must be 0-59, got {}", minute[record]),
-            ));
-        }
-        if record > 0
-            && (month[record], day[record], hour[record])
-                == (month[record - 1], day[record - 1], hour[record - 1])
-        {
-            return Err(origin.record_error(
-                record,
-                Field::Hour,
-                format!(
-                    "sub-hourly data is not supported: a second record for {}/{} hour {}; the PVWatts v5 engine \
-                     needs one record per hour",
-                    month[record], day[record], hour[record]
-                ),
-            ));
-        }
-        let mismatch = if month[record] != expected_month {
-            Some(Field::Month)
-        } else if day[record] != expected_day {
-            Some(Field::Day)
-        } else if hour[record] != expected_hour {
-            Some(Field::Hour)
+/// Month, day, hour and minute in range, and 29 February only in leap years.
+fn validate_stamp_ranges(stamps: &Stamps<'_>, origin: &Origin) -> Result<(), WeatherError> {
+    for record in 0..stamps.month.len() {
+        let (month, day, hour, minute) =
+            (stamps.month[record], stamps.day[record], stamps.hour[record], stamps.minute[record]);
+        let problem = if !(1..=12).contains(&month) {
+            Some((Field::Month, format!("month must be 1-12, got {month}")))
+        } else if day == 0 || day > days_in_month(month, true) {
+            Some((Field::Day, format!("day {day} does not exist in month {month}")))
+        } else if month == 2 && day == 29 && !is_leap_year(stamps.year[record]) {
+            Some((Field::Day, format!("29 February {} does not exist ({} is not a leap year)", stamps.year[record], stamps.year[record])))
+        } else if hour > 23 {
+            Some((Field::Hour, format!("hour must be 0-23 (or 1-24 in files), got {hour}")))
+        } else if !(0.0..=60.0).contains(&minute) {
+            Some((Field::Minute, format!("minute must be between 0 and 60, got {minute}")))
         } else {
             None
         };
-        if let Some(field) = mismatch {
-            let leap_note = if leap { "366-day year" } else { "365-day year" };
-            return Err(origin.record_error(
-                record,
-                field,
-                format!(
-                    "expected {expected_month}/{expected_day} hour {expected_hour} but found {}/{} hour {} \
-                     (records must be consecutive hours of a {leap_note} starting January 1 hour 0)",
-                    month[record], day[record], hour[record]
-                ),
-            ));
+        if let Some((field, message)) = problem {
+            return Err(origin.record_error(record, field, message));
         }
     }
     Ok(())
+}
+
+/// The first of month, day, hour and minute in which record `record` differs from the stamp at
+/// `expected` (a calendar position), for naming the column in an error.
+fn first_differing_field(stamps: &Stamps<'_>, record: usize, expected: f64) -> Field {
+    let (month, day, hour, _) = stamp_of_position(expected);
+    if stamps.month[record] != month {
+        Field::Month
+    } else if stamps.day[record] != day {
+        Field::Day
+    } else if stamps.hour[record] != hour {
+        Field::Hour
+    } else {
+        Field::Minute
+    }
 }
 
 fn validate_values(
@@ -632,29 +767,82 @@ fn validate_values(
 enum Format {
     Tmy2,
     Tmy3,
+    Epw,
     HeaderCsv,
 }
 
+/// Site facts a caller gives when reading a file: they fill what the file lacks (a CSV saved
+/// without its metadata rows), and where the file has its own, they must agree with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SiteHints {
+    /// Latitude, degrees north.
+    pub lat: Option<f64>,
+    /// Longitude, degrees east.
+    pub lon: Option<f64>,
+    /// Time zone of the time stamps, hours east of UTC.
+    pub tz: Option<f64>,
+    /// Elevation, m.
+    pub elevation: Option<f64>,
+}
+
+impl SiteHints {
+    /// An error naming the first fact that differs from the file's own (file values are stored
+    /// as `f32`, so a hint that rounds to the same `f32` agrees).
+    fn check_against(&self, meta: &SiteMeta, file: &str) -> Result<(), WeatherError> {
+        for (hint, value, name) in [
+            (self.lat, meta.lat, "lat"),
+            (self.lon, meta.lon, "lon"),
+            (self.tz, meta.tz, "tz"),
+            (self.elevation, meta.elevation, "elevation"),
+        ] {
+            if let Some(hint) = hint {
+                if !value.is_nan() && hint != value && f64::from(hint as f32) != value {
+                    return Err(WeatherError::new(
+                        file,
+                        None,
+                        None,
+                        format!("{name}={hint} was given, but the file says {value}"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Read and parse a weather file; the format is detected from the content (and the extension
-/// for TMY2). See `parse_weather`.
-pub fn read_weather_file(path: &Path) -> Result<Weather, WeatherError> {
+/// for TMY2 and EPW). See `parse_weather_with`.
+pub fn read_weather_file(path: &Path, hints: &SiteHints) -> Result<Weather, WeatherError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path)
         .map_err(|e| WeatherError::new(&name, None, None, format!("cannot read file: {e}")))?;
-    parse_weather(&bytes, &name)
+    parse_weather_with(&bytes, &name, hints)
 }
 
-/// Parse weather file content: TMY2 (`.tm2`), TMY3 CSV, SAM CSV or the climate-download CSV
-/// (three header rows: metadata names, metadata values, column names). `name_for_errors` is used
-/// in error messages and its extension helps to recognise TMY2.
+/// Parse weather file content (see `parse_weather_with`) that carries its own site.
 pub fn parse_weather(bytes: &[u8], name_for_errors: &str) -> Result<Weather, WeatherError> {
+    parse_weather_with(bytes, name_for_errors, &SiteHints::default())
+}
+
+/// Parse weather file content: TMY2 (`.tm2`), TMY3 CSV, EPW, SAM CSV, NSRDB or the
+/// climate-download CSV (three header rows: metadata names, metadata values, column names; or
+/// the column names alone, with the site from `hints`). `name_for_errors` is used in error
+/// messages and its extension helps to recognise TMY2 and EPW.
+pub fn parse_weather_with(
+    bytes: &[u8],
+    name_for_errors: &str,
+    hints: &SiteHints,
+) -> Result<Weather, WeatherError> {
     let content = text::decode(bytes);
     let lines: Vec<&str> = content.lines().collect();
-    match detect_format(&lines, name_for_errors)? {
+    let weather = match detect_format(&lines, name_for_errors)? {
         Format::Tmy2 => tmy2::parse(&lines, name_for_errors),
         Format::Tmy3 => tmy3::parse(&lines, name_for_errors),
-        Format::HeaderCsv => csv::parse(&lines, name_for_errors),
-    }
+        Format::Epw => epw::parse(&lines, name_for_errors),
+        Format::HeaderCsv => csv::parse(&lines, name_for_errors, hints),
+    }?;
+    hints.check_against(&weather.meta, name_for_errors)?;
+    Ok(weather)
 }
 
 fn detect_format(lines: &[&str], name: &str) -> Result<Format, WeatherError> {
@@ -664,13 +852,8 @@ fn detect_format(lines: &[&str], name: &str) -> Result<Format, WeatherError> {
         .unwrap_or_default();
     let first = lines.first().copied().unwrap_or("");
     let second = lines.get(1).copied().unwrap_or("");
-    if extension == "epw" || first.starts_with("LOCATION,") {
-        return Err(WeatherError::new(
-            name,
-            Some(1),
-            None,
-            "EnergyPlus (EPW) weather files are not supported",
-        ));
+    if extension == "epw" || epw::looks_like_header(first) {
+        return Ok(Format::Epw);
     }
     if extension == "tm2" || extension == "tmy2" || tmy2::looks_like_header(first) {
         return Ok(Format::Tmy2);
@@ -690,7 +873,7 @@ fn detect_format(lines: &[&str], name: &str) -> Result<Format, WeatherError> {
         name,
         Some(1),
         None,
-        "unrecognised weather file format: expected TMY2, TMY3, SAM CSV or climate-download CSV",
+        "unrecognised weather file format: expected TMY2, TMY3, EPW, SAM CSV, NSRDB or climate-download CSV",
     ))
 }
 
@@ -712,7 +895,8 @@ mod tests {
         let weather = Weather::from_columns(site(), year_columns(false)).unwrap();
         assert_eq!(weather.len(), 8760);
         assert!(!weather.instantaneous);
-        assert!(weather.minute.iter().all(|&m| m == 30));
+        assert!(weather.minute.iter().all(|&m| m == 30.0));
+        assert_eq!(weather.steps_per_hour, 1);
         assert!(!weather.has_leap_day());
     }
 
@@ -758,25 +942,27 @@ mod tests {
         assert!(
             error
                 .message
-                .contains("expected one year of hourly records"),
+                .starts_with("expected one year of records (8760, or 8784 with February 29"),
             "{error}"
         );
     }
 
-    #[test]
-    fn sub_hourly_data_is_rejected() {
+    /// `year_columns(false)` resampled to `per_hour` instants per hour at `offset` minutes into
+    /// each step (values repeated).
+    fn sub_hourly_columns(per_hour: u32, offset: f64) -> WeatherColumns {
         let hourly = year_columns(false);
         let mut columns: WeatherColumns = WeatherColumns {
             minute: Some(Vec::new()),
             ..Default::default()
         };
+        let step = 60.0 / f64::from(per_hour);
         for record in 0..hourly.year.len() {
-            for minute in [0u8, 30] {
+            for k in 0..per_hour {
                 columns.year.push(hourly.year[record]);
                 columns.month.push(hourly.month[record]);
                 columns.day.push(hourly.day[record]);
                 columns.hour.push(hourly.hour[record]);
-                columns.minute.as_mut().unwrap().push(minute);
+                columns.minute.as_mut().unwrap().push(offset + step * f64::from(k));
                 columns.gh.push(hourly.gh[record]);
                 columns.dn.push(hourly.dn[record]);
                 columns.df.push(hourly.df[record]);
@@ -784,9 +970,109 @@ mod tests {
                 columns.wspd.push(hourly.wspd[record]);
             }
         }
+        columns
+    }
+
+    #[test]
+    fn sub_hourly_instants_are_accepted_with_their_step() {
+        for (per_hour, offset) in [(2, 0.0), (4, 7.5), (12, 0.0), (60, 0.0)] {
+            let weather = Weather::from_columns(site(), sub_hourly_columns(per_hour, offset)).unwrap();
+            assert_eq!(weather.steps_per_hour, per_hour);
+            assert_eq!(weather.len(), 8760 * per_hour as usize);
+            assert_eq!(weather.hours(), 8760.0);
+            assert_eq!(weather.minute[1], offset + 60.0 / f64::from(per_hour));
+        }
+    }
+
+    #[test]
+    fn sub_hourly_hour_averages_and_odd_steps_are_rejected() {
+        let mut columns = sub_hourly_columns(2, 0.0);
+        columns.minute = None;
         let error = error_of(Weather::from_columns(site(), columns));
-        assert!(error.message.starts_with("sub-hourly data is not supported: a second record in hour 0 of 1/1"), "{error}");
-        assert_eq!((error.line, error.column.as_deref()), (Some(2), Some("minute")));
+        assert!(error.message.starts_with("2 records per hour without a minute column"), "{error}");
+
+        let mut columns = sub_hourly_columns(2, 0.0);
+        let minutes = columns.minute.as_mut().unwrap();
+        minutes[3] = 0.0;
+        let error = error_of(Weather::from_columns(site(), columns));
+        assert_eq!((error.line, error.column.as_deref()), (Some(4), Some("minute")));
+        assert!(error.message.starts_with("expected 1/1 01:30 after 1/1 01:00 but found 1/1 01:00"), "{error}");
+    }
+
+    /// The climate generator's UTC year 2010 at UTC−7, as local standard time: from 31 December
+    /// 2009 17:00 to 31 December 2010 16:00, each record with its own year.
+    fn rolling_local_year(leap_year_without_february_29_in_utc: bool) -> WeatherColumns {
+        let year = if leap_year_without_february_29_in_utc { 2012 } else { 2010 };
+        let hourly = year_columns(false);
+        let mut columns: WeatherColumns = WeatherColumns {
+            minute: Some(Vec::new()),
+            ..Default::default()
+        };
+        let mut utc_day = 0;
+        let (mut month, mut day) = (1u8, 1u8);
+        for record in 0..8760 {
+            let utc_hour = (record % 24) as i64;
+            if record > 0 && utc_hour == 0 {
+                utc_day += 1;
+                let (m, d) = crate::pvwatts::calendar::month_day_of_index(utc_day, false);
+                month = m;
+                day = d;
+            }
+            // Local time is 7 h earlier; the calendar of the local date in a leap year.
+            let local = utc_hour - 7;
+            let (local_year, local_month, local_day, local_hour) = if local >= 0 {
+                (year, month, day, local as u8)
+            } else if month == 1 && day == 1 {
+                (year - 1, 12, 31, (local + 24) as u8)
+            } else if month == 3 && day == 1 && leap_year_without_february_29_in_utc {
+                (year, 2, 29, (local + 24) as u8)
+            } else {
+                let previous_day = if day > 1 { (month, day - 1) } else {
+                    let m = month - 1;
+                    (m, crate::pvwatts::calendar::days_in_month(m, false))
+                };
+                (year, previous_day.0, previous_day.1, (local + 24) as u8)
+            };
+            columns.year.push(local_year);
+            columns.month.push(local_month);
+            columns.day.push(local_day);
+            columns.hour.push(local_hour);
+            columns.minute.as_mut().unwrap().push(0.0);
+            columns.gh.push(hourly.gh[record]);
+            columns.dn.push(hourly.dn[record]);
+            columns.df.push(hourly.df[record]);
+            columns.tdry.push(hourly.tdry[record]);
+            columns.wspd.push(hourly.wspd[record]);
+        }
+        columns
+    }
+
+    #[test]
+    fn a_year_may_start_anywhere_and_keep_its_real_years() {
+        let weather = Weather::from_columns(site(), rolling_local_year(false)).unwrap();
+        assert_eq!((weather.year[0], weather.month[0], weather.day[0], weather.hour[0]), (2009, 12, 31, 17));
+        assert_eq!((weather.year[7], weather.month[7], weather.day[7], weather.hour[7]), (2010, 1, 1, 0));
+        assert!(!weather.has_leap_day());
+    }
+
+    #[test]
+    fn a_utc_year_without_february_29_is_a_valid_local_year() {
+        let weather = Weather::from_columns(site(), rolling_local_year(true)).unwrap();
+        assert_eq!(weather.len(), 8760);
+        assert!(weather.has_leap_day());
+        let february_29 = (0..8760).filter(|&i| weather.month[i] == 2 && weather.day[i] == 29).count();
+        assert_eq!(february_29, 7);
+    }
+
+    #[test]
+    fn a_second_missing_day_or_one_away_from_february_is_rejected() {
+        let mut columns = year_columns(false);
+        for record in 100 * 24..101 * 24 {
+            columns.day[record] += 1;
+        }
+        let error = error_of(Weather::from_columns(site(), columns));
+        assert_eq!(error.column.as_deref(), Some("day"));
+        assert!(error.message.contains("expected 4/11 00:30 after 4/10 23:30 but found 4/12 00:30"), "{error}");
     }
 
     #[test]
@@ -801,7 +1087,7 @@ mod tests {
         assert!(
             error
                 .message
-                .starts_with("expected 1/2 hour 6 but found 1/3 hour 6"),
+                .starts_with("expected 1/2 06:30 after 1/2 05:30 but found 1/3 06:30"),
             "{error}"
         );
 
@@ -823,14 +1109,19 @@ mod tests {
     }
 
     #[test]
-    fn february_29_in_a_365_day_year_is_out_of_sequence() {
+    fn february_29_needs_a_leap_year_and_a_366_day_year() {
         let mut columns = year_columns(false);
         for record in 59 * 24..60 * 24 {
             columns.month[record] = 2;
             columns.day[record] = 29;
         }
+        let error = error_of(Weather::from_columns(site(), columns.clone()));
+        assert_eq!(error.column.as_deref(), Some("day"));
+        assert_eq!(error.message, "29 February 2019 does not exist (2019 is not a leap year)");
+
+        columns.year.iter_mut().for_each(|year| *year = 2020);
         let error = error_of(Weather::from_columns(site(), columns));
-        assert_eq!(error.column.as_deref(), Some("month"));
+        assert!(error.message.starts_with("expected 3/1 00:30 after 2/29 23:30 but found 3/2 00:30"), "{error}");
     }
 
     const NSRDB_NAMES: &str = "Source,Location ID,City,State,Country,Latitude,Longitude,Time Zone,Elevation,Local Time Zone";
@@ -980,7 +1271,11 @@ mod tests {
             |_, _| String::new(),
         );
         let error = error_of(parse_weather(text.as_bytes(), "nozone.csv"));
-        assert_eq!(error.to_string(), "nozone.csv:1: time zone is required in the metadata header (row 1 names, row 2 values)");
+        assert_eq!(
+            error.to_string(),
+            "nozone.csv:1: time zone is required in the metadata header (row 1 names, row 2 values), or give it \
+             when reading the file"
+        );
 
         let text = csv_text(
             NSRDB_NAMES,
@@ -995,13 +1290,117 @@ mod tests {
         );
     }
 
+    /// An EPW file of `year_columns(false)`: `per_hour` records per hour with EPW's minutes
+    /// (hourly files write 60), hours ending 1–24, pressure in Pa, irradiance missing (9999) in
+    /// records `missing`.
+    fn epw_text(per_hour: u32, missing: &[usize]) -> String {
+        let columns = year_columns(false);
+        let mut text = String::from("LOCATION,Golden,CO,USA,TMY3,724666,39.74,-105.18,-7.0,1829.0\n");
+        for header in ["DESIGN CONDITIONS,0", "TYPICAL/EXTREME PERIODS,0", "GROUND TEMPERATURES,0",
+            "HOLIDAYS/DAYLIGHT SAVINGS,No,0,0,0", "COMMENTS 1,test", "COMMENTS 2,test", "DATA PERIODS,1,1,Data,Sunday,1/1,12/31"]
+        {
+            text.push_str(header);
+            text.push('\n');
+        }
+        let mut record = 0;
+        for i in 0..columns.year.len() {
+            for k in 1..=per_hour {
+                let minute = 60 * k / per_hour;
+                let dni = if missing.contains(&record) { "9999".to_string() } else { columns.dn[i].to_string() };
+                let tail = vec!["0"; 12].join(",");
+                text.push_str(&format!(
+                    "{},{},{},{},{minute},A7A7,{},5.0,50,81000,0,0,0,{},{dni},{},0,0,0,0,180,{},0,0,0,0,0,0,0,0,{tail}\n",
+                    columns.year[i], columns.month[i], columns.day[i], columns.hour[i] + 1,
+                    columns.tdry[i], columns.gh[i], columns.df[i], columns.wspd[i],
+                ));
+                record += 1;
+            }
+        }
+        text
+    }
+
     #[test]
-    fn epw_and_unknown_formats_are_rejected() {
+    fn epw_files_are_read_as_ssc_reads_them() {
+        let weather = parse_weather(epw_text(1, &[]).as_bytes(), "golden.epw").unwrap();
+        assert!(weather.instantaneous);
+        assert_eq!(weather.steps_per_hour, 1);
+        assert_eq!((weather.hour[0], weather.minute[0]), (0, 30.0));
+        assert_eq!(weather.meta.city, "Golden");
+        assert_eq!(weather.meta.lat, f64::from(39.74f32));
+        assert_eq!(weather.pressure.as_ref().unwrap()[0], 810.0);
+
+        let half_hourly = parse_weather(epw_text(2, &[]).as_bytes(), "golden_30.epw").unwrap();
+        assert_eq!(half_hourly.steps_per_hour, 2);
+        assert_eq!((half_hourly.hour[1], half_hourly.minute[1]), (0, 60.0));
+        assert_eq!((half_hourly.hour[2], half_hourly.minute[2]), (1, 30.0));
+    }
+
+    #[test]
+    fn missing_epw_values_are_filled_like_ssc() {
+        let columns = year_columns(false);
+        let noon = 12;
+        let weather = parse_weather(epw_text(1, &[noon, noon + 24, noon + 25, noon + 26]).as_bytes(), "gaps.epw").unwrap();
+        let mean = (columns.dn[noon - 1] as f32 + columns.dn[noon + 1] as f32) / 2.0;
+        assert_eq!(weather.dn[noon], f64::from(mean));
+        let (before, after) = (columns.dn[noon + 23] as f32, columns.dn[noon + 27] as f32);
+        let slope = (after - before) / 4.0;
+        for step in 1..4 {
+            assert_eq!(weather.dn[noon + 23 + step], f64::from(before + slope * step as f32));
+        }
+    }
+
+    #[test]
+    fn a_csv_without_metadata_rows_takes_its_site_from_the_caller() {
+        let text = csv_text(
+            "Year,Month,Day,Hour,Minute,GHI,DNI,DHI,Temperature,Wind Speed",
+            "",
+            "",
+            |i, c| format!("{},{},{},{},30,{},{},{},{},{}", c.year[i], c.month[i], c.day[i], c.hour[i], c.gh[i], c.dn[i], c.df[i], c.tdry[i], c.wspd[i]),
+        )
+        .replacen("\n\n\n", "\n", 1);
+        let error = error_of(parse_weather(text.as_bytes(), "bare.csv"));
+        assert!(error.message.starts_with("the file has no metadata rows (row 1 names the data columns), so the site must be given: lat, lon, tz"), "{error}");
+        let hints = SiteHints { lat: Some(39.74), lon: Some(-105.18), tz: Some(-7.0), elevation: Some(1829.0) };
+        let weather = parse_weather_with(text.as_bytes(), "bare.csv", &hints).unwrap();
+        assert_eq!((weather.meta.lat, weather.meta.tz, weather.meta.elevation), (39.74, -7.0, 1829.0));
+        assert!(weather.instantaneous);
+    }
+
+    #[test]
+    fn site_facts_given_must_agree_with_the_file() {
+        let text = epw_text(1, &[]);
+        let agreeing = SiteHints { lat: Some(39.74), tz: Some(-7.0), ..SiteHints::default() };
+        assert!(parse_weather_with(text.as_bytes(), "golden.epw", &agreeing).is_ok());
+        let other = SiteHints { tz: Some(-6.0), ..SiteHints::default() };
+        let error = error_of(parse_weather_with(text.as_bytes(), "golden.epw", &other));
+        assert_eq!(error.to_string(), "golden.epw: tz=-6 was given, but the file says -7");
+    }
+
+    #[test]
+    fn quarter_hour_csv_with_minutes_at_the_middle_of_each_step() {
+        let hourly = year_columns(false);
+        let mut text = format!("{NSRDB_NAMES}\n{NSRDB_VALUES}\nYear,Month,Day,Hour,Minute,DNI,DHI,Tdry,Wspd\n");
+        for i in 0..hourly.year.len() {
+            for k in 0..4 {
+                let minute = 7.5 + 15.0 * f64::from(k);
+                text.push_str(&format!(
+                    "{},{},{},{},{minute},{},{},{},{}\n",
+                    hourly.year[i], hourly.month[i], hourly.day[i], hourly.hour[i], hourly.dn[i], hourly.df[i], hourly.tdry[i], hourly.wspd[i]
+                ));
+            }
+        }
+        let weather = parse_weather(text.as_bytes(), "quarter.csv").unwrap();
+        assert_eq!((weather.steps_per_hour, weather.minute[1]), (4, 22.5));
+        assert!(weather.gh.iter().all(|v| v.is_nan()));
+    }
+
+    #[test]
+    fn empty_epw_and_unknown_formats_are_rejected() {
         let error = error_of(parse_weather(
             b"LOCATION,Denver,CO,USA,TMY3,724666,39.74,-105.18,-7.0,1829.0\n",
             "denver.epw",
         ));
-        assert!(error.message.contains("EPW"), "{error}");
+        assert!(error.message.contains("found 0"), "{error}");
         let error = error_of(parse_weather(b"just some text\n", "notes.txt"));
         assert!(
             error

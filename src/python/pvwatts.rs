@@ -15,25 +15,32 @@ use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
 use crate::error::Error;
 use crate::pvwatts::weather::Series;
-use crate::pvwatts::{parse_weather, read_weather_file, simulate_many, simulate_with_sun_path, SiteMeta, SunPath, Weather, WeatherColumns};
+use crate::pvwatts::solarpos::Precision;
+use crate::pvwatts::{parse_weather_with, read_weather_file, SiteHints, simulate_many, simulate_with_sun_path, sun_path_precision, SiteMeta, SunPath, Weather, WeatherColumns};
 use crate::services::pv_estimator::{record_hours_ms, stamp_year, validate_system, NOMINAL_YEAR, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreWeather")]
 pub struct CoreWeather {
     pub weather: Arc<Weather>,
-    /// The sun's path over this year, computed on the first simulation and reused by the next
-    /// (it depends only on the site and the calendar; about half the work of one simulation).
-    sun_path: OnceLock<Arc<SunPath>>,
+    /// The sun's path over this year in each precision, computed on the first simulation that
+    /// needs it and reused by the next (it depends only on the site and the calendar; about half
+    /// the work of one simulation).
+    sun_path_fast: OnceLock<Arc<SunPath>>,
+    sun_path_exact: OnceLock<Arc<SunPath>>,
 }
 
 impl CoreWeather {
     pub fn new(weather: Arc<Weather>) -> Self {
-        CoreWeather { weather, sun_path: OnceLock::new() }
+        CoreWeather { weather, sun_path_fast: OnceLock::new(), sun_path_exact: OnceLock::new() }
     }
 
-    fn sun_path(&self) -> Arc<SunPath> {
-        self.sun_path.get_or_init(|| Arc::new(SunPath::compute(&self.weather))).clone()
+    fn sun_path(&self, precision: Precision) -> Arc<SunPath> {
+        let cache = match precision {
+            Precision::Fast => &self.sun_path_fast,
+            Precision::Exact => &self.sun_path_exact,
+        };
+        cache.get_or_init(|| Arc::new(SunPath::compute(&self.weather, precision))).clone()
     }
 }
 
@@ -63,6 +70,16 @@ impl CoreWeather {
         self.weather.instantaneous
     }
 
+    #[getter]
+    fn steps_per_hour(&self) -> u32 {
+        self.weather.steps_per_hour
+    }
+
+    /// The same year without its 29 February records: the 365-day year SSC simulates.
+    fn without_leap_day(&self) -> CoreWeather {
+        CoreWeather::new(Arc::new(self.weather.without_leap_day()))
+    }
+
     /// The columns: year, month, day, hour, minute, gh, dn, df (W/m²), tdry (°C), wspd (m/s) and
     /// pressure (mbar) / albedo when present.
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -76,7 +93,7 @@ impl CoreWeather {
             ("month", ints(w.month.iter().map(|&v| i64::from(v)).collect())),
             ("day", ints(w.day.iter().map(|&v| i64::from(v)).collect())),
             ("hour", ints(w.hour.iter().map(|&v| i64::from(v)).collect())),
-            ("minute", ints(w.minute.iter().map(|&v| i64::from(v)).collect())),
+            ("minute", Arc::new(Float64Array::from(w.minute.clone())) as ArrayRef),
             ("gh", floats(&w.gh)),
             ("dn", floats(&w.dn)),
             ("df", floats(&w.df)),
@@ -98,17 +115,22 @@ impl CoreWeather {
     }
 }
 
-/// Reads a TMY2, TMY3, SAM CSV or climate-download CSV file (GIL released).
+/// Reads a TMY2, TMY3, EPW, SAM CSV, NSRDB or climate-download CSV file (GIL released); the site
+/// facts given fill what the file lacks and must agree with what it has.
 #[pyfunction]
-pub fn read_weather_path(py: Python<'_>, path: std::path::PathBuf) -> PyResult<CoreWeather> {
-    let weather = py.detach(|| read_weather_file(&path)).map_err(weather_error)?;
+#[pyo3(signature = (path, lat=None, lon=None, tz=None, elevation=None))]
+pub fn read_weather_path(py: Python<'_>, path: std::path::PathBuf, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<CoreWeather> {
+    let hints = SiteHints { lat, lon, tz, elevation };
+    let weather = py.detach(|| read_weather_file(&path, &hints)).map_err(weather_error)?;
     Ok(CoreWeather::new(Arc::new(weather)))
 }
 
 /// Reads weather from the bytes of one of those files; `name` is used in error messages.
 #[pyfunction]
-pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String) -> PyResult<CoreWeather> {
-    let weather = py.detach(move || parse_weather(&data, &name)).map_err(weather_error)?;
+#[pyo3(signature = (data, name, lat=None, lon=None, tz=None, elevation=None))]
+pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<CoreWeather> {
+    let hints = SiteHints { lat, lon, tz, elevation };
+    let weather = py.detach(move || parse_weather_with(&data, &name, &hints)).map_err(weather_error)?;
     Ok(CoreWeather::new(Arc::new(weather)))
 }
 
@@ -145,7 +167,7 @@ pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation
         column_f64(&batches, column).map_err(fail)?.ok_or_else(|| fail(format!("column {column:?} is missing")))
     };
     let calendar = |column: &str| -> PyResult<Vec<u8>> { Ok(required(column)?.iter().map(|v| v.clamp(0.0, 255.0) as u8).collect()) };
-    let minute = column_f64(&batches, "minute").map_err(fail)?.map(|values| values.iter().map(|v| v.clamp(0.0, 255.0) as u8).collect());
+    let minute = column_f64(&batches, "minute").map_err(fail)?.map(|values| values.to_vec());
     let columns = WeatherColumns::<Series> {
         year: required("year")?.iter().map(|&v| v as i32).collect(),
         month: calendar("month")?,
@@ -224,7 +246,7 @@ pub fn pvwatts_simulate(
             return Err(to_pyerr(Error::Parameter(problems)));
         }
     };
-    let output = py.detach(|| simulate_with_sun_path(&weather.weather, &weather.sun_path(), &system));
+    let output = py.detach(|| simulate_with_sun_path(&weather.weather, &weather.sun_path(sun_path_precision(&system)), &system));
     estimate_of(&weather.weather, output, timeframe)
 }
 

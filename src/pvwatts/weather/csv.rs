@@ -1,9 +1,12 @@
-//! Reader for weather CSV files with a metadata header: SAM CSV, NSRDB downloads and the
-//! climate-download CSV.
+//! Reader for weather CSV files: SAM CSV, NSRDB downloads (PSM3, GOES v4, TMY and single years,
+//! any interval) and the climate-download CSV, with or without their metadata header.
 //!
 //! Layout: row 1 metadata names, row 2 metadata values (latitude, longitude and time zone are
 //! required), row 3 column names, then one row per record (a units row after the names is
-//! skipped when the metadata has `units`/`hasunits` = yes or 1). Names are matched without regard
+//! skipped when the metadata has `units`/`hasunits` = yes or 1). A file whose first row already
+//! names the data columns (Month, Day, Hour, DNI, DHI, ...; such as a table saved without its
+//! header rows) has no metadata: the caller gives the site (`SiteHints`). Site facts the caller
+//! gives fill what the metadata lacks. Names are matched without regard
 //! to case, `_`/`-` versus spaces, a trailing unit in parentheses and a measurement height
 //! ("temperature_2m", "air temperature at 2m (C)", "windspeed_10m", "Wind Speed" all match).
 //! When a quantity comes at several heights, the column without a height is used, otherwise the
@@ -18,13 +21,15 @@
 //! `shared/lib_weatherfile.cpp` (column aliases).
 
 use super::text::{parse_value, split_csv, Value};
-use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
+use super::{Field, Origin, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
 /// Line (1-based) of the metadata names, values and column names.
 const META_NAMES_LINE: usize = 1;
 const META_VALUES_LINE: usize = 2;
 const COLUMN_NAMES_LINE: usize = 3;
+/// Data columns the first row must name for a file to count as having no metadata rows.
+const COLUMNS_FOR_NO_METADATA: usize = 4;
 /// Pressures above this without a unit are taken to be in Pa, mbar otherwise.
 const PASCAL_DETECTION_THRESHOLD: f64 = 2000.0;
 
@@ -204,6 +209,7 @@ struct Metadata {
 fn parse_metadata(
     names: &[Cow<'_, str>],
     values: &[Cow<'_, str>],
+    hints: &SiteHints,
     file: &str,
 ) -> Result<Metadata, WeatherError> {
     let lookup = |aliases: &[&str]| {
@@ -229,13 +235,16 @@ fn parse_metadata(
             },
         }
     };
-    let required = |aliases: &[&str], what: &str| -> Result<f64, WeatherError> {
-        number(aliases)?.ok_or_else(|| {
+    let required = |aliases: &[&str], what: &str, hint: Option<f64>| -> Result<f64, WeatherError> {
+        number(aliases)?.or(hint).ok_or_else(|| {
             WeatherError::new(
                 file,
                 Some(META_NAMES_LINE),
                 None,
-                format!("{what} is required in the metadata header (row 1 names, row 2 values)"),
+                format!(
+                    "{what} is required in the metadata header (row 1 names, row 2 values), or give it \
+                     when reading the file"
+                ),
             )
         })
     };
@@ -256,13 +265,15 @@ fn parse_metadata(
         None => required(
             &["local time zone", "site timezone", "site time zone"],
             "time zone",
+            hints.tz,
         )?,
     };
     let site = SiteMeta {
-        lat: required(&["latitude", "lat"], "latitude")?,
-        lon: required(&["longitude", "lon", "long", "lng"], "longitude")?,
+        lat: required(&["latitude", "lat"], "latitude", hints.lat)?,
+        lon: required(&["longitude", "lon", "long", "lng"], "longitude", hints.lon)?,
         tz,
         elevation: number(&["elevation", "elev", "el", "site elevation", "altitude"])?
+            .or(hints.elevation)
             .unwrap_or(f64::NAN),
         city: text(&["city"]),
         state: text(&["state", "province", "region"]),
@@ -299,11 +310,56 @@ fn strip_bytes_literal(value: &str) -> String {
         .to_string()
 }
 
-/// Parse a header CSV file given as lines.
-pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
+/// True when a row names at least four data columns (a file without metadata rows).
+fn names_data_columns(row: &[Cow<'_, str>]) -> bool {
+    row.iter()
+        .filter(|name| field_of(&normalize_column_name(name).base).is_some())
+        .count()
+        >= COLUMNS_FOR_NO_METADATA
+}
+
+/// The site of a file without metadata rows: all of it from the caller.
+fn metadata_from_hints(hints: &SiteHints, file: &str) -> Result<Metadata, WeatherError> {
+    let missing: Vec<&str> = [("lat", hints.lat), ("lon", hints.lon), ("tz", hints.tz)]
+        .iter()
+        .filter(|(_, value)| value.is_none())
+        .map(|(name, _)| *name)
+        .collect();
+    if !missing.is_empty() {
+        return Err(WeatherError::new(
+            file,
+            Some(META_NAMES_LINE),
+            None,
+            format!(
+                "the file has no metadata rows (row 1 names the data columns), so the site must be given: \
+                 {} (and elevation)",
+                missing.join(", ")
+            ),
+        ));
+    }
+    Ok(Metadata {
+        site: SiteMeta {
+            lat: hints.lat.unwrap_or(f64::NAN),
+            lon: hints.lon.unwrap_or(f64::NAN),
+            tz: hints.tz.unwrap_or(f64::NAN),
+            elevation: hints.elevation.unwrap_or(f64::NAN),
+            ..SiteMeta::default()
+        },
+        start_year: None,
+        has_units_row: false,
+    })
+}
+
+/// Parse a header CSV file given as lines; `hints` fill site facts the file lacks.
+pub(super) fn parse(lines: &[&str], file: &str, hints: &SiteHints) -> Result<Weather, WeatherError> {
     let row = |line: usize| split_csv(lines.get(line - 1).copied().unwrap_or(""));
-    let metadata = parse_metadata(&row(META_NAMES_LINE), &row(META_VALUES_LINE), file)?;
-    let column_names = row(COLUMN_NAMES_LINE);
+    let first_row = row(META_NAMES_LINE);
+    let (metadata, column_names_line) = if names_data_columns(&first_row) {
+        (metadata_from_hints(hints, file)?, META_NAMES_LINE)
+    } else {
+        (parse_metadata(&first_row, &row(META_VALUES_LINE), hints, file)?, COLUMN_NAMES_LINE)
+    };
+    let column_names = row(column_names_line);
     let chosen = choose_columns(&column_names);
     let column = |field: Field| {
         chosen
@@ -323,13 +379,13 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
         if column(field).is_none() {
             return Err(WeatherError::new(
                 file,
-                Some(COLUMN_NAMES_LINE),
+                Some(column_names_line),
                 None,
-                format!("no {what} column found among the column names in row 3"),
+                format!("no {what} column found among the column names in row {column_names_line}"),
             ));
         }
     }
-    let first_data_line = COLUMN_NAMES_LINE + 1 + usize::from(metadata.has_units_row);
+    let first_data_line = column_names_line + 1 + usize::from(metadata.has_units_row);
 
     let mut table = Table::new(chosen);
     for (index, line) in lines.iter().enumerate().skip(first_data_line - 1) {
@@ -420,12 +476,7 @@ impl Table {
         let Some(values) = self.take(field) else {
             return Ok(None);
         };
-        let name = self
-            .chosen
-            .iter()
-            .find(|(f, _)| *f == field)
-            .map(|(_, c)| c.name.clone())
-            .unwrap_or_default();
+        let name = self.column_name(field);
         values
             .iter()
             .enumerate()
@@ -450,6 +501,32 @@ impl Table {
             .map(Some)
     }
 
+    /// The minute column, if any: 0 to 59 as SSC accepts them, fractions allowed (15-minute
+    /// files stamped at the middle of each step write 7.5).
+    fn minutes(&mut self, file: &str) -> Result<Option<Vec<f64>>, WeatherError> {
+        let Some(values) = self.take(Field::Minute) else {
+            return Ok(None);
+        };
+        match values.iter().position(|v| !(0.0..=59.0).contains(v)) {
+            None => Ok(Some(values)),
+            Some(record) => Err(WeatherError::new(
+                file,
+                Some(self.record_lines[record]),
+                Some(&self.column_name(Field::Minute)),
+                format!("expected a minute from 0 to 59, got {}", values[record]),
+            )),
+        }
+    }
+
+    /// The file's name of a chosen column.
+    fn column_name(&self, field: Field) -> String {
+        self.chosen
+            .iter()
+            .find(|(f, _)| *f == field)
+            .map(|(_, c)| c.name.clone())
+            .unwrap_or_default()
+    }
+
     fn into_weather(mut self, metadata: Metadata, file: &str) -> Result<Weather, WeatherError> {
         let records = self.record_lines.len();
         let start_year = i64::from(metadata.start_year.unwrap_or(1900));
@@ -463,7 +540,7 @@ impl Table {
         let mut hour = self
             .integers(Field::Hour, 0..=24, file)?
             .unwrap_or_default();
-        let minute = self.integers(Field::Minute, 0..=59, file)?;
+        let minute = self.minutes(file)?;
         if hour.iter().min() == Some(&1) && hour.iter().max() == Some(&24) {
             hour.iter_mut().for_each(|h| *h -= 1);
         }
@@ -478,7 +555,7 @@ impl Table {
             month: to_u8(month),
             day: to_u8(day),
             hour: to_u8(hour),
-            minute: minute.map(to_u8),
+            minute,
             gh: self
                 .take(Field::Gh)
                 .unwrap_or_else(|| vec![f64::NAN; records]),
