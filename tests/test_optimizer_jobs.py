@@ -167,10 +167,11 @@ def test_results_body_parses() -> None:
     assert series.columns == ["timestamp", "ElectricUtility.electric_to_load_series_kw",
                               "ElectricLoad.load_series_kw", "PV.electric_to_load_series_kw",
                               "PV.electric_to_grid_series_kw"]
-    assert series.schema["timestamp"] == pl.Datetime("us")
+    assert series.schema["timestamp"] == pl.Datetime("us", "Etc/GMT+7"), "Denver's standard time"
     assert series.schema["PV.electric_to_grid_series_kw"] == pl.Float64
-    assert series["timestamp"][0] == datetime.datetime(2017, 1, 1, 0, 0)
-    assert series["timestamp"][-1] == datetime.datetime(2017, 12, 31, 23, 0)
+    local = series["timestamp"].dt.replace_time_zone(None)
+    assert local[0] == datetime.datetime(2017, 1, 1, 0, 0)
+    assert local[-1] == datetime.datetime(2017, 12, 31, 23, 0)
     assert series["ElectricLoad.load_series_kw"].to_list() == raw["outputs"]["ElectricLoad"]["load_series_kw"]
     with pytest.raises(AttributeError, match="outputs.PV has no 'nonexistent'"):
         _ = result.outputs.PV.nonexistent
@@ -183,4 +184,18 @@ def test_results_series_follow_the_input_resolution_and_year() -> None:
     series = OptimizerResult(raw).series()
     assert series.height == 35040
     assert series["timestamp"][1] - series["timestamp"][0] == datetime.timedelta(minutes=15)
-    assert series["timestamp"][0] == datetime.datetime(2023, 1, 1) and series["timestamp"][-1].year == 2023
+    assert series["timestamp"][0] == datetime.datetime(2023, 1, 1, 7, tzinfo=datetime.timezone.utc)
+    assert series["timestamp"].dt.replace_time_zone(None)[-1].year == 2023
+
+
+def test_results_series_take_a_given_zone_and_survive_missing_parts() -> None:
+    """``tz=`` names the standard time; a result without series or inputs still has its time axis."""
+    raw = results_body()
+    kolkata = OptimizerResult(raw).series(tz=5.5)
+    assert kolkata.schema["timestamp"] == pl.Datetime("us", "Asia/Kolkata")
+    assert kolkata["timestamp"].dt.replace_time_zone(None)[0] == datetime.datetime(2017, 1, 1)
+    bare = OptimizerResult({"status": "optimal", "outputs": {}}).series()
+    assert bare.columns == ["timestamp"] and bare.height == 8760
+    assert bare.schema["timestamp"] == pl.Datetime("us", "UTC")
+    no_inputs = OptimizerResult({"status": "optimal", "inputs": None, "outputs": {"Financial": {"lcc": 1.0}}}).series()
+    assert no_inputs.height == 8760

@@ -49,7 +49,7 @@ def test_hourly_frame_shape_units_and_time(client: sf.Client) -> None:
     hourly = result.hourly
     assert hourly is not None and hourly.height == 8760
     assert hourly.columns == ["timestamp", *HOURLY]
-    assert hourly.schema["timestamp"] == pl.Datetime("ms", "Etc/GMT+7")
+    assert hourly.schema["timestamp"] == pl.Datetime("us", "Etc/GMT+7")
     assert hourly["timestamp"].dt.hour().to_list()[:3] == [0, 1, 2]
     assert result.monthly.height == 12 and result.monthly.columns == ["month", "poa", "dc", "ac", "solrad"]
     assert abs(result.monthly["ac"].sum() - result.ac_annual) < 1e-6 * result.ac_annual

@@ -91,6 +91,7 @@ def write_sam_csv(path: Path, frame: pl.DataFrame, weather: Weather) -> Path:
     """``frame`` (the columns of `Weather.to_polars`) as a SAM CSV: metadata names and values, then
     the column names and one row per record."""
     values = ["test", weather.location_id, weather.city, weather.state, weather.country, weather.lat, weather.lon, weather.tz, weather.elevation]
+    frame = frame.drop("timestamp", strict=False)
     with path.open("w") as out:
         out.write(f"{SAM_HEADER}\n{','.join(str(v).replace(',', ' ') for v in values)}\n")
         frame.rename({name: SAM_COLUMNS[name] for name in frame.columns}).write_csv(out)
@@ -115,7 +116,9 @@ def test_files_are_read_with_the_site_of_the_readme(files: dict[str, Path], name
     assert weather.city.title().startswith(site["place"].split()[0].title()) and weather.source == site["format"]
     assert len(weather) == 8760 and not weather.has_leap_day and not weather.instantaneous
     frame = weather.to_polars()
-    assert frame.columns[:9] == ["year", "month", "day", "hour", "gh", "dn", "df", "tdry", "wspd"]
+    assert frame.columns[:10] == ["timestamp", "year", "month", "day", "hour", "gh", "dn", "df", "tdry", "wspd"]
+    assert frame.schema["timestamp"] == pl.Datetime("us", f"Etc/GMT{-int(weather.tz):+d}")
+    assert frame["timestamp"].dt.minute().max() == 0, "hour averages are stamped at the start of their hour"
     assert frame["hour"].to_list()[:25] == [*range(24), 0]
     for column in ("dn", "df", "tdry", "wspd"):
         values = frame[column].to_numpy()
@@ -187,16 +190,13 @@ def test_a_table_needs_the_site_and_the_columns(weathers: dict[str, Weather]) ->
     weather = weathers[GREENSBORO]
     frame = weather.to_polars()
     site = site_of(weather)
-    assert parameter_errors(lambda: read_weather(frame, lat=site["lat"], lon=site["lon"])) == [
-        "tz is required when reading weather from a table",
-        "elevation is required when reading weather from a table",
-    ]
+    assert parameter_errors(lambda: read_weather(frame, lat=site["lat"], lon=site["lon"])) == ["table: a table needs its site: give tz"]
     (missing_dni,) = parameter_errors(lambda: read_weather(frame.drop("dn"), **site))
-    assert missing_dni.startswith("column 'dn' is missing") and "dni" in missing_dni
-    (no_time,) = parameter_errors(lambda: read_weather(frame.drop("hour"), **site))
+    assert missing_dni.startswith("table: column 'dn' is missing (direct normal irradiance in W/m2: dni, DNI")
+    (no_time,) = parameter_errors(lambda: read_weather(frame.drop("hour", "timestamp"), **site))
     assert "year, month, day and hour columns or a timestamp column" in no_time
     (bad_value,) = parameter_errors(lambda: read_weather(frame.with_columns(dn=pl.when(pl.int_range(8760) == 100).then(-5.0).otherwise("dn")), **site))
-    assert bad_value.startswith("<columns>:101: column 'dn': expected a value between 0 and 1500")
+    assert bad_value.startswith("table:101: column 'dn': expected a value between 0 and 1500")
 
 
 # --- bad files ------------------------------------------------------------------------------------
@@ -287,21 +287,28 @@ def _half_hourly(weather: Weather) -> pl.DataFrame:
     )
 
 
-def test_sub_hourly_data_is_refused_with_a_clear_message(weathers: dict[str, Weather], tmp_path: Path) -> None:
+def test_half_hourly_files_and_tables_are_read_with_two_records_per_hour(weathers: dict[str, Weather], tmp_path: Path) -> None:
     weather = weathers[GREENSBORO]
     half_hourly = _half_hourly(weather)
-    path = write_sam_csv(tmp_path / "half_hourly.csv", half_hourly, weather)
-    (message,) = parameter_errors(lambda: read_weather(path))
-    assert message.startswith(f"{path}:5: column 'Minute': sub-hourly data is not supported")
-    (from_table,) = parameter_errors(lambda: read_weather(half_hourly, **site_of(weather)))
-    assert "sub-hourly data is not supported" in from_table
+    from_file = read_weather(write_sam_csv(tmp_path / "half_hourly.csv", half_hourly, weather))
+    from_table = read_weather(half_hourly, **site_of(weather))
+    for read in (from_file, from_table):
+        assert (len(read), read.steps_per_hour, read.instantaneous) == (17520, 2, True)
+    result = run(from_table)
+    assert result.hourly is not None and result.hourly.height == 17520
+    assert result.hourly["timestamp"].dt.minute().head(2).to_list() == [0, 30]
+    assert result.ac_annual == pytest.approx(result.hourly["ac"].sum() / 2000, rel=1e-12), "half-hour power counts half an hour"
+    assert result.capacity_factor == pytest.approx(result.ac_annual / (BASE["system_capacity"] * 8760) * 100, rel=1e-12)
 
 
-def test_sub_hourly_data_names_line_and_column(weathers: dict[str, Weather], tmp_path: Path) -> None:
+def test_sub_hourly_hour_averages_are_refused_with_a_clear_message(weathers: dict[str, Weather], tmp_path: Path) -> None:
     weather = weathers[GREENSBORO]
-    path = write_sam_csv(tmp_path / "half_hourly.csv", _half_hourly(weather), weather)
+    without_minutes = _half_hourly(weather).drop("minute")
+    path = write_sam_csv(tmp_path / "half_hourly.csv", without_minutes, weather)
     (message,) = parameter_errors(lambda: read_weather(path))
-    assert re.match(rf"{re.escape(str(path))}:5: column '(Minute|Hour)'", message), message
+    assert message.startswith(f"{path}:5: column 'Hour': 2 records per hour without a minute column")
+    (from_table,) = parameter_errors(lambda: read_weather(without_minutes, **site_of(weather)))
+    assert from_table.startswith("table:2: column 'hour': 2 records per hour without a minute column")
 
 
 # --- the leap year --------------------------------------------------------------------------------
@@ -340,7 +347,7 @@ def test_february_29_in_a_365_day_year_is_refused(weathers: dict[str, Weather]) 
     leap = _leap_year(weather)
     without_december_31 = leap[:8760]
     (message,) = parameter_errors(lambda: read_weather(without_december_31, **site_of(weather)))
-    assert message.startswith(f"<columns>:{59 * 24 + 1}: column 'month': expected 3/1 hour 0 but found 2/29 hour 0")
+    assert message.startswith("table:8760: column 'month': 8760 records make a 365-day year, which must leave out 29 February")
 
 
 # --- simulate ------------------------------------------------------------------------------------
@@ -389,7 +396,7 @@ def test_hourly_timestamps_follow_the_records_when_the_first_year_is_a_leap_year
 def _assert_timestamps_follow_the_records(weather: Weather) -> None:
     hourly = run(weather).hourly
     assert hourly is not None
-    assert hourly.schema["timestamp"] == pl.Datetime("ms", f"Etc/GMT{-int(weather.tz):+d}")
+    assert hourly.schema["timestamp"] == pl.Datetime("us", f"Etc/GMT{-int(weather.tz):+d}")
     records = weather.to_polars()
     stamps = hourly["timestamp"]
     assert stamps[0].year == records["year"][0]
@@ -457,7 +464,7 @@ def test_simulate_many_table_is_long_with_a_system_column(weathers: dict[str, We
 def test_simulate_many_table_of_sites_in_several_time_zones_is_in_utc(weathers: dict[str, Weather]) -> None:
     sites = [weathers[GREENSBORO], weathers[SAND_POINT]]
     table = simulate_many(sites, SYSTEMS[:2])
-    assert table.schema["timestamp"] == pl.Datetime("ms", "UTC")
+    assert table.schema["timestamp"] == pl.Datetime("us", "UTC")
     for index, weather in enumerate(sites):
         hourly = run(weather, **SYSTEMS[index]).hourly
         assert hourly is not None

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 __all__ = [
     "SunfluxError",
     "ParameterError",
+    "MissingFileError",
     "TransportError",
     "ApiError",
     "ValidationError",
@@ -50,6 +51,13 @@ class ParameterError(SunfluxError, ValueError):
 
     def __reduce__(self) -> Any:
         return (type(self), (self.errors, str(self)))
+
+
+class MissingFileError(ParameterError, FileNotFoundError):
+    """A file sunflux was asked to read does not exist (also a `FileNotFoundError`)."""
+
+    def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
+        ParameterError.__init__(self, errors, message)
 
 
 class TransportError(SunfluxError):

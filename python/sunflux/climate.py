@@ -103,39 +103,47 @@ class ClimateTable:
     def to_pandas(self) -> Any:
         return to_pandas(self._core.to_arrow())
 
-    def weather(self) -> Weather:
-        """This year as a weather year for `sunflux.pvwatts.simulate` (needs ghi, dni, dhi,
-        temperature_2m and windspeed_10m). The engine works in local standard time: a UTC table is
-        shifted to it, and the hours the shift moves into the neighbouring year are wrapped to the
-        other end of the same year (night hours at the year's edges)."""
+    def weather(self, *, local_time: bool = True) -> Weather:
+        """This site-year as a weather year for `sunflux.pvwatts.simulate` (needs ghi, dni, dhi,
+        a temperature and a wind speed; the lowest wind height is used). The records are instants
+        at this table's stamps.
+
+        By default the stamps are put in the site's standard time (``metadata.local_time_zone``),
+        where PVWatts expects them, keeping each record's real date and order: a UTC year at
+        UTC−7 runs from 31 December 17:00 of the year before to 31 December 16:00; nothing is
+        moved from one end of the year to the other. The simulation's ``timestamp`` column holds
+        the same instants as this table's, so the two frames join row for row once both are in
+        one zone (half-hour zones included). A leap year downloaded without 29 February is a valid
+        weather year (in local time it lacks the 24 hours that were 29 February in UTC).
+
+        ``local_time=False`` keeps this table's own zone (UTC for ``utc=True`` downloads), as SSC
+        reads NSRDB files in UTC: the results then equal SSC's on such a file, including SSC's
+        sunrise rule, which at eastern longitudes counts some sunny UTC hours as night on days
+        whose sunrise falls near midnight UTC."""
         from sunflux.pvwatts import read_weather
 
-        needed = ("ghi", "dni", "dhi", "temperature_2m", "windspeed_10m")
+        needed = ("ghi", "dni", "dhi")
         missing = [name for name in needed if name not in self.data.columns]
         if missing:
             raise ParameterError(f"the table lacks {', '.join(missing)} for a PV simulation")
+        if self.data.height == 0:
+            raise ParameterError("the table has no rows to make a weather year of")
+        m = self.metadata
+        site = {"lat": m.latitude, "lon": m.longitude, "elevation": m.elevation if m.elevation is not None else 0.0}
+        if not local_time or m.local_time_zone is None or m.local_time_zone == (m.time_zone or 0.0):
+            return read_weather(self.data, tz=m.time_zone or 0.0, **site)
         import polars as pl
 
-        tz = self.metadata.local_time_zone or 0.0
-        local_clock = pl.col("timestamp").dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(tz * 60))
-        local = self.data.with_columns(local_clock.alias("local"))
-        year = local["local"].dt.year().mode().sort()[0]
-        frame = (
-            local.select(
-                pl.lit(year, dtype=pl.Int64).alias("year"),
-                pl.col("local").dt.month().alias("month"),
-                pl.col("local").dt.day().alias("day"),
-                pl.col("local").dt.hour().alias("hour"),
-                pl.col("local").dt.minute().alias("minute"),
-                pl.col("ghi").alias("gh"),
-                pl.col("dni").alias("dn"),
-                pl.col("dhi").alias("df"),
-                pl.col("temperature_2m").alias("tdry"),
-                pl.col("windspeed_10m").alias("wspd"),
-            )
-            .sort(["month", "day", "hour", "minute"])
+        tz = m.local_time_zone
+        local = pl.col("timestamp").dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(tz * 60))
+        frame = self.data.drop(["Year", "Month", "Day", "Hour", "Minute"], strict=False).with_columns(
+            local.dt.year().alias("year"),
+            local.dt.month().alias("month"),
+            local.dt.day().alias("day"),
+            local.dt.hour().alias("hour"),
+            local.dt.minute().cast(pl.Float64).alias("minute"),
         )
-        return read_weather(frame, lat=self.metadata.latitude, lon=self.metadata.longitude, tz=tz, elevation=self.metadata.elevation or 0.0)
+        return read_weather(frame.drop("timestamp"), tz=tz, **site)
 
     def __repr__(self) -> str:
         m = self.metadata

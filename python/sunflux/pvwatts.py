@@ -16,38 +16,36 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sunflux import _core
-from sunflux._errors import ParameterError
+from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
 from sunflux.pv import PvEstimate
 
 __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
 
-_ALIASES: dict[str, tuple[str, ...]] = {
-    "year": ("year",),
-    "month": ("month",),
-    "day": ("day",),
-    "hour": ("hour",),
-    "minute": ("minute",),
-    "gh": ("gh", "ghi", "global_horizontal", "global horizontal irradiance"),
-    "dn": ("dn", "dni", "beam", "direct_normal"),
-    "df": ("df", "dhi", "diffuse", "diffuse_horizontal"),
-    "tdry": ("tdry", "temp_air", "temperature", "temperature_2m", "air_temperature", "temp", "dry-bulb", "drybulb"),
-    "wspd": ("wspd", "wind_speed", "windspeed", "windspeed_10m", "wind_speed_10m", "wind speed"),
-    "pressure": ("pressure", "pres", "pressure_0m", "surface_pressure"),
-    "albedo": ("albedo", "alb", "surface_albedo"),
-}
 _TIME_COLUMNS = ("timestamp", "time", "datetime", "date", "index")
-_CALENDAR_COLUMNS = ("year", "month", "day", "hour", "minute")
+_PVLIB_TMY3_DATE, _PVLIB_TMY3_TIME = "Date (MM/DD/YYYY)", "Time (HH:MM)"
+_METADATA_KEYS = {
+    "lat": ("latitude", "lat"),
+    "lon": ("longitude", "lon", "long", "lng"),
+    "tz": ("tz", "time zone", "timezone", "time_zone", "local time zone"),
+    "elevation": ("elevation", "altitude", "elev", "site elevation"),
+}
+_SOURCES = (
+    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB or climate CSV), its bytes, "
+    "a ClimateTable, a table (polars, pandas, pyarrow, a mapping of arrays) or pvlib's (data, metadata)"
+)
 
 
 class Weather:
     """A weather year for the engine, with its site: ``lat``, ``lon`` (degrees), ``tz`` (hours from
-    GMT, standard time), ``elevation`` (m), ``city``, ``state``, ``country``, ``location_id``,
-    ``source``. ``len(weather)`` is 8760, or 8784 with a leap day. The columns are an Arrow table
-    (``to_polars()``, ``to_arrow()``): year, month, day, hour, gh, dn, df, tdry, wspd, and pressure
-    / albedo when the source had them. ``minute`` is there only for ``instantaneous`` data (a
-    source with a minute column); hour averages (TMY2, TMY3, SAM CSV without minutes) have none,
-    so that ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year."""
+    GMT of the stamps' standard time), ``elevation`` (m), ``city``, ``state``, ``country``,
+    ``location_id``, ``source``. ``len(weather)`` is 8760·k records (8784·k with a leap day) for
+    k = ``steps_per_hour``. The columns are an Arrow table (``to_polars()``, ``to_arrow()``):
+    ``timestamp`` (the start of each record's interval, µs, tz-aware in the site's standard
+    time), year, month, day, hour, gh, dn, df, tdry, wspd, and pressure / albedo when the source
+    had them. ``minute`` is there only for ``instantaneous`` data (a source with minutes); hour
+    averages (TMY2, TMY3, SAM CSV without minutes) have none, so that
+    ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year."""
 
     def __init__(self, core: _core.CoreWeather) -> None:
         self._core = core
@@ -86,50 +84,112 @@ class Weather:
         return table if self.instantaneous else table.drop_columns(["minute"])
 
     def __repr__(self) -> str:
-        where = ", ".join(p for p in (self.city, self.state, self.country) if p) or self.location_id or "site"
-        return f"Weather({where}: lat={self.lat}, lon={self.lon}, tz={self.tz}, elevation={self.elevation} m, {len(self)} hours)"
+        where = ", ".join(p for p in (self.city, self.state, self.country) if p and p != "-") or self.location_id or "site"
+        step = "hourly" if self.steps_per_hour == 1 else f"{60 // self.steps_per_hour}-minute"
+        return (
+            f"Weather({where}: lat={_short(self.lat)}, lon={_short(self.lon)}, tz={_short(self.tz)}, "
+            f"elevation={_short(self.elevation)} m, {len(self)} {step} records)"
+        )
 
 
-def _canonical_table(source: Any, tz: float) -> Any:
+def _short(value: float) -> str:
+    """A file value stored as float32 (36.099998474121094) as it was written (36.1)."""
+    import struct
+
+    single = struct.unpack("f", struct.pack("f", value))[0] if abs(value) < 3.4e38 else value
+    return repr(float(f"{value:.7g}")) if single == value else repr(value)
+
+
+def _site_hints(metadata: Mapping[str, Any] | None, given: dict[str, float | None]) -> dict[str, float | None]:
+    """The site from the keyword arguments and from a metadata mapping (pvlib's readers, an
+    NSRDB header): both may give a value, but then they must agree."""
+    hints = dict(given)
+    problems = []
+    by_lower = {str(key).lower(): value for key, value in (metadata or {}).items()}
+    for name, keys in _METADATA_KEYS.items():
+        found = next((by_lower[key] for key in keys if by_lower.get(key) not in (None, "")), None)
+        if found is None:
+            continue
+        try:
+            value = float(found)
+        except (TypeError, ValueError):
+            problems.append(f"metadata {name} must be a number (got {found!r})")
+            continue
+        if hints[name] is None:
+            hints[name] = value
+        elif hints[name] != value:
+            problems.append(f"{name}={hints[name]} was given, but the metadata says {value}")
+    if problems:
+        raise ParameterError(problems)
+    return hints
+
+
+def _arrow_table(source: Any) -> Any:
+    """A pyarrow table of a polars/pandas/pyarrow frame or a mapping of arrays (a pandas
+    DatetimeIndex becomes a ``timestamp`` column)."""
+    import pyarrow as pa
+
+    if isinstance(source, Mapping):
+        return pa.table({str(name): pa.array(values) for name, values in source.items()})
+    if hasattr(source, "index") and hasattr(source, "reset_index") and type(source).__module__.startswith("pandas"):
+        if "datetime" in str(source.index.dtype):
+            named = source.index.name if str(source.index.name).lower() in _TIME_COLUMNS else "timestamp"
+            return pa.table(source.rename_axis(named).reset_index())
+        return pa.table(source.reset_index() if source.index.name else source)
+    try:
+        return pa.table(source)
+    except (TypeError, ValueError, pa.ArrowException) as error:
+        raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}") from error
+
+
+def _with_calendar(table: Any, tz: float | None) -> Any:
+    """The table with year/month/day/hour (and minute for instants) columns, derived when it has
+    none: from pvlib's TMY3 date and time columns, or from its timestamps (converted to the
+    site's standard time). Hour-ending stamps (from 01:00 on 1 January to 00:00 on the next
+    1 January, as pvlib labels TMY3 data) are moved to the start of their hour. Hourly stamps on
+    the hour are hour averages; other stamps are instants at their minute."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if isinstance(source, Mapping):
-        table = pa.table({str(name): pa.array(values) for name, values in source.items()})
-    elif hasattr(source, "index") and hasattr(source, "reset_index") and type(source).__module__.startswith("pandas"):
-        if "datetime" in str(source.index.dtype):
-            named = source.index.name if str(source.index.name).lower() in _TIME_COLUMNS else "timestamp"
-            frame = source.rename_axis(named).reset_index()
-        else:
-            frame = source.reset_index() if source.index.name else source
-        table = pa.table(frame)
-    else:
-        table = pa.table(source)
+    fields = {_core.weather_column_field(name) for name in table.column_names}
+    if {"month", "day", "hour"} <= fields:
+        return table
+    if _PVLIB_TMY3_DATE in table.column_names and _PVLIB_TMY3_TIME in table.column_names:
+        date = pc.split_pattern(pc.cast(table.column(_PVLIB_TMY3_DATE), pa.string()), "/")
+        hour = pc.list_element(pc.split_pattern(pc.cast(table.column(_PVLIB_TMY3_TIME), pa.string()), ":"), 0)
+        for name, part in (("month", pc.list_element(date, 0)), ("day", pc.list_element(date, 1)),
+                           ("year", pc.list_element(date, 2)), ("hour", hour)):
+            table = table.append_column(name, pc.cast(part, pa.int64()))
+        return table
     by_lower = {name.lower(): name for name in table.column_names}
-    renamed: dict[str, Any] = {}
-    for canonical, aliases in _ALIASES.items():
-        found = next((by_lower[a] for a in aliases if a in by_lower), None)
-        if found is not None:
-            column = table.column(found)
-            renamed[canonical] = column if pa.types.is_floating(column.type) or pa.types.is_integer(column.type) else pc.cast(column, pa.float64())
-    if not all(part in renamed for part in ("year", "month", "day", "hour")):
-        time_name = next((by_lower[t] for t in _TIME_COLUMNS if t in by_lower), None)
-        if time_name is None or not pa.types.is_timestamp(table.column(time_name).type):
-            raise ParameterError(
-                "the table needs year, month, day and hour columns or a timestamp column "
-                f"(it has {', '.join(table.column_names)})"
-            )
-        stamps = table.column(time_name)
-        if stamps.type.tz is not None:
-            stamps = pc.cast(stamps, pa.timestamp(stamps.type.unit, _utc_offset(tz)))
-        for part, function in (("year", pc.year), ("month", pc.month), ("day", pc.day), ("hour", pc.hour)):
-            renamed.setdefault(part, function(stamps))
-    missing = [name for name in ("gh", "dn", "df", "tdry", "wspd") if name not in renamed]
-    if missing:
+    time_name = next((by_lower[t] for t in _TIME_COLUMNS if t in by_lower), None)
+    if time_name is None:
+        time_name = next((name for name in table.column_names if pa.types.is_timestamp(table.column(name).type)), None)
+    if time_name is None or not pa.types.is_timestamp(table.column(time_name).type):
         raise ParameterError(
-            [f"column {name!r} is missing (accepted names: {', '.join(_ALIASES[name])})" for name in missing]
+            "the table needs year, month, day and hour columns or a timestamp column "
+            f"(it has {', '.join(table.column_names)})"
         )
-    return pa.table({name: _core_column_type(name, column) for name, column in renamed.items()})
+    stamps = table.column(time_name)
+    if stamps.type.tz is not None:
+        if tz is None:
+            raise ParameterError("tz is required to read time-zone-aware timestamps in the site's standard time")
+        stamps = pc.cast(pc.cast(stamps, pa.timestamp("us", "UTC")), pa.timestamp("us", _utc_offset(tz)))
+    local = pc.local_timestamp(stamps) if stamps.type.tz is not None else pc.cast(stamps, pa.timestamp("us"))
+    local = local.combine_chunks() if hasattr(local, "combine_chunks") else local
+    count = len(local)
+    if count >= 2:
+        first, last = local[0].as_py(), local[count - 1].as_py()
+        if (first.month, first.day, first.hour, first.minute) == (1, 1, 1, 0) and (last.month, last.day, last.hour, last.minute) == (1, 1, 0, 0):
+            local = pc.subtract(local, pa.scalar(3_600_000_000, pa.duration("us")))
+    minutes = pc.add(pc.minute(local), pc.divide(pc.cast(pc.second(local), pa.float64()), 60.0))
+    step_us = (local[1].value - local[0].value) if count >= 2 else 0
+    hourly_on_the_hour = step_us == 3_600_000_000 and pc.all(pc.equal(minutes, 0.0)).as_py()
+    for name, function in (("year", pc.year), ("month", pc.month), ("day", pc.day), ("hour", pc.hour)):
+        table = table.append_column(name, function(local))
+    if not hourly_on_the_hour:
+        table = table.append_column("minute", minutes)
+    return table
 
 
 def _utc_offset(tz: float) -> str:
@@ -138,18 +198,9 @@ def _utc_offset(tz: float) -> str:
     return f"{'-' if tz < 0 else '+'}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-def _core_column_type(name: str, column: Any) -> Any:
-    """The column as the core reads it: int64 calendar integers, float64 otherwise (float64
-    columns are passed on as they are)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    wanted = pa.int64() if name in _CALENDAR_COLUMNS and pa.types.is_integer(column.type) else pa.float64()
-    return column if column.type == wanted else pc.cast(column, wanted)
-
-
 def read_weather(
     source: Any,
+    metadata: Mapping[str, Any] | None = None,
     *,
     lat: float | None = None,
     lon: float | None = None,
@@ -158,33 +209,47 @@ def read_weather(
 ) -> Weather:
     """Reads a weather year.
 
-    ``source`` is a path to a TMY2 (``.tm2``), TMY3, SAM CSV or climate-download CSV file, the bytes
-    of one, a `sunflux` `ClimateTable`, or a table (polars, pandas, pyarrow, or a mapping of numpy
-    arrays) with ``year, month, day, hour`` (or a timestamp column) and ``ghi, dni, dhi`` (W/m²),
-    ``temperature`` (°C), ``wind_speed`` (m/s) under any of their common names; a table needs
-    ``lat``, ``lon``, ``tz`` and ``elevation``. float64 columns are read in place from their Arrow
-    buffers; other numeric types are converted. A table without a ``minute`` column holds hour
-    averages, like a TMY file (a timestamp only says which hour a record is); with one, its values
-    are instants at that minute. Naive timestamps are local standard time; zoned ones are
-    converted to the site's standard time ``tz``. A bad file raises `ParameterError` naming the
-    file, line and column.
+    ``source`` is a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or
+    climate-download CSV, hourly or sub-hourly, with or without its metadata rows), the bytes of
+    one, a `sunflux` `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy
+    arrays), or what pvlib's readers return, ``(data, metadata)``. Tables use the file readers'
+    column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m², ``temp_air``/``Temperature``/``tdry``
+    in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``...), calendar columns
+    (year, month, day, hour 0–23 or 1–24, minute) or a timestamp column or index; float64 columns
+    are used in place from their Arrow buffers.
 
-    The year: 8760 consecutive hours from 1 January 00:00 (local standard time), or 8784 when
-    29 February is present; sub-hourly data is refused.
+    The site (``lat``, ``lon`` in degrees, ``tz`` in hours east of UTC for the stamps' standard
+    time, ``elevation`` in m) comes from the file, from ``metadata`` (pvlib's dicts) or from the
+    keyword arguments; where two give it, they must agree.
+
+    Time: records with a minute (a minute column, EPW files, sub-hourly timestamps) are instants
+    at that minute; records without one are hour averages (TMY files, hourly timestamps on the
+    hour). The year holds one record per step of 60/k minutes (k records per hour, k dividing
+    60) through one calendar year — 8760·k records, or 8784·k with 29 February — and may start at
+    any record (a UTC year seen in local time starts on 31 December of the year before). A bad
+    file raises `ParameterError` naming the file, line and column; a missing one
+    `MissingFileError` (also a `FileNotFoundError`).
     """
     if isinstance(source, Weather):
         return source
+    if isinstance(source, tuple) and len(source) == 2 and isinstance(source[1], Mapping):
+        if metadata is not None:
+            raise ParameterError("give the metadata once: inside the (data, metadata) pair or as metadata=")
+        source, metadata = source
+    hints = _site_hints(metadata, {"lat": lat, "lon": lon, "tz": tz, "elevation": elevation})
     if isinstance(source, (str, os.PathLike)):
-        return Weather(_core.read_weather_path(os.fspath(source)))
+        path = os.fspath(source)
+        if not os.path.exists(path):
+            raise MissingFileError(f"weather file not found: {path}")
+        return Weather(_core.read_weather_path(path, **hints))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Weather(_core.read_weather_bytes(bytes(source), "bytes"))
+        return Weather(_core.read_weather_bytes(bytes(source), "bytes", **hints))
     if hasattr(source, "data") and hasattr(source, "metadata") and hasattr(source, "weather"):
         return source.weather()  # type: ignore[no-any-return]
-    missing = [name for name, value in (("lat", lat), ("lon", lon), ("tz", tz), ("elevation", elevation)) if value is None]
-    if missing:
-        raise ParameterError([f"{name} is required when reading weather from a table" for name in missing])
-    table = _canonical_table(source, float(tz))  # type: ignore[arg-type]
-    return Weather(_core.weather_from_table(table, float(lat), float(lon), float(tz), float(elevation), "table"))  # type: ignore[arg-type]
+    if source is None or isinstance(source, (int, float, str)):
+        raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}")
+    table = _with_calendar(_arrow_table(source), hints["tz"])
+    return Weather(_core.weather_from_table(table, name="table", **hints))
 
 
 def simulate(

@@ -140,6 +140,16 @@ impl Catalog {
         }
     }
 
+    /// The standard-time offset (hours east of UTC) of the nearest place within 400 km, or the
+    /// nautical zone (longitude / 15, rounded) away from land: the zone sunflux assumes for a site
+    /// whose data give none (the optimizer's series).
+    pub fn standard_offset_near(&self, lat: f64, lon: f64) -> f64 {
+        self.anchor_index
+            .nearest(unit_vector(lat, lon), chord_squared(SATDB_LAND_RADIUS_M))
+            .and_then(|(position, _)| self.anchors.get(position))
+            .map_or((lon / 15.0).round(), |anchor| anchor.timezone)
+    }
+
     /// The stored stations of tmy2, tmy3 or intl (empty for the computed satdb grid).
     pub fn stations(&self, dataset: Dataset) -> &[CatalogStation] {
         self.stored(dataset).map_or(&[], |stored| stored.stations.as_slice())

@@ -1,7 +1,10 @@
-//! Calendar helpers: month lengths, leap years and day-of-year.
+//! Calendar helpers of the engine: SSC's 365-day month table and day-of-year (civil dates and leap
+//! years are `formats::calendar`'s).
 //!
 //! PVWatts (SSC) works on a fixed 365-day calendar. This engine also accepts a 366-day year when
 //! the leap day is present in the data (see `weather` for the rule).
+
+pub use crate::formats::calendar::is_leap_year;
 
 /// Days per month in a 365-day year (January first).
 pub const DAYS_IN_MONTH: [u8; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -19,11 +22,6 @@ pub fn days_in_month(month: u8, leap: bool) -> u8 {
     } else {
         DAYS_IN_MONTH[usize::from(month - 1)]
     }
-}
-
-/// True for a Gregorian leap year.
-pub fn is_leap_year(year: i32) -> bool {
-    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
 }
 
 /// Day of the year (1-365) on the 365-day calendar, as SSC computes it for the extraterrestrial

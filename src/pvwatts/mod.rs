@@ -36,6 +36,6 @@ pub use engine::{simulate, simulate_with_sun_path, sun_path_precision, HourlyOut
 pub use params::{validate_params, ArrayType, ModuleType, RawParams, SystemParams, Tracking};
 pub use sunpath::{SunPath, SunUp};
 pub use weather::{
-    parse_weather, parse_weather_with, read_weather_file, SiteHints, SiteMeta, Weather,
-    WeatherColumns, WeatherError,
+    parse_weather, parse_weather_with, read_weather_file, weather_from_columns, column_field_name, NamedColumn,
+    SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError,
 };

@@ -22,11 +22,14 @@
 
 mod csv;
 mod epw;
+mod table;
 mod text;
 mod tmy2;
 mod tmy3;
 
 use super::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
+use crate::formats::calendar::days_from_civil;
+pub use table::{column_field_name, weather_from_columns, NamedColumn};
 use std::fmt;
 use std::path::Path;
 
@@ -277,6 +280,14 @@ impl Origin {
         }
     }
 
+    /// Origin of a named in-memory table (records numbered from 1).
+    pub(crate) fn table(name: &str) -> Self {
+        Origin {
+            file: name.to_string(),
+            ..Origin::columns()
+        }
+    }
+
     /// Origin of a file whose records sit on `record_lines` and metadata on `meta_line`.
     pub(crate) fn file(file: &str, record_lines: Vec<usize>, meta_line: usize) -> Self {
         Origin {
@@ -448,6 +459,49 @@ impl Weather {
             .iter()
             .zip(&self.day)
             .any(|(&month, &day)| month == 2 && day == 29)
+    }
+
+    /// True when the records form a real time series: their years rise only from 31 December
+    /// to 1 January (a single year, or a year that starts in the one before). Typical years mix
+    /// the years of their months.
+    pub fn is_time_series(&self) -> bool {
+        (1..self.len()).all(|i| {
+            let (previous, year) = (self.year[i - 1], self.year[i]);
+            year == previous
+                || (year == previous + 1
+                    && (self.month[i - 1], self.day[i - 1]) == (12, 31)
+                    && (self.month[i], self.day[i]) == (1, 1))
+        })
+    }
+
+    /// The start of the interval each record stands for, microseconds since 1970-01-01 UTC: the
+    /// stamp itself for instants, the start of the hour for hour averages (labelled hh:30).
+    /// A time series keeps each record's year; a typical year is stamped in one year, its first
+    /// record's (or 2000 when it holds 29 February and that year has none), so that its stamps
+    /// run through one year in order.
+    pub fn interval_starts_utc_us(&self) -> Vec<i64> {
+        const MINUTE_US: f64 = 60_000_000.0;
+        let nominal_year = if self.is_time_series() {
+            None
+        } else {
+            let first = self.year.first().copied().unwrap_or(2000);
+            Some(if self.has_leap_day() && !is_leap_year(first) { 2000 } else { first })
+        };
+        let zone_offset_us = (self.meta.tz * 60.0 * MINUTE_US).round() as i64;
+        let mut date = None;
+        let mut day_start_us = 0;
+        (0..self.len())
+            .map(|i| {
+                let year = nominal_year.unwrap_or(self.year[i]);
+                if date != Some((year, self.month[i], self.day[i])) {
+                    date = Some((year, self.month[i], self.day[i]));
+                    let days = days_from_civil(year, u32::from(self.month[i]), u32::from(self.day[i]));
+                    day_start_us = days * 86_400_000_000 - zone_offset_us;
+                }
+                let minute = if self.instantaneous { self.minute[i] } else { 0.0 };
+                day_start_us + ((f64::from(self.hour[i]) * 60.0 + minute) * MINUTE_US).round() as i64
+            })
+            .collect()
     }
 
     /// The same weather without February 29: the 365-day year SSC simulates.

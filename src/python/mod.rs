@@ -12,6 +12,7 @@ pub mod pv;
 pub mod pvwatts;
 pub mod solar;
 pub mod technical_potential;
+pub mod time_zones;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -45,9 +46,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pvwatts::read_weather_path, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::read_weather_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::weather_from_table, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts::weather_column_field, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(solar::solar_data_query, m)?)?;
     m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;
+    m.add_function(wrap_pyfunction!(time_zones::standard_time_zone_name, m)?)?;
+    m.add_function(wrap_pyfunction!(time_zones::site_standard_offset, m)?)?;
     Ok(())
 }

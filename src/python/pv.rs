@@ -11,7 +11,7 @@ use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::formats::Format;
-use crate::services::pv_estimator::{consecutive_hours_ms, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
+use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
 use crate::transport::{Endpoint, Request, Transport};
 
 /// A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it.
@@ -24,14 +24,16 @@ pub struct CorePvEstimate {
 }
 
 impl CorePvEstimate {
-    /// Moves the hourly series into Arrow buffers (no copy) and keeps the rest. `local_hours_ms`
-    /// gives each hour's local stamp; `None` stamps consecutive hours of the nominal year.
-    pub fn new(mut estimate: PvEstimate, local_hours_ms: Option<Vec<i64>>, raw: String) -> Result<Self> {
+    /// Moves the hourly series into Arrow buffers (no copy) and keeps the rest. `utc_us` gives
+    /// the start of each record's interval (UTC µs); `None` stamps consecutive hours of the
+    /// nominal year in the station's standard time.
+    pub fn new(mut estimate: PvEstimate, utc_us: Option<Vec<i64>>, raw: String) -> Result<Self> {
         let monthly = monthly_batch(&estimate.monthly).map_err(|e| Error::Parse(e.to_string()))?;
+        let tz_hours = estimate.tz_hours();
         let hourly = match estimate.hourly.take() {
             Some(hourly) => {
-                let stamps = local_hours_ms.unwrap_or_else(|| consecutive_hours_ms(NOMINAL_YEAR, hourly.ac.len()));
-                Some(hourly_batch(hourly, estimate.tz_hours(), &stamps).map_err(|e| Error::Parse(e.to_string()))?)
+                let stamps = utc_us.unwrap_or_else(|| consecutive_hours_utc_us(NOMINAL_YEAR, hourly.ac.len(), tz_hours));
+                Some(hourly_batch(hourly, tz_hours, stamps).map_err(|e| Error::Parse(e.to_string()))?)
             }
             None => None,
         };

@@ -4,8 +4,9 @@
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int64Type};
-use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch};
+use arrow_array::types::Float64Type;
+use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, TimestampMicrosecondArray};
+use crate::formats::timezone::standard_time_zone;
 use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
@@ -16,8 +17,8 @@ use super::pv::CorePvEstimate;
 use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
-use crate::pvwatts::{parse_weather_with, read_weather_file, SiteHints, simulate_many, simulate_with_sun_path, sun_path_precision, SiteMeta, SunPath, Weather, WeatherColumns};
-use crate::services::pv_estimator::{record_hours_ms, stamp_year, validate_system, NOMINAL_YEAR, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
+use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
+use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreWeather")]
@@ -80,15 +81,19 @@ impl CoreWeather {
         CoreWeather::new(Arc::new(self.weather.without_leap_day()))
     }
 
-    /// The columns: year, month, day, hour, minute, gh, dn, df (W/m²), tdry (°C), wspd (m/s) and
+    /// The columns: timestamp (start of each record's interval, µs, in the weather's standard
+    /// time zone), year, month, day, hour, minute, gh, dn, df (W/m²), tdry (°C), wspd (m/s) and
     /// pressure (mbar) / albedo when present.
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let w = &self.weather;
         let ints = |values: Vec<i64>| -> ArrayRef { Arc::new(Int64Array::from(values)) };
         let floats = |values: &Series| -> ArrayRef { Arc::new(Float64Array::new(values.clone(), None)) };
+        let zone = standard_time_zone(w.meta.tz).unwrap_or_else(|| "UTC".to_owned());
+        let stamps: ArrayRef = Arc::new(TimestampMicrosecondArray::from(w.interval_starts_utc_us()).with_timezone(zone.as_str()));
         let mut fields = Vec::new();
         let mut columns: Vec<ArrayRef> = Vec::new();
         for (name, column) in [
+            ("timestamp", stamps),
             ("year", ints(w.year.iter().map(|&v| i64::from(v)).collect())),
             ("month", ints(w.month.iter().map(|&v| i64::from(v)).collect())),
             ("day", ints(w.day.iter().map(|&v| i64::from(v)).collect())),
@@ -134,58 +139,48 @@ pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String, lat: Opti
     Ok(CoreWeather::new(Arc::new(weather)))
 }
 
-/// A float column of the table: the Arrow buffer itself when it is one float64 chunk without
-/// nulls (no copy), otherwise a converted copy.
-fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Series>, String> {
+/// A numeric column of the table as f64: the Arrow buffer itself when it is one float64 chunk
+/// without nulls (no copy), otherwise a converted copy (nulls become NaN); `None` for other types.
+fn column_f64(batches: &[RecordBatch], index: usize) -> Option<Series> {
     if let [batch] = batches {
-        if let Some(column) = batch.column_by_name(name) {
-            if column.data_type() == &DataType::Float64 && column.null_count() == 0 {
-                return Ok(Some(column.as_primitive::<Float64Type>().values().clone()));
-            }
+        let column = batch.column(index);
+        if column.data_type() == &DataType::Float64 && column.null_count() == 0 {
+            return Some(column.as_primitive::<Float64Type>().values().clone());
         }
     }
     let mut out = Vec::new();
     for batch in batches {
-        let Some(column) = batch.column_by_name(name) else { return Ok(None) };
-        match column.data_type() {
-            DataType::Float64 => out.extend(column.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(f64::NAN))),
-            DataType::Int64 => out.extend(column.as_primitive::<Int64Type>().iter().map(|v| v.map_or(f64::NAN, |v| v as f64))),
-            other => return Err(format!("column {name:?} must be float64 or int64 (got {other})")),
+        let column = batch.column(index);
+        if !column.data_type().is_numeric() {
+            return None;
         }
+        let as_f64 = arrow_cast::cast(column, &DataType::Float64).ok()?;
+        out.extend(as_f64.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(f64::NAN)));
     }
-    Ok(Some(out.into()))
+    Some(out.into())
 }
 
-/// Builds a weather year from an Arrow table (polars, pyarrow or pandas) with canonical column
-/// names (year, month, day, hour, [minute], gh, dn, df, tdry, wspd, [pressure], [albedo]).
+/// Builds a weather year from an Arrow table (polars, pyarrow or pandas): its numeric columns
+/// under any of the names the file readers accept, the site from the arguments.
 #[pyfunction]
-#[pyo3(signature = (table, lat, lon, tz, elevation, name="table"))]
-pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation: f64, name: &str) -> PyResult<CoreWeather> {
-    let (batches, _) = table.into_inner();
-    let fail = |message: String| to_pyerr(Error::Parameter(vec![format!("{name}: {message}")]));
-    let required = |column: &str| -> PyResult<Series> {
-        column_f64(&batches, column).map_err(fail)?.ok_or_else(|| fail(format!("column {column:?} is missing")))
-    };
-    let calendar = |column: &str| -> PyResult<Vec<u8>> { Ok(required(column)?.iter().map(|v| v.clamp(0.0, 255.0) as u8).collect()) };
-    let minute = column_f64(&batches, "minute").map_err(fail)?.map(|values| values.to_vec());
-    let columns = WeatherColumns::<Series> {
-        year: required("year")?.iter().map(|&v| v as i32).collect(),
-        month: calendar("month")?,
-        day: calendar("day")?,
-        hour: calendar("hour")?,
-        minute,
-        gh: required("gh")?,
-        dn: required("dn")?,
-        df: required("df")?,
-        tdry: required("tdry")?,
-        wspd: required("wspd")?,
-        pressure: column_f64(&batches, "pressure").map_err(fail)?,
-        albedo: column_f64(&batches, "albedo").map_err(fail)?,
-        snow_depth: None,
-    };
-    let meta = SiteMeta { lat, lon, tz, elevation, source: name.to_owned(), ..SiteMeta::default() };
-    let weather = Weather::from_columns(meta, columns).map_err(weather_error)?;
+#[pyo3(signature = (table, lat=None, lon=None, tz=None, elevation=None, name="table"))]
+pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>, name: &str) -> PyResult<CoreWeather> {
+    let (batches, schema) = table.into_inner();
+    let columns: Vec<NamedColumn> = schema
+        .fields()
+        .iter()
+        .enumerate()
+        .filter_map(|(index, field)| column_f64(&batches, index).map(|values| NamedColumn { name: field.name().clone(), values }))
+        .collect();
+    let hints = SiteHints { lat, lon, tz, elevation };
+    let weather = py.detach(|| weather_from_columns(columns, &hints, name)).map_err(weather_error)?;
     Ok(CoreWeather::new(Arc::new(weather)))
+}
+
+/// The weather quantity a column name stands for ("gh", "dn", "tdry", "month", ...), or None.
+#[pyfunction]
+pub fn weather_column_field(name: &str) -> Option<&'static str> {
+    column_field_name(name)
 }
 
 fn system_from(args: [Option<&Bound<'_, PyAny>>; 9]) -> Result<crate::pvwatts::SystemParams, Vec<String>> {
@@ -211,10 +206,7 @@ fn local_station(weather: &Weather) -> StationInfo {
 
 fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
-    let stamps = (timeframe == Timeframe::Hourly).then(|| {
-        let year = stamp_year(weather.year.first().copied().unwrap_or(NOMINAL_YEAR), weather.has_leap_day());
-        record_hours_ms(year, &weather.month, &weather.day, &weather.hour)
-    });
+    let stamps = (timeframe == Timeframe::Hourly).then(|| weather.interval_starts_utc_us());
     CorePvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
 }
 

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, TimestampMillisecondArray};
+use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, TimestampMicrosecondArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -678,56 +678,31 @@ impl PvEstimate {
     }
 }
 
-/// Local-time stamps (ms since the epoch, as if local time were UTC) of consecutive hours from
-/// 1 January of `year`: for answers that carry no calendar (typical years).
-pub fn consecutive_hours_ms(year: i32, hours: usize) -> Vec<i64> {
-    let start = days_from_civil(year, 1, 1) * 86_400_000;
-    (0..hours as i64).map(|hour| start + hour * 3_600_000).collect()
+/// Microseconds in an hour.
+const HOUR_US: i64 = 3_600_000_000;
+
+/// The start of each of `hours` consecutive hours from 1 January 00:00 of `year` in local
+/// standard time `tz_hours`, as UTC microseconds since 1970: for answers that carry no calendar
+/// (typical years).
+pub fn consecutive_hours_utc_us(year: i32, hours: usize, tz_hours: f64) -> Vec<i64> {
+    let start = days_from_civil(year, 1, 1) * 24 * HOUR_US - (tz_hours * HOUR_US as f64).round() as i64;
+    (0..hours as i64).map(|hour| start + hour * HOUR_US).collect()
 }
 
-/// Local-time stamps (ms, as above) of calendar records: the start of each record's hour, all in
-/// `year` (typical-year files mix source years by month; one year keeps the stamps in order).
-pub fn record_hours_ms(year: i32, month: &[u8], day: &[u8], hour: &[u8]) -> Vec<i64> {
-    // Records come in runs of one date, so the civil-to-days conversion is made once per run.
-    let mut date = None;
-    let mut day_ms = 0;
-    (0..month.len())
-        .map(|i| {
-            if date != Some((month[i], day[i])) {
-                date = Some((month[i], day[i]));
-                day_ms = days_from_civil(year, u32::from(month[i]), u32::from(day[i])) * 86_400_000;
-            }
-            day_ms + i64::from(hour[i]) * 3_600_000
-        })
-        .collect()
-}
-
-/// The year hourly stamps of a weather year use: its first record's year, or the leap year 2000
-/// when the records hold 29 February and that year has none.
-pub fn stamp_year(first_year: i32, has_leap_day: bool) -> i32 {
-    if has_leap_day && !crate::formats::climate_csv::is_leap_year(first_year) {
-        2000
-    } else {
-        first_year
-    }
-}
-
-/// The hourly table: `timestamp` (start of each hour in the station's standard time, tz-aware;
-/// `local_hours_ms` are the local stamps) and the eight series, the Vecs moved into Arrow buffers
-/// without copying.
-pub fn hourly_batch(hourly: Hourly, tz_hours: f64, local_hours_ms: &[i64]) -> Result<RecordBatch, ArrowError> {
-    if local_hours_ms.len() != hourly.ac.len() {
+/// The per-record table: `timestamp` (`utc_us`, the start of each record's interval, shown in
+/// the station's standard time zone; µs, tz-aware) and the eight series, the Vecs moved into
+/// Arrow buffers without copying.
+pub fn hourly_batch(hourly: Hourly, tz_hours: f64, utc_us: Vec<i64>) -> Result<RecordBatch, ArrowError> {
+    if utc_us.len() != hourly.ac.len() {
         return Err(ArrowError::InvalidArgumentError(format!(
             "{} time stamps for {} hourly values",
-            local_hours_ms.len(),
+            utc_us.len(),
             hourly.ac.len()
         )));
     }
     let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
-    let offset_ms = (tz_hours * 3_600_000.0).round() as i64;
-    let stamps: Vec<i64> = local_hours_ms.iter().map(|local| local - offset_ms).collect();
-    let timestamp = TimestampMillisecondArray::from(stamps).with_timezone(zone.as_str());
-    let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Millisecond, Some(zone.as_str().into())), false)];
+    let timestamp = TimestampMicrosecondArray::from(utc_us).with_timezone(zone.as_str());
+    let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Microsecond, Some(zone.as_str().into())), false)];
     let mut columns: Vec<ArrayRef> = vec![Arc::new(timestamp)];
     for (name, values) in [
         ("ac", hourly.ac),
@@ -866,17 +841,13 @@ mod tests {
     }
 
     #[test]
-    fn timestamps_start_at_local_midnight() {
+    fn timestamps_start_at_local_midnight_in_microseconds() {
         let hourly = Hourly { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3] };
-        let batch = hourly_batch(hourly, -7.0, &consecutive_hours_ms(1990, 3)).unwrap();
-        let stamps = batch.column(0).as_any().downcast_ref::<TimestampMillisecondArray>().unwrap();
-        assert_eq!(stamps.value(0), (days_from_civil(1990, 1, 1) * 24 + 7) * 3_600_000);
-        assert_eq!(stamps.value(1) - stamps.value(0), 3_600_000);
-        assert_eq!(stamp_year(1987, true), 2000);
-        assert_eq!(stamp_year(1988, false), 1988);
-        assert_eq!(record_hours_ms(1988, &[2, 3], &[28, 1], &[23, 0]), vec![
-            days_from_civil(1988, 2, 28) * 86_400_000 + 23 * 3_600_000,
-            days_from_civil(1988, 3, 1) * 86_400_000,
-        ]);
+        let batch = hourly_batch(hourly, -7.0, consecutive_hours_utc_us(1990, 3, -7.0)).unwrap();
+        assert_eq!(batch.schema().field(0).data_type(), &DataType::Timestamp(TimeUnit::Microsecond, Some("Etc/GMT+7".into())));
+        let stamps = batch.column(0).as_any().downcast_ref::<TimestampMicrosecondArray>().unwrap();
+        assert_eq!(stamps.value(0), (days_from_civil(1990, 1, 1) * 24 + 7) * HOUR_US);
+        assert_eq!(stamps.value(1) - stamps.value(0), HOUR_US);
+        assert_eq!(consecutive_hours_utc_us(2010, 1, 5.5)[0], (days_from_civil(2010, 1, 1) * 24 - 5) * HOUR_US - HOUR_US / 2);
     }
 }

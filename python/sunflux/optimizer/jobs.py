@@ -16,11 +16,14 @@ import time
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from sunflux import _core
 from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
 
 if TYPE_CHECKING:
+    import polars as pl
+
     from sunflux._client import AsyncClient, Client
 
 __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
@@ -100,16 +103,24 @@ class OptimizerResult:
     def running(self) -> bool:
         return self.status in RUNNING_STATUSES
 
+    def _inputs(self, section: str) -> Mapping[str, Any]:
+        inputs = self.raw.get("inputs") or {}
+        value = inputs.get(section) if isinstance(inputs, Mapping) else None
+        return value if isinstance(value, Mapping) else {}
+
     def _steps(self) -> tuple[int, int, int]:
-        settings = self.raw.get("inputs", {}).get("Settings", {}) or {}
-        per_hour = int(settings.get("time_steps_per_hour") or 1)
-        year = int((self.raw.get("inputs", {}).get("ElectricLoad", {}) or {}).get("year") or 2017)
+        per_hour = int(self._inputs("Settings").get("time_steps_per_hour") or 1)
+        year = int(self._inputs("ElectricLoad").get("year") or 2017)
         return per_hour, 8760 * per_hour, year
 
-    def series(self) -> Any:
-        """Every series of the outputs (lists of one value per time step) as columns named
-        ``Section.field``, with a ``timestamp`` column (naive local time from 1 January of
-        ``inputs.ElectricLoad.year``, 2017 when absent, at ``time_steps_per_hour``)."""
+    def series(self, tz: float | None = None) -> pl.DataFrame:
+        """Every series of the outputs (lists of one value per time step) as Float64 columns named
+        ``Section.field``, after a ``timestamp`` column: the start of each time step from 1 January
+        of ``inputs.ElectricLoad.year`` (2017, the reference profiles' year, when absent) at
+        ``time_steps_per_hour``, µs, tz-aware in the site's standard time. The optimizer works in
+        local standard time without saying which; ``tz`` (hours east of UTC) names it, otherwise
+        sunflux takes the standard time of the nearest place it knows within 400 km of
+        ``inputs.Site`` (or the nautical zone, longitude / 15), and UTC without a site."""
         import polars as pl
 
         per_hour, steps, year = self._steps()
@@ -120,10 +131,16 @@ class OptimizerResult:
             for name, values in fields.items():
                 if isinstance(values, list) and len(values) == steps and all(isinstance(v, (int, float)) for v in values[:24]):
                     columns[f"{section}.{name}"] = values
-        start = _dt.datetime(year, 1, 1)
-        timestamps = pl.datetime_range(start, start + _dt.timedelta(minutes=(steps - 1) * 60 // per_hour), _dt.timedelta(minutes=60 // per_hour), eager=True)
-        frame = pl.DataFrame({name: pl.Series(values, dtype=pl.Float64) for name, values in columns.items()})
-        return frame.insert_column(0, timestamps.alias("timestamp"))
+        if tz is None:
+            site = self._inputs("Site")
+            lat, lon = site.get("latitude"), site.get("longitude")
+            numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lat, lon))
+            tz = _core.site_standard_offset(float(lat), float(lon)) if numeric else 0.0  # type: ignore[arg-type]
+        start = _dt.datetime(year, 1, 1, tzinfo=_dt.timezone.utc) - _dt.timedelta(minutes=round(tz * 60))
+        step = _dt.timedelta(minutes=60 // per_hour)
+        stamps = pl.datetime_range(start, start + step * (steps - 1), step, time_unit="us", time_zone="UTC", eager=True)
+        timestamp = stamps.dt.convert_time_zone(_core.standard_time_zone_name(tz)).alias("timestamp")
+        return pl.DataFrame([timestamp, *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items())])
 
     def __repr__(self) -> str:
         if self.optimal:

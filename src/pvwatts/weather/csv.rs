@@ -21,7 +21,7 @@
 //! `shared/lib_weatherfile.cpp` (column aliases).
 
 use super::text::{parse_value, split_csv, Value};
-use super::{Field, Origin, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
+use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
 /// Line (1-based) of the metadata names, values and column names.
@@ -35,9 +35,9 @@ const PASCAL_DETECTION_THRESHOLD: f64 = 2000.0;
 
 /// A column name broken into its parts.
 #[derive(Debug, PartialEq)]
-struct ColumnName {
+pub(super) struct ColumnName {
     /// Lower-case name with single spaces, without unit and height.
-    base: String,
+    pub(super) base: String,
     /// Measurement height, m.
     height_m: Option<u32>,
     /// Lower-case unit from trailing parentheses.
@@ -45,7 +45,7 @@ struct ColumnName {
 }
 
 /// Break a column name into base name, height and unit.
-fn normalize_column_name(raw: &str) -> ColumnName {
+pub(super) fn normalize_column_name(raw: &str) -> ColumnName {
     let mut name = raw.trim().to_lowercase();
     let mut unit = None;
     if name.ends_with(')') {
@@ -80,7 +80,7 @@ fn normalize_column_name(raw: &str) -> ColumnName {
 }
 
 /// The weather field a base column name stands for.
-fn field_of(base: &str) -> Option<Field> {
+pub(super) fn field_of(base: &str) -> Option<Field> {
     let field = match base {
         "year" | "yr" => Field::Year,
         "month" | "mo" => Field::Month,
@@ -121,9 +121,29 @@ fn field_of(base: &str) -> Option<Field> {
     Some(field)
 }
 
+/// What a field is and the names it is most often found under, for messages.
+pub(super) fn accepted_names(field: Field) -> &'static str {
+    match field {
+        Field::Year => "the year: year, Year",
+        Field::Month => "the month: month, Month",
+        Field::Day => "the day of the month: day, Day",
+        Field::Hour => "the hour, 0-23 or 1-24: hour, Hour",
+        Field::Minute => "the minute: minute, Minute",
+        Field::Gh => "global horizontal irradiance in W/m2: ghi, GHI, gh",
+        Field::Dn => "direct normal irradiance in W/m2: dni, DNI, dn, beam",
+        Field::Df => "diffuse horizontal irradiance in W/m2: dhi, DHI, df, diffuse",
+        Field::Tdry => "air temperature in C: temp_air, Temperature, tdry, temperature_2m",
+        Field::Wspd => "wind speed in m/s: wind_speed, Wind Speed, wspd, windspeed_10m",
+        Field::Pressure => "air pressure in mbar or Pa: pressure, Pressure, pres",
+        Field::Albedo => "ground albedo: albedo, Surface Albedo",
+        Field::SnowDepth => "snow depth in cm: snow_depth, Snow Depth",
+        Field::Latitude | Field::Longitude | Field::TimeZone => "site metadata",
+    }
+}
+
 /// Conversion of a column's values to the engine's units.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Conversion {
+pub(super) enum Conversion {
     None,
     PascalToMillibar,
     KilopascalToMillibar,
@@ -147,7 +167,17 @@ impl Conversion {
         }
     }
 
-    fn apply(self, values: &mut [f64]) {
+    /// The column in engine units: the same buffer when nothing changes.
+    pub(super) fn convert(self, values: Series) -> Series {
+        if self == Conversion::None {
+            return values;
+        }
+        let mut converted = values.to_vec();
+        self.apply(&mut converted);
+        converted.into()
+    }
+
+    pub(super) fn apply(self, values: &mut [f64]) {
         let convert: fn(f64) -> f64 = match self {
             Conversion::None => return,
             Conversion::PascalToMillibar => |v| v / 100.0,
@@ -168,15 +198,15 @@ impl Conversion {
 
 /// The file column chosen for a field.
 #[derive(Clone, Debug)]
-struct ChosenColumn {
-    index: usize,
-    name: String,
+pub(super) struct ChosenColumn {
+    pub(super) index: usize,
+    pub(super) name: String,
     height_m: Option<u32>,
-    conversion: Conversion,
+    pub(super) conversion: Conversion,
 }
 
 /// Pick, for each field, the column without a height or else the lowest one.
-fn choose_columns(names: &[Cow<'_, str>]) -> Vec<(Field, ChosenColumn)> {
+pub(super) fn choose_columns(names: &[Cow<'_, str>]) -> Vec<(Field, ChosenColumn)> {
     let mut chosen: Vec<(Field, ChosenColumn)> = Vec::new();
     for (index, raw) in names.iter().enumerate() {
         let parsed = normalize_column_name(raw);
@@ -399,7 +429,7 @@ pub(super) fn parse(lines: &[&str], file: &str, hints: &SiteHints) -> Result<Wea
 }
 
 /// True for the columns every record must have a number in.
-fn is_required(field: Field) -> bool {
+pub(super) fn is_required(field: Field) -> bool {
     matches!(
         field,
         Field::Year
