@@ -220,6 +220,7 @@ def weather_from_table(
     tz: float | None = None,
     elevation: float | None = None,
     name: str = "table",
+    fill_gaps: bool = False,
 ) -> CoreWeather: ...
 def weather_column_field(name: str) -> str | None: ...
 def pvwatts_simulate(

@@ -24,6 +24,9 @@ __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
 
 _TIME_COLUMNS = ("timestamp", "time", "datetime", "date", "index")
 _PVLIB_TMY3_DATE, _PVLIB_TMY3_TIME = "Date (MM/DD/YYYY)", "Time (HH:MM)"
+#: EPW's missing-value markers under pvlib's column names (pvlib keeps them in its frames).
+_PVLIB_EPW_MISSING = {"ghi": 9999.0, "dni": 9999.0, "dhi": 9999.0, "temp_air": 99.9, "wind_speed": 999.0,
+                      "atmospheric_pressure": 999999.0, "snow_depth": 999.0}
 _METADATA_KEYS = {
     "lat": ("latitude", "lat"),
     "lon": ("longitude", "lon", "long", "lng"),
@@ -192,6 +195,21 @@ def _with_calendar(table: Any, tz: float | None) -> Any:
     return table
 
 
+def _without_epw_markers(table: Any) -> tuple[Any, bool]:
+    """pvlib's EPW frame (recognised by its ``data_source_unct`` column) with EPW's missing-value
+    markers as nulls, and whether it is one: those gaps are then filled as SSC fills EPW files."""
+    import pyarrow.compute as pc
+
+    if "data_source_unct" not in table.column_names:
+        return table, False
+    for name, marker in _PVLIB_EPW_MISSING.items():
+        if name in table.column_names:
+            column = table.column(name)
+            missing = pc.less_equal(pc.abs(pc.subtract(pc.cast(column, "float64"), marker)), 0.01)
+            table = table.set_column(table.column_names.index(name), name, pc.if_else(missing, None, pc.cast(column, "float64")))
+    return table, True
+
+
 def _utc_offset(tz: float) -> str:
     """The fixed offset of a standard time zone, e.g. -5 → "-05:00", 5.5 → "+05:30"."""
     minutes = round(abs(tz) * 60)
@@ -248,8 +266,8 @@ def read_weather(
         return source.weather()  # type: ignore[no-any-return]
     if source is None or isinstance(source, (int, float, str)):
         raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}")
-    table = _with_calendar(_arrow_table(source), hints["tz"])
-    return Weather(_core.weather_from_table(table, name="table", **hints))
+    table, from_epw = _without_epw_markers(_with_calendar(_arrow_table(source), hints["tz"]))
+    return Weather(_core.weather_from_table(table, name="table", fill_gaps=from_epw, **hints))
 
 
 def simulate(

@@ -163,8 +163,9 @@ fn column_f64(batches: &[RecordBatch], index: usize) -> Option<Series> {
 /// Builds a weather year from an Arrow table (polars, pyarrow or pandas): its numeric columns
 /// under any of the names the file readers accept, the site from the arguments.
 #[pyfunction]
-#[pyo3(signature = (table, lat=None, lon=None, tz=None, elevation=None, name="table"))]
-pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>, name: &str) -> PyResult<CoreWeather> {
+#[pyo3(signature = (table, lat=None, lon=None, tz=None, elevation=None, name="table", fill_gaps=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>, name: &str, fill_gaps: bool) -> PyResult<CoreWeather> {
     let (batches, schema) = table.into_inner();
     let columns: Vec<NamedColumn> = schema
         .fields()
@@ -173,7 +174,7 @@ pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon:
         .filter_map(|(index, field)| column_f64(&batches, index).map(|values| NamedColumn { name: field.name().clone(), values }))
         .collect();
     let hints = SiteHints { lat, lon, tz, elevation };
-    let weather = py.detach(|| weather_from_columns(columns, &hints, name)).map_err(weather_error)?;
+    let weather = py.detach(|| weather_from_columns(columns, &hints, name, fill_gaps)).map_err(weather_error)?;
     Ok(CoreWeather::new(Arc::new(weather)))
 }
 

@@ -185,11 +185,48 @@ fn read_value(cell: &str, column: &Column, file: &str, line: usize) -> Result<f3
     }
 }
 
-/// Fill NaN values the way SSC's `handle_missing_field` does, in `f32` arithmetic: a single gap
-/// gets the mean of its neighbours, a run a straight line between the nearest values before and
-/// after it (wrapping around the year); a column with more than half its values missing before
-/// a gap becomes −999 throughout.
-fn fill_missing(values: &mut [f32]) {
+/// A value type gaps are filled in: `f32` for EPW files (SSC's arithmetic), `f64` for tables.
+pub(super) trait GapValue:
+    Copy
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    const TWO: Self;
+    /// What SSC writes into a column missing for more than half of the year.
+    const ALL_MISSING: Self;
+    fn is_nan(self) -> bool;
+    fn from_count(count: usize) -> Self;
+}
+
+impl GapValue for f32 {
+    const TWO: Self = 2.0;
+    const ALL_MISSING: Self = -999.0;
+    fn is_nan(self) -> bool {
+        f32::is_nan(self)
+    }
+    fn from_count(count: usize) -> Self {
+        count as f32
+    }
+}
+
+impl GapValue for f64 {
+    const TWO: Self = 2.0;
+    const ALL_MISSING: Self = -999.0;
+    fn is_nan(self) -> bool {
+        f64::is_nan(self)
+    }
+    fn from_count(count: usize) -> Self {
+        count as f64
+    }
+}
+
+/// Fill NaN values the way SSC's `handle_missing_field` does: a single gap gets the mean of its
+/// neighbours, a run a straight line between the nearest values before and after it (wrapping
+/// around the year); a column with more than half its values missing before a gap becomes −999
+/// throughout.
+pub(super) fn fill_missing<T: GapValue>(values: &mut [T]) {
     let records = values.len();
     if records < 2 {
         return;
@@ -201,7 +238,7 @@ fn fill_missing(values: &mut [f32]) {
         let mut previous = if index == 0 { records - 1 } else { index - 1 };
         let mut next = if index == records - 1 { 0 } else { index + 1 };
         if !values[previous].is_nan() && !values[next].is_nan() {
-            values[index] = (values[previous] + values[next]) / 2.0;
+            values[index] = (values[previous] + values[next]) / T::TWO;
             continue;
         }
         let mut count = 0;
@@ -210,7 +247,7 @@ fn fill_missing(values: &mut [f32]) {
             count += 1;
         }
         if count > records / 2 {
-            values.iter_mut().for_each(|v| *v = -999.0);
+            values.iter_mut().for_each(|v| *v = T::ALL_MISSING);
             return;
         }
         count = 0;
@@ -221,9 +258,9 @@ fn fill_missing(values: &mut [f32]) {
         // A run across the end of the year wraps to its start (SSC's own index arithmetic runs
         // off the end there, so no reference exists for that case).
         let span = (next + records - previous) % records;
-        let slope = (values[next] - values[previous]) / span as f32;
+        let slope = (values[next] - values[previous]) / T::from_count(span);
         for step in 1..span {
-            values[(previous + step) % records] = values[previous] + slope * step as f32;
+            values[(previous + step) % records] = values[previous] + slope * T::from_count(step);
         }
     }
 }

@@ -6,9 +6,11 @@
 //! Calendar: year (1900 when absent, as SSC), month, day and hour columns; hours 1–24 (hour
 //! ending) are shifted to 0–23 as SSC does. A minute column makes the values instants; a table
 //! whose first two minutes are both 60 (EPW's hour ending) gets minute 30 everywhere, SSC's rule
-//! for such data.
+//! for such data. With `fill_gaps`, missing values (NaN) of the weather columns are filled as SSC
+//! fills EPW files (pvlib's EPW frames keep EPW's missing-value markers).
 
 use super::csv::choose_columns;
+use super::epw::fill_missing;
 use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
@@ -36,6 +38,7 @@ pub fn weather_from_columns(
     columns: Vec<NamedColumn>,
     hints: &SiteHints,
     name: &str,
+    fill_gaps: bool,
 ) -> Result<Weather, WeatherError> {
     let missing_site: Vec<&str> = [("lat", hints.lat), ("lon", hints.lon), ("tz", hints.tz)]
         .iter()
@@ -59,8 +62,14 @@ pub fn weather_from_columns(
     let mut slots: Vec<Option<Series>> = columns.into_iter().map(|c| Some(c.values)).collect();
     let mut take = |field: Field| -> Option<Series> {
         let (_, column) = chosen.iter().find(|(f, _)| *f == field)?;
-        let values = slots[column.index].take()?;
-        Some(column.conversion.convert(values))
+        let values = column.conversion.convert(slots[column.index].take()?);
+        let is_weather = !matches!(field, Field::Year | Field::Month | Field::Day | Field::Hour | Field::Minute);
+        if fill_gaps && is_weather && values.iter().any(|v| v.is_nan()) {
+            let mut filled = values.to_vec();
+            fill_missing(&mut filled);
+            return Some(filled.into());
+        }
+        Some(values)
     };
     let mut required = |field: Field| -> Result<Series, WeatherError> {
         take(field).ok_or_else(|| {
