@@ -142,6 +142,25 @@ pub struct WeatherColumns<C = Vec<f64>> {
 }
 
 impl WeatherColumns {
+    /// Empty columns with room for `records` records (without the optional columns).
+    pub fn with_capacity(records: usize) -> Self {
+        WeatherColumns {
+            year: Vec::with_capacity(records),
+            month: Vec::with_capacity(records),
+            day: Vec::with_capacity(records),
+            hour: Vec::with_capacity(records),
+            minute: None,
+            gh: Vec::with_capacity(records),
+            dn: Vec::with_capacity(records),
+            df: Vec::with_capacity(records),
+            tdry: Vec::with_capacity(records),
+            wspd: Vec::with_capacity(records),
+            pressure: None,
+            albedo: None,
+            snow_depth: None,
+        }
+    }
+
     /// Round every weather value through `f32`, as SSC stores weather-file columns. Use this when
     /// the columns were read from a weather file by other means and SSC's results are wanted.
     pub fn round_to_f32(&mut self) {
@@ -816,6 +835,9 @@ fn validate_values(
     }
 }
 
+/// Lines of a file the readers look at before its data rows (EPW has eight header lines).
+const HEAD_LINES: usize = 9;
+
 /// Weather file formats recognised by `parse_weather`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Format {
@@ -888,12 +910,12 @@ pub fn parse_weather_with(
     hints: &SiteHints,
 ) -> Result<Weather, WeatherError> {
     let content = text::decode(bytes);
-    let lines: Vec<&str> = content.lines().collect();
-    let weather = match detect_format(&lines, name_for_errors)? {
-        Format::Tmy2 => tmy2::parse(&lines, name_for_errors),
-        Format::Tmy3 => tmy3::parse(&lines, name_for_errors),
-        Format::Epw => epw::parse(&lines, name_for_errors),
-        Format::HeaderCsv => csv::parse(&lines, name_for_errors, hints),
+    let head: Vec<&str> = content.lines().take(HEAD_LINES).collect();
+    let weather = match detect_format(&head, name_for_errors)? {
+        Format::Tmy2 => tmy2::parse(&content, &head, name_for_errors),
+        Format::Tmy3 => tmy3::parse(&content, &head, name_for_errors),
+        Format::Epw => epw::parse(&content, &head, name_for_errors),
+        Format::HeaderCsv => csv::parse(&content, &head, name_for_errors, hints),
     }?;
     hints.check_against(&weather.meta, name_for_errors)?;
     Ok(weather)

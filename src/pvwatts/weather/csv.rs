@@ -20,7 +20,7 @@
 //! Reference: SAM CSV weather format (NREL, "SAM CSV Files for Solar Resource Data"); SSC
 //! `shared/lib_weatherfile.cpp` (column aliases).
 
-use super::text::{parse_value, split_csv, Value};
+use super::text::{parse_value, split_csv, ProjectedRows, Value};
 use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
@@ -380,9 +380,9 @@ fn metadata_from_hints(hints: &SiteHints, file: &str) -> Result<Metadata, Weathe
     })
 }
 
-/// Parse a header CSV file given as lines; `hints` fill site facts the file lacks.
-pub(super) fn parse(lines: &[&str], file: &str, hints: &SiteHints) -> Result<Weather, WeatherError> {
-    let row = |line: usize| split_csv(lines.get(line - 1).copied().unwrap_or(""));
+/// Parse a header CSV file (its text and first lines); `hints` fill site facts the file lacks.
+pub(super) fn parse(text: &str, head: &[&str], file: &str, hints: &SiteHints) -> Result<Weather, WeatherError> {
+    let row = |line: usize| split_csv(head.get(line - 1).copied().unwrap_or(""));
     let first_row = row(META_NAMES_LINE);
     let (metadata, column_names_line) = if names_data_columns(&first_row) {
         (metadata_from_hints(hints, file)?, META_NAMES_LINE)
@@ -417,13 +417,14 @@ pub(super) fn parse(lines: &[&str], file: &str, hints: &SiteHints) -> Result<Wea
     }
     let first_data_line = column_names_line + 1 + usize::from(metadata.has_units_row);
 
-    let mut table = Table::new(chosen);
-    for (index, line) in lines.iter().enumerate().skip(first_data_line - 1) {
-        let cells = split_csv(line);
-        if cells.iter().all(|cell| cell.is_empty()) {
+    let wanted: Vec<usize> = chosen.iter().map(|(_, c)| c.index).collect();
+    let mut table = Table::new(chosen, text.len() / 40 + 1);
+    let mut rows = ProjectedRows::new(text, first_data_line, &wanted);
+    while let Some(line) = rows.next_row() {
+        if wanted.iter().all(|&column| rows.get(column).is_none_or(str::is_empty)) {
             continue;
         }
-        table.push_row(&cells, index + 1, file)?;
+        table.push_row(&rows, line, file)?;
     }
     table.into_weather(metadata, file)
 }
@@ -452,24 +453,20 @@ struct Table {
 }
 
 impl Table {
-    fn new(chosen: Vec<(Field, ChosenColumn)>) -> Self {
-        let values = vec![Vec::new(); chosen.len()];
+    /// A table for the `chosen` columns with room for about `records` records.
+    fn new(chosen: Vec<(Field, ChosenColumn)>, records: usize) -> Self {
+        let values = (0..chosen.len()).map(|_| Vec::with_capacity(records)).collect();
         Table {
             chosen,
             values,
-            record_lines: Vec::new(),
+            record_lines: Vec::with_capacity(records),
         }
     }
 
-    /// Parse the chosen cells of one data row.
-    fn push_row(
-        &mut self,
-        cells: &[Cow<'_, str>],
-        line: usize,
-        file: &str,
-    ) -> Result<(), WeatherError> {
+    /// Parse the chosen cells of the current row of `rows`.
+    fn push_row(&mut self, rows: &ProjectedRows<'_>, line: usize, file: &str) -> Result<(), WeatherError> {
         for ((field, column), values) in self.chosen.iter().zip(&mut self.values) {
-            let cell = cells.get(column.index).map_or("", |c| c.as_ref());
+            let cell = rows.get(column.index).unwrap_or("");
             let value = match parse_value(cell) {
                 Value::Number(v) => v,
                 Value::Missing if !is_required(*field) => f64::NAN,

@@ -20,7 +20,7 @@
 //! Reference: EnergyPlus Auxiliary Programs, "Weather Converter Program" (EPW data dictionary);
 //! SSC `shared/lib_weatherfile.cpp` (`weatherfile::open`, `handle_missing_field`).
 
-use super::text::{parse_integer, parse_value, split_csv, Value};
+use super::text::{parse_integer, parse_value, split_csv, ProjectedRows, Value};
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 
 /// Lines before the first record.
@@ -72,29 +72,29 @@ pub(super) fn looks_like_header(line: &str) -> bool {
 }
 
 /// Parse an EPW file given as lines.
-pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
-    let meta = parse_location(lines.first().copied().unwrap_or(""), file)?;
-    let mut columns: WeatherColumns = WeatherColumns::default();
-    let mut minute = Vec::new();
-    let mut values: [Vec<f32>; COLUMNS.len()] = Default::default();
-    let mut record_lines = Vec::new();
-    for (index, line) in lines.iter().enumerate().skip(HEADER_LINES) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let line_number = index + 1;
-        let fields = split_csv(line);
-        if fields.len() < MIN_FIELDS {
+pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, WeatherError> {
+    let meta = parse_location(head.first().copied().unwrap_or(""), file)?;
+    let records = text.len() / 120 + 1;
+    let mut columns: WeatherColumns = WeatherColumns::with_capacity(records);
+    let mut minute = Vec::with_capacity(records);
+    let mut values: [Vec<f32>; COLUMNS.len()] = std::array::from_fn(|_| Vec::with_capacity(records));
+    let mut record_lines = Vec::with_capacity(records);
+    let wanted: Vec<usize> =
+        [YEAR, MONTH, DAY, HOUR, MINUTE, MIN_FIELDS - 1].into_iter().chain(COLUMNS.iter().map(|c| c.index)).collect();
+    let mut rows = ProjectedRows::new(text, HEADER_LINES + 1, &wanted);
+    while let Some(line_number) = rows.next_row() {
+        if rows.get(MIN_FIELDS - 1).is_none() {
             return Err(WeatherError::new(
                 file,
                 Some(line_number),
                 None,
-                format!("EPW data line needs at least {MIN_FIELDS} fields, found {}", fields.len()),
+                format!("EPW data line needs at least {MIN_FIELDS} fields, found {}", rows.field_count()),
             ));
         }
+        let cell = |position: usize| rows.get(position).unwrap_or("");
         let integer = |position: usize, name: &str| {
-            parse_integer(&fields[position]).ok_or_else(|| {
-                WeatherError::new(file, Some(line_number), Some(name), format!("expected a whole number, got '{}'", fields[position]))
+            parse_integer(cell(position)).ok_or_else(|| {
+                WeatherError::new(file, Some(line_number), Some(name), format!("expected a whole number, got '{}'", cell(position)))
             })
         };
         let hour_ending = integer(HOUR, "Hour")?;
@@ -110,19 +110,19 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
         columns.month.push(u8::try_from(integer(MONTH, "Month")?).unwrap_or(u8::MAX));
         columns.day.push(u8::try_from(integer(DAY, "Day")?).unwrap_or(u8::MAX));
         columns.hour.push((hour_ending - 1) as u8);
-        minute.push(match parse_value(&fields[MINUTE]) {
+        minute.push(match parse_value(cell(MINUTE)) {
             Value::Number(v) => v,
             _ => {
                 return Err(WeatherError::new(
                     file,
                     Some(line_number),
                     Some("Minute"),
-                    format!("expected a minute, got '{}'", fields[MINUTE]),
+                    format!("expected a minute, got '{}'", cell(MINUTE)),
                 ))
             }
         });
         for (column, values) in COLUMNS.iter().zip(&mut values) {
-            values.push(read_value(&fields[column.index], column, file, line_number)?);
+            values.push(read_value(cell(column.index), column, file, line_number)?);
         }
         record_lines.push(line_number);
     }

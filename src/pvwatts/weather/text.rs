@@ -14,8 +14,16 @@ pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
 /// Split one CSV line into trimmed fields. Double quotes group a field (commas inside stay) and
 /// are removed; a doubled quote inside quotes is a literal quote. Unquoted fields are borrowed.
 pub(super) fn split_csv(line: &str) -> Vec<Cow<'_, str>> {
+    let mut fields = Vec::new();
+    split_csv_into(line, &mut fields);
+    fields
+}
+
+/// `split_csv` into a vector the caller reuses from line to line (no allocation per line once it
+/// has grown, for lines without quotes).
+pub(super) fn split_csv_into<'a>(line: &'a str, fields: &mut Vec<Cow<'a, str>>) {
+    fields.clear();
     if !line.as_bytes().contains(&b'"') {
-        let mut fields = Vec::new();
         let mut start = 0;
         for (position, &byte) in line.as_bytes().iter().enumerate() {
             if byte == b',' {
@@ -24,9 +32,8 @@ pub(super) fn split_csv(line: &str) -> Vec<Cow<'_, str>> {
             }
         }
         fields.push(Cow::Borrowed(line[start..].trim_ascii()));
-        return fields;
+        return;
     }
-    let mut fields = Vec::new();
     let mut field = String::new();
     let mut in_quotes = false;
     let mut chars = line.chars().peekable();
@@ -44,7 +51,118 @@ pub(super) fn split_csv(line: &str) -> Vec<Cow<'_, str>> {
         }
     }
     fields.push(Cow::Owned(field.trim().to_string()));
-    fields
+}
+
+/// The lines of a text from a 1-based line number on, with their numbers, without their line
+/// endings (`\n` or `\r\n`); nothing is allocated.
+pub(super) struct NumberedLines<'a> {
+    text: &'a str,
+    position: usize,
+    next_line: usize,
+}
+
+impl<'a> NumberedLines<'a> {
+    /// The lines of `text` from line `first_line` on.
+    pub(super) fn new(text: &'a str, first_line: usize) -> Self {
+        let mut lines = NumberedLines { text, position: 0, next_line: 1 };
+        while lines.next_line < first_line && lines.next().is_some() {}
+        lines
+    }
+}
+
+impl<'a> Iterator for NumberedLines<'a> {
+    type Item = (usize, &'a str);
+
+    fn next(&mut self) -> Option<(usize, &'a str)> {
+        if self.position >= self.text.len() {
+            return None;
+        }
+        let rest = &self.text[self.position..];
+        let (line, consumed) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(end) => (&rest[..end], end + 1),
+            None => (rest, rest.len()),
+        };
+        self.position += consumed;
+        let number = self.next_line;
+        self.next_line += 1;
+        Some((number, line.strip_suffix('\r').unwrap_or(line)))
+    }
+}
+
+/// The data rows of a CSV text from a line on, each projected on a few columns: its cells at
+/// the wanted column indices (trimmed; `None` past the end of the row) are found without
+/// splitting the rest of the row. Blank rows are skipped; rows with quotes are split by
+/// `split_csv_into`.
+pub(super) struct ProjectedRows<'a> {
+    lines: NumberedLines<'a>,
+    /// The wanted column indices, ascending.
+    wanted: Vec<usize>,
+    /// The current row's cells, indexed by column (only wanted columns are filled).
+    cells: Vec<Option<Cow<'a, str>>>,
+    line: &'a str,
+    quoted: Vec<Cow<'a, str>>,
+}
+
+impl<'a> ProjectedRows<'a> {
+    /// Rows of `text` from line `first_line` on, projected on the column indices `columns`.
+    pub(super) fn new(text: &'a str, first_line: usize, columns: &[usize]) -> Self {
+        let mut wanted = columns.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let width = wanted.last().map_or(0, |&last| last + 1);
+        ProjectedRows { lines: NumberedLines::new(text, first_line), wanted, cells: vec![None; width], line: "", quoted: Vec::new() }
+    }
+
+    /// Moves to the next non-blank row and returns its line number.
+    pub(super) fn next_row(&mut self) -> Option<usize> {
+        loop {
+            let (number, line) = self.lines.next()?;
+            if line.trim_ascii().is_empty() {
+                continue;
+            }
+            self.line = line;
+            self.cells.iter_mut().for_each(|cell| *cell = None);
+            if line.as_bytes().contains(&b'"') {
+                split_csv_into(line, &mut self.quoted);
+                for &column in &self.wanted {
+                    self.cells[column] = self.quoted.get(column).cloned();
+                }
+            } else {
+                self.project(line);
+            }
+            return Some(number);
+        }
+    }
+
+    /// The cells of an unquoted row at the wanted columns.
+    fn project(&mut self, line: &'a str) {
+        let mut wanted = self.wanted.iter().copied();
+        let Some(mut target) = wanted.next() else { return };
+        let (mut field, mut start) = (0, 0);
+        let bytes = line.as_bytes();
+        for position in memchr::memchr_iter(b',', bytes).chain(std::iter::once(bytes.len())) {
+            if field == target {
+                self.cells[target] = Some(Cow::Borrowed(line[start..position].trim_ascii()));
+                match wanted.next() {
+                    Some(next) => target = next,
+                    None => return,
+                }
+            }
+            field += 1;
+            start = position + 1;
+        }
+    }
+
+    /// The current row's cell in column `column` (a wanted one), or `None` when the row ends
+    /// before it.
+    pub(super) fn get(&self, column: usize) -> Option<&str> {
+        self.cells.get(column).and_then(|cell| cell.as_deref())
+    }
+
+    /// The current row's number of fields (for messages; splits the row).
+    pub(super) fn field_count(&self) -> usize {
+        split_csv(self.line).len()
+    }
 }
 
 /// A parsed weather value.
@@ -60,6 +178,9 @@ pub(super) enum Value {
 
 /// Parse a weather cell the way SSC stores it: as `f32`, widened to `f64`.
 pub(super) fn parse_value(cell: &str) -> Value {
+    if let Some(value) = plain_decimal_f32(cell.as_bytes()) {
+        return Value::Number(f64::from(value));
+    }
     let cell = cell.trim();
     if cell.is_empty()
         || ["nan", "na", "n/a"]
@@ -84,4 +205,78 @@ pub(super) fn parse_integer(cell: &str) -> Option<i64> {
         let value = cell.parse::<f64>().ok()?;
         (value.fract() == 0.0 && value.abs() < 1e9).then_some(value as i64)
     })
+}
+
+/// Powers of ten exactly representable in `f32`.
+const F32_POWERS_OF_TEN: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+/// A plain decimal `-?digits[.digits]` whose digits, without the point, form an integer below
+/// 2^24 with at most ten of them after the point, as the correctly rounded `f32`: both the
+/// integer and the power of ten are exact in `f32`, so one division rounds once (Clinger's fast
+/// path), the same bits as `str::parse::<f32>`. `None` for anything else (the general parser
+/// takes it).
+fn plain_decimal_f32(cell: &[u8]) -> Option<f32> {
+    let (negative, digits) = match cell.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, cell),
+    };
+    let mut mantissa: u32 = 0;
+    let mut fraction_digits: Option<usize> = None;
+    let mut seen_digit = false;
+    for &byte in digits {
+        match byte {
+            b'0'..=b'9' => {
+                mantissa = mantissa.checked_mul(10)?.checked_add(u32::from(byte - b'0'))?;
+                if mantissa >= 1 << 24 {
+                    return None;
+                }
+                seen_digit = true;
+                if let Some(count) = fraction_digits.as_mut() {
+                    *count += 1;
+                }
+            }
+            b'.' if fraction_digits.is_none() => fraction_digits = Some(0),
+            _ => return None,
+        }
+    }
+    let power = *F32_POWERS_OF_TEN.get(fraction_digits.unwrap_or(0))?;
+    if !seen_digit {
+        return None;
+    }
+    let value = mantissa as f32 / power;
+    Some(if negative { -value } else { value })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_decimals_parse_to_the_bits_of_the_standard_parser() {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..300_000 {
+            let digits = next() % 10_000_000;
+            let scale = (next() % 8) as usize;
+            let text = if scale == 0 { digits.to_string() } else {
+                let padded = format!("{digits:0>width$}", width = scale + 1);
+                format!("{}.{}", &padded[..padded.len() - scale], &padded[padded.len() - scale..])
+            };
+            let text = if next() % 2 == 0 { format!("-{text}") } else { text };
+            let fast = plain_decimal_f32(text.as_bytes());
+            let standard: f32 = text.parse().unwrap();
+            if let Some(fast) = fast {
+                assert_eq!(fast.to_bits(), standard.to_bits(), "{text}");
+            }
+        }
+        for text in ["", "-", ".", "1e5", "1.2.3", " 5", "16777216", "0.12345678901", "+3"] {
+            assert_eq!(plain_decimal_f32(text.as_bytes()), None, "{text}");
+        }
+        assert_eq!(plain_decimal_f32(b"-0.0").map(f32::to_bits), Some((-0.0f32).to_bits()));
+    }
 }

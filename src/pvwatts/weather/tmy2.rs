@@ -7,7 +7,8 @@
 //! (cm). Values are stored as `f32` like SSC does. TMY2 has no albedo.
 //! Reference: Marion & Urban (1995), User's Manual for TMY2s, NREL; SSC `shared/lib_weatherfile.cpp`.
 
-use super::text::parse_integer;
+use super::text::{parse_integer, NumberedLines};
+use crate::pvwatts::calendar::HOURS_PER_LEAP_YEAR;
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::ops::Range;
 
@@ -35,18 +36,17 @@ pub(super) fn looks_like_header(line: &str) -> bool {
     matches!(tail[1], "N" | "S" | "n" | "s") && matches!(tail[4], "E" | "W" | "e" | "w")
 }
 
-/// Parse a TMY2 file given as lines.
-pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
-    let meta = parse_header(lines.first().copied().unwrap_or(""), file)?;
-    let mut columns: WeatherColumns = WeatherColumns::default();
-    let mut pressure = Vec::new();
-    let mut snow_depth = Vec::new();
-    let mut record_lines = Vec::new();
-    for (index, line) in lines.iter().enumerate().skip(1) {
+/// Parse a TMY2 file: its text and its first lines.
+pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, WeatherError> {
+    let meta = parse_header(head.first().copied().unwrap_or(""), file)?;
+    let mut columns: WeatherColumns = WeatherColumns::with_capacity(HOURS_PER_LEAP_YEAR);
+    let mut pressure = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
+    let mut snow_depth = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
+    let mut record_lines = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
+    for (line_number, line) in NumberedLines::new(text, 2) {
         if line.trim().is_empty() {
             continue;
         }
-        let line_number = index + 1;
         if line.len() < WIND_SPEED.end || !line.is_ascii() {
             return Err(WeatherError::new(
                 file,

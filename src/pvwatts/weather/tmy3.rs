@@ -7,7 +7,8 @@
 //! Reference: Wilcox & Marion (2008), Users Manual for TMY3 Data Sets, NREL/TP-581-43156; SSC
 //! `shared/lib_weatherfile.cpp`.
 
-use super::text::{parse_integer, parse_value, split_csv, Value};
+use super::text::{parse_integer, parse_value, split_csv, ProjectedRows, Value};
+use crate::pvwatts::calendar::HOURS_PER_LEAP_YEAR;
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 
 const GHI: usize = 4;
@@ -20,9 +21,12 @@ const ALBEDO: usize = 61;
 /// Lines before the first data record.
 const HEADER_LINES: usize = 2;
 
-/// Parse a TMY3 file given as lines.
-pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError> {
-    let header = split_csv(lines.first().copied().unwrap_or(""));
+/// The columns a record is read from.
+const COLUMNS: [usize; 9] = [0, 1, GHI, DNI, DHI, DRY_BULB, PRESSURE, WIND_SPEED, ALBEDO];
+
+/// Parse a TMY3 file: its text and its first lines.
+pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, WeatherError> {
+    let header = split_csv(head.first().copied().unwrap_or(""));
     if header.len() != 7 {
         return Err(WeatherError::new(
             file,
@@ -51,47 +55,44 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
         location_id: header[0].to_string(),
         source: "TMY3".to_string(),
     };
-    let labels = split_csv(lines.get(1).copied().unwrap_or(""));
+    let labels = split_csv(head.get(1).copied().unwrap_or(""));
     let label = |index: usize, fallback: &str| {
         labels
             .get(index)
             .map_or_else(|| fallback.to_string(), |l| l.to_string())
     };
 
-    let mut columns: WeatherColumns = WeatherColumns::default();
-    let mut pressure = Vec::new();
-    let mut albedo = Vec::new();
-    let mut record_lines = Vec::new();
+    let mut columns: WeatherColumns = WeatherColumns::with_capacity(HOURS_PER_LEAP_YEAR);
+    let mut pressure = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
+    let mut albedo = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
+    let mut record_lines = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
     let mut hour_shift = 1;
-    for (index, line) in lines.iter().enumerate().skip(HEADER_LINES) {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let line_number = index + 1;
-        let fields = split_csv(line);
-        if fields.len() <= WIND_SPEED {
-            let first_missing = label(fields.len(), "a column");
+    let mut rows = ProjectedRows::new(text, HEADER_LINES + 1, &COLUMNS);
+    while let Some(line_number) = rows.next_row() {
+        if rows.get(WIND_SPEED).is_none() {
+            let found = rows.field_count();
+            let first_missing = label(found, "a column");
             return Err(WeatherError::new(
                 file,
                 Some(line_number),
                 Some(&first_missing),
                 format!(
-                    "TMY3 data line needs at least {} fields, found {}",
+                    "TMY3 data line needs at least {} fields, found {found}",
                     WIND_SPEED + 1,
-                    fields.len()
                 ),
             ));
         }
-        let (month, day, year) = parse_date(&fields[0]).ok_or_else(|| {
+        let cell = |index: usize| rows.get(index).unwrap_or("");
+        let (month, day, year) = parse_date(cell(0)).ok_or_else(|| {
             cell_error(
                 file,
                 line_number,
                 &label(0, "date"),
                 "a date MM/DD/YYYY",
-                &fields[0],
+                cell(0),
             )
         })?;
-        let hour_ending = fields[1]
+        let hour_ending = cell(1)
             .split(':')
             .next()
             .and_then(parse_integer)
@@ -101,7 +102,7 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
                     line_number,
                     &label(1, "time"),
                     "a time HH:MM",
-                    &fields[1],
+                    cell(1),
                 )
             })?;
         if record_lines.is_empty() && hour_ending == 0 {
@@ -114,28 +115,28 @@ pub(super) fn parse(lines: &[&str], file: &str) -> Result<Weather, WeatherError>
                 line_number,
                 &label(1, "time"),
                 "an hour from 01:00 to 24:00",
-                &fields[1],
+                cell(1),
             ));
         }
-        let required = |index: usize, name: &str| match parse_value(&fields[index]) {
+        let required = |index: usize, name: &str| match parse_value(cell(index)) {
             Value::Number(v) => Ok(v),
             _ => Err(cell_error(
                 file,
                 line_number,
                 &label(index, name),
                 "a number",
-                &fields[index],
+                cell(index),
             )),
         };
         let optional =
-            |index: usize, name: &str| match fields.get(index).map(|cell| parse_value(cell)) {
+            |index: usize, name: &str| match rows.get(index).map(parse_value) {
                 Some(Value::Number(v)) => Ok(v),
                 Some(Value::Invalid) => Err(cell_error(
                     file,
                     line_number,
                     &label(index, name),
                     "a number",
-                    &fields[index],
+                    cell(index),
                 )),
                 _ => Ok(f64::NAN),
             };
