@@ -911,6 +911,10 @@ fn add_demand(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factor
     }
     let mut tou = Vec::with_capacity(tariff.tou_demand.len());
     for (index, period) in tariff.tou_demand.iter().enumerate() {
+        if period.charge.is_free() {
+            tou.push(PeakVariables { tiers: Vec::new() });
+            continue;
+        }
         let label = format!("demand period {} (month {})", index + 1, period.month + 1);
         tou.push(add_peak(lp, layout, model, utility, &mut period.steps.iter().copied(), &period.charge, &label, &mut disjunctions));
     }

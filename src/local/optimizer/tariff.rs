@@ -50,6 +50,11 @@ impl TieredCharge {
         self.rates.len()
     }
 
+    /// Whether every tier is free (such a peak costs nothing and needs no rows).
+    pub fn is_free(&self) -> bool {
+        self.rates.iter().all(|r| *r == 0.0)
+    }
+
     /// Tier pairs (k, k+1) where the later tier is cheaper: using it needs tier k full, a
     /// choice a linear program cannot express.
     pub fn falling_pairs(&self) -> Vec<usize> {
@@ -309,8 +314,8 @@ fn monthly_demand(rate: &Map<String, Value>) -> Result<Vec<TieredCharge>, String
     Ok(months.iter().map(|&p| tiered(&periods[p], 6)).collect())
 }
 
-/// One demand period per month and `demandratestructure` period that has steps in that month;
-/// periods whose every tier is free are left out (they cost nothing).
+/// One demand period per month and `demandratestructure` period that has steps in that month,
+/// in the service's order (month, then period).
 fn tou_demand(rate: &Map<String, Value>, times: &[StepTime]) -> Result<Vec<DemandPeriod>, String> {
     let Some(periods) = structure(rate, "demandratestructure")? else { return Ok(Vec::new()) };
     let weekday = schedule(rate, "demandweekdayschedule", periods.len(), "demandratestructure")?;
@@ -322,9 +327,8 @@ fn tou_demand(rate: &Map<String, Value>, times: &[StepTime]) -> Result<Vec<Deman
     let mut result = Vec::new();
     for (month, by_period) in steps.into_iter().enumerate() {
         for (period, steps) in by_period.into_iter().enumerate() {
-            let charge = tiered(&periods[period], 3);
-            if !steps.is_empty() && charge.rates.iter().any(|r| *r != 0.0) {
-                result.push(DemandPeriod { month: month as u8, steps, charge });
+            if !steps.is_empty() {
+                result.push(DemandPeriod { month: month as u8, steps, charge: tiered(&periods[period], 3) });
             }
         }
     }
@@ -429,13 +433,15 @@ mod tests {
         assert_eq!(rate.energy_tier_limits[0], vec![UNLIMITED_ENERGY_TIER_KWH; 2], "padded single tier, no max");
         assert_eq!(rate.energy_tier_limits[5], vec![20_000.0, UNLIMITED_ENERGY_TIER_KWH]);
         assert_eq!(rate.energy_rates.len(), 2);
-        let january_weekend = &rate.tou_demand[0];
+        let (january_weekdays, january_weekend) = (&rate.tou_demand[0], &rate.tou_demand[1]);
+        assert_eq!(january_weekdays.charge.limits, vec![UNLIMITED_DEMAND_TIER_KW; 2], "untiered period, padded");
+        assert!(january_weekdays.charge.is_free());
         assert_eq!(january_weekend.month, 0);
         assert_eq!(january_weekend.charge.limits, vec![100.0, UNLIMITED_DEMAND_TIER_KW]);
-        assert_eq!(january_weekend.steps.len(), 9 * 24, "2017-01 has 9 weekend days (period 1); weekdays are period 0, free");
-        assert_eq!(rate.tou_demand.len(), 12);
+        assert_eq!(january_weekend.steps.len(), 9 * 24, "2017-01 has 9 weekend days (period 1); weekdays are period 0");
+        assert_eq!(rate.tou_demand.len(), 13);
         assert!((rate.fixed_monthly_charge - 3.0 * DAYS_PER_MONTH).abs() < 1e-12);
-        assert_eq!(rate.tou_demand[3].charge.falling_pairs(), vec![0]);
+        assert_eq!(rate.tou_demand[4].charge.falling_pairs(), vec![0]);
     }
 
     #[test]
