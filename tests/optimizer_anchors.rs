@@ -149,7 +149,8 @@ fn tiered_tou_demand() {
 /// "Demand and Energy Tier Limits Big-M Setup": a flat 100 kW load; energy $0.10 up to
 /// 74,400 kWh then $0.05, demand $10 up to 100 kW then $5 (both tiers fall). Tier 1 holds the
 /// whole load, so nothing may be bought in tier 2; lcc 1.092312443e6 within rtol 1e-6 (the
-/// service's default financial inputs).
+/// service's default financial inputs). Here the bounds on the purchases already close tier 2
+/// (the load never exceeds tier 1), so no branching is needed.
 #[test]
 fn demand_and_energy_tier_limits_big_m() {
     let rate = tiered_rate(
@@ -167,6 +168,5 @@ fn demand_and_energy_tier_limits_big_m() {
     assert!(d.grid_by_tier[1].iter().sum::<f64>().abs() < 1e-6, "no energy bought in tier 2");
     let tier_two_peaks: f64 = d.tou_peaks_kw.iter().map(|tiers| tiers[1]).sum();
     assert!(tier_two_peaks.abs() < 1e-6, "no demand billed in tier 2");
-    assert!(run.optimal.stats.nodes > 1, "the falling tiers were branched on");
     assert!(close(number(&body, "Financial", "lcc"), 1.092312443e6, 1e-6, 0.0), "lcc {}", number(&body, "Financial", "lcc"));
 }

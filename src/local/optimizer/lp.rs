@@ -636,6 +636,36 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     Program { lp, layout, disjunctions }
 }
 
+/// An upper bound on the grid purchase of step t: the load plus the storage's charging power.
+fn max_purchase(layout: &Layout, model: &Model, t: usize) -> f64 {
+    let charging = match (layout.grid_storage, &model.storage) {
+        (Some(_), Some(s)) => s.max_kw,
+        _ => 0.0,
+    };
+    model.load_kw[t] + charging
+}
+
+/// The either-or choice of a falling tier pair, or None when the later tier can never be used.
+/// `most` bounds the total use (kWh in a month, kW of a peak); `used_before` is the width of the
+/// tiers up to and including the earlier one. Adds the cut `later ≤ (M / limit)·earlier` with
+/// M = the most the later tier can hold: the LP relaxation of the service's big-M formulation
+/// (binary b: later ≤ b·M, b·limit ≤ earlier), which the branch and bound then tightens.
+#[allow(clippy::too_many_arguments)]
+fn falling_choice(lp: &mut LinearProgram, label: String, earlier: Expression, limit: f64, later: (Expression, Vec<usize>), most: f64, used_before: f64, later_width: f64) -> Option<Disjunction> {
+    let (later, later_columns) = later;
+    let room = later_width.min(most - used_before);
+    if room <= 0.0 || limit <= 0.0 {
+        later_columns.iter().for_each(|&j| lp.upper[j] = 0.0);
+        return None;
+    }
+    // later − (room/limit)·earlier ≤ (room/limit)·earlier.constant − later.constant
+    let scale = room / limit;
+    let mut terms = later.terms.clone();
+    terms.extend(earlier.terms.iter().map(|&(j, a)| (j, -scale * a)));
+    lp.row(&terms, RowKind::LessOrEqual, scale * earlier.constant - later.constant);
+    Some(Disjunction { label, earlier, limit, later, later_columns })
+}
+
 /// The variable part of `sign · purchase_t`, where purchase_t = load_t − pv_load − discharge +
 /// grid_storage: pv_load and discharge with coefficient −sign, grid_storage with +sign.
 fn purchase_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> {
@@ -847,19 +877,20 @@ fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, 
             }
         }
     }
+    let mut most = [0.0f64; 12];
+    for t in 0..steps {
+        most[tariff.month_of_step[t] as usize] += dt * max_purchase(layout, model, t);
+    }
     tariff
         .falling_energy_pairs()
         .into_iter()
-        .map(|(month, k)| {
+        .filter_map(|(month, k)| {
+            let limits = &tariff.energy_tier_limits[month];
+            let label = format!("energy tier {} of month {}", k + 2, month + 1);
             let (earlier, _) = month_energy(layout, month, k);
-            let (later, later_columns) = month_energy(layout, month, k + 1);
-            Disjunction {
-                label: format!("energy tier {} of month {}", k + 2, month + 1),
-                earlier,
-                limit: tariff.energy_tier_limits[month][k],
-                later,
-                later_columns,
-            }
+            let later = month_energy(layout, month, k + 1);
+            let used_before: f64 = limits[..=k].iter().sum();
+            falling_choice(lp, label, earlier, limits[k], later, most[month], used_before, limits[k + 1])
         })
         .collect()
 }
@@ -882,19 +913,19 @@ fn add_peak(
         .zip(&charge.limits)
         .map(|(&rate, &limit)| lp.variable(utility * rate, 0.0, if limit < UNLIMITED_DEMAND_TIER_KW { limit } else { f64::INFINITY }))
         .collect();
+    let mut most = 0.0f64;
     for t in steps {
         let mut terms: Vec<(usize, f64)> = purchase_terms(layout, t, 1.0).collect();
         terms.extend(tiers.iter().map(|&j| (j, -1.0)));
         lp.row(&terms, RowKind::LessOrEqual, -model.load_kw[t]);
+        most = most.max(max_purchase(layout, model, t));
     }
     for k in charge.falling_pairs() {
-        disjunctions.push(Disjunction {
-            label: format!("demand tier {} of {label}", k + 2),
-            earlier: Expression { terms: vec![(tiers[k], 1.0)], constant: 0.0 },
-            limit: charge.limits[k],
-            later: Expression { terms: vec![(tiers[k + 1], 1.0)], constant: 0.0 },
-            later_columns: vec![tiers[k + 1]],
-        });
+        let used_before: f64 = charge.limits[..=k].iter().sum();
+        let earlier = Expression { terms: vec![(tiers[k], 1.0)], constant: 0.0 };
+        let later = (Expression { terms: vec![(tiers[k + 1], 1.0)], constant: 0.0 }, vec![tiers[k + 1]]);
+        let label = format!("demand tier {} of {label}", k + 2);
+        disjunctions.extend(falling_choice(lp, label, earlier, charge.limits[k], later, most, used_before, charge.limits[k + 1]));
     }
     PeakVariables { tiers }
 }
