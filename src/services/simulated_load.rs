@@ -166,16 +166,21 @@ pub fn validate_simulated_load(raw: &RawSimulatedLoad) -> Result<SimulatedLoadQu
             if names.len() != raw.percent_shares.len() {
                 problems.push("The number of percent_share entries does not match that of the number of doe_reference_name entries".into());
             } else {
+                let mut shares = Vec::with_capacity(names.len());
                 for (name, share) in names.iter().zip(&raw.percent_shares) {
                     let share_value = share.as_finite_f64().filter(|s| (0.0..=1.0).contains(s));
+                    if share_value.is_none() {
+                        problems.push(format!("percent_share must be fractions between 0 and 1 (got {})", share.describe()));
+                    }
+                    shares.extend(share_value);
                     match (building(name), share_value) {
                         (Ok(name), Some(share)) => buildings.push((name, share)),
                         (Err(problem), _) => problems.push(problem),
-                        (_, None) => problems.push(format!("percent_share must be fractions between 0 and 1 (got {})", share.describe())),
+                        (Ok(_), None) => {}
                     }
                 }
-                let total: f64 = buildings.iter().map(|(_, share)| share).sum();
-                if buildings.len() == names.len() && (total - 1.0).abs() > 1e-6 {
+                let total: f64 = shares.iter().sum();
+                if shares.len() == names.len() && (total - 1.0).abs() > 1e-6 {
                     problems.push(format!("percent_share must sum to 1 (got {total})"));
                 }
             }
