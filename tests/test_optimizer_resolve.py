@@ -175,8 +175,9 @@ def test_declining_block_rate_fills_the_first_block_before_the_cheaper_one(clien
         .with_load(ElectricLoad(doe_reference_name="RetailStore", annual_kwh=150_000))
         .with_tariff(ElectricTariff(urdb_label=DECLINING_BLOCK))
         .with_storage(max_kw=50, max_kwh=200)
+        .with_settings(timeout_seconds=1200)
     )
-    result = client.optimizer.run(scenario.resolve(client, cache_dir=None), timeout=600, poll_interval=0.2)
+    result = client.optimizer.run(scenario.resolve(client, cache_dir=None), timeout=1300, poll_interval=0.2)
     energy = result.outputs.ElectricTariff.year_one_energy_cost_before_tax
     purchases = result.raw["outputs"]["ElectricUtility"]["electric_to_load_series_kw"]
     storage = result.raw["outputs"]["ElectricUtility"]["electric_to_storage_series_kw"]
