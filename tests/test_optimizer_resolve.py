@@ -172,19 +172,18 @@ def test_several_pv_arrays_are_sized_and_reported_by_name(client: sf.Client) -> 
 def test_declining_block_rate_fills_the_first_block_before_the_cheaper_one(client: sf.Client) -> None:
     scenario = (
         Scenario(site=Site(latitude=39.74, longitude=-105.17))
-        .with_load(ElectricLoad(doe_reference_name="RetailStore", annual_kwh=150_000))
+        .with_load(ElectricLoad(doe_reference_name="RetailStore", annual_kwh=600_000))
         .with_tariff(ElectricTariff(urdb_label=DECLINING_BLOCK))
-        .with_storage(max_kw=50, max_kwh=200)
+        .with_pv(pv(max_kw=300))
         .with_settings(timeout_seconds=1200)
     )
     result = client.optimizer.run(scenario.resolve(client, cache_dir=None), timeout=1300, poll_interval=0.2)
     energy = result.outputs.ElectricTariff.year_one_energy_cost_before_tax
     purchases = result.raw["outputs"]["ElectricUtility"]["electric_to_load_series_kw"]
-    storage = result.raw["outputs"]["ElectricUtility"]["electric_to_storage_series_kw"]
     month_hours = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
     expected, start = 0.0, 0
-    for hours in month_hours:
-        kwh = sum(purchases[start:start + 24 * hours]) + sum(storage[start:start + 24 * hours])
+    for days in month_hours:
+        kwh = sum(purchases[start:start + 24 * days])
         expected += 0.14 * min(kwh, 20_000) + 0.10 * max(kwh - 20_000, 0)
-        start += 24 * hours
+        start += 24 * days
     assert energy == pytest.approx(expected, abs=0.05), "block 2 at $0.10 only after 20,000 kWh at $0.14"
