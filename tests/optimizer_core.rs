@@ -79,7 +79,7 @@ struct Solved {
 fn solve(scenario: &Value) -> Solved {
     let _guard = SOLVER.lock().unwrap_or_else(|p| p.into_inner());
     let production = synthetic_production_factor();
-    let model = from_scenario(scenario, Some(&production)).expect("supported scenario");
+    let model = from_scenario(scenario, &[Some(production)]).expect("supported scenario");
     let run = optimize(&model, &SolveControl::default()).expect("optimal");
     let outputs = outputs::optimal_outputs(&model, &run);
     Solved { model, run, outputs }
@@ -310,7 +310,7 @@ fn unsupported_scenarios_name_every_unsupported_part() {
     scenario["Wind"] = json!({"max_kw": 50});
     scenario["ElectricUtility"] = json!({"outage_start_time_step": 10, "outage_end_time_step": 20});
     scenario["ElectricLoad"] = json!({"doe_reference_name": "RetailStore", "annual_kwh": 1e5});
-    let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, None) else { panic!("must be unsupported") };
+    let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let message = found.message();
     for part in ["Wind (section)", "ElectricUtility.outage_start_time_step", "doe_reference_name=RetailStore"] {
         assert!(message.contains(part), "{part} not named in: {message}");
@@ -335,7 +335,7 @@ fn jobs_go_from_optimizing_to_optimal_or_to_the_contract_errors() {
     let store = JobStore::new(JobStoreConfig::default());
     let mut scenario = base_scenario(0.1, 10.0);
     scenario["PV"] = pv(1000.0, 10.0, 100.0);
-    let submission = Submission { scenario, pv_production: Some(synthetic_production_factor()), ..Submission::default() };
+    let submission = Submission { scenario, pv_production: vec![Some(synthetic_production_factor())], ..Submission::default() };
     let created = endpoint::post_job_reply(&store, submission, &json!({}));
     assert_eq!(created.status, 201);
     let id = serde_json::from_slice::<Value>(&created.body).unwrap()["run_uuid"].as_str().unwrap().to_string();

@@ -3,8 +3,9 @@
 The real scenarios come from the service owner's public repositories and are not part of this
 project; ``SUNFLUX_SCENARIO_CORPUS`` names a folder holding them with a ``MANIFEST.json`` that says,
 for each file, what the live service does with it (``expected``: api_valid, api_invalid,
-api_valid_runtime_error or "not a scenario"; ``kind``; ``api_validation_approx``). Without the
-variable every test here is reported as skipped with the reason; the same behaviours are covered
+api_valid_runtime_error or "not a scenario"; ``kind``; ``api_validation_approx``). The last test resolves
+every valid scenario against the embedded service and its rate stand-in and solves it locally.
+Without the variable every test here is reported as skipped with the reason; the same behaviours are covered
 on the project's own files by ``test_optimizer_scenario.py`` and ``test_optimizer_jobs.py``.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 import polars as pl
 import pytest
 
+import sunflux as sf
 from conftest import SCENARIO_CORPUS, requires_scenario_corpus
 from sunflux._errors import ParameterError
 from sunflux.optimizer import SECTIONS, Scenario, UnknownFieldWarning
@@ -148,3 +150,40 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnknownFieldWarning)
         assert Scenario.from_dict(raw["inputs"]).validate() == []
+
+
+#: Valid real scenarios whose only parts outside the local optimizer were those of issue #17
+#: (reference building loads, URDB rates, several PV arrays, coincident peaks): after
+#: ``resolve`` against the embedded service and its rate stand-in they must solve locally. Every
+#: other valid scenario names what the local optimizer still does not model.
+RESOLVABLE = (
+    "REopt_API__handle_reopt_error.json",
+    "REopt_API__pv_batt_emissions.json",
+    "REopt.jl__coincident_peak.json",
+    "REopt.jl__multiple_pvs.json",
+    "REopt.jl__net_metering.json",
+    "REopt.jl__subhourly_with_urdb.json",
+)
+
+
+@pytest.fixture(scope="module")
+def stand_in() -> Any:
+    with sf.LocalService(rates=sf.RateDatabaseSettings(any_label=True)) as service:
+        yield service
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", entries(expected=VALID_EXPECTATIONS))
+def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_in: Any, tmp_path: Path) -> None:
+    """The scenarios of ``RESOLVABLE`` end optimal; every other one is refused naming a part the
+    local optimizer does not model (never an error of another kind)."""
+    import sunflux as sf
+
+    client = stand_in.client()
+    resolved = load_quietly(path_of(entry)).resolve(client, cache_dir=tmp_path)
+    if entry["file"] in RESOLVABLE:
+        result = client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
+        assert result.optimal and result.outputs.Financial.lcc > 0
+    else:
+        with pytest.raises(sf.JobFailed, match="The local optimizer does not model these parts"):
+            client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)

@@ -24,7 +24,16 @@ from sunflux._errors import (
     ValidationError,
 )
 from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
-from sunflux._local import FAULT_KINDS, ClimateSettings, Faults, JobSettings, LocalService, OptimizerSettings, RateLimits
+from sunflux._local import (
+    FAULT_KINDS,
+    ClimateSettings,
+    Faults,
+    JobSettings,
+    LocalService,
+    OptimizerSettings,
+    RateDatabaseSettings,
+    RateLimits,
+)
 from sunflux import climate, pv, pvwatts, solar, technical_potential
 from sunflux.pv import ArrayType, ModuleType, PvEstimate
 
@@ -41,6 +50,7 @@ __all__ = [
     "JobSettings",
     "ClimateSettings",
     "OptimizerSettings",
+    "RateDatabaseSettings",
     "FAULT_KINDS",
     "SunfluxError",
     "ParameterError",

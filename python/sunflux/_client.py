@@ -22,6 +22,9 @@ _log = logging.getLogger("sunflux")
 #: Environment variables searched for a key, in order.
 API_KEY_ENV_VARS = ("SUNFLUX_API_KEY", "NLR_API_KEY", "NREL_API_KEY")
 BASE_URL_ENV_VAR = "SUNFLUX_BASE_URL"
+#: The Utility Rate Database API (the optimizer's rates; the same developer key works there).
+DEFAULT_URDB_BASE_URL = "https://api.openei.org"
+URDB_BASE_URL_ENV_VAR = "SUNFLUX_URDB_BASE_URL"
 _PUBLIC_HOST = urlsplit(_core.DEFAULT_BASE_URL).hostname
 
 
@@ -136,6 +139,7 @@ class _ClientBase:
         retry_rate_limited: bool = True,
         throttle: bool = True,
         limits: Mapping[str, ServiceLimits] | None = None,
+        urdb_base_url: str | None = None,
     ) -> None:
         base = base_url or os.environ.get(BASE_URL_ENV_VAR) or _core.DEFAULT_BASE_URL
         if routes is None:
@@ -158,6 +162,13 @@ class _ClientBase:
         )
         self._auth = auth
         self._timeout = float(timeout)
+        urdb_base = urdb_base_url or os.environ.get(URDB_BASE_URL_ENV_VAR) or DEFAULT_URDB_BASE_URL
+        # The rate database is its own host: a second transport that sends the key as the
+        # ``api_key`` query parameter, as that API expects (redacted like every key).
+        self._urdb_core = _core.CoreClient(
+            urdb_base, resolve_api_key(api_key), "query", "spec", float(timeout), retries, float(backoff),
+            retry_rate_limited, throttle, None,
+        )
         self._attach_services()
 
     def _attach_services(self) -> None:
@@ -170,6 +181,12 @@ class _ClientBase:
     @property
     def base_url(self) -> str:
         return self._core.base_url
+
+    @property
+    def urdb_base_url(self) -> str:
+        """The Utility Rate Database API's base URL (``urdb_base_url``, ``SUNFLUX_URDB_BASE_URL``
+        or ``https://api.openei.org``)."""
+        return self._urdb_core.base_url
 
     @property
     def routes(self) -> str:
@@ -241,6 +258,10 @@ class Client(_ClientBase):
     throttle, limits:
         The spec's client-side limits are on by default; ``throttle=False`` turns them off and
         ``limits={"climate_csv": ServiceLimits(min_interval=0.5)}`` replaces one class's limits.
+    urdb_base_url:
+        The Utility Rate Database API the optimizer's rates come from; defaults to
+        ``SUNFLUX_URDB_BASE_URL`` or ``https://api.openei.org``. The key travels there as the
+        ``api_key`` query parameter.
     """
 
     def _attach_services(self) -> None:
@@ -281,6 +302,11 @@ class Client(_ClientBase):
     ) -> Response:
         """Low-level call of a named endpoint (see ``url``); raises the typed errors."""
         raw = self._core.request(*self._call_args(method, endpoint, args, params, form, json, idempotent, check_errors))
+        return Response(raw)
+
+    def _urdb_request(self, params: Mapping[str, Any]) -> Response:
+        """GET the Utility Rate Database API with these query parameters."""
+        raw = self._urdb_core.request(*self._call_args("GET", "utility_rates", None, params, None, None, None, True))
         return Response(raw)
 
 
@@ -327,4 +353,9 @@ class AsyncClient(_ClientBase):
         raw = await self._core.request_async(
             *self._call_args(method, endpoint, args, params, form, json, idempotent, check_errors)
         )
+        return Response(raw)
+
+    async def _urdb_request(self, params: Mapping[str, Any]) -> Response:
+        """GET the Utility Rate Database API with these query parameters."""
+        raw = await self._urdb_core.request_async(*self._call_args("GET", "utility_rates", None, params, None, None, None, True))
         return Response(raw)

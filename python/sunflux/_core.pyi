@@ -100,6 +100,7 @@ class CoreLocalService:
         climate_build_delay: float = 0.0,
         optimizer_grace: float = 0.0,
         optimizer_hang: bool = False,
+        urdb_any_label: bool = False,
     ) -> CoreLocalService: ...
     @property
     def base_url(self) -> str: ...
@@ -170,6 +171,31 @@ class CorePvEstimate:
     def ssc_info(self) -> dict[str, Any] | None: ...
     def monthly(self) -> _ArrowStream: ...
     def hourly(self) -> _ArrowStream | None: ...
+
+class CoreSimulatedLoad:
+    @property
+    def annual_kwh(self) -> float: ...
+    @property
+    def max_kw(self) -> float: ...
+    @property
+    def year(self) -> int: ...
+    @property
+    def time_steps_per_hour(self) -> int: ...
+    def table(self) -> _ArrowStream: ...
+
+def optimizer_simulated_load(
+    client: CoreClient,
+    latitude: object,
+    longitude: object,
+    doe_reference_names: list[object],
+    percent_shares: list[object],
+    annual_kwh: object = None,
+    monthly_totals_kwh: list[object] = ...,
+    year: object = None,
+    time_steps_per_hour: object = None,
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
 
 def pv_estimate(
     client: CoreClient,

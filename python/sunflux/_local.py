@@ -14,7 +14,10 @@ from typing import Any
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
 
-__all__ = ["LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "OptimizerSettings", "FAULT_KINDS"]
+__all__ = [
+    "LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "OptimizerSettings", "RateDatabaseSettings",
+    "FAULT_KINDS",
+]
 
 #: Every kind of fault the service can inject.
 FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
@@ -72,6 +75,15 @@ class OptimizerSettings:
 
 
 @dataclass(frozen=True)
+class RateDatabaseSettings:
+    """The Utility Rate Database stand-in (``GET /utility_rates``): it serves a few synthetic
+    rates of a made-up utility; with ``any_label`` it also answers every other well-formed label
+    with one of them, relabelled as a stand-in (for offline runs of real scenarios)."""
+
+    any_label: bool = False
+
+
+@dataclass(frozen=True)
 class Faults:
     """Seeded fault injection: a ``rate`` fraction of responses fail with one of ``kinds``.
 
@@ -116,6 +128,8 @@ class LocalService:
         `ClimateSettings` for the climate download (limits, queue, build delay).
     optimizer:
         `OptimizerSettings` for optimizer jobs (the 404 race, runs that hang).
+    rates:
+        `RateDatabaseSettings` for the Utility Rate Database stand-in.
     """
 
     def __init__(
@@ -130,6 +144,7 @@ class LocalService:
         jobs: JobSettings | None = None,
         climate: ClimateSettings | None = None,
         optimizer: OptimizerSettings | None = None,
+        rates: RateDatabaseSettings | None = None,
     ) -> None:
         limits = rate_limits or RateLimits()
         job_settings = jobs or JobSettings()
@@ -161,6 +176,7 @@ class LocalService:
             climate_build_delay=float(climate_settings.build_delay),
             optimizer_grace=float(optimizer_settings.not_found_grace),
             optimizer_hang=optimizer_settings.hang,
+            urdb_any_label=(rates or RateDatabaseSettings()).any_label,
         )
         self.rate_limits = limits
         self.faults = faults
@@ -202,14 +218,15 @@ class LocalService:
         return Weather(self._core.station_weather(file_id))
 
     def client(self, **kwargs: Any) -> Client:
-        """A `Client` wired to this service with the ``"spec"`` routes; kwargs override."""
-        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec"}
+        """A `Client` wired to this service (and to its rate database stand-in) with the
+        ``"spec"`` routes; kwargs override."""
+        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url}
         options.update(kwargs)
         return Client(**options)
 
     def async_client(self, **kwargs: Any) -> AsyncClient:
         """An `AsyncClient` wired to this service with the ``"spec"`` routes."""
-        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec"}
+        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url}
         options.update(kwargs)
         return AsyncClient(**options)
 

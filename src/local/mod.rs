@@ -7,6 +7,7 @@ pub mod climate_grid;
 pub mod climate_jobs;
 pub mod faults;
 pub mod gateway;
+pub mod load_profiles;
 pub mod optimizer;
 pub mod optimizer_routes;
 pub mod prng;
@@ -19,6 +20,7 @@ pub mod status;
 pub mod tp_endpoint;
 pub mod tp_jobs;
 pub mod tp_model;
+pub mod urdb_standin;
 pub mod weather_gen;
 
 pub use faults::{FaultConfig, FaultKind};

@@ -1,20 +1,25 @@
-//! The embedded optimizer's HTTP face: `POST …/job/` and `GET …/job/<run_uuid>/results/` under the
-//! spec's `/api/optimizer/stable` and the public host's `/api/reopt/stable`. Validation is the
-//! scenario builder's (one source of truth): the service calls a `ScenarioChecker` that the Python
-//! layer provides. PV production comes from the local engine on the site's synthetic weather.
+//! The embedded optimizer's HTTP face: `POST …/job/`, `GET …/job/<run_uuid>/results/` and
+//! `GET …/simulated_load/` under the spec's `/api/optimizer/stable` and the public host's
+//! `/api/reopt/stable`, and the Utility Rate Database stand-in `GET /utility_rates`. Validation
+//! of scenarios is the scenario builder's (one source of truth): the service calls a
+//! `ScenarioChecker` that the Python layer provides. PV production comes from the local engine
+//! on the site's synthetic weather, as do the temperatures of the synthetic load shapes.
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::{Path, Request, State};
 use axum::response::Response;
 use serde_json::{json, Map, Value};
 
 use super::catalog::Catalog;
 use super::climate_grid::{describe_site, nearest_site};
 use super::optimizer::{post_job_reply, results_reply, Submission};
+use super::load_profiles::{self, DATA_SOURCE};
 use super::reply::ServiceReply;
-use super::server::{reply_response, ServiceState};
-use super::weather_gen::tmy_year;
+use super::server::{query_pairs, reply_response, ServiceState};
+use super::urdb_standin;
+use super::weather_gen::{tmy_year, TmyColumns};
+use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 
 /// What the scenario builder says of a posted scenario.
@@ -39,20 +44,34 @@ fn number(section: Option<&Value>, name: &str) -> Option<f64> {
     section?.get(name)?.as_f64()
 }
 
-/// Hourly AC output per kW DC (kW/kW) of the scenario's PV at its site, from the local engine,
-/// or `None` when the scenario has no PV or gives its own `production_factor_series`.
-pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Option<Vec<f64>>, String> {
-    let Some(pv) = scenario.get("PV").filter(|pv| pv.is_object()) else { return Ok(None) };
-    if pv.get("production_factor_series").is_some_and(|s| s.is_array()) {
-        return Ok(None);
+/// The synthetic typical year of the climate grid site nearest to a point.
+fn site_weather(lat: f64, lon: f64, catalog: &Catalog) -> Result<TmyColumns, String> {
+    let grid = nearest_site(lat, lon).ok_or_else(|| format!("no weather site near {lat}, {lon}"))?;
+    let info = describe_site(grid, catalog);
+    Ok(tmy_year(&info.spec(WEATHER_DATASET), WEATHER_YEAR))
+}
+
+/// The PV arrays of a scenario: one object or a list.
+fn pv_arrays(scenario: &Value) -> Vec<&Value> {
+    match scenario.get("PV") {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(pv) if pv.is_object() => vec![pv],
+        _ => Vec::new(),
+    }
+}
+
+/// Hourly AC output per kW DC (kW/kW) of each PV array at the scenario's site, from the local
+/// engine (None for an array that gives its own `production_factor_series`).
+pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Vec<Option<Vec<f64>>>, String> {
+    let arrays = pv_arrays(scenario);
+    if arrays.iter().all(|pv| pv.get("production_factor_series").is_some_and(|s| s.is_array())) {
+        return Ok(vec![None; arrays.len()]);
     }
     let site = scenario.get("Site");
     let (Some(lat), Some(lon)) = (number(site, "latitude"), number(site, "longitude")) else {
         return Err("Site.latitude and Site.longitude are required for PV production".into());
     };
-    let grid = nearest_site(lat, lon).ok_or_else(|| format!("no weather site near {lat}, {lon}"))?;
-    let info = describe_site(grid, catalog);
-    let columns = tmy_year(&info.spec(WEATHER_DATASET), WEATHER_YEAR);
+    let columns = site_weather(lat, lon, catalog)?;
     let meta = SiteMeta { lat, lon, tz: columns.tz, elevation: columns.elevation, source: "sunflux synthetic weather".into(), ..SiteMeta::default() };
     let weather = Weather::from_columns(
         meta,
@@ -73,23 +92,81 @@ pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Option<Vec<f
         },
     )
     .map_err(|e| e.to_string())?;
-    let section = Some(pv);
-    let array_type = number(section, "array_type").unwrap_or(1.0) as i64;
-    let tracking = matches!(array_type, 2..=4);
-    let raw = RawParams {
-        system_capacity: 1.0,
-        module_type: number(section, "module_type").unwrap_or(0.0) as i64,
-        losses: 100.0 * number(section, "losses").unwrap_or(0.14),
-        array_type,
-        tilt: number(section, "tilt").unwrap_or(if tracking { 0.0 } else { 20.0 }),
-        azimuth: number(section, "azimuth").unwrap_or(if lat >= 0.0 { 180.0 } else { 0.0 }),
-        dc_ac_ratio: number(section, "dc_ac_ratio").unwrap_or(1.2),
-        gcr: number(section, "gcr").unwrap_or(0.4),
-        inv_eff: 100.0 * number(section, "inv_eff").unwrap_or(0.96),
+    arrays
+        .iter()
+        .map(|pv| {
+            if pv.get("production_factor_series").is_some_and(|s| s.is_array()) {
+                return Ok(None);
+            }
+            let section = Some(*pv);
+            let array_type = number(section, "array_type").unwrap_or(1.0) as i64;
+            let tracking = matches!(array_type, 2..=4);
+            let raw = RawParams {
+                system_capacity: 1.0,
+                module_type: number(section, "module_type").unwrap_or(0.0) as i64,
+                losses: 100.0 * number(section, "losses").unwrap_or(0.14),
+                array_type,
+                tilt: number(section, "tilt").unwrap_or(if tracking { 0.0 } else { 20.0 }),
+                azimuth: number(section, "azimuth").unwrap_or(if lat >= 0.0 { 180.0 } else { 0.0 }),
+                dc_ac_ratio: number(section, "dc_ac_ratio").unwrap_or(1.2),
+                gcr: number(section, "gcr").unwrap_or(0.4),
+                inv_eff: 100.0 * number(section, "inv_eff").unwrap_or(0.96),
+            };
+            let params = validate_params(&raw).map_err(|problems| format!("PV: {}", problems.join("; ")))?;
+            let output = simulate(&weather, &params);
+            Ok(Some(output.hourly.ac.iter().map(|watts| watts / 1000.0).collect()))
+        })
+        .collect()
+}
+
+/// `GET …/simulated_load/`: synthetic building shapes on the site's synthetic temperatures,
+/// scaled and blended as the service does; `{"Error": …}` with 400 for bad parameters.
+fn simulated_load_reply(pairs: &[(String, String)], catalog: &Catalog) -> ServiceReply {
+    let (raw, mut problems) = RawSimulatedLoad::from_query(pairs);
+    let query = match validate_simulated_load(&raw) {
+        Ok(query) if problems.is_empty() => query,
+        Ok(_) => return ServiceReply::json(400, &json!({"Error": problems.join("; ")})),
+        Err(more) => {
+            problems.extend(more);
+            return ServiceReply::json(400, &json!({"Error": problems.join("; ")}));
+        }
     };
-    let params = validate_params(&raw).map_err(|problems| format!("PV: {}", problems.join("; ")))?;
-    let output = simulate(&weather, &params);
-    Ok(Some(output.hourly.ac.iter().map(|watts| watts / 1000.0).collect()))
+    let temperatures = match site_weather(query.latitude, query.longitude, catalog) {
+        Ok(columns) => columns.tdry,
+        Err(problem) => return ServiceReply::json(400, &json!({"Error": problem})),
+    };
+    match load_profiles::simulated_load(&query, &temperatures) {
+        Some(load) => ServiceReply::json(
+            200,
+            &json!({
+                "loads_kw": load.loads_kw,
+                "annual_kwh": load.annual_kwh,
+                "min_kw": load.min_kw,
+                "mean_kw": load.mean_kw,
+                "max_kw": load.max_kw,
+                "monthly_totals_kwh": load.monthly_totals_kwh,
+                "monthly_peaks_kw": load.monthly_peaks_kw,
+                "cooling_defaults": {},
+                "data_source": DATA_SOURCE,
+            }),
+        ),
+        None => ServiceReply::json(400, &json!({"Error": "unknown doe_reference_name"})),
+    }
+}
+
+/// `GET …/simulated_load/` (on a blocking thread: it generates a weather year).
+pub async fn handle_simulated_load(State(state): State<Arc<ServiceState>>, request: Request) -> Response {
+    let pairs = query_pairs(&request);
+    let catalog = state.catalog;
+    let reply = tokio::task::spawn_blocking(move || simulated_load_reply(&pairs, catalog))
+        .await
+        .unwrap_or_else(|e| ServiceReply::json(500, &json!({"Error": format!("the load could not be built: {e}")})));
+    reply_response(reply)
+}
+
+/// `GET /utility_rates`: the Utility Rate Database stand-in.
+pub async fn handle_utility_rates(State(state): State<Arc<ServiceState>>, request: Request) -> Response {
+    reply_response(urdb_standin::reply(&query_pairs(&request), state.urdb_any_label))
 }
 
 fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Value), ServiceReply> {
@@ -108,7 +185,7 @@ fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Valu
         Ok(production) => production,
         Err(problem) => {
             messages.insert("warnings".into(), json!({"PV": problem}));
-            None
+            Vec::new()
         }
     };
     Ok((Submission { scenario: checked.resolved, pv_production, messages }, checked.input_errors))

@@ -61,6 +61,8 @@ pub struct ServiceConfig {
     pub optimizer: JobStoreConfig,
     /// Validates posted optimizer scenarios with the scenario builder's rules.
     pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
+    /// The rate stand-in answers every well-formed URDB label (not only its catalogue's).
+    pub urdb_any_label: bool,
 }
 
 impl Default for ServiceConfig {
@@ -79,6 +81,7 @@ impl Default for ServiceConfig {
             climate_build_delay: Duration::ZERO,
             optimizer: JobStoreConfig::default(),
             scenario_checker: None,
+            urdb_any_label: false,
         }
     }
 }
@@ -95,6 +98,7 @@ pub struct ServiceState {
     pub climate_build_delay: Duration,
     pub optimizer_jobs: OptimizerJobs,
     pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
+    pub urdb_any_label: bool,
     /// `http://127.0.0.1:<port>`, known once the listener is bound (download URLs use it).
     pub base_url: OnceLock<String>,
     pub api_key: String,
@@ -148,6 +152,7 @@ impl ServiceState {
             base_url: OnceLock::new(),
             optimizer_jobs: OptimizerJobs::new(config.optimizer.clone()),
             scenario_checker: config.scenario_checker.clone(),
+            urdb_any_label: config.urdb_any_label,
             api_key,
             keys,
             limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
@@ -190,6 +195,9 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/optimizer/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
         .route("/api/reopt/stable/job/", post(optimizer_routes::handle_post))
         .route("/api/reopt/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
+        .route("/api/optimizer/stable/simulated_load/", get(optimizer_routes::handle_simulated_load))
+        .route("/api/reopt/stable/simulated_load/", get(optimizer_routes::handle_simulated_load))
+        .route("/utility_rates", get(optimizer_routes::handle_utility_rates))
         .route("/api/opencarto/{explorer}/v1/technical-potential/config", get(tp_endpoint::handle_config))
         .route(
             "/api/opencarto/{explorer}/v1/technical-potential",

@@ -75,7 +75,7 @@ fn faults_config(rate: f64, seed: u64, kinds: Vec<String>, delay: f64, retry_aft
 #[pymethods]
 impl CoreLocalService {
     #[new]
-    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None, climate_csv_interval=1.0, climate_json_interval=2.0, climate_csv_per_day=10_000, climate_json_per_day=2_000, climate_in_flight=20, climate_queue=100, climate_build_delay=0.0, optimizer_grace=0.0, optimizer_hang=false))]
+    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None, climate_csv_interval=1.0, climate_json_interval=2.0, climate_csv_per_day=10_000, climate_json_per_day=2_000, climate_in_flight=20, climate_queue=100, climate_build_delay=0.0, optimizer_grace=0.0, optimizer_hang=false, urdb_any_label=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -104,6 +104,7 @@ impl CoreLocalService {
         climate_build_delay: f64,
         optimizer_grace: f64,
         optimizer_hang: bool,
+        urdb_any_label: bool,
     ) -> PyResult<Self> {
         let mut problems = Vec::new();
         for (name, value) in [("csv_interval", climate_csv_interval), ("json_interval", climate_json_interval), ("build_delay", climate_build_delay)] {
@@ -168,6 +169,7 @@ impl CoreLocalService {
             climate_build_delay: Duration::from_secs_f64(climate_build_delay),
             optimizer: OptimizerJobConfig { grace: Duration::from_secs_f64(optimizer_grace), hang: optimizer_hang, ..OptimizerJobConfig::default() },
             scenario_checker: Some(Arc::new(PythonScenarioChecker)),
+            urdb_any_label,
         };
         let runtime = runtime().map_err(to_pyerr)?;
         let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;

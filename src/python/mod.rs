@@ -8,6 +8,7 @@ pub mod climate;
 pub mod convert;
 pub mod errors;
 pub mod local;
+pub mod optimizer;
 pub mod pv;
 pub mod pvwatts;
 pub mod solar;
@@ -25,6 +26,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<local::CoreLocalService>()?;
     m.add_class::<solar::CoreStationQuery>()?;
     m.add_class::<pv::CorePvEstimate>()?;
+    m.add_class::<optimizer::CoreSimulatedLoad>()?;
+    m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
     m.add_class::<pvwatts::CoreWeather>()?;

@@ -214,7 +214,7 @@ fn record<T>(checked: Result<T, String>, problems: &mut Vec<String>) -> Option<T
     checked.map_err(|problem| problems.push(problem)).ok()
 }
 
-fn check_range(raw: &RawValue, range: NumberRange) -> Result<f64, String> {
+pub fn check_range(raw: &RawValue, range: NumberRange) -> Result<f64, String> {
     let NumberRange { name, min, max } = range;
     if *raw == RawValue::Missing {
         return Err(format!("{name} is required: give a number between {min} and {max}"));

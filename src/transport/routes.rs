@@ -35,7 +35,7 @@ pub enum ServiceClass {
     ClimateCsv,
     /// Climate download in other formats: 1 per 2 seconds, 2,000 per day, at most 20 in flight.
     ClimateOther,
-    /// Optimizer jobs: no limit stated by the spec.
+    /// Optimizer jobs, its load endpoint and the rate database it reads: no limit stated by the spec.
     Optimizer,
     /// Technical potential: polling is explicitly not rate-limited.
     TechnicalPotential,
@@ -51,6 +51,10 @@ pub enum Endpoint {
     ClimateDownload { dataset: String, format: String },
     OptimizerJob,
     OptimizerResults { run_uuid: String },
+    /// The optimizer service's reference load profiles.
+    OptimizerSimulatedLoad,
+    /// The Utility Rate Database API (its own host: the client's `urdb_base_url`).
+    UtilityRates,
     TechnicalPotentialConfig { explorer: String },
     TechnicalPotentialJob { explorer: String },
     /// The embedded service's own status endpoint (not part of the spec).
@@ -73,6 +77,8 @@ impl Endpoint {
             Endpoint::OptimizerResults { run_uuid } => {
                 format!("{}/job/{run_uuid}/results/", optimizer_root(profile))
             }
+            Endpoint::OptimizerSimulatedLoad => format!("{}/simulated_load/", optimizer_root(profile)),
+            Endpoint::UtilityRates => "/utility_rates".to_owned(),
             Endpoint::TechnicalPotentialConfig { explorer } => {
                 format!("/api/opencarto/{explorer}/v1/technical-potential/config")
             }
@@ -89,7 +95,10 @@ impl Endpoint {
             Endpoint::DataQuery { .. } | Endpoint::PvEstimator { .. } => ServiceClass::Solar,
             Endpoint::ClimateDownload { format, .. } if format == "csv" => ServiceClass::ClimateCsv,
             Endpoint::ClimateDownload { .. } => ServiceClass::ClimateOther,
-            Endpoint::OptimizerJob | Endpoint::OptimizerResults { .. } => ServiceClass::Optimizer,
+            Endpoint::OptimizerJob
+            | Endpoint::OptimizerResults { .. }
+            | Endpoint::OptimizerSimulatedLoad
+            | Endpoint::UtilityRates => ServiceClass::Optimizer,
             Endpoint::TechnicalPotentialConfig { .. } | Endpoint::TechnicalPotentialJob { .. } => {
                 ServiceClass::TechnicalPotential
             }
@@ -109,6 +118,8 @@ impl Endpoint {
             "climate_download" => Endpoint::ClimateDownload { dataset: need("dataset")?, format: need("format")? },
             "optimizer_job" => Endpoint::OptimizerJob,
             "optimizer_results" => Endpoint::OptimizerResults { run_uuid: need("run_uuid")? },
+            "optimizer_simulated_load" => Endpoint::OptimizerSimulatedLoad,
+            "utility_rates" => Endpoint::UtilityRates,
             "technical_potential_config" => Endpoint::TechnicalPotentialConfig { explorer: need("explorer")? },
             "technical_potential_job" => Endpoint::TechnicalPotentialJob { explorer: need("explorer")? },
             "local_status" => Endpoint::LocalStatus { format: need("format")? },
@@ -144,6 +155,8 @@ mod tests {
         let job = Endpoint::OptimizerResults { run_uuid: "abc".into() };
         assert_eq!(job.path(RouteProfile::Spec), "/api/optimizer/stable/job/abc/results/");
         assert_eq!(job.path(RouteProfile::Nlr), "/api/reopt/stable/job/abc/results/");
+        assert_eq!(Endpoint::OptimizerSimulatedLoad.path(RouteProfile::Nlr), "/api/reopt/stable/simulated_load/");
+        assert_eq!(Endpoint::UtilityRates.path(RouteProfile::Spec), Endpoint::UtilityRates.path(RouteProfile::Nlr));
     }
 
     #[test]

@@ -1,4 +1,6 @@
-"""Optimizer jobs: ``client.optimizer.submit / results / run`` and the `OptimizerResult`.
+"""Optimizer jobs: ``client.optimizer.submit / results / run`` and the `OptimizerResult`; the
+optimizer's inputs from outside: ``client.optimizer.simulated_load`` (reference building loads)
+and ``client.optimizer.urdb_rate`` (Utility Rate Database rates).
 
 The job contract (the live service's, followed by the embedded one): POST ``…/job/`` answers
 201 ``{"run_uuid": …}`` or 400 with ``messages.input_errors``; GET ``…/job/<uuid>/results/``
@@ -12,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import datetime as _dt
 import json
+import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
+from sunflux._frames import to_polars
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
 
@@ -33,6 +37,45 @@ OPTIMAL = "optimal"
 RUNNING_STATUSES = frozenset({"Optimizing...", "Validating..."})
 #: How long a 404 right after POST is taken as "not stored yet" rather than "no such run".
 NOT_FOUND_GRACE = 30.0
+#: The version of the Utility Rate Database API asked for (the one the optimizer reads).
+URDB_API_VERSION = 8
+_URDB_LABEL = re.compile(r"[0-9a-fA-F]{24}")
+
+
+def _blend(doe_reference_name: str | Mapping[str, float]) -> tuple[list[Any], list[Any]]:
+    """(names, shares): one name with no shares, or a blend ``{name: share}``."""
+    if isinstance(doe_reference_name, Mapping):
+        return list(doe_reference_name), list(doe_reference_name.values())
+    return [doe_reference_name], []
+
+
+def _load_frame(core: Any) -> Any:
+    return to_polars(core.table())
+
+
+def _check_label(label: str) -> str:
+    if not isinstance(label, str) or not _URDB_LABEL.fullmatch(label):
+        raise ParameterError(f"urdb_label must be a URDB rate label of 24 hexadecimal digits (got {label!r})")
+    return label
+
+
+def _rate_from_items(body: Any, what: str) -> dict[str, Any]:
+    items = body.get("items") if isinstance(body, Mapping) else None
+    if not items:
+        raise NotFoundError(f"the Utility Rate Database has no rate for {what}", status=404)
+    return dict(items[0])
+
+
+def _newest_named(body: Any, utility: str, rate_name: str) -> dict[str, Any]:
+    """The newest rate of a utility whose name is part of ``rate_name`` (the optimizer's rule)."""
+    items = [item for item in (body.get("items") or []) if isinstance(item, Mapping) and str(item.get("name", "")) in rate_name]
+    if not items:
+        raise NotFoundError(f"the Utility Rate Database has no rate {rate_name!r} of {utility!r}", status=404)
+    return dict(max(items, key=lambda item: item.get("startdate") or 0))
+
+
+def _urdb_query(**extra: str) -> dict[str, Any]:
+    return {"version": URDB_API_VERSION, "format": "json", "detail": "full", **extra}
 
 
 class Record(Mapping[str, Any]):
@@ -271,6 +314,44 @@ class OptimizerService:
                 return final
             time.sleep(poller.next_wait())
 
+    def simulated_load(
+        self,
+        latitude: float,
+        longitude: float,
+        doe_reference_name: str | Mapping[str, float],
+        *,
+        annual_kwh: float | None = None,
+        monthly_totals_kwh: Sequence[float] | None = None,
+        year: int | None = None,
+        time_steps_per_hour: int | None = None,
+    ) -> Any:
+        """The service's load profile of a reference building type (or a blend
+        ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1), scaled to
+        ``annual_kwh`` or ``monthly_totals_kwh`` (else the type's default at the site), for
+        ``year`` (default 2017). A polars frame of ``timestamp`` (naive local time) and
+        ``load_kw``, one row per time step. Every parameter is checked first (`ParameterError`
+        listing every problem, nothing sent)."""
+        names, shares = _blend(doe_reference_name)
+        core = _core.optimizer_simulated_load(
+            self._client._core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
+            time_steps_per_hour, False, self._client._trace(),
+        )
+        return _load_frame(core)
+
+    def urdb_rate(self, label: str) -> dict[str, Any]:
+        """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
+        `NotFoundError` when the database has no such rate."""
+        response = self._client._urdb_request(_urdb_query(getpage=_check_label(label)))
+        return _rate_from_items(response.json(), f"label {label}")
+
+    def urdb_rate_by_name(self, utility: str, rate_name: str) -> dict[str, Any]:
+        """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
+        reads ``urdb_utility_name`` with ``urdb_rate_name``)."""
+        if not utility or not rate_name:
+            raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
+        response = self._client._urdb_request(_urdb_query(ratesforutility=utility))
+        return _newest_named(response.json(), utility, rate_name)
+
 
 class AsyncOptimizerService:
     """``async_client.optimizer``: the same calls, awaitable."""
@@ -306,3 +387,31 @@ class AsyncOptimizerService:
             if final is not None:
                 return final
             await asyncio.sleep(poller.next_wait())
+
+    async def simulated_load(
+        self,
+        latitude: float,
+        longitude: float,
+        doe_reference_name: str | Mapping[str, float],
+        *,
+        annual_kwh: float | None = None,
+        monthly_totals_kwh: Sequence[float] | None = None,
+        year: int | None = None,
+        time_steps_per_hour: int | None = None,
+    ) -> Any:
+        names, shares = _blend(doe_reference_name)
+        core = await _core.optimizer_simulated_load(
+            self._client._core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
+            time_steps_per_hour, True, self._client._trace(),
+        )
+        return _load_frame(core)
+
+    async def urdb_rate(self, label: str) -> dict[str, Any]:
+        response = await self._client._urdb_request(_urdb_query(getpage=_check_label(label)))
+        return _rate_from_items(response.json(), f"label {label}")
+
+    async def urdb_rate_by_name(self, utility: str, rate_name: str) -> dict[str, Any]:
+        if not utility or not rate_name:
+            raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
+        response = await self._client._urdb_request(_urdb_query(ratesforutility=utility))
+        return _newest_named(response.json(), utility, rate_name)

@@ -218,6 +218,19 @@ class Scenario(ScenarioSections):
             raise ParameterError(problems)
         return self
 
+    # ---------------------------------------------------------------- outside data
+
+    def resolve(self, client: Any, *, cache_dir: str | os.PathLike[str] | None | bool = True) -> Scenario:
+        """A self-contained copy for offline solves: ``ElectricLoad.doe_reference_name`` (or the
+        blended form, with ``annual_kwh`` / ``monthly_totals_kwh``) becomes ``loads_kw`` from the
+        optimizer service's load endpoint, and ``ElectricTariff.urdb_label`` (or the utility and
+        rate names) becomes ``urdb_response`` from the Utility Rate Database, both through
+        ``client`` and cached on disk by their inputs (``cache_dir``: a folder, True for
+        ``sunflux.optimizer.resolve.default_cache_dir()``, None for no cache)."""
+        from sunflux.optimizer.resolve import resolve
+
+        return resolve(self, client, cache_dir=cache_dir)
+
     # ---------------------------------------------------------------- reading and writing
 
     @classmethod

@@ -40,6 +40,36 @@ pub fn month_of_each_hour_non_leap() -> Vec<u8> {
         .collect()
 }
 
+/// Where a time step falls in the civil calendar (what rate schedules are keyed on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StepTime {
+    /// 0 = January.
+    pub month: u8,
+    /// Hour of the day, 0..24.
+    pub hour: u8,
+    /// Saturday or Sunday (rate schedules know no holidays).
+    pub weekend: bool,
+}
+
+/// The calendar place of every step of the modelled year of `year` (leap years end on
+/// December 30, as `month_of_each_step`).
+pub fn step_times(year: i32, steps_per_hour: usize) -> Vec<StepTime> {
+    let first_weekday = weekday_of_january_first(year) as usize;
+    let mut times = Vec::with_capacity(HOURS_PER_YEAR * steps_per_hour);
+    let mut day_of_year = 0usize;
+    for (month, days) in modelled_days_in_month(year).iter().enumerate() {
+        for _ in 0..*days {
+            let weekday = (first_weekday - 1 + day_of_year) % 7 + 1;
+            for hour in 0..24u8 {
+                let time = StepTime { month: month as u8, hour, weekend: weekday >= 6 };
+                times.extend(std::iter::repeat_n(time, steps_per_hour));
+            }
+            day_of_year += 1;
+        }
+    }
+    times
+}
+
 /// ISO weekday of January 1 of `year`: 1 = Monday … 7 = Sunday.
 pub fn weekday_of_january_first(year: i32) -> u32 {
     // 1970-01-01 was a Thursday (4).
@@ -84,6 +114,10 @@ mod tests {
         assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
         assert_eq!(weekday_of_january_first(2017), 7, "2017 starts on a Sunday");
         assert_eq!(weekday_of_january_first(2021), 5, "2021 starts on a Friday");
+        let times = step_times(2017, 2);
+        assert_eq!(times.len(), 2 * HOURS_PER_YEAR);
+        assert!(times[0].weekend && !times[48].weekend, "2017-01-01 is a Sunday, the 2nd a Monday");
+        assert_eq!((times[2 * 13 + 1].hour, times.last().unwrap().month), (13, 11));
         let stamp = iso8601_utc(std::time::Duration::from_millis(1_695_766_518_207));
         assert_eq!(stamp, "2023-09-26T22:15:18.207Z");
     }

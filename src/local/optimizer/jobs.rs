@@ -65,8 +65,8 @@ impl Default for JobStoreConfig {
 pub struct Submission {
     /// The scenario with defaults resolved (`Scenario.to_dict(include_defaults=True)`).
     pub scenario: Value,
-    /// The local PV engine's production factor at the site, when PV needs one.
-    pub pv_production: Option<Vec<f64>>,
+    /// The local PV engine's production factor at the site for each PV array that needs one.
+    pub pv_production: Vec<Option<Vec<f64>>>,
     /// Validator messages to show from the start (e.g. `info`, `resampled inputs`).
     pub messages: Map<String, Value>,
 }
@@ -180,7 +180,7 @@ enum Outcome {
 
 /// Reads, optimizes and writes the outputs of one scenario (runs on the job's thread).
 fn work(submission: &Submission, run_uuid: &str, control: &SolveControl) -> (Outcome, Vec<model::FilledDefault>, Option<Value>) {
-    let model = match model::from_scenario(&submission.scenario, submission.pv_production.as_deref()) {
+    let model = match model::from_scenario(&submission.scenario, &submission.pv_production) {
         Ok(model) => model,
         Err(ScenarioError::Unsupported(unsupported)) => return (Outcome::Failed(unsupported.message()), Vec::new(), None),
         Err(ScenarioError::Invalid(problems)) => {

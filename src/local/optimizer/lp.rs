@@ -1,80 +1,97 @@
 //! The linear program: cost factors (present worth of every cost item), the variants solved
 //! (`Case`), and a solver-neutral LP (`LinearProgram`) with the index map (`Layout`) to read a
-//! solution back as sizes and dispatch series.
+//! solution back as sizes and dispatch series, plus the either-or choices (`Disjunction`) that
+//! tiers whose price falls with use add, for the branch-and-bound in `branching`.
 //!
-//! Notation: t = time step (T = 8760·n steps, Δ = 1/n h), m = month, N = analysis years,
-//! d_o/d_w = offtaker/owner discount rates, τ_o/τ_w = their tax rates, e_e/e_om = electricity
-//! and O&M escalation.
+//! Notation: t = time step (T = 8760·n steps, Δ = 1/n h), m = month, i = PV array, k = tier,
+//! N = analysis years, d_o/d_w = offtaker/owner discount rates, τ_o/τ_w = their tax rates,
+//! e_e/e_om = electricity and O&M escalation, u = pwf_e·(1 − τ_o) (utility cost factor).
 //!
 //! Present-worth factors (see `finance`):
 //! - pwf_e  = Σ_{y=1..N} ((1+e_e)/(1+d_o))^y     — year-one utility costs and export credits
 //! - pwf_om = Σ_{y=1..N} ((1+e_om)/(1+d_w))^y    — year-one O&M costs
-//! - lvl    = levelization factor of PV with degradation g (production · lvl = average year)
+//! - lvl_i  = levelization factor of array i with degradation g_i (production · lvl = average year)
 //! - npc(·) = effective capital cost per unit after ITC, MACRS, rebates and replacements
 //!
 //! Variables (all ≥ 0; kW for flows, kWh for energy):
-//! - PV: new capacity `pv_new` = Σ_k `seg_k` (cost-curve pieces, 0 ≤ seg_k ≤ width_k);
-//!   per step `pv_load`, `pv_storage`, `pv_nem`, `pv_whl`, `pv_exc` (exports by bin).
-//! - Grid: per step `grid_storage`.
+//! - PV array i: new capacity `new_i` = Σ_k `seg_ik` (cost-curve pieces, 0 ≤ seg_ik ≤ width).
+//!   The arrays share one set of flows per step (their export and curtailment flags agree):
+//!   `pv_load`, `pv_storage`, `pv_nem`, `pv_whl`, `pv_exc`.
+//! - Grid: per step `grid_storage`; with K > 1 energy tiers, `tier_k[t]` for k = 1..K−1 (the
+//!   purchase in tier 0 is what is left).
 //! - Storage: `kw`, `kwh`; per step `discharge` (to load) and `soc` (kWh at the end of the step);
 //!   `soc_start` when the initial state of charge is optimized.
-//! - Demand: `peak_m` for each month with a demand rate.
+//! - Demand: one variable per tier of each billed peak: month (flat demand), time-of-use
+//!   period, coincident peak period; lookback peaks; the minimum-charge adder.
 //!
 //! Two flows are substituted out to keep the LP small (they are the slacks of two rows):
 //!
 //! ```text
-//! grid_load_t  = load_t − pv_load − discharge                                   (≥ 0)
-//! pv_curtail_t = pf_t·lvl·(existing + pv_new) − pv_load − pv_storage − exports  (≥ 0; = 0
-//!                when the PV cannot curtail)
+//! purchase_t   = load_t − pv_load − discharge + grid_storage                       (≥ 0)
+//! pv_curtail_t = Σ_i pf_it·lvl_i·(existing_i + new_i) − pv_load − pv_storage − exports (≥ 0;
+//!                = 0 when the PV cannot curtail)
 //! ```
 //!
-//! Constraints, for every t:
+//! Constraints, for every t (m(t) its month):
 //!
 //! ```text
-//! PV:      pv_load + pv_storage + pv_nem + pv_whl + pv_exc ≤ pf_t·lvl·(existing + pv_new)
+//! PV:      pv_load + pv_storage + pv_nem + pv_whl + pv_exc ≤ Σ_i pf_it·lvl_i·(existing_i + new_i)
 //! Load:    pv_load + discharge ≤ load_t
 //! SOC:     soc_t = soc_{t−1} + Δ(η_c·pv_storage + η_c·grid_storage − discharge/η_d),
 //!          soc_{−1} = soc_init·kwh (or soc_start = soc_{T−1} when optimized)
 //! Power:   pv_storage + grid_storage + discharge ≤ kw
 //! Energy:  soc_min·kwh ≤ soc_t ≤ kwh;  soc_{t−1} + Δ(η_c·pv_storage + η_c·grid_storage) ≤ kwh
-//! Demand:  grid_load_t + grid_storage ≤ peak_m(t)
+//! Tiers:   Σ_{k≥1} tier_k[t] ≤ purchase_t;  Δ Σ_{t∈m} (tier-k purchase) ≤ limit_mk
+//! Peaks:   purchase_t ≤ Σ_k peak_gk for every billed peak g whose steps hold t;  peak_gk ≤ limit_gk
 //! ```
 //!
-//! and once: Σ_t pv_nem ≤ Σ_t (grid_load + grid_storage) (net metering credits at most the
-//! energy bought), min_dur·kw ≤ kwh ≤ max_dur·kw, size bounds, capex bounds.
+//! and once: Σ_t pv_nem ≤ Σ_t purchase_t (net metering credits at most the energy bought),
+//! min_dur·kw ≤ kwh ≤ max_dur·kw, size bounds, shared roof/land space, capex bounds, and:
+//!
+//! ```text
+//! Lookback (range R):  look_m ≥ purchase_t for t in the R months before m;  Σ_k peak_mk ≥ p·look_m
+//! Lookback (months L): look ≥ Σ_k peak_lk for l ∈ L;  Σ_k peak_mk ≥ p·look
+//! Minimum charge:      adder ≥ min_annual − pwf_e·(energy + demand − exports + fixed)
+//! ```
+//!
+//! (the minimum is compared with the lifecycle bill, as the service does).
 //!
 //! Objective (lifecycle cost, $ present value; `Costs` of the service):
 //!
 //! ```text
-//!   Σ_k npc_pv,k·seg_k + pwf_om·(1−τ_w)·om_pv·(existing + pv_new)
+//!   Σ_ik npc_ik·seg_ik + pwf_om·(1−τ_w)·Σ_i om_i·(existing_i + new_i)
 //! + (npc_kw + pwf_om·(1−τ_w)·f_om·c_kw)·kw + (npc_kwh + pwf_om·(1−τ_w)·f_om·c_kwh)·kwh
 //! + [storage built with a cost constant] (npc_c + pwf_om·(1−τ_w)·f_om·c_c)
-//! + pwf_e·(1−τ_o)·( Δ Σ_t r_t·(grid_load + grid_storage) + Σ_m D_m·peak_m
-//!                   − Δ Σ_t (0.999·r_t·pv_nem + w_t·pv_whl + x_t·pv_exc) )
+//! + u·( Δ Σ_t Σ_k r_kt·tier-k purchase + Σ_g Σ_k D_gk·peak_gk + 12·fixed + 0.999·adder/pwf_e
+//!       − Δ Σ_t (nem_t·pv_nem + w_t·pv_whl + x_t·pv_exc) )
 //! ```
 //!
 //! minus, when `add_soc_incentive`, the average state of charge Σ_t soc_t / T ($1 per kWh of
-//! average charge; in the objective only, not in the lifecycle cost). The grid_load terms
+//! average charge; in the objective only, not in the lifecycle cost). The tier-0 purchase terms
 //! become a constant (the bill without PV and storage) minus credits on pv_load and discharge.
 
 use super::finance::{
     self, effective_cost, incentive_cost_segments, CostSegment, RegionIncentive, Replacement, TaxTreatment,
 };
 use super::model::{Model, Pv, Storage};
+use super::tariff::{TieredCharge, UNLIMITED_DEMAND_TIER_KW};
+
+/// Tier limits at or above this are no limit at all (kWh per month, kW).
+pub const NO_TIER_LIMIT: f64 = 1.0e9;
 
 /// Present-worth factors and per-unit present costs of one model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostFactors {
     pub pwf_e: f64,
     pub pwf_om: f64,
-    /// PV levelization factor (1 without PV).
-    pub levelization: f64,
+    /// PV levelization factor of each array.
+    pub levelization: Vec<f64>,
     /// (1 − τ_o): utility costs are tax deductible for the offtaker.
     pub offtaker_after_tax: f64,
     /// (1 − τ_w): O&M is tax deductible for the owner.
     pub owner_after_tax: f64,
-    /// PV cost curve of new capacity: width (kW) and npc ($/kW) of each piece.
-    pub pv_segments: Vec<PricedSegment>,
+    /// Cost curve of each array's new capacity: width (kW) and npc ($/kW) of each piece.
+    pub pv_segments: Vec<Vec<PricedSegment>>,
     pub storage: Option<StorageCosts>,
 }
 
@@ -99,18 +116,19 @@ pub struct StorageCosts {
 }
 
 impl CostFactors {
-    /// Computes every factor; fails only when incentives make the PV cost curve non-convex.
+    /// Computes every factor; fails only when incentives make a PV cost curve non-convex.
     pub fn new(model: &Model) -> Result<CostFactors, String> {
         let f = &model.financial;
         let pwf_e = finance::present_worth_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction);
         let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
-        let levelization = model.pv.as_ref().map_or(1.0, |pv| {
-            finance::levelization_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction, pv.degradation_fraction)
-        });
-        let pv_segments = match &model.pv {
-            Some(pv) => pv_cost_curve(model, pv)?,
-            None => Vec::new(),
-        };
+        let levelization = model
+            .pvs
+            .iter()
+            .map(|pv| {
+                finance::levelization_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction, pv.degradation_fraction)
+            })
+            .collect();
+        let pv_segments = model.pvs.iter().map(|pv| pv_cost_curve(model, pv)).collect::<Result<_, _>>()?;
         Ok(CostFactors {
             pwf_e,
             pwf_om,
@@ -171,7 +189,10 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
         })
         .collect();
     if priced.windows(2).any(|w| w[1].net_present_cost_per_kw < w[0].net_present_cost_per_kw - 1e-9) {
-        return Err("PV incentive caps with these tax inputs give a non-convex cost curve, which a linear program cannot represent.".into());
+        return Err(format!(
+            "PV {}: incentive caps with these tax inputs give a non-convex cost curve, which a linear program cannot represent.",
+            pv.name
+        ));
     }
     Ok(priced)
 }
@@ -276,11 +297,12 @@ impl LinearProgram {
         start
     }
 
-    fn row(&mut self, terms: &[(usize, f64)], kind: RowKind, rhs: f64) {
+    /// Adds a row (coefficients of repeated columns are added up).
+    pub fn row(&mut self, terms: &[(usize, f64)], kind: RowKind, rhs: f64) {
         if self.row_start.is_empty() {
             self.row_start.push(0);
         }
-        for &(column, value) in terms.iter().filter(|(_, v)| *v != 0.0) {
+        for (column, value) in merge_terms(terms.to_vec()).into_iter().filter(|(_, v)| *v != 0.0) {
             self.columns.push(column);
             self.values.push(value);
         }
@@ -303,12 +325,79 @@ impl LinearProgram {
     }
 }
 
+/// A linear expression `Σ a_j x_j + constant`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Expression {
+    pub terms: Vec<(usize, f64)>,
+    pub constant: f64,
+}
+
+impl Expression {
+    pub fn value(&self, x: &[f64]) -> f64 {
+        self.constant + self.terms.iter().map(|&(j, a)| a * x[j]).sum::<f64>()
+    }
+}
+
+/// One side of an either-or choice, as extra restrictions of the LP.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Restriction {
+    /// These variables are 0.
+    Zero(Vec<usize>),
+    /// `expression ≥ level`.
+    AtLeast(Expression, f64),
+}
+
+impl Restriction {
+    /// Adds the restriction to an LP.
+    pub fn apply(&self, lp: &mut LinearProgram) {
+        match self {
+            Restriction::Zero(columns) => columns.iter().for_each(|&j| lp.upper[j] = 0.0),
+            Restriction::AtLeast(expression, level) => {
+                let negated: Vec<(usize, f64)> = expression.terms.iter().map(|&(j, a)| (j, -a)).collect();
+                lp.row(&negated, RowKind::LessOrEqual, expression.constant - level);
+            }
+        }
+    }
+}
+
+/// A falling tier pair: the cheaper tier k+1 may be used only when tier k is full. Either
+/// `later` (its use) is 0, or `earlier` (the use of tier k) reaches `limit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Disjunction {
+    pub label: String,
+    pub earlier: Expression,
+    pub limit: f64,
+    pub later: Expression,
+    pub later_columns: Vec<usize>,
+}
+
+impl Disjunction {
+    /// How far a point is from satisfying the choice (0 when it does), in the tier's units.
+    pub fn violation(&self, x: &[f64]) -> f64 {
+        let used_later = self.later.value(x).max(0.0);
+        let room_earlier = (self.limit - self.earlier.value(x)).max(0.0);
+        used_later.min(room_earlier)
+    }
+
+    /// The two sides: no use of the later tier, or the earlier tier full.
+    pub fn sides(&self) -> [Restriction; 2] {
+        [Restriction::Zero(self.later_columns.clone()), Restriction::AtLeast(self.earlier.clone(), self.limit)]
+    }
+}
+
+/// A billed peak: one variable per tier, each at most its tier's width.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PeakVariables {
+    pub tiers: Vec<usize>,
+}
+
 /// Where each quantity lives in the LP's variable vector.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layout {
     pub steps: usize,
-    pub pv_new: Option<usize>,
-    pub pv_segments: Vec<usize>,
+    /// New capacity of each array (None when the case does not size PV).
+    pub pv_new: Vec<Option<usize>>,
+    pub pv_segments: Vec<Vec<usize>>,
     pub pv_load: Option<usize>,
     pub pv_storage: Option<usize>,
     pub pv_nem: Option<usize>,
@@ -320,15 +409,25 @@ pub struct Layout {
     pub discharge: Option<usize>,
     pub soc: Option<usize>,
     pub soc_start: Option<usize>,
-    pub peaks: [Option<usize>; 12],
+    /// First variable of each energy tier series k = 1..K (tier 0 is the remainder).
+    pub energy_tiers: Vec<usize>,
+    /// Monthly billed peaks (12, or none).
+    pub monthly_peaks: Vec<PeakVariables>,
+    /// One per time-of-use demand period of the tariff.
+    pub tou_peaks: Vec<PeakVariables>,
+    pub coincident_peaks: Vec<usize>,
+    pub min_charge_adder: Option<usize>,
 }
 
 /// Sizes and dispatch read from a solution vector (kW, kWh; series per step).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dispatch {
-    pub pv_new_kw: f64,
-    pub pv_segment_kw: Vec<f64>,
-    /// PV output per step (kW, levelized: the average year's output).
+    /// New kW of each array.
+    pub pv_new_kw: Vec<f64>,
+    pub pv_segment_kw: Vec<Vec<f64>>,
+    /// Output of each array per step (kW, levelized: the average year's output).
+    pub pv_production_by_array: Vec<Vec<f64>>,
+    /// All arrays together per step.
     pub pv_production: Vec<f64>,
     pub pv_load: Vec<f64>,
     pub pv_storage: Vec<f64>,
@@ -338,6 +437,8 @@ pub struct Dispatch {
     pub pv_curtail: Vec<f64>,
     pub grid_load: Vec<f64>,
     pub grid_storage: Vec<f64>,
+    /// Grid purchases per energy tier and step (`[tier][t]`).
+    pub grid_by_tier: Vec<Vec<f64>>,
     pub storage_kw: f64,
     pub storage_kwh: f64,
     pub discharge: Vec<f64>,
@@ -345,6 +446,12 @@ pub struct Dispatch {
     pub soc_kwh: Vec<f64>,
     /// kWh before the first step.
     pub soc_start_kwh: f64,
+    /// Billed kW per tier of each monthly peak, time-of-use period and coincident peak period.
+    pub monthly_peaks_kw: Vec<Vec<f64>>,
+    pub tou_peaks_kw: Vec<Vec<f64>>,
+    pub coincident_peaks_kw: Vec<f64>,
+    /// The minimum-charge adder ($ present value).
+    pub min_charge_adder: f64,
 }
 
 impl Dispatch {
@@ -356,6 +463,16 @@ impl Dispatch {
     /// All PV exports per step.
     pub fn pv_export(&self, t: usize) -> f64 {
         self.pv_nem[t] + self.pv_whl[t] + self.pv_exc[t]
+    }
+
+    /// An array's share of the joint PV flows in a step (by its share of the production).
+    pub fn array_share(&self, array: usize, t: usize) -> f64 {
+        let total = self.pv_production[t];
+        if total > 0.0 {
+            self.pv_production_by_array[array][t] / total
+        } else {
+            0.0
+        }
     }
 }
 
@@ -372,15 +489,20 @@ impl Layout {
             }
         };
         let scalar = |index: Option<usize>| index.map_or(0.0, |i| clean(x[i]));
-        let pv_new_kw = scalar(self.pv_new);
-        let pv_total_kw = match (&model.pv, case.pv) {
-            (Some(pv), PvChoice::Sized | PvChoice::ExistingOnly) => pv.existing_kw + pv_new_kw,
-            _ => 0.0,
-        };
-        let pv_production: Vec<f64> = match &model.pv {
-            Some(pv) => pv.production_factor.iter().map(|f| f * factors.levelization * pv_total_kw).collect(),
-            None => vec![0.0; self.steps],
-        };
+        let pv_new_kw: Vec<f64> = self.pv_new.iter().map(|&i| scalar(i)).collect();
+        let pv_production_by_array: Vec<Vec<f64>> = model
+            .pvs
+            .iter()
+            .enumerate()
+            .map(|(i, pv)| {
+                let total_kw = match case.pv {
+                    PvChoice::Sized | PvChoice::ExistingOnly => pv.existing_kw + pv_new_kw[i],
+                    PvChoice::Absent => 0.0,
+                };
+                pv.production_factor.iter().map(|f| f * factors.levelization[i] * total_kw).collect()
+            })
+            .collect();
+        let pv_production: Vec<f64> = (0..self.steps).map(|t| pv_production_by_array.iter().map(|p| p[t]).sum()).collect();
         let (mut pv_load, mut pv_storage, mut pv_nem, mut pv_whl, mut pv_exc) =
             (series(self.pv_load), series(self.pv_storage), series(self.pv_nem), series(self.pv_whl), series(self.pv_exc));
         let mut discharge = series(self.discharge);
@@ -393,10 +515,27 @@ impl Layout {
         let pv_curtail = (0..self.steps)
             .map(|t| clean(pv_production[t] - pv_load[t] - pv_storage[t] - pv_nem[t] - pv_whl[t] - pv_exc[t]))
             .collect();
-        let grid_load = (0..self.steps).map(|t| clean(model.load_kw[t] - pv_load[t] - discharge[t])).collect();
+        let grid_load: Vec<f64> = (0..self.steps).map(|t| clean(model.load_kw[t] - pv_load[t] - discharge[t])).collect();
+        let grid_storage = series(self.grid_storage);
+        let mut upper_tiers: Vec<Vec<f64>> = self.energy_tiers.iter().map(|&start| series(Some(start))).collect();
+        let mut tier_zero = Vec::with_capacity(self.steps);
+        for t in 0..self.steps {
+            let purchase = grid_load[t] + grid_storage[t];
+            let mut in_upper: f64 = upper_tiers.iter().map(|tier| tier[t]).sum();
+            if in_upper > purchase {
+                let scale = if in_upper > 0.0 { purchase / in_upper } else { 0.0 };
+                upper_tiers.iter_mut().for_each(|tier| tier[t] *= scale);
+                in_upper = purchase;
+            }
+            tier_zero.push(purchase - in_upper);
+        }
+        let mut grid_by_tier = vec![tier_zero];
+        grid_by_tier.extend(upper_tiers);
+        let peaks = |groups: &[PeakVariables]| -> Vec<Vec<f64>> { groups.iter().map(|g| g.tiers.iter().map(|&j| clean(x[j])).collect()).collect() };
         Dispatch {
             pv_new_kw,
-            pv_segment_kw: self.pv_segments.iter().map(|&i| clean(x[i])).collect(),
+            pv_segment_kw: self.pv_segments.iter().map(|segments| segments.iter().map(|&i| clean(x[i])).collect()).collect(),
+            pv_production_by_array,
             pv_production,
             pv_load,
             pv_storage,
@@ -405,12 +544,17 @@ impl Layout {
             pv_exc,
             pv_curtail,
             grid_load,
-            grid_storage: series(self.grid_storage),
+            grid_storage,
+            grid_by_tier,
             storage_kw: scalar(self.storage_kw),
             storage_kwh: scalar(self.storage_kwh),
             discharge,
             soc_kwh: series(self.soc),
             soc_start_kwh: scalar(self.soc_start),
+            monthly_peaks_kw: peaks(&self.monthly_peaks),
+            tou_peaks_kw: peaks(&self.tou_peaks),
+            coincident_peaks_kw: self.coincident_peaks.iter().map(|&j| clean(x[j])).collect(),
+            min_charge_adder: scalar(self.min_charge_adder),
         }
     }
 }
@@ -427,24 +571,31 @@ fn trim(mut excess: f64, flows: &mut [&mut f64]) {
     }
 }
 
+/// The LP of one case, with the either-or choices of its falling tiers.
+pub struct Program {
+    pub lp: LinearProgram,
+    pub layout: Layout,
+    pub disjunctions: Vec<Disjunction>,
+}
+
 /// Builds the LP of one case.
-pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> (LinearProgram, Layout) {
+pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     let mut lp = LinearProgram::default();
     let steps = model.steps();
     let dt = model.step_hours();
     let utility = factors.utility_factor();
-    let pv = model.pv.as_ref().filter(|_| case.pv != PvChoice::Absent);
+    let pv_exists = !model.pvs.is_empty() && case.pv != PvChoice::Absent;
     let storage = model.storage.as_ref().filter(|_| case.storage);
     let rates = &model.tariff;
-    // Energy cost per kW of grid purchase in step t; pv_load and discharge earn it back.
-    let energy = |t: usize| utility * dt * rates.energy_rate[t];
+    // Tier-0 energy cost per kW of grid purchase in step t; pv_load and discharge earn it back.
+    let energy = |t: usize| utility * dt * rates.energy_rates[0][t];
     lp.objective_constant += (0..steps).map(|t| energy(t) * model.load_kw[t]).sum::<f64>();
+    lp.objective_constant += utility * 12.0 * rates.fixed_monthly_charge;
 
-    let (pv_new, pv_segments) = pv_size_variables(&mut lp, factors, case, pv);
-    let pv_exists = pv.is_some();
+    let (pv_new, pv_segments) = pv_size_variables(&mut lp, model, factors, case);
     let pv_load = pv_exists.then(|| lp.series(steps, |t| -energy(t)));
     let pv_storage = (pv_exists && storage.is_some()).then(|| lp.series(steps, |_| 0.0));
-    let pv_nem = (pv_exists && case.exports.nem).then(|| lp.series(steps, |t| -utility * dt * rates.nem_rate(t)));
+    let pv_nem = (pv_exists && case.exports.nem).then(|| lp.series(steps, |t| -utility * dt * rates.nem_rate[t]));
     let pv_whl = (pv_exists && case.exports.whl).then(|| lp.series(steps, |t| -utility * dt * rates.wholesale_rate[t]));
     let pv_exc = (pv_exists && case.exports.exc).then(|| lp.series(steps, |t| -utility * dt * rates.export_beyond_nem_rate[t]));
     let grid_storage = storage.filter(|s| s.can_grid_charge).map(|_| lp.series(steps, energy));
@@ -464,51 +615,115 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> (LinearProgra
         discharge: None,
         soc: None,
         soc_start: None,
-        peaks: [None; 12],
+        energy_tiers: Vec::new(),
+        monthly_peaks: Vec::new(),
+        tou_peaks: Vec::new(),
+        coincident_peaks: Vec::new(),
+        min_charge_adder: None,
     };
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
-    add_pv_balance(&mut lp, &layout, model, factors, pv);
+    add_pv_balance(&mut lp, &layout, model, factors, case);
     add_load_balance(&mut lp, &layout, model);
-    add_demand(&mut lp, &mut layout, model, factors);
+    let mut disjunctions = add_energy_tiers(&mut lp, &mut layout, model, factors);
+    disjunctions.extend(add_demand(&mut lp, &mut layout, model, factors));
+    add_lookback(&mut lp, &layout, model);
     add_net_metering_cap(&mut lp, &layout, model);
+    add_pv_size_rows(&mut lp, &layout, model, case);
     add_capex_bounds(&mut lp, &layout, model, case);
-    (lp, layout)
+    add_min_charge(&mut lp, &mut layout, model, factors);
+    Program { lp, layout, disjunctions }
 }
 
-/// The variable part of `sign · grid_load_t`, where grid_load_t = load_t − pv_load − discharge:
-/// pv_load and discharge, each with coefficient −sign.
-fn grid_load_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> {
-    [layout.pv_load, layout.discharge].into_iter().flatten().map(move |start| (start + t, -sign))
+/// An upper bound on the grid purchase of step t: the load plus the storage's charging power.
+fn max_purchase(layout: &Layout, model: &Model, t: usize) -> f64 {
+    let charging = match (layout.grid_storage, &model.storage) {
+        (Some(_), Some(s)) => s.max_kw,
+        _ => 0.0,
+    };
+    model.load_kw[t] + charging
 }
 
-/// PV capacity: `pv_new` with its bounds and the priced pieces of the cost curve, plus the
-/// O&M of the whole capacity (existing included) as objective terms.
-fn pv_size_variables(lp: &mut LinearProgram, factors: &CostFactors, case: &Case, pv: Option<&Pv>) -> (Option<usize>, Vec<usize>) {
-    let Some(pv) = pv else { return (None, Vec::new()) };
-    let om = factors.om_factor() * pv.om_cost_per_kw;
-    lp.objective_constant += om * pv.existing_kw;
-    if case.pv != PvChoice::Sized {
-        return (None, Vec::new());
+/// The either-or choice of a falling tier pair, or None when the later tier can never be used.
+/// `most` bounds the total use (kWh in a month, kW of a peak); `used_before` is the width of the
+/// tiers up to and including the earlier one. Adds the cut `later ≤ (M / limit)·earlier` with
+/// M = the most the later tier can hold: the LP relaxation of the service's big-M formulation
+/// (binary b: later ≤ b·M, b·limit ≤ earlier), which the branch and bound then tightens.
+#[allow(clippy::too_many_arguments)]
+fn falling_choice(lp: &mut LinearProgram, label: String, earlier: Expression, limit: f64, later: (Expression, Vec<usize>), most: f64, used_before: f64, later_width: f64) -> Option<Disjunction> {
+    let (later, later_columns) = later;
+    let room = later_width.min(most - used_before);
+    if room <= 0.0 || limit <= 0.0 {
+        later_columns.iter().for_each(|&j| lp.upper[j] = 0.0);
+        return None;
     }
-    let cap_new = case.pv_total_cap_kw.map_or(f64::INFINITY, |cap| cap - pv.existing_kw);
-    let pv_new = lp.variable(om, pv.min_new_kw, pv.max_new_kw.min(cap_new));
-    let segments: Vec<usize> = factors
-        .pv_segments
-        .iter()
-        .map(|segment| lp.variable(segment.net_present_cost_per_kw, 0.0, segment.width_kw))
-        .collect();
-    let mut terms = vec![(pv_new, 1.0)];
-    terms.extend(segments.iter().map(|&s| (s, -1.0)));
-    lp.row(&terms, RowKind::Equal, 0.0);
-    (Some(pv_new), segments)
+    // later − (room/limit)·earlier ≤ (room/limit)·earlier.constant − later.constant
+    let scale = room / limit;
+    let mut terms = later.terms.clone();
+    terms.extend(earlier.terms.iter().map(|&(j, a)| (j, -scale * a)));
+    lp.row(&terms, RowKind::LessOrEqual, scale * earlier.constant - later.constant);
+    Some(Disjunction { label, earlier, limit, later, later_columns })
+}
+
+/// The variable part of `sign · purchase_t`, where purchase_t = load_t − pv_load − discharge +
+/// grid_storage: pv_load and discharge with coefficient −sign, grid_storage with +sign.
+fn purchase_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> {
+    let credits = [layout.pv_load, layout.discharge].into_iter().flatten().map(move |start| (start + t, -sign));
+    credits.chain(layout.grid_storage.map(move |g| (g + t, sign)))
+}
+
+/// PV capacity of each array: `new_i` with its bounds and the priced pieces of its cost curve,
+/// plus the O&M of the whole capacity (existing included) as objective terms.
+fn pv_size_variables(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> (Vec<Option<usize>>, Vec<Vec<usize>>) {
+    let mut news = Vec::new();
+    let mut all_segments = Vec::new();
+    for (i, pv) in model.pvs.iter().enumerate() {
+        if case.pv == PvChoice::Absent {
+            news.push(None);
+            all_segments.push(Vec::new());
+            continue;
+        }
+        let om = factors.om_factor() * pv.om_cost_per_kw;
+        lp.objective_constant += om * pv.existing_kw;
+        if case.pv != PvChoice::Sized {
+            news.push(None);
+            all_segments.push(Vec::new());
+            continue;
+        }
+        let new = lp.variable(om, pv.min_new_kw, pv.max_new_kw);
+        let segments: Vec<usize> =
+            factors.pv_segments[i].iter().map(|segment| lp.variable(segment.net_present_cost_per_kw, 0.0, segment.width_kw)).collect();
+        let mut terms = vec![(new, 1.0)];
+        terms.extend(segments.iter().map(|&s| (s, -1.0)));
+        lp.row(&terms, RowKind::Equal, 0.0);
+        news.push(Some(new));
+        all_segments.push(segments);
+    }
+    (news, all_segments)
+}
+
+/// The net-metering or interconnection cap on the arrays' total kW and the space they share.
+fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &Model, case: &Case) {
+    let news: Vec<(usize, usize)> = layout.pv_new.iter().enumerate().filter_map(|(i, new)| new.map(|j| (i, j))).collect();
+    if news.is_empty() {
+        return;
+    }
+    if let Some(cap) = case.pv_total_cap_kw {
+        let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
+        let terms: Vec<(usize, f64)> = news.iter().map(|&(_, j)| (j, 1.0)).collect();
+        lp.row(&terms, RowKind::LessOrEqual, cap - existing);
+    }
+    for limit in &model.pv_space_limits {
+        let terms: Vec<(usize, f64)> = news.iter().filter(|(i, _)| limit.arrays.contains(i)).map(|&(_, j)| (j, 1.0)).collect();
+        lp.row(&terms, RowKind::LessOrEqual, limit.max_new_kw);
+    }
 }
 
 fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, s: &Storage, costs: &StorageCosts) {
     let steps = model.steps();
     let dt = model.step_hours();
-    let energy = |t: usize| factors.utility_factor() * dt * model.tariff.energy_rate[t];
+    let energy = |t: usize| factors.utility_factor() * dt * model.tariff.energy_rates[0][t];
     let om = factors.om_factor() * s.om_cost_fraction_of_installed_cost;
     let kw = lp.variable(costs.net_present_cost_per_kw + om * s.installed_cost_per_kw, s.min_kw, s.max_kw);
     let kwh = lp.variable(costs.net_present_cost_per_kwh + om * s.installed_cost_per_kwh, s.min_kwh, s.max_kwh);
@@ -556,7 +771,7 @@ fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, facto
         // previous + charge − kwh ≤ 0 (the storage can hold what it takes in within the step)
         let mut headroom = vec![previous, (kwh, -1.0)];
         headroom.extend(charge.iter().copied());
-        lp.row(&merge_terms(headroom), RowKind::LessOrEqual, 0.0);
+        lp.row(&headroom, RowKind::LessOrEqual, 0.0);
         // pv_storage + grid_storage + discharge − kw ≤ 0
         let mut power = vec![(discharge + t, 1.0), (kw, -1.0)];
         power.extend(layout.pv_storage.map(|p| (p + t, 1.0)));
@@ -580,57 +795,225 @@ fn merge_terms(mut terms: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
     merged
 }
 
-fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &CostFactors, pv: Option<&Pv>) {
-    let Some(pv) = pv else { return };
+fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &CostFactors, case: &Case) {
+    if model.pvs.is_empty() || case.pv == PvChoice::Absent {
+        return;
+    }
     let uses = [layout.pv_load, layout.pv_storage, layout.pv_nem, layout.pv_whl, layout.pv_exc];
-    let kind = if pv.can_curtail { RowKind::LessOrEqual } else { RowKind::Equal };
+    let kind = if model.pvs.iter().all(|pv| pv.can_curtail) { RowKind::LessOrEqual } else { RowKind::Equal };
     for t in 0..model.steps() {
-        let production_per_kw = pv.production_factor[t] * factors.levelization;
         let mut terms: Vec<(usize, f64)> = uses.iter().flatten().map(|&start| (start + t, 1.0)).collect();
-        if let Some(new) = layout.pv_new {
-            terms.push((new, -production_per_kw));
+        let mut existing = 0.0;
+        for (i, pv) in model.pvs.iter().enumerate() {
+            let production_per_kw = pv.production_factor[t] * factors.levelization[i];
+            existing += production_per_kw * pv.existing_kw;
+            if let Some(new) = layout.pv_new[i] {
+                terms.push((new, -production_per_kw));
+            }
         }
-        lp.row(&terms, kind, production_per_kw * pv.existing_kw);
+        lp.row(&terms, kind, existing);
     }
 }
 
 /// pv_load + discharge ≤ load_t (grid_load_t ≥ 0).
 fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
     for t in 0..model.steps() {
-        let terms: Vec<(usize, f64)> = grid_load_terms(layout, t, -1.0).collect();
+        let terms: Vec<(usize, f64)> = [layout.pv_load, layout.discharge].into_iter().flatten().map(|start| (start + t, 1.0)).collect();
         if !terms.is_empty() {
             lp.row(&terms, RowKind::LessOrEqual, model.load_kw[t]);
         }
     }
 }
 
-/// grid_load_t + grid_storage − peak ≤ 0, i.e. −pv_load − discharge + grid_storage − peak ≤ −load_t.
-fn add_demand(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) {
+/// The monthly kWh bought in tier 0 as an expression: Δ Σ_{t∈m} (purchase_t − Σ_{k≥1} tier_k[t]).
+fn tier_zero_energy(layout: &Layout, model: &Model, month: usize) -> Expression {
+    let dt = model.step_hours();
+    let mut expression = Expression::default();
+    for (t, &m) in model.tariff.month_of_step.iter().enumerate() {
+        if m as usize != month {
+            continue;
+        }
+        expression.constant += dt * model.load_kw[t];
+        expression.terms.extend(purchase_terms(layout, t, dt));
+        expression.terms.extend(layout.energy_tiers.iter().map(|&start| (start + t, -dt)));
+    }
+    expression.terms = merge_terms(expression.terms);
+    expression
+}
+
+/// Energy tiers k ≥ 1 (K > 1): per-step purchases, the tier-0 remainder non-negative, monthly
+/// tier limits, and a disjunction for each month whose tier k+1 is cheaper than tier k.
+fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) -> Vec<Disjunction> {
+    let tariff = &model.tariff;
+    let tiers = tariff.energy_tiers();
+    if tiers < 2 {
+        return Vec::new();
+    }
+    let steps = model.steps();
+    let dt = model.step_hours();
     let utility = factors.utility_factor();
-    for (month, &rate) in model.tariff.monthly_demand_rate.iter().enumerate() {
-        if rate > 0.0 {
-            layout.peaks[month] = Some(lp.variable(utility * rate, 0.0, f64::INFINITY));
+    layout.energy_tiers =
+        (1..tiers).map(|k| lp.series(steps, |t| utility * dt * (tariff.energy_rates[k][t] - tariff.energy_rates[0][t]))).collect();
+    for t in 0..steps {
+        // Σ_{k≥1} tier_k[t] ≤ purchase_t
+        let mut terms: Vec<(usize, f64)> = layout.energy_tiers.iter().map(|&start| (start + t, 1.0)).collect();
+        terms.extend(purchase_terms(layout, t, -1.0));
+        lp.row(&terms, RowKind::LessOrEqual, model.load_kw[t]);
+    }
+    let month_energy = |layout: &Layout, month: usize, k: usize| -> (Expression, Vec<usize>) {
+        if k == 0 {
+            return (tier_zero_energy(layout, model, month), Vec::new());
+        }
+        let columns: Vec<usize> =
+            (0..steps).filter(|&t| tariff.month_of_step[t] as usize == month).map(|t| layout.energy_tiers[k - 1] + t).collect();
+        (Expression { terms: columns.iter().map(|&j| (j, dt)).collect(), constant: 0.0 }, columns)
+    };
+    for month in 0..12 {
+        for k in 0..tiers {
+            let limit = tariff.energy_tier_limits[month][k];
+            if limit < NO_TIER_LIMIT {
+                let (expression, _) = month_energy(layout, month, k);
+                lp.row(&expression.terms, RowKind::LessOrEqual, limit - expression.constant);
+            }
         }
     }
-    for (t, &month) in model.tariff.month_of_step.iter().enumerate() {
-        let Some(peak) = layout.peaks[month as usize] else { continue };
-        let mut terms: Vec<(usize, f64)> = grid_load_terms(layout, t, 1.0).collect();
-        terms.push((peak, -1.0));
-        terms.extend(layout.grid_storage.map(|g| (g + t, 1.0)));
+    let mut most = [0.0f64; 12];
+    for t in 0..steps {
+        most[tariff.month_of_step[t] as usize] += dt * max_purchase(layout, model, t);
+    }
+    tariff
+        .falling_energy_pairs()
+        .into_iter()
+        .filter_map(|(month, k)| {
+            let limits = &tariff.energy_tier_limits[month];
+            let label = format!("energy tier {} of month {}", k + 2, month + 1);
+            let (earlier, _) = month_energy(layout, month, k);
+            let later = month_energy(layout, month, k + 1);
+            let used_before: f64 = limits[..=k].iter().sum();
+            falling_choice(lp, label, earlier, limits[k], later, most[month], used_before, limits[k + 1])
+        })
+        .collect()
+}
+
+/// One billed peak over `steps` with tiered rates: purchase_t ≤ Σ_k peak_k for each step, each
+/// tier at most its width; disjunctions for falling tier pairs.
+fn add_peak(
+    lp: &mut LinearProgram,
+    layout: &Layout,
+    model: &Model,
+    utility: f64,
+    steps: &mut dyn Iterator<Item = usize>,
+    charge: &TieredCharge,
+    label: &str,
+    disjunctions: &mut Vec<Disjunction>,
+) -> PeakVariables {
+    let tiers: Vec<usize> = charge
+        .rates
+        .iter()
+        .zip(&charge.limits)
+        .map(|(&rate, &limit)| lp.variable(utility * rate, 0.0, if limit < UNLIMITED_DEMAND_TIER_KW { limit } else { f64::INFINITY }))
+        .collect();
+    let mut most = 0.0f64;
+    for t in steps {
+        let mut terms: Vec<(usize, f64)> = purchase_terms(layout, t, 1.0).collect();
+        terms.extend(tiers.iter().map(|&j| (j, -1.0)));
         lp.row(&terms, RowKind::LessOrEqual, -model.load_kw[t]);
+        most = most.max(max_purchase(layout, model, t));
+    }
+    for k in charge.falling_pairs() {
+        let used_before: f64 = charge.limits[..=k].iter().sum();
+        let earlier = Expression { terms: vec![(tiers[k], 1.0)], constant: 0.0 };
+        let later = (Expression { terms: vec![(tiers[k + 1], 1.0)], constant: 0.0 }, vec![tiers[k + 1]]);
+        let label = format!("demand tier {} of {label}", k + 2);
+        disjunctions.extend(falling_choice(lp, label, earlier, charge.limits[k], later, most, used_before, charge.limits[k + 1]));
+    }
+    PeakVariables { tiers }
+}
+
+/// Monthly and time-of-use demand charges and coincident peak charges.
+fn add_demand(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) -> Vec<Disjunction> {
+    let utility = factors.utility_factor();
+    let tariff = &model.tariff;
+    let mut disjunctions = Vec::new();
+    let mut monthly = Vec::with_capacity(tariff.monthly_demand.len());
+    for (month, charge) in tariff.monthly_demand.iter().enumerate() {
+        let mut steps = (0..model.steps()).filter(|&t| tariff.month_of_step[t] as usize == month);
+        monthly.push(add_peak(lp, layout, model, utility, &mut steps, charge, &format!("month {}", month + 1), &mut disjunctions));
+    }
+    let mut tou = Vec::with_capacity(tariff.tou_demand.len());
+    for (index, period) in tariff.tou_demand.iter().enumerate() {
+        if period.charge.is_free() {
+            tou.push(PeakVariables { tiers: Vec::new() });
+            continue;
+        }
+        let label = format!("demand period {} (month {})", index + 1, period.month + 1);
+        tou.push(add_peak(lp, layout, model, utility, &mut period.steps.iter().copied(), &period.charge, &label, &mut disjunctions));
+    }
+    let mut coincident = Vec::with_capacity(tariff.coincident_peaks.len());
+    for (index, peak) in tariff.coincident_peaks.iter().enumerate() {
+        let charge = TieredCharge::flat(peak.charge_per_kw);
+        let label = format!("coincident peak {}", index + 1);
+        coincident.push(add_peak(lp, layout, model, utility, &mut peak.steps.iter().copied(), &charge, &label, &mut disjunctions).tiers[0]);
+    }
+    layout.monthly_peaks = monthly;
+    layout.tou_peaks = tou;
+    layout.coincident_peaks = coincident;
+    disjunctions
+}
+
+/// Demand lookback on the monthly billed peaks.
+fn add_lookback(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
+    use super::tariff::Lookback;
+    if layout.monthly_peaks.len() != 12 {
+        return;
+    }
+    let billed = |m: usize| -> Vec<(usize, f64)> { layout.monthly_peaks[m].tiers.iter().map(|&j| (j, 1.0)).collect() };
+    match &model.tariff.lookback {
+        Lookback::None => {}
+        Lookback::Months { months, percent } => {
+            let look = lp.variable(0.0, 0.0, f64::INFINITY);
+            for &m in months {
+                // Σ_k peak_mk − look ≤ 0
+                let mut terms = billed(m);
+                terms.push((look, -1.0));
+                lp.row(&terms, RowKind::LessOrEqual, 0.0);
+            }
+            for m in 0..12 {
+                // percent·look − Σ_k peak_mk ≤ 0
+                let mut terms: Vec<(usize, f64)> = billed(m).into_iter().map(|(j, _)| (j, -1.0)).collect();
+                terms.push((look, *percent));
+                lp.row(&terms, RowKind::LessOrEqual, 0.0);
+            }
+        }
+        Lookback::Range { months: range, percent } => {
+            // The largest purchase of each month, then each month's look-back peak.
+            let measured: Vec<usize> = (0..12).map(|_| lp.variable(0.0, 0.0, f64::INFINITY)).collect();
+            for (t, &m) in model.tariff.month_of_step.iter().enumerate() {
+                let mut terms: Vec<(usize, f64)> = purchase_terms(layout, t, 1.0).collect();
+                terms.push((measured[m as usize], -1.0));
+                lp.row(&terms, RowKind::LessOrEqual, -model.load_kw[t]);
+            }
+            for m in 0..12 {
+                let look = lp.variable(0.0, 0.0, f64::INFINITY);
+                for back in 1..=*range {
+                    let earlier = (m + 12 - back % 12) % 12;
+                    lp.row(&[(measured[earlier], 1.0), (look, -1.0)], RowKind::LessOrEqual, 0.0);
+                }
+                let mut terms: Vec<(usize, f64)> = billed(m).into_iter().map(|(j, _)| (j, -1.0)).collect();
+                terms.push((look, *percent));
+                lp.row(&terms, RowKind::LessOrEqual, 0.0);
+            }
+        }
     }
 }
 
-/// Σ pv_nem ≤ Σ (grid_load + grid_storage): Σ (pv_nem + pv_load + discharge − grid_storage) ≤ Σ load.
+/// Σ pv_nem ≤ Σ purchase: Σ (pv_nem + pv_load + discharge − grid_storage) ≤ Σ load.
 fn add_net_metering_cap(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
     let Some(nem) = layout.pv_nem else { return };
     let steps = model.steps();
     let mut terms: Vec<(usize, f64)> = (0..steps).map(|t| (nem + t, 1.0)).collect();
     for t in 0..steps {
-        terms.extend(grid_load_terms(layout, t, -1.0));
-    }
-    if let Some(g) = layout.grid_storage {
-        terms.extend((0..steps).map(|t| (g + t, -1.0)));
+        terms.extend(purchase_terms(layout, t, -1.0));
     }
     lp.row(&terms, RowKind::LessOrEqual, model.load_kw.iter().sum());
 }
@@ -643,8 +1026,10 @@ fn add_capex_bounds(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
     }
     let mut terms: Vec<(usize, f64)> = Vec::new();
     let mut constant = 0.0;
-    if let (Some(pv), Some(new)) = (&model.pv, layout.pv_new) {
-        terms.push((new, pv.installed_cost_per_kw));
+    for (pv, new) in model.pvs.iter().zip(&layout.pv_new) {
+        if let Some(new) = new {
+            terms.push((*new, pv.installed_cost_per_kw));
+        }
     }
     if let (Some(s), Some(kw), Some(kwh)) = (&model.storage, layout.storage_kw, layout.storage_kwh) {
         terms.push((kw, s.installed_cost_per_kw));
@@ -660,4 +1045,47 @@ fn add_capex_bounds(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
         let negated: Vec<(usize, f64)> = terms.iter().map(|&(i, a)| (i, -a)).collect();
         lp.row(&negated, RowKind::LessOrEqual, constant - min);
     }
+}
+
+/// The year-one bill the minimum charge is compared with (energy + demand − exports + fixed;
+/// coincident peak charges excluded, as the service does), as an expression.
+fn year_one_bill(layout: &Layout, model: &Model) -> Expression {
+    let tariff = &model.tariff;
+    let dt = model.step_hours();
+    let mut bill = Expression { terms: Vec::new(), constant: 12.0 * tariff.fixed_monthly_charge };
+    for t in 0..model.steps() {
+        let rate = tariff.energy_rates[0][t];
+        bill.constant += dt * rate * model.load_kw[t];
+        bill.terms.extend(purchase_terms(layout, t, dt * rate));
+        for (k, &start) in layout.energy_tiers.iter().enumerate() {
+            bill.terms.push((start + t, dt * (tariff.energy_rates[k + 1][t] - rate)));
+        }
+        for (column, export_rate) in [(layout.pv_nem, tariff.nem_rate[t]), (layout.pv_whl, tariff.wholesale_rate[t]), (layout.pv_exc, tariff.export_beyond_nem_rate[t])] {
+            if let Some(start) = column {
+                bill.terms.push((start + t, -dt * export_rate));
+            }
+        }
+    }
+    let charges = tariff.monthly_demand.iter().zip(&layout.monthly_peaks).chain(tariff.tou_demand.iter().map(|p| &p.charge).zip(&layout.tou_peaks));
+    for (charge, peak) in charges {
+        bill.terms.extend(peak.tiers.iter().zip(&charge.rates).map(|(&j, &rate)| (j, rate)));
+    }
+    bill.terms = merge_terms(bill.terms);
+    bill
+}
+
+/// adder ≥ min_annual − pwf_e·bill (lifecycle bill against the annual minimum, the service's
+/// comparison), priced at 0.999·(1 − τ_o) so that where the minimum lands is never arbitrary.
+fn add_min_charge(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) {
+    let minimum = model.tariff.annual_min_charge;
+    if minimum < 0.01 {
+        return;
+    }
+    let adder = lp.variable(0.999 * factors.offtaker_after_tax, 0.0, f64::INFINITY);
+    let bill = year_one_bill(layout, model);
+    // −adder − pwf_e·bill_terms ≤ pwf_e·bill_constant − minimum
+    let mut terms: Vec<(usize, f64)> = bill.terms.iter().map(|&(j, a)| (j, -factors.pwf_e * a)).collect();
+    terms.push((adder, -1.0));
+    lp.row(&terms, RowKind::LessOrEqual, factors.pwf_e * bill.constant - minimum);
+    layout.min_charge_adder = Some(adder);
 }

@@ -9,6 +9,7 @@
 //! `outputs::optimal_outputs`; `jobs::JobStore` runs that on a thread per job and
 //! `endpoint` turns lookups into replies.
 
+pub mod branching;
 pub mod calendar;
 pub mod endpoint;
 pub mod finance;
@@ -18,6 +19,7 @@ pub mod model;
 pub mod outputs;
 pub mod run;
 pub mod solve;
+pub mod tariff;
 
 pub use endpoint::{post_job_reply, results_reply};
 pub use jobs::{JobStore, JobStoreConfig, Lookup, Submission};

@@ -1,5 +1,5 @@
 //! The supported subset of an optimizer scenario as typed, fully resolved values, and
-//! `from_scenario`, which reads a scenario dict (as the lead's Python builder resolves it with
+//! `from_scenario`, which reads a scenario dict (as the Python builder resolves it with
 //! `Scenario.to_dict(include_defaults=True)`) into a `Model` or says why it cannot.
 //!
 //! Units: kW, kWh, $, fractions; every series has one value per time step of the modelled
@@ -9,7 +9,7 @@
 //!
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
-//! ElectricUtility, PV (one array), ElectricStorage}, or any input of those sections that this
+//! ElectricUtility, PV (one array or a list), ElectricStorage}, or any input of those sections that this
 //! optimizer does not model set to a non-default value (listed one by one). Inputs that only
 //! feed outputs this optimizer does not produce (emissions, outages, off-grid) are ignored.
 //! Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -17,6 +17,8 @@
 use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
+use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
+use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
 /// Sections this optimizer reads.
 pub const SUPPORTED_SECTIONS: [&str; 9] =
@@ -57,9 +59,6 @@ pub mod sector_defaults {
     pub const MACRS_OPTION_YEARS: u32 = 5;
     pub const MACRS_BONUS_FRACTION: f64 = 1.0;
 }
-
-/// The FlatLoad reference profiles (constant load over their operating hours).
-pub const FLAT_LOADS: [&str; 6] = ["FlatLoad", "FlatLoad_24_5", "FlatLoad_16_7", "FlatLoad_16_5", "FlatLoad_8_7", "FlatLoad_8_5"];
 
 /// The year the service sets for every reference (DOE) load profile.
 pub const REFERENCE_PROFILE_YEAR: i32 = 2017;
@@ -116,7 +115,10 @@ pub struct Model {
     pub load_kw: Vec<f64>,
     pub tariff: Tariff,
     pub grid: GridLimits,
-    pub pv: Option<Pv>,
+    /// The PV arrays, in scenario order (names unique).
+    pub pvs: Vec<Pv>,
+    /// Site space shared by arrays of one location: new kW of these arrays together.
+    pub pv_space_limits: Vec<SpaceLimit>,
     pub storage: Option<Storage>,
     pub financial: Financial,
     pub settings: RunSettings,
@@ -137,36 +139,23 @@ impl Model {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Tariff {
-    /// $/kWh of grid purchases per step.
-    pub energy_rate: Vec<f64>,
-    /// $/kW of each month's peak grid purchase.
-    pub monthly_demand_rate: [f64; 12],
-    /// Month index (0..12) of each step.
-    pub month_of_step: Vec<u8>,
-    /// $/kWh paid for wholesale exports per step (all zero: no wholesale bin).
-    pub wholesale_rate: Vec<f64>,
-    /// $/kWh paid for exports beyond the net-metering limit per step.
-    pub export_beyond_nem_rate: Vec<f64>,
-}
-
-impl Tariff {
-    /// Net-metered exports are credited at 99.9 % of the retail rate (the service's rule, so
-    /// that buying and selling the same kWh is never free).
-    pub fn nem_rate(&self, step: usize) -> f64 {
-        0.999 * self.energy_rate[step]
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
 pub struct GridLimits {
     pub net_metering_limit_kw: f64,
     pub interconnection_limit_kw: f64,
 }
 
+/// Roof, ground or both: the arrays of that `location` and the new kW the site holds for them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpaceLimit {
+    pub arrays: Vec<usize>,
+    pub max_new_kw: f64,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pv {
     pub name: String,
+    /// "roof", "ground" or "both".
+    pub location: String,
     pub existing_kw: f64,
     /// Bounds on new capacity (kW beyond existing), space limits applied.
     pub min_new_kw: f64,
@@ -265,6 +254,8 @@ pub struct Financial {
 pub struct RunSettings {
     pub run_bau: bool,
     pub add_soc_incentive: bool,
+    /// Relative gap at which a branch-and-bound search stops (`Settings.optimality_tolerance`).
+    pub optimality_tolerance: f64,
 }
 
 /// Financial.min/max_initial_capital_costs_before_incentives.
@@ -274,9 +265,10 @@ pub struct CapexBounds {
     pub max: Option<f64>,
 }
 
-/// Reads a resolved scenario. `pv_production` is the PV engine's production factor (kW AC per
-/// kW DC) on the site's weather, hourly or per step; `PV.production_factor_series` wins.
-pub fn from_scenario(resolved: &Value, pv_production: Option<&[f64]>) -> Result<Model, ScenarioError> {
+/// Reads a resolved scenario. `pv_production[i]` is the PV engine's production factor (kW AC
+/// per kW DC) of array `i` on the site's weather, hourly or per step; an array's own
+/// `production_factor_series` wins.
+pub fn from_scenario(resolved: &Value, pv_production: &[Option<Vec<f64>>]) -> Result<Model, ScenarioError> {
     let Some(root) = resolved.as_object() else {
         return Err(ScenarioError::Invalid(vec!["A scenario must be a JSON object whose keys are section names.".into()]));
     };
@@ -341,26 +333,33 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A section as an object; PV may be a one-element list. Absent or null → None.
+    /// A section as an object. Absent or null → None.
     fn section(&mut self, name: &str) -> Option<&'a Map<String, Value>> {
         match self.root.get(name) {
             None | Some(Value::Null) => None,
             Some(Value::Object(map)) => Some(map),
-            Some(Value::Array(items)) if name == "PV" => match items.as_slice() {
-                [] => None,
-                [Value::Object(map)] => Some(map),
-                [_] => {
-                    self.invalid.push("PV must be an object.".into());
-                    None
-                }
-                _ => {
-                    self.unsupported.push(format!("PV ({} arrays; one PV array is modelled)", items.len()));
-                    None
-                }
-            },
             Some(_) => {
                 self.invalid.push(format!("{name} must be an object."));
                 None
+            }
+        }
+    }
+
+    /// The PV arrays: one object or a list of objects.
+    fn pv_sections(&mut self) -> Vec<&'a Map<String, Value>> {
+        match self.root.get("PV") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Object(map)) => vec![map],
+            Some(Value::Array(items)) => match items.iter().map(Value::as_object).collect::<Option<Vec<_>>>() {
+                Some(maps) => maps,
+                None => {
+                    self.invalid.push("PV must be an object or a list of objects.".into());
+                    Vec::new()
+                }
+            },
+            Some(_) => {
+                self.invalid.push("PV must be an object or a list of objects.".into());
+                Vec::new()
             }
         }
     }
@@ -375,19 +374,11 @@ impl<'a> Reader<'a> {
 
     /// Inputs of supported sections that change the optimization but are not modelled here.
     fn check_unmodelled_inputs(&mut self) {
-        const SET_MEANS_UNSUPPORTED: [(&str, &str, &str); 17] = [
+        const SET_MEANS_UNSUPPORTED: [(&str, &str, &str); 9] = [
             ("Site", "CO2_emissions_reduction_min_fraction", "emissions constraints"),
             ("Site", "CO2_emissions_reduction_max_fraction", "emissions constraints"),
             ("Site", "renewable_electricity_min_fraction", "renewable-energy constraints"),
             ("Site", "renewable_electricity_max_fraction", "renewable-energy constraints"),
-            ("ElectricLoad", "blended_doe_reference_names", "blended reference building profiles"),
-            ("ElectricLoad", "blended_doe_reference_percents", "blended reference building profiles"),
-            ("ElectricTariff", "urdb_label", "URDB rates"),
-            ("ElectricTariff", "urdb_response", "URDB rates"),
-            ("ElectricTariff", "urdb_utility_name", "URDB rates"),
-            ("ElectricTariff", "urdb_rate_name", "URDB rates"),
-            ("ElectricTariff", "coincident_peak_load_active_time_steps", "coincident peak charges"),
-            ("ElectricTariff", "coincident_peak_load_charge_per_kw", "coincident peak charges"),
             ("ElectricUtility", "outage_start_time_step", "grid outages"),
             ("ElectricUtility", "outage_end_time_step", "grid outages"),
             ("ElectricUtility", "outage_start_time_steps", "grid outages"),
@@ -423,7 +414,25 @@ impl<'a> Reader<'a> {
                 self.unsupported.push("Site.min_resil_time_steps (resilience constraints)".into());
             }
         }
-        if let Some(pv) = self.section("PV") {
+        if let Some(load) = self.section("ElectricLoad") {
+            if is_given(load.get("blended_doe_reference_names")) && !is_given(load.get("loads_kw")) {
+                self.unsupported.push(
+                    "ElectricLoad.blended_doe_reference_names (reference building profiles: resolve them into loads_kw with Scenario.resolve(client))".into(),
+                );
+            }
+        }
+        if let Some(tariff) = self.section("ElectricTariff") {
+            if !is_given(tariff.get("urdb_response")) {
+                for field in ["urdb_label", "urdb_utility_name", "urdb_rate_name"] {
+                    if is_given(tariff.get(field)) {
+                        self.unsupported.push(format!(
+                            "ElectricTariff.{field} (URDB rates by reference: resolve them into urdb_response with Scenario.resolve(client))"
+                        ));
+                    }
+                }
+            }
+        }
+        for pv in self.pv_sections() {
             if pv.get("production_incentive_per_kwh").and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
                 self.unsupported.push("PV.production_incentive_per_kwh (production-based incentives)".into());
             }
@@ -528,7 +537,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn read_model(&mut self, pv_production: Option<&[f64]>) -> Option<Model> {
+    fn read_model(&mut self, pv_production: &[Option<Vec<f64>>]) -> Option<Model> {
         let settings_map = self.section("Settings").unwrap_or(self.empty);
         let steps_per_hour = self.count(settings_map, "Settings", "time_steps_per_hour", 1) as usize;
         if ![1, 2, 4].contains(&steps_per_hour) {
@@ -538,12 +547,14 @@ impl<'a> Reader<'a> {
         let settings = RunSettings {
             run_bau: self.flag(settings_map, "Settings", "run_bau", true),
             add_soc_incentive: self.flag(settings_map, "Settings", "add_soc_incentive", true),
+            optimality_tolerance: self.number(settings_map, "Settings", "optimality_tolerance", 0.001).max(1e-9),
         };
         let financial = self.read_financial();
         let capex_bounds = self.read_capex_bounds();
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
-        let pv = self.read_pv(steps_per_hour, pv_production);
-        let load_kw = self.net_load_adjustment(base_load, pv.as_ref());
+        let pvs = self.read_pvs(steps_per_hour, pv_production);
+        let pv_space_limits = self.pv_space_limits(&pvs);
+        let load_kw = self.net_load_adjustment(base_load, &pvs);
         let tariff = self.read_tariff(steps_per_hour, load_year)?;
         let grid = self.read_grid();
         let storage = self.read_storage();
@@ -553,7 +564,8 @@ impl<'a> Reader<'a> {
             load_kw,
             tariff,
             grid,
-            pv,
+            pvs,
+            pv_space_limits,
             storage,
             financial,
             settings,
@@ -632,12 +644,14 @@ impl<'a> Reader<'a> {
             return None;
         }
         if !FLAT_LOADS.contains(&name) {
-            self.unsupported.push(format!("ElectricLoad.doe_reference_name={name} (only the FlatLoad profiles are available locally)"));
+            self.unsupported.push(format!(
+                "ElectricLoad.doe_reference_name={name} (reference building profiles other than FlatLoad: resolve them into loads_kw with Scenario.resolve(client))"
+            ));
             return None;
         }
         let Some(energy) = energy else {
             self.unsupported.push(format!(
-                "ElectricLoad.doe_reference_name={name} without annual_kwh or monthly_totals_kwh (the climate-zone default energy)"
+                "ElectricLoad.doe_reference_name={name} without annual_kwh or monthly_totals_kwh (the climate-zone default energy: resolve it with Scenario.resolve(client))"
             ));
             return None;
         };
@@ -682,10 +696,10 @@ impl<'a> Reader<'a> {
     }
 
     /// `loads_kw_is_net`: the load given is net of the existing PV, whose output is added back.
-    fn net_load_adjustment(&mut self, mut load: Vec<f64>, pv: Option<&Pv>) -> Vec<f64> {
+    fn net_load_adjustment(&mut self, mut load: Vec<f64>, pvs: &[Pv]) -> Vec<f64> {
         let map = self.section("ElectricLoad").unwrap_or(self.empty);
         let is_net = self.flag(map, "ElectricLoad", "loads_kw_is_net", true);
-        if let Some(pv) = pv.filter(|pv| is_net && pv.existing_kw > 0.0) {
+        for pv in pvs.iter().filter(|pv| is_net && pv.existing_kw > 0.0) {
             for (kw, factor) in load.iter_mut().zip(&pv.production_factor) {
                 *kw += pv.existing_kw * factor;
             }
@@ -706,41 +720,166 @@ impl<'a> Reader<'a> {
         let monthly_demand = self.numbers(map, s, "monthly_demand_rates");
         let blended_energy = self.number_in(map, s, "blended_annual_energy_rate");
         let blended_demand = self.number_in(map, s, "blended_annual_demand_rate");
-        if !monthly_demand.is_empty() && monthly_demand.len() != 12 {
-            self.invalid.push(format!("length(monthly_demand_rates) must equal 12, got length {}", monthly_demand.len()));
-            return None;
-        }
-        let twelve = |rates: &[f64]| -> [f64; 12] { std::array::from_fn(|m| rates.get(m).copied().unwrap_or(0.0)) };
-        let (energy_rate, monthly_demand_rate) = if !tou.is_empty() {
-            (self.series(&tou, s, "tou_energy_rates_per_kwh", steps_per_hour)?, twelve(&monthly_demand))
-        } else if !monthly_energy.is_empty() {
-            if monthly_energy.len() != 12 {
-                self.invalid.push(format!("length(monthly_energy_rates) must equal 12, got length {}", monthly_energy.len()));
+        for (rates, field) in [(&monthly_energy, "monthly_energy_rates"), (&monthly_demand, "monthly_demand_rates")] {
+            if !rates.is_empty() && rates.len() != 12 {
+                self.invalid.push(format!("length({field}) must equal 12, got length {}", rates.len()));
                 return None;
             }
-            (month_of_step.iter().map(|&m| monthly_energy[m as usize]).collect(), twelve(&monthly_demand))
-        } else if let Some(rate) = blended_energy {
-            let demand = match blended_demand {
-                Some(d) => [d; 12],
-                None => twelve(&monthly_demand),
+        }
+        let twelve = |rates: &[f64]| -> Vec<TieredCharge> { (0..12).map(|m| TieredCharge::flat(rates.get(m).copied().unwrap_or(0.0))).collect() };
+        let unlimited_tier = || vec![vec![UNLIMITED_ENERGY_TIER_KWH]; 12];
+        let mut parts = if let Some(response) = map.get("urdb_response").filter(|v| is_given(Some(v))) {
+            let rate = match tariff::read_urdb(response, year, steps_per_hour) {
+                Ok(rate) => rate,
+                Err(message) => {
+                    self.invalid.push(message);
+                    return None;
+                }
             };
-            (vec![rate; steps], demand)
+            let mut parts = TariffParts {
+                energy_rates: rate.energy_rates,
+                energy_tier_limits: rate.energy_tier_limits,
+                monthly_demand: rate.monthly_demand,
+                tou_demand: rate.tou_demand,
+                lookback: rate.lookback,
+                fixed_monthly_charge: rate.fixed_monthly_charge,
+                annual_min_charge: rate.annual_min_charge,
+                sell_rate: rate.sell_rate,
+            };
+            if self.flag(map, s, "add_monthly_rates_to_urdb_rate", false) {
+                if monthly_energy.len() == 12 {
+                    for tier in &mut parts.energy_rates {
+                        for (rate, &m) in tier.iter_mut().zip(&month_of_step) {
+                            *rate += monthly_energy[m as usize];
+                        }
+                    }
+                }
+                if monthly_demand.len() == 12 {
+                    for (charge, extra) in parts.monthly_demand.iter_mut().zip(&monthly_demand) {
+                        charge.rates.iter_mut().for_each(|rate| *rate += extra);
+                    }
+                }
+            }
+            if self.flag(map, s, "add_tou_energy_rates_to_urdb_rate", false) && tou.len() == steps {
+                for tier in &mut parts.energy_rates {
+                    tier.iter_mut().zip(&tou).for_each(|(rate, extra)| *rate += extra);
+                }
+            }
+            parts
         } else {
-            self.invalid.push(
-                "Creating ElectricTariff requires at least urdb_label, urdb_response, monthly rates, annual rates, or tou_energy_rates_per_kwh."
-                    .into(),
-            );
-            return None;
+            let (energy, demand) = if !tou.is_empty() {
+                (self.series(&tou, s, "tou_energy_rates_per_kwh", steps_per_hour)?, twelve(&monthly_demand))
+            } else if !monthly_energy.is_empty() {
+                (month_of_step.iter().map(|&m| monthly_energy[m as usize]).collect(), twelve(&monthly_demand))
+            } else if let Some(rate) = blended_energy {
+                let demand = match blended_demand {
+                    Some(d) => twelve(&[d; 12]),
+                    None => twelve(&monthly_demand),
+                };
+                (vec![rate; steps], demand)
+            } else {
+                self.invalid.push(
+                    "Creating ElectricTariff requires at least urdb_label, urdb_response, monthly rates, annual rates, or tou_energy_rates_per_kwh."
+                        .into(),
+                );
+                return None;
+            };
+            TariffParts {
+                energy_rates: vec![energy],
+                energy_tier_limits: unlimited_tier(),
+                monthly_demand: demand,
+                tou_demand: Vec::new(),
+                lookback: self.read_lookback(map)?,
+                fixed_monthly_charge: 0.0,
+                annual_min_charge: 0.0,
+                sell_rate: vec![0.0; steps],
+            }
         };
         let wholesale = self.numbers(map, s, "wholesale_rate");
         let beyond = self.numbers(map, s, "export_rate_beyond_net_metering_limit");
+        let mut wholesale_rate = self.export_rate(&wholesale, "wholesale_rate", steps_per_hour)?;
+        wholesale_rate.iter_mut().zip(&parts.sell_rate).for_each(|(rate, sell)| *rate += sell);
+        let coincident_peaks = self.read_coincident_peaks(map, steps)?;
+        let nem_rate = Tariff::nem_rates_from_energy(&parts.energy_rates);
+        if parts.monthly_demand.iter().all(|c| c.rates.iter().all(|r| *r == 0.0)) && parts.lookback == Lookback::None {
+            parts.monthly_demand.clear();
+        }
         Some(Tariff {
-            energy_rate,
-            monthly_demand_rate,
             month_of_step,
-            wholesale_rate: self.export_rate(&wholesale, "wholesale_rate", steps_per_hour)?,
+            energy_rates: parts.energy_rates,
+            energy_tier_limits: parts.energy_tier_limits,
+            monthly_demand: parts.monthly_demand,
+            tou_demand: parts.tou_demand,
+            lookback: parts.lookback,
+            coincident_peaks,
+            fixed_monthly_charge: parts.fixed_monthly_charge,
+            annual_min_charge: parts.annual_min_charge,
+            nem_rate,
+            wholesale_rate,
             export_beyond_nem_rate: self.export_rate(&beyond, "export_rate_beyond_net_metering_limit", steps_per_hour)?,
         })
+    }
+
+    /// `demand_lookback_months` (12 flags) or `demand_lookback_range`, with `demand_lookback_percent`.
+    fn read_lookback(&mut self, map: &Map<String, Value>) -> Option<Lookback> {
+        let s = "ElectricTariff";
+        let months = self.numbers(map, s, "demand_lookback_months");
+        let range = self.count(map, s, "demand_lookback_range", 0) as usize;
+        let percent = self.number(map, s, "demand_lookback_percent", 0.0);
+        if !months.is_empty() && months.len() != 12 {
+            self.invalid.push("Length of demand_lookback_months array must be 12.".into());
+            return None;
+        }
+        if range != 0 && !months.is_empty() {
+            self.invalid.push("Cannot supply demand_lookback_months if demand_lookback_range != 0.".into());
+            return None;
+        }
+        let flags: Vec<bool> = months.iter().map(|m| *m == 1.0).collect();
+        Some(tariff::lookback_from(percent, range, &flags))
+    }
+
+    /// `coincident_peak_load_active_time_steps` (lists of 1-based steps) with one
+    /// `coincident_peak_load_charge_per_kw` each.
+    fn read_coincident_peaks(&mut self, map: &Map<String, Value>, steps: usize) -> Option<Vec<CoincidentPeak>> {
+        let s = "ElectricTariff";
+        let charges = self.numbers(map, s, "coincident_peak_load_charge_per_kw");
+        let periods: Vec<Vec<f64>> = match map.get("coincident_peak_load_active_time_steps") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => {
+                let lists: Option<Vec<Vec<f64>>> =
+                    items.iter().map(|item| item.as_array().map(|steps| steps.iter().filter_map(Value::as_f64).collect())).collect();
+                match lists {
+                    Some(lists) => lists.into_iter().filter(|l| !l.is_empty()).collect(),
+                    None => {
+                        self.invalid.push("ElectricTariff.coincident_peak_load_active_time_steps must be a list of lists of time steps.".into());
+                        return None;
+                    }
+                }
+            }
+            Some(_) => {
+                self.invalid.push("ElectricTariff.coincident_peak_load_active_time_steps must be a list of lists of time steps.".into());
+                return None;
+            }
+        };
+        if charges.is_empty() {
+            return Some(Vec::new());
+        }
+        if charges.len() != periods.len() {
+            self.invalid.push(
+                "The number of rates in coincident_peak_load_charge_per_kw must match the number of timestep sets in coincident_peak_load_active_time_steps"
+                    .into(),
+            );
+            return None;
+        }
+        let mut peaks = Vec::with_capacity(periods.len());
+        for (period, charge) in periods.into_iter().zip(charges) {
+            if period.iter().any(|&step| step < 1.0 || step > steps as f64 || step.fract() != 0.0) {
+                self.invalid.push(format!("ElectricTariff.coincident_peak_load_active_time_steps must hold time steps from 1 to {steps}."));
+                return None;
+            }
+            peaks.push(CoincidentPeak { steps: period.iter().map(|&step| step as usize - 1).collect(), charge_per_kw: charge });
+        }
+        Some(peaks)
     }
 
     /// An export rate given as nothing, one value, 12 monthly values or a series.
@@ -765,9 +904,29 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn read_pv(&mut self, steps_per_hour: usize, engine: Option<&[f64]>) -> Option<Pv> {
+    /// Every PV array that can exist (max or existing capacity above zero); names must be unique.
+    fn read_pvs(&mut self, steps_per_hour: usize, engine: &[Option<Vec<f64>>]) -> Vec<Pv> {
+        let sections = self.pv_sections();
+        let several = sections.len() > 1;
+        let mut pvs: Vec<Pv> = Vec::new();
+        for (index, map) in sections.into_iter().enumerate() {
+            let default_name = if several { format!("PV{}", index + 1) } else { "PV".to_string() };
+            if let Some(pv) = self.read_pv(map, default_name, steps_per_hour, engine.get(index).and_then(Option::as_deref)) {
+                if pvs.iter().any(|other| other.name == pv.name) {
+                    self.invalid.push(format!("PV names must be unique: {} is used twice.", pv.name));
+                }
+                pvs.push(pv);
+            }
+        }
+        let flags = |pv: &Pv| (pv.can_net_meter, pv.can_wholesale, pv.can_export_beyond_nem_limit, pv.can_curtail);
+        if pvs.windows(2).any(|pair| flags(&pair[0]) != flags(&pair[1])) {
+            self.unsupported.push("PV arrays with different can_net_meter, can_wholesale, can_export_beyond_nem_limit or can_curtail".into());
+        }
+        pvs
+    }
+
+    fn read_pv(&mut self, map: &Map<String, Value>, default_name: String, steps_per_hour: usize, engine: Option<&[f64]>) -> Option<Pv> {
         use sector_defaults as sd;
-        let map = self.section("PV")?;
         let s = "PV";
         let existing_kw = self.number(map, s, "existing_kw", 0.0);
         let min_kw = self.number(map, s, "min_kw", 0.0);
@@ -795,7 +954,11 @@ impl<'a> Reader<'a> {
                 self.unsupported.push(format!("PV.{field} left to the service's size-class default (give a value)"));
             }
         }
-        let space_limit_kw = self.pv_space_limit(map);
+        let location = match self.text(map, "location") {
+            "" => "both".to_string(),
+            other => other.to_string(),
+        };
+        let space_limit_kw = self.array_space_kw(map, &location);
         let incentives = PvIncentives {
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::PV_FEDERAL_ITC),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
@@ -813,9 +976,10 @@ impl<'a> Reader<'a> {
         };
         Some(Pv {
             name: match self.text(map, "name") {
-                "" => "PV".to_string(),
+                "" => default_name,
                 name => name.to_string(),
             },
+            location,
             existing_kw,
             min_new_kw: min_kw,
             max_new_kw: space_limit_kw.map_or(max_kw, |limit| max_kw.min(limit)),
@@ -831,9 +995,9 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// New PV kW that fits the site: roof area × kW/ft² and/or land ÷ acres/kW, by location
-    /// ("both" is limited only when both areas are given).
-    fn pv_space_limit(&mut self, pv: &Map<String, Value>) -> Option<f64> {
+    /// New PV kW that fits the site for one array's `location`: roof area × kW/ft² and/or land
+    /// ÷ acres/kW ("both" is limited only when both areas are given).
+    fn array_space_kw(&mut self, pv: &Map<String, Value>, location: &str) -> Option<f64> {
         let site = self.section("Site").unwrap_or(self.empty);
         let roof = self.number_in(site, "Site", "roof_squarefeet");
         let land = self.number_in(site, "Site", "land_acres");
@@ -841,11 +1005,29 @@ impl<'a> Reader<'a> {
         let acres_per_kw = self.number(pv, "PV", "acres_per_kw", 0.006);
         let roof_kw = roof.map(|ft2| ft2 * kw_per_square_foot);
         let land_kw = land.map(|acres| if acres_per_kw > 0.0 { acres / acres_per_kw } else { f64::INFINITY });
-        match self.text(pv, "location") {
+        match location {
             "roof" => roof_kw,
             "ground" => land_kw,
             _ => roof_kw.zip(land_kw).map(|(r, l)| r + l),
         }
+    }
+
+    /// The space shared by the arrays of each location, when more than one array uses it (the
+    /// service sizes it with the last array's kW/ft² or acres/kW).
+    fn pv_space_limits(&mut self, pvs: &[Pv]) -> Vec<SpaceLimit> {
+        let sections = self.pv_sections();
+        let mut limits = Vec::new();
+        for location in ["roof", "ground", "both"] {
+            let arrays: Vec<usize> = (0..pvs.len()).filter(|&i| pvs[i].location == location).collect();
+            if arrays.len() < 2 {
+                continue;
+            }
+            let last = sections.iter().rev().find(|map| map.get("location").and_then(Value::as_str).unwrap_or("both") == location);
+            if let Some(space) = last.and_then(|map| self.array_space_kw(map, location)) {
+                limits.push(SpaceLimit { arrays, max_new_kw: space });
+            }
+        }
+        limits
     }
 
     fn read_storage(&mut self) -> Option<Storage> {
@@ -906,68 +1088,16 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Annual or monthly energy a load profile is scaled to (kWh).
-#[derive(Debug, Clone, PartialEq)]
-enum EnergyTarget {
-    Annual(f64),
-    Monthly(Vec<f64>),
-}
-
-/// Scales a profile whose values sum to 1 so that it carries the target energy:
-/// annual → `kW_t = shape_t · E · n`; monthly → each month's steps are scaled to that month's
-/// kWh (a month with no operating steps gets none). `n` = steps per hour of the shape.
-fn scale_profile(shape: &[f64], energy: &EnergyTarget, year: i32, steps_per_hour: usize) -> Vec<f64> {
-    let n = steps_per_hour as f64;
-    match energy {
-        EnergyTarget::Annual(total) => shape.iter().map(|x| x * total * n).collect(),
-        EnergyTarget::Monthly(months) => {
-            let month_of_step = calendar::month_of_each_step(year, steps_per_hour);
-            let mut month_share = [0.0; 12];
-            for (x, &m) in shape.iter().zip(&month_of_step) {
-                month_share[m as usize] += x;
-            }
-            shape
-                .iter()
-                .zip(&month_of_step)
-                .map(|(x, &m)| {
-                    let share = month_share[m as usize];
-                    if share > 0.0 {
-                        x * months[m as usize] / share * n
-                    } else {
-                        0.0
-                    }
-                })
-                .collect()
-        }
-    }
-}
-
-/// Normalized hourly shape of a FlatLoad profile for `year`: 1 in operating hours, 0 elsewhere,
-/// divided by the count. `_5` variants skip Saturdays and Sundays; `_16_` runs 06:00–22:00 and
-/// `_8_` 09:00–17:00.
-pub fn flat_load_shape(name: &str, year: i32) -> Vec<f64> {
-    let weekdays_only = name.ends_with("_5");
-    let hours: std::ops::Range<usize> = if name.starts_with("FlatLoad_16") {
-        6..22
-    } else if name.starts_with("FlatLoad_8") {
-        9..17
-    } else {
-        0..24
-    };
-    let first_weekday = calendar::weekday_of_january_first(year) as usize;
-    let on: Vec<f64> = (0..HOURS_PER_YEAR)
-        .map(|hour| {
-            let weekday = (first_weekday - 1 + hour / 24) % 7 + 1;
-            let working_day = !weekdays_only || weekday <= 5;
-            if working_day && hours.contains(&(hour % 24)) {
-                1.0
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    let count: f64 = on.iter().sum();
-    on.iter().map(|x| x / count).collect()
+/// The pieces of a tariff that depend on how it was given (URDB or custom rates).
+struct TariffParts {
+    energy_rates: Vec<Vec<f64>>,
+    energy_tier_limits: Vec<Vec<f64>>,
+    monthly_demand: Vec<TieredCharge>,
+    tou_demand: Vec<tariff::DemandPeriod>,
+    lookback: Lookback,
+    fixed_monthly_charge: f64,
+    annual_min_charge: f64,
+    sell_rate: Vec<f64>,
 }
 
 /// Brings a series of 8760, 17520 or 35040 values to 8760 · `steps_per_hour` values: longer
@@ -1012,10 +1142,10 @@ mod tests {
 
     #[test]
     fn flat_load_and_blended_tariff_resolve_with_defaults() {
-        let model = from_scenario(&flat_scenario(), None).unwrap();
+        let model = from_scenario(&flat_scenario(), &[]).unwrap();
         assert_eq!(model.steps(), 8760);
         assert!(model.load_kw.iter().all(|kw| (kw - 10.0).abs() < 1e-9));
-        assert_eq!(model.tariff.monthly_demand_rate, [10.0; 12]);
+        assert_eq!(model.tariff.monthly_demand, vec![TieredCharge::flat(10.0); 12]);
         assert_eq!(model.financial.offtaker_discount_rate_fraction, sector_defaults::OFFTAKER_DISCOUNT);
         assert_eq!(model.year, 2017);
         assert!(model.filled_defaults.iter().any(|f| f.field == "elec_cost_escalation_rate_fraction"));
@@ -1026,23 +1156,20 @@ mod tests {
         let mut scenario = flat_scenario();
         scenario["Wind"] = json!({"max_kw": 100});
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
+        scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["Settings"] = json!({"off_grid_flag": true});
-        let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, None) else { panic!("must be unsupported") };
+        let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind (section)", "ElectricTariff.urdb_label", "Settings.off_grid_flag"] {
+        for needle in ["Wind (section)", "ElectricTariff.urdb_label", "Settings.off_grid_flag", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }
 
     #[test]
-    fn loads_without_year_are_invalid_and_weekday_profiles_skip_weekends() {
+    fn loads_without_year_are_invalid() {
         let mut scenario = flat_scenario();
         scenario["ElectricLoad"] = json!({"loads_kw": vec![1.0; 8760]});
-        assert!(matches!(from_scenario(&scenario, None), Err(ScenarioError::Invalid(_))));
-        let shape = flat_load_shape("FlatLoad_8_5", 2017);
-        assert_eq!(shape[10], 0.0, "2017-01-01 is a Sunday");
-        assert!(shape[24 + 10] > 0.0 && shape[24 + 8] == 0.0);
-        assert!((shape.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        assert!(matches!(from_scenario(&scenario, &[]), Err(ScenarioError::Invalid(_))));
     }
 
     #[test]

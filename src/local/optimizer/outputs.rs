@@ -9,6 +9,7 @@
 use serde_json::{json, Map, Value};
 
 use super::lp::{CostFactors, Dispatch, PvChoice};
+use super::tariff::{Lookback, TieredCharge};
 use super::model::{FilledDefault, Model, Resampled};
 use super::run::{CaseSolution, Optimized};
 
@@ -18,7 +19,7 @@ pub const API_VERSION: u32 = 3;
 /// Present-value cost items of one solution (all $; "year one" items undiscounted).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CostBreakdown {
-    /// New PV capital after incentives, ITC and MACRS (Σ npc_k · kW_k).
+    /// New PV capital after incentives, ITC and MACRS (Σ npc_k · kW_k over arrays).
     pub pv_capital: f64,
     /// Storage capital after incentives, including replacements and the cost constant.
     pub storage_capital: f64,
@@ -29,10 +30,13 @@ pub struct CostBreakdown {
     pub pv_om_before_tax: f64,
     pub year_one_energy_cost: f64,
     pub year_one_demand_cost: f64,
+    pub year_one_fixed_cost: f64,
+    pub year_one_min_charge_adder: f64,
+    pub year_one_coincident_peak_cost: f64,
     pub year_one_export_benefit: f64,
     /// Up-front cost before incentives of new PV and storage.
     pub initial_capital_costs: f64,
-    /// pwf_e · (1 − τ_o) · (energy + demand − exports) of year one.
+    /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     pub lcc: f64,
 }
@@ -41,6 +45,57 @@ impl CostBreakdown {
     pub fn lifecycle_capital_costs(&self) -> f64 {
         self.pv_capital + self.storage_capital
     }
+
+    /// Everything billed in year one (exports not deducted), as the service's `year_one_bill`.
+    pub fn year_one_bill(&self) -> f64 {
+        self.year_one_energy_cost + self.year_one_demand_cost + self.year_one_fixed_cost + self.year_one_min_charge_adder + self.year_one_coincident_peak_cost
+    }
+}
+
+/// The cost of `kw` under a tiered charge, filling tiers in order (each `limit` is a width).
+pub fn tiered_cost(charge: &TieredCharge, kw: f64) -> f64 {
+    let mut left = kw;
+    let mut cost = 0.0;
+    for (rate, width) in charge.rates.iter().zip(&charge.limits) {
+        let used = left.min(*width).max(0.0);
+        cost += rate * used;
+        left -= used;
+    }
+    cost
+}
+
+/// The largest grid purchase within some steps.
+fn peak_of(d: &Dispatch, steps: impl Iterator<Item = usize>) -> f64 {
+    steps.map(|t| d.grid_purchase(t)).fold(0.0, f64::max)
+}
+
+/// Billed monthly peaks: each month's largest purchase, raised to the lookback share of the
+/// past peaks (months form: the largest of the look-back months; range form: the R months before).
+pub fn billed_monthly_peaks(model: &Model, d: &Dispatch) -> [f64; 12] {
+    let measured = monthly_peaks(model, d);
+    let mut billed = measured;
+    match &model.tariff.lookback {
+        Lookback::None => {}
+        Lookback::Months { months, percent } => {
+            let look = months.iter().map(|&m| measured[m]).fold(0.0, f64::max);
+            billed.iter_mut().for_each(|peak| *peak = peak.max(percent * look));
+        }
+        Lookback::Range { months: range, percent } => {
+            for (m, peak) in billed.iter_mut().enumerate() {
+                let look = (1..=*range).map(|back| measured[(m + 12 - back % 12) % 12]).fold(0.0, f64::max);
+                *peak = peak.max(percent * look);
+            }
+        }
+    }
+    billed
+}
+
+/// Year-one demand charges (monthly and time-of-use) recomputed from the purchases.
+pub fn year_one_demand_cost(model: &Model, d: &Dispatch) -> f64 {
+    let tariff = &model.tariff;
+    let monthly: f64 = tariff.monthly_demand.iter().zip(billed_monthly_peaks(model, d)).map(|(charge, kw)| tiered_cost(charge, kw)).sum();
+    let tou: f64 = tariff.tou_demand.iter().map(|period| tiered_cost(&period.charge, peak_of(d, period.steps.iter().copied()))).sum();
+    monthly + tou
 }
 
 /// Recomputes every cost item from sizes and dispatch with the service's formulas.
@@ -49,9 +104,14 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let dt = model.step_hours();
     let rates = &model.tariff;
     let steps = model.steps();
-    let pv_total = pv_total_kw(model, solution);
-    let pv_capital: f64 = d.pv_segment_kw.iter().zip(&factors.pv_segments).map(|(kw, s)| kw * s.net_present_cost_per_kw).sum();
-    let pv_om_before_tax = model.pv.as_ref().map_or(0.0, |pv| factors.pwf_om * pv.om_cost_per_kw * pv_total);
+    let pv_capital: f64 = d
+        .pv_segment_kw
+        .iter()
+        .zip(&factors.pv_segments)
+        .flat_map(|(kws, segments)| kws.iter().zip(segments).map(|(kw, s)| kw * s.net_present_cost_per_kw))
+        .sum();
+    let pv_om_before_tax: f64 =
+        model.pvs.iter().enumerate().map(|(i, pv)| factors.pwf_om * pv.om_cost_per_kw * pv_array_kw(model, solution, i)).sum();
     let built = solution.case.storage;
     let (storage_capital, replacements, storage_om, storage_initial) = match (&model.storage, &factors.storage) {
         (Some(s), Some(c)) if built => {
@@ -68,15 +128,25 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         }
         _ => (0.0, 0.0, 0.0, 0.0),
     };
-    let year_one_energy_cost: f64 = (0..steps).map(|t| dt * rates.energy_rate[t] * d.grid_purchase(t)).sum();
-    let year_one_demand_cost: f64 = monthly_peaks(model, d).iter().zip(&rates.monthly_demand_rate).map(|(p, r)| p * r).sum();
+    let year_one_energy_cost: f64 =
+        (0..steps).map(|t| d.grid_by_tier.iter().enumerate().map(|(k, tier)| dt * rates.energy_rates[k][t] * tier[t]).sum::<f64>()).sum();
+    let year_one_demand_cost = year_one_demand_cost(model, d);
+    let year_one_coincident_peak_cost: f64 =
+        rates.coincident_peaks.iter().map(|cp| cp.charge_per_kw * peak_of(d, cp.steps.iter().copied())).sum();
+    let year_one_fixed_cost = 12.0 * rates.fixed_monthly_charge;
     let year_one_export_benefit: f64 = (0..steps)
-        .map(|t| dt * (rates.nem_rate(t) * d.pv_nem[t] + rates.wholesale_rate[t] * d.pv_whl[t] + rates.export_beyond_nem_rate[t] * d.pv_exc[t]))
+        .map(|t| dt * (rates.nem_rate[t] * d.pv_nem[t] + rates.wholesale_rate[t] * d.pv_whl[t] + rates.export_beyond_nem_rate[t] * d.pv_exc[t]))
         .sum();
+    // The service compares the annual minimum with the lifecycle bill (its formula).
+    let compared = factors.pwf_e * (year_one_energy_cost + year_one_demand_cost + year_one_fixed_cost - year_one_export_benefit);
+    let min_charge_adder = if rates.annual_min_charge >= 0.01 { (rates.annual_min_charge - compared).max(0.0) } else { 0.0 };
+    let year_one_min_charge_adder = min_charge_adder / factors.pwf_e;
     let om_before_tax = pv_om_before_tax + storage_om;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
-    let lifecycle_elecbill_after_tax = factors.utility_factor() * (year_one_energy_cost + year_one_demand_cost - year_one_export_benefit);
-    let pv_initial = model.pv.as_ref().map_or(0.0, |pv| pv.installed_cost_per_kw * d.pv_new_kw);
+    let lifecycle_elecbill_after_tax = factors.utility_factor()
+        * (year_one_energy_cost + year_one_demand_cost + year_one_fixed_cost + year_one_coincident_peak_cost + year_one_min_charge_adder
+            - year_one_export_benefit);
+    let pv_initial: f64 = model.pvs.iter().zip(&d.pv_new_kw).map(|(pv, kw)| pv.installed_cost_per_kw * kw).sum();
     CostBreakdown {
         pv_capital,
         storage_capital,
@@ -86,6 +156,9 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         pv_om_before_tax,
         year_one_energy_cost,
         year_one_demand_cost,
+        year_one_fixed_cost,
+        year_one_min_charge_adder,
+        year_one_coincident_peak_cost,
         year_one_export_benefit,
         initial_capital_costs: pv_initial + storage_initial,
         lifecycle_elecbill_after_tax,
@@ -102,11 +175,11 @@ pub fn monthly_peaks(model: &Model, d: &Dispatch) -> [f64; 12] {
     peaks
 }
 
-/// PV capacity of a solution: existing plus new, or none when the case has no PV.
-pub fn pv_total_kw(model: &Model, solution: &CaseSolution) -> f64 {
-    match (&model.pv, solution.case.pv) {
-        (Some(pv), PvChoice::Sized | PvChoice::ExistingOnly) => pv.existing_kw + solution.dispatch.pv_new_kw,
-        _ => 0.0,
+/// Capacity of one array in a solution: existing plus new, or none when the case has no PV.
+pub fn pv_array_kw(model: &Model, solution: &CaseSolution, array: usize) -> f64 {
+    match solution.case.pv {
+        PvChoice::Sized | PvChoice::ExistingOnly => model.pvs[array].existing_kw + solution.dispatch.pv_new_kw[array],
+        PvChoice::Absent => 0.0,
     }
 }
 
@@ -133,8 +206,15 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     outputs.insert("ElectricLoad".into(), load_outputs(model));
     outputs.insert("Site".into(), json!({}));
-    if let Some(pv) = &model.pv {
-        outputs.insert("PV".into(), pv_outputs(model, pv.name.as_str(), run, bau.as_ref().map(|(s, _)| *s)));
+    let arrays: Vec<Value> = (0..model.pvs.len()).map(|i| pv_outputs(model, i, run, bau.as_ref().map(|(s, _)| *s))).collect();
+    match arrays.len() {
+        0 => {}
+        1 => {
+            outputs.insert("PV".into(), arrays.into_iter().next().unwrap_or(Value::Null));
+        }
+        _ => {
+            outputs.insert("PV".into(), Value::Array(arrays));
+        }
     }
     if model.storage.is_some() {
         outputs.insert("ElectricStorage".into(), storage_outputs(model, &run.optimal));
@@ -171,27 +251,24 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
 fn tariff_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, factors: &CostFactors) -> Value {
     let after_tax = |year_one: f64| money(year_one * factors.utility_factor());
     let mut out = Map::new();
-    let mut put = |key: &str, optimal_value: Value, bau_value: Option<Value>| {
-        out.insert(key.to_string(), optimal_value);
-        out.insert(format!("{key}_bau"), bau_value.unwrap_or(Value::Null));
+    let mut put = |key: &str, item: fn(&CostBreakdown) -> f64, lifecycle: bool| {
+        let value = |c: &CostBreakdown| if lifecycle { after_tax(item(c)) } else { money(item(c)) };
+        out.insert(key.to_string(), value(optimal));
+        out.insert(format!("{key}_bau"), bau.map(value).unwrap_or(Value::Null));
     };
-    put("year_one_energy_cost_before_tax", money(optimal.year_one_energy_cost), bau.map(|b| money(b.year_one_energy_cost)));
-    put("year_one_demand_cost_before_tax", money(optimal.year_one_demand_cost), bau.map(|b| money(b.year_one_demand_cost)));
-    put("year_one_fixed_cost_before_tax", json!(0.0), bau.map(|_| json!(0.0)));
-    put("year_one_min_charge_adder_before_tax", json!(0.0), bau.map(|_| json!(0.0)));
-    put(
-        "year_one_bill_before_tax",
-        money(optimal.year_one_energy_cost + optimal.year_one_demand_cost),
-        bau.map(|b| money(b.year_one_energy_cost + b.year_one_demand_cost)),
-    );
-    put("year_one_export_benefit_before_tax", money(optimal.year_one_export_benefit), bau.map(|b| money(b.year_one_export_benefit)));
-    put("year_one_coincident_peak_cost_before_tax", json!(0.0), bau.map(|_| json!(0.0)));
-    put("lifecycle_energy_cost_after_tax", after_tax(optimal.year_one_energy_cost), bau.map(|b| after_tax(b.year_one_energy_cost)));
-    put("lifecycle_demand_cost_after_tax", after_tax(optimal.year_one_demand_cost), bau.map(|b| after_tax(b.year_one_demand_cost)));
-    put("lifecycle_fixed_cost_after_tax", json!(0.0), bau.map(|_| json!(0.0)));
-    put("lifecycle_min_charge_adder_after_tax", json!(0.0), bau.map(|_| json!(0.0)));
-    put("lifecycle_export_benefit_after_tax", after_tax(optimal.year_one_export_benefit), bau.map(|b| after_tax(b.year_one_export_benefit)));
-    put("lifecycle_coincident_peak_cost_after_tax", json!(0.0), bau.map(|_| json!(0.0)));
+    put("year_one_energy_cost_before_tax", |c| c.year_one_energy_cost, false);
+    put("year_one_demand_cost_before_tax", |c| c.year_one_demand_cost, false);
+    put("year_one_fixed_cost_before_tax", |c| c.year_one_fixed_cost, false);
+    put("year_one_min_charge_adder_before_tax", |c| c.year_one_min_charge_adder, false);
+    put("year_one_coincident_peak_cost_before_tax", |c| c.year_one_coincident_peak_cost, false);
+    put("year_one_bill_before_tax", CostBreakdown::year_one_bill, false);
+    put("year_one_export_benefit_before_tax", |c| c.year_one_export_benefit, false);
+    put("lifecycle_energy_cost_after_tax", |c| c.year_one_energy_cost, true);
+    put("lifecycle_demand_cost_after_tax", |c| c.year_one_demand_cost, true);
+    put("lifecycle_fixed_cost_after_tax", |c| c.year_one_fixed_cost, true);
+    put("lifecycle_min_charge_adder_after_tax", |c| c.year_one_min_charge_adder, true);
+    put("lifecycle_coincident_peak_cost_after_tax", |c| c.year_one_coincident_peak_cost, true);
+    put("lifecycle_export_benefit_after_tax", |c| c.year_one_export_benefit, true);
     Value::Object(out)
 }
 
@@ -217,25 +294,26 @@ fn load_outputs(model: &Model) -> Value {
     })
 }
 
-fn pv_outputs(model: &Model, name: &str, run: &Optimized, bau: Option<&CaseSolution>) -> Value {
+/// One array's results. The arrays share their flows (to load, storage, grid, curtailed); each
+/// array's part of a step's flow is its share of that step's production.
+fn pv_outputs(model: &Model, array: usize, run: &Optimized, bau: Option<&CaseSolution>) -> Value {
     let optimal = &run.optimal;
     let d = &optimal.dispatch;
-    let lvl = run.factors.levelization;
-    let production_factor = model.pv.as_ref().map_or(&[][..], |pv| pv.production_factor.as_slice());
-    let year_one = |kw: f64| annual_kwh(model, production_factor.iter().map(|f| f * kw));
-    let om_after_tax = |kw: f64| {
-        model.pv.as_ref().map_or(0.0, |pv| run.factors.om_factor() * pv.om_cost_per_kw * kw)
-    };
-    let size = pv_total_kw(model, optimal);
-    let bau_size = bau.map(|b| pv_total_kw(model, b)).filter(|kw| *kw > 0.0);
-    let exports: Vec<f64> = (0..model.steps()).map(|t| d.pv_export(t)).collect();
+    let pv = &model.pvs[array];
+    let lvl = run.factors.levelization[array];
+    let year_one = |kw: f64| annual_kwh(model, pv.production_factor.iter().map(|f| f * kw));
+    let om_after_tax = |kw: f64| run.factors.om_factor() * pv.om_cost_per_kw * kw;
+    let size = pv_array_kw(model, optimal, array);
+    let bau_size = bau.map(|b| pv_array_kw(model, b, array)).filter(|kw| *kw > 0.0);
+    let part = |flow: &dyn Fn(usize) -> f64| -> Vec<f64> { (0..model.steps()).map(|t| flow(t) * d.array_share(array, t)).collect() };
+    let exports = part(&|t| d.pv_export(t));
     json!({
-        "name": name,
+        "name": pv.name,
         "size_kw": round6(size),
-        "electric_to_storage_series_kw": series(&d.pv_storage),
-        "electric_to_load_series_kw": series(&d.pv_load),
+        "electric_to_storage_series_kw": series(&part(&|t| d.pv_storage[t])),
+        "electric_to_load_series_kw": series(&part(&|t| d.pv_load[t])),
         "electric_to_grid_series_kw": series(&exports),
-        "electric_curtailed_series_kw": series(&d.pv_curtail),
+        "electric_curtailed_series_kw": series(&part(&|t| d.pv_curtail[t])),
         "annual_energy_produced_kwh": round6(year_one(size) * lvl),
         "annual_energy_produced_kwh_bau": bau_size.map(|kw| round6(year_one(kw) * lvl)),
         "year_one_energy_produced_kwh": round6(year_one(size)),
@@ -243,7 +321,7 @@ fn pv_outputs(model: &Model, name: &str, run: &Optimized, bau: Option<&CaseSolut
         "annual_energy_exported_kwh": round6(annual_kwh(model, exports.iter().copied())),
         "lifecycle_om_cost_after_tax": money(om_after_tax(size)),
         "lifecycle_om_cost_after_tax_bau": bau_size.map(|kw| money(om_after_tax(kw))),
-        "production_factor_series": production_factor,
+        "production_factor_series": pv.production_factor,
     })
 }
 
@@ -267,8 +345,8 @@ fn storage_outputs(model: &Model, optimal: &CaseSolution) -> Value {
     })
 }
 
-/// The `inputs` echo: the resolved scenario with PV as one object and every default this
-/// optimizer filled written into its section.
+/// The `inputs` echo: the resolved scenario with a one-array PV list as one object and every
+/// default this optimizer filled written into its section (PV defaults into every array).
 pub fn inputs_echo(resolved: &Value, filled: &[FilledDefault]) -> Value {
     let mut inputs = match resolved {
         Value::Object(map) => map.clone(),
@@ -280,13 +358,17 @@ pub fn inputs_echo(resolved: &Value, filled: &[FilledDefault]) -> Value {
             inputs.insert("PV".into(), single);
         }
     }
+    let write = |map: &mut Map<String, Value>, fill: &FilledDefault| {
+        let slot = map.entry(fill.field).or_insert(Value::Null);
+        if slot.is_null() || fill.field.starts_with("owner_") {
+            *slot = fill.value.clone();
+        }
+    };
     for fill in filled {
-        let section = inputs.entry(fill.section).or_insert_with(|| json!({}));
-        if let Value::Object(map) = section {
-            let slot = map.entry(fill.field).or_insert(Value::Null);
-            if slot.is_null() || fill.field.starts_with("owner_") {
-                *slot = fill.value.clone();
-            }
+        match inputs.entry(fill.section).or_insert_with(|| json!({})) {
+            Value::Object(map) => write(map, fill),
+            Value::Array(items) => items.iter_mut().filter_map(Value::as_object_mut).for_each(|map| write(map, fill)),
+            _ => {}
         }
     }
     Value::Object(inputs)

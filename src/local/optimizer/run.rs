@@ -9,7 +9,11 @@
 //!   exceed the net-metering limit and there is no wholesale rate.
 //! - Storage cost constant: storage is either not built or built paying the constant.
 //!   The cheapest case by the full objective wins.
+//!
+//! Tiers whose price falls with use are either-or choices inside a case: such a case is solved
+//! by branch and bound (`branching`).
 
+use super::branching::{self, BranchFailure};
 use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, PvChoice};
 use super::model::Model;
 use super::solve::{self, SolveControl, SolveStatus};
@@ -45,6 +49,8 @@ pub struct SolveStats {
     pub seconds: f64,
     /// The solver met only its reduced tolerances.
     pub reduced_accuracy: bool,
+    /// LPs solved (1 without falling tiers; the branch-and-bound nodes otherwise).
+    pub nodes: usize,
 }
 
 /// An optimal run: the optimal case and, when `run_bau`, the business-as-usual case.
@@ -86,7 +92,7 @@ pub fn optimize(model: &Model, control: &SolveControl) -> Result<Optimized, RunE
 
 /// The cases of the optimal problem.
 pub fn optimal_cases(model: &Model) -> Vec<Case> {
-    let pv = if model.pv.is_some() { PvChoice::Sized } else { PvChoice::Absent };
+    let pv = if model.pvs.is_empty() { PvChoice::Absent } else { PvChoice::Sized };
     let storage_options: Vec<bool> = match &model.storage {
         Some(s) if s.has_cost_constant() && s.min_kw <= 0.0 && s.min_kwh <= 0.0 => vec![false, true],
         Some(_) => vec![true],
@@ -103,10 +109,7 @@ pub fn optimal_cases(model: &Model) -> Vec<Case> {
 
 /// The cases of the business-as-usual problem: existing PV only, no storage.
 pub fn bau_cases(model: &Model) -> Vec<Case> {
-    let pv = match &model.pv {
-        Some(pv) if pv.existing_kw > 0.0 => PvChoice::ExistingOnly,
-        _ => PvChoice::Absent,
-    };
+    let pv = if model.pvs.iter().any(|pv| pv.existing_kw > 0.0) { PvChoice::ExistingOnly } else { PvChoice::Absent };
     export_cases(model, pv)
         .into_iter()
         .map(|(label, exports, cap)| Case { label, pv, storage: false, exports, pv_total_cap_kw: cap })
@@ -115,7 +118,8 @@ pub fn bau_cases(model: &Model) -> Vec<Case> {
 
 /// Export configurations: (label, bins with value, cap on total PV kW).
 fn export_cases(model: &Model, pv_choice: PvChoice) -> Vec<(&'static str, ExportBins, Option<f64>)> {
-    let Some(pv) = model.pv.as_ref().filter(|_| pv_choice != PvChoice::Absent) else {
+    // The arrays share their export flags (the model refuses arrays whose flags differ).
+    let Some(pv) = model.pvs.first().filter(|_| pv_choice != PvChoice::Absent) else {
         return vec![("no exports", ExportBins::default(), None)];
     };
     let grid = &model.grid;
@@ -130,9 +134,10 @@ fn export_cases(model: &Model, pv_choice: PvChoice) -> Vec<(&'static str, Export
     if grid.net_metering_limit_kw == grid.interconnection_limit_kw && !whl {
         return vec![nem_case];
     }
+    let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
     let largest_pv = match pv_choice {
-        PvChoice::Sized => pv.existing_kw + pv.max_new_kw,
-        _ => pv.existing_kw,
+        PvChoice::Sized => existing + model.pvs.iter().map(|pv| pv.max_new_kw).sum::<f64>(),
+        _ => existing,
     };
     if !whl && largest_pv <= grid.net_metering_limit_kw {
         return vec![nem_case];
@@ -181,7 +186,8 @@ fn best_case(
 
 /// Whether a case cannot beat an already solved net-metering case (see `best_case`).
 fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
-    let (Some(pv), Some(cap)) = (&model.pv, case.pv_total_cap_kw) else { return false };
+    let Some(cap) = case.pv_total_cap_kw.filter(|_| !model.pvs.is_empty()) else { return false };
+    let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
     if case.exports.nem || case.exports.whl {
         return false;
     }
@@ -190,7 +196,7 @@ fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
             && s.case.storage == case.storage
             && s.case.pv == case.pv
             && s.case.pv_total_cap_kw.is_some_and(|nem_cap| {
-                nem_cap < cap && pv.existing_kw + s.dispatch.pv_new_kw < nem_cap - 1e-4 * nem_cap.max(1.0)
+                nem_cap < cap && existing + s.dispatch.pv_new_kw.iter().sum::<f64>() < nem_cap - 1e-4 * nem_cap.max(1.0)
             })
     })
 }
@@ -214,18 +220,32 @@ fn describe(case: &Case) -> String {
     format!("{:?} PV, {storage}, {}", case.pv, case.label)
 }
 
-/// Builds and solves one case.
+/// Builds and solves one case (by branch and bound when it has falling tiers).
 pub fn solve_case(model: &Model, factors: &CostFactors, case: &Case, control: &SolveControl) -> Result<CaseSolution, RunError> {
-    let (program, layout) = lp::build(model, factors, case);
-    let outcome = solve::solve(&program, control);
+    let started = std::time::Instant::now();
+    let program = lp::build(model, factors, case);
+    let (outcome, nodes, iterations) = if program.disjunctions.is_empty() {
+        let outcome = solve::solve(&program.lp, control);
+        let iterations = outcome.iterations;
+        (outcome, 1, iterations)
+    } else {
+        match branching::branch_and_bound(&program.lp, &program.disjunctions, model.settings.optimality_tolerance, control) {
+            Ok(found) => (found.solution, found.nodes, found.iterations),
+            Err(BranchFailure::Infeasible) => return Err(RunError::Infeasible),
+            Err(BranchFailure::Stopped(status)) => return Err(stopped(status)),
+            Err(BranchFailure::NodeLimit { nodes, gap }) => {
+                let gap = gap.map_or("no feasible solution yet".to_string(), |g| format!("a relative gap of {g:.2e}"));
+                return Err(RunError::Failed(format!(
+                    "the branch-and-bound over the falling tariff tiers stopped after {nodes} nodes with {gap}"
+                )));
+            }
+        }
+    };
     match outcome.status {
         SolveStatus::Optimal | SolveStatus::AlmostOptimal => {}
-        SolveStatus::Infeasible => return Err(RunError::Infeasible),
-        SolveStatus::Unbounded => return Err(RunError::Failed("the problem is unbounded".into())),
-        SolveStatus::TimedOut => return Err(RunError::TimedOut),
-        SolveStatus::Cancelled => return Err(RunError::Cancelled),
-        SolveStatus::Failed(reason) => return Err(RunError::Failed(format!("the solver stopped: {reason}"))),
+        other => return Err(stopped(other)),
     }
+    let layout = program.layout;
     let soc_incentive = match (layout.soc, model.settings.add_soc_incentive) {
         (Some(soc), true) => -outcome.x[soc..soc + layout.steps].iter().sum::<f64>() / layout.steps as f64,
         _ => 0.0,
@@ -237,11 +257,24 @@ pub fn solve_case(model: &Model, factors: &CostFactors, case: &Case, control: &S
         lp_objective: outcome.objective,
         soc_incentive,
         stats: SolveStats {
-            variables: program.variable_count(),
-            rows: program.row_count(),
-            iterations: outcome.iterations,
-            seconds: outcome.seconds,
+            variables: program.lp.variable_count(),
+            rows: program.lp.row_count(),
+            iterations,
+            seconds: started.elapsed().as_secs_f64(),
             reduced_accuracy: outcome.status == SolveStatus::AlmostOptimal,
+            nodes,
         },
     })
+}
+
+/// The run error of a solve that did not end optimal.
+fn stopped(status: SolveStatus) -> RunError {
+    match status {
+        SolveStatus::Infeasible => RunError::Infeasible,
+        SolveStatus::Unbounded => RunError::Failed("the problem is unbounded".into()),
+        SolveStatus::TimedOut => RunError::TimedOut,
+        SolveStatus::Cancelled => RunError::Cancelled,
+        SolveStatus::Failed(reason) => RunError::Failed(format!("the solver stopped: {reason}")),
+        SolveStatus::Optimal | SolveStatus::AlmostOptimal => RunError::Failed("the solver stopped unexpectedly".into()),
+    }
 }
