@@ -142,7 +142,9 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
     per_hour = raw["inputs"]["Settings"].get("time_steps_per_hour") or 1
     series = result.series()
     assert series.height == 8760 * per_hour
-    assert series.schema["timestamp"] == pl.Datetime("us")
+    stamp = series.schema["timestamp"]
+    assert isinstance(stamp, pl.Datetime) and stamp.time_unit == "us"
+    assert stamp.time_zone == "UTC" or str(stamp.time_zone).startswith("Etc/GMT")
     assert "ElectricLoad.load_series_kw" in series.columns
     assert series["timestamp"][0].year == (raw["inputs"]["ElectricLoad"].get("year") or 2017)
     with pytest.raises(AttributeError, match="has no 'nonexistent'"):
