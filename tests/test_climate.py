@@ -505,7 +505,10 @@ def test_row_count_mismatch_raises(loopback: LoopbackServer, samples: Samples, c
     served_rows = samples.table.data.height - cut_rows
     with pytest.raises(sf.ApiError, match=f"expected {hours_in(year, leap_day)} rows for {year}.*found {served_rows}"):
         client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=year, email=EMAIL, leap_day=leap_day)
-    assert parse_csv(body).data.height == served_rows
+    assert parse_csv(body, whole_year=False).data.height == served_rows
+    if served_rows != hours_in(2010, leap_day=False):
+        with pytest.raises(sf.ApiError, match=f"expected {hours_in(2010, False)} rows for 2010.*found {served_rows}"):
+            parse_csv(body)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -937,8 +940,8 @@ def test_parse_csv_of_a_body_from_elsewhere() -> None:
     header = "Year,Month,Day,Hour,Minute,GHI,DNI,DHI,air temperature at 2m (Celsius)\n"
     rows = "2012,2,28,23,0,0,0,0,-3.5\n2012,2,29,0,0,,0,0,-4.0\n2012,2,29,1,0,0,0,0,-4.25\n"
     text = METADATA_ROW + values + header + rows
-    table = parse_csv(text)
-    assert parse_csv(text.encode()).data.equals(table.data)
+    table = parse_csv(text, whole_year=False)
+    assert parse_csv(text.encode(), whole_year=False).data.equals(table.data)
     meta = table.metadata
     assert (meta.city, meta.county, meta.location_id, meta.elevation, meta.time_zone) == ("Golden, CO", "Jefferson", "42", 1829, -7)
     assert meta.columns == {"ghi": "GHI", "dni": "DNI", "dhi": "DHI", "temperature_2m": "air temperature at 2m (Celsius)"}
@@ -952,7 +955,7 @@ def test_parse_csv_of_the_ncdb_example_with_its_short_site_header() -> None:
         "SiteID,Site Timezone,Data Timezone,Longitude,Latitude,Country\n80,-9,-9,-130.756,48.75498,b'Canada'\n"
         "Year,Month,Day,Hour,Minute,wind direction at 180m (deg)\n2017,1,1,0,0,347.18\n2017,1,1,1,0,340.1\n"
     )
-    table = parse_csv(body)
+    table = parse_csv(body, whole_year=False)
     assert (table.metadata.location_id, table.metadata.country, table.metadata.time_zone) == ("80", "Canada", -9)
     assert (table.metadata.latitude, table.metadata.longitude) == (48.75498, -130.756)
     assert table.data.columns[-1] == "winddirection_180m" and table.data["winddirection_180m"].to_list() == [347.18, 340.1]

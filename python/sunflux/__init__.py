@@ -22,7 +22,7 @@ from sunflux._errors import (
     TransportError,
     ValidationError,
 )
-from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
+from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits, limits
 from sunflux._local import FAULT_KINDS, ClimateSettings, Faults, JobSettings, LocalService, OptimizerSettings, RateLimits
 from sunflux import climate, pv, pvwatts, solar, technical_potential
 from sunflux.pv import ArrayType, ModuleType, PvEstimate
@@ -34,6 +34,7 @@ __all__ = [
     "Response",
     "RateLimit",
     "ServiceLimits",
+    "limits",
     "LocalService",
     "RateLimits",
     "Faults",

@@ -166,14 +166,28 @@ class ClimateDownload:
         return f"ClimateDownload({self.sites.height} sites, {len(self.files)} files, {self.data.height} rows)"
 
 
-def parse_csv(body: bytes | str) -> ClimateTable:
-    """Parses a climate CSV (two metadata rows, column names, data) that came from elsewhere."""
-    return ClimateTable(_core.parse_climate_csv_bytes(body.encode() if isinstance(body, str) else body))
+def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:
+    """Parses a climate CSV (two metadata rows, column names, data) that came from elsewhere.
+
+    The rows must be one whole calendar year (the year of the first row, at the interval of the
+    first two rows, with 29 February when present): a truncated, padded or doubled file raises
+    `ApiError` naming the rows expected. ``whole_year=False`` reads any number of rows."""
+    if isinstance(body, str):
+        body = body.encode()
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
+    if not isinstance(whole_year, bool):
+        raise ParameterError(f"whole_year must be True or False (got {type(whole_year).__name__})")
+    return ClimateTable(_core.parse_climate_csv_bytes(bytes(body), whole_year))
 
 
-def parse_zip(body: bytes) -> ClimateDownload:
-    """Parses a download zip that came from elsewhere."""
-    return ClimateDownload(_core.parse_climate_zip_bytes(body))
+def parse_zip(body: bytes, *, max_unzipped: int | None = None) -> ClimateDownload:
+    """Parses a download zip that came from elsewhere. Its CSVs may inflate to ``max_unzipped``
+    bytes in all (default: ``sunflux.limits()["max_bytes.climate_unzipped"]``) and to 100 times
+    the zip's size; each must be one whole year."""
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes (got {type(body).__name__})")
+    return ClimateDownload(_core.parse_climate_zip_bytes(bytes(body), max_unzipped))
 
 
 def _attributes(attributes: Iterable[str] | str | None) -> str | None:

@@ -40,12 +40,13 @@ class ArrayType(enum.IntEnum):
 
 @dataclass(frozen=True)
 class StationInfo:
-    """The weather file an estimate used: ``elev`` and ``distance`` in metres, ``tz`` hours from GMT."""
+    """The weather file an estimate used: ``elev`` and ``distance`` in metres, ``tz`` hours from GMT.
+    A number the answer does not give is None."""
 
-    lat: float
-    lon: float
-    elev: float
-    tz: float
+    lat: float | None
+    lon: float | None
+    elev: float | None
+    tz: float | None
     location: str
     city: str
     state: str

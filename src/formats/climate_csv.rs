@@ -26,7 +26,7 @@
 //! - An error body received instead of CSV (service JSON `{"status":400,"errors":[...]}`,
 //!   gateway JSON/CSV/XML/HTML) is recognised and returned as `ClimateCsvError::ErrorBody`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -37,6 +37,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde_json::{json, Map, Value};
 
 use crate::formats::timezone::standard_time_zone;
+use crate::limits::{MAX_CSV_COLUMNS, MAX_CSV_ROWS};
 use crate::transport::error_body::parse_error_body;
 
 mod parser_threads;
@@ -204,6 +205,9 @@ pub fn expected_rows(year: i32, leap_day: bool, interval_minutes: u32) -> usize 
     let days = if leap_day && is_leap_year(year) { 366 } else { 365 };
     days * (1440 / interval_minutes) as usize
 }
+
+/// The interval assumed when a file has fewer than two rows (the only one the service offers).
+const INTERVAL_WHEN_UNKNOWN: u32 = 60;
 
 /// The Arrow time zone of stamps at `offset_hours` from UTC (see the module notes).
 pub fn timestamp_time_zone(offset_hours: f64) -> String {
@@ -478,6 +482,9 @@ pub enum ClimateCsvError {
         "expected {expected} rows for {year} (leap_day={leap_day}, interval={interval_minutes} min), found {found}"
     )]
     RowCount { year: i32, leap_day: bool, interval_minutes: u32, expected: usize, found: usize },
+    /// The rows are not one calendar year at one interval (the message says what was expected).
+    #[error("{0}")]
+    NotOneYear(String),
 }
 
 impl ClimateCsvError {
@@ -542,6 +549,45 @@ impl ClimateTable {
         } else {
             Err(ClimateCsvError::RowCount { year, leap_day, interval_minutes, expected, found: self.len() })
         }
+    }
+
+    /// Checks that the rows are one whole calendar year at one interval, as every climate CSV is:
+    /// the year is the first row's, the interval the step from the first row to the second (60
+    /// minutes with fewer rows), and 29 February counts when any row has it. A truncated,
+    /// padded or doubled file fails, naming the rows expected.
+    pub fn check_whole_year(&self) -> Result<(), ClimateCsvError> {
+        let Some(&year) = self.year.first() else {
+            return Err(ClimateCsvError::NotOneYear(format!(
+                "the CSV has no data rows; a climate CSV holds one year ({} hourly rows, {} in a leap year with leap_day)",
+                expected_rows(2010, false, 60),
+                expected_rows(2012, true, 60)
+            )));
+        };
+        let interval_minutes = self.step_minutes().unwrap_or(INTERVAL_WHEN_UNKNOWN);
+        if interval_minutes == 0 || 1440 % interval_minutes != 0 {
+            return Err(ClimateCsvError::NotOneYear(format!(
+                "the first two rows are {interval_minutes} minutes apart, which is not an interval that divides a day"
+            )));
+        }
+        let leap_day = self.month.iter().zip(&self.day).any(|(&month, &day)| month == 2 && day == 29);
+        self.check_rows(year, leap_day, interval_minutes)?;
+        match self.year.iter().position(|&other| other != year) {
+            Some(row) => Err(ClimateCsvError::NotOneYear(format!(
+                "row {} is in {} but the file starts in {year}: a climate CSV holds one year",
+                row + 1,
+                self.year.get(row).copied().unwrap_or_default()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Minutes from the first row's stamp to the second's.
+    fn step_minutes(&self) -> Option<u32> {
+        let stamp = |row: usize| -> Option<i64> {
+            let days = days_from_civil(*self.year.get(row)?, u32::try_from(*self.month.get(row)?).ok()?, u32::try_from(*self.day.get(row)?).ok()?);
+            Some(days * 1440 + i64::from(*self.hour.get(row)?) * 60 + i64::from(*self.minute.get(row)?))
+        };
+        u32::try_from(stamp(1)? - stamp(0)?).ok()
     }
 
     /// Metadata plus the long name of each column (`columns`: short → long), as JSON.
@@ -780,6 +826,9 @@ enum Slot {
     Skip,
 }
 
+/// Blank lines tolerated on top of [`MAX_CSV_ROWS`] before the rows are counted exactly.
+const BLANK_LINE_ALLOWANCE: usize = 1024;
+
 /// Shared bodies smaller than this are parsed on one thread.
 const PARALLEL_MIN_BYTES: usize = 128 * 1024;
 
@@ -844,9 +893,22 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
     let [meta_names, meta_values, column_names] = header;
     let metadata = ClimateMetadata::from_pairs(&meta_names, &meta_values);
     let (slots, columns) = plan_columns(&column_names)?;
+    let lines = count_newlines(bytes.get(data_start..).unwrap_or_default());
+    if lines > MAX_CSV_ROWS + BLANK_LINE_ALLOWANCE {
+        return Err(ClimateCsvError::Malformed {
+            line: FIRST_DATA_LINE,
+            message: format!("more than {MAX_CSV_ROWS} data rows (the limit: a leap year of one-minute data)"),
+        });
+    }
     let offset_s = offset_seconds(metadata.time_zone.unwrap_or(0.0));
     let layout = Arc::new(RowLayout::new(slots, column_names, columns.len(), offset_s));
     let rows = parse_chunks(&source, bom + data_start, &layout, helpers)?;
+    if rows.len() > MAX_CSV_ROWS {
+        return Err(ClimateCsvError::Malformed {
+            line: FIRST_DATA_LINE,
+            message: format!("more than {MAX_CSV_ROWS} data rows (the limit: a leap year of one-minute data)"),
+        });
+    }
     let [year, month, day, hour, minute] = rows.stamps;
     let table = ClimateTable {
         metadata,
@@ -1385,7 +1447,10 @@ fn read_header_rows(bytes: &[u8]) -> Result<([Vec<String>; 3], usize), ClimateCs
                     .into(),
             });
         }
-        let (fields, next) = header_record(bytes, at);
+        let (fields, next) = header_record(bytes, at).ok_or_else(|| ClimateCsvError::Malformed {
+            line,
+            message: format!("more than {MAX_CSV_COLUMNS} fields (the limit; a climate CSV has about 20)"),
+        })?;
         *row = fields
             .into_iter()
             .enumerate()
@@ -1401,8 +1466,9 @@ fn read_header_rows(bytes: &[u8]) -> Result<([Vec<String>; 3], usize), ClimateCs
     Ok((rows, at))
 }
 
-/// The fields of the CSV record at `at` and the offset after its line end.
-fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
+/// The fields of the CSV record at `at` and the offset after its line end; `None` past
+/// [`MAX_CSV_COLUMNS`] fields.
+fn header_record(bytes: &[u8], mut at: usize) -> Option<(Vec<Vec<u8>>, usize)> {
     let mut fields = Vec::new();
     let mut field = Vec::new();
     let mut field_started = false;
@@ -1421,6 +1487,9 @@ fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
                 field_started = true;
             }
             b',' => {
+                if fields.len() >= MAX_CSV_COLUMNS {
+                    return None;
+                }
                 fields.push(std::mem::take(&mut field));
                 field_started = false;
             }
@@ -1437,7 +1506,7 @@ fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
         }
     }
     fields.push(field);
-    (fields, at)
+    Some((fields, at))
 }
 
 /// Slots for row 3 and the (short, long) names of the value columns.
@@ -1445,6 +1514,7 @@ fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
 fn plan_columns(names: &[String]) -> Result<(Vec<Slot>, Vec<(String, String)>), ClimateCsvError> {
     let mut slots = Vec::with_capacity(names.len());
     let mut columns: Vec<(String, String)> = Vec::new();
+    let mut taken: HashSet<String> = HashSet::new();
     for name in names {
         let slot = match normalized_key(name).as_str() {
             "year" => Slot::Year,
@@ -1460,10 +1530,11 @@ fn plan_columns(names: &[String]) -> Result<(Vec<Slot>, Vec<(String, String)>), 
                 }
                 let base = short.clone();
                 let mut suffix = 2;
-                while columns.iter().any(|(s, _)| *s == short) {
+                while taken.contains(&short) {
                     short = format!("{base}_{suffix}");
                     suffix += 1;
                 }
+                taken.insert(short.clone());
                 columns.push((short, name.clone()));
                 Slot::Value(columns.len() - 1)
             }

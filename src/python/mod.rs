@@ -19,6 +19,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     m.add("DEFAULT_BASE_URL", crate::transport::DEFAULT_BASE_URL)?;
     m.add("API_KEY_LENGTH", crate::transport::auth::API_KEY_LENGTH)?;
+    m.add("DEFAULT_DEADLINE", crate::limits::DEFAULT_DEADLINE.as_secs_f64())?;
+    m.add_function(wrap_pyfunction!(client::default_limits, m)?)?;
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
     m.add_class::<local::CoreLocalService>()?;

@@ -10,6 +10,7 @@ use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
+use crate::services::missing::parse_failure;
 use crate::formats::Format;
 use crate::services::pv_estimator::{consecutive_hours_ms, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
 use crate::transport::{Endpoint, Request, Transport};
@@ -109,7 +110,7 @@ pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<CorePvEstimate> 
     let format = Format::from_suffix(format)
         .filter(|f| *f != Format::Csv)
         .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("format must be \"json\" or \"xml\" (got {format:?})")])))?;
-    let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(Error::Parse(e)))?;
+    let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(parse_failure(body, &e, str::to_owned)))?;
     CorePvEstimate::new(estimate, None, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
 }
 
@@ -144,7 +145,7 @@ async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> 
     let mut request = Request::get(Endpoint::PvEstimator { format: params.format.suffix().to_owned() }, query);
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let estimate = parse_estimate(&response.body, params.format).map_err(Error::Parse)?;
+    let estimate = parse_estimate(&response.body, params.format).map_err(|e| parse_failure(&response.body, &e, |t| transport.redact(t)))?;
     if !estimate.errors.is_empty() {
         return Err(Error::Api(Box::new(crate::error::ApiFailure {
             kind: crate::error::ApiErrorKind::Other,

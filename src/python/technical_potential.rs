@@ -14,7 +14,7 @@ use crate::services::technical_potential::{
     classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, parse_job_submission, validate_config_query,
     validate_job, ConfigQuery, Configuration, JobResult, JobStatus,
 };
-use crate::transport::{Body, Endpoint, Request, Target, Transport};
+use crate::transport::{Body, Endpoint, Request, Transport};
 
 /// The `<explorer>` path segment: letters, digits, `-` and `_` only.
 fn checked_explorer(explorer: &str) -> Result<String> {
@@ -124,16 +124,11 @@ async fn fetch_config(transport: Arc<Transport>, explorer: String, query: Config
 }
 
 async fn post_job(transport: Arc<Transport>, explorer: String, body: Vec<u8>, trace: bool) -> Result<(String, String)> {
-    let request = Request {
-        method: reqwest::Method::POST,
-        target: Target::Endpoint(Endpoint::TechnicalPotentialJob { explorer }),
-        query: Vec::new(),
-        body: Body::Json(body),
-        idempotent: false,
-        check_body_errors: true,
-        trace,
-        send_key: true,
-    };
+    let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, Vec::new());
+    request.method = reqwest::Method::POST;
+    request.body = Body::Json(body);
+    request.idempotent = false;
+    request.trace = trace;
     let response = transport.send(&request).await?;
     let submission = parse_job_submission(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
     Ok((submission.job_id, submission.status.as_str().to_owned()))

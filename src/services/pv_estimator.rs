@@ -385,13 +385,13 @@ pub struct SscInfo {
 /// answers); `elev` metres; `tz` hours from GMT.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct StationInfo {
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub lat: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub lon: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub elev: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub tz: f64,
     #[serde(default, deserialize_with = "lenient_text")]
     pub location: String,
@@ -488,22 +488,20 @@ struct EnvelopeDe {
     outputs: Option<OutputsDe>,
 }
 
+/// The outputs as sent: every field may be absent, and a required one that is absent is an
+/// error naming it (`required_outputs`), never a zero.
 #[derive(Deserialize, Default)]
 struct OutputsDe {
-    #[serde(default)]
-    poa_monthly: Vec<f64>,
-    #[serde(default)]
-    dc_monthly: Vec<f64>,
-    #[serde(default)]
-    ac_monthly: Vec<f64>,
-    #[serde(default)]
-    solrad_monthly: Vec<f64>,
-    #[serde(default, deserialize_with = "lenient_f64")]
-    ac_annual: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
-    solrad_annual: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
-    capacity_factor: f64,
+    poa_monthly: Option<Vec<f64>>,
+    dc_monthly: Option<Vec<f64>>,
+    ac_monthly: Option<Vec<f64>>,
+    solrad_monthly: Option<Vec<f64>>,
+    #[serde(default, deserialize_with = "lenient_opt_f64")]
+    ac_annual: Option<f64>,
+    #[serde(default, deserialize_with = "lenient_opt_f64")]
+    solrad_annual: Option<f64>,
+    #[serde(default, deserialize_with = "lenient_opt_f64")]
+    capacity_factor: Option<f64>,
     ac: Option<Vec<f64>>,
     poa: Option<Vec<f64>>,
     dn: Option<Vec<f64>>,
@@ -520,6 +518,15 @@ fn lenient_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> 
         Value::String(s) => s.trim().parse().unwrap_or(f64::NAN),
         _ => f64::NAN,
     })
+}
+
+fn lenient_opt_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(Some(lenient_f64(d)?).filter(|n| n.is_finite()))
+}
+
+/// What an absent station number reads as: not a number (written back as null), never 0.
+fn absent_number() -> f64 {
+    f64::NAN
 }
 
 fn lenient_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
@@ -576,8 +583,55 @@ pub fn parse_estimate(body: &[u8], format: Format) -> Result<PvEstimate, String>
     from_envelope(envelope)
 }
 
+/// The outputs the spec marks "always", each checked present (monthly ones with 12 values).
+struct Required {
+    monthly: Monthly,
+    ac_annual: f64,
+    solrad_annual: f64,
+    capacity_factor: f64,
+}
+
+fn required_outputs(outputs: &mut OutputsDe) -> Result<Required, String> {
+    let mut missing = Vec::new();
+    let mut monthly = |name: &str, values: Option<Vec<f64>>| match values {
+        Some(values) if values.len() == 12 => values,
+        Some(values) => {
+            missing.push(format!("12 values of outputs.{name} (it has {})", values.len()));
+            Vec::new()
+        }
+        None => {
+            missing.push(format!("outputs.{name}"));
+            Vec::new()
+        }
+    };
+    let monthly = Monthly {
+        poa: monthly("poa_monthly", outputs.poa_monthly.take()),
+        dc: monthly("dc_monthly", outputs.dc_monthly.take()),
+        ac: monthly("ac_monthly", outputs.ac_monthly.take()),
+        solrad: monthly("solrad_monthly", outputs.solrad_monthly.take()),
+    };
+    let mut number = |name: &str, value: Option<f64>| {
+        value.unwrap_or_else(|| {
+            missing.push(format!("outputs.{name}"));
+            f64::NAN
+        })
+    };
+    let required = Required {
+        ac_annual: number("ac_annual", outputs.ac_annual),
+        solrad_annual: number("solrad_annual", outputs.solrad_annual),
+        capacity_factor: number("capacity_factor", outputs.capacity_factor),
+        monthly,
+    };
+    if missing.is_empty() {
+        Ok(required)
+    } else {
+        Err(format!("the answer has no {}", missing.join(", ")))
+    }
+}
+
 fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
-    let outputs = envelope.outputs.unwrap_or_default();
+    let Some(mut outputs) = envelope.outputs else { return Err("the answer has no outputs".into()) };
+    let required = required_outputs(&mut outputs)?;
     let mut inputs = envelope.inputs.unwrap_or_default();
     inputs.remove("api_key");
     let hourly = match (outputs.ac, outputs.poa, outputs.dn, outputs.dc, outputs.df, outputs.tamb, outputs.tcell, outputs.wspd) {
@@ -592,7 +646,6 @@ fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
         (None, None, None, None, None, None, None, None) => None,
         _ => return Err("hourly outputs are incomplete: expected ac, poa, dn, dc, df, tamb, tcell and wspd".into()),
     };
-    let monthly = Monthly { poa: outputs.poa_monthly, dc: outputs.dc_monthly, ac: outputs.ac_monthly, solrad: outputs.solrad_monthly };
     Ok(PvEstimate {
         version: envelope.version,
         inputs,
@@ -600,10 +653,10 @@ fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
         warnings: messages(envelope.warnings),
         ssc_info: envelope.ssc_info,
         station_info: envelope.station_info,
-        monthly,
-        ac_annual: outputs.ac_annual,
-        solrad_annual: outputs.solrad_annual,
-        capacity_factor: outputs.capacity_factor,
+        monthly: required.monthly,
+        ac_annual: required.ac_annual,
+        solrad_annual: required.solrad_annual,
+        capacity_factor: required.capacity_factor,
         hourly,
     })
 }
@@ -673,8 +726,9 @@ impl PvEstimate {
     }
 
     /// Hours east of GMT of the data (the station's standard time; 0 when unknown).
+    /// The station's offset from GMT, hours; NaN when the answer does not say.
     pub fn tz_hours(&self) -> f64 {
-        self.station_info.as_ref().map_or(0.0, |s| s.tz)
+        self.station_info.as_ref().map_or(f64::NAN, |s| s.tz)
     }
 }
 
@@ -723,11 +777,16 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, local_hours_ms: &[i64]) -> Re
             hourly.ac.len()
         )));
     }
-    let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
-    let offset_ms = (tz_hours * 3_600_000.0).round() as i64;
-    let stamps: Vec<i64> = local_hours_ms.iter().map(|local| local - offset_ms).collect();
-    let timestamp = TimestampMillisecondArray::from(stamps).with_timezone(zone.as_str());
-    let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Millisecond, Some(zone.as_str().into())), false)];
+    let (timestamp, zone) = if tz_hours.is_finite() {
+        let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
+        let offset_ms = (tz_hours * 3_600_000.0).round() as i64;
+        let stamps: Vec<i64> = local_hours_ms.iter().map(|local| local - offset_ms).collect();
+        (TimestampMillisecondArray::from(stamps).with_timezone(zone.as_str()), Some(zone.as_str().into()))
+    } else {
+        // An answer without the station's time zone: the local clock, naive.
+        (TimestampMillisecondArray::from(local_hours_ms.to_vec()), None)
+    };
+    let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Millisecond, zone), false)];
     let mut columns: Vec<ArrayRef> = vec![Arc::new(timestamp)];
     for (name, values) in [
         ("ac", hourly.ac),

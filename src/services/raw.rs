@@ -22,6 +22,7 @@ impl RawValue {
             RawValue::Text(text) if text.trim().parse::<f64>().is_ok() => text.clone(),
             RawValue::Text(text) => format!("{text:?}"),
             RawValue::Int(number) => number.to_string(),
+            RawValue::Float(number) if number.abs() >= 1e16 => format!("{number:e}"),
             RawValue::Float(number) => number.to_string(),
             RawValue::Bool(flag) => flag.to_string(),
         }

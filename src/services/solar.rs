@@ -383,6 +383,16 @@ fn shape(path: &str, problem: impl Into<String>) -> ParseError {
 /// Parses a response body of the request described by `params` (its format and version; for csv
 /// also its coordinates and flags, which csv does not carry).
 pub fn parse_data_query(body: &[u8], params: &DataQueryParams) -> Result<StationQuery, ParseError> {
+    let query = parse_any_format(body, params)?;
+    let no_station = query.closest.iter().all(|(_, station)| station.is_none())
+        && query.all_stations.as_ref().is_none_or(Vec::is_empty);
+    if no_station && query.warnings.is_empty() {
+        return Err(shape("outputs", "holds no station, and no warning says why (a real answer warns for each data set without data)"));
+    }
+    Ok(query)
+}
+
+fn parse_any_format(body: &[u8], params: &DataQueryParams) -> Result<StationQuery, ParseError> {
     match params.format {
         Format::Json => match super::solar_json::parse_fast(body, params.version) {
             Some(fast) => Ok(StationQuery {
@@ -506,11 +516,9 @@ fn from_envelope(root: &Value, query_version: QueryVersion) -> Result<StationQue
 type ParsedOutputs = (Vec<(String, Option<Station>)>, Option<Vec<Station>>);
 
 fn parse_outputs(outputs: Option<&Value>, query_version: QueryVersion) -> Result<ParsedOutputs, ParseError> {
-    let empty = Map::new();
     let outputs = match outputs {
-        None | Some(Value::Null) => &empty,
+        None => return Err(shape("outputs", "is missing")),
         Some(Value::Object(fields)) => fields,
-        Some(Value::String(text)) if text.trim().is_empty() => &empty,
         Some(_) => return Err(shape("outputs", "is not an object")),
     };
     let mut closest = Vec::new();

@@ -154,7 +154,7 @@ impl<'de> Deserialize<'de> for Outputs {
                 Ok(outputs)
             }
             fn visit_unit<E: de::Error>(self) -> Result<Outputs, E> {
-                Ok(Outputs::default())
+                Err(de::Error::custom("outputs is null"))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<Outputs, A::Error> {
                 Err(de::Error::custom("outputs is a list"))
@@ -172,7 +172,7 @@ struct Envelope {
     errors: Option<Vec<Value>>,
     warnings: Option<Vec<Value>>,
     metadata: Option<Map<String, Value>>,
-    outputs: Outputs,
+    outputs: Option<Outputs>,
 }
 
 /// What the fast path read: the pieces of a `StationQuery`.
@@ -193,8 +193,8 @@ fn messages(values: Option<Vec<Value>>) -> Vec<String> {
 /// Reads a well-formed JSON envelope; `None` sends the body to the detailed `Value` path.
 pub fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<FastQuery> {
     let envelope: Envelope = serde_json::from_slice(body).ok()?;
-    let closest = envelope
-        .outputs
+    let outputs = envelope.outputs?;
+    let closest = outputs
         .closest
         .into_iter()
         .map(|(code, record)| match record {
@@ -205,7 +205,7 @@ pub fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<FastQuery>
             }
         })
         .collect::<Option<Vec<_>>>()?;
-    let all_stations = match envelope.outputs.all_stations {
+    let all_stations = match outputs.all_stations {
         None => None,
         Some(records) => Some(records.into_iter().map(|r| r.into_station(None, query_version)).collect::<Option<Vec<_>>>()?),
     };

@@ -47,6 +47,26 @@ pub fn service_errors(value: &serde_json::Value) -> Option<Vec<String>> {
     (!messages.is_empty()).then_some(messages)
 }
 
+/// A gateway error object (`{"error": {"code": "API_KEY_INVALID", "message": ...}}`), which no
+/// service answer has at its top level, whatever the HTTP status it came with.
+pub fn gateway_error(value: &serde_json::Value) -> Option<ErrorBody> {
+    let error = value.get("error")?;
+    error.get("code").and_then(serde_json::Value::as_str)?;
+    let mut body = from_json(value);
+    if body.messages.is_empty() {
+        body.messages.push(body.code.clone().unwrap_or_default());
+    }
+    Some(body)
+}
+
+/// Whether a body is an HTML page (a gateway's or a proxy's, not the service's), judged from its
+/// first kilobyte so that large bodies are not copied.
+pub fn is_html_page(body: &[u8]) -> bool {
+    let head = body.get(..1024).unwrap_or(body);
+    let text = String::from_utf8_lossy(head);
+    looks_like_html(text.trim_start_matches('\u{feff}').trim_start())
+}
+
 fn from_json(value: &serde_json::Value) -> ErrorBody {
     if let Some(error) = value.get("error").filter(|e| e.is_object()) {
         let code = error.get("code").and_then(|c| c.as_str()).map(str::to_owned);
