@@ -112,8 +112,9 @@ pub const MAX_WEATHER_FILE_BYTES: u64 = GIB;
 /// included (`timeout` bounds each attempt).
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);
 
-/// The embedded service drops a connection whose request head has not fully arrived after this.
-pub const SERVICE_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// The embedded service closes a connection whose next request head has not fully arrived after
+/// this (idle or half-sent; the client's pool drops idle connections after 15 s, before it).
+pub const SERVICE_HEADER_TIMEOUT: Duration = Duration::from_secs(20);
 /// ... and a request whose body has not fully arrived after this.
 pub const SERVICE_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest request body the embedded service reads (an optimizer scenario with 35,040-step

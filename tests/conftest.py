@@ -69,6 +69,7 @@ class LoopbackServer:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
                 owner.seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers), "body": body})
+                self.body = body
                 owner.handler(self)
 
             do_GET = do_POST = do_DELETE = _any

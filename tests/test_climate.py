@@ -32,6 +32,7 @@ import pyarrow as pa
 import pytest
 
 import sunflux as sf
+import sunflux.climate
 from sunflux.climate import ATTRIBUTES, ClimateDownload, ClimateService, ClimateTable, parse_csv, parse_zip
 
 from conftest import LoopbackServer, reply
@@ -764,25 +765,25 @@ def test_bulk_resumes_an_interrupted_run_without_downloading_twice(
 ) -> None:
     site_years = len(BULK_POINTS) * len(BULK_YEARS)
     before_interrupt = 5
-    real_download = ClimateService.download_csv
+    real_download = sunflux.climate._core.climate_download_csv
     started = iter(range(site_years))
     lock = threading.Lock()
 
-    def interrupted_download(self: ClimateService, *args: Any, **kwargs: Any) -> ClimateTable:
+    def interrupted_download(*args: Any, **kwargs: Any) -> Any:
         with lock:
             number = next(started)
         if number >= before_interrupt:
             raise KeyboardInterrupt
-        return real_download(self, *args, **kwargs)
+        return real_download(*args, **kwargs)
 
-    monkeypatch.setattr(ClimateService, "download_csv", interrupted_download)
+    monkeypatch.setattr(sunflux.climate._core, "climate_download_csv", interrupted_download)
     with pytest.raises(KeyboardInterrupt):
         bulk(climate_client, tmp_path, workers=3)
     assert hits(climate_service, "csv") == before_interrupt
     assert len(list(tmp_path.glob("*.arrow"))) == before_interrupt
     assert not list(tmp_path.glob("*.part"))
 
-    monkeypatch.setattr(ClimateService, "download_csv", real_download)
+    monkeypatch.setattr(sunflux.climate._core, "climate_download_csv", real_download)
     resumed = bulk(climate_client, tmp_path)
     assert hits(climate_service, "csv") == site_years
     assert resumed.height == site_years * hours_in(2010, leap_day=False)

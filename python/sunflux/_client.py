@@ -6,6 +6,7 @@ Both wrap one Rust transport (`sunflux._core.CoreClient`); service namespaces (`
 
 from __future__ import annotations
 
+import atexit
 import json as _json
 import logging
 import os
@@ -13,10 +14,13 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, NamedTuple
 
 from sunflux import _core
+from sunflux._errors import ParameterError
 
 __all__ = ["Client", "AsyncClient", "Response", "RateLimit", "ServiceLimits", "resolve_api_key", "limits"]
 
 _log = logging.getLogger("sunflux")
+# sunflux's I/O threads must not enter Python while the interpreter exits.
+atexit.register(_core.quiesce)
 
 #: Environment variables searched for a key, in order.
 API_KEY_ENV_VARS = ("SUNFLUX_API_KEY", "NLR_API_KEY", "NREL_API_KEY")
@@ -215,11 +219,16 @@ class _ClientBase:
         idempotent: bool | None,
         check_errors: bool,
     ) -> tuple[Any, ...]:
-        body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
+        try:
+            body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
+        except (TypeError, ValueError) as error:
+            raise ParameterError(f"json must be JSON-serialisable: {error}") from None
+        if args is not None and not isinstance(args, Mapping):
+            raise ParameterError(f"args must be a dict of path arguments (got {type(args).__name__})")
         return (
             method,
             endpoint,
-            dict(args) if args else None,
+            {str(name): str(value) for name, value in args.items()} if args else None,
             _pairs(params),
             _pairs(form) if form is not None else None,
             body,

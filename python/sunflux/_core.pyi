@@ -9,6 +9,7 @@ API_KEY_LENGTH: Final[int]
 DEFAULT_DEADLINE: Final[float]
 
 def default_limits() -> list[tuple[str, float]]: ...
+def quiesce() -> None: ...
 
 class RawResponse:
     @property
@@ -25,6 +26,12 @@ class RawResponse:
     def content(self) -> bytes: ...
     @property
     def text(self) -> str: ...
+
+class CancelToken:
+    def __new__(cls) -> CancelToken: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
 
 class CoreClient:
     def __new__(
@@ -73,6 +80,8 @@ class CoreClient:
     def base_url(self) -> str: ...
     @property
     def routes(self) -> str: ...
+    @property
+    def cache_origin(self) -> str: ...
     @property
     def has_key(self) -> bool: ...
     def redact(self, text: str) -> str: ...
@@ -254,24 +263,24 @@ class CoreTpJobResult:
 
 def tp_config(
     client: CoreClient,
-    explorer: str,
-    countries: str | None = None,
-    wkt: str | None = None,
+    explorer: object,
+    countries: object = None,
+    wkt: object = None,
     asynchronous: bool = False,
     trace: bool = False,
 ) -> Any: ...
 def tp_submit(
     client: CoreClient,
-    explorer: str,
+    explorer: object,
     config: CoreTpConfiguration,
-    region: str,
-    resource: str,
-    fields_json: str,
+    region: object,
+    resource: object,
+    fields_json: object,
     asynchronous: bool = False,
     trace: bool = False,
 ) -> Any: ...
 def tp_job(
-    client: CoreClient, explorer: str, job_id: str, delete: bool = False, asynchronous: bool = False, trace: bool = False
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: bool = False, trace: bool = False
 ) -> Any: ...
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
 def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
@@ -302,6 +311,7 @@ def climate_download_csv(
     mailing_list: object,
     asynchronous: bool = False,
     trace: bool = False,
+    cancel: CancelToken | None = None,
 ) -> Any: ...
 def climate_request(
     client: CoreClient,
@@ -324,7 +334,7 @@ def climate_fetch(
     client: CoreClient, url: object, wait: object, timeout: object, asynchronous: bool = False, trace: bool = False
 ) -> Any: ...
 def climate_cache_key(
-    dataset: object, lat: float, lon: float, year: object, attributes: object, utc: object, leap_day: object, email: object
+    dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str: ...
 def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable: ...
 def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip: ...

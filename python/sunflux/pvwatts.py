@@ -170,10 +170,21 @@ def read_weather(
         return Weather(_core.read_weather_bytes(bytes(source), "bytes"))
     if hasattr(source, "data") and hasattr(source, "metadata") and hasattr(source, "weather"):
         return source.weather()  # type: ignore[no-any-return]
-    missing = [name for name, value in (("lat", lat), ("lon", lon), ("tz", tz), ("elevation", elevation)) if value is None]
-    if missing:
-        raise ParameterError([f"{name} is required when reading weather from a table" for name in missing])
-    table = _canonical_table(source, float(tz))  # type: ignore[arg-type]
+    site = {"lat": lat, "lon": lon, "tz": tz, "elevation": elevation}
+    problems = [f"{name} is required when reading weather from a table" for name, value in site.items() if value is None]
+    problems += [
+        f"{name} must be a number (got {type(value).__name__})"
+        for name, value in site.items()
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)))
+    ]
+    if problems:
+        raise ParameterError(problems)
+    try:
+        table = _canonical_table(source, float(tz))  # type: ignore[arg-type]
+    except ParameterError:
+        raise
+    except Exception as error:  # pyarrow, pandas and polars raise their own types for tables they cannot read
+        raise ParameterError(f"the table cannot be read as weather: {type(error).__name__}: {error}") from None
     return Weather(_core.weather_from_table(table, float(lat), float(lon), float(tz), float(elevation), "table"))  # type: ignore[arg-type]
 
 

@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Int32Array, RecordBatch, StringArray};
+use bytes::Bytes;
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, PreparedZipFile, ZipArchive, ZipWriter};
@@ -33,6 +34,7 @@ use super::climate_csv::{
 };
 use crate::limits::{MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_RATIO, ZIP_RATIO_ALLOWANCE};
 use crate::transport::error_body::parse_error_body;
+use crate::transport::redact::{redact, scrub_body};
 
 /// Deflate level of written entries.
 const COMPRESSION_LEVEL: i64 = 3;
@@ -143,8 +145,9 @@ impl ClimateZip {
 }
 
 /// Reads every CSV of a climate zip (see the module notes); the entries may inflate to
-/// `max_unzipped` bytes in all.
-pub fn read_climate_zip(bytes: &[u8], max_unzipped: u64) -> Result<ClimateZip, ClimateZipError> {
+/// `max_unzipped` bytes in all. With `key`, the key is masked in every entry and name before
+/// parsing (a server may have written it into the files).
+pub fn read_climate_zip(bytes: &[u8], max_unzipped: u64, key: Option<&str>) -> Result<ClimateZip, ClimateZipError> {
     if !bytes.starts_with(b"PK") {
         let parsed = parse_error_body(bytes);
         let messages = if parsed.messages.is_empty() { vec!["the body is empty".to_string()] } else { parsed.messages };
@@ -161,12 +164,12 @@ pub fn read_climate_zip(bytes: &[u8], max_unzipped: u64) -> Result<ClimateZip, C
     for (index, name) in archive.file_names().enumerate() {
         let name = name?;
         if name.to_ascii_lowercase().ends_with(".csv") {
-            entries.push((index, name.into_owned()));
+            entries.push((index, redact(&name, key)));
         }
     }
     let by_ratio = u64::try_from(bytes.len()).unwrap_or(u64::MAX).saturating_mul(MAX_ZIP_RATIO).saturating_add(ZIP_RATIO_ALLOWANCE);
     let budget = Budget::new(max_unzipped.min(by_ratio), max_unzipped < by_ratio);
-    let tables = parse_entries(&archive, &entries, &budget)?;
+    let tables = parse_entries(&archive, &entries, &budget, key)?;
     assemble(tables)
 }
 
@@ -235,12 +238,13 @@ fn parse_entries(
     archive: &ZipArchive<Cursor<&[u8]>>,
     entries: &[(usize, String)],
     budget: &Budget,
+    key: Option<&str>,
 ) -> Result<Vec<(String, ClimateTable)>, ClimateZipError> {
     let workers = worker_count(entries.len());
     let failed = std::sync::atomic::AtomicBool::new(false);
     let parse_one = |archive: &mut ZipArchive<Cursor<&[u8]>>, (index, name): &(usize, String)| {
         let mut file = archive.by_index(*index)?;
-        let text = inflate(&mut file, name, budget)?;
+        let text = scrub_body(&Bytes::from(inflate(&mut file, name, budget)?), key);
         let entry_error = |error: ClimateCsvError| ClimateZipError::Entry { file: name.clone(), message: error.to_string() };
         let table = parse_climate_csv(&text).map_err(entry_error)?;
         table.check_whole_year().map_err(entry_error)?;
@@ -393,7 +397,7 @@ mod tests {
         let tables = [table("7", 2010, -7.0, 1.5), table("7", 2011, -7.0, 2.5), table("9", 2010, -7.0, 3.5)];
         let bytes = zip_of(&tables);
         assert_eq!(bytes, zip_of(&tables), "deterministic bytes");
-        let zip = read_climate_zip(&bytes, NO_CAP).unwrap();
+        let zip = read_climate_zip(&bytes, NO_CAP, None).unwrap();
         assert_eq!(zip.files, ["7_40_-105_2010.csv", "7_40_-105_2011.csv", "9_40_-105_2010.csv"]);
         assert_eq!(zip.num_rows(), 3 * HOURS);
         assert_eq!(zip.sites.num_rows(), 2);
@@ -411,16 +415,16 @@ mod tests {
 
     #[test]
     fn mixed_offsets_use_utc_and_bad_bodies_are_named() {
-        let zip = read_climate_zip(&zip_of(&[table("1", 2010, -7.0, 1.0), table("2", 2010, 5.5, 1.0)]), NO_CAP).unwrap();
+        let zip = read_climate_zip(&zip_of(&[table("1", 2010, -7.0, 1.0), table("2", 2010, 5.5, 1.0)]), NO_CAP, None).unwrap();
         assert_eq!(
             zip.schema.field(7).data_type(),
             &DataType::Timestamp(arrow_schema::TimeUnit::Microsecond, Some("UTC".into()))
         );
-        let error = read_climate_zip(b"<html><body><h1>404 Not Found</h1></body></html>", NO_CAP).unwrap_err();
+        let error = read_climate_zip(b"<html><body><h1>404 Not Found</h1></body></html>", NO_CAP, None).unwrap_err();
         assert!(matches!(error, ClimateZipError::NotZip(_)), "{error:?}");
         let mut other = table("3", 2010, 0.0, 1.0);
         other.columns[0] = DataColumn::of(Attribute::Dni, vec![1.0; HOURS]);
-        let mixed = read_climate_zip(&zip_of(&[table("1", 2010, 0.0, 1.0), other]), NO_CAP).unwrap_err();
+        let mixed = read_climate_zip(&zip_of(&[table("1", 2010, 0.0, 1.0), other]), NO_CAP, None).unwrap_err();
         assert!(mixed.to_string().contains("columns differ"), "{mixed}");
     }
 
@@ -431,7 +435,7 @@ mod tests {
             column.truncate(HOURS - 1);
         }
         cut.columns[0].values.truncate(HOURS - 1);
-        let error = read_climate_zip(&zip_of(&[cut]), NO_CAP).unwrap_err().to_string();
+        let error = read_climate_zip(&zip_of(&[cut]), NO_CAP, None).unwrap_err().to_string();
         assert!(error.contains("expected 8760 rows for 2010") && error.contains("found 8759"), "{error}");
     }
 
@@ -439,7 +443,7 @@ mod tests {
     fn claimed_sizes_are_not_trusted_and_inflation_is_capped() {
         let bytes = zip_of(&[table("1", 2010, 0.0, 1.0), table("2", 2010, 0.0, 2.0)]);
         let inflated = bytes.len() as u64 * 2;
-        let capped = read_climate_zip(&bytes, inflated).unwrap_err().to_string();
+        let capped = read_climate_zip(&bytes, inflated, None).unwrap_err().to_string();
         assert!(capped.contains("climate_unzipped"), "{capped}");
         // Claim 4 GiB for the first entry in its local header and the central directory.
         let mut forged = bytes.clone();
@@ -448,7 +452,7 @@ mod tests {
             let field = if signature[2] == 3 { at + 22 } else { at + 24 };
             forged[field..field + 4].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
         }
-        let error = read_climate_zip(&forged, NO_CAP).unwrap_err().to_string();
+        let error = read_climate_zip(&forged, NO_CAP, None).unwrap_err().to_string();
         assert!(error.contains("inflates to more than"), "{error}");
         let budget = Budget::new(10, false);
         assert!(budget.spend(10).is_ok());

@@ -7,15 +7,16 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use pyo3::IntoPyObjectExt;
 
-use super::bridge::{awaitable, block_on};
+use super::bridge::{awaitable, block_on, with_python};
 use super::convert::{type_name, Arguments};
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::limits::{ByteLimits, Payload};
 use crate::transport::redact::redact;
 use crate::transport::{
-    parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
+    canonical_origin, parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
     RetryPolicy, RouteProfile, ServiceClass, Target, ThrottleConfig, Transport, TransportConfig, WindowLimit,
     DEFAULT_BASE_URL,
 };
@@ -25,7 +26,7 @@ struct PythonLog;
 
 impl AttemptObserver for PythonLog {
     fn on_attempt(&self, record: &AttemptRecord) {
-        Python::attach(|py| {
+        with_python(|py| {
             let Ok(logger) = py.import("logging").and_then(|logging| logging.call_method1("getLogger", ("sunflux",))) else {
                 return;
             };
@@ -227,6 +228,28 @@ fn default_routes(base_url: &reqwest::Url) -> RouteProfile {
 }
 
 impl CoreClient {
+    /// Runs a core call for Python: blocking with the GIL released (Ctrl-C honoured), or as an
+    /// awaitable with `asynchronous`; every error leaves with this client's key removed.
+    pub fn run<'py, F, T>(&self, py: Python<'py>, asynchronous: bool, future: F) -> PyResult<Bound<'py, PyAny>>
+    where
+        F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
+        T: for<'a> IntoPyObject<'a> + Send + 'static,
+    {
+        let transport = self.transport.clone();
+        let guarded = async move { future.await.map_err(|error| transport.redact_error(error)) };
+        if asynchronous {
+            awaitable(py, guarded)
+        } else {
+            let value = block_on(py, guarded)?;
+            value.into_bound_py_any(py)
+        }
+    }
+
+    /// A Python error for `error` (a validation problem), without this client's key.
+    pub fn error(&self, error: Error) -> PyErr {
+        to_pyerr(self.transport.redact_error(error))
+    }
+
     fn build_request(
         &self,
         method: &str,
@@ -381,6 +404,13 @@ impl CoreClient {
     #[getter]
     fn routes(&self) -> &'static str {
         self.transport.config().routes.name()
+    }
+
+    /// The service's identity for caches: scheme, host and port, every spelling of loopback
+    /// alike (`transport::canonical_origin`).
+    #[getter]
+    fn cache_origin(&self) -> String {
+        canonical_origin(&self.transport.config().base_url)
     }
 
     #[getter]

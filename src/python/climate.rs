@@ -8,7 +8,7 @@ use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 
-use super::bridge::{awaitable, block_on};
+use super::bridge::CancelToken;
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value, Arguments};
 use super::errors::to_pyerr;
@@ -22,7 +22,7 @@ use crate::services::climate::{check_weight, validate_climate_request, ClimatePa
 use crate::services::raw::RawValue;
 use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
 use crate::transport::client::check_scheme;
-use crate::transport::{Body, Endpoint, Request, Transport};
+use crate::transport::{ApiKey, Body, Endpoint, Request, Transport};
 
 /// One site-year as Arrow; the typed metadata is the JSON in the schema metadata
 /// (`climate_metadata`), read when asked for.
@@ -150,7 +150,8 @@ async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: b
     request.check_body_errors = false;
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let parsed = read_climate_csv(Arc::new(response.body)).map_err(|e| csv_error(e, response.status, &response.url))?;
+    let body = transport.scrub(&response.body);
+    let parsed = read_climate_csv(Arc::new(body)).map_err(|e| csv_error(e, response.status, &response.url))?;
     let year = params.years[0];
     parsed.table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
     CoreClimateTable::new(parsed)
@@ -158,7 +159,7 @@ async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: b
 
 /// Streams the CSV of one site and one year (validated first, every problem at once).
 #[pyfunction]
-#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, asynchronous=false, trace=false))]
+#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, asynchronous=false, trace=false, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn climate_download_csv<'py>(
     py: Python<'py>,
@@ -177,6 +178,7 @@ pub fn climate_download_csv<'py>(
     mailing_list: &Bound<'_, PyAny>,
     asynchronous: bool,
     trace: bool,
+    cancel: Option<PyRef<'_, CancelToken>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut problems = Vec::new();
     let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
@@ -194,18 +196,17 @@ pub fn climate_download_csv<'py>(
     let raw = raw_request(dataset, wkt, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
     let params = match (validated(&raw, Format::Csv), problems.is_empty()) {
         (Ok(params), true) => params,
-        (Ok(_), false) => return Err(to_pyerr(Error::Parameter(problems))),
+        (Ok(_), false) => return Err(client.error(Error::Parameter(problems))),
         (Err(Error::Parameter(more)), _) => {
             problems.extend(more);
-            return Err(to_pyerr(Error::Parameter(problems)));
+            return Err(client.error(Error::Parameter(problems)));
         }
-        (Err(other), _) => return Err(to_pyerr(other)),
+        (Err(other), _) => return Err(client.error(other)),
     };
-    let future = download_csv(client.transport.clone(), params, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future).map(|table| Bound::new(py, table).map(|b| b.into_any()))?
+    let download = download_csv(client.transport.clone(), params, trace);
+    match cancel {
+        Some(token) => client.run(py, asynchronous, token.guard(download)),
+        None => client.run(py, asynchronous, download),
     }
 }
 
@@ -220,17 +221,18 @@ async fn submit_request(transport: Arc<Transport>, params: ClimateParams, post: 
     }
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let value: serde_json::Value = serde_json::from_slice(&response.body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
-    let outputs = value.get("outputs").ok_or_else(|| missing_outputs(&response.body, &["outputs"], &transport))?;
-    let text = |name: &str| outputs.get(name).and_then(serde_json::Value::as_str).map(|t| transport.redact(t));
+    let body = transport.scrub(&response.body);
+    let value: serde_json::Value = serde_json::from_slice(&body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
+    let outputs = value.get("outputs").ok_or_else(|| missing_outputs(&body, &["outputs"], &transport))?;
+    let text = |name: &str| outputs.get(name).and_then(serde_json::Value::as_str).map(str::to_owned);
     let (Some(message), Some(url)) = (text("message"), text("downloadUrl")) else {
         let missing: Vec<&str> = ["outputs.message", "outputs.downloadUrl"]
             .into_iter()
             .filter(|name| text(name.trim_start_matches("outputs.")).is_none())
             .collect();
-        return Err(missing_outputs(&response.body, &missing, &transport));
+        return Err(missing_outputs(&body, &missing, &transport));
     };
-    Ok((message, url, transport.redact(&String::from_utf8_lossy(&response.body))))
+    Ok((message, url, String::from_utf8_lossy(&body).into_owned()))
 }
 
 /// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
@@ -267,19 +269,14 @@ pub fn climate_request<'py>(
     let raw = raw_request(dataset, raw_value(Some(wkt)), years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
     let params = match validated(&raw, Format::Json) {
         Ok(params) if problems.is_empty() => params,
-        Ok(_) => return Err(to_pyerr(Error::Parameter(problems))),
+        Ok(_) => return Err(client.error(Error::Parameter(problems))),
         Err(Error::Parameter(more)) => {
             problems.extend(more);
-            return Err(to_pyerr(Error::Parameter(problems)));
+            return Err(client.error(Error::Parameter(problems)));
         }
-        Err(other) => return Err(to_pyerr(other)),
+        Err(other) => return Err(client.error(other)),
     };
-    let future = submit_request(client.transport.clone(), params, post, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future).map(|answer| answer.into_pyobject(py).map(|b| b.into_any()))?
-    }
+    client.run(py, asynchronous, submit_request(client.transport.clone(), params, post, trace))
 }
 
 /// An answer without outputs it must have: the error it carries if it is an error body,
@@ -310,7 +307,8 @@ async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: 
         match transport.send(&request).await {
             Ok(response) => {
                 let body = response.body;
-                let zip = tokio::task::spawn_blocking(move || read_climate_zip(&body, max_unzipped))
+                let key = transport.config().api_key.clone();
+                let zip = tokio::task::spawn_blocking(move || read_climate_zip(&body, max_unzipped, key.as_ref().map(ApiKey::expose)))
                     .await
                     .map_err(|e| Error::Parse(format!("the zip reader stopped: {e}")))?
                     .map_err(|e| zip_error(&transport, &url, e))?;
@@ -365,16 +363,11 @@ pub fn climate_fetch<'py>(
     });
     let wait = args.flag("wait", wait);
     let timeout = args.seconds("timeout", timeout, false);
-    args.finish().map_err(to_pyerr)?;
+    args.finish().map_err(|e| client.error(e))?;
     let (Some(url), Some(wait), Some(timeout)) = (url, wait, timeout) else {
-        return Err(to_pyerr(Error::Parameter(vec!["invalid fetch arguments".into()])));
+        return Err(client.error(Error::Parameter(vec!["invalid fetch arguments".into()])));
     };
-    let future = fetch_zip(client.transport.clone(), url, wait, timeout, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future).map(|zip| Bound::new(py, zip).map(|b| b.into_any()))?
-    }
+    client.run(py, asynchronous, fetch_zip(client.transport.clone(), url, wait, timeout, trace))
 }
 
 /// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).
@@ -383,14 +376,26 @@ pub fn climate_fetch<'py>(
 #[allow(clippy::too_many_arguments)]
 pub fn climate_cache_key(
     dataset: &Bound<'_, PyAny>,
-    lat: f64,
-    lon: f64,
+    lat: &Bound<'_, PyAny>,
+    lon: &Bound<'_, PyAny>,
     year: &Bound<'_, PyAny>,
     attributes: &Bound<'_, PyAny>,
     utc: &Bound<'_, PyAny>,
     leap_day: &Bound<'_, PyAny>,
     email: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
+    let mut problems = Vec::new();
+    let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
+        let raw = raw_value(Some(value));
+        raw.as_finite_f64().filter(|v| (range.min..=range.max).contains(v)).unwrap_or_else(|| {
+            problems.push(format!("{} must be a number between {} and {} (got {})", range.name, range.min, range.max, raw.describe()));
+            0.0
+        })
+    };
+    let (lat, lon) = (coordinate(lat, LATITUDE), coordinate(lon, LONGITUDE));
+    if !problems.is_empty() {
+        return Err(to_pyerr(Error::Parameter(problems)));
+    }
     let raw = RawClimateRequest {
         dataset: raw_value(Some(dataset)),
         wkt: RawValue::Text(point_wkt(lat, lon)),
@@ -434,7 +439,7 @@ pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped
     };
     args.finish().map_err(to_pyerr)?;
     let max_unzipped = max_unzipped.unwrap_or(DEFAULT_MAX_UNZIPPED_BYTES);
-    let zip = py.detach(|| read_climate_zip(&body, max_unzipped)).map_err(|e| {
+    let zip = py.detach(|| read_climate_zip(&body, max_unzipped, None)).map_err(|e| {
         to_pyerr(match e {
             ClimateZipError::NotZip(messages) => Error::Parse(format!("the body is not a zip file: {}", messages.join("; "))),
             other => Error::Parse(other.to_string()),

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 
+use super::bridge::with_python;
 use super::convert::{raw_value, Arguments};
 use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
@@ -24,9 +25,10 @@ struct PythonScenarioChecker;
 
 impl ScenarioChecker for PythonScenarioChecker {
     fn check(&self, scenario: &serde_json::Value) -> Result<CheckedScenario, String> {
-        let (errors, resolved): (String, String) = Python::attach(|py| {
+        let (errors, resolved): (String, String) = with_python(|py| {
             py.import("sunflux.optimizer._service")?.call_method1("check_for_service", (scenario.to_string(),))?.extract()
         })
+        .ok_or_else(|| "the scenario could not be validated: the interpreter is exiting".to_owned())?
         .map_err(|e: PyErr| format!("the scenario could not be validated: {e}"))?;
         let parse = |text: &str| serde_json::from_str(text).map_err(|e| format!("the validator answered badly: {e}"));
         Ok(CheckedScenario { input_errors: parse(&errors)?, resolved: parse(&resolved)? })

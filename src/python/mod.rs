@@ -23,6 +23,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(client::default_limits, m)?)?;
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
+    m.add_class::<bridge::CancelToken>()?;
+    m.add_function(wrap_pyfunction!(bridge::quiesce, m)?)?;
     m.add_class::<local::CoreLocalService>()?;
     m.add_class::<solar::CoreStationQuery>()?;
     m.add_class::<pv::CorePvEstimate>()?;

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 
-use super::bridge::{awaitable, block_on};
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
@@ -145,20 +144,21 @@ async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> 
     let mut request = Request::get(Endpoint::PvEstimator { format: params.format.suffix().to_owned() }, query);
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let estimate = parse_estimate(&response.body, params.format).map_err(|e| parse_failure(&response.body, &e, |t| transport.redact(t)))?;
+    let body = transport.scrub(&response.body);
+    let estimate = parse_estimate(&body, params.format).map_err(|e| parse_failure(&body, &e, |t| transport.redact(t)))?;
     if !estimate.errors.is_empty() {
         return Err(Error::Api(Box::new(crate::error::ApiFailure {
             kind: crate::error::ApiErrorKind::Other,
             status: response.status,
             code: None,
             errors: estimate.errors.clone(),
-            body: transport.redact(&String::from_utf8_lossy(&response.body)),
+            body: String::from_utf8_lossy(&body).into_owned(),
             url: response.url.clone(),
             retry_after: None,
             remaining: response.rate_limit.remaining,
         })));
     }
-    CorePvEstimate::new(estimate, None, transport.redact(&String::from_utf8_lossy(&response.body)))
+    CorePvEstimate::new(estimate, None, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// Validates (every problem at once), estimates and parses; blocking, or an awaitable with
@@ -193,11 +193,6 @@ pub fn pv_estimate<'py>(
         Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
         radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
     ])
-    .map_err(to_pyerr)?;
-    let future = run(client.transport.clone(), params, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|estimate| estimate.into_any())
-    }
+    .map_err(|e| client.error(e))?;
+    client.run(py, asynchronous, run(client.transport.clone(), params, trace))
 }

@@ -9,7 +9,7 @@ use reqwest::{Method, Url};
 
 use super::auth::{is_loopback_host, same_origin, ApiKey, AuthMode};
 use super::error_body::{classify, failure, gateway_error, is_html_page, parse_error_body, parse_retry_after, service_errors};
-use super::redact::redact;
+use super::redact::{redact, scrub_body};
 use super::retry::RetryPolicy;
 use super::routes::{Endpoint, RouteProfile, ServiceClass};
 use super::throttle::{Throttle, ThrottleConfig};
@@ -19,6 +19,9 @@ use crate::limits::{ByteLimits, Payload};
 /// Where the default base URL points (the retired earlier host is never used).
 pub const DEFAULT_BASE_URL: &str = "https://developer.nlr.gov";
 const MAX_REDIRECTS: usize = 10;
+/// Idle connections are dropped sooner than the embedded service closes them
+/// (`limits::SERVICE_HEADER_TIMEOUT`), so a kept connection is never reused as it is closed.
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Everything a client is configured with.
 #[derive(Debug, Clone)]
@@ -180,7 +183,7 @@ fn shared_http() -> Result<reqwest::Client> {
         reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("sunflux/", env!("CARGO_PKG_VERSION")))
-            .pool_idle_timeout(Duration::from_secs(60))
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .tcp_nodelay(true)
             .build()
             .map_err(|e| format!("could not build the HTTP client: {e}"))
@@ -221,6 +224,40 @@ impl Transport {
     /// Removes this client's key from `text`.
     pub fn redact(&self, text: &str) -> String {
         redact(text, self.config.api_key.as_ref().map(ApiKey::expose))
+    }
+
+    /// A body with this client's key masked, for parsers whose results reach the user (a typed
+    /// result never holds the key, whatever the server reflected); the same bytes without it.
+    pub fn scrub(&self, body: &Bytes) -> Bytes {
+        scrub_body(body, self.config.api_key.as_ref().map(ApiKey::expose))
+    }
+
+    /// `error` with this client's key removed from every text it holds (a parameter a caller
+    /// filled with the key by mistake is quoted in the message).
+    pub fn redact_error(&self, error: Error) -> Error {
+        let clean = |text: String| self.redact(&text);
+        match error {
+            Error::Parameter(problems) => Error::Parameter(problems.into_iter().map(clean).collect()),
+            Error::Transport(message) => Error::Transport(clean(message)),
+            Error::Parse(message) => Error::Parse(clean(message)),
+            Error::Api(mut failure) => {
+                failure.errors = failure.errors.into_iter().map(clean).collect();
+                failure.body = clean(std::mem::take(&mut failure.body));
+                failure.url = clean(std::mem::take(&mut failure.url));
+                failure.code = failure.code.map(clean);
+                Error::Api(failure)
+            }
+            Error::JobFailed { message, job_id, status, messages } => Error::JobFailed {
+                message: clean(message),
+                job_id: clean(job_id),
+                status: clean(status),
+                messages: serde_json::from_str(&clean(messages.to_string())).unwrap_or(serde_json::Value::Null),
+            },
+            Error::JobTimeout { message, job_id, last_status } => {
+                Error::JobTimeout { message: clean(message), job_id: clean(job_id), last_status: clean(last_status) }
+            }
+            Error::Interrupted => Error::Interrupted,
+        }
     }
 
     /// Sends `request`, retrying transient failures of idempotent requests, all within the

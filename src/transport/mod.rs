@@ -10,7 +10,7 @@ pub mod routes;
 pub mod throttle;
 
 pub use auth::{ApiKey, AuthMode};
-pub use client::{parse_base_url, AttemptObserver, AttemptRecord, Body, RateLimitInfo, Request, Response, Target, Transport, TransportConfig, DEFAULT_BASE_URL};
+pub use client::{canonical_origin, check_scheme, parse_base_url, AttemptObserver, AttemptRecord, Body, RateLimitInfo, Request, Response, Target, Transport, TransportConfig, DEFAULT_BASE_URL};
 pub use retry::RetryPolicy;
 pub use routes::{Endpoint, RouteProfile, ServiceClass};
 pub use throttle::{ClassLimits, ThrottleConfig, WindowLimit};
