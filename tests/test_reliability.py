@@ -17,7 +17,7 @@ import textwrap
 import threading
 import time
 import zipfile
-from typing import Callable
+from typing import Any, Callable
 
 import pytest
 from conftest import LoopbackServer, reply
@@ -430,3 +430,226 @@ def test_client_reports_every_problem_at_once() -> None:
 def test_bad_argument_types_are_parameter_errors(make: Callable[[], object]) -> None:
     with pytest.raises(sf.ParameterError):
         make()
+
+
+# ---------------------------------------------------------------------------------------------
+# Hangs: one deadline for the whole call
+
+
+def test_a_trickling_server_is_bounded_by_the_deadline() -> None:
+    def trickle(connection: socket.socket) -> None:
+        connection.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n")
+        try:
+            for _ in range(60):
+                connection.sendall(b" ")
+                time.sleep(1)
+        except OSError:
+            pass
+
+    url = raw_server(trickle)
+    client = sf.Client(KEY, url, timeout=1, retries=3, backoff=0.01, deadline=2.5)
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match="deadline of 2.5 s"):
+        client.solar.data_query(39.7, -105.2)
+    assert time.monotonic() - started < 3.5
+
+
+def test_timeout_alone_bounds_each_attempt_and_the_deadline_the_call() -> None:
+    url = raw_server(lambda connection: time.sleep(3))
+    client = sf.Client(KEY, url, timeout=0.5, retries=2, backoff=0.01, deadline=None)
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match="gave up after 3 attempts"):
+        client.solar.data_query(39.7, -105.2)
+    assert 1.5 <= time.monotonic() - started < 3
+
+
+def test_a_throttle_wait_longer_than_the_deadline_fails_at_the_deadline(client: sf.Client, service: sf.LocalService) -> None:
+    throttled = service.client(limits={"solar": sf.ServiceLimits(min_interval=30)}, deadline=1)
+    throttled.solar.data_query(39.7, -105.2)
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match="waiting for the client-side rate limit"):
+        throttled.solar.data_query(39.7, -105.2)
+    assert time.monotonic() - started < 2
+
+
+def test_deadline_must_be_positive_seconds() -> None:
+    with pytest.raises(sf.ParameterError, match="deadline must be a number of seconds > 0"):
+        sf.Client(KEY, deadline=0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The interpreter exits cleanly after async calls
+
+
+def test_the_interpreter_exits_cleanly_after_failed_async_calls(loopback: LoopbackServer) -> None:
+    loopback.handler = lambda request: reply(request, 200, b"<a><b/></a>", {"content-type": "application/xml"})
+    for _ in range(8):
+        isolated(
+            f"""
+            import asyncio, sunflux as sf
+            async def main():
+                client = sf.AsyncClient({KEY!r}, {loopback.url!r}, retries=0)
+                calls = [client.pv.estimate(4, 0, 14, 1, 20, 180, lat=40, lon=-105, format="xml") for _ in range(5)]
+                outcomes = await asyncio.gather(*calls, return_exceptions=True)
+                assert all(isinstance(outcome, sf.ApiError) for outcome in outcomes), outcomes
+            asyncio.run(main())
+            """
+        )
+
+
+def test_cancelling_an_async_call_aborts_it(loopback: LoopbackServer) -> None:
+    loopback.handler = lambda request: (time.sleep(5), reply(request, 200, b"{}"))
+
+    async def main() -> float:
+        client = sf.AsyncClient(KEY, loopback.url, retries=0)
+        task = asyncio.ensure_future(client.solar.data_query(39.7, -105.2))
+        await asyncio.sleep(0.2)
+        task.cancel()
+        started = time.monotonic()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        return time.monotonic() - started
+
+    assert asyncio.run(main()) < 0.5
+
+
+# ---------------------------------------------------------------------------------------------
+# climate.bulk: Ctrl-C, a damaged cache, the spelling of the base URL
+
+SLUG = "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5"
+EMAIL = "analyst@example.org"
+
+
+def test_ctrl_c_stops_bulk_at_once_and_leaves_a_consistent_cache(tmp_path: os.PathLike[str]) -> None:
+    cache = os.path.join(tmp_path, "cache")
+    script = f"""
+        import os, signal, sys, threading, time, sunflux as sf
+        with sf.LocalService(climate=sf.ClimateSettings(csv_interval=0)) as service:
+            client = service.client(limits={{"climate_csv": sf.ServiceLimits(min_interval=0.5)}})
+            points = [(39.0 + 0.05 * i, -105.0) for i in range(40)]
+            def interrupt():
+                time.sleep(2.0)
+                os.kill(os.getpid(), signal.SIGINT)
+            threading.Thread(target=interrupt, daemon=True).start()
+            try:
+                client.climate.bulk({SLUG!r}, points=points, years=[2010], email={EMAIL!r}, attributes="ghi", cache_dir={cache!r}, progress=False)
+            except KeyboardInterrupt:
+                stopped = time.monotonic()
+                print("interrupted", service.hits().get("/api/climate/ncdb/v2/climate/{SLUG}-download.csv", 0), flush=True)
+                print("lag", time.monotonic() - stopped)
+            started = time.monotonic()
+            frame = client.climate.bulk({SLUG!r}, points=points[:3], years=[2010], email={EMAIL!r}, attributes="ghi", cache_dir={cache!r}, progress=False)
+            print("resumed", frame.height)
+        """
+    started = time.monotonic()
+    done = isolated(script, timeout=120)
+    lines = dict(line.split(" ", 1) for line in done.stdout.splitlines())
+    assert "interrupted" in lines, done.stdout + done.stderr
+    downloaded = int(lines["interrupted"])
+    assert 2 <= downloaded <= 8, downloaded
+    entries = [name for name in os.listdir(cache) if name.endswith(".arrow")]
+    assert not [name for name in os.listdir(cache) if name.endswith(".part")]
+    assert len(entries) <= downloaded
+    assert lines["resumed"] == str(3 * 8760)
+    assert time.monotonic() - started < 60
+
+
+def test_ctrl_c_returns_from_bulk_within_a_fraction_of_a_second(tmp_path: os.PathLike[str]) -> None:
+    done = isolated(
+        f"""
+        import os, signal, threading, time, sunflux as sf
+        with sf.LocalService(climate=sf.ClimateSettings(csv_interval=0)) as service:
+            client = service.client(limits={{"climate_csv": sf.ServiceLimits(min_interval=1.0)}})
+            sent = []
+            def interrupt():
+                time.sleep(1.5)
+                sent.append(time.monotonic())
+                os.kill(os.getpid(), signal.SIGINT)
+            threading.Thread(target=interrupt, daemon=True).start()
+            try:
+                client.climate.bulk({SLUG!r}, points=[(39.0 + 0.05 * i, -105.0) for i in range(40)], years=[2010], email={EMAIL!r}, attributes="ghi", progress=False)
+            except KeyboardInterrupt:
+                print(time.monotonic() - sent[0])
+        """,
+        timeout=60,
+    )
+    assert float(done.stdout) < 0.3, done.stdout
+
+
+def test_a_damaged_cache_entry_is_downloaded_again(tmp_path: os.PathLike[str]) -> None:
+    with sf.LocalService(climate=sf.ClimateSettings(csv_interval=0)) as service:
+        client = service.client(limits={"climate_csv": sf.ServiceLimits(min_interval=0.001)})
+
+        def run() -> Any:
+            return client.climate.bulk(SLUG, points=[(39.0, -105.0)], years=[2010, 2011], email=EMAIL, attributes="ghi", cache_dir=tmp_path, progress=False)
+
+        first = run()
+        entries = sorted(name for name in os.listdir(tmp_path) if name.endswith(".arrow"))
+        assert len(entries) == 2
+        path = os.path.join(tmp_path, entries[0])
+        data = bytearray(open(path, "rb").read())
+        data[len(data) // 2] ^= 0x01
+        open(path, "wb").write(bytes(data))
+        before = sum(service.hits().values())
+        again = run()
+        assert sum(service.hits().values()) == before + 1, "only the damaged entry is downloaded"
+        assert again.equals(first)
+        assert len([name for name in os.listdir(tmp_path) if name.endswith(".arrow")]) == 2
+
+
+def test_the_cache_key_does_not_depend_on_how_the_loopback_host_is_spelled(tmp_path: os.PathLike[str]) -> None:
+    with sf.LocalService(climate=sf.ClimateSettings(csv_interval=0)) as service:
+        limits = {"climate_csv": sf.ServiceLimits(min_interval=0.001)}
+        numeric = service.client(limits=limits)
+        named = service.client(limits=limits, base_url=f"http://localhost:{service.port}/")
+        arguments: dict[str, Any] = {"points": [(39.0, -105.0)], "years": [2010], "email": EMAIL, "attributes": "ghi", "cache_dir": tmp_path, "progress": False}
+        first = numeric.climate.bulk(SLUG, **arguments)
+        before = sum(service.hits().values())
+        assert named.climate.bulk(SLUG, **arguments).equals(first)
+        assert sum(service.hits().values()) == before
+
+
+# ---------------------------------------------------------------------------------------------
+# Untyped errors: every bad input is a sunflux error
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c: c.climate.download_csv(SLUG, lat=39.7, lon=-105.2, year=2010.5, email=EMAIL),
+        lambda c: c.climate.download_csv(SLUG, lat=39.7, lon=-105.2, year=2010, email=EMAIL, attributes=123),
+        lambda c: c.climate.download_csv(SLUG, lat="north", lon=-105.2, year=[2010, "x"], email=EMAIL),
+        lambda c: c.climate.request(SLUG, wkt=12, years=2010.5, email=EMAIL, method=5),
+        lambda c: c.climate.bulk(SLUG, points=[(1, 2, 3), "ab"], years=2010, email=EMAIL, workers=-1),
+        lambda c: c.climate.bulk(SLUG, points=[("a", "b")], years=[2010], email=EMAIL),
+        lambda c: c.climate.fetch(123, timeout="soon"),
+        lambda c: c.technical_potential.config(123),
+        lambda c: c.technical_potential.config("rede", countries=[1, 2]),
+        lambda c: c.optimizer.submit(123),
+        lambda c: c.optimizer.results(["x"]),
+        lambda c: c.request("GET", "data_query", args=5),
+        lambda c: sf.climate.parse_csv(12345),
+        lambda c: sf.climate.parse_zip("not bytes"),
+        lambda c: sf.pvwatts.read_weather({"year": ["x"], "month": [1]}, lat=1, lon=2, tz=0, elevation=0),
+        lambda c: sf.pvwatts.read_weather({"year": [2010], "ghi": [object()]}, lat=1, lon=2, tz=0, elevation=0),
+        lambda c: sf.pvwatts.read_weather({"year": [2010]}, lat="x", lon=2, tz=0, elevation=0),
+    ],
+)
+def test_bad_inputs_raise_sunflux_errors(client: sf.Client, call: Callable[[sf.Client], object]) -> None:
+    with pytest.raises(sf.SunfluxError):
+        call(client)
+
+
+def test_problems_of_one_call_are_reported_together(client: sf.Client) -> None:
+    with pytest.raises(sf.ParameterError) as caught:
+        client.climate.request(SLUG, wkt="POINT(1 2)", years=2010.5, email="nobody", method="PUT")
+    assert len(caught.value.errors) == 3, caught.value.errors
+    with pytest.raises(sf.ParameterError) as caught:
+        client.climate.fetch("ftp://x/y.zip", wait="yes", timeout=-1)
+    assert len(caught.value.errors) == 3, caught.value.errors
+
+
+def test_weather_of_an_empty_table_is_a_parameter_error() -> None:
+    empty = sf.climate.parse_csv(year_csv(0), whole_year=False)
+    with pytest.raises(sf.ParameterError, match="no rows"):
+        empty.weather()

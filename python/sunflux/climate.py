@@ -108,12 +108,12 @@ class ClimateTable:
         other end of the same year (night hours at the year's edges)."""
         from sunflux.pvwatts import read_weather
 
+        if self.data.height == 0:
+            raise ParameterError("the table has no rows: a PV simulation needs one whole year")
         needed = ("ghi", "dni", "dhi", "temperature_2m", "windspeed_10m")
         missing = [name for name in needed if name not in self.data.columns]
         if missing:
             raise ParameterError(f"the table lacks {', '.join(missing)} for a PV simulation")
-        if self.data.height == 0:
-            raise ParameterError("the table has no rows: a PV simulation needs one whole year")
         import polars as pl
 
         tz = self.metadata.local_time_zone or 0.0
@@ -352,7 +352,8 @@ class ClimateService:
 
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, 20))
         try:
-            for job, frame, cached in pool.map(one, jobs):
+            for future in [pool.submit(one, job) for job in jobs]:
+                job, frame, cached = _result_of(future)
                 frames[job] = frame
                 bar.advance(cached)
         except BaseException:
@@ -374,6 +375,19 @@ class ClimateService:
         of loopback alike) and the data parameters; the e-mail is only validated."""
         request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
         return f"{self._client._core.cache_origin}|{request}"
+
+
+#: How often the thread waiting for bulk downloads looks for Ctrl-C: a signal may be delivered
+#: to another thread, and a wait without a timeout would only notice it when a download ends.
+_SIGNAL_CHECK = 0.05
+
+
+def _result_of(future: concurrent.futures.Future[Any]) -> Any:
+    while True:
+        try:
+            return future.result(timeout=_SIGNAL_CHECK)
+        except concurrent.futures.TimeoutError:
+            continue
 
 
 def _bulk_arguments(points: Any, years: Any, workers: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:

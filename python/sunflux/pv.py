@@ -5,12 +5,11 @@ engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` enumerat
 from __future__ import annotations
 
 import enum
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
-from sunflux._errors import ServiceWarning
+from sunflux._errors import warn_service
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -104,7 +103,7 @@ class PvEstimate:
 def _finish(core: _core.CorePvEstimate) -> PvEstimate:
     result = PvEstimate(core)
     for message in result.warnings:
-        warnings.warn(message, ServiceWarning, stacklevel=3)
+        warn_service(message, stacklevel=3)
     return result
 
 

@@ -900,6 +900,11 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
             message: format!("more than {MAX_CSV_ROWS} data rows (the limit: a leap year of one-minute data)"),
         });
     }
+    for (name, offset) in [("Time Zone", metadata.time_zone), ("Local Time Zone", metadata.local_time_zone)] {
+        if let Some(hours) = offset.filter(|hours| !(-24.0..=24.0).contains(hours)) {
+            return Err(ClimateCsvError::Malformed { line: 2, message: format!("{name} {hours} is not an offset from UTC in hours") });
+        }
+    }
     let offset_s = offset_seconds(metadata.time_zone.unwrap_or(0.0));
     let layout = Arc::new(RowLayout::new(slots, column_names, columns.len(), offset_s));
     let rows = parse_chunks(&source, bom + data_start, &layout, helpers)?;
@@ -1554,7 +1559,9 @@ fn plan_columns(names: &[String]) -> Result<(Vec<Slot>, Vec<(String, String)>), 
 
 fn check_stamp(stamp: [i32; 5], line: usize) -> Result<(), ClimateCsvError> {
     let [year, month, day, hour, minute] = stamp;
-    let problem = if !(1..=12).contains(&month) {
+    let problem = if !(1..=9999).contains(&year) {
+        Some(format!("year {year} is not 1–9999"))
+    } else if !(1..=12).contains(&month) {
         Some(format!("month {month} is not 1–12"))
     } else if day < 1 || day as u32 > days_in_month(year, month as u32) {
         Some(format!("day {day} does not exist in {year}-{month:02}"))
