@@ -533,7 +533,7 @@ impl ClimateTable {
                     Some(days) if last_date == (year, month, day) => days,
                     _ => {
                         last_date = (year, month, day);
-                        *last_days.insert(days_from_civil(year, month as u32, day as u32))
+                        *last_days.insert(days_from_civil(year, u32::try_from(month).unwrap_or(0), u32::try_from(day).unwrap_or(0)))
                     }
                 };
                 instant_us(days, hour, minute, offset_s)
@@ -647,6 +647,7 @@ impl ClimateTable {
 }
 
 /// The stamps' offset from UTC in whole seconds.
+#[allow(clippy::cast_possible_truncation, reason = "the parser refuses offsets beyond 24 h, and `as` saturates")]
 fn offset_seconds(offset_hours: f64) -> i64 {
     (offset_hours * 3600.0).round() as i64
 }
@@ -723,11 +724,10 @@ pub fn metadata_record_batch(rows: &[(String, &ClimateMetadata)]) -> Result<Reco
 pub fn write_climate_csv(table: &ClimateTable) -> Vec<u8> {
     let mut out = Vec::with_capacity(1024 + table.len() * (20 + 8 * table.columns.len()));
     write_header_rows(table, &mut out);
-    for row in 0..table.len() {
-        for (index, value) in [table.year[row], table.month[row], table.day[row], table.hour[row], table.minute[row]]
-            .into_iter()
-            .enumerate()
-        {
+    let dates = table.year.iter().zip(&table.month).zip(&table.day);
+    let times = table.hour.iter().zip(&table.minute);
+    for (row, (((&year, &month), &day), (&hour, &minute))) in dates.zip(times).enumerate() {
+        for (index, value) in [year, month, day, hour, minute].into_iter().enumerate() {
             if index > 0 {
                 out.push(b',');
             }
@@ -772,6 +772,7 @@ fn push_int(out: &mut Vec<u8>, value: i32) {
 
 /// Writes `n`, with a decimal point `decimals` digits from the right (zero-padded: 5 with 2
 /// decimals is `0.05`).
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation, reason = "24 places hold the 20 digits of a u64 and the point of at most 4 decimals; n % 10 < 10")]
 fn push_digits(out: &mut Vec<u8>, mut n: u64, decimals: u32) {
     let mut digits = [0u8; 24];
     let mut at = digits.len();
@@ -796,6 +797,7 @@ fn push_digits(out: &mut Vec<u8>, mut n: u64, decimals: u32) {
 /// with at most four decimals (all the service writes) take an integer fast path: the fewest
 /// decimals d for which round(value·10^d) / 10^d == value give a decimal that parses back to
 /// `value`; below 10^15 at that scale no shorter decimal can, so the text is `Display`'s.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "decimals <= 4 indexes the 16 powers; |scaled| < 1e15 fits a u64")]
 fn push_f64(out: &mut Vec<u8>, value: f64) {
     for decimals in 0..=4u32 {
         let scale = POWERS_OF_TEN[decimals as usize];
@@ -938,6 +940,7 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
 /// with 1/16 slack (too little only costs a reallocation when appending). Lines are counted
 /// by each chunk's parser; the later chunks number theirs from the first data line, moved
 /// down by the lines before them.
+#[allow(clippy::indexing_slicing, reason = "cut_rows gives at least one chunk, each a range of `bytes`")]
 fn parse_chunks(
     source: &BodySource<'_>,
     data_start: usize,
@@ -1002,6 +1005,7 @@ const FIRST_DATA_LINE: usize = 4;
 
 /// Cuts the data rows at line ends into at most `parts` byte ranges of about equal size (fewer
 /// when the body has fewer lines).
+#[allow(clippy::indexing_slicing, reason = "every cut point is at most the body's length")]
 fn cut_rows(bytes: &[u8], data_start: usize, parts: usize) -> Vec<Range<usize>> {
     let size = bytes.len() - data_start;
     let mut chunks = Vec::with_capacity(parts);
@@ -1143,6 +1147,11 @@ fn parse_rows(
 /// (`Rows::truncate_values` drops them). Stamp fields the row starts with as `stamps`
 /// predicts are taken from the prediction, the others parsed (and checked).
 #[inline]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::cast_sign_loss,
+    reason = "value slots index the layout's own columns and stamp fields the five-field stamp; the stamp is checked before its casts"
+)]
 fn plain_row(
     bytes: &[u8],
     row_start: usize,
@@ -1275,6 +1284,7 @@ impl StampPrediction {
     /// the offsets in `row` after the stamp fields read in it, `stamp` is its stamp and `days`
     /// the day number of its date.
     #[inline]
+    #[allow(clippy::indexing_slicing, reason = "`ends` are offsets of this row's own fields")]
     fn learn(
         &mut self,
         layout: &RowLayout,
@@ -1311,6 +1321,7 @@ struct FieldText {
     length: usize,
 }
 
+#[allow(clippy::indexing_slicing, reason = "the words are cut from 16-byte arrays")]
 impl FieldText {
     /// `None` for text longer than 16 bytes.
     fn new(text: &[u8]) -> Option<FieldText> {
@@ -1351,6 +1362,12 @@ struct PlainNumber {
     has_point: bool,
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "a plain number has at most 15 digits (below 2^53 and 10^15, fraction digits within the table); stamp fields are below 10^9"
+)]
 impl PlainNumber {
     /// The value, bit-identical to the standard parser's: the mantissa (below 2^53) and
     /// 10^fraction_digits are exact in f64, so one division rounds once, correctly (Clinger's
@@ -1417,9 +1434,9 @@ fn digit_run(bytes: &[u8], mut at: usize, mut value: u64) -> (u64, usize) {
 /// An error body in place of CSV: JSON, XML/HTML, or the gateway's `Error Code,Error Message`.
 fn detect_error_body(bytes: &[u8]) -> Option<ClimateCsvError> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    let head = &bytes[start..];
+    let head = bytes.get(start..)?;
     let looks_like_error = matches!(head.first(), Some(b'{' | b'[' | b'<'))
-        || head.len() >= 10 && head[..10].eq_ignore_ascii_case(b"error code");
+        || head.get(..10).is_some_and(|start| start.eq_ignore_ascii_case(b"error code"));
     if !looks_like_error {
         return None;
     }
@@ -1563,7 +1580,7 @@ fn check_stamp(stamp: [i32; 5], line: usize) -> Result<(), ClimateCsvError> {
         Some(format!("year {year} is not 1–9999"))
     } else if !(1..=12).contains(&month) {
         Some(format!("month {month} is not 1–12"))
-    } else if day < 1 || day as u32 > days_in_month(year, month as u32) {
+    } else if day < 1 || u32::try_from(day).unwrap_or(0) > days_in_month(year, u32::try_from(month).unwrap_or(0)) {
         Some(format!("day {day} does not exist in {year}-{month:02}"))
     } else if !(0..=23).contains(&hour) {
         Some(format!("hour {hour} is not 0–23"))
@@ -1613,7 +1630,9 @@ impl Scanner<'_> {
     }
 
     fn field_end(&self) -> usize {
-        self.bytes[self.at..]
+        self.bytes
+            .get(self.at..)
+            .unwrap_or_default()
             .iter()
             .position(|&b| matches!(b, b',' | b'\n' | b'\r'))
             .map_or(self.bytes.len(), |p| self.at + p)
@@ -1671,14 +1690,21 @@ impl Scanner<'_> {
                 Slot::Day => stamp[2] = self.int("Day")?,
                 Slot::Hour => stamp[3] = self.int("Hour")?,
                 Slot::Minute => stamp[4] = self.int("Minute")?,
-                Slot::Value(column) => rows.values[column].push(self.float(&layout.names[index])?),
+                Slot::Value(column) => {
+                    let value = self.float(layout.names.get(index).map_or("a value", String::as_str))?;
+                    if let Some(values) = rows.values.get_mut(column) {
+                        values.push(value);
+                    }
+                }
                 Slot::Skip => self.skip_field(),
             }
         }
         let line = self.line;
         self.end_of_row(fields)?;
         check_stamp(stamp, line)?;
-        rows.push_stamp(stamp, days_from_civil(stamp[0], stamp[1] as u32, stamp[2] as u32), layout.offset_s);
+        let [year, month, day, ..] = stamp;
+        let days = days_from_civil(year, u32::try_from(month).unwrap_or(0), u32::try_from(day).unwrap_or(0));
+        rows.push_stamp(stamp, days, layout.offset_s);
         Ok(())
     }
 
@@ -1686,10 +1712,11 @@ impl Scanner<'_> {
     fn field(&mut self) -> String {
         let start = self.at;
         self.skip_field();
-        String::from_utf8_lossy(&self.bytes[start..self.at]).into_owned()
+        String::from_utf8_lossy(self.bytes.get(start..self.at).unwrap_or_default()).into_owned()
     }
 
     /// A whole number (`2010.0` is one).
+    #[allow(clippy::cast_possible_truncation, reason = "a whole value below 10^9 fits an i32")]
     fn int(&mut self, column: &str) -> Result<i32, ClimateCsvError> {
         let text = self.field();
         match text.trim().parse::<f64>() {

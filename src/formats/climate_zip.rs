@@ -109,7 +109,9 @@ where
         for handle in handles {
             let results = handle.join().unwrap_or_default();
             for (index, result) in results {
-                prepared[index] = Some(result);
+                if let Some(slot) = prepared.get_mut(index) {
+                    *slot = Some(result);
+                }
             }
         }
     });

@@ -152,7 +152,7 @@ async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: b
     let response = transport.send(&request).await?;
     let body = transport.scrub(&response.body);
     let parsed = read_climate_csv(Arc::new(body)).map_err(|e| csv_error(e, response.status, &response.url))?;
-    let year = params.years[0];
+    let year = params.years.first().copied().unwrap_or_default();
     parsed.table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
     CoreClimateTable::new(parsed)
 }

@@ -1,5 +1,10 @@
 //! The PyO3 module `sunflux._core`: the only part of the crate that knows about Python.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
+)]
+
 use pyo3::prelude::*;
 
 pub mod bridge;

@@ -138,6 +138,7 @@ fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Series>, Str
 /// names (year, month, day, hour, [minute], gh, dn, df, tdry, wspd, [pressure], [albedo]).
 #[pyfunction]
 #[pyo3(signature = (table, lat, lon, tz, elevation, name="table"))]
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "calendar values saturate into range; the weather checks them")]
 pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation: f64, name: &str) -> PyResult<CoreWeather> {
     let (batches, _) = table.into_inner();
     let fail = |message: String| to_pyerr(Error::Parameter(vec![format!("{name}: {message}")]));

@@ -9,7 +9,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::raw::RawValue;
+use super::raw::{rounded_i64, RawValue};
 use super::solar::{v2_file_id_problem, Dataset, NumberRange, LATITUDE, LONGITUDE};
 use crate::formats::climate_csv::days_from_civil;
 use crate::formats::timezone::standard_time_zone;
@@ -530,12 +530,12 @@ fn absent_number() -> f64 {
 }
 
 fn lenient_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
-    Ok(lenient_f64(d)?.round() as i64)
+    Ok(rounded_i64(lenient_f64(d)?))
 }
 
 fn lenient_opt_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     let number = lenient_f64(d)?;
-    Ok(number.is_finite().then(|| number.round() as i64))
+    Ok(number.is_finite().then(|| rounded_i64(number)))
 }
 
 fn lenient_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -568,7 +568,7 @@ pub fn unwrap_jsonp(body: &[u8]) -> &[u8] {
     let (Some(open), Some(close)) = (body.iter().position(|b| *b == b'('), body.iter().rposition(|b| *b == b')')) else {
         return body;
     };
-    if close > open { &body[open + 1..close] } else { body }
+    body.get(open + 1..close).unwrap_or(body)
 }
 
 /// Parses an estimator answer in JSON (JSONP unwrapped) or XML.
@@ -736,7 +736,7 @@ impl PvEstimate {
 /// 1 January of `year`: for answers that carry no calendar (typical years).
 pub fn consecutive_hours_ms(year: i32, hours: usize) -> Vec<i64> {
     let start = days_from_civil(year, 1, 1) * 86_400_000;
-    (0..hours as i64).map(|hour| start + hour * 3_600_000).collect()
+    (0..i64::try_from(hours).unwrap_or(0)).map(|hour| start + hour * 3_600_000).collect()
 }
 
 /// Local-time stamps (ms, as above) of calendar records: the start of each record's hour, all in
@@ -745,13 +745,16 @@ pub fn record_hours_ms(year: i32, month: &[u8], day: &[u8], hour: &[u8]) -> Vec<
     // Records come in runs of one date, so the civil-to-days conversion is made once per run.
     let mut date = None;
     let mut day_ms = 0;
-    (0..month.len())
-        .map(|i| {
-            if date != Some((month[i], day[i])) {
-                date = Some((month[i], day[i]));
-                day_ms = days_from_civil(year, u32::from(month[i]), u32::from(day[i])) * 86_400_000;
+    month
+        .iter()
+        .zip(day)
+        .zip(hour)
+        .map(|((&month, &day), &hour)| {
+            if date != Some((month, day)) {
+                date = Some((month, day));
+                day_ms = days_from_civil(year, u32::from(month), u32::from(day)) * 86_400_000;
             }
-            day_ms + i64::from(hour[i]) * 3_600_000
+            day_ms + i64::from(hour) * 3_600_000
         })
         .collect()
 }
@@ -779,7 +782,7 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, local_hours_ms: &[i64]) -> Re
     }
     let (timestamp, zone) = if tz_hours.is_finite() {
         let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
-        let offset_ms = (tz_hours * 3_600_000.0).round() as i64;
+        let offset_ms = rounded_i64(tz_hours * 3_600_000.0);
         let stamps: Vec<i64> = local_hours_ms.iter().map(|local| local - offset_ms).collect();
         (TimestampMillisecondArray::from(stamps).with_timezone(zone.as_str()), Some(zone.as_str().into()))
     } else {
@@ -806,7 +809,7 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, local_hours_ms: &[i64]) -> Re
 
 /// The monthly table: month 1–12 and poa, dc, ac, solrad.
 pub fn monthly_batch(monthly: &Monthly) -> Result<RecordBatch, ArrowError> {
-    let months = monthly.ac.len() as i64;
+    let months = monthly.ac.len();
     let schema = Schema::new(vec![
         Field::new("month", DataType::Int64, false),
         Field::new("poa", DataType::Float64, false),
@@ -814,11 +817,11 @@ pub fn monthly_batch(monthly: &Monthly) -> Result<RecordBatch, ArrowError> {
         Field::new("ac", DataType::Float64, false),
         Field::new("solrad", DataType::Float64, false),
     ]);
-    let pad = |values: &Vec<f64>| -> Vec<f64> { (0..months as usize).map(|i| values.get(i).copied().unwrap_or(f64::NAN)).collect() };
+    let pad = |values: &Vec<f64>| -> Vec<f64> { (0..months).map(|i| values.get(i).copied().unwrap_or(f64::NAN)).collect() };
     RecordBatch::try_new(
         Arc::new(schema),
         vec![
-            Arc::new(Int64Array::from((1..=months).collect::<Vec<_>>())),
+            Arc::new(Int64Array::from((1..=i64::try_from(months).unwrap_or(0)).collect::<Vec<_>>())),
             Arc::new(Float64Array::from(pad(&monthly.poa))),
             Arc::new(Float64Array::from(pad(&monthly.dc))),
             Arc::new(Float64Array::from(monthly.ac.clone())),

@@ -8,6 +8,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::raw::rounded_i64;
 use super::solar::{Dataset, QueryVersion, Station};
 
 /// A number that may come as a JSON number or numeric text; null and empty text are absent.
@@ -115,9 +116,9 @@ impl StationRecord {
             city: self.city.0.unwrap_or_default(),
             state: self.state.0.unwrap_or_default(),
             timezone: self.timezone.0?,
-            elevation: self.elevation.0?.round() as i64,
-            distance: self.distance.0?.round() as i64,
-            resolution: self.resolution.0.map(|r| r.round() as i64),
+            elevation: rounded_i64(self.elevation.0?),
+            distance: rounded_i64(self.distance.0?),
+            resolution: self.resolution.0.map(rounded_i64),
             country: self.country.0,
             weather_data_source: self.weather_data_source.0,
             dataset,

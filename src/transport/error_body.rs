@@ -232,7 +232,7 @@ pub fn classify(status: u16, body: &ErrorBody) -> ApiErrorKind {
 /// `Retry-After` as seconds (the HTTP-date form is rare on these services and treated as absent).
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let seconds: f64 = value.trim().parse().ok()?;
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(86_400.0)))
+    (seconds.is_finite() && seconds >= 0.0).then(|| crate::limits::clamped_seconds(seconds.min(86_400.0)))
 }
 
 /// Builds the failure for a non-success answer (or a 200 with errors).

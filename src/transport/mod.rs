@@ -1,6 +1,11 @@
 //! Everything between a typed call and the wire: routes, auth, throttles, retries, redirects,
 //! error bodies and redaction.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
+)]
+
 pub mod auth;
 pub mod client;
 pub mod error_body;
