@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
-from sunflux._errors import warn_service
+from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -116,7 +116,11 @@ def _file_id(file_id: "str | Station | None") -> str | None:
 def parse_estimate(body: bytes | str, format: str = "json") -> PvEstimate:
     """Parses an estimator answer (json, JSONP or xml) that came from elsewhere."""
     data = body.encode() if isinstance(body, str) else body
-    return PvEstimate(_core.parse_pv_estimate(data, format))
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
+    if not isinstance(format, str):
+        raise ParameterError(f'format must be "json" or "xml" (got {type(format).__name__})')
+    return PvEstimate(_core.parse_pv_estimate(bytes(data), format))
 
 
 _ESTIMATE_DOC = """Estimates the energy of a PV system (PVWatts v5 algorithms).

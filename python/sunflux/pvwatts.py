@@ -221,6 +221,8 @@ _SYSTEM_DEFAULTS = {"dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96}
 
 
 def _system_tuple(index: int, system: Mapping[str, Any]) -> tuple[Any, ...]:
+    if not isinstance(system, Mapping):
+        raise ParameterError(f"systems[{index}] must be a dict of simulate's parameters (got {type(system).__name__})")
     unknown = sorted(set(system) - set(_SYSTEM_FIELDS))
     if unknown:
         raise ParameterError(f"systems[{index}] has unknown fields {unknown} (use {', '.join(_SYSTEM_FIELDS)})")
@@ -243,6 +245,10 @@ def simulate_many(
     ``timeframe="monthly"``); its timestamps are in the sites' standard time zone, or in UTC when
     the weathers have different zones. ``output="results"`` returns one `PvEstimate` per system.
     """
+    if isinstance(systems, (str, bytes)) or not isinstance(systems, Sequence):
+        raise ParameterError(f"systems must be a list of dicts of simulate's parameters (got {type(systems).__name__})")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 4096):
+        raise ParameterError(f"threads must be a whole number between 0 and 4096, or None (got {threads!r:.40})")
     if output not in ("table", "results"):
         raise ParameterError(f'output must be "table" or "results" (got {output!r})')
     weathers = [read_weather(weather)] * len(systems) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]

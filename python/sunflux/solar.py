@@ -134,7 +134,9 @@ def parse_data_query(
     csv bodies do not carry the request, so give the request's parameters.
     """
     data = body.encode() if isinstance(body, str) else body
-    return StationQuery(_core.parse_solar_data_query(data, lat, lon, radius, all, version, format))
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
+    return StationQuery(_core.parse_solar_data_query(bytes(data), lat, lon, radius, all, version, format))
 
 
 class SolarService:
