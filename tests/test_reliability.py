@@ -482,16 +482,17 @@ def test_deadline_must_be_positive_seconds() -> None:
 
 
 def test_the_interpreter_exits_cleanly_after_failed_async_calls(loopback: LoopbackServer) -> None:
-    loopback.handler = lambda request: reply(request, 200, b"<a><b/></a>", {"content-type": "application/xml"})
+    page = b"<html><head><title>500 Internal Server Error</title></head><body></body></html>"
+    loopback.handler = lambda request: reply(request, 500, page, {"content-type": "text/html"})
     for _ in range(8):
         isolated(
             f"""
             import asyncio, sunflux as sf
             async def main():
                 client = sf.AsyncClient({KEY!r}, {loopback.url!r}, retries=0)
-                calls = [client.pv.estimate(4, 0, 14, 1, 20, 180, lat=40, lon=-105, format="xml") for _ in range(5)]
+                calls = [client.pv.estimate(4, 0, 14, 1, 20, 180, lat=40, lon=-105) for _ in range(5)]
                 outcomes = await asyncio.gather(*calls, return_exceptions=True)
-                assert all(isinstance(outcome, sf.ApiError) for outcome in outcomes), outcomes
+                assert all(isinstance(outcome, sf.ServerError) for outcome in outcomes), outcomes
             asyncio.run(main())
             """
         )
