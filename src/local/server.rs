@@ -269,15 +269,14 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
         Ok(request) => request,
         Err(reply) => return reply_response(reply),
     };
-    if path.starts_with(DOWNLOAD_PATH_PREFIX) {
-        return next.run(request).await;
-    }
+    // The file host takes no key (and counts its own hits); faults apply to it as well.
+    let file_host = path.starts_with(DOWNLOAD_PATH_PREFIX);
     let headers = request.headers();
     let header_key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
     let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());
     let key = find_key(header_key, &query_pairs(&request), authorization);
     let key_check = check_key(key.as_deref(), &state.keys);
-    if key_check.is_ok() {
+    if key_check.is_ok() && !file_host {
         state.record_hit(&path);
     }
     let fault = state.faults.as_ref().and_then(|injector| lock(injector).draw());
@@ -294,6 +293,17 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
             return reply_response(reply);
         }
         _ => {}
+    }
+    if file_host {
+        if fault == Some(FaultKind::Delay) {
+            tokio::time::sleep(fault_config.map(|c| c.delay).unwrap_or_default()).await;
+        }
+        let response = next.run(request).await;
+        return match fault {
+            Some(FaultKind::TruncatedBody) => cut_body(response, true).await,
+            Some(FaultKind::DroppedConnection) => cut_body(response, false).await,
+            _ => response,
+        };
     }
     if let Err(code) = key_check {
         return reply_response(gateway_error(code, format));

@@ -4,7 +4,7 @@
 
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use pyo3::prelude::*;
@@ -55,41 +55,71 @@ where
 /// Wraps `future` in an asyncio future of the running event loop; the future runs on the shared
 /// runtime, and cancelling the asyncio future aborts it.
 ///
-/// The result is delivered from a blocking thread (never holding the GIL on a runtime worker)
-/// in one stretch with the GIL held: the value or the exception is built, handed to the loop
-/// with `call_soon_threadsafe`, and every Python object the task held is released before the GIL
-/// is. No runtime thread touches Python after that, and none at all once the interpreter has
-/// started to exit (`quiesce`): a thread entering Python during finalization crashes it.
+/// Results are delivered by one thread of sunflux's (`Deliveries`), never by a runtime worker:
+/// it takes the GIL once for every result waiting, builds each value or exception, hands it to
+/// its loop with `call_soon_threadsafe` and releases every Python object the task held before it
+/// lets the GIL go. No runtime thread touches Python, and no thread at all once the interpreter
+/// has started to exit (`quiesce`): a thread entering Python during finalization crashes it.
 pub fn awaitable<'py, F, T>(py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
 where
     F: Future<Output = Result<T>> + Send + 'static,
     T: for<'a> IntoPyObject<'a> + Send + 'static,
 {
     let runtime = runtime().map_err(to_pyerr)?;
+    let deliveries = deliveries().map_err(to_pyerr)?;
     let event_loop = py.import("asyncio")?.call_method0("get_running_loop")?;
     let py_future = event_loop.call_method0("create_future")?;
     let target = (event_loop.unbind(), py_future.clone().unbind());
     let task = runtime.spawn(async move {
         let result = future.await;
-        let _ = tokio::task::spawn_blocking(move || deliver(target, result)).await;
+        // The delivery thread ends only with the process: a failed send has nobody to tell.
+        let _ = deliveries.send(Box::new(move |py| deliver(py, target, result)));
     });
     py_future.call_method1("add_done_callback", (AbortWhenCancelled { task: task.abort_handle() },))?;
     Ok(py_future)
 }
 
-/// Hands `result` to the asyncio future `target` (see `awaitable`).
-fn deliver<T>(target: (Py<PyAny>, Py<PyAny>), result: Result<T>)
+/// Hands `result` to the asyncio future `target` (see `awaitable`); runs with the GIL.
+fn deliver<T>(py: Python<'_>, target: (Py<PyAny>, Py<PyAny>), result: Result<T>)
 where
     T: for<'a> IntoPyObject<'a>,
 {
-    with_python(move |py| {
-        let (event_loop, py_future) = target;
-        let outcome = result.map_err(to_pyerr).and_then(|value| value.into_bound_py_any(py).map(Bound::unbind));
-        let setter = SetOutcome { future: py_future.clone_ref(py), outcome: std::sync::Mutex::new(Some(outcome)) };
-        // A closed loop (the caller gave up) has nobody to tell.
-        let _ = event_loop.bind(py).call_method1("call_soon_threadsafe", (setter,));
-        drop((event_loop, py_future));
-    });
+    let (event_loop, py_future) = target;
+    let outcome = result.map_err(to_pyerr).and_then(|value| value.into_bound_py_any(py).map(Bound::unbind));
+    let setter = SetOutcome { future: py_future.clone_ref(py), outcome: std::sync::Mutex::new(Some(outcome)) };
+    // A closed loop (the caller gave up) has nobody to tell.
+    let _ = event_loop.bind(py).call_method1("call_soon_threadsafe", (setter,));
+    drop((event_loop, py_future));
+}
+
+/// A result of an async call waiting to be handed to its event loop.
+type Delivery = Box<dyn for<'py> FnOnce(Python<'py>) + Send>;
+
+/// Most results handed over in one stretch with the GIL (others wait for the next stretch).
+const DELIVERIES_PER_STRETCH: usize = 256;
+
+/// The queue of the delivery thread, started on first use.
+fn deliveries() -> Result<std::sync::mpsc::Sender<Delivery>> {
+    static QUEUE: OnceLock<std::result::Result<std::sync::mpsc::Sender<Delivery>, String>> = OnceLock::new();
+    QUEUE
+        .get_or_init(|| {
+            let (sender, receiver) = std::sync::mpsc::channel::<Delivery>();
+            std::thread::Builder::new()
+                .name("sunflux-deliver".into())
+                .spawn(move || {
+                    while let Ok(first) = receiver.recv() {
+                        let mut batch = vec![first];
+                        batch.extend(receiver.try_iter().take(DELIVERIES_PER_STRETCH - 1));
+                        // When the interpreter exits, the Python objects of the batch are dropped
+                        // without the GIL (pyo3 then never decrements them): nothing is touched.
+                        with_python(|py| batch.drain(..).for_each(|delivery| delivery(py)));
+                    }
+                })
+                .map(|_| sender)
+                .map_err(|e| format!("could not start the thread that delivers async results: {e}"))
+        })
+        .clone()
+        .map_err(crate::error::Error::Transport)
 }
 
 /// Sets an asyncio future's result or exception on its loop's thread, unless it was cancelled.
