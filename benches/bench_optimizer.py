@@ -6,7 +6,6 @@ declining block rate whose falling tier takes the branch and bound) beside the L
 from __future__ import annotations
 
 import math
-import time
 
 import sunflux as sf
 from sunflux.optimizer import ElectricLoad, ElectricTariff, Scenario, Site

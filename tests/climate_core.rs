@@ -189,7 +189,7 @@ fn zip_of_a_request_reads_back_as_one_long_frame() {
     let prepared = prepare_download(&request, catalog()).unwrap();
     let sites = prepared.sites.len();
     assert!(sites >= 3, "{sites}");
-    let zip = read_climate_zip(&build_download_zip(&prepared).unwrap()).unwrap();
+    let zip = read_climate_zip(&build_download_zip(&prepared).unwrap(), u64::MAX, None).unwrap();
     assert_eq!(zip.files.len(), sites);
     assert_eq!(zip.sites.num_rows(), sites);
     assert_eq!(zip.num_rows(), sites * 8760);

@@ -13,6 +13,8 @@ from __future__ import annotations
 import http.server
 import importlib.util
 import os
+import shutil
+import subprocess
 import threading
 from pathlib import Path
 from typing import Callable, Iterator
@@ -29,6 +31,10 @@ def _has_module(name: str) -> bool:
 requires_pysam = pytest.mark.skipif(not _has_module("PySAM"), reason="needs nrel-pysam (pip install 'sunflux[bench]')")
 requires_pvlib = pytest.mark.skipif(not _has_module("pvlib"), reason="needs pvlib (pip install 'sunflux[bench]')")
 requires_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
+requires_clippy = pytest.mark.skipif(
+    subprocess.run(["cargo", "clippy", "--version"], capture_output=True).returncode != 0 if shutil.which("cargo") else True,
+    reason="needs cargo clippy (rustup component add clippy)",
+)
 
 
 def _corpus(variable: str, what: str) -> tuple[Path | None, pytest.MarkDecorator]:
@@ -69,6 +75,7 @@ class LoopbackServer:
                 length = int(self.headers.get("content-length") or 0)
                 body = self.rfile.read(length) if length else b""
                 owner.seen.append({"method": self.command, "path": self.path, "headers": dict(self.headers), "body": body})
+                self.body = body
                 owner.handler(self)
 
             do_GET = do_POST = do_DELETE = _any

@@ -32,7 +32,8 @@ import pyarrow as pa
 import pytest
 
 import sunflux as sf
-from sunflux.climate import ATTRIBUTES, ClimateDownload, ClimateService, ClimateTable, parse_csv, parse_zip
+import sunflux.climate
+from sunflux.climate import ATTRIBUTES, ClimateDownload, ClimateTable, parse_csv, parse_zip
 
 from conftest import LoopbackServer, reply
 
@@ -505,7 +506,10 @@ def test_row_count_mismatch_raises(loopback: LoopbackServer, samples: Samples, c
     served_rows = samples.table.data.height - cut_rows
     with pytest.raises(sf.ApiError, match=f"expected {hours_in(year, leap_day)} rows for {year}.*found {served_rows}"):
         client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=year, email=EMAIL, leap_day=leap_day)
-    assert parse_csv(body).data.height == served_rows
+    assert parse_csv(body, whole_year=False).data.height == served_rows
+    if served_rows != hours_in(2010, leap_day=False):
+        with pytest.raises(sf.ApiError, match=f"expected {hours_in(2010, False)} rows for 2010.*found {served_rows}"):
+            parse_csv(body)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -761,25 +765,25 @@ def test_bulk_resumes_an_interrupted_run_without_downloading_twice(
 ) -> None:
     site_years = len(BULK_POINTS) * len(BULK_YEARS)
     before_interrupt = 5
-    real_download = ClimateService.download_csv
+    real_download = sunflux.climate._core.climate_download_csv
     started = iter(range(site_years))
     lock = threading.Lock()
 
-    def interrupted_download(self: ClimateService, *args: Any, **kwargs: Any) -> ClimateTable:
+    def interrupted_download(*args: Any, **kwargs: Any) -> Any:
         with lock:
             number = next(started)
         if number >= before_interrupt:
             raise KeyboardInterrupt
-        return real_download(self, *args, **kwargs)
+        return real_download(*args, **kwargs)
 
-    monkeypatch.setattr(ClimateService, "download_csv", interrupted_download)
+    monkeypatch.setattr(sunflux.climate._core, "climate_download_csv", interrupted_download)
     with pytest.raises(KeyboardInterrupt):
         bulk(climate_client, tmp_path, workers=3)
     assert hits(climate_service, "csv") == before_interrupt
     assert len(list(tmp_path.glob("*.arrow"))) == before_interrupt
     assert not list(tmp_path.glob("*.part"))
 
-    monkeypatch.setattr(ClimateService, "download_csv", real_download)
+    monkeypatch.setattr(sunflux.climate._core, "climate_download_csv", real_download)
     resumed = bulk(climate_client, tmp_path)
     assert hits(climate_service, "csv") == site_years
     assert resumed.height == site_years * hours_in(2010, leap_day=False)
@@ -937,8 +941,8 @@ def test_parse_csv_of_a_body_from_elsewhere() -> None:
     header = "Year,Month,Day,Hour,Minute,GHI,DNI,DHI,air temperature at 2m (Celsius)\n"
     rows = "2012,2,28,23,0,0,0,0,-3.5\n2012,2,29,0,0,,0,0,-4.0\n2012,2,29,1,0,0,0,0,-4.25\n"
     text = METADATA_ROW + values + header + rows
-    table = parse_csv(text)
-    assert parse_csv(text.encode()).data.equals(table.data)
+    table = parse_csv(text, whole_year=False)
+    assert parse_csv(text.encode(), whole_year=False).data.equals(table.data)
     meta = table.metadata
     assert (meta.city, meta.county, meta.location_id, meta.elevation, meta.time_zone) == ("Golden, CO", "Jefferson", "42", 1829, -7)
     assert meta.columns == {"ghi": "GHI", "dni": "DNI", "dhi": "DHI", "temperature_2m": "air temperature at 2m (Celsius)"}
@@ -952,7 +956,7 @@ def test_parse_csv_of_the_ncdb_example_with_its_short_site_header() -> None:
         "SiteID,Site Timezone,Data Timezone,Longitude,Latitude,Country\n80,-9,-9,-130.756,48.75498,b'Canada'\n"
         "Year,Month,Day,Hour,Minute,wind direction at 180m (deg)\n2017,1,1,0,0,347.18\n2017,1,1,1,0,340.1\n"
     )
-    table = parse_csv(body)
+    table = parse_csv(body, whole_year=False)
     assert (table.metadata.location_id, table.metadata.country, table.metadata.time_zone) == ("80", "Canada", -9)
     assert (table.metadata.latitude, table.metadata.longitude) == (48.75498, -130.756)
     assert table.data.columns[-1] == "winddirection_180m" and table.data["winddirection_180m"].to_list() == [347.18, 340.1]

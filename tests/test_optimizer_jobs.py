@@ -10,7 +10,7 @@ import json
 import math
 import pathlib
 import threading
-from typing import Any, Callable
+from typing import Any
 
 import polars as pl
 import pytest

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-import pytest
 
 import sunflux.optimizer as optimizer
 from sunflux.optimizer import (

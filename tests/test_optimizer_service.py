@@ -28,6 +28,8 @@ import asyncio
 import json
 import math
 import time
+import urllib.error
+import urllib.request
 import uuid
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -562,11 +564,20 @@ def test_an_unknown_run_uuid_is_404(optimizer_client: sf.Client) -> None:
     assert f"run_uuid {missing} not in database" in str(caught.value)
 
 
-def test_a_badly_formed_run_uuid_is_400(optimizer_client: sf.Client) -> None:
-    with pytest.raises(sf.ValidationError) as caught:
+def test_a_badly_formed_run_uuid_is_refused_by_the_client_and_400_at_the_service(
+    optimizer_service: sf.LocalService, optimizer_client: sf.Client
+) -> None:
+    before = optimizer_service.hits()
+    with pytest.raises(sf.ParameterError, match="run_uuid must be a UUID"):
         optimizer_client.optimizer.results("not-a-uuid")
-    assert caught.value.status == 400
-    assert json.loads(caught.value.body) == {"messages": {"error": "badly formed hexadecimal UUID string"}, "status": "error"}
+    assert optimizer_service.hits() == before
+    request = urllib.request.Request(
+        f"{optimizer_service.base_url}/api/optimizer/stable/job/not-a-uuid/results/", headers={"X-Api-Key": optimizer_service.api_key}
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request)
+    assert caught.value.code == 400
+    assert json.loads(caught.value.read()) == {"messages": {"error": "badly formed hexadecimal UUID string"}, "status": "error"}
 
 
 def test_run_waits_out_the_404_right_after_the_post() -> None:

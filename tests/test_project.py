@@ -9,6 +9,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import requires_clippy
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
@@ -108,3 +109,16 @@ def test_every_rust_dependency_is_used_by_the_crate() -> None:
         if not re.search(rf"\b{crate}::|\buse {crate}\b|#\[{crate}\(", sources):
             unused.append(name)
     assert unused == [], f"[dependencies] not used by src/: {unused} (test-only crates go to [dev-dependencies])"
+
+
+@requires_clippy
+@pytest.mark.slow
+def test_clippy_finds_no_way_to_panic() -> None:
+    """src/lib.rs and the input-reading modules deny unwrap, expect, panic!, unreachable!,
+    durations from unchecked seconds (clippy.toml), lossy casts and indexing that may panic,
+    outside tests; a change that brings one back fails here."""
+    done = subprocess.run(
+        ["cargo", "clippy", "--lib", "--quiet", "--message-format=short"], cwd=ROOT, capture_output=True, text=True, timeout=3600
+    )
+    errors = [line for line in done.stderr.splitlines() if ": error" in line]
+    assert done.returncode == 0 and not errors, "\n".join(errors) or done.stderr[-3000:]

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 import sunflux as sf
-from sunflux.solar import Station, parse_data_query
+from sunflux.solar import parse_data_query
 
 DATA = pathlib.Path(__file__).with_name("data")
 

@@ -9,7 +9,6 @@ import pathlib
 import subprocess
 import sys
 
-import pytest
 
 import sunflux
 from sunflux import _core

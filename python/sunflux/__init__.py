@@ -23,7 +23,7 @@ from sunflux._errors import (
     TransportError,
     ValidationError,
 )
-from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits
+from sunflux._client import AsyncClient, Client, RateLimit, Response, ServiceLimits, limits
 from sunflux._local import (
     FAULT_KINDS,
     ClimateSettings,
@@ -44,6 +44,7 @@ __all__ = [
     "Response",
     "RateLimit",
     "ServiceLimits",
+    "limits",
     "LocalService",
     "RateLimits",
     "Faults",

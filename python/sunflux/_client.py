@@ -6,6 +6,7 @@ Both wrap one Rust transport (`sunflux._core.CoreClient`); service namespaces (`
 
 from __future__ import annotations
 
+import atexit
 import json as _json
 import logging
 import os
@@ -14,10 +15,13 @@ from typing import Any, Iterable, Mapping, NamedTuple
 from urllib.parse import urlsplit
 
 from sunflux import _core
+from sunflux._errors import ParameterError
 
-__all__ = ["Client", "AsyncClient", "Response", "RateLimit", "ServiceLimits", "resolve_api_key"]
+__all__ = ["Client", "AsyncClient", "Response", "RateLimit", "ServiceLimits", "resolve_api_key", "limits"]
 
 _log = logging.getLogger("sunflux")
+# sunflux's I/O threads must not enter Python while the interpreter exits.
+atexit.register(_core.quiesce)
 
 #: Environment variables searched for a key, in order.
 API_KEY_ENV_VARS = ("SUNFLUX_API_KEY", "NLR_API_KEY", "NREL_API_KEY")
@@ -26,6 +30,16 @@ BASE_URL_ENV_VAR = "SUNFLUX_BASE_URL"
 DEFAULT_URDB_BASE_URL = "https://api.openei.org"
 URDB_BASE_URL_ENV_VAR = "SUNFLUX_URDB_BASE_URL"
 _PUBLIC_HOST = urlsplit(_core.DEFAULT_BASE_URL).hostname
+#: Seconds a whole call may take by default (every attempt, backoff and throttle wait).
+DEFAULT_DEADLINE: float = _core.DEFAULT_DEADLINE
+
+
+def limits() -> dict[str, float]:
+    """Every limit sunflux sets on data it did not make (answers, files, tables), by name, with
+    its default: ``max_bytes.<kind>`` (response caps, raised per client with ``max_bytes=``),
+    zip, XML, JSON and CSV bounds, the default ``deadline_seconds``, and the embedded service's
+    timeouts. docs/design.md ("Limits") says why each is what it is."""
+    return dict(_core.default_limits())
 
 
 def resolve_api_key(api_key: str | None) -> str | None:
@@ -59,14 +73,14 @@ class ServiceLimits:
     min_interval: float | None = None
     in_flight: int | None = None
 
-    def _as_dict(self) -> dict[str, float]:
+    def _as_dict(self) -> dict[str, Any]:
         fields = {
             "per_window": self.per_window,
             "window": self.window,
             "min_interval": self.min_interval,
             "in_flight": self.in_flight,
         }
-        return {k: float(v) for k, v in fields.items() if v is not None}
+        return {k: v for k, v in fields.items() if v is not None}
 
 
 class Response:
@@ -140,34 +154,38 @@ class _ClientBase:
         throttle: bool = True,
         limits: Mapping[str, ServiceLimits] | None = None,
         urdb_base_url: str | None = None,
+        deadline: float | None = DEFAULT_DEADLINE,
+        max_bytes: Mapping[str, int] | None = None,
     ) -> None:
         base = base_url or os.environ.get(BASE_URL_ENV_VAR) or _core.DEFAULT_BASE_URL
-        if routes is None:
-            routes = "nlr" if urlsplit(base.strip()).hostname == _PUBLIC_HOST else "spec"
-        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
-            from sunflux._errors import ParameterError
-
-            raise ParameterError(f"retries must be an integer >= 0 (got {retries!r})")
+        throttles = (
+            {name: lim._as_dict() if isinstance(lim, ServiceLimits) else lim for name, lim in limits.items()}
+            if isinstance(limits, Mapping)
+            else limits
+        )
         self._core = _core.CoreClient(
             base,
             resolve_api_key(api_key),
             auth,
             routes,
-            float(timeout),
+            timeout,
             retries,
-            float(backoff),
+            backoff,
             retry_rate_limited,
             throttle,
-            {name: lim._as_dict() for name, lim in limits.items()} if limits else None,
+            throttles,
+            deadline,
+            dict(max_bytes) if isinstance(max_bytes, Mapping) else max_bytes,
         )
         self._auth = auth
-        self._timeout = float(timeout)
+        self._timeout = timeout
         urdb_base = urdb_base_url or os.environ.get(URDB_BASE_URL_ENV_VAR) or DEFAULT_URDB_BASE_URL
         # The rate database is its own host: a second transport that sends the key as the
         # ``api_key`` query parameter, as that API expects (redacted like every key).
         self._urdb_core = _core.CoreClient(
-            urdb_base, resolve_api_key(api_key), "query", "spec", float(timeout), retries, float(backoff),
-            retry_rate_limited, throttle, None,
+            urdb_base, resolve_api_key(api_key), "query", "spec", timeout, retries, backoff,
+            retry_rate_limited, throttle, None, deadline,
+            dict(max_bytes) if isinstance(max_bytes, Mapping) else max_bytes,
         )
         self._attach_services()
 
@@ -221,11 +239,16 @@ class _ClientBase:
         idempotent: bool | None,
         check_errors: bool,
     ) -> tuple[Any, ...]:
-        body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
+        try:
+            body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
+        except (TypeError, ValueError) as error:
+            raise ParameterError(f"json must be JSON-serialisable: {error}") from None
+        if args is not None and not isinstance(args, Mapping):
+            raise ParameterError(f"args must be a dict of path arguments (got {type(args).__name__})")
         return (
             method,
             endpoint,
-            dict(args) if args else None,
+            {str(name): str(value) for name, value in args.items()} if args else None,
             _pairs(params),
             _pairs(form) if form is not None else None,
             body,
@@ -251,7 +274,8 @@ class Client(_ClientBase):
         ``"spec"`` (paths exactly as the spec) or ``"nlr"`` (the public host's paths). Defaults to
         ``"nlr"`` for the public host and ``"spec"`` for any other base URL.
     timeout:
-        Seconds for one attempt, body included.
+        Seconds for one attempt, from connecting to the last byte of the body. A call may make
+        several attempts; ``deadline`` bounds the whole call.
     retries:
         Extra attempts for idempotent requests after connect errors, timeouts, 5xx, HTML gateway
         pages and 429 (``Retry-After`` honoured), with jittered exponential backoff from ``backoff`` s.
@@ -262,6 +286,15 @@ class Client(_ClientBase):
         The Utility Rate Database API the optimizer's rates come from; defaults to
         ``SUNFLUX_URDB_BASE_URL`` or ``https://api.openei.org``. The key travels there as the
         ``api_key`` query parameter.
+    deadline:
+        Seconds one call may take in all: every attempt, the backoff between them and waits for
+        the client-side limits (default 600; None for no bound). Past it: `TransportError`.
+    max_bytes:
+        Raises the size cap of one kind of answer, e.g. ``{"climate_zip": 8 * 2**30}`` (names and
+        defaults: ``sunflux.limits()``); a larger answer is refused with `ApiError`.
+
+    Every argument is checked when the client is built and all problems are reported at once
+    (`ParameterError`).
     """
 
     def _attach_services(self) -> None:

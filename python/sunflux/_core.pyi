@@ -6,6 +6,10 @@ from typing import Any, Final, Protocol
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
 API_KEY_LENGTH: Final[int]
+DEFAULT_DEADLINE: Final[float]
+
+def default_limits() -> list[tuple[str, float]]: ...
+def quiesce() -> None: ...
 
 class RawResponse:
     @property
@@ -23,19 +27,27 @@ class RawResponse:
     @property
     def text(self) -> str: ...
 
+class CancelToken:
+    def __new__(cls) -> CancelToken: ...
+    def cancel(self) -> None: ...
+    @property
+    def cancelled(self) -> bool: ...
+
 class CoreClient:
     def __new__(
         cls,
-        base_url: str,
-        api_key: str | None,
-        auth: str,
-        routes: str,
-        timeout: float,
-        retries: int,
-        backoff: float,
-        retry_rate_limited: bool,
-        throttle: bool,
-        limits: dict[str, dict[str, float]] | None = None,
+        base_url: object,
+        api_key: object,
+        auth: object,
+        routes: object,
+        timeout: object,
+        retries: object,
+        backoff: object,
+        retry_rate_limited: object,
+        throttle: object,
+        limits: object = None,
+        deadline: object = None,
+        max_bytes: object = None,
     ) -> CoreClient: ...
     def request(
         self,
@@ -69,38 +81,41 @@ class CoreClient:
     @property
     def routes(self) -> str: ...
     @property
+    def cache_origin(self) -> str: ...
+    @property
     def has_key(self) -> bool: ...
     def redact(self, text: str) -> str: ...
 
 class CoreLocalService:
     def __new__(
         cls,
-        port: int = 0,
-        api_key: str | None = None,
-        extra_keys: list[str] = ...,
-        requests_per_window: int = 1000,
-        window_seconds: float = 3600.0,
-        fault_rate: float | None = None,
-        fault_seed: int = 0,
-        fault_kinds: list[str] = ...,
-        fault_delay: float = 0.05,
-        fault_retry_after: float = 0.1,
-        explorers: list[str] = ...,
-        tp_start_delay: float = 0.5,
-        tp_run_time: float = 2.0,
-        tp_failure_status: str | None = None,
-        tp_failure_message: str = ...,
-        tp_failure_region: str | None = None,
-        climate_csv_interval: float = 1.0,
-        climate_json_interval: float = 2.0,
-        climate_csv_per_day: int = 10_000,
-        climate_json_per_day: int = 2_000,
-        climate_in_flight: int = 20,
-        climate_queue: int = 100,
-        climate_build_delay: float = 0.0,
-        optimizer_grace: float = 0.0,
-        optimizer_hang: bool = False,
-        urdb_any_label: bool = False,
+        port: object,
+        api_key: object,
+        extra_keys: object,
+        requests_per_window: object,
+        window_seconds: object,
+        fault_rate: object,
+        fault_seed: object,
+        fault_kinds: object,
+        fault_delay: object,
+        fault_retry_after: object,
+        explorers: object,
+        tp_start_delay: object,
+        tp_run_time: object,
+        tp_failure_status: object,
+        tp_failure_message: object,
+        tp_failure_region: object,
+        climate_csv_interval: object,
+        climate_json_interval: object,
+        climate_csv_per_day: object,
+        climate_json_per_day: object,
+        climate_in_flight: object,
+        climate_queue: object,
+        climate_build_delay: object,
+        optimizer_grace: object,
+        optimizer_hang: object,
+        urdb_any_label: object,
+        problems: list[str] = ...,
     ) -> CoreLocalService: ...
     @property
     def base_url(self) -> str: ...
@@ -290,24 +305,24 @@ class CoreTpJobResult:
 
 def tp_config(
     client: CoreClient,
-    explorer: str,
-    countries: str | None = None,
-    wkt: str | None = None,
+    explorer: object,
+    countries: object = None,
+    wkt: object = None,
     asynchronous: bool = False,
     trace: bool = False,
 ) -> Any: ...
 def tp_submit(
     client: CoreClient,
-    explorer: str,
+    explorer: object,
     config: CoreTpConfiguration,
-    region: str,
-    resource: str,
-    fields_json: str,
+    region: object,
+    resource: object,
+    fields_json: object,
     asynchronous: bool = False,
     trace: bool = False,
 ) -> Any: ...
 def tp_job(
-    client: CoreClient, explorer: str, job_id: str, delete: bool = False, asynchronous: bool = False, trace: bool = False
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: bool = False, trace: bool = False
 ) -> Any: ...
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
 def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
@@ -338,6 +353,7 @@ def climate_download_csv(
     mailing_list: object,
     asynchronous: bool = False,
     trace: bool = False,
+    cancel: CancelToken | None = None,
 ) -> Any: ...
 def climate_request(
     client: CoreClient,
@@ -352,17 +368,17 @@ def climate_request(
     affiliation: object,
     reason: object,
     mailing_list: object,
-    method: str = "POST",
+    method: object,
     asynchronous: bool = False,
     trace: bool = False,
 ) -> Any: ...
 def climate_fetch(
-    client: CoreClient, url: str, wait: bool = True, timeout: float = 600.0, asynchronous: bool = False, trace: bool = False
+    client: CoreClient, url: object, wait: object, timeout: object, asynchronous: bool = False, trace: bool = False
 ) -> Any: ...
 def climate_cache_key(
-    dataset: object, lat: float, lon: float, year: object, attributes: object, utc: object, leap_day: object, email: object
+    dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str: ...
-def parse_climate_csv_bytes(body: bytes) -> CoreClimateTable: ...
-def parse_climate_zip_bytes(body: bytes) -> CoreClimateZip: ...
+def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable: ...
+def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip: ...
 def standard_time_zone_name(tz_hours: float) -> str: ...
 def site_standard_offset(lat: float, lon: float) -> float: ...

@@ -7,6 +7,8 @@ Every text that reaches a message has already had the API key removed by the cor
 
 from __future__ import annotations
 
+import sys
+import warnings
 from typing import Any, Sequence
 
 __all__ = [
@@ -172,3 +174,22 @@ def _rebuild_job_timeout(message: str, job_id: str, last_status: str) -> JobTime
 
 class ServiceWarning(UserWarning):
     """A warning the service returned in its ``warnings`` list (it also stays on the result)."""
+
+
+def warn_service(message: str, stacklevel: int) -> None:
+    """Issues a `ServiceWarning` at the caller ``stacklevel`` frames up (as `warnings.warn`), but
+    without recording it in that module's warnings registry: service warnings name the request's
+    coordinates, so each text is new and the registry (kept to show a warning once per place)
+    would grow with every call of a long-running program. They are shown each time instead."""
+    frame = sys._getframe(1)
+    for _ in range(stacklevel - 1):
+        frame = frame.f_back or frame
+    warnings.warn_explicit(
+        message,
+        ServiceWarning,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module=frame.f_globals.get("__name__"),
+        registry=None,
+        module_globals=frame.f_globals,
+    )

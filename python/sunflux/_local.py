@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import atexit
 import weakref
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sunflux import _core
@@ -146,37 +146,50 @@ class LocalService:
         optimizer: OptimizerSettings | None = None,
         rates: RateDatabaseSettings | None = None,
     ) -> None:
-        limits = rate_limits or RateLimits()
-        job_settings = jobs or JobSettings()
-        climate_settings = climate or ClimateSettings()
-        optimizer_settings = optimizer or OptimizerSettings()
+        problems: list[str] = []
+
+        def settings(name: str, value: Any, kind: type) -> Any:
+            if value is None:
+                return kind()
+            if not isinstance(value, kind):
+                problems.append(f"{name} must be a {kind.__name__} (got {type(value).__name__})")
+                return kind()
+            return value
+
+        limits = settings("rate_limits", rate_limits, RateLimits)
+        fault_settings = None if faults is None else settings("faults", faults, Faults)
+        job_settings = settings("jobs", jobs, JobSettings)
+        climate_settings = settings("climate", climate, ClimateSettings)
+        optimizer_settings = settings("optimizer", optimizer, OptimizerSettings)
+        rate_settings = settings("rates", rates, RateDatabaseSettings)
         self._core = _core.CoreLocalService(
-            port=port,
-            api_key=api_key,
-            extra_keys=list(extra_keys),
-            requests_per_window=limits.requests,
-            window_seconds=float(limits.window),
-            fault_rate=None if faults is None else float(faults.rate),
-            fault_seed=0 if faults is None else faults.seed,
-            fault_kinds=[] if faults is None else list(faults.kinds),
-            fault_delay=0.05 if faults is None else float(faults.delay),
-            fault_retry_after=0.1 if faults is None else float(faults.retry_after),
-            explorers=list(explorers),
-            tp_start_delay=float(job_settings.start_delay),
-            tp_run_time=float(job_settings.run_time),
-            tp_failure_status=job_settings.failure_status,
-            tp_failure_message=job_settings.failure_message,
-            tp_failure_region=job_settings.failure_region,
-            climate_csv_interval=float(climate_settings.csv_interval),
-            climate_json_interval=float(climate_settings.json_interval),
-            climate_csv_per_day=climate_settings.csv_per_day,
-            climate_json_per_day=climate_settings.json_per_day,
-            climate_in_flight=climate_settings.in_flight,
-            climate_queue=climate_settings.queue,
-            climate_build_delay=float(climate_settings.build_delay),
-            optimizer_grace=float(optimizer_settings.not_found_grace),
-            optimizer_hang=optimizer_settings.hang,
-            urdb_any_label=(rates or RateDatabaseSettings()).any_label,
+            port,
+            api_key,
+            extra_keys,
+            limits.requests,
+            limits.window,
+            None if fault_settings is None else fault_settings.rate,
+            0 if fault_settings is None else fault_settings.seed,
+            [] if fault_settings is None else fault_settings.kinds,
+            0.05 if fault_settings is None else fault_settings.delay,
+            0.1 if fault_settings is None else fault_settings.retry_after,
+            explorers,
+            job_settings.start_delay,
+            job_settings.run_time,
+            job_settings.failure_status,
+            job_settings.failure_message,
+            job_settings.failure_region,
+            climate_settings.csv_interval,
+            climate_settings.json_interval,
+            climate_settings.csv_per_day,
+            climate_settings.json_per_day,
+            climate_settings.in_flight,
+            climate_settings.queue,
+            climate_settings.build_delay,
+            optimizer_settings.not_found_grace,
+            optimizer_settings.hang,
+            rate_settings.any_label,
+            problems,
         )
         self.rate_limits = limits
         self.faults = faults

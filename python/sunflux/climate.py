@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
-import hashlib
-import json
 import os
 import sys
 from dataclasses import dataclass, field
@@ -122,12 +120,12 @@ class ClimateTable:
         whose sunrise falls near midnight UTC."""
         from sunflux.pvwatts import read_weather
 
+        if self.data.height == 0:
+            raise ParameterError("the table has no rows: a PV simulation needs one whole year")
         needed = ("ghi", "dni", "dhi")
         missing = [name for name in needed if name not in self.data.columns]
         if missing:
             raise ParameterError(f"the table lacks {', '.join(missing)} for a PV simulation")
-        if self.data.height == 0:
-            raise ParameterError("the table has no rows to make a weather year of")
         m = self.metadata
         site = {"lat": m.latitude, "lon": m.longitude, "elevation": m.elevation if m.elevation is not None else 0.0}
         if not local_time or m.local_time_zone is None or m.local_time_zone == (m.time_zone or 0.0):
@@ -174,26 +172,42 @@ class ClimateDownload:
         return f"ClimateDownload({self.sites.height} sites, {len(self.files)} files, {self.data.height} rows)"
 
 
-def parse_csv(body: bytes | str) -> ClimateTable:
-    """Parses a climate CSV (two metadata rows, column names, data) that came from elsewhere."""
-    return ClimateTable(_core.parse_climate_csv_bytes(body.encode() if isinstance(body, str) else body))
+def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:
+    """Parses a climate CSV (two metadata rows, column names, data) that came from elsewhere.
+
+    The rows must be one whole calendar year (the year of the first row, at the interval of the
+    first two rows, with 29 February when present): a truncated, padded or doubled file raises
+    `ApiError` naming the rows expected. ``whole_year=False`` reads any number of rows."""
+    if isinstance(body, str):
+        body = body.encode()
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
+    if not isinstance(whole_year, bool):
+        raise ParameterError(f"whole_year must be True or False (got {type(whole_year).__name__})")
+    return ClimateTable(_core.parse_climate_csv_bytes(bytes(body), whole_year))
 
 
-def parse_zip(body: bytes) -> ClimateDownload:
-    """Parses a download zip that came from elsewhere."""
-    return ClimateDownload(_core.parse_climate_zip_bytes(body))
+def parse_zip(body: bytes, *, max_unzipped: int | None = None) -> ClimateDownload:
+    """Parses a download zip that came from elsewhere. Its CSVs may inflate to ``max_unzipped``
+    bytes in all (default: ``sunflux.limits()["max_bytes.climate_unzipped"]``) and to 100 times
+    the zip's size; each must be one whole year."""
+    if not isinstance(body, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes (got {type(body).__name__})")
+    return ClimateDownload(_core.parse_climate_zip_bytes(bytes(body), max_unzipped))
 
 
-def _attributes(attributes: Iterable[str] | str | None) -> str | None:
-    if attributes is None:
-        return None
-    return attributes if isinstance(attributes, str) else ",".join(attributes)
+def _attributes(attributes: Iterable[str] | str | None) -> Any:
+    """A list of names as the comma-joined text the core validates; anything else is passed on
+    as it is, for the core to name the problem."""
+    if isinstance(attributes, (list, tuple)) and all(isinstance(a, str) for a in attributes):
+        return ",".join(attributes)
+    return attributes
 
 
 def _years(years: Iterable[int] | int | str) -> Any:
-    if isinstance(years, (int, str)):
-        return years
-    return ",".join(str(y) for y in years)
+    if isinstance(years, (list, tuple, range)) and all(isinstance(y, int) and not isinstance(y, bool) for y in years):
+        return ",".join(str(y) for y in years)
+    return years
 
 
 class _Progress:
@@ -309,41 +323,50 @@ class ClimateService:
         """One CSV request per (point, year) — points are ``(lat, lon)`` — within the client's
         limits (csv at most 1 per second, at most 20 in flight), each retried on transient
         failures. With ``cache_dir``, every site-year is kept as an Arrow IPC file named by a hash
-        of the request (without the key or e-mail), so an interrupted run resumes without
-        downloading anything twice. Returns one long polars frame with ``site`` (the index in
+        of the request (without the key or e-mail) and a checksum of its content, so an
+        interrupted run resumes without downloading anything twice and a damaged file is
+        downloaded again. Ctrl-C stops every download within about 100 ms and leaves only
+        complete entries in the cache. Returns one long polars frame with ``site`` (the index in
         ``points``), ``year`` and the data columns."""
         import polars as pl
 
-        year_list = list(years)
-        jobs = [(site, lat, lon, year) for site, (lat, lon) in enumerate(points) for year in year_list]
-        if not jobs:
-            raise ParameterError("bulk needs at least one point and one year")
+        from sunflux._cache import SiteYearCache
+
+        year_list, point_list = _bulk_arguments(points, years, workers)
+        jobs = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
         attribute_text = _attributes(attributes)
         keys = {job: self._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in jobs}
-        directory = None if cache_dir is None else os.fspath(cache_dir)
-        if directory is not None:
-            os.makedirs(directory, exist_ok=True)
+        cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
         bar = _Progress(len(jobs), progress, f"climate {dataset}")
         frames: dict[tuple[int, float, float, int], Any] = {}
+        stop = _core.CancelToken()
 
         def one(job: tuple[int, float, float, int]) -> tuple[tuple[int, float, float, int], Any, bool]:
-            cached = _read_cache(directory, keys[job])
+            cached = None if cache is None else cache.read(keys[job])
             if cached is not None:
                 return job, cached, True
             _site, lat, lon, year = job
-            table = self.download_csv(
-                dataset, lat=lat, lon=lon, year=year, email=email, attributes=attribute_text, utc=utc, leap_day=leap_day,
-                full_name=full_name, affiliation=affiliation, reason=reason, mailing_list=mailing_list,
+            table = ClimateTable(
+                _core.climate_download_csv(
+                    self._client._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name,
+                    affiliation, reason, mailing_list, False, self._client._trace(), stop,
+                )
             )
-            _write_cache(directory, keys[job], table)
+            if cache is not None and not stop.cancelled:
+                cache.write(keys[job], table)
             return job, table.data, False
 
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, 20))
         try:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(workers, 20))) as pool:
-                for job, frame, cached in pool.map(one, jobs):
-                    frames[job] = frame
-                    bar.advance(cached)
+            for future in [pool.submit(one, job) for job in jobs]:
+                job, frame, cached = _result_of(future)
+                frames[job] = frame
+                bar.advance(cached)
+        except BaseException:
+            stop.cancel()
+            raise
         finally:
+            pool.shutdown(wait=True, cancel_futures=True)
             bar.close()
         long = pl.concat(
             [frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year")) for job in jobs],
@@ -354,54 +377,50 @@ class ClimateService:
     def _cache_key(
         self, dataset: str, lat: float, lon: float, year: int, attributes: str | None, utc: bool, leap_day: bool, email: str
     ) -> str:
-        """The request's identity for the cache; the e-mail is only validated (it is not part of it)."""
+        """The request's identity for the cache: the service's canonical origin (every spelling
+        of loopback alike) and the data parameters; the e-mail is only validated."""
         request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
-        return f"{self._client.base_url}|{request}"
+        return f"{self._client._core.cache_origin}|{request}"
 
 
-_CACHE_KEY = b"sunflux_cache_key"
+#: How often the thread waiting for bulk downloads looks for Ctrl-C: a signal may be delivered
+#: to another thread, and a wait without a timeout would only notice it when a download ends.
+_SIGNAL_CHECK = 0.05
 
 
-def _cache_path(directory: str, key: str) -> str:
-    return os.path.join(directory, hashlib.sha256(key.encode()).hexdigest()[:32] + ".arrow")
+def _result_of(future: concurrent.futures.Future[Any]) -> Any:
+    while True:
+        try:
+            return future.result(timeout=_SIGNAL_CHECK)
+        except concurrent.futures.TimeoutError:
+            continue
 
 
-def _read_cache(directory: str | None, key: str) -> Any:
-    """The cached frame of ``key``, or None (a missing, unreadable or mismatched file is a miss)."""
-    if directory is None:
-        return None
-    path = _cache_path(directory, key)
-    if not os.path.exists(path):
-        return None
-    import polars as pl
-    import pyarrow as pa
-
-    try:
-        with pa.memory_map(path) as source:
-            table = pa.ipc.open_file(source).read_all()
-    except (OSError, pa.ArrowInvalid):
-        return None
-    if (table.schema.metadata or {}).get(_CACHE_KEY) != key.encode():
-        return None
-    return pl.DataFrame(table)
-
-
-def _write_cache(directory: str | None, key: str, table: ClimateTable) -> None:
-    """Writes atomically (temporary file, then rename) so an interrupted run leaves no half file."""
-    if directory is None:
-        return
-    import pyarrow as pa
-
-    arrow = table.data.to_arrow()
-    metadata = dict(arrow.schema.metadata or {})
-    metadata[_CACHE_KEY] = key.encode()
-    metadata[b"climate_metadata"] = json.dumps(table.metadata.__dict__, default=str).encode()
-    arrow = arrow.replace_schema_metadata(metadata)
-    path = _cache_path(directory, key)
-    temporary = f"{path}.{os.getpid()}.part"
-    with pa.OSFile(temporary, "wb") as sink, pa.ipc.new_file(sink, arrow.schema) as writer:
-        writer.write_table(arrow)
-    os.replace(temporary, path)
+def _bulk_arguments(points: Any, years: Any, workers: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
+    """The years and (lat, lon) points of a bulk download; every problem at once (values are
+    checked by the core per request, shapes here)."""
+    problems: list[str] = []
+    year_list: list[Any] = []
+    point_list: list[tuple[Any, Any]] = []
+    if isinstance(years, (str, bytes)) or not isinstance(years, Iterable):
+        problems.append(f"years must be a list of years (got {type(years).__name__})")
+    else:
+        year_list = list(years)
+    if isinstance(points, (str, bytes)) or not isinstance(points, Iterable):
+        problems.append(f"points must be a list of (lat, lon) pairs (got {type(points).__name__})")
+    else:
+        for index, point in enumerate(points):
+            if isinstance(point, (str, bytes)) or not isinstance(point, Sequence) or len(point) != 2:
+                problems.append(f"points[{index}] must be a (lat, lon) pair (got {point!r:.60})")
+            else:
+                point_list.append((point[0], point[1]))
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        problems.append(f"workers must be a whole number >= 1 (got {workers!r:.60})")
+    if not problems and not (year_list and point_list):
+        problems.append("bulk needs at least one point and one year")
+    if problems:
+        raise ParameterError(problems)
+    return year_list, point_list
 
 
 class AsyncClimateService:

@@ -5,12 +5,11 @@ engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` enumerat
 from __future__ import annotations
 
 import enum
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
-from sunflux._errors import ServiceWarning
+from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -40,12 +39,13 @@ class ArrayType(enum.IntEnum):
 
 @dataclass(frozen=True)
 class StationInfo:
-    """The weather file an estimate used: ``elev`` and ``distance`` in metres, ``tz`` hours from GMT."""
+    """The weather file an estimate used: ``elev`` and ``distance`` in metres, ``tz`` hours from GMT.
+    A number the answer does not give is None."""
 
-    lat: float
-    lon: float
-    elev: float
-    tz: float
+    lat: float | None
+    lon: float | None
+    elev: float | None
+    tz: float | None
     location: str
     city: str
     state: str
@@ -103,7 +103,7 @@ class PvEstimate:
 def _finish(core: _core.CorePvEstimate) -> PvEstimate:
     result = PvEstimate(core)
     for message in result.warnings:
-        warnings.warn(message, ServiceWarning, stacklevel=3)
+        warn_service(message, stacklevel=3)
     return result
 
 
@@ -116,7 +116,11 @@ def _file_id(file_id: "str | Station | None") -> str | None:
 def parse_estimate(body: bytes | str, format: str = "json") -> PvEstimate:
     """Parses an estimator answer (json, JSONP or xml) that came from elsewhere."""
     data = body.encode() if isinstance(body, str) else body
-    return PvEstimate(_core.parse_pv_estimate(data, format))
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
+    if not isinstance(format, str):
+        raise ParameterError(f'format must be "json" or "xml" (got {type(format).__name__})')
+    return PvEstimate(_core.parse_pv_estimate(bytes(data), format))
 
 
 _ESTIMATE_DOC = """Estimates the energy of a PV system (PVWatts v5 algorithms).

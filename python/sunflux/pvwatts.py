@@ -107,7 +107,11 @@ def _site_hints(metadata: Mapping[str, Any] | None, given: dict[str, float | Non
     """The site from the keyword arguments and from a metadata mapping (pvlib's readers, an
     NSRDB header): both may give a value, but then they must agree."""
     hints = dict(given)
-    problems = []
+    problems = [
+        f"{name} must be a number (got {type(value).__name__})"
+        for name, value in given.items()
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)))
+    ]
     by_lower = {str(key).lower(): value for key, value in (metadata or {}).items()}
     for name, keys in _METADATA_KEYS.items():
         found = next((by_lower[key] for key in keys if by_lower.get(key) not in (None, "")), None)
@@ -266,7 +270,12 @@ def read_weather(
         return source.weather()  # type: ignore[no-any-return]
     if source is None or isinstance(source, (int, float, str)):
         raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}")
-    table, from_epw = _without_epw_markers(_with_calendar(_arrow_table(source), hints["tz"]))
+    try:
+        table, from_epw = _without_epw_markers(_with_calendar(_arrow_table(source), hints["tz"]))
+    except ParameterError:
+        raise
+    except Exception as error:  # pyarrow, pandas and polars raise their own types for tables they cannot read
+        raise ParameterError(f"the table cannot be read as weather: {type(error).__name__}: {error}") from None
     return Weather(_core.weather_from_table(table, name="table", fill_gaps=from_epw, **hints))
 
 
@@ -303,6 +312,8 @@ _SYSTEM_DEFAULTS = {"dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96}
 
 
 def _system_tuple(index: int, system: Mapping[str, Any]) -> tuple[Any, ...]:
+    if not isinstance(system, Mapping):
+        raise ParameterError(f"systems[{index}] must be a dict of simulate's parameters (got {type(system).__name__})")
     unknown = sorted(set(system) - set(_SYSTEM_FIELDS))
     if unknown:
         raise ParameterError(f"systems[{index}] has unknown fields {unknown} (use {', '.join(_SYSTEM_FIELDS)})")
@@ -325,6 +336,10 @@ def simulate_many(
     ``timeframe="monthly"``); its timestamps are in the sites' standard time zone, or in UTC when
     the weathers have different zones. ``output="results"`` returns one `PvEstimate` per system.
     """
+    if isinstance(systems, (str, bytes)) or not isinstance(systems, Sequence):
+        raise ParameterError(f"systems must be a list of dicts of simulate's parameters (got {type(systems).__name__})")
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 4096):
+        raise ParameterError(f"threads must be a whole number between 0 and 4096, or None (got {threads!r:.40})")
     if output not in ("table", "results"):
         raise ParameterError(f'output must be "table" or "results" (got {output!r})')
     weathers = [read_weather(weather)] * len(systems) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]

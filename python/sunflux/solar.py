@@ -8,12 +8,11 @@ a polars frame with one row per station.
 from __future__ import annotations
 
 import functools
-import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sunflux import _core
-from sunflux._errors import ParameterError, ServiceWarning
+from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars, to_pyarrow
 
 if TYPE_CHECKING:
@@ -116,7 +115,7 @@ class StationQuery:
 def _finish(core: _core.CoreStationQuery) -> StationQuery:
     result = StationQuery(core)
     for message in result.warnings:
-        warnings.warn(message, ServiceWarning, stacklevel=3)
+        warn_service(message, stacklevel=3)
     return result
 
 
@@ -135,7 +134,9 @@ def parse_data_query(
     csv bodies do not carry the request, so give the request's parameters.
     """
     data = body.encode() if isinstance(body, str) else body
-    return StationQuery(_core.parse_solar_data_query(data, lat, lon, radius, all, version, format))
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
+    return StationQuery(_core.parse_solar_data_query(bytes(data), lat, lon, radius, all, version, format))
 
 
 class SolarService:

@@ -262,6 +262,20 @@ class TechnicalPotentialJob:
         return f"TechnicalPotentialJob({self.explorer!r}, {self.job_id!r})"
 
 
+def _countries(countries: Any) -> Any:
+    """A list of country names as the comma-joined text the core checks; anything else as is."""
+    if isinstance(countries, (list, tuple)) and all(isinstance(name, str) for name in countries):
+        return ",".join(countries)
+    return countries
+
+
+def _fields_json(fields: dict[str, Any]) -> str:
+    try:
+        return json.dumps(fields, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise ParameterError(f"job fields must be JSON values (text, numbers, booleans, lists, dicts): {error}") from None
+
+
 class TechnicalPotentialService:
     """``client.technical_potential``."""
 
@@ -273,18 +287,18 @@ class TechnicalPotentialService:
         """The regions (all of them, those of ``countries``, or the one containing the ``wkt`` point)
         with their resources and input fields."""
         _warn_deprecated()
-        names = ",".join(countries) if isinstance(countries, (list, tuple)) else countries
+        names = _countries(countries)
         return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, asynchronous=False, trace=self._client._trace()))
 
     def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
         """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
         at once, `ParameterError`), fills the resource's defaults, and submits the job."""
         _warn_deprecated()
-        config = self._configs.get(explorer)
+        config = self._configs.get(explorer) if isinstance(explorer, str) else None
         if config is None:
             config = self._configs[explorer] = self.config(explorer)
         job_id, _status = _core.tp_submit(
-            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields),
+            self._client._core, explorer, config._core, str(region), str(resource), _fields_json(fields),
             asynchronous=False, trace=self._client._trace(),
         )
         return TechnicalPotentialJob(self._client, explorer, job_id)
@@ -344,16 +358,16 @@ class AsyncTechnicalPotentialService:
 
     async def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
         _warn_deprecated()
-        names = ",".join(countries) if isinstance(countries, (list, tuple)) else countries
+        names = _countries(countries)
         return Configuration(await _core.tp_config(self._client._core, explorer, names, wkt, asynchronous=True, trace=self._client._trace()))
 
     async def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> AsyncTechnicalPotentialJob:
         _warn_deprecated()
-        config = self._configs.get(explorer)
+        config = self._configs.get(explorer) if isinstance(explorer, str) else None
         if config is None:
             config = self._configs[explorer] = await self.config(explorer)
         job_id, _status = await _core.tp_submit(
-            self._client._core, explorer, config._core, str(region), str(resource), json.dumps(fields),
+            self._client._core, explorer, config._core, str(region), str(resource), _fields_json(fields),
             asynchronous=True, trace=self._client._trace(),
         )
         return AsyncTechnicalPotentialJob(self._client, explorer, job_id)

@@ -37,8 +37,8 @@ pub fn civil_from_days(days: i64) -> (i32, u32, u32) {
     let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
     let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
     let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_from_march + 2) / 5 + 1) as u32;
-    let month = if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 } as u32;
+    let day = u32::try_from(day_of_year - (153 * month_from_march + 2) / 5 + 1).unwrap_or(1);
+    let month = u32::try_from(if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 }).unwrap_or(1);
     let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year as i32, month, day)
+    (i32::try_from(year).unwrap_or(if year < 0 { i32::MIN } else { i32::MAX }), month, day)
 }

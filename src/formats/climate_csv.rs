@@ -26,7 +26,7 @@
 //! - An error body received instead of CSV (service JSON `{"status":400,"errors":[...]}`,
 //!   gateway JSON/CSV/XML/HTML) is recognised and returned as `ClimateCsvError::ErrorBody`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -37,6 +37,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde_json::{json, Map, Value};
 
 use crate::formats::timezone::standard_time_zone;
+use crate::limits::{MAX_CSV_COLUMNS, MAX_CSV_ROWS};
 use crate::transport::error_body::parse_error_body;
 
 mod parser_threads;
@@ -204,6 +205,9 @@ pub fn expected_rows(year: i32, leap_day: bool, interval_minutes: u32) -> usize 
     let days = if leap_day && is_leap_year(year) { 366 } else { 365 };
     days * (1440 / interval_minutes) as usize
 }
+
+/// The interval assumed when a file has fewer than two rows (the only one the service offers).
+const INTERVAL_WHEN_UNKNOWN: u32 = 60;
 
 /// The Arrow time zone of stamps at `offset_hours` from UTC (see the module notes).
 pub fn timestamp_time_zone(offset_hours: f64) -> String {
@@ -478,6 +482,9 @@ pub enum ClimateCsvError {
         "expected {expected} rows for {year} (leap_day={leap_day}, interval={interval_minutes} min), found {found}"
     )]
     RowCount { year: i32, leap_day: bool, interval_minutes: u32, expected: usize, found: usize },
+    /// The rows are not one calendar year at one interval (the message says what was expected).
+    #[error("{0}")]
+    NotOneYear(String),
 }
 
 impl ClimateCsvError {
@@ -526,7 +533,7 @@ impl ClimateTable {
                     Some(days) if last_date == (year, month, day) => days,
                     _ => {
                         last_date = (year, month, day);
-                        *last_days.insert(days_from_civil(year, month as u32, day as u32))
+                        *last_days.insert(days_from_civil(year, u32::try_from(month).unwrap_or(0), u32::try_from(day).unwrap_or(0)))
                     }
                 };
                 instant_us(days, hour, minute, offset_s)
@@ -542,6 +549,45 @@ impl ClimateTable {
         } else {
             Err(ClimateCsvError::RowCount { year, leap_day, interval_minutes, expected, found: self.len() })
         }
+    }
+
+    /// Checks that the rows are one whole calendar year at one interval, as every climate CSV is:
+    /// the year is the first row's, the interval the step from the first row to the second (60
+    /// minutes with fewer rows), and 29 February counts when any row has it. A truncated,
+    /// padded or doubled file fails, naming the rows expected.
+    pub fn check_whole_year(&self) -> Result<(), ClimateCsvError> {
+        let Some(&year) = self.year.first() else {
+            return Err(ClimateCsvError::NotOneYear(format!(
+                "the CSV has no data rows; a climate CSV holds one year ({} hourly rows, {} in a leap year with leap_day)",
+                expected_rows(2010, false, 60),
+                expected_rows(2012, true, 60)
+            )));
+        };
+        let interval_minutes = self.step_minutes().unwrap_or(INTERVAL_WHEN_UNKNOWN);
+        if interval_minutes == 0 || 1440 % interval_minutes != 0 {
+            return Err(ClimateCsvError::NotOneYear(format!(
+                "the first two rows are {interval_minutes} minutes apart, which is not an interval that divides a day"
+            )));
+        }
+        let leap_day = self.month.iter().zip(&self.day).any(|(&month, &day)| month == 2 && day == 29);
+        self.check_rows(year, leap_day, interval_minutes)?;
+        match self.year.iter().position(|&other| other != year) {
+            Some(row) => Err(ClimateCsvError::NotOneYear(format!(
+                "row {} is in {} but the file starts in {year}: a climate CSV holds one year",
+                row + 1,
+                self.year.get(row).copied().unwrap_or_default()
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Minutes from the first row's stamp to the second's.
+    fn step_minutes(&self) -> Option<u32> {
+        let stamp = |row: usize| -> Option<i64> {
+            let days = days_from_civil(*self.year.get(row)?, u32::try_from(*self.month.get(row)?).ok()?, u32::try_from(*self.day.get(row)?).ok()?);
+            Some(days * 1440 + i64::from(*self.hour.get(row)?) * 60 + i64::from(*self.minute.get(row)?))
+        };
+        u32::try_from(stamp(1)? - stamp(0)?).ok()
     }
 
     /// Metadata plus the long name of each column (`columns`: short → long), as JSON.
@@ -601,6 +647,7 @@ impl ClimateTable {
 }
 
 /// The stamps' offset from UTC in whole seconds.
+#[allow(clippy::cast_possible_truncation, reason = "the parser refuses offsets beyond 24 h, and `as` saturates")]
 fn offset_seconds(offset_hours: f64) -> i64 {
     (offset_hours * 3600.0).round() as i64
 }
@@ -677,11 +724,10 @@ pub fn metadata_record_batch(rows: &[(String, &ClimateMetadata)]) -> Result<Reco
 pub fn write_climate_csv(table: &ClimateTable) -> Vec<u8> {
     let mut out = Vec::with_capacity(1024 + table.len() * (20 + 8 * table.columns.len()));
     write_header_rows(table, &mut out);
-    for row in 0..table.len() {
-        for (index, value) in [table.year[row], table.month[row], table.day[row], table.hour[row], table.minute[row]]
-            .into_iter()
-            .enumerate()
-        {
+    let dates = table.year.iter().zip(&table.month).zip(&table.day);
+    let times = table.hour.iter().zip(&table.minute);
+    for (row, (((&year, &month), &day), (&hour, &minute))) in dates.zip(times).enumerate() {
+        for (index, value) in [year, month, day, hour, minute].into_iter().enumerate() {
             if index > 0 {
                 out.push(b',');
             }
@@ -726,6 +772,7 @@ fn push_int(out: &mut Vec<u8>, value: i32) {
 
 /// Writes `n`, with a decimal point `decimals` digits from the right (zero-padded: 5 with 2
 /// decimals is `0.05`).
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation, reason = "24 places hold the 20 digits of a u64 and the point of at most 4 decimals; n % 10 < 10")]
 fn push_digits(out: &mut Vec<u8>, mut n: u64, decimals: u32) {
     let mut digits = [0u8; 24];
     let mut at = digits.len();
@@ -750,6 +797,7 @@ fn push_digits(out: &mut Vec<u8>, mut n: u64, decimals: u32) {
 /// with at most four decimals (all the service writes) take an integer fast path: the fewest
 /// decimals d for which round(value·10^d) / 10^d == value give a decimal that parses back to
 /// `value`; below 10^15 at that scale no shorter decimal can, so the text is `Display`'s.
+#[allow(clippy::indexing_slicing, clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "decimals <= 4 indexes the 16 powers; |scaled| < 1e15 fits a u64")]
 fn push_f64(out: &mut Vec<u8>, value: f64) {
     for decimals in 0..=4u32 {
         let scale = POWERS_OF_TEN[decimals as usize];
@@ -779,6 +827,9 @@ enum Slot {
     Value(usize),
     Skip,
 }
+
+/// Blank lines tolerated on top of [`MAX_CSV_ROWS`] before the rows are counted exactly.
+const BLANK_LINE_ALLOWANCE: usize = 1024;
 
 /// Shared bodies smaller than this are parsed on one thread.
 const PARALLEL_MIN_BYTES: usize = 128 * 1024;
@@ -844,9 +895,27 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
     let [meta_names, meta_values, column_names] = header;
     let metadata = ClimateMetadata::from_pairs(&meta_names, &meta_values);
     let (slots, columns) = plan_columns(&column_names)?;
+    let lines = count_newlines(bytes.get(data_start..).unwrap_or_default());
+    if lines > MAX_CSV_ROWS + BLANK_LINE_ALLOWANCE {
+        return Err(ClimateCsvError::Malformed {
+            line: FIRST_DATA_LINE,
+            message: format!("more than {MAX_CSV_ROWS} data rows (the limit: a leap year of one-minute data)"),
+        });
+    }
+    for (name, offset) in [("Time Zone", metadata.time_zone), ("Local Time Zone", metadata.local_time_zone)] {
+        if let Some(hours) = offset.filter(|hours| !(-24.0..=24.0).contains(hours)) {
+            return Err(ClimateCsvError::Malformed { line: 2, message: format!("{name} {hours} is not an offset from UTC in hours") });
+        }
+    }
     let offset_s = offset_seconds(metadata.time_zone.unwrap_or(0.0));
     let layout = Arc::new(RowLayout::new(slots, column_names, columns.len(), offset_s));
     let rows = parse_chunks(&source, bom + data_start, &layout, helpers)?;
+    if rows.len() > MAX_CSV_ROWS {
+        return Err(ClimateCsvError::Malformed {
+            line: FIRST_DATA_LINE,
+            message: format!("more than {MAX_CSV_ROWS} data rows (the limit: a leap year of one-minute data)"),
+        });
+    }
     let [year, month, day, hour, minute] = rows.stamps;
     let table = ClimateTable {
         metadata,
@@ -871,6 +940,7 @@ fn parse(source: BodySource<'_>) -> Result<ParsedClimateCsv, ClimateCsvError> {
 /// with 1/16 slack (too little only costs a reallocation when appending). Lines are counted
 /// by each chunk's parser; the later chunks number theirs from the first data line, moved
 /// down by the lines before them.
+#[allow(clippy::indexing_slicing, reason = "cut_rows gives at least one chunk, each a range of `bytes`")]
 fn parse_chunks(
     source: &BodySource<'_>,
     data_start: usize,
@@ -935,6 +1005,7 @@ const FIRST_DATA_LINE: usize = 4;
 
 /// Cuts the data rows at line ends into at most `parts` byte ranges of about equal size (fewer
 /// when the body has fewer lines).
+#[allow(clippy::indexing_slicing, reason = "every cut point is at most the body's length")]
 fn cut_rows(bytes: &[u8], data_start: usize, parts: usize) -> Vec<Range<usize>> {
     let size = bytes.len() - data_start;
     let mut chunks = Vec::with_capacity(parts);
@@ -1076,6 +1147,11 @@ fn parse_rows(
 /// (`Rows::truncate_values` drops them). Stamp fields the row starts with as `stamps`
 /// predicts are taken from the prediction, the others parsed (and checked).
 #[inline]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::cast_sign_loss,
+    reason = "value slots index the layout's own columns and stamp fields the five-field stamp; the stamp is checked before its casts"
+)]
 fn plain_row(
     bytes: &[u8],
     row_start: usize,
@@ -1208,6 +1284,7 @@ impl StampPrediction {
     /// the offsets in `row` after the stamp fields read in it, `stamp` is its stamp and `days`
     /// the day number of its date.
     #[inline]
+    #[allow(clippy::indexing_slicing, reason = "`ends` are offsets of this row's own fields")]
     fn learn(
         &mut self,
         layout: &RowLayout,
@@ -1244,6 +1321,7 @@ struct FieldText {
     length: usize,
 }
 
+#[allow(clippy::indexing_slicing, reason = "the words are cut from 16-byte arrays")]
 impl FieldText {
     /// `None` for text longer than 16 bytes.
     fn new(text: &[u8]) -> Option<FieldText> {
@@ -1284,6 +1362,12 @@ struct PlainNumber {
     has_point: bool,
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "a plain number has at most 15 digits (below 2^53 and 10^15, fraction digits within the table); stamp fields are below 10^9"
+)]
 impl PlainNumber {
     /// The value, bit-identical to the standard parser's: the mantissa (below 2^53) and
     /// 10^fraction_digits are exact in f64, so one division rounds once, correctly (Clinger's
@@ -1350,9 +1434,9 @@ fn digit_run(bytes: &[u8], mut at: usize, mut value: u64) -> (u64, usize) {
 /// An error body in place of CSV: JSON, XML/HTML, or the gateway's `Error Code,Error Message`.
 fn detect_error_body(bytes: &[u8]) -> Option<ClimateCsvError> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;
-    let head = &bytes[start..];
+    let head = bytes.get(start..)?;
     let looks_like_error = matches!(head.first(), Some(b'{' | b'[' | b'<'))
-        || head.len() >= 10 && head[..10].eq_ignore_ascii_case(b"error code");
+        || head.get(..10).is_some_and(|start| start.eq_ignore_ascii_case(b"error code"));
     if !looks_like_error {
         return None;
     }
@@ -1385,7 +1469,10 @@ fn read_header_rows(bytes: &[u8]) -> Result<([Vec<String>; 3], usize), ClimateCs
                     .into(),
             });
         }
-        let (fields, next) = header_record(bytes, at);
+        let (fields, next) = header_record(bytes, at).ok_or_else(|| ClimateCsvError::Malformed {
+            line,
+            message: format!("more than {MAX_CSV_COLUMNS} fields (the limit; a climate CSV has about 20)"),
+        })?;
         *row = fields
             .into_iter()
             .enumerate()
@@ -1401,8 +1488,9 @@ fn read_header_rows(bytes: &[u8]) -> Result<([Vec<String>; 3], usize), ClimateCs
     Ok((rows, at))
 }
 
-/// The fields of the CSV record at `at` and the offset after its line end.
-fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
+/// The fields of the CSV record at `at` and the offset after its line end; `None` past
+/// [`MAX_CSV_COLUMNS`] fields.
+fn header_record(bytes: &[u8], mut at: usize) -> Option<(Vec<Vec<u8>>, usize)> {
     let mut fields = Vec::new();
     let mut field = Vec::new();
     let mut field_started = false;
@@ -1421,6 +1509,9 @@ fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
                 field_started = true;
             }
             b',' => {
+                if fields.len() >= MAX_CSV_COLUMNS {
+                    return None;
+                }
                 fields.push(std::mem::take(&mut field));
                 field_started = false;
             }
@@ -1437,7 +1528,7 @@ fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
         }
     }
     fields.push(field);
-    (fields, at)
+    Some((fields, at))
 }
 
 /// Slots for row 3 and the (short, long) names of the value columns.
@@ -1445,6 +1536,7 @@ fn header_record(bytes: &[u8], mut at: usize) -> (Vec<Vec<u8>>, usize) {
 fn plan_columns(names: &[String]) -> Result<(Vec<Slot>, Vec<(String, String)>), ClimateCsvError> {
     let mut slots = Vec::with_capacity(names.len());
     let mut columns: Vec<(String, String)> = Vec::new();
+    let mut taken: HashSet<String> = HashSet::new();
     for name in names {
         let slot = match normalized_key(name).as_str() {
             "year" => Slot::Year,
@@ -1460,10 +1552,11 @@ fn plan_columns(names: &[String]) -> Result<(Vec<Slot>, Vec<(String, String)>), 
                 }
                 let base = short.clone();
                 let mut suffix = 2;
-                while columns.iter().any(|(s, _)| *s == short) {
+                while taken.contains(&short) {
                     short = format!("{base}_{suffix}");
                     suffix += 1;
                 }
+                taken.insert(short.clone());
                 columns.push((short, name.clone()));
                 Slot::Value(columns.len() - 1)
             }
@@ -1483,9 +1576,11 @@ fn plan_columns(names: &[String]) -> Result<(Vec<Slot>, Vec<(String, String)>), 
 
 fn check_stamp(stamp: [i32; 5], line: usize) -> Result<(), ClimateCsvError> {
     let [year, month, day, hour, minute] = stamp;
-    let problem = if !(1..=12).contains(&month) {
+    let problem = if !(1..=9999).contains(&year) {
+        Some(format!("year {year} is not 1–9999"))
+    } else if !(1..=12).contains(&month) {
         Some(format!("month {month} is not 1–12"))
-    } else if day < 1 || day as u32 > days_in_month(year, month as u32) {
+    } else if day < 1 || u32::try_from(day).unwrap_or(0) > days_in_month(year, u32::try_from(month).unwrap_or(0)) {
         Some(format!("day {day} does not exist in {year}-{month:02}"))
     } else if !(0..=23).contains(&hour) {
         Some(format!("hour {hour} is not 0–23"))
@@ -1535,7 +1630,9 @@ impl Scanner<'_> {
     }
 
     fn field_end(&self) -> usize {
-        self.bytes[self.at..]
+        self.bytes
+            .get(self.at..)
+            .unwrap_or_default()
             .iter()
             .position(|&b| matches!(b, b',' | b'\n' | b'\r'))
             .map_or(self.bytes.len(), |p| self.at + p)
@@ -1593,14 +1690,21 @@ impl Scanner<'_> {
                 Slot::Day => stamp[2] = self.int("Day")?,
                 Slot::Hour => stamp[3] = self.int("Hour")?,
                 Slot::Minute => stamp[4] = self.int("Minute")?,
-                Slot::Value(column) => rows.values[column].push(self.float(&layout.names[index])?),
+                Slot::Value(column) => {
+                    let value = self.float(layout.names.get(index).map_or("a value", String::as_str))?;
+                    if let Some(values) = rows.values.get_mut(column) {
+                        values.push(value);
+                    }
+                }
                 Slot::Skip => self.skip_field(),
             }
         }
         let line = self.line;
         self.end_of_row(fields)?;
         check_stamp(stamp, line)?;
-        rows.push_stamp(stamp, days_from_civil(stamp[0], stamp[1] as u32, stamp[2] as u32), layout.offset_s);
+        let [year, month, day, ..] = stamp;
+        let days = days_from_civil(year, u32::try_from(month).unwrap_or(0), u32::try_from(day).unwrap_or(0));
+        rows.push_stamp(stamp, days, layout.offset_s);
         Ok(())
     }
 
@@ -1608,10 +1712,11 @@ impl Scanner<'_> {
     fn field(&mut self) -> String {
         let start = self.at;
         self.skip_field();
-        String::from_utf8_lossy(&self.bytes[start..self.at]).into_owned()
+        String::from_utf8_lossy(self.bytes.get(start..self.at).unwrap_or_default()).into_owned()
     }
 
     /// A whole number (`2010.0` is one).
+    #[allow(clippy::cast_possible_truncation, reason = "a whole value below 10^9 fits an i32")]
     fn int(&mut self, column: &str) -> Result<i32, ClimateCsvError> {
         let text = self.field();
         match text.trim().parse::<f64>() {

@@ -8,16 +8,22 @@
 //!   twice as fast as the default level 6 for a 4 % larger file: 36 % of the CSV size instead of
 //!   35 %; level 1 of zlib-rs leaves 56 %); a fixed 1980-01-01 time stamp so the same request
 //!   gives the same bytes.
-//! - Reading takes every `*.csv` entry (other entries are skipped). `site` is
+//! - Reading takes every `*.csv` entry (other entries are skipped); each must be one whole year
+//!   (`ClimateTable::check_whole_year`). Sizes claimed by the archive are never trusted: every
+//!   entry is inflated through a cap (`limits::MAX_ZIP_ENTRY_BYTES`), the archive's total
+//!   through the caller's cap and `limits::MAX_ZIP_RATIO` times its own size, so a zip bomb or a
+//!   forged size is an error before memory grows. `site` is
 //!   the file's `Location ID` (the file name without `.csv` when absent); `year` is the `Year` of
 //!   the first row. All files must have the same columns. The timestamp column keeps the
 //!   files' time zone when every file has the same stamp offset, and is `UTC` otherwise (the
 //!   instants are exact either way; `Year … Minute` keep each file's stamps).
 
 use std::io::{Cursor, Read};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Int32Array, RecordBatch, StringArray};
+use bytes::Bytes;
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, PreparedZipFile, ZipArchive, ZipWriter};
@@ -26,7 +32,9 @@ use super::climate_csv::{
     column_field, metadata_record_batch, parse_climate_csv, time_fields, timestamp_time_zone, ClimateCsvError,
     ClimateTable,
 };
+use crate::limits::{MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_RATIO, ZIP_RATIO_ALLOWANCE};
 use crate::transport::error_body::parse_error_body;
+use crate::transport::redact::{redact, scrub_body};
 
 /// Deflate level of written entries.
 const COMPRESSION_LEVEL: i64 = 3;
@@ -44,6 +52,9 @@ pub enum ClimateZipError {
     Entry { file: String, message: String },
     #[error("{0}")]
     Arrow(String),
+    /// The archive is larger than a limit allows (the message names it).
+    #[error("{0}")]
+    TooLarge(String),
 }
 
 impl From<zip::result::ZipError> for ClimateZipError {
@@ -98,7 +109,9 @@ where
         for handle in handles {
             let results = handle.join().unwrap_or_default();
             for (index, result) in results {
-                prepared[index] = Some(result);
+                if let Some(slot) = prepared.get_mut(index) {
+                    *slot = Some(result);
+                }
             }
         }
     });
@@ -133,40 +146,110 @@ impl ClimateZip {
     }
 }
 
-/// Reads every CSV of a climate zip (see the module notes).
-pub fn read_climate_zip(bytes: &[u8]) -> Result<ClimateZip, ClimateZipError> {
+/// Reads every CSV of a climate zip (see the module notes); the entries may inflate to
+/// `max_unzipped` bytes in all. With `key`, the key is masked in every entry and name before
+/// parsing (a server may have written it into the files).
+pub fn read_climate_zip(bytes: &[u8], max_unzipped: u64, key: Option<&str>) -> Result<ClimateZip, ClimateZipError> {
     if !bytes.starts_with(b"PK") {
         let parsed = parse_error_body(bytes);
         let messages = if parsed.messages.is_empty() { vec!["the body is empty".to_string()] } else { parsed.messages };
         return Err(ClimateZipError::NotZip(messages));
     }
     let archive = ZipArchive::new(Cursor::new(bytes))?;
+    if archive.len() > MAX_ZIP_ENTRIES {
+        return Err(ClimateZipError::TooLarge(format!(
+            "the archive lists {} entries, more than the {MAX_ZIP_ENTRIES} a download can hold",
+            archive.len()
+        )));
+    }
     let mut entries = Vec::new();
     for (index, name) in archive.file_names().enumerate() {
         let name = name?;
         if name.to_ascii_lowercase().ends_with(".csv") {
-            entries.push((index, name.into_owned()));
+            entries.push((index, redact(&name, key)));
         }
     }
-    let tables = parse_entries(&archive, &entries)?;
+    let by_ratio = u64::try_from(bytes.len()).unwrap_or(u64::MAX).saturating_mul(MAX_ZIP_RATIO).saturating_add(ZIP_RATIO_ALLOWANCE);
+    let budget = Budget::new(max_unzipped.min(by_ratio), max_unzipped < by_ratio);
+    let tables = parse_entries(&archive, &entries, &budget, key)?;
     assemble(tables)
+}
+
+/// The inflated bytes left to the entries of one archive (shared by the worker threads).
+struct Budget {
+    limit: u64,
+    used: AtomicU64,
+    /// The limit is the caller's cap (else the ratio's).
+    by_cap: bool,
+}
+
+impl Budget {
+    fn new(limit: u64, by_cap: bool) -> Budget {
+        Budget { limit, used: AtomicU64::new(0), by_cap }
+    }
+
+    /// Counts `bytes` more; an error once the total passes the limit.
+    fn spend(&self, bytes: u64) -> Result<(), ClimateZipError> {
+        let used = self.used.fetch_add(bytes, Ordering::Relaxed).saturating_add(bytes);
+        if used <= self.limit {
+            return Ok(());
+        }
+        Err(ClimateZipError::TooLarge(if self.by_cap {
+            format!(
+                "the archive's CSVs inflate to more than {} bytes, the limit (raise it with max_bytes={{\"climate_unzipped\": ...}})",
+                self.limit
+            )
+        } else {
+            format!(
+                "the archive's CSVs inflate to more than {MAX_ZIP_RATIO} times the archive's size: a zip bomb, not a download"
+            )
+        }))
+    }
+}
+
+/// Inflates one entry through the per-entry cap and the archive's budget, never allocating for
+/// the size the archive claims beyond what is read.
+fn inflate(file: &mut zip::read::ZipFile<'_, Cursor<&[u8]>>, name: &str, budget: &Budget) -> Result<Vec<u8>, ClimateZipError> {
+    let too_large = || ClimateZipError::Entry {
+        file: name.to_owned(),
+        message: format!("inflates to more than {MAX_ZIP_ENTRY_BYTES} bytes; one site-year is about 1 MB"),
+    };
+    if file.size() > MAX_ZIP_ENTRY_BYTES {
+        return Err(too_large());
+    }
+    const CHUNK: usize = 1 << 20;
+    let mut text = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0).min(CHUNK));
+    let mut limited = file.take(MAX_ZIP_ENTRY_BYTES + 1);
+    let mut chunk = vec![0u8; 64 * 1024];
+    loop {
+        let read = limited.read(&mut chunk).map_err(|error| ClimateZipError::Entry { file: name.to_owned(), message: error.to_string() })?;
+        if read == 0 {
+            break;
+        }
+        budget.spend(u64::try_from(read).unwrap_or(u64::MAX))?;
+        text.extend_from_slice(chunk.get(..read).unwrap_or_default());
+    }
+    if u64::try_from(text.len()).unwrap_or(u64::MAX) > MAX_ZIP_ENTRY_BYTES {
+        return Err(too_large());
+    }
+    Ok(text)
 }
 
 /// Inflates and parses the entries on worker threads, in entry order.
 fn parse_entries(
     archive: &ZipArchive<Cursor<&[u8]>>,
     entries: &[(usize, String)],
+    budget: &Budget,
+    key: Option<&str>,
 ) -> Result<Vec<(String, ClimateTable)>, ClimateZipError> {
     let workers = worker_count(entries.len());
+    let failed = std::sync::atomic::AtomicBool::new(false);
     let parse_one = |archive: &mut ZipArchive<Cursor<&[u8]>>, (index, name): &(usize, String)| {
         let mut file = archive.by_index(*index)?;
-        let mut text = Vec::with_capacity(usize::try_from(file.size()).unwrap_or(0));
-        file.read_to_end(&mut text)
-            .map_err(|error| ClimateZipError::Entry { file: name.clone(), message: error.to_string() })?;
-        let table = parse_climate_csv(&text).map_err(|error: ClimateCsvError| ClimateZipError::Entry {
-            file: name.clone(),
-            message: error.to_string(),
-        })?;
+        let text = scrub_body(&Bytes::from(inflate(&mut file, name, budget)?), key);
+        let entry_error = |error: ClimateCsvError| ClimateZipError::Entry { file: name.clone(), message: error.to_string() };
+        let table = parse_climate_csv(&text).map_err(entry_error)?;
+        table.check_whole_year().map_err(entry_error)?;
         Ok((name.clone(), table))
     };
     let mut results: Vec<Option<Result<(String, ClimateTable), ClimateZipError>>> =
@@ -176,20 +259,38 @@ fn parse_entries(
             .map(|worker| {
                 let mut own = archive.clone();
                 let parse_one = &parse_one;
+                let failed = &failed;
                 scope.spawn(move || {
-                    (worker..entries.len())
-                        .step_by(workers)
-                        .map(|i| (i, parse_one(&mut own, &entries[i])))
-                        .collect::<Vec<_>>()
+                    let mut done = Vec::new();
+                    for i in (worker..entries.len()).step_by(workers) {
+                        if failed.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let Some(entry) = entries.get(i) else { break };
+                        let result = parse_one(&mut own, entry);
+                        if result.is_err() {
+                            failed.store(true, Ordering::Relaxed);
+                        }
+                        done.push((i, result));
+                    }
+                    done
                 })
             })
             .collect();
         for handle in handles {
             for (i, result) in handle.join().unwrap_or_default() {
-                results[i] = Some(result);
+                if let Some(slot) = results.get_mut(i) {
+                    *slot = Some(result);
+                }
             }
         }
     });
+    if let Some(error) = results.iter_mut().find_map(|result| match result {
+        Some(Err(_)) => result.take().and_then(Result::err),
+        _ => None,
+    }) {
+        return Err(error);
+    }
     results
         .into_iter()
         .map(|result| result.unwrap_or_else(|| Err(ClimateZipError::Zip("a worker stopped".into()))))
@@ -254,21 +355,36 @@ mod tests {
     use super::*;
     use crate::formats::climate_csv::{write_climate_csv, Attribute, ClimateMetadata, DataColumn};
 
+    const HOURS: usize = 8760;
+
+    /// One whole non-leap year of hourly rows (2010 or 2011) with one GHI value.
     fn table(site: &str, year: i32, offset: f64, value: f64) -> ClimateTable {
+        let mut stamps = (Vec::new(), Vec::new(), Vec::new());
+        for month in 1..=12u32 {
+            for day in 1..=crate::formats::calendar::days_in_month(year, month) {
+                for hour in 0..24 {
+                    stamps.0.push(month as i32);
+                    stamps.1.push(day as i32);
+                    stamps.2.push(hour);
+                }
+            }
+        }
         ClimateTable {
             metadata: ClimateMetadata {
                 location_id: site.into(),
                 time_zone: Some(offset),
                 ..ClimateMetadata::default()
             },
-            year: vec![year; 3],
-            month: vec![1; 3],
-            day: vec![1; 3],
-            hour: vec![0, 1, 2],
-            minute: vec![0; 3],
-            columns: vec![DataColumn::of(Attribute::Ghi, vec![value; 3])],
+            year: vec![year; HOURS],
+            month: stamps.0,
+            day: stamps.1,
+            hour: stamps.2,
+            minute: vec![0; HOURS],
+            columns: vec![DataColumn::of(Attribute::Ghi, vec![value; HOURS])],
         }
     }
+
+    const NO_CAP: u64 = u64::MAX;
 
     fn zip_of(tables: &[ClimateTable]) -> Vec<u8> {
         build_zip(tables.len(), |i| {
@@ -283,9 +399,9 @@ mod tests {
         let tables = [table("7", 2010, -7.0, 1.5), table("7", 2011, -7.0, 2.5), table("9", 2010, -7.0, 3.5)];
         let bytes = zip_of(&tables);
         assert_eq!(bytes, zip_of(&tables), "deterministic bytes");
-        let zip = read_climate_zip(&bytes).unwrap();
+        let zip = read_climate_zip(&bytes, NO_CAP, None).unwrap();
         assert_eq!(zip.files, ["7_40_-105_2010.csv", "7_40_-105_2011.csv", "9_40_-105_2010.csv"]);
-        assert_eq!(zip.num_rows(), 9);
+        assert_eq!(zip.num_rows(), 3 * HOURS);
         assert_eq!(zip.sites.num_rows(), 2);
         let names: Vec<&str> = zip.schema.fields().iter().map(|f| f.name().as_str()).collect();
         assert_eq!(names, ["site", "year", "Year", "Month", "Day", "Hour", "Minute", "timestamp", "ghi"]);
@@ -301,16 +417,47 @@ mod tests {
 
     #[test]
     fn mixed_offsets_use_utc_and_bad_bodies_are_named() {
-        let zip = read_climate_zip(&zip_of(&[table("1", 2010, -7.0, 1.0), table("2", 2010, 5.5, 1.0)])).unwrap();
+        let zip = read_climate_zip(&zip_of(&[table("1", 2010, -7.0, 1.0), table("2", 2010, 5.5, 1.0)]), NO_CAP, None).unwrap();
         assert_eq!(
             zip.schema.field(7).data_type(),
             &DataType::Timestamp(arrow_schema::TimeUnit::Microsecond, Some("UTC".into()))
         );
-        let error = read_climate_zip(b"<html><body><h1>404 Not Found</h1></body></html>").unwrap_err();
+        let error = read_climate_zip(b"<html><body><h1>404 Not Found</h1></body></html>", NO_CAP, None).unwrap_err();
         assert!(matches!(error, ClimateZipError::NotZip(_)), "{error:?}");
         let mut other = table("3", 2010, 0.0, 1.0);
-        other.columns[0] = DataColumn::of(Attribute::Dni, vec![1.0; 3]);
-        let mixed = read_climate_zip(&zip_of(&[table("1", 2010, 0.0, 1.0), other])).unwrap_err();
+        other.columns[0] = DataColumn::of(Attribute::Dni, vec![1.0; HOURS]);
+        let mixed = read_climate_zip(&zip_of(&[table("1", 2010, 0.0, 1.0), other]), NO_CAP, None).unwrap_err();
         assert!(mixed.to_string().contains("columns differ"), "{mixed}");
+    }
+
+    #[test]
+    fn entries_must_be_whole_years() {
+        let mut cut = table("1", 2010, 0.0, 1.0);
+        for column in [&mut cut.year, &mut cut.month, &mut cut.day, &mut cut.hour, &mut cut.minute] {
+            column.truncate(HOURS - 1);
+        }
+        cut.columns[0].values.truncate(HOURS - 1);
+        let error = read_climate_zip(&zip_of(&[cut]), NO_CAP, None).unwrap_err().to_string();
+        assert!(error.contains("expected 8760 rows for 2010") && error.contains("found 8759"), "{error}");
+    }
+
+    #[test]
+    fn claimed_sizes_are_not_trusted_and_inflation_is_capped() {
+        let bytes = zip_of(&[table("1", 2010, 0.0, 1.0), table("2", 2010, 0.0, 2.0)]);
+        let inflated = bytes.len() as u64 * 2;
+        let capped = read_climate_zip(&bytes, inflated, None).unwrap_err().to_string();
+        assert!(capped.contains("climate_unzipped"), "{capped}");
+        // Claim 4 GiB for the first entry in its local header and the central directory.
+        let mut forged = bytes.clone();
+        for signature in [&b"PK\x03\x04"[..], &b"PK\x01\x02"[..]] {
+            let at = forged.windows(4).position(|w| w == signature).unwrap();
+            let field = if signature[2] == 3 { at + 22 } else { at + 24 };
+            forged[field..field + 4].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+        }
+        let error = read_climate_zip(&forged, NO_CAP, None).unwrap_err().to_string();
+        assert!(error.contains("inflates to more than"), "{error}");
+        let budget = Budget::new(10, false);
+        assert!(budget.spend(10).is_ok());
+        assert!(budget.spend(1).unwrap_err().to_string().contains("zip bomb"));
     }
 }

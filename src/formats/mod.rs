@@ -1,5 +1,10 @@
 //! Wire formats shared by the client parsers and the embedded service writers.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
+)]
+
 pub mod calendar;
 pub mod climate_csv;
 pub mod climate_zip;

@@ -8,6 +8,7 @@
 
 /// The time zone name for `offset_hours` east of GMT, or `None` when no name keeps that offset
 /// without daylight saving.
+#[allow(clippy::cast_possible_truncation, reason = "the offset is checked to lie within -12..=14 hours first")]
 pub fn standard_time_zone(offset_hours: f64) -> Option<String> {
     if !offset_hours.is_finite() || !(-12.0..=14.0).contains(&offset_hours) {
         return None;

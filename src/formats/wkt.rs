@@ -188,11 +188,20 @@ impl Polygon {
     }
 }
 
+/// The two ends of an edge, a window of two positions.
+fn edge(pair: &[LonLat]) -> [LonLat; 2] {
+    match pair {
+        [a, b, ..] => [*a, *b],
+        [a] => [*a, *a],
+        [] => [LonLat { lon: 0.0, lat: 0.0 }; 2],
+    }
+}
+
 /// Crossing-number test of one closed ring.
 fn ring_contains(ring: &[LonLat], p: LonLat) -> bool {
     let mut inside = false;
-    for edge in ring.windows(2) {
-        let (a, b) = (edge[0], edge[1]);
+    for pair in ring.windows(2) {
+        let [a, b] = edge(pair);
         if (a.lat > p.lat) != (b.lat > p.lat) {
             let x = a.lon + (p.lat - a.lat) / (b.lat - a.lat) * (b.lon - a.lon);
             if p.lon < x {
@@ -207,8 +216,8 @@ fn ring_contains(ring: &[LonLat], p: LonLat) -> bool {
 fn ring_area_km2(ring: &[LonLat]) -> f64 {
     let sum: f64 = ring
         .windows(2)
-        .map(|edge| {
-            let (a, b) = (edge[0], edge[1]);
+        .map(|pair| {
+            let [a, b] = edge(pair);
             (b.lon - a.lon).to_radians() * (2.0 + a.lat.to_radians().sin() + b.lat.to_radians().sin())
         })
         .sum();
@@ -218,7 +227,13 @@ fn ring_area_km2(ring: &[LonLat]) -> f64 {
 
 /// Unsigned shoelace area of a closed ring in square degrees (0 for collinear positions).
 fn planar_area_deg2(ring: &[LonLat]) -> f64 {
-    let twice: f64 = ring.windows(2).map(|edge| edge[0].lon * edge[1].lat - edge[1].lon * edge[0].lat).sum();
+    let twice: f64 = ring
+        .windows(2)
+        .map(|pair| {
+            let [a, b] = edge(pair);
+            a.lon * b.lat - b.lon * a.lat
+        })
+        .sum();
     twice.abs() / 2.0
 }
 
@@ -487,7 +502,9 @@ fn check_ring(ring: &[LonLat], name: &str) -> Result<(), WktError> {
             ring.len()
         )));
     }
-    let (first, last) = (ring[0], ring[ring.len() - 1]);
+    let (Some(&first), Some(&last)) = (ring.first(), ring.last()) else {
+        return Err(WktError::new(format!("{name} has no positions")));
+    };
     if first != last {
         return Err(WktError::new(format!(
             "{name} is not closed: its last position ({} {}) must repeat its first ({} {})",

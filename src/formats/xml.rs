@@ -24,6 +24,8 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use quick_xml::{Reader, Writer};
 use serde_json::{Map, Number, Value};
 
+use crate::limits::MAX_XML_DEPTH;
+
 /// Name of the root element of every response document.
 pub const ROOT_ELEMENT: &str = "response";
 
@@ -42,6 +44,8 @@ pub enum XmlError {
     BadValue { element: String, message: String },
     #[error("the document has no root element")]
     NoRoot,
+    #[error("elements are nested more than {MAX_XML_DEPTH} levels deep (the limit; real answers have 5)")]
+    TooDeep,
 }
 
 /// Writes `value` as a complete XML document with a `<response>` root.
@@ -62,7 +66,12 @@ pub fn read_xml(body: &[u8]) -> Result<Value, XmlError> {
     loop {
         let event = reader.read_event().map_err(|e| malformed(&reader, e.to_string()))?;
         match event {
-            Event::Start(start) => open.push(OpenElement::from_start(&start, &reader)?),
+            Event::Start(start) => {
+                if open.len() >= MAX_XML_DEPTH {
+                    return Err(XmlError::TooDeep);
+                }
+                open.push(OpenElement::from_start(&start, &reader)?);
+            }
             Event::Empty(start) => {
                 let element = OpenElement::from_start(&start, &reader)?;
                 close_element(element, &mut open, &mut root, &reader)?;
@@ -421,6 +430,15 @@ mod tests {
         ] {
             assert!(read_xml(body).is_err(), "{:?}", String::from_utf8_lossy(body));
         }
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_without_recursion() {
+        let depth = 200_000;
+        let body = format!("{}{}", "<a>".repeat(depth), "</a>".repeat(depth));
+        assert_eq!(read_xml(body.as_bytes()), Err(XmlError::TooDeep));
+        let fits = format!("{}x{}", "<a>".repeat(MAX_XML_DEPTH), "</a>".repeat(MAX_XML_DEPTH));
+        assert!(read_xml(fits.as_bytes()).is_ok());
     }
 
     #[test]

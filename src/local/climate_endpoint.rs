@@ -403,7 +403,7 @@ mod tests {
         jobs.complete(&job_id, zip.into(), Duration::from_secs(3));
         let download = download_reply(&jobs, &id);
         assert_eq!((download.status, download.content_type), (200, "application/zip"));
-        let read = read_climate_zip(&download.body).unwrap();
+        let read = read_climate_zip(&download.body, u64::MAX, None).unwrap();
         assert_eq!(read.files.len(), 4);
         assert_eq!(read.sites.num_rows(), 2);
         assert_eq!(read.num_rows(), 4 * 8760);
@@ -551,6 +551,9 @@ pub async fn handle_download(
         Some(id) => {
             let mut jobs = lock(&state.climate_jobs);
             jobs.expire(state.uptime());
+            if jobs.status(id).is_some() {
+                state.record_hit(&format!("{DOWNLOAD_PATH_PREFIX}{file}"));
+            }
             download_reply(&jobs, id)
         }
         None => ServiceReply::json(404, &json!({"status": 404, "errors": ["No download file at this address."]})),

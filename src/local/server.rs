@@ -13,7 +13,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use tokio::sync::oneshot;
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 use super::faults::{html_error_page, FaultConfig, FaultInjector, FaultKind};
@@ -32,6 +32,7 @@ use super::optimizer_routes::ScenarioChecker;
 use super::{climate_endpoint, optimizer_routes, pv_endpoint, solar_endpoint, status, tp_endpoint};
 use crate::error::{Error, Result};
 use crate::formats::Format;
+use crate::limits::{SERVICE_BODY_TIMEOUT, SERVICE_HEADER_TIMEOUT, SERVICE_MAX_BODY_BYTES, SERVICE_MAX_HIT_PATHS};
 use crate::transport::auth::API_KEY_LENGTH;
 
 /// How to run the embedded service.
@@ -63,6 +64,10 @@ pub struct ServiceConfig {
     pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
     /// The rate stand-in answers every well-formed URDB label (not only its catalogue's).
     pub urdb_any_label: bool,
+    /// A connection that has not sent a whole request head after this is closed.
+    pub header_timeout: Duration,
+    /// A request whose body has not fully arrived after this is answered 408.
+    pub body_timeout: Duration,
 }
 
 impl Default for ServiceConfig {
@@ -82,6 +87,8 @@ impl Default for ServiceConfig {
             optimizer: JobStoreConfig::default(),
             scenario_checker: None,
             urdb_any_label: false,
+            header_timeout: SERVICE_HEADER_TIMEOUT,
+            body_timeout: SERVICE_BODY_TIMEOUT,
         }
     }
 }
@@ -107,6 +114,7 @@ pub struct ServiceState {
     faults: Option<Mutex<FaultInjector>>,
     started: Instant,
     hits: Mutex<BTreeMap<String, u64>>,
+    body_timeout: Duration,
 }
 
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -159,6 +167,7 @@ impl ServiceState {
             faults: config.faults.clone().map(|f| Mutex::new(FaultInjector::new(f))),
             started: Instant::now(),
             hits: Mutex::new(BTreeMap::new()),
+            body_timeout: config.body_timeout,
         })
     }
 
@@ -167,15 +176,29 @@ impl ServiceState {
         self.started.elapsed()
     }
 
-    /// Requests that reached the service, by path (whatever their outcome).
+    /// Requests that reached the service, by path: those that passed the key check (whatever
+    /// their outcome) and downloads of files the service made. Past
+    /// `limits::SERVICE_MAX_HIT_PATHS` distinct paths, new ones share [`OTHER_PATHS`].
     pub fn hits(&self) -> BTreeMap<String, u64> {
         lock(&self.hits).clone()
     }
 
-    fn record_hit(&self, path: &str) {
-        *lock(&self.hits).entry(path.to_owned()).or_default() += 1;
+    pub fn record_hit(&self, path: &str) {
+        let mut hits = lock(&self.hits);
+        let known = hits.contains_key(path) || hits.len() < SERVICE_MAX_HIT_PATHS;
+        *hits.entry(if known { path.to_owned() } else { OTHER_PATHS.to_owned() }).or_default() += 1;
+    }
+
+    /// Whether a `Host` header names this service (127.0.0.1 or localhost, on its port).
+    fn is_own_host(&self, host: Option<&str>) -> bool {
+        let (Some(host), Some(base)) = (host, self.base_url.get()) else { return false };
+        let port = base.rsplit(':').next().unwrap_or_default();
+        ["127.0.0.1", "localhost"].iter().any(|name| host.eq_ignore_ascii_case(&format!("{name}:{port}")))
     }
 }
+
+/// The `hits()` key that counts the paths beyond the distinct-path limit.
+pub const OTHER_PATHS: &str = "(other paths)";
 
 /// The format an error for this path must be written in: the path's suffix, JSON otherwise.
 pub fn format_of_path(path: &str) -> Format {
@@ -241,12 +264,28 @@ pub fn query_pairs(request: &Request) -> Vec<(String, String)> {
 #[derive(Debug, Clone)]
 pub struct AuthenticatedKey(pub String);
 
-async fn gateway(State(state): State<Arc<ServiceState>>, mut request: Request, next: Next) -> Response {
+async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let format = format_of_path(&path);
-    state.record_hit(&path);
-    if path.starts_with(DOWNLOAD_PATH_PREFIX) {
-        return next.run(request).await;
+    let host = request.headers().get("host").and_then(|v| v.to_str().ok());
+    if !state.is_own_host(host) {
+        // A page of another site that resolves its name to 127.0.0.1 (DNS rebinding) sends its
+        // own name; only this service's names are answered.
+        return reply_response(ServiceReply::json(421, &serde_json::json!({"error": {"code": "MISDIRECTED_REQUEST", "message": "The Host header does not name this service (use 127.0.0.1 or localhost with its port)."}})));
+    }
+    let mut request = match buffered(request, state.body_timeout).await {
+        Ok(request) => request,
+        Err(reply) => return reply_response(reply),
+    };
+    // The file host takes no key (and counts its own hits); faults apply to it as well.
+    let file_host = path.starts_with(DOWNLOAD_PATH_PREFIX);
+    let headers = request.headers();
+    let header_key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
+    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());
+    let key = find_key(header_key, &query_pairs(&request), authorization);
+    let key_check = check_key(key.as_deref(), &state.keys);
+    if key_check.is_ok() && !file_host {
+        state.record_hit(&path);
     }
     let fault = state.faults.as_ref().and_then(|injector| lock(injector).draw());
     let fault_config = state.faults.as_ref().map(|injector| lock(injector).config().clone());
@@ -263,11 +302,18 @@ async fn gateway(State(state): State<Arc<ServiceState>>, mut request: Request, n
         }
         _ => {}
     }
-    let headers = request.headers();
-    let header_key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
-    let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());
-    let key = find_key(header_key, &query_pairs(&request), authorization);
-    if let Err(code) = check_key(key.as_deref(), &state.keys) {
+    if file_host {
+        if fault == Some(FaultKind::Delay) {
+            tokio::time::sleep(fault_config.map(|c| c.delay).unwrap_or_default()).await;
+        }
+        let response = next.run(request).await;
+        return match fault {
+            Some(FaultKind::TruncatedBody) => cut_body(response, true).await,
+            Some(FaultKind::DroppedConnection) => cut_body(response, false).await,
+            _ => response,
+        };
+    }
+    if let Err(code) = key_check {
         return reply_response(gateway_error(code, format));
     }
     let key = key.unwrap_or_default();
@@ -288,6 +334,24 @@ async fn gateway(State(state): State<Arc<ServiceState>>, mut request: Request, n
         Some(FaultKind::TruncatedBody) => cut_body(response, true).await,
         Some(FaultKind::DroppedConnection) => cut_body(response, false).await,
         _ => response,
+    }
+}
+
+/// The request with its body read into memory: at most `SERVICE_MAX_BODY_BYTES` (413 beyond),
+/// within `timeout` (408 after), so that a client sending its body slowly or without end never
+/// holds the service.
+async fn buffered(request: Request, timeout: Duration) -> std::result::Result<Request, ServiceReply> {
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, SERVICE_MAX_BODY_BYTES)).await {
+        Ok(Ok(bytes)) => Ok(Request::from_parts(parts, Body::from(bytes))),
+        Ok(Err(_)) => Err(ServiceReply::json(
+            413,
+            &serde_json::json!({"error": {"code": "PAYLOAD_TOO_LARGE", "message": format!("The request body is larger than {SERVICE_MAX_BODY_BYTES} bytes.")}}),
+        )),
+        Err(_) => Err(ServiceReply::json(
+            408,
+            &serde_json::json!({"error": {"code": "REQUEST_TIMEOUT", "message": format!("The request body did not arrive within {:.1} s.", timeout.as_secs_f64())}}),
+        )),
     }
 }
 
@@ -313,7 +377,7 @@ pub struct LocalService {
     pub base_url: String,
     pub port: u16,
     pub state: Arc<ServiceState>,
-    shutdown: Option<oneshot::Sender<()>>,
+    shutdown: Option<watch::Sender<bool>>,
     task: Option<JoinHandle<()>>,
 }
 
@@ -327,15 +391,10 @@ impl LocalService {
         let port = listener.local_addr().map_err(|e| Error::Transport(e.to_string()))?.port();
         let _entered = runtime.enter();
         let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| Error::Transport(e.to_string()))?;
-        let (shutdown, stop) = oneshot::channel::<()>();
+        let (shutdown, stop) = watch::channel(false);
         let _ = state.base_url.set(format!("http://127.0.0.1:{port}"));
         let app = router(state.clone());
-        let task = runtime.spawn(async move {
-            let server = axum::serve(listener, app).with_graceful_shutdown(async {
-                let _ = stop.await;
-            });
-            let _ = server.await;
-        });
+        let task = runtime.spawn(serve(listener, app, stop, config.header_timeout));
         Ok(LocalService { base_url: format!("http://127.0.0.1:{port}"), port, state, shutdown: Some(shutdown), task: Some(task) })
     }
 
@@ -351,7 +410,7 @@ impl LocalService {
     pub fn close(&mut self, runtime: &tokio::runtime::Runtime) {
         self.state.optimizer_jobs.cancel_all();
         if let Some(shutdown) = self.shutdown.take() {
-            let _ = shutdown.send(());
+            let _ = shutdown.send(true);
         }
         if let Some(task) = self.task.take() {
             let abort = task.abort_handle();
@@ -360,5 +419,132 @@ impl LocalService {
                 abort.abort();
             }
         }
+    }
+}
+
+/// Accepts connections until `stop` turns true, serving each with HTTP/1.1 and a deadline for its
+/// request heads (`header_timeout`: a connection that has not sent a whole head by then, idle or
+/// half-sent, is closed). On stop, every connection finishes its current request and closes.
+async fn serve(listener: tokio::net::TcpListener, app: Router, mut stop: watch::Receiver<bool>, header_timeout: Duration) {
+    let service = hyper_util::service::TowerToHyperService::new(app);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = stop.changed() => return,
+        };
+        let Ok((stream, _)) = accepted else { continue };
+        let _ = stream.set_nodelay(true);
+        let service = service.clone();
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(header_timeout);
+            let connection = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stop.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(Duration::from_millis(500), connection).await;
+                }
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+
+    use super::*;
+
+    fn started(timeout: Duration) -> (tokio::runtime::Runtime, LocalService) {
+        let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+        let config = ServiceConfig { header_timeout: timeout, body_timeout: timeout, ..ServiceConfig::default() };
+        let service = LocalService::start(&runtime, &config).unwrap();
+        (runtime, service)
+    }
+
+    /// Sends `request` on a new connection and returns what came back before it closed.
+    fn exchange(port: u16, request: &str) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).into_owned()
+    }
+
+    #[test]
+    fn only_requests_that_pass_the_key_check_are_counted() {
+        let (runtime, mut service) = started(SERVICE_HEADER_TIMEOUT);
+        let port = service.port;
+        for index in 0..50 {
+            let answer = exchange(port, &format!("GET /x/{index} HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\nconnection: close\r\n\r\n"));
+            assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+        }
+        assert!(service.state.hits().is_empty());
+        let key = service.api_key().to_owned();
+        let answer = exchange(port, &format!("GET /api/local/v1/status.json HTTP/1.1\r\nhost: localhost:{port}\r\nx-api-key: {key}\r\nconnection: close\r\n\r\n"));
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+        assert_eq!(service.state.hits().get("/api/local/v1/status.json"), Some(&1));
+        service.close(&runtime);
+    }
+
+    #[test]
+    fn distinct_paths_are_counted_up_to_the_limit() {
+        let state = ServiceState::new(&ServiceConfig::default()).unwrap();
+        for index in 0..SERVICE_MAX_HIT_PATHS + 10 {
+            state.record_hit(&format!("/p/{index}"));
+        }
+        state.record_hit("/p/0");
+        let hits = state.hits();
+        assert_eq!(hits.len(), SERVICE_MAX_HIT_PATHS + 1);
+        assert_eq!((hits.get(OTHER_PATHS), hits.get("/p/0")), (Some(&10), Some(&2)));
+    }
+
+    #[test]
+    fn a_host_that_is_not_the_service_is_refused() {
+        let (runtime, mut service) = started(SERVICE_HEADER_TIMEOUT);
+        let key = service.api_key().to_owned();
+        for host in ["evil.example", "127.0.0.1:1", "localhost"] {
+            let answer = exchange(service.port, &format!("GET /api/local/v1/status.json HTTP/1.1\r\nhost: {host}\r\nx-api-key: {key}\r\nconnection: close\r\n\r\n"));
+            assert!(answer.starts_with("HTTP/1.1 421"), "{host}: {answer}");
+        }
+        service.close(&runtime);
+    }
+
+    #[test]
+    fn half_sent_heads_are_closed_after_the_header_timeout() {
+        let (runtime, mut service) = started(Duration::from_millis(300));
+        let started_at = Instant::now();
+        let streams: Vec<TcpStream> = (0..20)
+            .map(|_| {
+                let mut stream = TcpStream::connect(("127.0.0.1", service.port)).unwrap();
+                stream.write_all(b"GET /api/local/v1/status.json HTTP/1.1\r\nhost: 127.0.0.1\r\n").unwrap();
+                stream.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                stream
+            })
+            .collect();
+        for mut stream in streams {
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest);
+        }
+        assert!(started_at.elapsed() < Duration::from_secs(4), "{:?}", started_at.elapsed());
+        service.close(&runtime);
+    }
+
+    #[test]
+    fn a_body_that_never_arrives_is_answered_408() {
+        let (runtime, mut service) = started(Duration::from_millis(300));
+        let mut stream = TcpStream::connect(("127.0.0.1", service.port)).unwrap();
+        let head = format!("POST /api/optimizer/stable/job/ HTTP/1.1\r\nhost: 127.0.0.1:{}\r\ncontent-length: 100\r\n\r\n{{", service.port);
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let mut answer = [0u8; 12];
+        stream.read_exact(&mut answer).unwrap();
+        assert_eq!(&answer, b"HTTP/1.1 408");
+        service.close(&runtime);
     }
 }

@@ -34,7 +34,9 @@ fn tou_weekday(month: usize) -> [u32; 24] {
 }
 
 fn rate(index: usize, name: &str, description: &str, mut fields: Value) -> Value {
-    let object = fields.as_object_mut().expect("rate fields are an object");
+    let Some(object) = fields.as_object_mut() else {
+        return fields;
+    };
     object.insert("label".into(), json!(SYNTHETIC_LABELS[index]));
     object.insert("name".into(), json!(format!("{name} (synthetic, sunflux stand-in)")));
     object.insert("utility".into(), json!(SYNTHETIC_UTILITY));

@@ -39,7 +39,9 @@ fn parallel_map<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T
         .into_inner()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
         .into_iter()
-        .map(|slot| slot.expect("every job index is processed exactly once"))
+        .enumerate()
+        // Every index was processed exactly once; computing a missing one keeps this panic-free.
+        .map(|(index, slot)| slot.unwrap_or_else(|| work(index)))
         .collect()
 }
 

@@ -890,8 +890,8 @@ impl SiteHints {
 /// for TMY2 and EPW). See `parse_weather_with`.
 pub fn read_weather_file(path: &Path, hints: &SiteHints) -> Result<Weather, WeatherError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| WeatherError::new(&name, None, None, format!("cannot read file: {e}")))?;
+    let bytes = crate::files::read_regular_file(path, crate::limits::MAX_WEATHER_FILE_BYTES)
+        .map_err(|message| WeatherError::new(&name, None, None, message))?;
     parse_weather_with(&bytes, &name, hints)
 }
 

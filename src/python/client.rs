@@ -7,13 +7,18 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use pyo3::IntoPyObjectExt;
 
-use super::bridge::{awaitable, block_on};
+use super::bridge::{awaitable, block_on, with_python};
+use super::convert::{type_name, Arguments};
 use super::errors::to_pyerr;
 use crate::error::Error;
+use crate::limits::{ByteLimits, Payload};
+use crate::transport::redact::redact;
 use crate::transport::{
-    parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
+    canonical_origin, parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
     RetryPolicy, RouteProfile, ServiceClass, Target, ThrottleConfig, Transport, TransportConfig, WindowLimit,
+    DEFAULT_BASE_URL,
 };
 
 /// Sends one debug line per attempt to the Python logger `sunflux`.
@@ -21,7 +26,7 @@ struct PythonLog;
 
 impl AttemptObserver for PythonLog {
     fn on_attempt(&self, record: &AttemptRecord) {
-        Python::attach(|py| {
+        with_python(|py| {
             let Ok(logger) = py.import("logging").and_then(|logging| logging.call_method1("getLogger", ("sunflux",))) else {
                 return;
             };
@@ -90,18 +95,48 @@ impl RawResponse {
     }
 }
 
+/// Every limit of `crate::limits` by name, with its default value (bytes, levels, rows, columns
+/// or seconds); `sunflux.limits()` shows them.
+#[pyfunction]
+pub fn default_limits() -> Vec<(String, f64)> {
+    use crate::limits as l;
+    let mut named: Vec<(String, f64)> = ByteLimits::default().named().into_iter().map(|(name, bytes)| (format!("max_bytes.{name}"), bytes as f64)).collect();
+    named.extend([
+        ("zip_entry_bytes", l::MAX_ZIP_ENTRY_BYTES as f64),
+        ("zip_entries", l::MAX_ZIP_ENTRIES as f64),
+        ("zip_ratio", l::MAX_ZIP_RATIO as f64),
+        ("xml_depth", l::MAX_XML_DEPTH as f64),
+        ("json_depth", l::MAX_JSON_DEPTH as f64),
+        ("csv_columns", l::MAX_CSV_COLUMNS as f64),
+        ("csv_rows", l::MAX_CSV_ROWS as f64),
+        ("weather_file_bytes", l::MAX_WEATHER_FILE_BYTES as f64),
+        ("deadline_seconds", l::DEFAULT_DEADLINE.as_secs_f64()),
+        ("max_seconds", l::MAX_SECONDS),
+        ("service_header_seconds", l::SERVICE_HEADER_TIMEOUT.as_secs_f64()),
+        ("service_body_seconds", l::SERVICE_BODY_TIMEOUT.as_secs_f64()),
+        ("service_body_bytes", l::SERVICE_MAX_BODY_BYTES as f64),
+        ("service_hit_paths", l::SERVICE_MAX_HIT_PATHS as f64),
+    ].map(|(name, value)| (name.to_owned(), value)));
+    named
+}
+
 /// The shared transport of one `Client`.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreClient")]
 pub struct CoreClient {
     pub transport: Arc<Transport>,
 }
 
-fn throttle_config(enabled: bool, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<ThrottleConfig> {
+/// The client-side throttle: the spec's limits (or none), with per-class replacements given as
+/// `{class name: {"per_window", "window", "min_interval", "in_flight"}}`.
+fn throttle_config(args: &mut Arguments, enabled: bool, overrides: Option<&Bound<'_, PyAny>>) -> ThrottleConfig {
     let mut config = if enabled { ThrottleConfig::spec() } else { ThrottleConfig::disabled() };
-    let Some(overrides) = overrides else { return Ok(config) };
-    let mut problems = Vec::new();
+    let Some(overrides) = overrides.filter(|o| !o.is_none()) else { return config };
+    let Ok(overrides) = overrides.cast::<PyDict>() else {
+        args.problems.push(format!("limits must be a dict of ServiceLimits by service class (got {})", type_name(overrides)));
+        return config;
+    };
     for (name, value) in overrides.iter() {
-        let name: String = name.extract()?;
+        let Some(name) = args.text("a limits key", &name) else { continue };
         let class = match name.as_str() {
             "solar" => ServiceClass::Solar,
             "climate_csv" => ServiceClass::ClimateCsv,
@@ -109,42 +144,112 @@ fn throttle_config(enabled: bool, overrides: Option<&Bound<'_, PyDict>>) -> PyRe
             "optimizer" => ServiceClass::Optimizer,
             "technical_potential" => ServiceClass::TechnicalPotential,
             other => {
-                problems.push(format!(
+                args.problems.push(format!(
                     "limits has no service class {other:?} (use solar, climate_csv, climate_other, optimizer, technical_potential)"
                 ));
                 continue;
             }
         };
-        let spec: HashMap<String, f64> = value.extract()?;
+        let Ok(fields) = value.cast::<PyDict>() else {
+            args.problems.push(format!("limits[{name:?}] must be a ServiceLimits (got {})", type_name(&value)));
+            continue;
+        };
         let mut limits = ClassLimits::default();
         let mut per_window = None;
-        let mut window = Duration::from_secs(3600);
-        for (field, number) in spec {
-            if !number.is_finite() || number < 0.0 {
-                problems.push(format!("limits[{name:?}][{field:?}] must be a number >= 0 (got {number})"));
-                continue;
-            }
+        let mut window = Some(Duration::from_secs(3600));
+        for (field, number) in fields.iter() {
+            let field = field.extract::<String>().unwrap_or_default();
+            let label = format!("limits[{name:?}].{field}");
             match field.as_str() {
-                "per_window" => per_window = Some(number as u32),
-                "window" => window = Duration::from_secs_f64(number),
-                "min_interval" => limits.min_interval = Some(Duration::from_secs_f64(number)),
-                "in_flight" => limits.max_in_flight = Some((number as usize).max(1)),
-                other => problems.push(format!("limits[{name:?}] has no field {other:?} (use per_window, window, min_interval, in_flight)")),
+                "per_window" => per_window = args.whole::<u32>(&label, &number, 0, i64::from(u32::MAX)),
+                "window" => window = args.seconds(&label, &number, true),
+                "min_interval" => limits.min_interval = args.seconds(&label, &number, false),
+                "in_flight" => limits.max_in_flight = args.whole::<usize>(&label, &number, 1, 1_000_000),
+                other => args.problems.push(format!("limits[{name:?}] has no field {other:?} (use per_window, window, min_interval, in_flight)")),
             }
         }
-        if let Some(max_requests) = per_window {
+        if let (Some(max_requests), Some(window)) = (per_window, window) {
             limits.windows.push(WindowLimit { max_requests, window });
         }
         config.classes.insert(class, limits);
     }
-    if problems.is_empty() {
-        Ok(config)
+    config
+}
+
+/// Response caps: the defaults with the caller's replacements `{name: bytes}`.
+fn byte_limits(args: &mut Arguments, overrides: Option<&Bound<'_, PyAny>>) -> ByteLimits {
+    let mut limits = ByteLimits::default();
+    let Some(overrides) = overrides.filter(|o| !o.is_none()) else { return limits };
+    let Ok(overrides) = overrides.cast::<PyDict>() else {
+        args.problems.push(format!("max_bytes must be a dict of byte counts by name (got {})", type_name(overrides)));
+        return limits;
+    };
+    for (name, value) in overrides.iter() {
+        let Some(name) = args.text("a max_bytes key", &name) else { continue };
+        if let Some(bytes) = args.whole::<u64>(&format!("max_bytes[{name:?}]"), &value, 1, i64::MAX) {
+            if let Err(problem) = limits.set(&name, bytes) {
+                args.problems.push(problem);
+            }
+        }
+    }
+    limits
+}
+
+/// The base URL check; the message shows the value only when it looks like a URL, so that a key
+/// passed in its place (`Client(base_url, key)`) is never echoed.
+fn base_url_of(args: &mut Arguments, value: &Bound<'_, PyAny>, key: Option<&str>) -> Option<reqwest::Url> {
+    let text = args.text("base_url", value)?;
+    match parse_base_url(&text) {
+        Ok(url) => Some(url),
+        Err(error) => {
+            let message = if text.contains("://") {
+                redact(&error.to_string(), key)
+            } else {
+                format!(
+                    "base_url is not a URL (got {} characters without a scheme such as https://); note that the \
+                     first argument of Client is api_key: Client(api_key, base_url)",
+                    text.chars().count()
+                )
+            };
+            args.problems.push(message);
+            None
+        }
+    }
+}
+
+/// The default route profile of a base URL: `nlr` for the public host, `spec` for any other.
+fn default_routes(base_url: &reqwest::Url) -> RouteProfile {
+    let public = reqwest::Url::parse(DEFAULT_BASE_URL).ok();
+    if public.as_ref().and_then(reqwest::Url::host_str) == base_url.host_str() {
+        RouteProfile::Nlr
     } else {
-        Err(to_pyerr(Error::Parameter(problems)))
+        RouteProfile::Spec
     }
 }
 
 impl CoreClient {
+    /// Runs a core call for Python: blocking with the GIL released (Ctrl-C honoured), or as an
+    /// awaitable with `asynchronous`; every error leaves with this client's key removed.
+    pub fn run<'py, F, T>(&self, py: Python<'py>, asynchronous: bool, future: F) -> PyResult<Bound<'py, PyAny>>
+    where
+        F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
+        T: for<'a> IntoPyObject<'a> + Send + 'static,
+    {
+        let transport = self.transport.clone();
+        let guarded = async move { future.await.map_err(|error| transport.redact_error(error)) };
+        if asynchronous {
+            awaitable(py, guarded)
+        } else {
+            let value = block_on(py, guarded)?;
+            value.into_bound_py_any(py)
+        }
+    }
+
+    /// A Python error for `error` (a validation problem), without this client's key.
+    pub fn error(&self, error: Error) -> PyErr {
+        to_pyerr(self.transport.redact_error(error))
+    }
+
     fn build_request(
         &self,
         method: &str,
@@ -174,58 +279,62 @@ impl CoreClient {
         };
         let idempotent = idempotent.unwrap_or(matches!(method, reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::DELETE));
         let send_key = !matches!(target, Target::Absolute(_));
-        Ok(Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace, send_key })
+        let payload = match &target {
+            Target::Endpoint(endpoint) => endpoint.payload(),
+            Target::Absolute(_) => Payload::ClimateZip,
+        };
+        Ok(Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace, send_key, payload })
     }
 }
 
 #[pymethods]
 impl CoreClient {
+    /// Every argument is checked and every problem reported at once (`ParameterError`).
     #[new]
-    #[pyo3(signature = (base_url, api_key, auth, routes, timeout, retries, backoff, retry_rate_limited, throttle, limits=None))]
+    #[pyo3(signature = (base_url, api_key, auth, routes, timeout, retries, backoff, retry_rate_limited, throttle, limits=None, deadline=None, max_bytes=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        base_url: &str,
-        api_key: Option<&str>,
-        auth: &str,
-        routes: &str,
-        timeout: f64,
-        retries: u32,
-        backoff: f64,
-        retry_rate_limited: bool,
-        throttle: bool,
-        limits: Option<&Bound<'_, PyDict>>,
+        base_url: &Bound<'_, PyAny>,
+        api_key: &Bound<'_, PyAny>,
+        auth: &Bound<'_, PyAny>,
+        routes: &Bound<'_, PyAny>,
+        timeout: &Bound<'_, PyAny>,
+        retries: &Bound<'_, PyAny>,
+        backoff: &Bound<'_, PyAny>,
+        retry_rate_limited: &Bound<'_, PyAny>,
+        throttle: &Bound<'_, PyAny>,
+        limits: Option<&Bound<'_, PyAny>>,
+        deadline: Option<&Bound<'_, PyAny>>,
+        max_bytes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut problems = Vec::new();
-        let base_url = parse_base_url(base_url).map_err(|e| problems.push(e.to_string())).ok();
-        let api_key = match api_key {
-            Some(key) => ApiKey::new(key).map_err(|e| problems.push(e.to_string())).ok(),
+        let mut args = Arguments::new();
+        let key_text = args.optional_text("api_key", Some(api_key)).flatten();
+        let base_url = base_url_of(&mut args, base_url, key_text.as_deref());
+        let api_key = key_text.as_deref().and_then(|key| ApiKey::new(key).map_err(|e| args.problems.push(e.to_string())).ok());
+        let auth = args.text("auth", auth).and_then(|name| AuthMode::parse(&name).map_err(|e| args.problems.push(e.to_string())).ok());
+        let routes = match args.optional_text("routes", Some(routes)) {
+            Some(Some(name)) => RouteProfile::parse(&name).or_else(|| {
+                args.problems.push(format!("routes must be 'spec' or 'nlr' (got {name:?})"));
+                None
+            }),
+            Some(None) => base_url.as_ref().map(default_routes),
             None => None,
         };
-        let auth = AuthMode::parse(auth).map_err(|e| problems.push(e.to_string())).ok();
-        let routes = RouteProfile::parse(routes).or_else(|| {
-            problems.push(format!("routes must be 'spec' or 'nlr' (got {routes:?})"));
-            None
-        });
-        if !(timeout.is_finite() && timeout > 0.0) {
-            problems.push(format!("timeout must be a positive number of seconds (got {timeout})"));
-        }
-        if !(backoff.is_finite() && backoff >= 0.0) {
-            problems.push(format!("backoff must be a number of seconds >= 0 (got {backoff})"));
-        }
-        let throttle = Some(throttle_config(throttle, limits)?);
-        if !problems.is_empty() {
-            return Err(to_pyerr(Error::Parameter(problems)));
-        }
-        let (Some(base_url), Some(auth), Some(routes), Some(throttle)) = (base_url, auth, routes, throttle) else {
+        let timeout = args.seconds("timeout", timeout, true);
+        let retries = args.whole::<u32>("retries", retries, 0, 100);
+        let backoff = args.seconds("backoff", backoff, false);
+        let retry_rate_limited = args.flag("retry_rate_limited", retry_rate_limited);
+        let throttle = args.flag("throttle", throttle).map(|enabled| throttle_config(&mut args, enabled, limits));
+        let deadline = args.optional_seconds("deadline", deadline, true);
+        let byte_limits = byte_limits(&mut args, max_bytes);
+        args.finish().map_err(to_pyerr)?;
+        let (Some(base_url), Some(auth), Some(routes), Some(timeout), Some(retries), Some(backoff), Some(retry_rate_limited), Some(throttle), Some(deadline)) =
+            (base_url, auth, routes, timeout, retries, backoff, retry_rate_limited, throttle, deadline)
+        else {
             return Err(to_pyerr(Error::Parameter(vec!["invalid client configuration".into()])));
         };
-        let retry = RetryPolicy {
-            attempts: retries.saturating_add(1),
-            base_delay: Duration::from_secs_f64(backoff),
-            retry_rate_limited,
-            ..RetryPolicy::default()
-        };
-        let config = TransportConfig { base_url, api_key, auth, routes, timeout: Duration::from_secs_f64(timeout), retry, throttle };
+        let retry = RetryPolicy { attempts: retries.saturating_add(1), base_delay: backoff, retry_rate_limited, ..RetryPolicy::default() };
+        let config = TransportConfig { base_url, api_key, auth, routes, timeout, deadline, retry, throttle, byte_limits };
         let transport = Transport::new(config, Some(Arc::new(PythonLog))).map_err(to_pyerr)?;
         Ok(CoreClient { transport: Arc::new(transport) })
     }
@@ -295,6 +404,13 @@ impl CoreClient {
     #[getter]
     fn routes(&self) -> &'static str {
         self.transport.config().routes.name()
+    }
+
+    /// The service's identity for caches: scheme, host and port, every spelling of loopback
+    /// alike (`transport::canonical_origin`).
+    #[getter]
+    fn cache_origin(&self) -> String {
+        canonical_origin(&self.transport.config().base_url)
     }
 
     #[getter]

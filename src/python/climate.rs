@@ -8,19 +8,21 @@ use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 
-use super::bridge::{awaitable, block_on};
+use super::bridge::CancelToken;
 use super::client::CoreClient;
-use super::convert::{arrow_table, json_to_py, raw_value};
+use super::convert::{arrow_table, json_to_py, raw_value, Arguments};
 use super::errors::to_pyerr;
 use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
 use crate::formats::climate_csv::{read_climate_csv, ClimateCsvError, ParsedClimateCsv, SCHEMA_METADATA_KEY};
 use crate::formats::climate_zip::{read_climate_zip, ClimateZipError};
 use crate::formats::wkt::point_wkt;
 use crate::formats::Format;
+use crate::limits::DEFAULT_MAX_UNZIPPED_BYTES;
 use crate::services::climate::{check_weight, validate_climate_request, ClimateParams, RawClimateRequest};
 use crate::services::raw::RawValue;
 use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
-use crate::transport::{Body, Endpoint, Request, Transport};
+use crate::transport::client::check_scheme;
+use crate::transport::{ApiKey, Body, Endpoint, Request, Transport};
 
 /// One site-year as Arrow; the typed metadata is the JSON in the schema metadata
 /// (`climate_metadata`), read when asked for.
@@ -148,15 +150,16 @@ async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: b
     request.check_body_errors = false;
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let parsed = read_climate_csv(Arc::new(response.body)).map_err(|e| csv_error(e, response.status, &response.url))?;
-    let year = params.years[0];
+    let body = transport.scrub(&response.body);
+    let parsed = read_climate_csv(Arc::new(body)).map_err(|e| csv_error(e, response.status, &response.url))?;
+    let year = params.years.first().copied().unwrap_or_default();
     parsed.table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
     CoreClimateTable::new(parsed)
 }
 
 /// Streams the CSV of one site and one year (validated first, every problem at once).
 #[pyfunction]
-#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, asynchronous=false, trace=false))]
+#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, asynchronous=false, trace=false, cancel=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn climate_download_csv<'py>(
     py: Python<'py>,
@@ -175,6 +178,7 @@ pub fn climate_download_csv<'py>(
     mailing_list: &Bound<'_, PyAny>,
     asynchronous: bool,
     trace: bool,
+    cancel: Option<PyRef<'_, CancelToken>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut problems = Vec::new();
     let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
@@ -192,18 +196,17 @@ pub fn climate_download_csv<'py>(
     let raw = raw_request(dataset, wkt, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
     let params = match (validated(&raw, Format::Csv), problems.is_empty()) {
         (Ok(params), true) => params,
-        (Ok(_), false) => return Err(to_pyerr(Error::Parameter(problems))),
+        (Ok(_), false) => return Err(client.error(Error::Parameter(problems))),
         (Err(Error::Parameter(more)), _) => {
             problems.extend(more);
-            return Err(to_pyerr(Error::Parameter(problems)));
+            return Err(client.error(Error::Parameter(problems)));
         }
-        (Err(other), _) => return Err(to_pyerr(other)),
+        (Err(other), _) => return Err(client.error(other)),
     };
-    let future = download_csv(client.transport.clone(), params, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future).map(|table| Bound::new(py, table).map(|b| b.into_any()))?
+    let download = download_csv(client.transport.clone(), params, trace);
+    match cancel {
+        Some(token) => client.run(py, asynchronous, token.guard(download)),
+        None => client.run(py, asynchronous, download),
     }
 }
 
@@ -218,20 +221,23 @@ async fn submit_request(transport: Arc<Transport>, params: ClimateParams, post: 
     }
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let value: serde_json::Value = serde_json::from_slice(&response.body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
-    let outputs = value.get("outputs").cloned().unwrap_or_default();
-    let message = outputs.get("message").and_then(|m| m.as_str()).unwrap_or_default().to_owned();
-    let url = outputs
-        .get("downloadUrl")
-        .and_then(|u| u.as_str())
-        .ok_or_else(|| Error::Parse("the download answer has no outputs.downloadUrl".into()))?
-        .to_owned();
-    Ok((message, url, transport.redact(&String::from_utf8_lossy(&response.body))))
+    let body = transport.scrub(&response.body);
+    let value: serde_json::Value = serde_json::from_slice(&body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
+    let outputs = value.get("outputs").ok_or_else(|| missing_outputs(&body, &["outputs"], &transport))?;
+    let text = |name: &str| outputs.get(name).and_then(serde_json::Value::as_str).map(str::to_owned);
+    let (Some(message), Some(url)) = (text("message"), text("downloadUrl")) else {
+        let missing: Vec<&str> = ["outputs.message", "outputs.downloadUrl"]
+            .into_iter()
+            .filter(|name| text(name.trim_start_matches("outputs.")).is_none())
+            .collect();
+        return Err(missing_outputs(&body, &missing, &transport));
+    };
+    Ok((message, url, String::from_utf8_lossy(&body).into_owned()))
 }
 
 /// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
 #[pyfunction]
-#[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method="POST", asynchronous=false, trace=false))]
+#[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
 pub fn climate_request<'py>(
     py: Python<'py>,
@@ -247,45 +253,65 @@ pub fn climate_request<'py>(
     affiliation: &Bound<'_, PyAny>,
     reason: &Bound<'_, PyAny>,
     mailing_list: &Bound<'_, PyAny>,
-    method: &str,
+    method: &Bound<'_, PyAny>,
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let post = match method.to_ascii_uppercase().as_str() {
-        "POST" => true,
-        "GET" => false,
-        other => return Err(to_pyerr(Error::Parameter(vec![format!("method must be \"POST\" or \"GET\" (got {other:?})")]))),
+    let mut problems = Vec::new();
+    let post = match raw_value(Some(method)).as_text().map(str::to_ascii_uppercase).as_deref() {
+        Some("POST") => true,
+        Some("GET") => false,
+        _ => {
+            problems.push(format!("method must be \"POST\" or \"GET\" (got {})", raw_value(Some(method)).describe()));
+            true
+        }
     };
     let raw = raw_request(dataset, raw_value(Some(wkt)), years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
-    let params = validated(&raw, Format::Json).map_err(to_pyerr)?;
-    let future = submit_request(client.transport.clone(), params, post, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future).map(|answer| answer.into_pyobject(py).map(|b| b.into_any()))?
-    }
+    let params = match validated(&raw, Format::Json) {
+        Ok(params) if problems.is_empty() => params,
+        Ok(_) => return Err(client.error(Error::Parameter(problems))),
+        Err(Error::Parameter(more)) => {
+            problems.extend(more);
+            return Err(client.error(Error::Parameter(problems)));
+        }
+        Err(other) => return Err(client.error(other)),
+    };
+    client.run(py, asynchronous, submit_request(client.transport.clone(), params, post, trace))
+}
+
+/// An answer without outputs it must have: the error it carries if it is an error body,
+/// otherwise an `ApiError` naming what is missing.
+fn missing_outputs(body: &[u8], missing: &[&str], transport: &Transport) -> Error {
+    crate::services::missing::missing_outputs(body, missing, |text| transport.redact(text))
 }
 
 fn is_not_ready(error: &Error) -> bool {
     matches!(error, Error::Api(failure) if failure.kind == ApiErrorKind::NotFound)
 }
 
+fn zip_error(transport: &Transport, url: &str, error: ClimateZipError) -> Error {
+    let message = match error {
+        ClimateZipError::NotZip(messages) => format!("{url}: the download is not a zip file: {}", messages.join("; ")),
+        other => format!("{url}: {other}"),
+    };
+    Error::Parse(transport.redact(&message))
+}
+
 async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: Duration, trace: bool) -> Result<CoreClimateZip> {
     let started = Instant::now();
     let mut pause = Duration::from_millis(250);
+    let max_unzipped = transport.config().byte_limits.unzipped;
     loop {
         let mut request = Request::download(url.clone());
         request.trace = trace;
         match transport.send(&request).await {
             Ok(response) => {
-                let zip = read_climate_zip(&response.body).map_err(|e| match e {
-                    ClimateZipError::NotZip(messages) => Error::Parse(format!(
-                        "{}: the download is not a zip file: {}",
-                        transport.redact(&url),
-                        messages.join("; ")
-                    )),
-                    other => Error::Parse(other.to_string()),
-                })?;
+                let body = response.body;
+                let key = transport.config().api_key.clone();
+                let zip = tokio::task::spawn_blocking(move || read_climate_zip(&body, max_unzipped, key.as_ref().map(ApiKey::expose)))
+                    .await
+                    .map_err(|e| Error::Parse(format!("the zip reader stopped: {e}")))?
+                    .map_err(|e| zip_error(&transport, &url, e))?;
                 return Ok(CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files });
             }
             Err(error) if wait && is_not_ready(&error) => {
@@ -300,7 +326,7 @@ async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: 
                         last_status: "not ready".into(),
                     });
                 }
-                tokio::time::sleep(pause.min(timeout - waited)).await;
+                tokio::time::sleep(pause.min(timeout.saturating_sub(waited))).await;
                 pause = (pause * 3 / 2).min(Duration::from_secs(10));
             }
             Err(error) => return Err(error),
@@ -309,30 +335,39 @@ async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: 
 }
 
 /// Downloads (polling while not ready) and parses the zip behind a download URL; the API key is
-/// never sent with it.
+/// never sent with it. Every argument is checked at once.
 #[pyfunction]
-#[pyo3(signature = (client, url, wait=true, timeout=600.0, asynchronous=false, trace=false))]
+#[pyo3(signature = (client, url, wait, timeout, asynchronous=false, trace=false))]
 pub fn climate_fetch<'py>(
     py: Python<'py>,
     client: &CoreClient,
-    url: String,
-    wait: bool,
-    timeout: f64,
+    url: &Bound<'_, PyAny>,
+    wait: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    if !(timeout.is_finite() && timeout >= 0.0) {
-        return Err(to_pyerr(Error::Parameter(vec![format!("timeout must be a number of seconds >= 0 (got {timeout})")])));
-    }
-    if reqwest::Url::parse(&url).is_err() {
-        return Err(to_pyerr(Error::Parameter(vec![format!("download_url is not a URL: {:?}", client.transport.redact(&url))])));
-    }
-    let future = fetch_zip(client.transport.clone(), url, wait, Duration::from_secs_f64(timeout), trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future).map(|zip| Bound::new(py, zip).map(|b| b.into_any()))?
-    }
+    let mut args = Arguments::new();
+    let url = args.text("download_url", url).and_then(|url| {
+        let problem = match reqwest::Url::parse(&url) {
+            Ok(parsed) => check_scheme(&parsed).err().map(|problem| format!("download_url {problem}")),
+            Err(e) => Some(format!("download_url is not a URL ({e})")),
+        };
+        match problem {
+            Some(problem) => {
+                args.problems.push(format!("{problem}: {:?}", client.transport.redact(&url)));
+                None
+            }
+            None => Some(url),
+        }
+    });
+    let wait = args.flag("wait", wait);
+    let timeout = args.seconds("timeout", timeout, false);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(url), Some(wait), Some(timeout)) = (url, wait, timeout) else {
+        return Err(client.error(Error::Parameter(vec!["invalid fetch arguments".into()])));
+    };
+    client.run(py, asynchronous, fetch_zip(client.transport.clone(), url, wait, timeout, trace))
 }
 
 /// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).
@@ -341,14 +376,26 @@ pub fn climate_fetch<'py>(
 #[allow(clippy::too_many_arguments)]
 pub fn climate_cache_key(
     dataset: &Bound<'_, PyAny>,
-    lat: f64,
-    lon: f64,
+    lat: &Bound<'_, PyAny>,
+    lon: &Bound<'_, PyAny>,
     year: &Bound<'_, PyAny>,
     attributes: &Bound<'_, PyAny>,
     utc: &Bound<'_, PyAny>,
     leap_day: &Bound<'_, PyAny>,
     email: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
+    let mut problems = Vec::new();
+    let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
+        let raw = raw_value(Some(value));
+        raw.as_finite_f64().filter(|v| (range.min..=range.max).contains(v)).unwrap_or_else(|| {
+            problems.push(format!("{} must be a number between {} and {} (got {})", range.name, range.min, range.max, raw.describe()));
+            0.0
+        })
+    };
+    let (lat, lon) = (coordinate(lat, LATITUDE), coordinate(lon, LONGITUDE));
+    if !problems.is_empty() {
+        return Err(to_pyerr(Error::Parameter(problems)));
+    }
     let raw = RawClimateRequest {
         dataset: raw_value(Some(dataset)),
         wkt: RawValue::Text(point_wkt(lat, lon)),
@@ -364,16 +411,39 @@ pub fn climate_cache_key(
 }
 
 /// Parses a climate CSV body from elsewhere (a file, another client); the parser threads read
-/// the `bytes` in place.
+/// the `bytes` in place. With `whole_year`, the rows must be one whole year.
 #[pyfunction]
-pub fn parse_climate_csv_bytes(body: PyBackedBytes) -> PyResult<CoreClimateTable> {
-    let parsed = read_climate_csv(Arc::new(body)).map_err(|e| to_pyerr(csv_error(e, 200, "")))?;
+#[pyo3(signature = (body, whole_year=true))]
+pub fn parse_climate_csv_bytes(py: Python<'_>, body: PyBackedBytes, whole_year: bool) -> PyResult<CoreClimateTable> {
+    let parsed = py
+        .detach(|| {
+            let parsed = read_climate_csv(Arc::new(body))?;
+            if whole_year {
+                parsed.table.check_whole_year()?;
+            }
+            Ok(parsed)
+        })
+        .map_err(|e| to_pyerr(csv_error(e, 200, "")))?;
     CoreClimateTable::new(parsed).map_err(to_pyerr)
 }
 
-/// Parses the bytes of a download zip from elsewhere.
+/// Parses the bytes of a download zip from elsewhere; its CSVs may inflate to `max_unzipped`
+/// bytes (default: the limit of `crate::limits`).
 #[pyfunction]
-pub fn parse_climate_zip_bytes(body: &[u8]) -> PyResult<CoreClimateZip> {
-    let zip = read_climate_zip(body).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+#[pyo3(signature = (body, max_unzipped=None))]
+pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped: Option<&Bound<'_, PyAny>>) -> PyResult<CoreClimateZip> {
+    let mut args = Arguments::new();
+    let max_unzipped = match max_unzipped.filter(|v| !v.is_none()) {
+        Some(value) => args.whole::<u64>("max_unzipped", value, 1, i64::MAX),
+        None => Some(DEFAULT_MAX_UNZIPPED_BYTES),
+    };
+    args.finish().map_err(to_pyerr)?;
+    let max_unzipped = max_unzipped.unwrap_or(DEFAULT_MAX_UNZIPPED_BYTES);
+    let zip = py.detach(|| read_climate_zip(&body, max_unzipped, None)).map_err(|e| {
+        to_pyerr(match e {
+            ClimateZipError::NotZip(messages) => Error::Parse(format!("the body is not a zip file: {}", messages.join("; "))),
+            other => Error::Parse(other.to_string()),
+        })
+    })?;
     Ok(CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files })
 }

@@ -28,9 +28,10 @@ fn build(py: Python<'_>, error: Error) -> PyResult<PyErr> {
     let instance = match error {
         Error::Parameter(problems) => module.getattr("ParameterError")?.call1((problems, message))?,
         Error::Transport(text) => module.getattr("TransportError")?.call1((text,))?,
-        Error::Parse(_) => {
+        Error::Parse(problem) => {
             let kwargs = PyDict::new(py);
             kwargs.set_item("status", 200)?;
+            kwargs.set_item("errors", vec![problem])?;
             module.getattr("ApiError")?.call((message,), Some(&kwargs))?
         }
         Error::Api(failure) => {

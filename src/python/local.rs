@@ -2,10 +2,11 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use pyo3::prelude::*;
 
+use super::bridge::with_python;
+use super::convert::{raw_value, Arguments};
 use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
 use crate::error::Error;
@@ -17,15 +18,17 @@ use crate::local::server::lock;
 use crate::local::tp_jobs::{FailureMode, JobTiming};
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
+use crate::transport::routes::is_identifier;
 
 /// The scenario builder (Python) as the embedded optimizer's validator.
 struct PythonScenarioChecker;
 
 impl ScenarioChecker for PythonScenarioChecker {
     fn check(&self, scenario: &serde_json::Value) -> Result<CheckedScenario, String> {
-        let (errors, resolved): (String, String) = Python::attach(|py| {
+        let (errors, resolved): (String, String) = with_python(|py| {
             py.import("sunflux.optimizer._service")?.call_method1("check_for_service", (scenario.to_string(),))?.extract()
         })
+        .ok_or_else(|| "the scenario could not be validated: the interpreter is exiting".to_owned())?
         .map_err(|e: PyErr| format!("the scenario could not be validated: {e}"))?;
         let parse = |text: &str| serde_json::from_str(text).map_err(|e| format!("the validator answered badly: {e}"));
         Ok(CheckedScenario { input_errors: parse(&errors)?, resolved: parse(&resolved)? })
@@ -41,135 +44,152 @@ pub struct CoreLocalService {
     port: u16,
 }
 
-fn faults_config(rate: f64, seed: u64, kinds: Vec<String>, delay: f64, retry_after: f64) -> Result<FaultConfig, Error> {
-    let mut problems = Vec::new();
+fn faults_config(args: &mut Arguments, rate: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>, kinds: &Bound<'_, PyAny>, delay: &Bound<'_, PyAny>, retry_after: &Bound<'_, PyAny>) -> Option<FaultConfig> {
+    let rate = match raw_value(Some(rate)).as_finite_f64() {
+        Some(rate) => Some(rate),
+        None => {
+            args.problems.push(format!("faults rate must be a number between 0 and 1 (got {})", raw_value(Some(rate)).describe()));
+            None
+        }
+    };
+    let seed = args.whole::<u64>("faults seed", seed, 0, i64::MAX);
+    let delay = args.seconds("faults delay", delay, false);
+    let retry_after = args.seconds("faults retry_after", retry_after, false);
     let mut parsed = Vec::new();
-    for name in kinds {
+    for name in args.texts("faults kinds", kinds).unwrap_or_default() {
         match FaultKind::parse(&name) {
             Some(kind) => parsed.push(kind),
-            None => problems.push(format!(
+            None => args.problems.push(format!(
                 "unknown fault kind {name:?} (use {})",
                 FaultKind::ALL.iter().map(|k| k.name()).collect::<Vec<_>>().join(", ")
             )),
         }
     }
-    for (name, value) in [("delay", delay), ("retry_after", retry_after)] {
-        if !(value.is_finite() && value >= 0.0) {
-            problems.push(format!("faults {name} must be a number of seconds >= 0 (got {value})"));
+    if parsed.is_empty() {
+        parsed = FaultKind::ALL.to_vec();
+    }
+    let config = FaultConfig { rate: rate?, seed: seed?, kinds: parsed, delay: delay?, retry_after: retry_after? };
+    match config.validate() {
+        Ok(()) => Some(config),
+        Err(problem) => {
+            args.problems.push(problem);
+            None
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::Parameter(problems));
-    }
-    let config = FaultConfig {
-        rate,
-        seed,
-        kinds: parsed,
-        delay: Duration::from_secs_f64(delay),
-        retry_after: Duration::from_secs_f64(retry_after),
-    };
-    config.validate().map_err(|problem| Error::Parameter(vec![problem]))?;
-    Ok(config)
 }
 
 #[pymethods]
 impl CoreLocalService {
+    /// Every argument is checked and every problem reported at once (`ParameterError`); the
+    /// Python face hands in `problems` it found in the settings objects themselves.
     #[new]
-    #[pyo3(signature = (port=0, api_key=None, extra_keys=Vec::new(), requests_per_window=1000, window_seconds=3600.0, fault_rate=None, fault_seed=0, fault_kinds=Vec::new(), fault_delay=0.05, fault_retry_after=0.1, explorers=Vec::new(), tp_start_delay=0.5, tp_run_time=2.0, tp_failure_status=None, tp_failure_message=String::new(), tp_failure_region=None, climate_csv_interval=1.0, climate_json_interval=2.0, climate_csv_per_day=10_000, climate_json_per_day=2_000, climate_in_flight=20, climate_queue=100, climate_build_delay=0.0, optimizer_grace=0.0, optimizer_hang=false, urdb_any_label=false))]
+    #[pyo3(signature = (port, api_key, extra_keys, requests_per_window, window_seconds, fault_rate, fault_seed, fault_kinds, fault_delay, fault_retry_after, explorers, tp_start_delay, tp_run_time, tp_failure_status, tp_failure_message, tp_failure_region, climate_csv_interval, climate_json_interval, climate_csv_per_day, climate_json_per_day, climate_in_flight, climate_queue, climate_build_delay, optimizer_grace, optimizer_hang, urdb_any_label, problems=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
-        port: u16,
-        api_key: Option<String>,
-        extra_keys: Vec<String>,
-        requests_per_window: u32,
-        window_seconds: f64,
-        fault_rate: Option<f64>,
-        fault_seed: u64,
-        fault_kinds: Vec<String>,
-        fault_delay: f64,
-        fault_retry_after: f64,
-        explorers: Vec<String>,
-        tp_start_delay: f64,
-        tp_run_time: f64,
-        tp_failure_status: Option<String>,
-        tp_failure_message: String,
-        tp_failure_region: Option<String>,
-        climate_csv_interval: f64,
-        climate_json_interval: f64,
-        climate_csv_per_day: u32,
-        climate_json_per_day: u32,
-        climate_in_flight: usize,
-        climate_queue: usize,
-        climate_build_delay: f64,
-        optimizer_grace: f64,
-        optimizer_hang: bool,
-        urdb_any_label: bool,
+        port: &Bound<'_, PyAny>,
+        api_key: &Bound<'_, PyAny>,
+        extra_keys: &Bound<'_, PyAny>,
+        requests_per_window: &Bound<'_, PyAny>,
+        window_seconds: &Bound<'_, PyAny>,
+        fault_rate: &Bound<'_, PyAny>,
+        fault_seed: &Bound<'_, PyAny>,
+        fault_kinds: &Bound<'_, PyAny>,
+        fault_delay: &Bound<'_, PyAny>,
+        fault_retry_after: &Bound<'_, PyAny>,
+        explorers: &Bound<'_, PyAny>,
+        tp_start_delay: &Bound<'_, PyAny>,
+        tp_run_time: &Bound<'_, PyAny>,
+        tp_failure_status: &Bound<'_, PyAny>,
+        tp_failure_message: &Bound<'_, PyAny>,
+        tp_failure_region: &Bound<'_, PyAny>,
+        climate_csv_interval: &Bound<'_, PyAny>,
+        climate_json_interval: &Bound<'_, PyAny>,
+        climate_csv_per_day: &Bound<'_, PyAny>,
+        climate_json_per_day: &Bound<'_, PyAny>,
+        climate_in_flight: &Bound<'_, PyAny>,
+        climate_queue: &Bound<'_, PyAny>,
+        climate_build_delay: &Bound<'_, PyAny>,
+        optimizer_grace: &Bound<'_, PyAny>,
+        optimizer_hang: &Bound<'_, PyAny>,
+        urdb_any_label: &Bound<'_, PyAny>,
+        problems: Vec<String>,
     ) -> PyResult<Self> {
-        let mut problems = Vec::new();
-        for (name, value) in [("csv_interval", climate_csv_interval), ("json_interval", climate_json_interval), ("build_delay", climate_build_delay)] {
-            if !(value.is_finite() && value >= 0.0) {
-                problems.push(format!("climate {name} must be a number of seconds >= 0 (got {value})"));
+        let mut args = Arguments { problems };
+        let port = args.whole::<u16>("port", port, 0, i64::from(u16::MAX));
+        let api_key = args.optional_text("api_key", Some(api_key));
+        let extra_keys = args.texts("extra_keys", extra_keys);
+        let requests_per_window = args.whole::<u32>("rate_limits requests", requests_per_window, 1, i64::from(u32::MAX));
+        let window = args.seconds("rate_limits window", window_seconds, true);
+        let faults = if fault_rate.is_none() {
+            Some(None)
+        } else {
+            faults_config(&mut args, fault_rate, fault_seed, fault_kinds, fault_delay, fault_retry_after).map(Some)
+        };
+        let explorers = args.texts("explorers", explorers);
+        for explorer in explorers.iter().flatten() {
+            if !is_identifier(explorer) {
+                args.problems.push(format!("explorer names must be letters, digits, '-' or '_' (got {explorer:?})"));
             }
         }
-        if !(optimizer_grace.is_finite() && optimizer_grace >= 0.0) {
-            problems.push(format!("optimizer not_found_grace must be a number of seconds >= 0 (got {optimizer_grace})"));
-        }
-        if climate_in_flight == 0 || climate_queue == 0 {
-            problems.push("climate in_flight and queue must be at least 1".into());
-        }
-        for (name, value) in [("start_delay", tp_start_delay), ("run_time", tp_run_time)] {
-            if !(value.is_finite() && value >= 0.0) {
-                problems.push(format!("technical potential {name} must be a number of seconds >= 0 (got {value})"));
-            }
-        }
-        for explorer in &explorers {
-            if explorer.is_empty() || !explorer.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                problems.push(format!("explorer names must be letters, digits, '-' or '_' (got {explorer:?})"));
-            }
-        }
-        if !problems.is_empty() {
-            return Err(to_pyerr(Error::Parameter(problems)));
-        }
-        let tp_timing = JobTiming { start_delay: Duration::from_secs_f64(tp_start_delay), run_time: Duration::from_secs_f64(tp_run_time) };
-        let tp_failure = tp_failure_status.map(|status| {
-            let failure = FailureMode::new(status, tp_failure_message);
-            match tp_failure_region {
+        let start_delay = args.seconds("jobs start_delay", tp_start_delay, false);
+        let run_time = args.seconds("jobs run_time", tp_run_time, false);
+        let failure_status = args.optional_text("jobs failure_status", Some(tp_failure_status));
+        let failure_message = args.text("jobs failure_message", tp_failure_message);
+        let failure_region = args.optional_text("jobs failure_region", Some(tp_failure_region));
+        let csv_interval = args.seconds("climate csv_interval", climate_csv_interval, false);
+        let json_interval = args.seconds("climate json_interval", climate_json_interval, false);
+        let csv_per_day = args.whole::<u32>("climate csv_per_day", climate_csv_per_day, 0, i64::from(u32::MAX));
+        let json_per_day = args.whole::<u32>("climate json_per_day", climate_json_per_day, 0, i64::from(u32::MAX));
+        let in_flight = args.whole::<usize>("climate in_flight", climate_in_flight, 1, 1_000_000);
+        let queue = args.whole::<usize>("climate queue", climate_queue, 1, 1_000_000);
+        let build_delay = args.seconds("climate build_delay", climate_build_delay, false);
+        let grace = args.seconds("optimizer not_found_grace", optimizer_grace, false);
+        let hang = args.flag("optimizer hang", optimizer_hang);
+        let any_label = args.flag("rates any_label", urdb_any_label);
+        args.finish().map_err(to_pyerr)?;
+        let (
+            Some(port), Some(api_key), Some(extra_keys), Some(requests_per_window), Some(window), Some(faults), Some(explorers),
+            Some(start_delay), Some(run_time), Some(failure_status), Some(failure_message), Some(failure_region),
+            Some(csv_interval), Some(json_interval), Some(csv_per_day), Some(json_per_day), Some(in_flight), Some(queue),
+            Some(build_delay), Some(grace), Some(hang), Some(any_label),
+        ) = (
+            port, api_key, extra_keys, requests_per_window, window, faults, explorers, start_delay, run_time, failure_status,
+            failure_message, failure_region, csv_interval, json_interval, csv_per_day, json_per_day, in_flight, queue,
+            build_delay, grace, hang, any_label,
+        )
+        else {
+            return Err(to_pyerr(Error::Parameter(vec!["invalid service configuration".into()])));
+        };
+        let tp_failure = failure_status.map(|status| {
+            let failure = FailureMode::new(status, failure_message);
+            match failure_region {
                 Some(region) => failure.for_region(region),
                 None => failure,
             }
         });
-        if !(window_seconds.is_finite() && window_seconds > 0.0) {
-            return Err(to_pyerr(Error::Parameter(vec![format!("rate limit window must be a positive number of seconds (got {window_seconds})")])));
-        }
-        let faults = match fault_rate {
-            Some(rate) => {
-                let kinds = if fault_kinds.is_empty() { FaultKind::ALL.iter().map(|k| k.name().to_owned()).collect() } else { fault_kinds };
-                Some(faults_config(rate, fault_seed, kinds, fault_delay, fault_retry_after).map_err(to_pyerr)?)
-            }
-            None => None,
-        };
         let config = ServiceConfig {
             port,
             api_key,
             extra_keys,
             requests_per_window,
-            window: Duration::from_secs_f64(window_seconds),
+            window,
             faults,
             explorers,
-            tp_timing,
+            tp_timing: JobTiming { start_delay, run_time },
             tp_failure,
             climate_limits: JobLimits {
-                csv: ClimateRate { min_interval: Duration::from_secs_f64(climate_csv_interval), per_day: climate_csv_per_day },
-                json: ClimateRate { min_interval: Duration::from_secs_f64(climate_json_interval), per_day: climate_json_per_day },
-                max_in_flight_per_user: climate_in_flight,
-                queue_capacity: climate_queue,
+                csv: ClimateRate { min_interval: csv_interval, per_day: csv_per_day },
+                json: ClimateRate { min_interval: json_interval, per_day: json_per_day },
+                max_in_flight_per_user: in_flight,
+                queue_capacity: queue,
                 ..JobLimits::default()
             },
-            climate_build_delay: Duration::from_secs_f64(climate_build_delay),
-            optimizer: OptimizerJobConfig { grace: Duration::from_secs_f64(optimizer_grace), hang: optimizer_hang, ..OptimizerJobConfig::default() },
+            climate_build_delay: build_delay,
+            optimizer: OptimizerJobConfig { grace, hang, ..OptimizerJobConfig::default() },
             scenario_checker: Some(Arc::new(PythonScenarioChecker)),
-            urdb_any_label,
+            urdb_any_label: any_label,
+            ..ServiceConfig::default()
         };
         let runtime = runtime().map_err(to_pyerr)?;
         let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;

@@ -1,5 +1,10 @@
 //! The PyO3 module `sunflux._core`: the only part of the crate that knows about Python.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
+)]
+
 use pyo3::prelude::*;
 
 pub mod bridge;
@@ -21,8 +26,12 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("_build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     m.add("DEFAULT_BASE_URL", crate::transport::DEFAULT_BASE_URL)?;
     m.add("API_KEY_LENGTH", crate::transport::auth::API_KEY_LENGTH)?;
+    m.add("DEFAULT_DEADLINE", crate::limits::DEFAULT_DEADLINE.as_secs_f64())?;
+    m.add_function(wrap_pyfunction!(client::default_limits, m)?)?;
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
+    m.add_class::<bridge::CancelToken>()?;
+    m.add_function(wrap_pyfunction!(bridge::quiesce, m)?)?;
     m.add_class::<local::CoreLocalService>()?;
     m.add_class::<solar::CoreStationQuery>()?;
     m.add_class::<pv::CorePvEstimate>()?;

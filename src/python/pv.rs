@@ -5,11 +5,11 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 
-use super::bridge::{awaitable, block_on};
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
+use crate::services::missing::parse_failure;
 use crate::formats::Format;
 use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
 use crate::transport::{Endpoint, Request, Transport};
@@ -111,7 +111,7 @@ pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<CorePvEstimate> 
     let format = Format::from_suffix(format)
         .filter(|f| *f != Format::Csv)
         .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("format must be \"json\" or \"xml\" (got {format:?})")])))?;
-    let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(Error::Parse(e)))?;
+    let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(parse_failure(body, &e, str::to_owned)))?;
     CorePvEstimate::new(estimate, None, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
 }
 
@@ -146,20 +146,21 @@ async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> 
     let mut request = Request::get(Endpoint::PvEstimator { format: params.format.suffix().to_owned() }, query);
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let estimate = parse_estimate(&response.body, params.format).map_err(Error::Parse)?;
+    let body = transport.scrub(&response.body);
+    let estimate = parse_estimate(&body, params.format).map_err(|e| parse_failure(&body, &e, |t| transport.redact(t)))?;
     if !estimate.errors.is_empty() {
         return Err(Error::Api(Box::new(crate::error::ApiFailure {
             kind: crate::error::ApiErrorKind::Other,
             status: response.status,
             code: None,
             errors: estimate.errors.clone(),
-            body: transport.redact(&String::from_utf8_lossy(&response.body)),
+            body: String::from_utf8_lossy(&body).into_owned(),
             url: response.url.clone(),
             retry_after: None,
             remaining: response.rate_limit.remaining,
         })));
     }
-    CorePvEstimate::new(estimate, None, transport.redact(&String::from_utf8_lossy(&response.body)))
+    CorePvEstimate::new(estimate, None, String::from_utf8_lossy(&body).into_owned())
 }
 
 /// Validates (every problem at once), estimates and parses; blocking, or an awaitable with
@@ -194,11 +195,6 @@ pub fn pv_estimate<'py>(
         Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
         radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
     ])
-    .map_err(to_pyerr)?;
-    let future = run(client.transport.clone(), params, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|estimate| estimate.into_any())
-    }
+    .map_err(|e| client.error(e))?;
+    client.run(py, asynchronous, run(client.transport.clone(), params, trace))
 }

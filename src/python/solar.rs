@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 
-use super::bridge::{awaitable, block_on};
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use crate::error::{Error, Result};
+use crate::services::missing::parse_failure;
 use crate::services::solar::{parse_data_query, stations_to_record_batch, validate_data_query, DataQueryParams, RawDataQuery, Station, StationQuery};
 use crate::transport::{Endpoint, Request, Transport};
 
@@ -108,7 +108,7 @@ pub fn parse_solar_data_query(
     format: &Bound<'_, PyAny>,
 ) -> PyResult<CoreStationQuery> {
     let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(super::errors::to_pyerr)?;
-    let query = parse_data_query(body, &params).map_err(|e| super::errors::to_pyerr(Error::Parse(e.to_string())))?;
+    let query = parse_data_query(body, &params).map_err(|e| super::errors::to_pyerr(parse_failure(body, &e.to_string(), str::to_owned)))?;
     Ok(CoreStationQuery { query, raw: String::from_utf8_lossy(body).into_owned() })
 }
 
@@ -137,8 +137,9 @@ async fn run(transport: Arc<Transport>, params: DataQueryParams, trace: bool) ->
     let mut request = Request::get(endpoint, query);
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let parsed = parse_data_query(&response.body, &params).map_err(|e| Error::Parse(e.to_string()))?;
-    Ok(CoreStationQuery { query: parsed, raw: transport.redact(&String::from_utf8_lossy(&response.body)) })
+    let body = transport.scrub(&response.body);
+    let parsed = parse_data_query(&body, &params).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
+    Ok(CoreStationQuery { query: parsed, raw: String::from_utf8_lossy(&body).into_owned() })
 }
 
 /// Validates (every problem at once), queries and parses; blocking, or an awaitable with
@@ -158,11 +159,6 @@ pub fn solar_data_query<'py>(
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(super::errors::to_pyerr)?;
-    let future = run(client.transport.clone(), params, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|query| query.into_any())
-    }
+    let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
+    client.run(py, asynchronous, run(client.transport.clone(), params, trace))
 }

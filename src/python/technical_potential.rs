@@ -5,16 +5,16 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 
-use super::bridge::{awaitable, block_on};
 use super::client::CoreClient;
-use super::convert::{arrow_table, json_to_py};
+use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
+use crate::services::missing::parse_failure;
 use crate::services::technical_potential::{
     classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, parse_job_submission, validate_config_query,
     validate_job, ConfigQuery, Configuration, JobResult, JobStatus,
 };
-use crate::transport::{Body, Endpoint, Request, Target, Transport};
+use crate::transport::{Body, Endpoint, Request, Transport};
 
 /// The `<explorer>` path segment: letters, digits, `-` and `_` only.
 fn checked_explorer(explorer: &str) -> Result<String> {
@@ -119,23 +119,20 @@ async fn fetch_config(transport: Arc<Transport>, explorer: String, query: Config
     let mut request = Request::get(Endpoint::TechnicalPotentialConfig { explorer }, pairs);
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let config = parse_configuration(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
+    let body = transport.scrub(&response.body);
+    let config = parse_configuration(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
     Ok(CoreTpConfiguration { config })
 }
 
 async fn post_job(transport: Arc<Transport>, explorer: String, body: Vec<u8>, trace: bool) -> Result<(String, String)> {
-    let request = Request {
-        method: reqwest::Method::POST,
-        target: Target::Endpoint(Endpoint::TechnicalPotentialJob { explorer }),
-        query: Vec::new(),
-        body: Body::Json(body),
-        idempotent: false,
-        check_body_errors: true,
-        trace,
-        send_key: true,
-    };
+    let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, Vec::new());
+    request.method = reqwest::Method::POST;
+    request.body = Body::Json(body);
+    request.idempotent = false;
+    request.trace = trace;
     let response = transport.send(&request).await?;
-    let submission = parse_job_submission(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
+    let body = transport.scrub(&response.body);
+    let submission = parse_job_submission(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
     Ok((submission.job_id, submission.status.as_str().to_owned()))
 }
 
@@ -147,7 +144,8 @@ async fn job_call(transport: Arc<Transport>, explorer: String, job_id: String, d
     request.check_body_errors = false;
     request.trace = trace;
     let response = transport.send(&request).await?;
-    let result = parse_job_result(&response.body).map_err(|e| Error::Parse(e.to_string()))?;
+    let body = transport.scrub(&response.body);
+    let result = parse_job_result(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
     if let JobStatus::Failed(status) = &result.status {
         let detail = if result.errors.is_empty() { String::new() } else { format!(": {}", result.errors.join("; ")) };
         return Err(Error::JobFailed {
@@ -181,19 +179,22 @@ fn config_args(explorer: &str, countries: Option<&str>, wkt: Option<&str>) -> Re
 pub fn tp_config<'py>(
     py: Python<'py>,
     client: &CoreClient,
-    explorer: &str,
-    countries: Option<&str>,
-    wkt: Option<&str>,
+    explorer: &Bound<'_, PyAny>,
+    countries: Option<&Bound<'_, PyAny>>,
+    wkt: Option<&Bound<'_, PyAny>>,
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let (explorer, query) = config_args(explorer, countries, wkt).map_err(to_pyerr)?;
-    let future = fetch_config(client.transport.clone(), explorer, query, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|config| config.into_any())
-    }
+    let mut args = Arguments::new();
+    let explorer = args.text("explorer", explorer);
+    let countries = args.optional_text("countries", countries);
+    let wkt = args.optional_text("wkt", wkt);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(explorer), Some(countries), Some(wkt)) = (explorer, countries, wkt) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
+    client.run(py, asynchronous, fetch_config(client.transport.clone(), explorer, query, trace))
 }
 
 /// Validates the job against `config` (every problem at once) and returns the body to POST.
@@ -211,21 +212,31 @@ fn job_body(config: &CoreTpConfiguration, region: &str, resource: &str, fields_j
 pub fn tp_submit<'py>(
     py: Python<'py>,
     client: &CoreClient,
-    explorer: &str,
+    explorer: &Bound<'_, PyAny>,
     config: &CoreTpConfiguration,
-    region: &str,
-    resource: &str,
-    fields_json: &str,
+    region: &Bound<'_, PyAny>,
+    resource: &Bound<'_, PyAny>,
+    fields_json: &Bound<'_, PyAny>,
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
-    let body = job_body(config, region, resource, fields_json).map_err(to_pyerr)?;
-    let future = post_job(client.transport.clone(), explorer, body, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        block_on(py, future)?.into_pyobject(py).map(|answer| answer.into_any())
+    let mut args = Arguments::new();
+    let explorer = args.text("explorer", explorer).and_then(|e| checked_explorer(&e).map_err(|e| args.problems.extend(problems_of(e))).ok());
+    let region = args.text("region", region);
+    let resource = args.text("resource", resource);
+    let fields_json = args.text("fields", fields_json);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(explorer), Some(region), Some(resource), Some(fields_json)) = (explorer, region, resource, fields_json) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    let body = job_body(config, &region, &resource, &fields_json).map_err(|e| client.error(e))?;
+    client.run(py, asynchronous, post_job(client.transport.clone(), explorer, body, trace))
+}
+
+fn problems_of(error: Error) -> Vec<String> {
+    match error {
+        Error::Parameter(problems) => problems,
+        other => vec![other.to_string()],
     }
 }
 
@@ -243,20 +254,20 @@ fn checked_job_id(job_id: &str) -> Result<()> {
 pub fn tp_job<'py>(
     py: Python<'py>,
     client: &CoreClient,
-    explorer: &str,
-    job_id: String,
+    explorer: &Bound<'_, PyAny>,
+    job_id: &Bound<'_, PyAny>,
     delete: bool,
     asynchronous: bool,
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let explorer = checked_explorer(explorer).map_err(to_pyerr)?;
-    checked_job_id(&job_id).map_err(to_pyerr)?;
-    let future = job_call(client.transport.clone(), explorer, job_id, delete, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|result| result.into_any())
-    }
+    let mut args = Arguments::new();
+    let explorer = args.text("explorer", explorer).and_then(|e| checked_explorer(&e).map_err(|e| args.problems.extend(problems_of(e))).ok());
+    let job_id = args.text("job_id", job_id).and_then(|id| checked_job_id(&id).map(|()| id).map_err(|e| args.problems.extend(problems_of(e))).ok());
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(explorer), Some(job_id)) = (explorer, job_id) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    client.run(py, asynchronous, job_call(client.transport.clone(), explorer, job_id, delete, trace))
 }
 
 /// Parses a configuration body from elsewhere.

@@ -162,7 +162,9 @@ fn join(years: &[i32]) -> String {
 pub fn estimated_sites(geometry: &Geometry) -> u64 {
     match geometry {
         Geometry::Point(_) => 1,
-        Geometry::MultiPoint(points) => points.len() as u64,
+        Geometry::MultiPoint(points) => u64::try_from(points.len()).unwrap_or(u64::MAX),
+        // `as` saturates: a huge or NaN area gives u64::MAX or 0, and the weight check names it.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss, reason = "saturating on purpose")]
         Geometry::Polygon(polygon) => ((polygon.area_km2() / NOMINAL_SITE_AREA_KM2).ceil() as u64).max(1),
     }
 }
@@ -324,7 +326,9 @@ fn check_years(raw: &RawValue) -> Result<Vec<i32>, String> {
     let mut bad = Vec::new();
     for token in &tokens {
         match token.as_whole() {
-            Some(year) if (i64::from(FIRST_YEAR)..=i64::from(LAST_YEAR)).contains(&year) => years.push(year as i32),
+            Some(year) if (i64::from(FIRST_YEAR)..=i64::from(LAST_YEAR)).contains(&year) => {
+                years.push(i32::try_from(year).unwrap_or(FIRST_YEAR));
+            }
             Some(year) => bad.push(format!("{year} is outside the available years {FIRST_YEAR}–{LAST_YEAR}")),
             None => bad.push(format!("{} is not a whole year", token.describe())),
         }

@@ -9,7 +9,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::raw::RawValue;
+use super::raw::{rounded_i64, RawValue};
 use super::solar::{v2_file_id_problem, Dataset, NumberRange, LATITUDE, LONGITUDE};
 use crate::formats::climate_csv::days_from_civil;
 use crate::formats::timezone::standard_time_zone;
@@ -385,13 +385,13 @@ pub struct SscInfo {
 /// answers); `elev` metres; `tz` hours from GMT.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct StationInfo {
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub lat: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub lon: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub elev: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
+    #[serde(default = "absent_number", deserialize_with = "lenient_f64")]
     pub tz: f64,
     #[serde(default, deserialize_with = "lenient_text")]
     pub location: String,
@@ -488,22 +488,20 @@ struct EnvelopeDe {
     outputs: Option<OutputsDe>,
 }
 
+/// The outputs as sent: every field may be absent, and a required one that is absent is an
+/// error naming it (`required_outputs`), never a zero.
 #[derive(Deserialize, Default)]
 struct OutputsDe {
-    #[serde(default)]
-    poa_monthly: Vec<f64>,
-    #[serde(default)]
-    dc_monthly: Vec<f64>,
-    #[serde(default)]
-    ac_monthly: Vec<f64>,
-    #[serde(default)]
-    solrad_monthly: Vec<f64>,
-    #[serde(default, deserialize_with = "lenient_f64")]
-    ac_annual: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
-    solrad_annual: f64,
-    #[serde(default, deserialize_with = "lenient_f64")]
-    capacity_factor: f64,
+    poa_monthly: Option<Vec<f64>>,
+    dc_monthly: Option<Vec<f64>>,
+    ac_monthly: Option<Vec<f64>>,
+    solrad_monthly: Option<Vec<f64>>,
+    #[serde(default, deserialize_with = "lenient_opt_f64")]
+    ac_annual: Option<f64>,
+    #[serde(default, deserialize_with = "lenient_opt_f64")]
+    solrad_annual: Option<f64>,
+    #[serde(default, deserialize_with = "lenient_opt_f64")]
+    capacity_factor: Option<f64>,
     ac: Option<Vec<f64>>,
     poa: Option<Vec<f64>>,
     dn: Option<Vec<f64>>,
@@ -522,13 +520,22 @@ fn lenient_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> 
     })
 }
 
+fn lenient_opt_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<f64>, D::Error> {
+    Ok(Some(lenient_f64(d)?).filter(|n| n.is_finite()))
+}
+
+/// What an absent station number reads as: not a number (written back as null), never 0.
+fn absent_number() -> f64 {
+    f64::NAN
+}
+
 fn lenient_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
-    Ok(lenient_f64(d)?.round() as i64)
+    Ok(rounded_i64(lenient_f64(d)?))
 }
 
 fn lenient_opt_i64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     let number = lenient_f64(d)?;
-    Ok(number.is_finite().then(|| number.round() as i64))
+    Ok(number.is_finite().then(|| rounded_i64(number)))
 }
 
 fn lenient_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
@@ -561,7 +568,7 @@ pub fn unwrap_jsonp(body: &[u8]) -> &[u8] {
     let (Some(open), Some(close)) = (body.iter().position(|b| *b == b'('), body.iter().rposition(|b| *b == b')')) else {
         return body;
     };
-    if close > open { &body[open + 1..close] } else { body }
+    body.get(open + 1..close).unwrap_or(body)
 }
 
 /// Parses an estimator answer in JSON (JSONP unwrapped) or XML.
@@ -576,8 +583,55 @@ pub fn parse_estimate(body: &[u8], format: Format) -> Result<PvEstimate, String>
     from_envelope(envelope)
 }
 
+/// The outputs the spec marks "always", each checked present (monthly ones with 12 values).
+struct Required {
+    monthly: Monthly,
+    ac_annual: f64,
+    solrad_annual: f64,
+    capacity_factor: f64,
+}
+
+fn required_outputs(outputs: &mut OutputsDe) -> Result<Required, String> {
+    let mut missing = Vec::new();
+    let mut monthly = |name: &str, values: Option<Vec<f64>>| match values {
+        Some(values) if values.len() == 12 => values,
+        Some(values) => {
+            missing.push(format!("12 values of outputs.{name} (it has {})", values.len()));
+            Vec::new()
+        }
+        None => {
+            missing.push(format!("outputs.{name}"));
+            Vec::new()
+        }
+    };
+    let monthly = Monthly {
+        poa: monthly("poa_monthly", outputs.poa_monthly.take()),
+        dc: monthly("dc_monthly", outputs.dc_monthly.take()),
+        ac: monthly("ac_monthly", outputs.ac_monthly.take()),
+        solrad: monthly("solrad_monthly", outputs.solrad_monthly.take()),
+    };
+    let mut number = |name: &str, value: Option<f64>| {
+        value.unwrap_or_else(|| {
+            missing.push(format!("outputs.{name}"));
+            f64::NAN
+        })
+    };
+    let required = Required {
+        ac_annual: number("ac_annual", outputs.ac_annual),
+        solrad_annual: number("solrad_annual", outputs.solrad_annual),
+        capacity_factor: number("capacity_factor", outputs.capacity_factor),
+        monthly,
+    };
+    if missing.is_empty() {
+        Ok(required)
+    } else {
+        Err(format!("the answer has no {}", missing.join(", ")))
+    }
+}
+
 fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
-    let outputs = envelope.outputs.unwrap_or_default();
+    let Some(mut outputs) = envelope.outputs else { return Err("the answer has no outputs".into()) };
+    let required = required_outputs(&mut outputs)?;
     let mut inputs = envelope.inputs.unwrap_or_default();
     inputs.remove("api_key");
     let hourly = match (outputs.ac, outputs.poa, outputs.dn, outputs.dc, outputs.df, outputs.tamb, outputs.tcell, outputs.wspd) {
@@ -592,7 +646,6 @@ fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
         (None, None, None, None, None, None, None, None) => None,
         _ => return Err("hourly outputs are incomplete: expected ac, poa, dn, dc, df, tamb, tcell and wspd".into()),
     };
-    let monthly = Monthly { poa: outputs.poa_monthly, dc: outputs.dc_monthly, ac: outputs.ac_monthly, solrad: outputs.solrad_monthly };
     Ok(PvEstimate {
         version: envelope.version,
         inputs,
@@ -600,10 +653,10 @@ fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
         warnings: messages(envelope.warnings),
         ssc_info: envelope.ssc_info,
         station_info: envelope.station_info,
-        monthly,
-        ac_annual: outputs.ac_annual,
-        solrad_annual: outputs.solrad_annual,
-        capacity_factor: outputs.capacity_factor,
+        monthly: required.monthly,
+        ac_annual: required.ac_annual,
+        solrad_annual: required.solrad_annual,
+        capacity_factor: required.capacity_factor,
         hourly,
     })
 }
@@ -673,8 +726,9 @@ impl PvEstimate {
     }
 
     /// Hours east of GMT of the data (the station's standard time; 0 when unknown).
+    /// The station's offset from GMT, hours; NaN when the answer does not say.
     pub fn tz_hours(&self) -> f64 {
-        self.station_info.as_ref().map_or(0.0, |s| s.tz)
+        self.station_info.as_ref().map_or(f64::NAN, |s| s.tz)
     }
 }
 
@@ -685,8 +739,8 @@ const HOUR_US: i64 = 3_600_000_000;
 /// standard time `tz_hours`, as UTC microseconds since 1970: for answers that carry no calendar
 /// (typical years).
 pub fn consecutive_hours_utc_us(year: i32, hours: usize, tz_hours: f64) -> Vec<i64> {
-    let start = days_from_civil(year, 1, 1) * 24 * HOUR_US - (tz_hours * HOUR_US as f64).round() as i64;
-    (0..hours as i64).map(|hour| start + hour * HOUR_US).collect()
+    let start = days_from_civil(year, 1, 1) * 24 * HOUR_US - rounded_i64(tz_hours * 3.6e9);
+    (0..i64::try_from(hours).unwrap_or(0)).map(|hour| start + hour * HOUR_US).collect()
 }
 
 /// The per-record table: `timestamp` (`utc_us`, the start of each record's interval, shown in
@@ -722,7 +776,7 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, utc_us: Vec<i64>) -> Result<R
 
 /// The monthly table: month 1–12 and poa, dc, ac, solrad.
 pub fn monthly_batch(monthly: &Monthly) -> Result<RecordBatch, ArrowError> {
-    let months = monthly.ac.len() as i64;
+    let months = monthly.ac.len();
     let schema = Schema::new(vec![
         Field::new("month", DataType::Int64, false),
         Field::new("poa", DataType::Float64, false),
@@ -730,11 +784,11 @@ pub fn monthly_batch(monthly: &Monthly) -> Result<RecordBatch, ArrowError> {
         Field::new("ac", DataType::Float64, false),
         Field::new("solrad", DataType::Float64, false),
     ]);
-    let pad = |values: &Vec<f64>| -> Vec<f64> { (0..months as usize).map(|i| values.get(i).copied().unwrap_or(f64::NAN)).collect() };
+    let pad = |values: &Vec<f64>| -> Vec<f64> { (0..months).map(|i| values.get(i).copied().unwrap_or(f64::NAN)).collect() };
     RecordBatch::try_new(
         Arc::new(schema),
         vec![
-            Arc::new(Int64Array::from((1..=months).collect::<Vec<_>>())),
+            Arc::new(Int64Array::from((1..=i64::try_from(months).unwrap_or(0)).collect::<Vec<_>>())),
             Arc::new(Float64Array::from(pad(&monthly.poa))),
             Arc::new(Float64Array::from(pad(&monthly.dc))),
             Arc::new(Float64Array::from(monthly.ac.clone())),

@@ -22,6 +22,7 @@ impl RawValue {
             RawValue::Text(text) if text.trim().parse::<f64>().is_ok() => text.clone(),
             RawValue::Text(text) => format!("{text:?}"),
             RawValue::Int(number) => number.to_string(),
+            RawValue::Float(number) if number.abs() >= 1e16 => format!("{number:e}"),
             RawValue::Float(number) => number.to_string(),
             RawValue::Bool(flag) => flag.to_string(),
         }
@@ -41,10 +42,23 @@ impl RawValue {
         match self {
             RawValue::Text(text) => text.trim().parse::<i64>().ok(),
             RawValue::Int(number) => Some(*number),
-            RawValue::Float(number) if number.fract() == 0.0 && number.abs() < 1e15 => Some(*number as i64),
-            RawValue::Float(_) | RawValue::Missing | RawValue::Bool(_) => None,
+            RawValue::Float(number) => exact_i64(*number),
+            RawValue::Missing | RawValue::Bool(_) => None,
         }
     }
+}
+
+/// A float that holds a whole number below 10^15 (exact in both types) as an integer.
+#[allow(clippy::cast_possible_truncation, reason = "whole and below 10^15, so exact")]
+pub fn exact_i64(number: f64) -> Option<i64> {
+    (number.fract() == 0.0 && number.abs() < 1e15).then_some(number as i64)
+}
+
+/// A float rounded to the nearest integer, saturating at the ends of i64 (NaN is 0): a number a
+/// server sends may be anything.
+#[allow(clippy::cast_possible_truncation, reason = "`as` saturates, which is the rule here")]
+pub fn rounded_i64(number: f64) -> i64 {
+    number.round() as i64
 }
 
 impl From<&str> for RawValue {

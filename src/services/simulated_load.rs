@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use arrow_array::{ArrayRef, Float64Array, RecordBatch, TimestampMillisecondArray};
+use arrow_array::{ArrayRef, Float64Array, RecordBatch, TimestampMicrosecondArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde::Deserialize;
 
@@ -212,14 +212,14 @@ pub fn validate_simulated_load(raw: &RawSimulatedLoad) -> Result<SimulatedLoadQu
     };
     let year = match &raw.year {
         RawValue::Missing => Some(REFERENCE_YEAR),
-        year => year.as_whole().filter(|y| (1..=9999).contains(y)).map(|y| y as i32).or_else(|| {
+        year => year.as_whole().and_then(|y| i32::try_from(y).ok()).filter(|y| (1..=9999).contains(y)).or_else(|| {
             problems.push(format!("year must be a whole number between 1 and 9999 (got {})", year.describe()));
             None
         }),
     };
     let time_steps_per_hour = match &raw.time_steps_per_hour {
         RawValue::Missing => Some(1),
-        steps => steps.as_whole().filter(|n| [1, 2, 4].contains(n)).map(|n| n as usize).or_else(|| {
+        steps => steps.as_whole().filter(|n| [1, 2, 4].contains(n)).and_then(|n| usize::try_from(n).ok()).or_else(|| {
             problems.push(format!("time_steps_per_hour must be 1, 2 or 4 (got {})", steps.describe()));
             None
         }),
@@ -256,15 +256,15 @@ pub fn parse_simulated_load(body: &[u8]) -> Result<SimulatedLoad, String> {
 /// `timestamp` (naive local time from 1 January of `year`, one per step) and `load_kw`; the
 /// load buffer is moved in, not copied.
 pub fn load_batch(loads_kw: Vec<f64>, year: i32) -> Result<RecordBatch, ArrowError> {
-    let steps_per_hour = (loads_kw.len() / 8760).max(1) as i64;
-    let step_ms = 3_600_000 / steps_per_hour;
-    let start = days_from_civil(year, 1, 1) * 86_400_000;
-    let stamps: Vec<i64> = (0..loads_kw.len() as i64).map(|i| start + i * step_ms).collect();
+    let steps_per_hour = i64::try_from(loads_kw.len() / 8760).unwrap_or(1).max(1);
+    let step_us = 3_600_000_000 / steps_per_hour;
+    let start = days_from_civil(year, 1, 1) * 86_400_000_000;
+    let stamps: Vec<i64> = (0..i64::try_from(loads_kw.len()).unwrap_or(0)).map(|i| start + i * step_us).collect();
     let fields = vec![
-        Field::new("timestamp", DataType::Timestamp(TimeUnit::Millisecond, None), false),
+        Field::new("timestamp", DataType::Timestamp(TimeUnit::Microsecond, None), false),
         Field::new("load_kw", DataType::Float64, false),
     ];
-    let columns: Vec<ArrayRef> = vec![Arc::new(TimestampMillisecondArray::from(stamps)), Arc::new(Float64Array::from(loads_kw))];
+    let columns: Vec<ArrayRef> = vec![Arc::new(TimestampMicrosecondArray::from(stamps)), Arc::new(Float64Array::from(loads_kw))];
     RecordBatch::try_new(Arc::new(Schema::new(fields)), columns)
 }
 

@@ -21,6 +21,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::formats::xml::{read_xml, write_xml, XmlError};
 use crate::formats::Format;
+use crate::services::raw::{exact_i64, rounded_i64};
 
 /// Miles to metres, for the `radius` parameter (distances in responses are metres).
 pub const METRES_PER_MILE: f64 = 1609.344;
@@ -383,6 +384,16 @@ fn shape(path: &str, problem: impl Into<String>) -> ParseError {
 /// Parses a response body of the request described by `params` (its format and version; for csv
 /// also its coordinates and flags, which csv does not carry).
 pub fn parse_data_query(body: &[u8], params: &DataQueryParams) -> Result<StationQuery, ParseError> {
+    let query = parse_any_format(body, params)?;
+    let no_station = query.closest.iter().all(|(_, station)| station.is_none())
+        && query.all_stations.as_ref().is_none_or(Vec::is_empty);
+    if no_station && query.warnings.is_empty() && query.errors.is_empty() {
+        return Err(shape("outputs", "holds no station, and no warning says why (a real answer warns for each data set without data)"));
+    }
+    Ok(query)
+}
+
+fn parse_any_format(body: &[u8], params: &DataQueryParams) -> Result<StationQuery, ParseError> {
     match params.format {
         Format::Json => match super::solar_json::parse_fast(body, params.version) {
             Some(fast) => Ok(StationQuery {
@@ -475,8 +486,8 @@ fn station_value(station: &Station, with_dataset: bool) -> Value {
 
 /// A whole number as an integer (so XML types it `integer`), anything else as a float.
 fn number_value(number: f64) -> Value {
-    if number.fract() == 0.0 && number.abs() < 1e15 {
-        Value::from(number as i64)
+    if let Some(whole) = exact_i64(number) {
+        Value::from(whole)
     } else {
         float_value(number)
     }
@@ -490,12 +501,19 @@ fn from_envelope(root: &Value, query_version: QueryVersion) -> Result<StationQue
     let envelope = root.as_object().ok_or_else(|| shape("response", "is not an object"))?;
     let mut inputs = lenient_map(envelope.get("inputs"), "inputs")?;
     inputs.remove(API_KEY_INPUT);
-    let (closest, all_stations) = parse_outputs(envelope.get("outputs"), query_version)?;
+    let errors = lenient_strings(envelope.get("errors"), "errors")?;
+    // An error answer may carry no outputs; any other answer must.
+    let empty = Value::Object(Map::new());
+    let outputs = match envelope.get("outputs") {
+        None if !errors.is_empty() => Some(&empty),
+        outputs => outputs,
+    };
+    let (closest, all_stations) = parse_outputs(outputs, query_version)?;
     Ok(StationQuery {
         query_version,
         version: envelope.get("version").and_then(scalar_text),
         inputs,
-        errors: lenient_strings(envelope.get("errors"), "errors")?,
+        errors,
         warnings: lenient_strings(envelope.get("warnings"), "warnings")?,
         metadata: lenient_map(envelope.get("metadata"), "metadata")?,
         closest,
@@ -506,11 +524,9 @@ fn from_envelope(root: &Value, query_version: QueryVersion) -> Result<StationQue
 type ParsedOutputs = (Vec<(String, Option<Station>)>, Option<Vec<Station>>);
 
 fn parse_outputs(outputs: Option<&Value>, query_version: QueryVersion) -> Result<ParsedOutputs, ParseError> {
-    let empty = Map::new();
     let outputs = match outputs {
-        None | Some(Value::Null) => &empty,
+        None => return Err(shape("outputs", "is missing")),
         Some(Value::Object(fields)) => fields,
-        Some(Value::String(text)) if text.trim().is_empty() => &empty,
         Some(_) => return Err(shape("outputs", "is not an object")),
     };
     let mut closest = Vec::new();
@@ -590,7 +606,7 @@ fn parse_station(
 
 /// Integers in records are metres or kilometres; a fractional value is rounded to the nearest.
 fn whole(number: f64) -> i64 {
-    number.round() as i64
+    rounded_i64(number)
 }
 
 fn required_number(record: &Map<String, Value>, key: &str, path: &str) -> Result<f64, ParseError> {

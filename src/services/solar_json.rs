@@ -8,6 +8,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use super::raw::rounded_i64;
 use super::solar::{Dataset, QueryVersion, Station};
 
 /// A number that may come as a JSON number or numeric text; null and empty text are absent.
@@ -115,9 +116,9 @@ impl StationRecord {
             city: self.city.0.unwrap_or_default(),
             state: self.state.0.unwrap_or_default(),
             timezone: self.timezone.0?,
-            elevation: self.elevation.0?.round() as i64,
-            distance: self.distance.0?.round() as i64,
-            resolution: self.resolution.0.map(|r| r.round() as i64),
+            elevation: rounded_i64(self.elevation.0?),
+            distance: rounded_i64(self.distance.0?),
+            resolution: self.resolution.0.map(rounded_i64),
             country: self.country.0,
             weather_data_source: self.weather_data_source.0,
             dataset,
@@ -154,7 +155,7 @@ impl<'de> Deserialize<'de> for Outputs {
                 Ok(outputs)
             }
             fn visit_unit<E: de::Error>(self) -> Result<Outputs, E> {
-                Ok(Outputs::default())
+                Err(de::Error::custom("outputs is null"))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<Outputs, A::Error> {
                 Err(de::Error::custom("outputs is a list"))
@@ -172,7 +173,7 @@ struct Envelope {
     errors: Option<Vec<Value>>,
     warnings: Option<Vec<Value>>,
     metadata: Option<Map<String, Value>>,
-    outputs: Outputs,
+    outputs: Option<Outputs>,
 }
 
 /// What the fast path read: the pieces of a `StationQuery`.
@@ -193,8 +194,8 @@ fn messages(values: Option<Vec<Value>>) -> Vec<String> {
 /// Reads a well-formed JSON envelope; `None` sends the body to the detailed `Value` path.
 pub fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<FastQuery> {
     let envelope: Envelope = serde_json::from_slice(body).ok()?;
-    let closest = envelope
-        .outputs
+    let outputs = envelope.outputs?;
+    let closest = outputs
         .closest
         .into_iter()
         .map(|(code, record)| match record {
@@ -205,7 +206,7 @@ pub fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<FastQuery>
             }
         })
         .collect::<Option<Vec<_>>>()?;
-    let all_stations = match envelope.outputs.all_stations {
+    let all_stations = match outputs.all_stations {
         None => None,
         Some(records) => Some(records.into_iter().map(|r| r.into_station(None, query_version)).collect::<Option<Vec<_>>>()?),
     };

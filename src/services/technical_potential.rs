@@ -32,6 +32,7 @@ use arrow_schema::{ArrowError, DataType, Field, Schema};
 use serde_json::{Map, Value};
 
 use crate::formats::wkt::{parse_wkt, Geometry, LonLat};
+use crate::services::raw::exact_i64;
 
 /// The land-use types of the spec, in the live configuration's order.
 pub const LAND_USE_TYPES: [&str; 20] = [
@@ -1288,7 +1289,7 @@ fn integer_of(value: &Value) -> Option<i64> {
     match value {
         Value::Number(number) => number
             .as_i64()
-            .or_else(|| number.as_f64().filter(|n| n.fract() == 0.0 && n.abs() < 9.0e15).map(|n| n as i64)),
+            .or_else(|| number.as_f64().and_then(exact_i64)),
         Value::String(text) => text.trim().parse::<i64>().ok(),
         _ => None,
     }
@@ -1319,17 +1320,16 @@ fn message_of(value: &Value) -> String {
 
 /// A number as the service writes it: integral values without a fraction (36, not 36.0).
 pub fn number_value(number: f64) -> Value {
-    if number.fract() == 0.0 && number.abs() < 9.0e15 {
-        Value::from(number as i64)
-    } else {
-        Value::from(number)
+    match exact_i64(number) {
+        Some(whole) => Value::from(whole),
+        None => Value::from(number),
     }
 }
 
 /// A number as text for the canonical body: "3", "0.5", "-2".
 fn format_number(number: f64) -> String {
-    if number.fract() == 0.0 && number.abs() < 9.0e15 {
-        (number as i64).to_string()
+    if let Some(whole) = exact_i64(number) {
+        whole.to_string()
     } else {
         number.to_string()
     }

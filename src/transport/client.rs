@@ -4,20 +4,24 @@
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
+use bytes::{Bytes, BytesMut};
 use reqwest::{Method, Url};
 
 use super::auth::{is_loopback_host, same_origin, ApiKey, AuthMode};
-use super::error_body::{classify, failure, parse_error_body, parse_retry_after, service_errors};
-use super::redact::redact;
+use super::error_body::{classify, failure, gateway_error, is_html_page, parse_error_body, parse_retry_after, service_errors};
+use super::redact::{redact, scrub_body};
 use super::retry::RetryPolicy;
 use super::routes::{Endpoint, RouteProfile, ServiceClass};
 use super::throttle::{Throttle, ThrottleConfig};
-use crate::error::{ApiFailure, Error, Result};
+use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
+use crate::limits::{ByteLimits, Payload};
 
 /// Where the default base URL points (the retired earlier host is never used).
 pub const DEFAULT_BASE_URL: &str = "https://developer.nlr.gov";
 const MAX_REDIRECTS: usize = 10;
+/// Idle connections are dropped sooner than the embedded service closes them
+/// (`limits::SERVICE_HEADER_TIMEOUT`), so a kept connection is never reused as it is closed.
+const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Everything a client is configured with.
 #[derive(Debug, Clone)]
@@ -26,22 +30,43 @@ pub struct TransportConfig {
     pub api_key: Option<ApiKey>,
     pub auth: AuthMode,
     pub routes: RouteProfile,
+    /// One attempt, from connecting to the last byte of the body.
     pub timeout: Duration,
+    /// The whole call: every attempt, the waits between them and client-side throttling.
+    pub deadline: Option<Duration>,
     pub retry: RetryPolicy,
     pub throttle: ThrottleConfig,
+    /// The largest body accepted for each kind of answer.
+    pub byte_limits: ByteLimits,
 }
 
 /// Checks a base URL: it must be absolute, and plain `http://` is allowed only for loopback.
 pub fn parse_base_url(text: &str) -> Result<Url> {
     let trimmed = text.trim().trim_end_matches('/');
     let url = Url::parse(trimmed).map_err(|e| Error::Parameter(vec![format!("base_url is not a valid URL ({e}): {trimmed:?}")]))?;
+    check_scheme(&url).map_err(|problem| Error::Parameter(vec![format!("base_url {problem}, got {trimmed:?}")]))?;
+    Ok(url)
+}
+
+/// The rule for every URL sunflux sends a request to (base URLs, download URLs, redirects):
+/// `https://`, or plain `http://` to a loopback host only.
+pub fn check_scheme(url: &Url) -> std::result::Result<(), String> {
     match url.scheme() {
-        "https" => Ok(url),
-        "http" if is_loopback_host(&url) => Ok(url),
-        "http" => Err(Error::Parameter(vec![format!(
-            "base_url must use https:// (plain http:// is only allowed for loopback hosts such as 127.0.0.1), got {trimmed:?}"
-        )])),
-        other => Err(Error::Parameter(vec![format!("base_url must be an https:// URL (got scheme {other:?})")])),
+        "https" => Ok(()),
+        "http" if is_loopback_host(url) => Ok(()),
+        "http" => Err("must use https:// (plain http:// is only allowed for loopback hosts such as 127.0.0.1)".into()),
+        other => Err(format!("must be an https:// URL (not {other}://)")),
+    }
+}
+
+/// The identity of a service for caches: scheme, host and port, with every spelling of the
+/// loopback host (`localhost`, `127.0.0.1`, `[::1]`) written as `loopback` and default ports
+/// dropped, and no path or key.
+pub fn canonical_origin(url: &Url) -> String {
+    let host = if is_loopback_host(url) { "loopback".to_owned() } else { url.host_str().unwrap_or("").to_ascii_lowercase() };
+    match url.port() {
+        Some(port) => format!("{}://{host}:{port}", url.scheme()),
+        None => format!("{}://{host}", url.scheme()),
     }
 }
 
@@ -80,12 +105,15 @@ pub struct Request {
     pub trace: bool,
     /// Attach the API key (to the base URL's origin only); false for file downloads.
     pub send_key: bool,
+    /// What the body holds, for its size cap.
+    pub payload: Payload,
 }
 
 impl Request {
     pub fn get(endpoint: Endpoint, query: Vec<(String, String)>) -> Self {
         Request {
             method: Method::GET,
+            payload: endpoint.payload(),
             target: Target::Endpoint(endpoint),
             query,
             body: Body::Empty,
@@ -108,6 +136,7 @@ impl Request {
             check_body_errors: false,
             trace: false,
             send_key: false,
+            payload: Payload::ClimateZip,
         }
     }
 }
@@ -154,7 +183,7 @@ fn shared_http() -> Result<reqwest::Client> {
         reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
             .user_agent(concat!("sunflux/", env!("CARGO_PKG_VERSION")))
-            .pool_idle_timeout(Duration::from_secs(60))
+            .pool_idle_timeout(POOL_IDLE_TIMEOUT)
             .tcp_nodelay(true)
             .build()
             .map_err(|e| format!("could not build the HTTP client: {e}"))
@@ -197,35 +226,89 @@ impl Transport {
         redact(text, self.config.api_key.as_ref().map(ApiKey::expose))
     }
 
-    /// Sends `request`, retrying transient failures of idempotent requests.
+    /// A body with this client's key masked, for parsers whose results reach the user (a typed
+    /// result never holds the key, whatever the server reflected); the same bytes without it.
+    pub fn scrub(&self, body: &Bytes) -> Bytes {
+        scrub_body(body, self.config.api_key.as_ref().map(ApiKey::expose))
+    }
+
+    /// `error` with this client's key removed from every text it holds (a parameter a caller
+    /// filled with the key by mistake is quoted in the message).
+    pub fn redact_error(&self, error: Error) -> Error {
+        let clean = |text: String| self.redact(&text);
+        match error {
+            Error::Parameter(problems) => Error::Parameter(problems.into_iter().map(clean).collect()),
+            Error::Transport(message) => Error::Transport(clean(message)),
+            Error::Parse(message) => Error::Parse(clean(message)),
+            Error::Api(mut failure) => {
+                failure.errors = failure.errors.into_iter().map(clean).collect();
+                failure.body = clean(std::mem::take(&mut failure.body));
+                failure.url = clean(std::mem::take(&mut failure.url));
+                failure.code = failure.code.map(clean);
+                Error::Api(failure)
+            }
+            Error::JobFailed { message, job_id, status, messages } => Error::JobFailed {
+                message: clean(message),
+                job_id: clean(job_id),
+                status: clean(status),
+                messages: serde_json::from_str(&clean(messages.to_string())).unwrap_or(serde_json::Value::Null),
+            },
+            Error::JobTimeout { message, job_id, last_status } => {
+                Error::JobTimeout { message: clean(message), job_id: clean(job_id), last_status: clean(last_status) }
+            }
+            Error::Interrupted => Error::Interrupted,
+        }
+    }
+
+    /// Sends `request`, retrying transient failures of idempotent requests, all within the
+    /// client's deadline.
     pub async fn send(&self, request: &Request) -> Result<Response> {
         let class = match &request.target {
             Target::Endpoint(endpoint) => endpoint.service_class(),
             Target::Absolute(_) => ServiceClass::Unthrottled,
         };
+        let clock = Deadline::start(self.config.deadline);
         let mut delays = self.config.retry.delays();
         let mut attempt = 0u32;
         loop {
             attempt += 1;
             let outcome = {
-                let _in_flight = self.throttle.admit(class).await;
-                self.attempt(request, attempt).await
+                let admitted = clock.within(self.throttle.admit(class)).await;
+                let Some(_in_flight) = admitted else { return Err(self.deadline_passed(attempt - 1, "waiting for the client-side rate limit")) };
+                let timeout = clock.remaining().map_or(self.config.timeout, |left| left.min(self.config.timeout));
+                if timeout.is_zero() {
+                    return Err(self.deadline_passed(attempt - 1, "before the next attempt"));
+                }
+                self.attempt(request, attempt, timeout).await
             };
             match outcome {
                 Ok(response) => return Ok(response),
                 Err(error) if request.idempotent && self.config.retry.should_retry(&error) => match delays.next() {
-                    Some(backoff) => tokio::time::sleep(self.config.retry.wait_before_retry(&error, backoff)).await,
-                    None => return Err(with_attempts(error, attempt)),
+                    Some(backoff) => {
+                        let wait = self.config.retry.wait_before_retry(&error, backoff);
+                        if clock.remaining().is_some_and(|left| left <= wait) {
+                            return Err(with_attempts(error, attempt, self.config.deadline));
+                        }
+                        tokio::time::sleep(wait).await;
+                    }
+                    None => return Err(with_attempts(error, attempt, None)),
                 },
                 Err(error) => return Err(error),
             }
         }
     }
 
-    async fn attempt(&self, request: &Request, attempt: u32) -> Result<Response> {
+    fn deadline_passed(&self, attempts: u32, when: &str) -> Error {
+        let seconds = self.config.deadline.unwrap_or_default().as_secs_f64();
+        Error::Transport(format!(
+            "the call's deadline of {seconds:.1} s passed {when} after {attempts} attempt(s) (deadline= bounds the whole call; timeout= each attempt)"
+        ))
+    }
+
+    async fn attempt(&self, request: &Request, attempt: u32, timeout: Duration) -> Result<Response> {
         let started = Instant::now();
         let first_url = self.initial_url(request)?;
-        let result = self.follow(request, first_url.clone()).await;
+        let result = self.follow(request, first_url.clone(), timeout).await;
         if request.trace {
             if let Some(observer) = &self.observer {
                 let (status, outcome) = match &result {
@@ -250,11 +333,15 @@ impl Transport {
     }
 
     fn initial_url(&self, request: &Request) -> Result<Url> {
+        if let Target::Endpoint(endpoint) = &request.target {
+            endpoint.check().map_err(Error::Parameter)?;
+        }
         let text = match &request.target {
             Target::Endpoint(endpoint) => self.endpoint_url(endpoint),
             Target::Absolute(url) => url.clone(),
         };
         let mut url = Url::parse(&text).map_err(|e| Error::Parameter(vec![format!("invalid URL ({e}): {}", self.redact(&text))]))?;
+        check_scheme(&url).map_err(|problem| Error::Parameter(vec![format!("{} {problem}", self.redact(&text))]))?;
         if !request.query.is_empty() {
             url.query_pairs_mut().extend_pairs(request.query.iter());
         }
@@ -262,14 +349,17 @@ impl Transport {
     }
 
     /// Sends one attempt, following redirects by hand so that the key goes only to its origin.
-    async fn follow(&self, request: &Request, mut url: Url) -> Result<Response> {
+    async fn follow(&self, request: &Request, mut url: Url, timeout: Duration) -> Result<Response> {
         let mut method = request.method.clone();
         let mut body = request.body.clone();
         for _ in 0..=MAX_REDIRECTS {
             let keyed = request.send_key && same_origin(&self.config.base_url, &url);
-            let response = self.send_once(&method, &url, &body, keyed).await?;
+            let response = self.send_once(&method, &url, &body, keyed, timeout).await?;
             let status = response.status().as_u16();
             if let Some(next) = redirect_target(&url, &response) {
+                if let Err(problem) = check_scheme(&next) {
+                    return Err(self.refused(status, &url, format!("refused to follow a redirect to {}: it {problem}", self.redact(next.as_str()))));
+                }
                 if matches!(status, 301..=303) && method != Method::GET && method != Method::HEAD {
                     method = Method::GET;
                     body = Body::Empty;
@@ -277,12 +367,12 @@ impl Transport {
                 url = next;
                 continue;
             }
-            return self.finish(request, url, response).await;
+            return self.finish(request, url, response, timeout).await;
         }
         Err(Error::Transport(format!("more than {MAX_REDIRECTS} redirects starting at {}", self.redact(url.as_str()))))
     }
 
-    async fn send_once(&self, method: &Method, url: &Url, body: &Body, keyed: bool) -> Result<reqwest::Response> {
+    async fn send_once(&self, method: &Method, url: &Url, body: &Body, keyed: bool, timeout: Duration) -> Result<reqwest::Response> {
         let mut url = url.clone();
         let key = if keyed { self.config.api_key.as_ref() } else { None };
         if !keyed {
@@ -293,7 +383,7 @@ impl Transport {
                 url.query_pairs_mut().append_pair("api_key", key.expose());
             }
         }
-        let mut builder = self.http.request(method.clone(), url.clone()).timeout(self.config.timeout);
+        let mut builder = self.http.request(method.clone(), url.clone()).timeout(timeout);
         match (key, self.config.auth) {
             (Some(key), AuthMode::Header) => builder = builder.header("X-Api-Key", key.expose()),
             (Some(key), AuthMode::Basic) => builder = builder.basic_auth(key.expose(), Some("")),
@@ -304,10 +394,66 @@ impl Transport {
             Body::Form(pairs) => builder.form(pairs),
             Body::Json(bytes) => builder.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone()),
         };
-        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(&e, &url)))
+        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(&e, &url, timeout)))
     }
 
-    async fn finish(&self, request: &Request, url: Url, response: reqwest::Response) -> Result<Response> {
+    /// An answer sunflux refuses to read on (too large, an unsafe redirect): not retried.
+    fn refused(&self, status: u16, url: &Url, message: String) -> Error {
+        Error::Api(Box::new(ApiFailure {
+            kind: ApiErrorKind::Other,
+            status,
+            code: None,
+            errors: vec![self.redact(&message)],
+            body: String::new(),
+            url: self.redact(url.as_str()),
+            retry_after: None,
+            remaining: None,
+        }))
+    }
+
+    /// Reads the body up to the payload's cap; a body longer than the cap or not as long as its
+    /// `Content-Length` is an error, and nothing beyond the cap is ever held.
+    async fn read_body(&self, request: &Request, url: &Url, mut response: reqwest::Response, timeout: Duration) -> Result<Bytes> {
+        let status = response.status().as_u16();
+        let limit = self.config.byte_limits.response(request.payload);
+        let too_large = |what: String| {
+            self.refused(
+                status,
+                url,
+                format!(
+                    "the answer is {what}, above the limit of {limit} bytes for {} answers (raise it with max_bytes={{{:?}: ...}})",
+                    request.payload.name(),
+                    request.payload.name()
+                ),
+            )
+        };
+        let declared = response.content_length();
+        if let Some(length) = declared.filter(|length| *length > limit) {
+            return Err(too_large(format!("{length} bytes long")));
+        }
+        const FIRST_ALLOCATION: u64 = 1 << 20;
+        let capacity = usize::try_from(declared.unwrap_or(0).min(limit).min(FIRST_ALLOCATION)).unwrap_or(0);
+        let mut body = BytesMut::with_capacity(capacity);
+        loop {
+            let chunk = response.chunk().await.map_err(|e| {
+                Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(&e, url, timeout)))
+            })?;
+            let Some(chunk) = chunk else { break };
+            if u64::try_from(body.len() + chunk.len()).unwrap_or(u64::MAX) > limit {
+                return Err(too_large("longer than that".into()));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        if let Some(length) = declared.filter(|length| u64::try_from(body.len()).ok() != Some(*length)) {
+            return Err(Error::Transport(self.redact(&format!(
+                "the response body of {url} has {} bytes where its Content-Length says {length}",
+                body.len()
+            ))));
+        }
+        Ok(body.freeze())
+    }
+
+    async fn finish(&self, request: &Request, url: Url, response: reqwest::Response, timeout: Duration) -> Result<Response> {
         let status = response.status().as_u16();
         let headers = response.headers().clone();
         let rate_limit = RateLimitInfo {
@@ -319,12 +465,9 @@ impl Transport {
         }
         let retry_after = headers.get("retry-after").and_then(|v| v.to_str().ok()).and_then(parse_retry_after);
         let content_type = headers.get("content-type").and_then(|v| v.to_str().ok()).map(str::to_owned);
-        let body = response
-            .bytes()
-            .await
-            .map_err(|e| Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(&e, &url))))?;
+        let body = self.read_body(request, &url, response, timeout).await?;
         let shown_url = self.redact(url.as_str());
-        let is_html = content_type.as_deref().is_some_and(|t| t.starts_with("text/html")) || parse_error_body(&body).html;
+        let is_html = content_type.as_deref().is_some_and(|t| t.starts_with("text/html")) || is_html_page(&body);
         if !(200..300).contains(&status) || is_html {
             let redacted_body = self.redact(&String::from_utf8_lossy(&body));
             let mut failure = failure(status, &body, shown_url, retry_after, rate_limit.remaining, redacted_body);
@@ -333,12 +476,14 @@ impl Transport {
         }
         if request.check_body_errors && body.first() == Some(&b'{') {
             if let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) {
-                if let Some(messages) = service_errors(&value) {
-                    let kind = classify(status, &parse_error_body(&body));
+                let gateway = gateway_error(&value);
+                let messages = service_errors(&value).or_else(|| gateway.as_ref().map(|g| g.messages.clone()));
+                if let Some(messages) = messages {
+                    let parsed = parse_error_body(&body);
                     return Err(Error::Api(Box::new(ApiFailure {
-                        kind,
+                        kind: classify(status, &parsed),
                         status,
-                        code: None,
+                        code: parsed.code,
                         errors: messages.iter().map(|m| self.redact(m)).collect(),
                         body: self.redact(&String::from_utf8_lossy(&body)),
                         url: shown_url,
@@ -351,9 +496,9 @@ impl Transport {
         Ok(Response { status, url: shown_url, content_type, body, rate_limit, attempts: 1 })
     }
 
-    fn describe_transport_error(&self, error: &reqwest::Error, url: &Url) -> String {
+    fn describe_transport_error(&self, error: &reqwest::Error, url: &Url, timeout: Duration) -> String {
         let what = if error.is_timeout() {
-            format!("timed out after {:.1} s", self.config.timeout.as_secs_f64())
+            format!("timed out after {:.1} s", timeout.as_secs_f64())
         } else if error.is_connect() {
             "could not connect".to_owned()
         } else if error.is_body() || error.is_decode() {
@@ -374,14 +519,46 @@ impl Transport {
     }
 }
 
-fn with_attempts(error: Error, attempts: u32) -> Error {
+/// The last error of a call that gave up, saying after how many attempts (and, when the deadline
+/// left no time for the next one, which deadline).
+fn with_attempts(error: Error, attempts: u32, deadline: Option<Duration>) -> Error {
+    let note = match deadline {
+        Some(deadline) => format!(
+            "gave up after {attempts} attempt(s): the call's deadline of {:.1} s left no time for another",
+            deadline.as_secs_f64()
+        ),
+        None if attempts > 1 => format!("gave up after {attempts} attempts"),
+        None => return error,
+    };
     match error {
-        Error::Transport(message) if attempts > 1 => Error::Transport(format!("{message} (gave up after {attempts} attempts)")),
-        Error::Api(mut failure) if attempts > 1 => {
-            failure.errors.push(format!("gave up after {attempts} attempts"));
+        Error::Transport(message) => Error::Transport(format!("{message} ({note})")),
+        Error::Api(mut failure) => {
+            failure.errors.push(note);
             Error::Api(failure)
         }
         other => other,
+    }
+}
+
+/// When a call must be over.
+struct Deadline(Option<tokio::time::Instant>);
+
+impl Deadline {
+    fn start(deadline: Option<Duration>) -> Deadline {
+        let now = tokio::time::Instant::now();
+        Deadline(deadline.and_then(|d| now.checked_add(d)))
+    }
+
+    fn remaining(&self) -> Option<Duration> {
+        self.0.map(|at| at.saturating_duration_since(tokio::time::Instant::now()))
+    }
+
+    /// `future`'s output, or None when the deadline passes first.
+    async fn within<F: std::future::Future>(&self, future: F) -> Option<F::Output> {
+        match self.0 {
+            Some(at) => tokio::time::timeout_at(at, future).await.ok(),
+            None => Some(future.await),
+        }
     }
 }
 

@@ -47,6 +47,26 @@ pub fn service_errors(value: &serde_json::Value) -> Option<Vec<String>> {
     (!messages.is_empty()).then_some(messages)
 }
 
+/// A gateway error object (`{"error": {"code": "API_KEY_INVALID", "message": ...}}`), which no
+/// service answer has at its top level, whatever the HTTP status it came with.
+pub fn gateway_error(value: &serde_json::Value) -> Option<ErrorBody> {
+    let error = value.get("error")?;
+    error.get("code").and_then(serde_json::Value::as_str)?;
+    let mut body = from_json(value);
+    if body.messages.is_empty() {
+        body.messages.push(body.code.clone().unwrap_or_default());
+    }
+    Some(body)
+}
+
+/// Whether a body is an HTML page (a gateway's or a proxy's, not the service's), judged from its
+/// first kilobyte so that large bodies are not copied.
+pub fn is_html_page(body: &[u8]) -> bool {
+    let head = body.get(..1024).unwrap_or(body);
+    let text = String::from_utf8_lossy(head);
+    looks_like_html(text.trim_start_matches('\u{feff}').trim_start())
+}
+
 fn from_json(value: &serde_json::Value) -> ErrorBody {
     if let Some(error) = value.get("error").filter(|e| e.is_object()) {
         let code = error.get("code").and_then(|c| c.as_str()).map(str::to_owned);
@@ -212,7 +232,7 @@ pub fn classify(status: u16, body: &ErrorBody) -> ApiErrorKind {
 /// `Retry-After` as seconds (the HTTP-date form is rare on these services and treated as absent).
 pub fn parse_retry_after(value: &str) -> Option<Duration> {
     let seconds: f64 = value.trim().parse().ok()?;
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds.min(86_400.0)))
+    (seconds.is_finite() && seconds >= 0.0).then(|| crate::limits::clamped_seconds(seconds.min(86_400.0)))
 }
 
 /// Builds the failure for a non-success answer (or a 200 with errors).

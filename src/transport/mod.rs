@@ -1,6 +1,11 @@
 //! Everything between a typed call and the wire: routes, auth, throttles, retries, redirects,
 //! error bodies and redaction.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
+)]
+
 pub mod auth;
 pub mod client;
 pub mod error_body;
@@ -10,7 +15,7 @@ pub mod routes;
 pub mod throttle;
 
 pub use auth::{ApiKey, AuthMode};
-pub use client::{parse_base_url, AttemptObserver, AttemptRecord, Body, RateLimitInfo, Request, Response, Target, Transport, TransportConfig, DEFAULT_BASE_URL};
+pub use client::{canonical_origin, check_scheme, parse_base_url, AttemptObserver, AttemptRecord, Body, RateLimitInfo, Request, Response, Target, Transport, TransportConfig, DEFAULT_BASE_URL};
 pub use retry::RetryPolicy;
 pub use routes::{Endpoint, RouteProfile, ServiceClass};
 pub use throttle::{ClassLimits, ThrottleConfig, WindowLimit};

@@ -1,29 +1,163 @@
-//! Removing the API key from any text that may reach a message, a log line or a repr.
+//! Removing the API key from any text that may reach a message, a log line, a repr, a typed
+//! result or a cache. A server may reflect the key in any encoding its format has, so the key is
+//! found character by character with each character written literally or escaped: JSON
+//! (`\u0061`, `\/`), XML (`&#97;`, `&#x61;`, `&amp;`), or percent-encoding (`%61`); the base64
+//! form of basic auth (`key:`) is masked too, and so is every `api_key=` value whatever key it
+//! holds.
+
+use bytes::Bytes;
 
 /// What the key is replaced with.
 pub const MASK: &str = "***";
 
-/// Replaces every occurrence of `key` (raw, percent-encoded or base64 as in basic auth) and every
-/// `api_key=` query value in `text`.
+/// Replaces every occurrence of `key` (in any of the encodings above) and every `api_key=` query
+/// value in `text`.
 pub fn redact(text: &str, key: Option<&str>) -> String {
-    let mut out = redact_api_key_params(text);
-    if let Some(key) = key.filter(|k| !k.is_empty()) {
-        for form in key_forms(key) {
-            if out.contains(&form) {
-                out = out.replace(&form, MASK);
-            }
-        }
+    let out = redact_api_key_params(text);
+    let Some(key) = key.filter(|k| !k.is_empty()) else { return out };
+    let masked = mask_key(out.as_bytes(), key.as_bytes());
+    let masked = match masked {
+        Some(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        None => out,
+    };
+    let basic = basic_form(key);
+    if masked.contains(&basic) {
+        masked.replace(&basic, MASK)
+    } else {
+        masked
     }
+}
+
+/// A response body with the key masked, for parsers whose results reach the user; the same
+/// bytes (no copy) when the key is not in it.
+pub fn scrub_body(body: &Bytes, key: Option<&str>) -> Bytes {
+    let Some(key) = key.filter(|k| !k.is_empty()) else { return body.clone() };
+    let basic = basic_form(key);
+    let masked = mask_key(body, key.as_bytes());
+    let text = masked.as_deref().unwrap_or(body);
+    match find(text, basic.as_bytes()) {
+        None => masked.map_or_else(|| body.clone(), Bytes::from),
+        Some(_) => Bytes::from(replace_all(text, basic.as_bytes())),
+    }
+}
+
+fn basic_form(key: &str) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(format!("{key}:"))
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    if needle.is_empty() || haystack.len() < needle.len() {
+        return None;
+    }
+    haystack.windows(needle.len()).position(|window| window == needle)
+}
+
+fn replace_all(haystack: &[u8], needle: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(haystack.len());
+    let mut rest = haystack;
+    while let Some(at) = find(rest, needle) {
+        out.extend_from_slice(rest.get(..at).unwrap_or_default());
+        out.extend_from_slice(MASK.as_bytes());
+        rest = rest.get(at + needle.len()..).unwrap_or_default();
+    }
+    out.extend_from_slice(rest);
     out
 }
 
-fn key_forms(key: &str) -> Vec<String> {
-    use base64::Engine as _;
-    let encoded: String = url::form_urlencoded::byte_serialize(key.as_bytes()).collect();
-    let basic = base64::engine::general_purpose::STANDARD.encode(format!("{key}:"));
-    let mut forms = vec![key.to_owned(), encoded, basic];
-    forms.dedup();
-    forms
+/// `text` with every (possibly escaped) occurrence of `key` replaced by the mask, or `None` when
+/// there is none.
+fn mask_key(text: &[u8], key: &[u8]) -> Option<Vec<u8>> {
+    let first = *key.first()?;
+    let mut out: Option<Vec<u8>> = None;
+    let mut copied = 0;
+    let mut at = 0;
+    while at < text.len() {
+        let byte = text.get(at).copied().unwrap_or_default();
+        let candidate = byte == first || matches!(byte, b'\\' | b'%' | b'&');
+        if let Some(end) = candidate.then(|| match_at(text, at, key)).flatten() {
+            let buffer = out.get_or_insert_with(|| Vec::with_capacity(text.len()));
+            buffer.extend_from_slice(text.get(copied..at).unwrap_or_default());
+            buffer.extend_from_slice(MASK.as_bytes());
+            copied = end;
+            at = end;
+        } else {
+            at += 1;
+        }
+    }
+    let mut buffer = out?;
+    buffer.extend_from_slice(text.get(copied..).unwrap_or_default());
+    Some(buffer)
+}
+
+/// The end of `key` written from `start`, each byte literal or escaped.
+fn match_at(text: &[u8], start: usize, key: &[u8]) -> Option<usize> {
+    let mut at = start;
+    for &wanted in key {
+        let (byte, next) = decode_one(text, at, wanted)?;
+        if byte != wanted {
+            return None;
+        }
+        at = next;
+    }
+    Some(at)
+}
+
+/// The byte written at `at` and where the next one starts: an escape of an ASCII character, or
+/// the byte itself.
+fn decode_one(text: &[u8], at: usize, wanted: u8) -> Option<(u8, usize)> {
+    let rest = text.get(at..)?;
+    let byte = *rest.first()?;
+    if byte == wanted {
+        return Some((byte, at + 1));
+    }
+    let escaped = match byte {
+        b'\\' => json_escape(rest),
+        b'%' => hex_value(rest.get(1..3)?).map(|value| (value, 3)),
+        b'&' => xml_escape(rest),
+        _ => None,
+    };
+    let (value, length) = escaped?;
+    let ascii = u8::try_from(value).ok().filter(u8::is_ascii)?;
+    Some((ascii, at + length))
+}
+
+fn json_escape(rest: &[u8]) -> Option<(u32, usize)> {
+    match rest.get(1)? {
+        b'u' => hex_value(rest.get(2..6)?).map(|value| (value, 6)),
+        // Escaped twice (`\\u0061`): the text a JSON string holds after one decoding still
+        // spells the key.
+        b'\\' if rest.get(2) == Some(&b'u') => hex_value(rest.get(3..7)?).map(|value| (value, 7)),
+        b'/' => Some((u32::from(b'/'), 2)),
+        b'\\' => Some((u32::from(b'\\'), 2)),
+        b'"' => Some((u32::from(b'"'), 2)),
+        _ => None,
+    }
+}
+
+fn xml_escape(rest: &[u8]) -> Option<(u32, usize)> {
+    let end = rest.iter().take(12).position(|&b| b == b';')?;
+    let name = rest.get(1..end)?;
+    let value = match name {
+        b"amp" => u32::from(b'&'),
+        b"lt" => u32::from(b'<'),
+        b"gt" => u32::from(b'>'),
+        b"quot" => u32::from(b'"'),
+        b"apos" => u32::from(b'\''),
+        [b'#', b'x' | b'X', hex @ ..] => hex_value(hex)?,
+        [b'#', decimal @ ..] if !decimal.is_empty() && decimal.iter().all(u8::is_ascii_digit) => {
+            std::str::from_utf8(decimal).ok()?.parse().ok()?
+        }
+        _ => return None,
+    };
+    Some((value, end + 1))
+}
+
+fn hex_value(digits: &[u8]) -> Option<u32> {
+    if digits.is_empty() || digits.len() > 6 || !digits.iter().all(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
 }
 
 /// Masks the value of every `api_key=` parameter, whatever key it holds.
@@ -41,7 +175,7 @@ fn redact_api_key_params(text: &str) -> String {
         if value_len > 0 {
             out.push_str(MASK);
         }
-        rest = &tail[value_len..];
+        rest = tail.get(value_len..).unwrap_or_default();
     }
     out.push_str(rest);
     out
@@ -53,15 +187,41 @@ mod tests {
 
     const KEY: &str = "abcdefghijABCDEFGHIJ0123456789+/klmnopqr";
 
+    fn json_escaped(key: &str) -> String {
+        key.chars().map(|c| format!("\\u{:04x}", c as u32)).collect()
+    }
+
+    fn xml_escaped(key: &str) -> String {
+        key.chars().enumerate().map(|(i, c)| if i % 2 == 0 { format!("&#{};", c as u32) } else { format!("&#x{:X};", c as u32) }).collect()
+    }
+
     #[test]
-    fn raw_encoded_and_basic_forms_are_masked() {
+    fn every_encoding_of_the_key_is_masked() {
         use base64::Engine as _;
         let encoded: String = url::form_urlencoded::byte_serialize(KEY.as_bytes()).collect();
+        let all_percent: String = KEY.bytes().map(|b| format!("%{b:02x}")).collect();
         let basic = base64::engine::general_purpose::STANDARD.encode(format!("{KEY}:"));
-        let text = format!("raw {KEY} enc {encoded} basic {basic}");
-        let clean = redact(&text, Some(KEY));
-        assert!(!clean.contains(KEY) && !clean.contains(&encoded) && !clean.contains(&basic), "{clean}");
-        assert_eq!(clean.matches(MASK).count(), 3);
+        let slashed = KEY.replace('/', "\\/");
+        let forms = [KEY.to_owned(), encoded, all_percent, basic, json_escaped(KEY), xml_escaped(KEY), slashed];
+        for form in &forms {
+            let text = format!("before {form} after");
+            assert_eq!(redact(&text, Some(KEY)), "before *** after", "{form}");
+            let scrubbed = scrub_body(&Bytes::from(text.clone()), Some(KEY));
+            assert_eq!(&scrubbed[..], b"before *** after", "{form}");
+        }
+        let mixed = format!("{}{}", &KEY[..20], json_escaped(&KEY[20..]));
+        assert_eq!(redact(&mixed, Some(KEY)), "***");
+        let twice = json_escaped(KEY).replace('\\', "\\\\");
+        assert_eq!(redact(&twice, Some(KEY)), "***");
+    }
+
+    #[test]
+    fn text_without_the_key_is_kept_and_not_copied() {
+        let body = Bytes::from_static(b"{\"a\": \"\\u0041 &amp; 100% abc\"}");
+        let scrubbed = scrub_body(&body, Some(KEY));
+        assert_eq!(scrubbed.as_ptr(), body.as_ptr());
+        assert_eq!(redact("abcdefghij partial", Some(KEY)), "abcdefghij partial");
+        assert_eq!(redact("ünïcode & ✓", Some(KEY)), "ünïcode & ✓");
     }
 
     #[test]

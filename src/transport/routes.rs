@@ -1,5 +1,9 @@
-//! The route table: every endpoint's path under both profiles, and its throttle class.
-//! This is the only place that spells a service path.
+//! The route table: every endpoint's path under both profiles, its throttle class and its
+//! payload. This is the only place that spells a service path. Path arguments come from users:
+//! each must be an identifier (a run UUID must be a UUID) and is percent-encoded as one segment,
+//! so no argument can add a segment, a query or a fragment or reach another endpoint.
+
+use crate::limits::Payload;
 
 /// Which set of paths to use. `Spec` is exactly `shared/spec/`; `Nlr` is the public host's
 /// paths where they differ (estimator under `pvwatts`, optimizer under `reopt`).
@@ -62,30 +66,87 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
-    /// The path (starting with `/api/`) of this endpoint under `profile`.
+    /// The path (starting with `/api/`) of this endpoint under `profile`; every argument is
+    /// percent-encoded as (part of) one segment.
     pub fn path(&self, profile: RouteProfile) -> String {
         match self {
-            Endpoint::DataQuery { version, format } => format!("/api/solar/data_query/{version}.{format}"),
+            Endpoint::DataQuery { version, format } => {
+                format!("/api/solar/data_query/{}.{}", segment(version), segment(format))
+            }
             Endpoint::PvEstimator { format } => match profile {
-                RouteProfile::Spec => format!("/api/pv-estimator/v6.{format}"),
-                RouteProfile::Nlr => format!("/api/pvwatts/v6.{format}"),
+                RouteProfile::Spec => format!("/api/pv-estimator/v6.{}", segment(format)),
+                RouteProfile::Nlr => format!("/api/pvwatts/v6.{}", segment(format)),
             },
             Endpoint::ClimateDownload { dataset, format } => {
-                format!("/api/climate/ncdb/v2/climate/{dataset}-download.{format}")
+                format!("/api/climate/ncdb/v2/climate/{}-download.{}", segment(dataset), segment(format))
             }
             Endpoint::OptimizerJob => format!("{}/job/", optimizer_root(profile)),
             Endpoint::OptimizerResults { run_uuid } => {
-                format!("{}/job/{run_uuid}/results/", optimizer_root(profile))
+                format!("{}/job/{}/results/", optimizer_root(profile), segment(run_uuid))
             }
             Endpoint::OptimizerSimulatedLoad => format!("{}/simulated_load/", optimizer_root(profile)),
             Endpoint::UtilityRates => "/utility_rates".to_owned(),
             Endpoint::TechnicalPotentialConfig { explorer } => {
-                format!("/api/opencarto/{explorer}/v1/technical-potential/config")
+                format!("/api/opencarto/{}/v1/technical-potential/config", segment(explorer))
             }
             Endpoint::TechnicalPotentialJob { explorer } => {
-                format!("/api/opencarto/{explorer}/v1/technical-potential")
+                format!("/api/opencarto/{}/v1/technical-potential", segment(explorer))
             }
-            Endpoint::LocalStatus { format } => format!("/api/local/v1/status.{format}"),
+            Endpoint::LocalStatus { format } => format!("/api/local/v1/status.{}", segment(format)),
+        }
+    }
+
+    /// Checks every path argument: formats and versions are short names, a data set slug or an
+    /// explorer an identifier, a run UUID a UUID. Each problem names its argument.
+    pub fn check(&self) -> Result<(), Vec<String>> {
+        let arguments: Vec<(&str, &str, fn(&str) -> bool, &str)> = match self {
+            Endpoint::DataQuery { version, format } => {
+                vec![("version", version, is_identifier, "v1 or v2"), ("format", format, is_identifier, "json, xml or csv")]
+            }
+            Endpoint::PvEstimator { format } | Endpoint::LocalStatus { format } => {
+                vec![("format", format, is_identifier, "json or xml")]
+            }
+            Endpoint::ClimateDownload { dataset, format } => vec![
+                ("dataset", dataset, is_identifier, "letters, digits and '-'"),
+                ("format", format, is_identifier, "json or csv"),
+            ],
+            Endpoint::OptimizerJob | Endpoint::OptimizerSimulatedLoad | Endpoint::UtilityRates => Vec::new(),
+            Endpoint::OptimizerResults { run_uuid } => {
+                vec![("run_uuid", run_uuid, is_uuid, "a UUID such as 2f1c5e0a-7b3d-4c2e-9a41-0d8e6b7f5c13")]
+            }
+            Endpoint::TechnicalPotentialConfig { explorer } | Endpoint::TechnicalPotentialJob { explorer } => {
+                vec![("explorer", explorer, is_identifier, "letters, digits, '-' and '_'")]
+            }
+        };
+        let problems: Vec<String> = arguments
+            .into_iter()
+            .filter(|(_, value, rule, _)| !rule(value))
+            .map(|(name, value, _, expected)| format!("{name} must be {expected} (got {:?})", shown(value)))
+            .collect();
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// What the answer of this endpoint holds (for its size cap).
+    pub fn payload(&self) -> Payload {
+        match self {
+            Endpoint::DataQuery { .. } => Payload::DataQuery,
+            Endpoint::PvEstimator { .. } => Payload::PvEstimate,
+            Endpoint::ClimateDownload { format, .. } if format == "csv" => Payload::ClimateCsv,
+            Endpoint::ClimateDownload { .. } => Payload::ClimateRequest,
+            // Simulated loads are one 8,760–35,040-value series; a rate's schedules and tiers are
+            // a few hundred kB: both fit the optimizer's cap.
+            Endpoint::OptimizerJob
+            | Endpoint::OptimizerResults { .. }
+            | Endpoint::OptimizerSimulatedLoad
+            | Endpoint::UtilityRates => Payload::Optimizer,
+            Endpoint::TechnicalPotentialConfig { .. } | Endpoint::TechnicalPotentialJob { .. } => {
+                Payload::TechnicalPotential
+            }
+            Endpoint::LocalStatus { .. } => Payload::Small,
         }
     }
 
@@ -112,7 +173,7 @@ impl Endpoint {
     /// endpoints this way). Missing arguments and unknown names are parameter errors.
     pub fn from_name(name: &str, arg: impl Fn(&str) -> Option<String>) -> Result<Endpoint, String> {
         let need = |key: &str| arg(key).ok_or_else(|| format!("endpoint {name:?} needs the path argument {key:?}"));
-        Ok(match name {
+        let endpoint = match name {
             "data_query" => Endpoint::DataQuery { version: need("version")?, format: need("format")? },
             "pv_estimator" => Endpoint::PvEstimator { format: need("format")? },
             "climate_download" => Endpoint::ClimateDownload { dataset: need("dataset")?, format: need("format")? },
@@ -124,8 +185,47 @@ impl Endpoint {
             "technical_potential_job" => Endpoint::TechnicalPotentialJob { explorer: need("explorer")? },
             "local_status" => Endpoint::LocalStatus { format: need("format")? },
             other => return Err(format!("unknown endpoint {other:?}")),
-        })
+        };
+        endpoint.check().map_err(|problems| problems.join("; "))?;
+        Ok(endpoint)
     }
+}
+
+/// A path argument: ASCII letters, digits, `-` and `_`, 1 to 200 of them.
+pub fn is_identifier(text: &str) -> bool {
+    (1..=200).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// `8-4-4-4-12` hexadecimal digits, as every run UUID is written.
+pub fn is_uuid(text: &str) -> bool {
+    let groups: Vec<&str> = text.split('-').collect();
+    groups.len() == 5
+        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(group, len)| group.len() == len && group.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// A value in a message: at most 60 characters of it.
+fn shown(value: &str) -> String {
+    let mut chars = value.chars();
+    let head: String = chars.by_ref().take(60).collect();
+    if chars.next().is_some() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+/// Percent-encodes everything but ASCII letters, digits, `-`, `_` and `~`, so the text stays
+/// inside one path segment whatever it holds (`.` too, so no `..` can form).
+fn segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_' | b'~') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
 }
 
 fn optimizer_root(profile: RouteProfile) -> &'static str {
@@ -157,6 +257,22 @@ mod tests {
         assert_eq!(job.path(RouteProfile::Nlr), "/api/reopt/stable/job/abc/results/");
         assert_eq!(Endpoint::OptimizerSimulatedLoad.path(RouteProfile::Nlr), "/api/reopt/stable/simulated_load/");
         assert_eq!(Endpoint::UtilityRates.path(RouteProfile::Spec), Endpoint::UtilityRates.path(RouteProfile::Nlr));
+    }
+
+    #[test]
+    fn path_arguments_stay_in_their_segment() {
+        let sneaky = Endpoint::OptimizerResults { run_uuid: "../../../../api/solar/data_query/v2.json?lat=1&lon=2#".into() };
+        let path = sneaky.path(RouteProfile::Spec);
+        let plain = Endpoint::OptimizerResults { run_uuid: "x".into() }.path(RouteProfile::Spec);
+        assert_eq!(path.matches('/').count(), plain.matches('/').count(), "{path}");
+        assert!(!path.contains('?') && !path.contains('#') && !path.contains(".."), "{path}");
+        assert!(sneaky.check().unwrap_err()[0].starts_with("run_uuid must be a UUID"));
+        let uuid = Endpoint::OptimizerResults { run_uuid: "2f1c5e0a-7b3d-4c2e-9a41-0d8e6b7f5c13".into() };
+        assert!(uuid.check().is_ok());
+        assert!(Endpoint::TechnicalPotentialJob { explorer: "a/b".into() }.check().is_err());
+        assert!(Endpoint::ClimateDownload { dataset: "ncdb-x".into(), format: "csv?x=1".into() }.check().is_err());
+        assert!(Endpoint::from_name("optimizer_results", |_| Some("x/../y".into())).is_err());
+        assert_eq!(segment("a b/ü."), "a%20b%2F%C3%BC%2E");
     }
 
     #[test]

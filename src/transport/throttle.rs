@@ -104,8 +104,9 @@ impl Schedule {
             }
             let in_window = self.sends.iter().rev().take_while(|sent| **sent + limit.window > slot).count();
             if in_window >= max {
-                let oldest_blocking = self.sends[self.sends.len() - max];
-                slot = slot.max(oldest_blocking + limit.window);
+                if let Some(oldest_blocking) = self.sends.get(self.sends.len().saturating_sub(max)) {
+                    slot = slot.max(*oldest_blocking + limit.window);
+                }
             }
         }
         self.sends.push_back(slot);

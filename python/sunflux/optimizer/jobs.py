@@ -28,7 +28,7 @@ from sunflux.optimizer.validation import validate_scenario_dict
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client
+    from sunflux._client import AsyncClient, Client, Response
 
 __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
 
@@ -193,6 +193,8 @@ class OptimizerResult:
 
 
 def _scenario_dict(scenario: Scenario | Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(scenario, (Scenario, Mapping)):
+        raise ParameterError(f"scenario must be a Scenario or a dict (got {type(scenario).__name__})")
     document = scenario.to_dict() if isinstance(scenario, Scenario) else dict(scenario)
     problems = validate_scenario_dict(document)
     if problems:
@@ -200,23 +202,65 @@ def _scenario_dict(scenario: Scenario | Mapping[str, Any]) -> dict[str, Any]:
     return document
 
 
+def _answer(client: Client | AsyncClient, response: Response) -> dict[str, Any]:
+    """The JSON object of an answer with the client's key masked (a typed result never holds
+    it); `ApiError` when the body is not a JSON object."""
+    text = client._core.redact(response.text)
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        value = None
+    if not isinstance(value, dict):
+        raise ApiError(
+            f"the optimizer's answer (HTTP {response.status}) is not a JSON object",
+            status=response.status,
+            errors=["the answer is not a JSON object"],
+            body=text[:4096],
+            url=response.url,
+        )
+    return value
+
+
+def _run_uuid(answer: Mapping[str, Any], response: Response) -> str:
+    """The run_uuid a POST answered with; `ApiError` when it has none."""
+    run_uuid = answer.get("run_uuid")
+    if not isinstance(run_uuid, str) or not run_uuid:
+        raise ApiError(
+            f"the optimizer's answer (HTTP {response.status}) has no run_uuid",
+            status=response.status,
+            errors=["the answer has no run_uuid"],
+            body=json.dumps(answer)[:4096],
+            url=response.url,
+        )
+    return run_uuid
+
+
+def _checked_run_uuid(run_uuid: object) -> str:
+    if not isinstance(run_uuid, str):
+        raise ParameterError(f"run_uuid must be a UUID string (got {type(run_uuid).__name__})")
+    return run_uuid
+
+
+def _error_body(error: ApiError) -> Any:
+    try:
+        return json.loads(error.body)
+    except (ValueError, RecursionError, TypeError):
+        return None
+
+
 def _validation_error(error: ValidationError) -> ValidationError:
     """Adds the service's per-section ``input_errors`` to a 400 answer's error."""
-    try:
-        body = json.loads(error.body)
-    except ValueError:
-        body = {}
-    error.input_errors = (body.get("messages") or {}).get("input_errors") or {}  # type: ignore[attr-defined]
+    body = _error_body(error)
+    messages = body.get("messages") if isinstance(body, Mapping) else None
+    errors = messages.get("input_errors") if isinstance(messages, Mapping) else None
+    error.input_errors = errors or {}  # type: ignore[attr-defined]
     return error
 
 
 def _result_from_error(error: ApiError) -> OptimizerResult:
     """A 400 ``status: error`` answer about a run (its body names the run_uuid) is a state of
-    the run, not a transport problem; any other 400 (a badly formed run_uuid) is raised."""
-    try:
-        body = json.loads(error.body)
-    except ValueError:
-        raise error from None
+    the run, not a transport problem; any other 400 is raised."""
+    body = _error_body(error)
     if not isinstance(body, Mapping) or "status" not in body or not body.get("run_uuid"):
         raise error
     return OptimizerResult(body, error.status)
@@ -287,16 +331,16 @@ class OptimizerService:
             response = self._client.request("POST", "optimizer_job", json=document)
         except ValidationError as error:
             raise _validation_error(error) from None
-        return str(response.json()["run_uuid"])
+        return _run_uuid(_answer(self._client, response), response)
 
     def results(self, run_uuid: str) -> OptimizerResult:
-        """The run in whatever state it is (a 404 raises `NotFoundError`, a badly formed
-        run_uuid `ValidationError`)."""
+        """The run in whatever state it is (a 404 raises `NotFoundError`; a run_uuid that is not a
+        UUID raises `ParameterError` before anything is sent)."""
         try:
-            response = self._client.request("GET", "optimizer_results", args={"run_uuid": run_uuid}, check_errors=False)
+            response = self._client.request("GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False)
         except ValidationError as error:
             return _result_from_error(error)
-        return OptimizerResult(response.json(), response.status)
+        return OptimizerResult(_answer(self._client, response), response.status)
 
     def run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
@@ -365,14 +409,16 @@ class AsyncOptimizerService:
             response = await self._client.request("POST", "optimizer_job", json=document)
         except ValidationError as error:
             raise _validation_error(error) from None
-        return str(response.json()["run_uuid"])
+        return _run_uuid(_answer(self._client, response), response)
 
     async def results(self, run_uuid: str) -> OptimizerResult:
         try:
-            response = await self._client.request("GET", "optimizer_results", args={"run_uuid": run_uuid}, check_errors=False)
+            response = await self._client.request(
+                "GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False
+            )
         except ValidationError as error:
             return _result_from_error(error)
-        return OptimizerResult(response.json(), response.status)
+        return OptimizerResult(_answer(self._client, response), response.status)
 
     async def run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0

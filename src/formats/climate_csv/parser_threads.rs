@@ -106,6 +106,7 @@ impl ParserThread {
 
     /// Parses the job's chunk into `rows` (emptied first), appends them to the rows before it
     /// and answers; gives back `rows`' vectors.
+    #[allow(clippy::indexing_slicing, reason = "a job's chunk is a range of its body, from cut_rows")]
     fn run(job: ChunkJob, mut rows: Rows) -> Rows {
         let bytes = &(*job.body).as_ref()[..job.chunk.end];
         let lines = count_newlines(&bytes[job.chunk.start..]);

@@ -245,7 +245,7 @@ impl JobStore {
         let run_uuid = uuid_v4(&mut lock(&self.shared.rng));
         let timeout_seconds = timeout_of(&submission.scenario);
         let posted = Instant::now();
-        let deadline = posted + Duration::from_secs_f64(timeout_seconds);
+        let deadline = posted + crate::limits::clamped_seconds(timeout_seconds);
         let cancel = Arc::new(AtomicBool::new(false));
         let created = iso8601_utc(SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default());
         let meta = BodyMeta {
