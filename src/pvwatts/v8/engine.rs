@@ -206,10 +206,11 @@ fn record_albedo(options: &V8Options, weather: &Weather, index: usize) -> f64 {
     albedo
 }
 
-/// Per-simulation state and constants.
-struct SystemModel<'a> {
+/// The constant part of a simulation, shared by the threads of stage 1.
+struct System<'a> {
     params: &'a V8Params,
     mount: Mount,
+    motion: RowMotion,
     layout: ArrayLayout,
     module: CecModule,
     thermal: NoctModel,
@@ -217,45 +218,15 @@ struct SystemModel<'a> {
     dc_nameplate_w: f64,
     /// Site elevation for the air-mass modifier, m (negative or missing: 0).
     elevation: f64,
-    /// Sky-view derates of self-shaded arrays (types 0, 2, 3).
-    sky_view: Option<SkyViewCache>,
-    rear: Option<RearSideModel>,
-    snow: Option<SnowModel>,
-    /// Cover modifiers of diffuse light, for the last surface tilt seen.
-    diffuse_modifiers: Option<DiffuseModifiers>,
-    /// Beam and diffuse the rear-side model last accepted (SSC's `calculatedDirectNormal` and
-    /// `calculatedDiffuseHorizontal`, initially −999 and 0).
-    rear_beam_diffuse: (f64, f64),
+    /// Array types 0, 2 and 3 shade themselves.
+    self_shaded: bool,
 }
 
-/// Everything computed for one sun-up record.
-struct SunUpRecord {
-    aoi: f64,
-    poa: f64,
-    tpoa: f64,
-    tcell: f64,
-    dc: f64,
-    ac: f64,
-    ss_beam: f64,
-    ss_sky: f64,
-    ss_ground: f64,
-    soiling: f64,
-    snow_derate: f64,
-    snow_cover: f64,
-    inverter_efficiency: f64,
-}
-
-impl<'a> SystemModel<'a> {
+impl<'a> System<'a> {
     fn new(params: &'a V8Params, weather: &Weather) -> Self {
         let system = &params.system;
         let dc_nameplate_w = system.system_capacity * 1000.0;
         let module = CecModule::for_type(system.module_type);
-        let layout = ArrayLayout::new(
-            dc_nameplate_w,
-            system.array_type,
-            system.gcr,
-            ModuleGeometry::of(module.stc_efficiency),
-        );
         let (mount, motion) = match system.array_type.tracking() {
             Tracking::Fixed => (
                 Mount::Fixed(FixedSurface::new(system.tilt, system.azimuth)),
@@ -271,42 +242,73 @@ impl<'a> SystemModel<'a> {
             ),
             Tracking::TwoAxis => (Mount::TwoAxis, RowMotion::TwoAxis),
         };
-        let self_shaded = matches!(
-            system.array_type,
-            ArrayType::FixedOpenRack | ArrayType::OneAxis | ArrayType::OneAxisBacktracking
-        );
-        let elevation = if weather.meta.elevation >= 0.0 {
-            weather.meta.elevation
-        } else {
-            0.0
-        };
-        SystemModel {
+        System {
             params,
             mount,
-            layout,
+            motion,
+            layout: ArrayLayout::new(
+                dc_nameplate_w,
+                system.array_type,
+                system.gcr,
+                ModuleGeometry::of(module.stc_efficiency),
+            ),
             module,
             thermal: NoctModel::new(system.array_type, &module),
             inverter: SandiaInverter::new(dc_nameplate_w, system.dc_ac_ratio, system.inv_eff),
             dc_nameplate_w,
-            elevation,
-            sky_view: self_shaded.then(|| SkyViewCache::new(system.tilt, system.gcr)),
-            rear: (params.options.bifaciality > 0.0).then(|| {
-                RearSideModel::new(
-                    motion,
-                    system.gcr,
-                    layout.slope_length(),
-                    GROUND_CLEARANCE_M,
-                )
-            }),
-            snow: params
-                .options
-                .snow_loss
-                .then(|| SnowModel::new(layout.modules_up)),
-            diffuse_modifiers: None,
-            rear_beam_diffuse: (-999.0, 0.0),
+            elevation: if weather.meta.elevation >= 0.0 {
+                weather.meta.elevation
+            } else {
+                0.0
+            },
+            self_shaded: matches!(
+                system.array_type,
+                ArrayType::FixedOpenRack | ArrayType::OneAxis | ArrayType::OneAxisBacktracking
+            ),
         }
     }
 
+    /// The rear-side model of bifacial systems.
+    fn rear_model(&self) -> Option<RearSideModel> {
+        let system = &self.params.system;
+        (self.params.options.bifaciality > 0.0).then(|| {
+            RearSideModel::new(
+                self.motion,
+                system.gcr,
+                self.layout.slope_length(),
+                GROUND_CLEARANCE_M,
+            )
+        })
+    }
+}
+
+/// A sun-up record as the sequential pre-pass leaves it.
+#[derive(Clone, Copy, Debug)]
+struct UpRecord {
+    index: usize,
+    sun: SunDirection,
+    surface: SurfaceAngles,
+    /// False when the beam on the horizontal exceeds the extraterrestrial irradiance.
+    front_irradiance: bool,
+    /// Beam and diffuse for the rear-side model (SSC's `calculatedDirectNormal` and
+    /// `calculatedDiffuseHorizontal`: the last accepted record's, initially −999 and 0).
+    rear_dni: f64,
+    rear_dhi: f64,
+    albedo: f64,
+}
+
+/// What one thread of stage 1 keeps between records: caches only, so records can be split
+/// between threads in any way.
+struct ThreadState {
+    /// Cover modifiers of diffuse light, for the last surface tilt seen.
+    diffuse_modifiers: Option<DiffuseModifiers>,
+    rear: Option<RearSideModel>,
+    /// Sky-view derates, filled in record order by the pre-pass (SSC keeps the first value
+    /// computed for each whole degree of tilt).
+    sky_view: Option<SkyViewCache>,
+}
+
+impl ThreadState {
     fn diffuse_modifiers(&mut self, tilt_deg: f64) -> DiffuseModifiers {
         match self.diffuse_modifiers {
             Some(modifiers) if modifiers.tilt_deg().to_bits() == tilt_deg.to_bits() => modifiers,
@@ -317,45 +319,85 @@ impl<'a> SystemModel<'a> {
             }
         }
     }
+}
 
-    /// One sun-up record. `sun`: its sun direction; `extraterrestrial_horizontal`: W/m².
-    fn sun_up(
-        &mut self,
+/// Stage 1's result for a sun-up record: irradiance, temperature and module power, before snow
+/// and system losses.
+#[derive(Clone, Copy, Debug, Default)]
+struct Optics {
+    aoi: f64,
+    tilt_deg: f64,
+    poa_front: f64,
+    poa: f64,
+    /// Rear irradiance before bifaciality and shading, W/m² (the snow model's input).
+    rear_total: f64,
+    tpoa: f64,
+    tcell: f64,
+    /// DC power of the array before snow and system losses, W.
+    module_dc: f64,
+    ss_beam: f64,
+    ss_sky: f64,
+    ss_ground: f64,
+    soiling: f64,
+}
+
+/// Self-shading factors of one record before the range check.
+#[derive(Clone, Copy, Debug)]
+struct ShadingFactors {
+    beam: f64,
+    sky: f64,
+    ground: f64,
+}
+
+impl ShadingFactors {
+    const NONE: ShadingFactors = ShadingFactors {
+        beam: 1.0,
+        sky: 1.0,
+        ground: 1.0,
+    };
+}
+
+impl System<'_> {
+    /// Stage 1 for one sun-up record: plane-of-array irradiance, shading, soiling, cover and
+    /// spectral modifiers, cell temperature and module power.
+    fn optics(
+        &self,
         weather: &Weather,
-        index: usize,
-        sun: &SunDirection,
-        extraterrestrial_horizontal: f64,
-        albedo: f64,
-        step_hours: f64,
-    ) -> Result<SunUpRecord, V8Error> {
+        record: &UpRecord,
+        state: &mut ThreadState,
+    ) -> Result<Optics, V8Error> {
         let options = &self.params.options;
         let system = &self.params.system;
+        let UpRecord {
+            index,
+            sun,
+            surface,
+            albedo,
+            ..
+        } = *record;
         let (dni, dhi) = (weather.dn[index], weather.df[index]);
-        let surface = self.mount.surface(sun);
-        let beam_horizontal = if dni < 0.0 { 0.0 } else { dni * sun.cos_zenith };
         let PoaComponents {
             mut beam,
             mut sky,
             mut ground,
-        } = if beam_horizontal > extraterrestrial_horizontal {
-            PoaComponents::default()
+        } = if record.front_irradiance {
+            perez(dni, dhi, albedo, &sun, &surface)
         } else {
-            self.rear_beam_diffuse = (dni, dhi);
-            perez(dni, dhi, albedo, sun, &surface)
+            PoaComponents::default()
         };
         let sun_zenith_deg = sun.zenith * RAD_TO_DEG;
         let sun_azimuth_deg = sun.azimuth * RAD_TO_DEG;
         let aoi = surface.incidence * RAD_TO_DEG;
         let tilt_deg = surface.tilt * RAD_TO_DEG;
-        let rear_total = match self.rear.as_mut() {
+        let rear_total = match state.rear.as_mut() {
             Some(rear) => rear.irradiance(&RearInputs {
                 sun_zenith: sun.zenith,
                 sun_azimuth: sun.azimuth,
                 sun_elevation: DEG_TO_RAD * (90.0 - sun_zenith_deg),
                 surface_tilt: surface.tilt,
                 surface_azimuth: surface.azimuth,
-                dni: self.rear_beam_diffuse.0,
-                dhi: self.rear_beam_diffuse.1,
+                dni: record.rear_dni,
+                dhi: record.rear_dhi,
                 albedo,
             }),
             None => 0.0,
@@ -363,7 +405,7 @@ impl<'a> SystemModel<'a> {
         let mut rear = rear_total * options.bifaciality;
 
         let mut shading = ShadingFactors::NONE;
-        if let Some(sky_view) = self.sky_view.as_mut() {
+        if let Some(sky_view) = state.sky_view.as_mut() {
             let beam_factor = match (system.array_type, self.mount) {
                 (ArrayType::FixedOpenRack, _) => Some(
                     1.0 - fixed_row_shaded_fraction(
@@ -428,30 +470,7 @@ impl<'a> SystemModel<'a> {
         let poa_front = beam + sky + ground;
         let poa = poa_front + rear;
 
-        let (mut snow_factor, mut snow_cover) = (1.0, 0.0);
-        if let Some(snow) = self.snow.as_mut() {
-            let depth = weather
-                .snow_depth
-                .as_ref()
-                .map_or(f64::NAN, |depths| depths[index]);
-            let step = snow
-                .step(
-                    (poa_front + rear_total) as f32,
-                    tilt_deg as f32,
-                    weather.tdry[index] as f32,
-                    depth as f32,
-                    step_hours as f32,
-                )
-                .ok_or_else(|| V8Error::NoSnowData(no_snow_data_message()))?;
-            let mut loss = step.loss;
-            if poa != 0.0 {
-                loss = (f64::from(loss) * (poa_front / poa)) as f32;
-            }
-            snow_factor = 1.0 - f64::from(loss);
-            snow_cover = f64::from(step.coverage);
-        }
-
-        let modifiers = self.diffuse_modifiers(tilt_deg);
+        let modifiers = state.diffuse_modifiers(tilt_deg);
         let front_effective = transmitted_irradiance(aoi, beam, sky, ground, &modifiers, true);
         let spectral = air_mass_modifier(sun_zenith_deg, self.elevation);
         let thermal_irradiance = front_effective * spectral;
@@ -478,50 +497,31 @@ impl<'a> SystemModel<'a> {
             .module
             .max_power((front_effective + rear) * spectral, tcell)
             .ok_or(V8Error::ModuleModel { record: index })?;
-        let mut dc = module_power * self.dc_nameplate_w / self.module.rated_power();
-        dc *= snow_factor * (1.0 - system.losses * 0.01);
-        let ac = self.inverter.ac_power(dc);
-        Ok(SunUpRecord {
+        Ok(Optics {
             aoi,
+            tilt_deg,
+            poa_front,
             poa,
+            rear_total,
             tpoa,
             tcell,
-            dc,
-            ac,
+            module_dc: module_power * self.dc_nameplate_w / self.module.rated_power(),
             ss_beam: shading.beam,
             ss_sky,
             ss_ground,
             soiling,
-            snow_derate: (1.0 - snow_factor) * 100.0,
-            snow_cover,
-            inverter_efficiency: if dc > 0.0 { ac / dc * 100.0 } else { 0.0 },
         })
     }
 }
 
-/// Self-shading factors of one record before the range check.
-#[derive(Clone, Copy, Debug)]
-struct ShadingFactors {
-    beam: f64,
-    sky: f64,
-    ground: f64,
-}
-
-impl ShadingFactors {
-    const NONE: ShadingFactors = ShadingFactors {
-        beam: 1.0,
-        sky: 1.0,
-        ground: 1.0,
-    };
-}
-
-/// Simulate a PV system over a weather year (PVWatts v8).
+/// Simulate a PV system over a weather year (PVWatts v8) on all available cores.
 pub fn simulate_v8(weather: &Weather, params: &V8Params) -> Result<V8Output, V8Error> {
-    simulate_v8_with_sun_path(weather, &SunPath::compute(weather), params)
+    simulate_v8_with_sun_path(weather, &SunPath::compute(weather), params, 0)
 }
 
 /// Simulate with a precomputed sun path, which must be `SunPath::compute(weather)` (the v5 and
-/// v8 engines share it).
+/// v8 engines share it), on `threads` threads (0: all available cores). The records are split
+/// between the threads; results do not depend on the thread count.
 ///
 /// # Panics
 /// When `sun_path` does not have one entry per weather record or one position per sun-up record.
@@ -529,6 +529,7 @@ pub fn simulate_v8_with_sun_path(
     weather: &Weather,
     sun_path: &SunPath,
     params: &V8Params,
+    threads: usize,
 ) -> Result<V8Output, V8Error> {
     let records = weather.len();
     assert_eq!(
@@ -538,7 +539,27 @@ pub fn simulate_v8_with_sun_path(
     );
     let records_per_hour = (records / HOURS_PER_YEAR).max(1);
     let step_hours = 1.0 / records_per_hour as f64;
-    let mut model = SystemModel::new(params, weather);
+    let system = System::new(params, weather);
+    let albedo: Vec<f64> = (0..records)
+        .map(|i| record_albedo(&params.options, weather, i))
+        .collect();
+    let (up_records, sky_view) = sequential_pre_pass(weather, sun_path, &system, &albedo);
+
+    let threads = if threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        threads
+    };
+    let thread_state = || ThreadState {
+        diffuse_modifiers: None,
+        rear: system.rear_model(),
+        sky_view: sky_view.clone(),
+    };
+    let optics: Vec<Result<Optics, V8Error>> =
+        split_map(&up_records, threads, thread_state, |record, state| {
+            system.optics(weather, record, state)
+        });
+
     let mut hourly = HourlyOutput {
         ac: vec![0.0; records],
         poa: vec![0.0; records],
@@ -555,66 +576,163 @@ pub fn simulate_v8_with_sun_path(
     };
     let mut extra = V8Hourly::with_len(records);
     extra.gh = weather.gh.to_vec();
-    let horizontal_axis = matches!(model.mount, Mount::OneAxis { axis, .. } if axis.tilt_deg.abs() < HORIZONTAL_AXIS_TILT_DEG);
-    let exact = exact_up_positions(weather, sun_path, horizontal_axis);
-    let up = &sun_path.up_positions;
-    let mut k = 0;
-    for i in 0..records {
-        let albedo = record_albedo(&params.options, weather, i);
-        extra.alb[i] = albedo;
-        extra.sunup[i] = f64::from(hourly.sunup[i]);
-        if sun_path.sunup[i] == SunUp::Night {
-            continue;
+    extra.sunup = hourly.sunup.iter().map(|&code| f64::from(code)).collect();
+    extra.alb = albedo;
+    let mut snow = params
+        .options
+        .snow_loss
+        .then(|| SnowModel::new(system.layout.modules_up));
+    let losses = 1.0 - params.system.losses * 0.01;
+    for (record, optics) in up_records.iter().zip(optics) {
+        let optics = optics?;
+        let i = record.index;
+        let (mut snow_factor, mut snow_cover) = (1.0, 0.0);
+        if let Some(snow) = snow.as_mut() {
+            let depth = weather
+                .snow_depth
+                .as_ref()
+                .map_or(f64::NAN, |depths| depths[i]);
+            let step = snow
+                .step(
+                    (optics.poa_front + optics.rear_total) as f32,
+                    optics.tilt_deg as f32,
+                    weather.tdry[i] as f32,
+                    depth as f32,
+                    step_hours as f32,
+                )
+                .ok_or_else(|| V8Error::NoSnowData(no_snow_data_message()))?;
+            let mut loss = step.loss;
+            if optics.poa != 0.0 {
+                loss = (f64::from(loss) * (optics.poa_front / optics.poa)) as f32;
+            }
+            snow_factor = 1.0 - f64::from(loss);
+            snow_cover = f64::from(step.coverage);
         }
-        let (sun, extraterrestrial_horizontal) =
-            match exact.as_ref().and_then(|positions| positions[k]) {
-                Some(exact) => (exact.direction, exact.extraterrestrial_horizontal),
-                None => (
-                    SunDirection {
-                        zenith: up.zenith[k],
-                        azimuth: up.azimuth[k],
-                        sin_zenith: up.sin_zenith[k],
-                        cos_zenith: up.cos_zenith[k],
-                    },
-                    up.extraterrestrial_horizontal[k],
-                ),
-            };
-        let record = model.sun_up(
-            weather,
-            i,
-            &sun,
-            extraterrestrial_horizontal,
-            albedo,
-            step_hours,
-        )?;
-        k += 1;
-        hourly.poa[i] = record.poa;
-        hourly.tpoa[i] = record.tpoa;
-        hourly.tcell[i] = record.tcell;
-        hourly.dc[i] = record.dc;
-        hourly.ac[i] = record.ac;
-        hourly.aoi[i] = record.aoi;
-        hourly.shad_beam_factor[i] = record.ss_beam;
-        extra.tpoa[i] = record.tpoa;
-        extra.aoi[i] = record.aoi;
-        extra.ss_beam_factor[i] = record.ss_beam;
-        extra.ss_sky_diffuse_factor[i] = record.ss_sky;
-        extra.ss_gnd_diffuse_factor[i] = record.ss_ground;
-        extra.soiling_f[i] = record.soiling;
-        extra.dcsnowderate[i] = record.snow_derate;
-        extra.snow_cover[i] = record.snow_cover;
-        extra.inv_eff_output[i] = record.inverter_efficiency;
+        let dc = optics.module_dc * (snow_factor * losses);
+        let ac = system.inverter.ac_power(dc);
+        hourly.poa[i] = optics.poa;
+        hourly.tpoa[i] = optics.tpoa;
+        hourly.tcell[i] = optics.tcell;
+        hourly.dc[i] = dc;
+        hourly.ac[i] = ac;
+        hourly.aoi[i] = optics.aoi;
+        hourly.shad_beam_factor[i] = optics.ss_beam;
+        extra.tpoa[i] = optics.tpoa;
+        extra.aoi[i] = optics.aoi;
+        extra.ss_beam_factor[i] = optics.ss_beam;
+        extra.ss_sky_diffuse_factor[i] = optics.ss_sky;
+        extra.ss_gnd_diffuse_factor[i] = optics.ss_ground;
+        extra.soiling_f[i] = optics.soiling;
+        extra.dcsnowderate[i] = (1.0 - snow_factor) * 100.0;
+        extra.snow_cover[i] = snow_cover;
+        extra.inv_eff_output[i] = if dc > 0.0 { ac / dc * 100.0 } else { 0.0 };
     }
+    Ok(V8Output {
+        estimate: aggregate(weather, hourly, system.dc_nameplate_w, step_hours),
+        extra,
+        system_capacity_ac: system.inverter.ac_rating() / 1000.0,
+    })
+}
+
+/// The parts of the record loop that depend on earlier records, in record order: each sun-up
+/// record's sun (SSC's exact position where needed, see `exactsun`) and surface orientation, the
+/// beam and diffuse the rear-side model carries over, and the sky-view derates (SSC caches the
+/// first value computed for each whole degree of surface tilt).
+fn sequential_pre_pass(
+    weather: &Weather,
+    sun_path: &SunPath,
+    system: &System<'_>,
+    albedo: &[f64],
+) -> (Vec<UpRecord>, Option<SkyViewCache>) {
+    let horizontal_axis = matches!(system.mount, Mount::OneAxis { axis, .. } if axis.tilt_deg.abs() < HORIZONTAL_AXIS_TILT_DEG);
+    let exact = exact_up_positions(weather, sun_path, horizontal_axis);
+    let params = &system.params.system;
+    let mut sky_view = system
+        .self_shaded
+        .then(|| SkyViewCache::new(params.tilt, params.gcr));
+    let up = &sun_path.up_positions;
+    let mut rear_beam_diffuse = (-999.0, 0.0);
+    let up_records: Vec<UpRecord> = (0..weather.len())
+        .filter(|&i| sun_path.sunup[i] != SunUp::Night)
+        .enumerate()
+        .map(|(k, index)| {
+            let (sun, extraterrestrial_horizontal) =
+                match exact.as_ref().and_then(|positions| positions[k]) {
+                    Some(exact) => (exact.direction, exact.extraterrestrial_horizontal),
+                    None => (
+                        SunDirection {
+                            zenith: up.zenith[k],
+                            azimuth: up.azimuth[k],
+                            sin_zenith: up.sin_zenith[k],
+                            cos_zenith: up.cos_zenith[k],
+                        },
+                        up.extraterrestrial_horizontal[k],
+                    ),
+                };
+            let surface = system.mount.surface(&sun);
+            let dni = weather.dn[index];
+            let beam_horizontal = if dni < 0.0 { 0.0 } else { dni * sun.cos_zenith };
+            let front_irradiance = !(beam_horizontal > extraterrestrial_horizontal);
+            if front_irradiance {
+                rear_beam_diffuse = (dni, weather.df[index]);
+            }
+            if let Some(cache) = sky_view.as_mut() {
+                cache.derate(surface.tilt * RAD_TO_DEG);
+            }
+            UpRecord {
+                index,
+                sun,
+                surface,
+                front_irradiance,
+                rear_dni: rear_beam_diffuse.0,
+                rear_dhi: rear_beam_diffuse.1,
+                albedo: albedo[index],
+            }
+        })
+        .collect();
     assert_eq!(
-        k,
+        up_records.len(),
         up.zenith.len(),
         "sun path positions do not match its sun-up records"
     );
-    let system_capacity_ac = model.inverter.ac_rating() / 1000.0;
-    Ok(V8Output {
-        estimate: aggregate(weather, hourly, model.dc_nameplate_w, step_hours),
-        extra,
-        system_capacity_ac,
+    (up_records, sky_view)
+}
+
+/// `work` on every item, the items split into up to `threads` contiguous runs, one thread each
+/// with its own state from `state`; results in item order.
+fn split_map<T: Sync, S, R: Send>(
+    items: &[T],
+    threads: usize,
+    state: impl Fn() -> S + Sync,
+    work: impl Fn(&T, &mut S) -> R + Sync,
+) -> Vec<R> {
+    let threads = threads.clamp(1, items.len().max(1));
+    if threads == 1 {
+        let mut own = state();
+        return items.iter().map(|item| work(item, &mut own)).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|run| {
+                let (state, work) = (&state, &work);
+                scope.spawn(move || {
+                    let mut own = state();
+                    run.iter()
+                        .map(|item| work(item, &mut own))
+                        .collect::<Vec<R>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
     })
 }
 
