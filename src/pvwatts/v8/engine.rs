@@ -27,6 +27,7 @@ use super::layout::{ArrayLayout, ModuleGeometry, GROUND_CLEARANCE_M};
 use super::params::{V8Options, V8Params, DEFAULT_ALBEDO, DEFAULT_SNOW_ALBEDO};
 use super::selfshade::{
     diffuse_derates, fixed_row_shaded_fraction, DiffuseDerates, DERATE_TOLERANCE,
+    MIN_DIFFUSE_FOR_DERATE,
 };
 use super::singlediode::CecModule;
 use super::snow::{no_snow_data_message, SnowModel};
@@ -288,8 +289,9 @@ struct UpRecord {
     index: usize,
     sun: SunDirection,
     surface: SurfaceAngles,
-    /// False when the beam on the horizontal exceeds the extraterrestrial irradiance.
-    front_irradiance: bool,
+    /// Perez plane-of-array components (zero when the beam on the horizontal exceeds the
+    /// extraterrestrial irradiance).
+    components: PoaComponents,
     /// Beam and diffuse for the rear-side model (SSC's `calculatedDirectNormal` and
     /// `calculatedDiffuseHorizontal`: the last accepted record's, initially −999 and 0).
     rear_dni: f64,
@@ -380,11 +382,7 @@ impl System<'_> {
             mut beam,
             mut sky,
             mut ground,
-        } = if record.front_irradiance {
-            perez(dni, dhi, albedo, &sun, &surface)
-        } else {
-            PoaComponents::default()
-        };
+        } = record.components;
         let sun_zenith_deg = sun.zenith * RAD_TO_DEG;
         let sun_azimuth_deg = sun.azimuth * RAD_TO_DEG;
         let aoi = surface.incidence * RAD_TO_DEG;
@@ -635,9 +633,10 @@ pub fn simulate_v8_with_sun_path(
 }
 
 /// The parts of the record loop that depend on earlier records, in record order: each sun-up
-/// record's sun (SSC's exact position where needed, see `exactsun`) and surface orientation, the
-/// beam and diffuse the rear-side model carries over, and the sky-view derates (SSC caches the
-/// first value computed for each whole degree of surface tilt).
+/// record's sun (SSC's exact position where needed, see `exactsun`), surface orientation and
+/// Perez components, the beam and diffuse the rear-side model carries over, and the sky-view
+/// derates (SSC caches the first value computed for each whole degree of surface tilt, and
+/// computes one only for records with enough diffuse light to derate).
 fn sequential_pre_pass(
     weather: &Weather,
     sun_path: &SunPath,
@@ -672,18 +671,22 @@ fn sequential_pre_pass(
             let surface = system.mount.surface(&sun);
             let dni = weather.dn[index];
             let beam_horizontal = if dni < 0.0 { 0.0 } else { dni * sun.cos_zenith };
-            let front_irradiance = !(beam_horizontal > extraterrestrial_horizontal);
-            if front_irradiance {
+            let components = if beam_horizontal > extraterrestrial_horizontal {
+                PoaComponents::default()
+            } else {
                 rear_beam_diffuse = (dni, weather.df[index]);
-            }
+                perez(dni, weather.df[index], albedo[index], &sun, &surface)
+            };
             if let Some(cache) = sky_view.as_mut() {
-                cache.derate(surface.tilt * RAD_TO_DEG);
+                if !(components.sky + components.ground < MIN_DIFFUSE_FOR_DERATE) {
+                    cache.derate(surface.tilt * RAD_TO_DEG);
+                }
             }
             UpRecord {
                 index,
                 sun,
                 surface,
-                front_irradiance,
+                components,
                 rear_dni: rear_beam_diffuse.0,
                 rear_dhi: rear_beam_diffuse.1,
                 albedo: albedo[index],

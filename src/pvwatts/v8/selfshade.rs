@@ -25,7 +25,7 @@ use crate::pvwatts::shading::SkyViewCache;
 /// Smallest row spacing used, m.
 const MIN_ROW_SPACING: f64 = 0.00001;
 /// Below this sky + ground diffuse on the array (W/m²) no diffuse derate is applied.
-const MIN_DIFFUSE_FOR_DERATE: f64 = 0.1;
+pub const MIN_DIFFUSE_FOR_DERATE: f64 = 0.1;
 /// Smallest distance Y₁ of the ground-view geometry, in row-slope units.
 const MIN_GROUND_VIEW_DISTANCE: f64 = 0.00001;
 /// Tolerance on the 0–1 range of a derate before it is discarded.
