@@ -2,6 +2,7 @@
 
 pub mod climate;
 pub mod pv_estimator;
+pub mod pv_estimator_v8;
 pub mod raw;
 pub mod solar;
 pub mod solar_json;
