@@ -32,7 +32,7 @@ impl CoreWeather {
         CoreWeather { weather, sun_path: OnceLock::new() }
     }
 
-    fn sun_path(&self) -> Arc<SunPath> {
+    pub(crate) fn sun_path(&self) -> Arc<SunPath> {
         self.sun_path.get_or_init(|| Arc::new(SunPath::compute(&self.weather))).clone()
     }
 }
@@ -64,7 +64,7 @@ impl CoreWeather {
     }
 
     /// The columns: year, month, day, hour, minute, gh, dn, df (W/m²), tdry (°C), wspd (m/s) and
-    /// pressure (mbar) / albedo when present.
+    /// pressure (mbar) / albedo / snow_depth (cm) when present.
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let w = &self.weather;
         let ints = |values: Vec<i64>| -> ArrayRef { Arc::new(Int64Array::from(values)) };
@@ -86,7 +86,7 @@ impl CoreWeather {
             fields.push(Field::new(name, column.data_type().clone(), false));
             columns.push(column);
         }
-        for (name, optional) in [("pressure", &w.pressure), ("albedo", &w.albedo)] {
+        for (name, optional) in [("pressure", &w.pressure), ("albedo", &w.albedo), ("snow_depth", &w.snow_depth)] {
             if let Some(values) = optional {
                 fields.push(Field::new(name, DataType::Float64, false));
                 columns.push(floats(values));
@@ -135,7 +135,7 @@ fn column_f64(batches: &[RecordBatch], name: &str) -> Result<Option<Series>, Str
 }
 
 /// Builds a weather year from an Arrow table (polars, pyarrow or pandas) with canonical column
-/// names (year, month, day, hour, [minute], gh, dn, df, tdry, wspd, [pressure], [albedo]).
+/// names (year, month, day, hour, [minute], gh, dn, df, tdry, wspd, [pressure], [albedo], [snow_depth]).
 #[pyfunction]
 #[pyo3(signature = (table, lat, lon, tz, elevation, name="table"))]
 pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation: f64, name: &str) -> PyResult<CoreWeather> {
@@ -159,7 +159,7 @@ pub fn weather_from_table(table: PyTable, lat: f64, lon: f64, tz: f64, elevation
         wspd: required("wspd")?,
         pressure: column_f64(&batches, "pressure").map_err(fail)?,
         albedo: column_f64(&batches, "albedo").map_err(fail)?,
-        snow_depth: None,
+        snow_depth: column_f64(&batches, "snow_depth").map_err(fail)?,
     };
     let meta = SiteMeta { lat, lon, tz, elevation, source: name.to_owned(), ..SiteMeta::default() };
     let weather = Weather::from_columns(meta, columns).map_err(weather_error)?;
@@ -171,7 +171,7 @@ fn system_from(args: [Option<&Bound<'_, PyAny>>; 9]) -> Result<crate::pvwatts::S
     validate_system(&RawSystem { system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff })
 }
 
-fn local_station(weather: &Weather) -> StationInfo {
+pub(crate) fn local_station(weather: &Weather) -> StationInfo {
     let m = &weather.meta;
     StationInfo {
         lat: m.lat,
@@ -189,6 +189,11 @@ fn local_station(weather: &Weather) -> StationInfo {
 
 fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
+    core_estimate(weather, estimate, timeframe)
+}
+
+/// A local estimate with hourly stamps from the weather's own calendar.
+pub(crate) fn core_estimate(weather: &Weather, estimate: PvEstimate, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let stamps = (timeframe == Timeframe::Hourly).then(|| {
         let year = stamp_year(weather.year.first().copied().unwrap_or(NOMINAL_YEAR), weather.has_leap_day());
         record_hours_ms(year, &weather.month, &weather.day, &weather.hour)
