@@ -368,6 +368,7 @@ impl RearSideModel {
             rows: &rows,
             ground: &ground,
             albedo,
+            mean_reflected: mean_reflected(&ground, albedo),
             isotropic: horizontal_sky.isotropic,
             horizon,
         };
@@ -472,10 +473,21 @@ struct Faces<'a> {
     ground: &'a [f64; SEGMENTS],
     /// Albedo of each ground segment.
     albedo: f64,
+    /// Mean reflected ground irradiance, W/m² (what a degree of view spanning nearly a whole
+    /// row-to-row interval sees).
+    mean_reflected: f64,
     /// Isotropic sky diffuse on the horizontal and horizon brightening on a vertical surface,
     /// W/m².
     isotropic: f64,
     horizon: f64,
+}
+
+/// Mean reflected irradiance of the ground segments, W/m²: the mean irradiance times the mean
+/// albedo, summed in segment order as SSC sums them.
+fn mean_reflected(ground: &[f64; SEGMENTS], albedo: f64) -> f64 {
+    let irradiance = ground.iter().fold(0.0, |sum, g| sum + g) / SEGMENTS as f64;
+    let albedo_sum = (0..SEGMENTS).fold(0.0, |sum, _| sum + albedo);
+    irradiance * albedo_sum / SEGMENTS as f64
 }
 
 /// Fresnel reflectance of glass at normal incidence.
@@ -484,14 +496,6 @@ fn normal_reflectance() -> f64 {
 }
 
 impl Faces<'_> {
-    /// Mean ground irradiance and mean reflected ground irradiance, W/m² (used when one degree
-    /// of view spans nearly a whole row-to-row interval).
-    fn ground_means(&self) -> (f64, f64) {
-        let irradiance = self.ground.iter().fold(0.0, |sum, g| sum + g) / SEGMENTS as f64;
-        let albedo_sum = (0..SEGMENTS).fold(0.0, |sum, _| sum + self.albedo);
-        (irradiance, irradiance * albedo_sum / SEGMENTS as f64)
-    }
-
     /// Stage 4: light reflected by each of the six cell rows of a front face with tilt `tilt`,
     /// W/m².
     fn front_reflected(&self, tilt: f64) -> [f64; CELL_ROWS] {
@@ -541,7 +545,7 @@ impl Faces<'_> {
     fn front_ground_seen(&self, x1: f64, x2: f64) -> f64 {
         let row_to_row = self.rows.row_to_row;
         if (x1 - x2).abs() > 0.99 * row_to_row {
-            return self.ground_means().1;
+            return self.mean_reflected;
         }
         let segments = SEGMENTS as f64;
         let mut x1 = segments * x1 / row_to_row;
@@ -550,22 +554,7 @@ impl Faces<'_> {
             x1 += segments;
             x2 += segments;
         }
-        let (first, last) = (x1 as usize, x2 as usize);
-        let ground = |k: usize| self.ground[k % SEGMENTS];
-        if first == last {
-            return ground(first) * self.albedo;
-        }
-        let mut reflected = 0.0;
-        for k in first..=last {
-            reflected += if k == first {
-                ground(k) * (k as f64 + 1.0 - x1) * self.albedo
-            } else if k == last {
-                ground(k) * (x2 - k as f64) * self.albedo
-            } else {
-                ground(k) * self.albedo
-            };
-        }
-        reflected / (x2 - x1)
+        self.segments_seen(x1 as i64, x2 as i64, x1, x2)
     }
 
     /// Stage 5: mean rear irradiance of the six cell rows, W/m². `tilt` and `azimuth` are the
@@ -661,7 +650,7 @@ impl Faces<'_> {
     fn rear_ground_seen(&self, x1: f64, x2: f64) -> f64 {
         let row_to_row = self.rows.row_to_row;
         if (x1 - x2).abs() > 0.99 * row_to_row {
-            return self.ground_means().1;
+            return self.mean_reflected;
         }
         let segments = SEGMENTS as f64;
         let mut x1 = segments * x1 / row_to_row;
@@ -677,20 +666,27 @@ impl Faces<'_> {
         let last_segment = SEGMENTS as i64 - 1;
         let first = last_segment.min((x1 + segments) as i64 - SEGMENTS as i64);
         let last = last_segment.min((x2 + segments) as i64 - SEGMENTS as i64);
-        let ground = |k: i64| self.ground[k.rem_euclid(SEGMENTS as i64) as usize];
+        self.segments_seen(first, last, x1, x2)
+    }
+
+    /// Reflected irradiance seen between ground positions `x1` and `x2` (counted in segments;
+    /// they lie in segments `first` to `last`, numbered around the interval), W/m²: each
+    /// segment's irradiance × albedo weighted by its share in view, summed in segment order.
+    fn segments_seen(&self, first: i64, last: i64, x1: f64, x2: f64) -> f64 {
+        let wrap = |k: i64| k.rem_euclid(SEGMENTS as i64) as usize;
         if first == last {
-            return ground(first) * self.albedo;
+            return self.ground[wrap(first)] * self.albedo;
         }
-        let mut reflected = 0.0;
-        for k in first..=last {
-            reflected += if k == first {
-                ground(k) * (k as f64 + 1.0 - x1) * self.albedo
-            } else if k == last {
-                ground(k) * (x2 - k as f64) * self.albedo
-            } else {
-                ground(k) * self.albedo
-            };
+        if first > last {
+            return 0.0 / (x2 - x1);
         }
+        let mut index = wrap(first);
+        let mut reflected = 0.0 + self.ground[index] * (first as f64 + 1.0 - x1) * self.albedo;
+        for _ in first + 1..last {
+            index = if index + 1 == SEGMENTS { 0 } else { index + 1 };
+            reflected += self.ground[index] * self.albedo;
+        }
+        reflected += self.ground[wrap(last)] * (x2 - last as f64) * self.albedo;
         reflected / (x2 - x1)
     }
 }
