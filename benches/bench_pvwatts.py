@@ -1,7 +1,8 @@
 """Local PV engine (`sunflux.pvwatts`): one site-year on one thread against NREL PySAM `Pvwattsv5`
 (the SSC module the engine reproduces, fed through its data dict) and a PVWatts-like pvlib chain,
 on the same Greensboro TMY3 year with interleaved rounds, plus the accuracy against PySAM
-measured in the same run; then batches with `simulate_many`: site-years per second on one and
+measured in the same run; the same for PVWatts v8 against PySAM `Pvwattsv8` (one thread and all
+cores, and a bifacial system); then batches with `simulate_many`: site-years per second on one and
 two threads, and how the time grows from 1 to 1,000 site-years.
 
 PySAM (``nrel-pysam``) and pvlib are optional (``pip install sunflux[bench]``); a missing one is
@@ -22,7 +23,7 @@ import polars as pl
 import sunflux as sf
 from timing import best_of, median, per_call_samples, percentile
 
-TITLE = "Local PV engine (PVWatts v5): one site-year vs PySAM and pvlib, and simulate_many batches"
+TITLE = "Local PV engine (PVWatts v5 and v8): one site-year vs PySAM and pvlib, and simulate_many batches"
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "tests" / "data"
 SITE_FILES = ("723170TYA.CSV", "703165TY.csv", "12839.tm2")
@@ -197,6 +198,86 @@ def _accuracy(path: pathlib.Path, weather: Any, pysam_data: dict[str, Any] | Non
     )
 
 
+def _pysam_v8_model(resource: dict[str, Any] | str, **change: Any) -> Any:
+    """A PySAM Pvwattsv8 model of SYSTEM (with ``change``) on a data dict or a weather file."""
+    import PySAM.Pvwattsv8 as pvwattsv8
+
+    model = pvwattsv8.new()
+    if isinstance(resource, str):
+        model.SolarResource.solar_resource_file = resource
+    else:
+        model.SolarResource.solar_resource_data = resource
+    for name, value in {**SYSTEM, **change}.items():
+        setattr(model.SystemDesign, name, value)
+    return model
+
+
+def _simulate_v8(weather: Any, timeframe: str, threads: int, **change: Any) -> sf.PvEstimate:
+    system = {**SYSTEM, **change}
+    keywords = {name: value for name, value in system.items() if name not in POSITIONAL}
+    return sf.pvwatts.simulate(weather, *(system[name] for name in POSITIONAL), timeframe=timeframe, version="v8", threads=threads, **keywords)
+
+
+def _v8_site_year(files: dict[str, pathlib.Path], weathers: dict[str, Any]) -> str:
+    name = SITE_FILES[0]
+    weather = weathers[name]
+    contenders: dict[str, Callable[[], object]] = {
+        "sunflux simulate v8, hourly frame, one thread": lambda: _simulate_v8(weather, "hourly", 1),
+        "sunflux simulate v8, hourly frame, all cores": lambda: _simulate_v8(weather, "hourly", 0),
+        "sunflux simulate v8, monthly, one thread": lambda: _simulate_v8(weather, "monthly", 1),
+    }
+    pysam_label = "PySAM Pvwattsv8 execute (data dict assigned)"
+    if not _installed("PySAM"):
+        return "PVWatts v8: PySAM not installed.\n"
+    assigned = _pysam_v8_model(_pysam_data(weather))
+    file_model = _pysam_v8_model(str(files[name]))
+
+    def pysam_execute() -> object:
+        assigned.execute(0)
+        return assigned.Outputs.ac
+
+    def pysam_file() -> object:
+        file_model.execute(0)
+        return file_model.Outputs.ac
+
+    contenders[pysam_label] = pysam_execute
+    contenders["PySAM Pvwattsv8 execute (weather file, read by SSC each run)"] = pysam_file
+    for contender in contenders.values():
+        contender()
+    samples = per_call_samples(contenders, calls=CALLS_PER_ROUND, rounds=ROUNDS)
+    p50 = {label: percentile(values, 0.5) for label, values in samples.items()}
+    one_thread = p50["sunflux simulate v8, hourly frame, one thread"]
+    all_cores = p50["sunflux simulate v8, hourly frame, all cores"]
+    rows = [f"| {label} | {value * 1e3:.2f} | {value / one_thread:.1f}x |" for label, value in p50.items()]
+    bifacial = {
+        "sunflux, one thread": best_of(lambda: _simulate_v8(weather, "hourly", 1, array_type=0, bifaciality=0.7), 3),
+        "sunflux, all cores": best_of(lambda: _simulate_v8(weather, "hourly", 0, array_type=0, bifaciality=0.7), 3),
+    }
+    bifacial_model = _pysam_v8_model(_pysam_data(weather), array_type=0, bifaciality=0.7)
+    bifacial["PySAM execute (data dict assigned)"] = best_of(lambda: bifacial_model.execute(0), 3)
+    ours = _simulate_v8(weather, "hourly", 0)
+    file_model.execute(0)
+    worst_abs, worst_rel, annual = _differences(ours.hourly["ac"].to_numpy(), np.array(file_model.Outputs.ac))
+    return (
+        f"PVWatts v8, one site-year ({name}, 8760 hours), the same 4 kW fixed roof mount, weather already read; median of "
+        f"{CALLS_PER_ROUND * ROUNDS} calls per contender in {ROUNDS} interleaved rounds. PySAM runs SSC `pvwattsv8` on one "
+        "thread; sunflux splits the year's records over the cores unless told `threads=1`. Most of a v8 year is the "
+        "CEC single-diode model's maximum-power search, which sunflux runs step for step as SSC does (about 100 "
+        "exponentials per sun-up hour).\n\n"
+        "| contender | ms per site-year | time vs sunflux (hourly, one thread) |\n|---|---|---|\n" + "\n".join(rows) + "\n\n"
+        f"sunflux v8 is **{p50[pysam_label] / one_thread:.1f}x** faster than PySAM `execute` on one thread and "
+        f"**{p50[pysam_label] / all_cores:.1f}x** on all cores (goal: 20x; why it is not reached: docs/design.md, "
+        "\"The local PV engine (PVWatts v8)\", Speed).\n\n"
+        "A bifacial open rack (bifaciality 0.7; the rear-side view-factor model runs every sun-up hour), best of 3:\n\n"
+        "| contender | ms per site-year |\n|---|---|\n"
+        + "\n".join(f"| {label} | {value * 1e3:.1f} |" for label, value in bifacial.items())
+        + f"\n\nsunflux is {bifacial['PySAM execute (data dict assigned)'] / bifacial['sunflux, one thread']:.1f}x faster on one thread, "
+        f"{bifacial['PySAM execute (data dict assigned)'] / bifacial['sunflux, all cores']:.1f}x on all cores.\n\n"
+        "Accuracy, same run: sunflux `read_weather(file)` v8 vs PySAM `Pvwattsv8` on the same file (both hour averages): "
+        f"max abs hourly AC diff {worst_abs:.2e} W, max rel {worst_rel:.2e}, annual {annual:+.2e}.\n"
+    )
+
+
 def _copies(weather: Any, count: int) -> list[Any]:
     """``count`` separate Weather objects with the same year: jobs on one Weather object share its
     sun-position pass, separate objects share nothing, as different sites would."""
@@ -266,4 +347,4 @@ def run() -> str:
             files[name] = pathlib.Path(folder) / name
             files[name].write_bytes(gzip.decompress((DATA / f"{name}.gz").read_bytes()))
         weathers = {name: sf.pvwatts.read_weather(path) for name, path in files.items()}
-        return _single_site_year(files, weathers) + "\n" + _batches(weathers)
+        return _single_site_year(files, weathers) + "\n" + _v8_site_year(files, weathers) + "\n" + _batches(weathers)

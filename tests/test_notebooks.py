@@ -18,6 +18,7 @@ EXPECTED_TEXT = {
     "pv_engine.ipynb": ["same within float32 rounding: True", "best fixed tilt:"],
     "climate_download.ipynb": ["rows: 8784", "downloads on the cached rerun: 0"],
     "optimizer.ipynb": ["status: optimal", "npv = lcc_bau - lcc: True"],
+    "pv_v6_v8.ipynb": ["v6 service equals local v5: True", "v8 service equals local v8: True", "bifacial gain:"],
 }
 
 pytestmark = pytest.mark.slow

@@ -169,7 +169,7 @@ def test_hand_sent_bad_request_gets_422_with_the_client_wording(client: sf.Clien
 def test_nlr_route_profile_reaches_the_alias_path(service: sf.LocalService) -> None:
     client = service.client(routes="nlr")
     assert client.url("pv_estimator", format="json").endswith("/api/pvwatts/v6.json")
-    assert estimate(client, 4, 0, 14, 1, 20, 180, lat=40, lon=-105).ac_annual > 0
+    assert estimate(client, 4, 0, 14, 1, 20, 180, lat=40, lon=-105, version="v6").ac_annual > 0
     assert "/api/pvwatts/v6.json" in service.hits()
 
 

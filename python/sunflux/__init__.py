@@ -1,5 +1,5 @@
 """sunflux: typed, fast access to the solar, climate, PV-estimator, optimizer and technical
-potential services, a local PVWatts v5 engine, and an embedded service for offline work.
+potential services, local PVWatts v5 and v8 engines, and an embedded service for offline work.
 
     import sunflux as sf
     with sf.LocalService() as svc:

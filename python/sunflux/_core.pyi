@@ -235,6 +235,33 @@ def pv_estimate(
     trace: bool = False,
 ) -> Any: ...
 def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate: ...
+def pv_estimate_v8(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    bifaciality: object = None,
+    albedo: object = None,
+    use_wf_albedo: object = None,
+    soiling: object = None,
+    en_snowloss: object = None,
+    format: object = None,
+    callback: object = None,
+    asynchronous: bool = False,
+    trace: bool = False,
+) -> Any: ...
 
 class CoreWeather:
     def meta(self) -> tuple[float, float, float, float, str, str, str, str, str]: ...
@@ -278,6 +305,28 @@ def pvwatts_simulate(
     timeframe: object = None,
 ) -> CorePvEstimate: ...
 def pvwatts_simulate_many(
+    weathers: list[CoreWeather], systems: list[tuple[Any, ...]], threads: int = 0, timeframe: object = None
+) -> list[CorePvEstimate]: ...
+def pvwatts_simulate_v8(
+    weather: CoreWeather,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    bifaciality: object = None,
+    albedo: object = None,
+    use_wf_albedo: object = None,
+    soiling: object = None,
+    en_snowloss: object = None,
+    timeframe: object = None,
+    threads: int = 0,
+) -> CorePvEstimate: ...
+def pvwatts_simulate_many_v8(
     weathers: list[CoreWeather], systems: list[tuple[Any, ...]], threads: int = 0, timeframe: object = None
 ) -> list[CorePvEstimate]: ...
 

@@ -1,10 +1,11 @@
-"""PV estimator v6: ``client.pv.estimate(...)``, the `PvEstimate` result it shares with the local
-engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` enumerations.
+"""PV estimator v6 and v8: ``client.pv.estimate(...)``, the `PvEstimate` result it shares with the
+local engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` enumerations.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +61,7 @@ class SscInfo:
 
     version: int
     build: str
+    module: str | None = None
 
 
 class PvEstimate:
@@ -69,7 +71,9 @@ class PvEstimate:
     12-row polars frame (month, poa kWh/m², dc kWhdc, ac kWhac, solrad kWh/m²/day); ``hourly`` is
     None for monthly estimates, else a polars frame with ``timestamp`` (start of the hour, station
     standard time) and ac, dc (W), poa, dn, df (W/m²), tamb, tcell (°C), wspd (m/s), whose value
-    buffers are the ones the Rust parser filled.
+    buffers are the ones the Rust parser filled; v8 estimates add ``alb`` (ground albedo), and the
+    local v8 engine also gh, tpoa (W/m²), aoi (°), sunup, ss_beam_factor, ss_sky_diffuse_factor,
+    ss_gnd_diffuse_factor, soiling_f, dcsnowderate (%), snow_cover and inv_eff_output (%).
     """
 
     def __init__(self, core: _core.CorePvEstimate) -> None:
@@ -107,10 +111,36 @@ def _finish(core: _core.CorePvEstimate) -> PvEstimate:
     return result
 
 
-def _file_id(file_id: "str | Station | None") -> str | None:
+def _file_id(file_id: "str | Station | None", version: str) -> str | None:
     if file_id is None or isinstance(file_id, str):
         return file_id
-    return file_id.file_id
+    return file_id.file_id_v8 if version == "v8" else file_id.file_id
+
+
+#: The estimator version each route profile uses by default: the spec's contract (v6) on
+#: spec-following servers, the live service's current estimator (v8) on the public host.
+DEFAULT_VERSION = {"spec": "v6", "nlr": "v8"}
+#: Parameters only the v8 estimator takes.
+V8_PARAMETERS = ("bifaciality", "albedo", "use_wf_albedo", "soiling", "en_snowloss")
+
+
+def _version(version: str | None, routes: str, options: dict[str, Any]) -> str:
+    """The estimator version to use; v8 options with v6 are an error (nothing is sent)."""
+    chosen = DEFAULT_VERSION[routes] if version is None else version
+    if chosen not in ("v6", "v8"):
+        raise ParameterError(f'version must be "v6" or "v8" (got {chosen!r})')
+    given = [name for name in V8_PARAMETERS if options.get(name) is not None]
+    if chosen == "v6" and given:
+        raise ParameterError([f'{name} is a v8 parameter: pass version="v8"' for name in given])
+    return chosen
+
+
+def number_list(values: Any) -> Any:
+    """A list of numbers as the estimator's query writes it (``a|b|c``, exact decimals); a single
+    number or text is passed on as it is."""
+    if values is None or isinstance(values, (str, int, float)):
+        return values
+    return "|".join(repr(float(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v) for v in values)
 
 
 def parse_estimate(body: bytes | str, format: str = "json") -> PvEstimate:
@@ -123,20 +153,29 @@ def parse_estimate(body: bytes | str, format: str = "json") -> PvEstimate:
     return PvEstimate(_core.parse_pv_estimate(bytes(data), format))
 
 
-_ESTIMATE_DOC = """Estimates the energy of a PV system (PVWatts v5 algorithms).
+_ESTIMATE_DOC = """Estimates the energy of a PV system with the estimator v6 (PVWatts v5
+        algorithms) or v8 (PVWatts v8: CEC module model, NOCT cell temperature, self-shading,
+        bifacial modules, albedo, soiling).
 
-        Give the location as ``lat`` and ``lon`` (the nearest station of ``dataset``, default
-        ``"satdb"``, within ``radius`` miles, default 100; 0 = nearest regardless), or as ``file_id``
-        (a dataset query v1 id or `Station`). Every parameter is checked before sending and all
-        problems are reported at once (`ParameterError`): system_capacity 0.05–500000 kW,
-        module_type 0–2 (`ModuleType`), losses −5–99 %, array_type 0–4 (`ArrayType`), tilt 0–90°,
-        azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3, inv_eff 90–99.5 %, timeframe
-        ``monthly``/``hourly``, format ``json``/``xml``, callback (JSONP, json only).
+        ``version`` defaults to ``"v6"`` on spec-following servers (the embedded service) and to
+        ``"v8"`` on the public host, which documents v6 as replaced by v8. Give the location as
+        ``lat`` and ``lon`` (the nearest station of ``dataset`` within ``radius`` miles, default
+        100; 0 = nearest regardless; datasets ``satdb``/``tmy2``/``tmy3``/``intl`` for v6, default
+        ``satdb``, and ``nsrdb``/``tmy2``/``tmy3``/``intl`` for v8, default ``nsrdb``), or as
+        ``file_id`` (a dataset query v1 id for v6, v2 id for v8, or a `Station`). Every parameter is
+        checked before sending and all problems are reported at once (`ParameterError`):
+        system_capacity 0.05–500000 kW, module_type 0–2 (`ModuleType`), losses −5–99 %, array_type
+        0–4 (`ArrayType`), tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3 (v8:
+        0.01–0.99), inv_eff 90–99.5 %, timeframe ``monthly``/``hourly``, format ``json``/``xml``,
+        callback (JSONP, json only). v8 only: ``bifaciality`` 0–1, ``albedo`` one value or 12
+        monthly values, each strictly between 0 and 1, ``use_wf_albedo`` (take the weather's albedo
+        where valid; default True unless ``albedo`` is given), ``soiling`` 12 monthly losses of
+        0–100 %, ``en_snowloss`` (the snow model; not documented by the live service).
         """
 
 
 class PvService:
-    """``client.pv``: the PV estimator v6."""
+    """``client.pv``: the PV estimator (v6 and v8)."""
 
     def __init__(self, client: Client) -> None:
         self._client = client
@@ -161,19 +200,35 @@ class PvService:
         inv_eff: float = 96,
         format: str = "json",
         callback: str | None = None,
+        version: str | None = None,
+        bifaciality: float | None = None,
+        albedo: float | Sequence[float] | None = None,
+        use_wf_albedo: bool | None = None,
+        soiling: Sequence[float] | None = None,
+        en_snowloss: bool | None = None,
     ) -> PvEstimate:
-        core = _core.pv_estimate(
-            self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
-            lat, lon, _file_id(file_id), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-            asynchronous=False, trace=self._client._trace(),
-        )
+        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
+        chosen = _version(version, self._client.routes, options)
+        if chosen == "v8":
+            core = _core.pv_estimate_v8(
+                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
+                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff,
+                bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, format, callback,
+                asynchronous=False, trace=self._client._trace(),
+            )
+        else:
+            core = _core.pv_estimate(
+                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
+                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
+                asynchronous=False, trace=self._client._trace(),
+            )
         return _finish(core)
 
     estimate.__doc__ = _ESTIMATE_DOC
 
 
 class AsyncPvService:
-    """``async_client.pv``: the PV estimator v6, awaitable."""
+    """``async_client.pv``: the PV estimator (v6 and v8), awaitable."""
 
     def __init__(self, client: AsyncClient) -> None:
         self._client = client
@@ -198,12 +253,28 @@ class AsyncPvService:
         inv_eff: float = 96,
         format: str = "json",
         callback: str | None = None,
+        version: str | None = None,
+        bifaciality: float | None = None,
+        albedo: float | Sequence[float] | None = None,
+        use_wf_albedo: bool | None = None,
+        soiling: Sequence[float] | None = None,
+        en_snowloss: bool | None = None,
     ) -> PvEstimate:
-        core = await _core.pv_estimate(
-            self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
-            lat, lon, _file_id(file_id), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-            asynchronous=True, trace=self._client._trace(),
-        )
+        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
+        chosen = _version(version, self._client.routes, options)
+        if chosen == "v8":
+            core = await _core.pv_estimate_v8(
+                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
+                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff,
+                bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, format, callback,
+                asynchronous=True, trace=self._client._trace(),
+            )
+        else:
+            core = await _core.pv_estimate(
+                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
+                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
+                asynchronous=True, trace=self._client._trace(),
+            )
         return _finish(core)
 
     estimate.__doc__ = _ESTIMATE_DOC

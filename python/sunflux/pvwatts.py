@@ -1,12 +1,14 @@
-"""The local PV engine: PVWatts v5 (the estimator's algorithm) in Rust, offline.
+"""The local PV engine: PVWatts v5 (the v6 estimator's algorithm) and PVWatts v8 (the live
+estimator's) in Rust, offline.
 
     weather = sunflux.pvwatts.read_weather("723170TYA.CSV")
     result = sunflux.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180)
+    bifacial = sunflux.pvwatts.simulate(weather, 4, 0, 14, 0, 20, 180, version="v8", bifaciality=0.7)
     result.ac_annual, result.monthly, result.hourly
 
 `simulate` returns the same `PvEstimate` as ``client.pv.estimate`` and validates with the same
 rules (the ranges live in one place in the Rust core). Results match the reference
-implementation (SSC ``pvwattsv5``) to floating-point noise; see docs/design.md.
+implementations (SSC ``pvwattsv5`` and ``pvwattsv8``) to floating-point noise; see docs/design.md.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from sunflux import _core
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
-from sunflux.pv import PvEstimate
+from sunflux.pv import V8_PARAMETERS, PvEstimate, number_list
 
 __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
 
@@ -45,8 +47,8 @@ class Weather:
     ``location_id``, ``source``. ``len(weather)`` is 8760·k records (8784·k with a leap day) for
     k = ``steps_per_hour``. The columns are an Arrow table (``to_polars()``, ``to_arrow()``):
     ``timestamp`` (the start of each record's interval, µs, tz-aware in the site's standard
-    time), year, month, day, hour, gh, dn, df, tdry, wspd, and pressure / albedo when the source
-    had them. ``minute`` is there only for ``instantaneous`` data (a source with minutes); hour
+    time), year, month, day, hour, gh, dn, df, tdry, wspd, and pressure / albedo / snow_depth
+    (cm) when the source had them. ``minute`` is there only for ``instantaneous`` data (a source with minutes); hour
     averages (TMY2, TMY3, SAM CSV without minutes) have none, so that
     ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year."""
 
@@ -236,7 +238,8 @@ def read_weather(
     one, a `sunflux` `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy
     arrays), or what pvlib's readers return, ``(data, metadata)``. Tables use the file readers'
     column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m², ``temp_air``/``Temperature``/``tdry``
-    in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``...), calendar columns
+    in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``, ``snow_depth`` in cm for
+    PVWatts v8's snow model...), calendar columns
     (year, month, day, hour 0–23 or 1–24, minute) or a timestamp column or index; float64 columns
     are used in place from their Arrow buffers.
 
@@ -292,14 +295,35 @@ def simulate(
     gcr: float = 0.4,
     inv_eff: float = 96,
     timeframe: str = "hourly",
+    version: str = "v5",
+    bifaciality: float | None = None,
+    albedo: float | Sequence[float] | None = None,
+    use_wf_albedo: bool | None = None,
+    soiling: Sequence[float] | None = None,
+    en_snowloss: bool | None = None,
+    threads: int | None = None,
 ) -> PvEstimate:
-    """Simulates one PV system on one weather year (PVWatts v5, GIL released).
+    """Simulates one PV system on one weather year with PVWatts v5 or v8 (GIL released).
 
     Parameters and ranges are the estimator's: system_capacity 0.05–500000 kWdc, module_type 0–2,
-    losses −5–99 %, array_type 0–4, tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3,
-    inv_eff 90–99.5 %. Returns a `PvEstimate` (hourly frame unless ``timeframe="monthly"``).
+    losses −5–99 %, array_type 0–4, tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3
+    (v8: 0.01–0.99), inv_eff 90–99.5 %. ``version="v8"`` runs PVWatts v8 (SSC ``pvwattsv8``), which
+    also takes ``bifaciality`` (0–1, default 0: monofacial), ``albedo`` (one value or 12 monthly
+    values, each strictly between 0 and 1), ``use_wf_albedo`` (use the weather's albedo where it is
+    valid; default True unless ``albedo`` is given), ``soiling`` (12 monthly losses, 0–100 %) and
+    ``en_snowloss`` (Marion's snow model; needs ``snow_depth`` in the weather); it splits the
+    records over ``threads`` threads (default: all cores). Returns a `PvEstimate` (hourly frame
+    unless ``timeframe="monthly"``); v8's frame has further columns (see `PvEstimate`).
     """
     core_weather = read_weather(weather)._core
+    options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
+    if _engine_version(version, options) == "v8":
+        return PvEstimate(
+            _core.pvwatts_simulate_v8(
+                core_weather, system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff,
+                bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, timeframe, threads or 0,
+            )
+        )
     return PvEstimate(
         _core.pvwatts_simulate(
             core_weather, system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff, timeframe
@@ -307,17 +331,32 @@ def simulate(
     )
 
 
+def _engine_version(version: str, options: Mapping[str, Any]) -> str:
+    """The engine to run; v8 options with v5 are an error."""
+    if version not in ("v5", "v8"):
+        raise ParameterError(f'version must be "v5" or "v8" (got {version!r})')
+    given = [name for name in V8_PARAMETERS if options.get(name) is not None]
+    if version == "v5" and given:
+        raise ParameterError([f'{name} is a PVWatts v8 parameter: pass version="v8"' for name in given])
+    return version
+
+
 _SYSTEM_FIELDS = ("system_capacity", "module_type", "losses", "array_type", "tilt", "azimuth", "dc_ac_ratio", "gcr", "inv_eff")
 _SYSTEM_DEFAULTS = {"dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96}
+_LIST_FIELDS = ("albedo", "soiling")
 
 
-def _system_tuple(index: int, system: Mapping[str, Any]) -> tuple[Any, ...]:
+def _system_tuple(index: int, system: Mapping[str, Any], version: str) -> tuple[Any, ...]:
     if not isinstance(system, Mapping):
         raise ParameterError(f"systems[{index}] must be a dict of simulate's parameters (got {type(system).__name__})")
-    unknown = sorted(set(system) - set(_SYSTEM_FIELDS))
+    fields = _SYSTEM_FIELDS + (V8_PARAMETERS if version == "v8" else ())
+    unknown = sorted(set(system) - set(fields))
     if unknown:
-        raise ParameterError(f"systems[{index}] has unknown fields {unknown} (use {', '.join(_SYSTEM_FIELDS)})")
-    return tuple(system.get(name, _SYSTEM_DEFAULTS.get(name)) for name in _SYSTEM_FIELDS)
+        hint = ' (pass version="v8" for its parameters)' if set(unknown) & set(V8_PARAMETERS) else ""
+        raise ParameterError(f"systems[{index}] has unknown fields {unknown} (use {', '.join(fields)}){hint}")
+    return tuple(
+        number_list(system.get(name)) if name in _LIST_FIELDS else system.get(name, _SYSTEM_DEFAULTS.get(name)) for name in fields
+    )
 
 
 def simulate_many(
@@ -327,11 +366,12 @@ def simulate_many(
     threads: int | None = None,
     timeframe: str = "hourly",
     output: str = "table",
+    version: str = "v5",
 ) -> Any:
     """Simulates many systems in parallel on all cores with the GIL released.
 
     ``weather`` is one weather year for every system, or one per system. ``systems`` are mappings
-    of `simulate`'s parameters. ``output="table"`` returns one long polars frame (``system``, the
+    of `simulate`'s parameters (with ``version="v8"`` also its v8 parameters). ``output="table"`` returns one long polars frame (``system``, the
     row index of ``systems``, then the hourly columns, or the monthly ones with
     ``timeframe="monthly"``); its timestamps are in the sites' standard time zone, or in UTC when
     the weathers have different zones. ``output="results"`` returns one `PvEstimate` per system.
@@ -345,8 +385,10 @@ def simulate_many(
     weathers = [read_weather(weather)] * len(systems) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]
     if len(weathers) != len(systems):
         raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(systems)} systems)")
-    cores = _core.pvwatts_simulate_many(
-        [w._core for w in weathers], [_system_tuple(i, s) for i, s in enumerate(systems)], threads or 0, timeframe
+    _engine_version(version, {})
+    simulate_all = _core.pvwatts_simulate_many_v8 if version == "v8" else _core.pvwatts_simulate_many
+    cores = simulate_all(
+        [w._core for w in weathers], [_system_tuple(i, s, version) for i, s in enumerate(systems)], threads or 0, timeframe
     )
     results = [PvEstimate(core) for core in cores]
     if output == "results":

@@ -29,7 +29,7 @@ class Station:
     """One climate data station. ``distance`` and ``elevation`` are metres; ``timezone`` is hours
     from GMT; ``resolution`` (km) is set on satellite records; ``country`` and
     ``weather_data_source`` come from v2. ``query_version`` is the dataset query version that
-    returned it: only v1 ids work as the v6 estimator's ``file_id``."""
+    returned it: only v1 ids work as the v6 estimator's ``file_id``, only v2 ids as v8's."""
 
     id: str
     lat: float
@@ -52,6 +52,16 @@ class Station:
             raise ParameterError(
                 f"file_id {self.id} comes from dataset query v2, but v1 ids work only with the v6 estimator "
                 'and v2 ids do not work there: call data_query(..., version="v1") and pass that station or its id'
+            )
+        return self.id
+
+    @property
+    def file_id_v8(self) -> str:
+        """The id to pass as the v8 estimator's ``file_id``; a v1 station raises `ParameterError`."""
+        if self.query_version != "v2":
+            raise ParameterError(
+                f"file_id {self.id} comes from dataset query v1, but the v8 estimator takes ids from dataset query v2: "
+                'call data_query(..., version="v2") and pass that station or its id'
             )
         return self.id
 

@@ -12,6 +12,7 @@ pub mod optimizer;
 pub mod optimizer_routes;
 pub mod prng;
 pub mod pv_endpoint;
+pub mod pv_endpoint_v8;
 pub mod reply;
 pub mod server;
 pub mod solar_endpoint;

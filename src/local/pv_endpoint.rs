@@ -27,21 +27,30 @@ pub trait WeatherSource {
     fn weather(&self, station: &CatalogStation) -> Result<std::sync::Arc<Weather>, String>;
 }
 
-/// The axum handler: `file` is `v6.json` or `v6.xml`.
+/// The axum handler: `file` is `v6.json`, `v6.xml`, `v8.json` or `v8.xml` (v8 is answered by
+/// `pv_endpoint_v8`).
 pub async fn handle(
     axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
     axum::extract::Path(file): axum::extract::Path<String>,
     request: axum::extract::Request,
 ) -> axum::response::Response {
-    let format = match file.as_str() {
-        "v6.json" => Format::Json,
-        "v6.xml" => Format::Xml,
+    let (version, format) = match file.as_str() {
+        "v6.json" => (6, Format::Json),
+        "v6.xml" => (6, Format::Xml),
+        "v8.json" => (8, Format::Json),
+        "v8.xml" => (8, Format::Xml),
         _ => {
-            return reply_response(ServiceReply::json(404, &json!({"errors": [format!("unknown estimator path {file:?}: use v6.json or v6.xml")]})))
+            return reply_response(ServiceReply::json(
+                404,
+                &json!({"errors": [format!("unknown estimator path {file:?}: use v6.json, v6.xml, v8.json or v8.xml")]}),
+            ))
         }
     };
     let query = query_pairs(&request);
-    let reply = tokio::task::spawn_blocking(move || estimate_reply(format, &query, state.catalog, &state.station_weather))
+    let reply = tokio::task::spawn_blocking(move || match version {
+        8 => super::pv_endpoint_v8::estimate_reply_v8(format, &query, state.catalog, &state.station_weather),
+        _ => estimate_reply(format, &query, state.catalog, &state.station_weather),
+    })
         .await
         .unwrap_or_else(|e| ServiceReply::json(500, &json!({"errors": [format!("the estimate failed: {e}")]})));
     reply_response(reply)
@@ -65,28 +74,44 @@ pub fn estimate_reply(format: Format, query: &[(String, String)], catalog: &Cata
     let output = simulate(&weather, &params.system);
     let mut estimate = PvEstimate::from_simulation(output, params.timeframe, Some(station_info(&station, distance_m)), inputs);
     estimate.version = Some(SERVICE_VERSION.to_owned());
-    estimate.ssc_info = Some(SscInfo { version: SSC_VERSION, build: format!("sunflux {} local PVWatts v5 engine", env!("CARGO_PKG_VERSION")) });
+    estimate.ssc_info = Some(SscInfo { version: SSC_VERSION, build: format!("sunflux {} local PVWatts v5 engine", env!("CARGO_PKG_VERSION")), module: None });
     written(200, &estimate.envelope_value(), params.format, params.callback.as_deref())
 }
 
 /// The station the estimate runs on, with its distance in metres from the request's point.
 pub fn resolve_station<'a>(params: &EstimateParams, catalog: &'a Catalog) -> Result<(Cow<'a, CatalogStation>, f64), String> {
-    match &params.location {
+    resolve_location(&params.location, catalog, QueryVersion::V1)
+}
+
+/// The station of a location, with its distance in metres; a `file_id` must come from dataset
+/// query `ids` (v1 for the v6 estimator, v2 for v8). The dataset is named as `dataset_code`
+/// names it in messages.
+pub(crate) fn resolve_location<'a>(
+    location: &Location,
+    catalog: &'a Catalog,
+    ids: QueryVersion,
+) -> Result<(Cow<'a, CatalogStation>, f64), String> {
+    let dataset_code = |dataset: crate::services::solar::Dataset| match ids {
+        QueryVersion::V1 => dataset.code(),
+        QueryVersion::V2 => crate::services::pv_estimator_v8::v8_dataset_code(dataset),
+    };
+    match location {
         Location::Coordinates { lat, lon, dataset, radius_miles } => {
             let radius_m = (*radius_miles > 0).then(|| f64::from(*radius_miles) * crate::services::solar::METRES_PER_MILE);
             catalog.nearest(*dataset, *lat, *lon, radius_m).map(|hit| (hit.station, hit.distance_m)).ok_or_else(|| {
-                format!("No climate data found with dataset={} for location specified: lat={lat} lon={lon}", dataset.code())
+                format!("No climate data found with dataset={} for location specified: lat={lat} lon={lon}", dataset_code(*dataset))
             })
         }
         Location::FileId(id) => match catalog.lookup_id(id) {
-            Some((QueryVersion::V1, station)) => Ok((station, 0.0)),
+            Some((version, station)) if version == ids => Ok((station, 0.0)),
             Some((QueryVersion::V2, _)) => Err(v2_file_id_problem(id)),
+            Some((QueryVersion::V1, _)) => Err(crate::services::pv_estimator_v8::v1_file_id_problem(id)),
             None => Err(format!("Unable to load data file for file_id specified: {id}")),
         },
     }
 }
 
-fn station_info(station: &CatalogStation, distance_m: f64) -> StationInfo {
+pub(crate) fn station_info(station: &CatalogStation, distance_m: f64) -> StationInfo {
     StationInfo {
         lat: station.lat,
         lon: station.lon,
@@ -102,7 +127,7 @@ fn station_info(station: &CatalogStation, distance_m: f64) -> StationInfo {
 }
 
 /// The request parameters as received (strings, as the real service echoes them), without the key.
-fn echoed_inputs(query: &[(String, String)]) -> Map<String, Value> {
+pub(crate) fn echoed_inputs(query: &[(String, String)]) -> Map<String, Value> {
     let mut inputs = Map::new();
     for (name, value) in query {
         if name != "api_key" {
@@ -123,7 +148,7 @@ fn rejection(format: Format, inputs: Map<String, Value>, problems: Vec<String>) 
     written(422, &envelope, if format == Format::Xml { Format::Xml } else { Format::Json }, None)
 }
 
-fn written(status: u16, envelope: &Value, format: Format, callback: Option<&str>) -> ServiceReply {
+pub(crate) fn written(status: u16, envelope: &Value, format: Format, callback: Option<&str>) -> ServiceReply {
     match (format, callback) {
         (Format::Xml, _) => match write_xml(envelope) {
             Ok(body) => ServiceReply::new(status, Format::Xml.content_type(), body),

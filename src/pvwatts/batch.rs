@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// Run `work(i)` for every i in 0..count on up to `threads` scoped threads; results in index order.
-fn parallel_map<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+pub(crate) fn parallel_map<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
     let threads = threads.clamp(1, count.max(1));
     if threads == 1 {
         return (0..count).map(work).collect();

@@ -29,6 +29,7 @@ pub mod sunpath;
 #[cfg(test)]
 mod test_support;
 pub mod tracking;
+pub mod v8;
 pub mod weather;
 
 pub use batch::simulate_many;

@@ -343,6 +343,15 @@ fn range_problem(range: &ParamRange, value: f64) -> Option<String> {
 /// Validate raw parameters. Returns every problem at once, in parameter order; each message
 /// starts with the parameter name, e.g. "tilt must be between 0 and 90 (got 95)".
 pub fn validate_params(raw: &RawParams) -> Result<SystemParams, Vec<String>> {
+    validate_params_with_gcr(raw, &GCR_RANGE)
+}
+
+/// `validate_params` with another accepted range of the ground coverage ratio (PVWatts v8 takes
+/// 0.01–0.99, see `v8::params`); every other range is the same.
+pub fn validate_params_with_gcr(
+    raw: &RawParams,
+    gcr_range: &ParamRange,
+) -> Result<SystemParams, Vec<String>> {
     let module_type = ModuleType::from_i64(raw.module_type);
     let array_type = ArrayType::from_i64(raw.array_type);
     let problems: Vec<String> = [
@@ -365,7 +374,7 @@ pub fn validate_params(raw: &RawParams) -> Result<SystemParams, Vec<String>> {
         range_problem(&TILT_RANGE, raw.tilt),
         range_problem(&AZIMUTH_RANGE, raw.azimuth),
         range_problem(&DC_AC_RATIO_RANGE, raw.dc_ac_ratio),
-        range_problem(&GCR_RANGE, raw.gcr),
+        range_problem(gcr_range, raw.gcr),
         range_problem(&INV_EFF_RANGE, raw.inv_eff),
     ]
     .into_iter()

@@ -115,7 +115,7 @@ pub fn classify_step(
 }
 
 /// Split local hours into (whole hour, whole minute), truncating like SSC does.
-fn hour_and_minute(time: f64) -> (i32, i32) {
+pub(crate) fn hour_and_minute(time: f64) -> (i32, i32) {
     let hour = time as i32;
     let minute = (time - f64::from(hour)) * 60.0;
     (hour, minute as i32)

@@ -15,7 +15,9 @@ pub mod errors;
 pub mod local;
 pub mod optimizer;
 pub mod pv;
+pub mod pv_v8;
 pub mod pvwatts;
+pub mod pvwatts_v8;
 pub mod solar;
 pub mod technical_potential;
 pub mod time_zones;
@@ -39,6 +41,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
+    m.add_function(wrap_pyfunction!(pv_v8::pv_estimate_v8, m)?)?;
     m.add_class::<pvwatts::CoreWeather>()?;
     m.add_class::<climate::CoreClimateTable>()?;
     m.add_class::<climate::CoreClimateZip>()?;
@@ -61,6 +64,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pvwatts::weather_column_field, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::pvwatts_simulate_many, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts_v8::pvwatts_simulate_v8, m)?)?;
+    m.add_function(wrap_pyfunction!(pvwatts_v8::pvwatts_simulate_many_v8, m)?)?;
     m.add_function(wrap_pyfunction!(solar::solar_data_query, m)?)?;
     m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;
     m.add_function(wrap_pyfunction!(time_zones::standard_time_zone_name, m)?)?;

@@ -90,7 +90,7 @@ impl CorePvEstimate {
         self.estimate
             .ssc_info
             .as_ref()
-            .map(|s| json_to_py(py, &serde_json::json!({"version": s.version, "build": s.build})))
+            .map(|s| json_to_py(py, &serde_json::json!({"version": s.version, "build": s.build, "module": s.module})))
             .transpose()
     }
 
@@ -143,11 +143,23 @@ fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
 
 async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> Result<CorePvEstimate> {
     let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let mut request = Request::get(Endpoint::PvEstimator { format: params.format.suffix().to_owned() }, query);
+    let endpoint = Endpoint::PvEstimator { format: params.format.suffix().to_owned() };
+    request_estimate(transport, endpoint, query, params.format, trace).await
+}
+
+/// Sends an estimator request (v6 or v8) and parses the answer; an answer with errors raises.
+pub(crate) async fn request_estimate(
+    transport: Arc<Transport>,
+    endpoint: Endpoint,
+    query: Vec<(String, String)>,
+    format: Format,
+    trace: bool,
+) -> Result<CorePvEstimate> {
+    let mut request = Request::get(endpoint, query);
     request.trace = trace;
     let response = transport.send(&request).await?;
     let body = transport.scrub(&response.body);
-    let estimate = parse_estimate(&body, params.format).map_err(|e| parse_failure(&body, &e, |t| transport.redact(t)))?;
+    let estimate = parse_estimate(&body, format).map_err(|e| parse_failure(&body, &e, |t| transport.redact(t)))?;
     if !estimate.errors.is_empty() {
         return Err(Error::Api(Box::new(crate::error::ApiFailure {
             kind: crate::error::ApiErrorKind::Other,

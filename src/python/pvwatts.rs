@@ -36,7 +36,7 @@ impl CoreWeather {
         CoreWeather { weather, sun_path_fast: OnceLock::new(), sun_path_exact: OnceLock::new() }
     }
 
-    fn sun_path(&self, precision: Precision) -> Arc<SunPath> {
+    pub(crate) fn sun_path(&self, precision: Precision) -> Arc<SunPath> {
         let cache = match precision {
             Precision::Fast => &self.sun_path_fast,
             Precision::Exact => &self.sun_path_exact,
@@ -83,7 +83,7 @@ impl CoreWeather {
 
     /// The columns: timestamp (start of each record's interval, µs, in the weather's standard
     /// time zone), year, month, day, hour, minute, gh, dn, df (W/m²), tdry (°C), wspd (m/s) and
-    /// pressure (mbar) / albedo when present.
+    /// pressure (mbar) / albedo / snow_depth (cm) when present.
     fn to_arrow<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let w = &self.weather;
         let ints = |values: Vec<i64>| -> ArrayRef { Arc::new(Int64Array::from(values)) };
@@ -108,7 +108,7 @@ impl CoreWeather {
             fields.push(Field::new(name, column.data_type().clone(), false));
             columns.push(column);
         }
-        for (name, optional) in [("pressure", &w.pressure), ("albedo", &w.albedo)] {
+        for (name, optional) in [("pressure", &w.pressure), ("albedo", &w.albedo), ("snow_depth", &w.snow_depth)] {
             if let Some(values) = optional {
                 fields.push(Field::new(name, DataType::Float64, false));
                 columns.push(floats(values));
@@ -189,7 +189,7 @@ fn system_from(args: [Option<&Bound<'_, PyAny>>; 9]) -> Result<crate::pvwatts::S
     validate_system(&RawSystem { system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff })
 }
 
-fn local_station(weather: &Weather) -> StationInfo {
+pub(crate) fn local_station(weather: &Weather) -> StationInfo {
     let m = &weather.meta;
     StationInfo {
         lat: m.lat,
@@ -207,6 +207,11 @@ fn local_station(weather: &Weather) -> StationInfo {
 
 fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
+    core_estimate(weather, estimate, timeframe)
+}
+
+/// A local estimate with hourly stamps from the weather's own calendar.
+pub(crate) fn core_estimate(weather: &Weather, estimate: PvEstimate, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
     let stamps = (timeframe == Timeframe::Hourly).then(|| weather.interval_starts_utc_us());
     CorePvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
 }

@@ -8,6 +8,7 @@
 pub mod climate;
 pub mod missing;
 pub mod pv_estimator;
+pub mod pv_estimator_v8;
 pub mod raw;
 pub mod simulated_load;
 pub mod solar;

@@ -179,6 +179,16 @@ pub fn validate_system(raw: &RawSystem) -> Result<SystemParams, Vec<String>> {
 }
 
 fn checked_system(raw: &RawSystem, problems: &mut Vec<String>) -> Option<SystemParams> {
+    checked_system_with(raw, problems, validate_params)
+}
+
+/// `checked_system` with another range check of the system parameters (PVWatts v8 accepts other
+/// ground coverage ratios, see `pvwatts::v8::params`).
+pub(crate) fn checked_system_with(
+    raw: &RawSystem,
+    problems: &mut Vec<String>,
+    ranges: fn(&RawParams) -> Result<SystemParams, Vec<String>>,
+) -> Option<SystemParams> {
     let mut number = |value: &RawValue, name: &str, default: Option<f64>| -> f64 {
         match (value, default) {
             (RawValue::Missing, Some(default)) => default,
@@ -201,7 +211,7 @@ fn checked_system(raw: &RawSystem, problems: &mut Vec<String>) -> Option<SystemP
     let inv_eff = number(&raw.inv_eff, "inv_eff", Some(crate::pvwatts::params::DEFAULT_INV_EFF));
     let module_type = code(&raw.module_type, "module_type", "0, 1 or 2", problems);
     let array_type = code(&raw.array_type, "array_type", "0, 1, 2, 3 or 4", problems);
-    validated_system(RawParams { system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff }, problems)
+    validated_system(RawParams { system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff }, problems, ranges)
 }
 
 /// `timeframe`: `monthly` (the default) or `hourly`.
@@ -223,7 +233,19 @@ pub fn validate_estimate(raw: &RawEstimate) -> Result<EstimateParams, Vec<String
     let system = checked_system(&raw.system(), &mut problems);
     let location = location(raw, &mut problems);
     let timeframe = validate_timeframe(&raw.timeframe).map_err(|problem| problems.push(problem)).ok();
-    let format = match &raw.format {
+    let format = check_format(&raw.format, &mut problems);
+    let callback = callback(&raw.callback, format, &mut problems);
+    match (system, location, timeframe, format) {
+        (Some(system), Some(location), Some(timeframe), Some(format)) if problems.is_empty() => {
+            Ok(EstimateParams { system, location, timeframe, format, callback })
+        }
+        _ => Err(problems),
+    }
+}
+
+/// `format`: `json` (the default) or `xml`.
+pub(crate) fn check_format(raw: &RawValue, problems: &mut Vec<String>) -> Option<Format> {
+    match raw {
         RawValue::Missing => Some(Format::Json),
         value => match value.as_text().and_then(Format::from_suffix) {
             Some(format @ (Format::Json | Format::Xml)) => Some(format),
@@ -232,13 +254,6 @@ pub fn validate_estimate(raw: &RawEstimate) -> Result<EstimateParams, Vec<String
                 None
             }
         },
-    };
-    let callback = callback(&raw.callback, format, &mut problems);
-    match (system, location, timeframe, format) {
-        (Some(system), Some(location), Some(timeframe), Some(format)) if problems.is_empty() => {
-            Ok(EstimateParams { system, location, timeframe, format, callback })
-        }
-        _ => Err(problems),
     }
 }
 
@@ -257,9 +272,13 @@ fn code(value: &RawValue, name: &str, choices: &str, problems: &mut Vec<String>)
 }
 
 /// Range checks of the system parameters, skipping values already reported as missing or mistyped.
-fn validated_system(raw: RawParams, problems: &mut Vec<String>) -> Option<SystemParams> {
+fn validated_system(
+    raw: RawParams,
+    problems: &mut Vec<String>,
+    ranges: fn(&RawParams) -> Result<SystemParams, Vec<String>>,
+) -> Option<SystemParams> {
     let reported: Vec<String> = problems.iter().filter_map(|p| p.split_whitespace().next().map(str::to_owned)).collect();
-    match validate_params(&raw) {
+    match ranges(&raw) {
         Ok(system) => Some(system),
         Err(range_problems) => {
             problems.extend(range_problems.into_iter().filter(|p| {
@@ -324,7 +343,7 @@ fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
     }
 }
 
-fn coordinate(value: &RawValue, range: NumberRange, problems: &mut Vec<String>) -> Option<f64> {
+pub(crate) fn coordinate(value: &RawValue, range: NumberRange, problems: &mut Vec<String>) -> Option<f64> {
     let NumberRange { name, min, max } = range;
     if value.is_missing() {
         problems.push(format!("{name} is required with {}", if name == "lat" { "lon" } else { "lat" }));
@@ -350,7 +369,7 @@ pub fn file_id_problem(id: &str) -> Option<String> {
     None
 }
 
-fn callback(value: &RawValue, format: Option<Format>, problems: &mut Vec<String>) -> Option<String> {
+pub(crate) fn callback(value: &RawValue, format: Option<Format>, problems: &mut Vec<String>) -> Option<String> {
     let name = match value {
         RawValue::Missing => return None,
         value => value.as_text().map(str::to_owned).unwrap_or_else(|| value.describe()),
@@ -379,6 +398,9 @@ pub struct SscInfo {
     pub version: i64,
     #[serde(default)]
     pub build: String,
+    /// The compute module (v8 answers name it, e.g. `pvwattsv8`).
+    #[serde(default, deserialize_with = "lenient_opt_text")]
+    pub module: Option<String>,
 }
 
 /// `station_info`: the weather file the estimate used. `distance` is metres (absent on some
@@ -448,6 +470,8 @@ pub struct Hourly {
     pub tamb: Vec<f64>,
     pub tcell: Vec<f64>,
     pub wspd: Vec<f64>,
+    /// Further hourly series, in answer order: v8's `alb`, and the local v8 engine's outputs.
+    pub extra: Vec<(String, Vec<f64>)>,
 }
 
 /// An estimate: the web estimator's answer or the local engine's result.
@@ -510,6 +534,8 @@ struct OutputsDe {
     tamb: Option<Vec<f64>>,
     tcell: Option<Vec<f64>>,
     wspd: Option<Vec<f64>>,
+    /// v8's hourly albedo.
+    alb: Option<Vec<f64>>,
 }
 
 fn lenient_f64<'de, D: serde::Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
@@ -636,8 +662,13 @@ fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
     inputs.remove("api_key");
     let hourly = match (outputs.ac, outputs.poa, outputs.dn, outputs.dc, outputs.df, outputs.tamb, outputs.tcell, outputs.wspd) {
         (Some(ac), Some(poa), Some(dn), Some(dc), Some(df), Some(tamb), Some(tcell), Some(wspd)) => {
-            let hourly = Hourly { ac, poa, dn, dc, df, tamb, tcell, wspd };
-            let lengths = [&hourly.poa, &hourly.dn, &hourly.dc, &hourly.df, &hourly.tamb, &hourly.tcell, &hourly.wspd].map(Vec::len);
+            let extra: Vec<(String, Vec<f64>)> = outputs.alb.into_iter().map(|alb| ("alb".to_owned(), alb)).collect();
+            let hourly = Hourly { ac, poa, dn, dc, df, tamb, tcell, wspd, extra };
+            let lengths: Vec<usize> = [&hourly.poa, &hourly.dn, &hourly.dc, &hourly.df, &hourly.tamb, &hourly.tcell, &hourly.wspd]
+                .into_iter()
+                .chain(hourly.extra.iter().map(|(_, values)| values))
+                .map(Vec::len)
+                .collect();
             if lengths.iter().any(|n| *n != hourly.ac.len()) {
                 return Err(format!("hourly outputs have different lengths: ac {} vs {lengths:?}", hourly.ac.len()));
             }
@@ -674,6 +705,7 @@ impl PvEstimate {
             tamb: hours.tamb,
             tcell: hours.tcell,
             wspd: hours.wspd,
+            extra: Vec::new(),
         });
         PvEstimate {
             version: None,
@@ -709,6 +741,9 @@ impl PvEstimate {
             for (name, values) in [("ac", &h.ac), ("poa", &h.poa), ("dn", &h.dn), ("dc", &h.dc), ("df", &h.df), ("tamb", &h.tamb), ("tcell", &h.tcell), ("wspd", &h.wspd)] {
                 outputs.insert(name.into(), json!(values));
             }
+            for (name, values) in &h.extra {
+                outputs.insert(name.clone(), json!(values));
+            }
         }
         let mut envelope = Map::new();
         envelope.insert("inputs".into(), Value::Object(self.inputs.clone()));
@@ -716,7 +751,13 @@ impl PvEstimate {
         envelope.insert("warnings".into(), json!(self.warnings));
         envelope.insert("version".into(), json!(self.version));
         if let Some(ssc) = &self.ssc_info {
-            envelope.insert("ssc_info".into(), json!({"version": ssc.version, "build": ssc.build}));
+            let mut info = Map::new();
+            info.insert("version".into(), json!(ssc.version));
+            info.insert("build".into(), json!(ssc.build));
+            if let Some(module) = &ssc.module {
+                info.insert("module".into(), json!(module));
+            }
+            envelope.insert("ssc_info".into(), Value::Object(info));
         }
         if let Some(station) = &self.station_info {
             envelope.insert("station_info".into(), station.to_value());
@@ -725,7 +766,6 @@ impl PvEstimate {
         Value::Object(envelope)
     }
 
-    /// Hours east of GMT of the data (the station's standard time; 0 when unknown).
     /// The station's offset from GMT, hours; NaN when the answer does not say.
     pub fn tz_hours(&self) -> f64 {
         self.station_info.as_ref().map_or(f64::NAN, |s| s.tz)
@@ -758,7 +798,7 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, utc_us: Vec<i64>) -> Result<R
     let timestamp = TimestampMicrosecondArray::from(utc_us).with_timezone(zone.as_str());
     let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Microsecond, Some(zone.as_str().into())), false)];
     let mut columns: Vec<ArrayRef> = vec![Arc::new(timestamp)];
-    for (name, values) in [
+    let series = [
         ("ac", hourly.ac),
         ("poa", hourly.poa),
         ("dn", hourly.dn),
@@ -767,7 +807,8 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, utc_us: Vec<i64>) -> Result<R
         ("tamb", hourly.tamb),
         ("tcell", hourly.tcell),
         ("wspd", hourly.wspd),
-    ] {
+    ];
+    for (name, values) in series.into_iter().map(|(name, values)| (name.to_owned(), values)).chain(hourly.extra) {
         fields.push(Field::new(name, DataType::Float64, false));
         columns.push(Arc::new(Float64Array::from(values)));
     }
@@ -896,7 +937,7 @@ mod tests {
 
     #[test]
     fn timestamps_start_at_local_midnight_in_microseconds() {
-        let hourly = Hourly { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3] };
+        let hourly = Hourly { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3], extra: Vec::new() };
         let batch = hourly_batch(hourly, -7.0, consecutive_hours_utc_us(1990, 3, -7.0)).unwrap();
         assert_eq!(batch.schema().field(0).data_type(), &DataType::Timestamp(TimeUnit::Microsecond, Some("Etc/GMT+7".into())));
         let stamps = batch.column(0).as_any().downcast_ref::<TimestampMicrosecondArray>().unwrap();

@@ -33,7 +33,7 @@ impl RouteProfile {
 /// The spec's limit groups; each has its own throttle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ServiceClass {
-    /// Dataset query v1/v2 and estimator v6 share 1,000 requests per rolling hour.
+    /// Dataset query v1/v2 and estimators v6 and v8 share 1,000 requests per rolling hour.
     Solar,
     /// Climate download in csv: 1 per second, 10,000 per day, at most 20 in flight.
     ClimateCsv,
@@ -52,6 +52,8 @@ pub enum ServiceClass {
 pub enum Endpoint {
     DataQuery { version: String, format: String },
     PvEstimator { format: String },
+    /// The estimator's version 8 (the live service's current estimator).
+    PvEstimatorV8 { format: String },
     ClimateDownload { dataset: String, format: String },
     OptimizerJob,
     OptimizerResults { run_uuid: String },
@@ -76,6 +78,10 @@ impl Endpoint {
             Endpoint::PvEstimator { format } => match profile {
                 RouteProfile::Spec => format!("/api/pv-estimator/v6.{}", segment(format)),
                 RouteProfile::Nlr => format!("/api/pvwatts/v6.{}", segment(format)),
+            },
+            Endpoint::PvEstimatorV8 { format } => match profile {
+                RouteProfile::Spec => format!("/api/pv-estimator/v8.{format}"),
+                RouteProfile::Nlr => format!("/api/pvwatts/v8.{format}"),
             },
             Endpoint::ClimateDownload { dataset, format } => {
                 format!("/api/climate/ncdb/v2/climate/{}-download.{}", segment(dataset), segment(format))
@@ -103,7 +109,7 @@ impl Endpoint {
             Endpoint::DataQuery { version, format } => {
                 vec![("version", version, is_identifier, "v1 or v2"), ("format", format, is_identifier, "json, xml or csv")]
             }
-            Endpoint::PvEstimator { format } | Endpoint::LocalStatus { format } => {
+            Endpoint::PvEstimator { format } | Endpoint::PvEstimatorV8 { format } | Endpoint::LocalStatus { format } => {
                 vec![("format", format, is_identifier, "json or xml")]
             }
             Endpoint::ClimateDownload { dataset, format } => vec![
@@ -134,7 +140,7 @@ impl Endpoint {
     pub fn payload(&self) -> Payload {
         match self {
             Endpoint::DataQuery { .. } => Payload::DataQuery,
-            Endpoint::PvEstimator { .. } => Payload::PvEstimate,
+            Endpoint::PvEstimator { .. } | Endpoint::PvEstimatorV8 { .. } => Payload::PvEstimate,
             Endpoint::ClimateDownload { format, .. } if format == "csv" => Payload::ClimateCsv,
             Endpoint::ClimateDownload { .. } => Payload::ClimateRequest,
             // Simulated loads are one 8,760–35,040-value series; a rate's schedules and tiers are
@@ -153,7 +159,9 @@ impl Endpoint {
     /// The throttle group this endpoint's requests count against.
     pub fn service_class(&self) -> ServiceClass {
         match self {
-            Endpoint::DataQuery { .. } | Endpoint::PvEstimator { .. } => ServiceClass::Solar,
+            Endpoint::DataQuery { .. } | Endpoint::PvEstimator { .. } | Endpoint::PvEstimatorV8 { .. } => {
+                ServiceClass::Solar
+            }
             Endpoint::ClimateDownload { format, .. } if format == "csv" => ServiceClass::ClimateCsv,
             Endpoint::ClimateDownload { .. } => ServiceClass::ClimateOther,
             Endpoint::OptimizerJob
@@ -176,6 +184,7 @@ impl Endpoint {
         let endpoint = match name {
             "data_query" => Endpoint::DataQuery { version: need("version")?, format: need("format")? },
             "pv_estimator" => Endpoint::PvEstimator { format: need("format")? },
+            "pv_estimator_v8" => Endpoint::PvEstimatorV8 { format: need("format")? },
             "climate_download" => Endpoint::ClimateDownload { dataset: need("dataset")?, format: need("format")? },
             "optimizer_job" => Endpoint::OptimizerJob,
             "optimizer_results" => Endpoint::OptimizerResults { run_uuid: need("run_uuid")? },
@@ -252,6 +261,10 @@ mod tests {
         let pv = Endpoint::PvEstimator { format: "json".into() };
         assert_eq!(pv.path(RouteProfile::Spec), "/api/pv-estimator/v6.json");
         assert_eq!(pv.path(RouteProfile::Nlr), "/api/pvwatts/v6.json");
+        let v8 = Endpoint::PvEstimatorV8 { format: "xml".into() };
+        assert_eq!(v8.path(RouteProfile::Spec), "/api/pv-estimator/v8.xml");
+        assert_eq!(v8.path(RouteProfile::Nlr), "/api/pvwatts/v8.xml");
+        assert_eq!(v8.service_class(), ServiceClass::Solar);
         let job = Endpoint::OptimizerResults { run_uuid: "abc".into() };
         assert_eq!(job.path(RouteProfile::Spec), "/api/optimizer/stable/job/abc/results/");
         assert_eq!(job.path(RouteProfile::Nlr), "/api/reopt/stable/job/abc/results/");

@@ -1,0 +1,88 @@
+//! Binding of the PV estimator v8 (the live service's current estimator): validated client-side
+//! like v6, answered in the same `PvEstimate` shape.
+
+use pyo3::prelude::*;
+
+use super::bridge::{awaitable, block_on};
+use super::client::CoreClient;
+use super::convert::raw_value;
+use super::errors::to_pyerr;
+use super::pv::request_estimate;
+use crate::error::Error;
+use crate::formats::Format;
+use crate::services::pv_estimator::RawEstimate;
+use crate::services::pv_estimator_v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
+use crate::transport::Endpoint;
+
+/// Validates (every problem at once), estimates with v8 and parses; blocking, or an awaitable
+/// with `asynchronous=True`.
+#[pyfunction]
+#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, bifaciality=None, albedo=None, use_wf_albedo=None, soiling=None, en_snowloss=None, format=None, callback=None, asynchronous=false, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn pv_estimate_v8<'py>(
+    py: Python<'py>,
+    client: &CoreClient,
+    system_capacity: &Bound<'_, PyAny>,
+    module_type: &Bound<'_, PyAny>,
+    losses: &Bound<'_, PyAny>,
+    array_type: &Bound<'_, PyAny>,
+    tilt: &Bound<'_, PyAny>,
+    azimuth: &Bound<'_, PyAny>,
+    lat: Option<&Bound<'_, PyAny>>,
+    lon: Option<&Bound<'_, PyAny>>,
+    file_id: Option<&Bound<'_, PyAny>>,
+    dataset: Option<&Bound<'_, PyAny>>,
+    radius: Option<&Bound<'_, PyAny>>,
+    timeframe: Option<&Bound<'_, PyAny>>,
+    dc_ac_ratio: Option<&Bound<'_, PyAny>>,
+    gcr: Option<&Bound<'_, PyAny>>,
+    inv_eff: Option<&Bound<'_, PyAny>>,
+    bifaciality: Option<&Bound<'_, PyAny>>,
+    albedo: Option<&Bound<'_, PyAny>>,
+    use_wf_albedo: Option<&Bound<'_, PyAny>>,
+    soiling: Option<&Bound<'_, PyAny>>,
+    en_snowloss: Option<&Bound<'_, PyAny>>,
+    format: Option<&Bound<'_, PyAny>>,
+    callback: Option<&Bound<'_, PyAny>>,
+    asynchronous: bool,
+    trace: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let raw = RawEstimateV8 {
+        base: RawEstimate {
+            system_capacity: raw_value(Some(system_capacity)),
+            module_type: raw_value(Some(module_type)),
+            losses: raw_value(Some(losses)),
+            array_type: raw_value(Some(array_type)),
+            tilt: raw_value(Some(tilt)),
+            azimuth: raw_value(Some(azimuth)),
+            lat: raw_value(lat),
+            lon: raw_value(lon),
+            file_id: raw_value(file_id),
+            dataset: raw_value(dataset),
+            radius: raw_value(radius),
+            timeframe: raw_value(timeframe),
+            dc_ac_ratio: raw_value(dc_ac_ratio),
+            gcr: raw_value(gcr),
+            inv_eff: raw_value(inv_eff),
+            callback: raw_value(callback),
+            format: raw_value(format),
+        },
+        options: RawV8Inputs {
+            bifaciality: raw_value(bifaciality),
+            albedo: raw_value(albedo),
+            use_wf_albedo: raw_value(use_wf_albedo),
+            soiling: raw_value(soiling),
+            en_snowloss: raw_value(en_snowloss),
+        },
+    };
+    let params = validate_estimate_v8(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
+    let format: Format = params.format;
+    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let endpoint = Endpoint::PvEstimatorV8 { format: format.suffix().to_owned() };
+    let future = request_estimate(client.transport.clone(), endpoint, query, format, trace);
+    if asynchronous {
+        awaitable(py, future)
+    } else {
+        Bound::new(py, block_on(py, future)?).map(|estimate| estimate.into_any())
+    }
+}
