@@ -20,7 +20,7 @@
 //! Reference: SAM CSV weather format (NREL, "SAM CSV Files for Solar Resource Data"); SSC
 //! `shared/lib_weatherfile.cpp` (column aliases).
 
-use super::text::{parse_value, split_csv, ProjectedRows, Value};
+use super::text::{line_start, parse_value, split_csv, ProjectedRows, Value};
 use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
@@ -417,16 +417,95 @@ pub(super) fn parse(text: &str, head: &[&str], file: &str, hints: &SiteHints) ->
     }
     let first_data_line = column_names_line + 1 + usize::from(metadata.has_units_row);
 
+    read_rows(text, first_data_line, chosen, file)?.into_weather(metadata, file)
+}
+
+/// Data smaller than this is read by one thread (a thread costs more than it would save).
+const PARALLEL_MIN_BYTES: usize = 256 * 1024;
+/// Most threads one file is read on.
+const MAX_READER_THREADS: usize = 4;
+
+/// Reads the data rows from line `first_data_line` on. Large data without quotes is cut at line
+/// breaks into contiguous parts read on up to all cores (a quoted cell may hold a line break, so
+/// quoted data is read in one pass); each part knows its first line number, and the parts are
+/// joined in file order, so the records, their line numbers and the first error reported are
+/// those of one pass.
+fn read_rows(
+    text: &str,
+    first_data_line: usize,
+    chosen: Vec<(Field, ChosenColumn)>,
+    file: &str,
+) -> Result<Table, WeatherError> {
     let wanted: Vec<usize> = chosen.iter().map(|(_, c)| c.index).collect();
-    let mut table = Table::new(chosen, text.len() / 40 + 1);
-    let mut rows = ProjectedRows::new(text, first_data_line, &wanted);
+    let data = &text[line_start(text, first_data_line)..];
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(MAX_READER_THREADS);
+    if threads < 2 || data.len() < PARALLEL_MIN_BYTES || memchr::memchr(b'"', data.as_bytes()).is_some() {
+        return read_part(data, first_data_line, chosen, &wanted, file);
+    }
+    let parts = split_at_line_breaks(data, first_data_line, threads);
+    let mut results = std::thread::scope(|scope| {
+        let others: Vec<_> = parts
+            .iter()
+            .skip(1)
+            .map(|&(part, first_line)| {
+                let (chosen, wanted) = (chosen.clone(), &wanted);
+                scope.spawn(move || read_part(part, first_line, chosen, wanted, file))
+            })
+            .collect();
+        let (part, first_line) = parts.first().copied().unwrap_or(("", first_data_line));
+        let mut results = vec![read_part(part, first_line, chosen.clone(), &wanted, file)];
+        results.extend(others.into_iter().map(|handle| {
+            handle.join().unwrap_or_else(|_| Err(WeatherError::new(file, None, None, "a reader thread failed")))
+        }));
+        results
+    })
+    .into_iter();
+    let mut table = results.next().unwrap_or_else(|| Ok(Table::new(chosen, 0)))?;
+    for part in results {
+        table.append(part?);
+    }
+    Ok(table)
+}
+
+/// The records of one part of the data, whose first line has the file's line number `first_line`.
+fn read_part(
+    part: &str,
+    first_line: usize,
+    chosen: Vec<(Field, ChosenColumn)>,
+    wanted: &[usize],
+    file: &str,
+) -> Result<Table, WeatherError> {
+    let mut table = Table::new(chosen, part.len() / 40 + 1);
+    let mut rows = ProjectedRows::new(part, 1, wanted);
     while let Some(line) = rows.next_row() {
         if wanted.iter().all(|&column| rows.get(column).is_none_or(str::is_empty)) {
             continue;
         }
-        table.push_row(&rows, line, file)?;
+        table.push_row(&rows, line + first_line - 1, file)?;
     }
-    table.into_weather(metadata, file)
+    Ok(table)
+}
+
+/// `data` (starting at file line `first_line`) cut into about `parts` pieces of similar size at
+/// line breaks, each with the file line number of its first line.
+fn split_at_line_breaks(data: &str, first_line: usize, parts: usize) -> Vec<(&str, usize)> {
+    let bytes = data.as_bytes();
+    let mut pieces = Vec::with_capacity(parts);
+    let (mut start, mut line) = (0, first_line);
+    for index in 1..=parts {
+        let target = (bytes.len() * index / parts).max(start);
+        let end = if index == parts {
+            bytes.len()
+        } else {
+            bytes.get(target..).and_then(|rest| memchr::memchr(b'\n', rest)).map_or(bytes.len(), |at| target + at + 1)
+        };
+        if end > start {
+            pieces.push((&data[start..end], line));
+            line += memchr::memchr_iter(b'\n', &bytes[start..end]).count();
+            start = end;
+        }
+    }
+    pieces
 }
 
 /// True for the columns every record must have a number in.
@@ -461,6 +540,14 @@ impl Table {
             values,
             record_lines: Vec::with_capacity(records),
         }
+    }
+
+    /// Appends the records of `later`, a table of the same columns read from the rows after these.
+    fn append(&mut self, later: Table) {
+        for (values, more) in self.values.iter_mut().zip(later.values) {
+            values.extend(more);
+        }
+        self.record_lines.extend(later.record_lines);
     }
 
     /// Parse the chosen cells of the current row of `rows`.
@@ -606,5 +693,60 @@ impl Table {
             origin.name_column(field, name);
         }
         Weather::assemble(metadata.site, columns, &origin)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt::Write;
+
+    const NAMES: &str = "Year,Month,Day,Hour,Minute,GHI,DNI,DHI,Temperature,Wind Speed";
+
+    /// `records` data rows (about 40 bytes each) with distinct values.
+    fn data_rows(records: usize) -> String {
+        let mut data = String::new();
+        for i in 0..records {
+            let _ = writeln!(data, "2019,{},{},{},{},{},{},{},{}.5,{}", i % 12 + 1, i % 28 + 1, i % 24, i % 60, i % 1000, i % 900, i % 300, i % 40, i % 7);
+        }
+        data
+    }
+
+    fn columns() -> (Vec<(Field, ChosenColumn)>, Vec<usize>) {
+        let chosen = choose_columns(&split_csv(NAMES));
+        let wanted = chosen.iter().map(|(_, c)| c.index).collect();
+        (chosen, wanted)
+    }
+
+    #[test]
+    fn parts_read_on_several_threads_equal_one_pass() {
+        let data = data_rows(30_000);
+        let (chosen, wanted) = columns();
+        let one_pass = read_part(&data, 2, chosen.clone(), &wanted, "f.csv").unwrap();
+        assert_eq!(one_pass.record_lines.len(), 30_000);
+        for parts in [2, 3, 4, 7] {
+            let pieces = split_at_line_breaks(&data, 2, parts);
+            assert_eq!(pieces.iter().map(|(piece, _)| piece.len()).sum::<usize>(), data.len());
+            let mut joined = Table::new(chosen.clone(), 0);
+            for (piece, first_line) in pieces {
+                joined.append(read_part(piece, first_line, chosen.clone(), &wanted, "f.csv").unwrap());
+            }
+            assert_eq!(joined.values, one_pass.values, "{parts} parts");
+            assert_eq!(joined.record_lines, one_pass.record_lines, "{parts} parts");
+        }
+        let text = format!("{NAMES}\n{data}");
+        let read = read_rows(&text, 2, chosen, "f.csv").unwrap();
+        assert_eq!((read.values, read.record_lines), (one_pass.values, one_pass.record_lines));
+    }
+
+    #[test]
+    fn the_first_bad_row_of_the_file_is_reported_whichever_part_holds_it() {
+        let mut lines: Vec<String> = data_rows(30_000).lines().map(str::to_owned).collect();
+        lines[29_000] = lines[29_000].replacen(",", ",x", 1);
+        lines[21_000] = lines[21_000].replacen(",", ",y", 1);
+        let text = format!("{NAMES}\n{}\n", lines.join("\n"));
+        let (chosen, _) = columns();
+        let error = read_rows(&text, 2, chosen, "f.csv").err().unwrap();
+        assert_eq!(error.line, Some(21_002), "{error}");
     }
 }

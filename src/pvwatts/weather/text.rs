@@ -70,6 +70,16 @@ impl<'a> NumberedLines<'a> {
     }
 }
 
+/// The byte offset in `text` where its line `line` (1-based) starts; the end of `text` when it has
+/// fewer lines.
+pub(super) fn line_start(text: &str, line: usize) -> usize {
+    let mut lines = NumberedLines::new(text, line);
+    if lines.next_line < line {
+        return text.len();
+    }
+    lines.position
+}
+
 impl<'a> Iterator for NumberedLines<'a> {
     type Item = (usize, &'a str);
 
@@ -254,6 +264,9 @@ pub(super) fn parse_value(cell: &str) -> Value {
 
 /// Parse an integer cell (an integral value written as a float, such as "7.0", is accepted).
 pub(super) fn parse_integer(cell: &str) -> Option<i64> {
+    if let Some(value) = plain_integer(cell.as_bytes().trim_ascii()) {
+        return Some(value);
+    }
     let cell = cell.trim();
     cell.parse::<i64>().ok().or_else(|| {
         let value = cell.parse::<f64>().ok()?;
@@ -262,6 +275,28 @@ pub(super) fn parse_integer(cell: &str) -> Option<i64> {
 }
 
 /// Powers of ten exactly representable in `f32`.
+/// An optional sign and up to 18 digits (the common form, read without the general parser, whose
+/// result it equals); `None` for anything else.
+fn plain_integer(cell: &[u8]) -> Option<i64> {
+    let (negative, digits) = match cell.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, cell),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut value: i64 = 0;
+    for &byte in digits {
+        let digit = byte.wrapping_sub(b'0');
+        if digit >= 10 {
+            return None;
+        }
+        value = value * 10 + i64::from(digit);
+    }
+    Some(if negative { -value } else { value })
+}
+
 const F32_POWERS_OF_TEN: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
 /// A plain decimal `-?digits[.digits]` of at most ten characters after the sign whose digits,
@@ -330,5 +365,15 @@ mod tests {
             assert_eq!(plain_decimal_f32(text.as_bytes()), None, "{text}");
         }
         assert_eq!(plain_decimal_f32(b"-0.0").map(f32::to_bits), Some((-0.0f32).to_bits()));
+    }
+
+    #[test]
+    fn integers_parse_like_the_standard_parser() {
+        for text in ["0", " 12", "-7 ", "+5", "007", "999999999999999999", "  -0"] {
+            assert_eq!(parse_integer(text), text.trim().parse::<i64>().ok(), "{text:?}");
+        }
+        for (text, expected) in [("7.0", Some(7)), ("7.5", None), ("", None), ("-", None), ("1e3", Some(1000)), ("x1", None)] {
+            assert_eq!(parse_integer(text), expected, "{text:?}");
+        }
     }
 }

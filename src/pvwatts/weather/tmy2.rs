@@ -44,7 +44,7 @@ pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, We
     let mut snow_depth = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
     let mut record_lines = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
     for (line_number, line) in NumberedLines::new(text, 2) {
-        if line.trim().is_empty() {
+        if line.trim_ascii().is_empty() {
             continue;
         }
         if line.len() < WIND_SPEED.end || !line.is_ascii() {
