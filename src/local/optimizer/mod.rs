@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod lp;
 pub mod model;
 pub mod outputs;
+pub mod pv_costs;
 pub mod run;
 pub mod solve;
 pub mod tariff;

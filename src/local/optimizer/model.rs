@@ -17,6 +17,7 @@
 use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
+use super::pv_costs;
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
 use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
@@ -96,6 +97,14 @@ pub struct FilledDefault {
     pub section: &'static str,
     pub field: &'static str,
     pub value: Value,
+    /// The item of a list section (a PV array) it belongs to; None: every item.
+    pub item: Option<usize>,
+}
+
+impl FilledDefault {
+    pub fn new(section: &'static str, field: &'static str, value: Value) -> Self {
+        FilledDefault { section, field, value, item: None }
+    }
 }
 
 /// A series brought to the model's resolution (the service's "resampled inputs" message).
@@ -465,7 +474,7 @@ impl<'a> Reader<'a> {
     /// A nullable input the service fills later: the default is recorded for the echo.
     fn filled_number(&mut self, map: &Map<String, Value>, section: &'static str, field: &'static str, default: f64) -> f64 {
         self.number_in(map, section, field).unwrap_or_else(|| {
-            self.filled.push(FilledDefault { section, field, value: Value::from(default) });
+            self.filled.push(FilledDefault::new(section, field, Value::from(default)));
             default
         })
     }
@@ -475,7 +484,7 @@ impl<'a> Reader<'a> {
         match self.number_in(map, section, field) {
             Some(value) => value as u32,
             None => {
-                self.filled.push(FilledDefault { section, field, value: Value::from(default) });
+                self.filled.push(FilledDefault::new(section, field, Value::from(default)));
                 default
             }
         }
@@ -552,7 +561,8 @@ impl<'a> Reader<'a> {
         let financial = self.read_financial();
         let capex_bounds = self.read_capex_bounds();
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
-        let pvs = self.read_pvs(steps_per_hour, pv_production);
+        let annual_kwh = base_load.iter().sum::<f64>() / steps_per_hour as f64;
+        let pvs = self.read_pvs(steps_per_hour, pv_production, annual_kwh);
         let pv_space_limits = self.pv_space_limits(&pvs);
         let load_kw = self.net_load_adjustment(base_load, &pvs);
         let tariff = self.read_tariff(steps_per_hour, load_year)?;
@@ -584,7 +594,7 @@ impl<'a> Reader<'a> {
         // Without third-party ownership the owner is the offtaker: the service overwrites the
         // owner's rates with the offtaker's.
         for (field, value) in [("owner_discount_rate_fraction", offtaker_discount), ("owner_tax_rate_fraction", offtaker_tax)] {
-            self.filled.push(FilledDefault { section: s, field, value: Value::from(value) });
+            self.filled.push(FilledDefault::new(s, field, Value::from(value)));
         }
         Financial {
             analysis_years: self.count(map, s, "analysis_years", 25).max(1),
@@ -656,7 +666,7 @@ impl<'a> Reader<'a> {
             return None;
         };
         let year = REFERENCE_PROFILE_YEAR;
-        self.filled.push(FilledDefault { section: s, field: "year", value: Value::from(year) });
+        self.filled.push(FilledDefault::new(s, "year", Value::from(year)));
         let hourly = scale_profile(&flat_load_shape(name, year), &energy, year, 1);
         Some((year, hourly.iter().flat_map(|&kw| std::iter::repeat_n(kw, steps_per_hour)).collect()))
     }
@@ -905,13 +915,14 @@ impl<'a> Reader<'a> {
     }
 
     /// Every PV array that can exist (max or existing capacity above zero); names must be unique.
-    fn read_pvs(&mut self, steps_per_hour: usize, engine: &[Option<Vec<f64>>]) -> Vec<Pv> {
+    fn read_pvs(&mut self, steps_per_hour: usize, engine: &[Option<Vec<f64>>], annual_kwh: f64) -> Vec<Pv> {
         let sections = self.pv_sections();
         let several = sections.len() > 1;
         let mut pvs: Vec<Pv> = Vec::new();
         for (index, map) in sections.into_iter().enumerate() {
             let default_name = if several { format!("PV{}", index + 1) } else { "PV".to_string() };
-            if let Some(pv) = self.read_pv(map, default_name, steps_per_hour, engine.get(index).and_then(Option::as_deref)) {
+            let engine = engine.get(index).and_then(Option::as_deref);
+            if let Some(pv) = self.read_pv(map, index, default_name, steps_per_hour, engine, annual_kwh) {
                 if pvs.iter().any(|other| other.name == pv.name) {
                     self.invalid.push(format!("PV names must be unique: {} is used twice.", pv.name));
                 }
@@ -925,7 +936,15 @@ impl<'a> Reader<'a> {
         pvs
     }
 
-    fn read_pv(&mut self, map: &Map<String, Value>, default_name: String, steps_per_hour: usize, engine: Option<&[f64]>) -> Option<Pv> {
+    fn read_pv(
+        &mut self,
+        map: &Map<String, Value>,
+        index: usize,
+        default_name: String,
+        steps_per_hour: usize,
+        engine: Option<&[f64]>,
+        annual_kwh: f64,
+    ) -> Option<Pv> {
         use sector_defaults as sd;
         let s = "PV";
         let existing_kw = self.number(map, s, "existing_kw", 0.0);
@@ -947,17 +966,11 @@ impl<'a> Reader<'a> {
             self.unsupported.push("PV without production_factor_series (no local PV production was supplied)".into());
             return None;
         };
-        let installed_cost = self.number_in(map, s, "installed_cost_per_kw");
-        let om_cost = self.number_in(map, s, "om_cost_per_kw");
-        for (value, field) in [(installed_cost, "installed_cost_per_kw"), (om_cost, "om_cost_per_kw")] {
-            if value.is_none() {
-                self.unsupported.push(format!("PV.{field} left to the service's size-class default (give a value)"));
-            }
-        }
         let location = match self.text(map, "location") {
             "" => "both".to_string(),
             other => other.to_string(),
         };
+        let (installed_cost, om_cost) = self.pv_costs(map, index, &location, min_kw, max_kw, annual_kwh);
         let space_limit_kw = self.array_space_kw(map, &location);
         let incentives = PvIncentives {
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::PV_FEDERAL_ITC),
@@ -983,8 +996,8 @@ impl<'a> Reader<'a> {
             existing_kw,
             min_new_kw: min_kw,
             max_new_kw: space_limit_kw.map_or(max_kw, |limit| max_kw.min(limit)),
-            installed_cost_per_kw: installed_cost.unwrap_or(0.0),
-            om_cost_per_kw: om_cost.unwrap_or(0.0),
+            installed_cost_per_kw: installed_cost,
+            om_cost_per_kw: om_cost,
             degradation_fraction: self.number(map, s, "degradation_fraction", 0.005),
             production_factor,
             incentives,
@@ -993,6 +1006,40 @@ impl<'a> Reader<'a> {
             can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit", true),
             can_curtail: self.flag(map, s, "can_curtail", true),
         })
+    }
+
+    /// An array's installed and O&M costs; missing ones get the service's size-class defaults
+    /// (`pv_costs`), recorded for the echo of that array.
+    fn pv_costs(&mut self, map: &Map<String, Value>, index: usize, location: &str, min_kw: f64, max_kw: f64, annual_kwh: f64) -> (f64, f64) {
+        let s = "PV";
+        let installed = self.number_in(map, s, "installed_cost_per_kw");
+        let om = self.number_in(map, s, "om_cost_per_kw");
+        if let (Some(installed), Some(om)) = (installed, om) {
+            return (installed, om);
+        }
+        let site = self.section("Site").unwrap_or(self.empty);
+        let inputs = pv_costs::PvCostInputs {
+            annual_kwh,
+            min_kw,
+            max_kw,
+            roof_squarefeet: self.number_in(site, "Site", "roof_squarefeet"),
+            land_acres: self.number_in(site, "Site", "land_acres"),
+            kw_per_square_foot: self.number(map, s, "kw_per_square_foot", 0.01),
+            acres_per_kw: self.number(map, s, "acres_per_kw", 0.006),
+            array_type: self.count(map, s, "array_type", 1),
+            location: location.to_string(),
+            size_class: self.number_in(map, s, "size_class").map(|c| c as u32),
+        };
+        let defaults = pv_costs::default_costs(installed, om, &inputs);
+        let mut fill = |field: &'static str, value: Option<Value>| {
+            if let Some(value) = value {
+                self.filled.push(FilledDefault { item: Some(index), ..FilledDefault::new(s, field, value) });
+            }
+        };
+        fill("installed_cost_per_kw", defaults.installed_cost_per_kw.map(Value::from));
+        fill("om_cost_per_kw", defaults.om_cost_per_kw.map(Value::from));
+        fill("size_class", defaults.size_class.map(Value::from));
+        (installed.or(defaults.installed_cost_per_kw).unwrap_or(0.0), om.or(defaults.om_cost_per_kw).unwrap_or(0.0))
     }
 
     /// New PV kW that fits the site for one array's `location`: roof area × kW/ft² and/or land
@@ -1049,7 +1096,7 @@ impl<'a> Reader<'a> {
         }
         let can_grid_charge = match map.get("can_grid_charge") {
             None | Some(Value::Null) => {
-                self.filled.push(FilledDefault { section: s, field: "can_grid_charge", value: Value::Bool(true) });
+                self.filled.push(FilledDefault::new(s, "can_grid_charge", Value::Bool(true)));
                 true
             }
             Some(_) => self.flag(map, s, "can_grid_charge", true),
@@ -1163,6 +1210,20 @@ mod tests {
         for needle in ["Wind (section)", "ElectricTariff.urdb_label", "Settings.off_grid_flag", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
+    }
+
+    #[test]
+    fn pv_costs_left_out_get_the_size_class_defaults() {
+        let mut scenario = flat_scenario();
+        scenario["PV"] = json!([{"name": "roof", "production_factor_series": vec![0.2; 8760]},
+                                {"name": "field", "array_type": 0, "om_cost_per_kw": 15.0, "production_factor_series": vec![0.2; 8760]}]);
+        let model = from_scenario(&scenario, &[]).unwrap();
+        // 87,600 kWh a year → 0.5 · 87,600 / 1,752 = 25 kW: small commercial (2,232 $/kW, 26 $/kW-year).
+        assert_eq!((model.pvs[0].installed_cost_per_kw, model.pvs[0].om_cost_per_kw), (2232.0, 26.0));
+        assert_eq!((model.pvs[1].installed_cost_per_kw, model.pvs[1].om_cost_per_kw), ((2232.0f64 * 1.3).round(), 15.0));
+        let filled: Vec<(&str, Option<usize>)> =
+            model.filled_defaults.iter().filter(|f| f.section == "PV" && f.field.ends_with("cost_per_kw")).map(|f| (f.field, f.item)).collect();
+        assert_eq!(filled, vec![("installed_cost_per_kw", Some(0)), ("om_cost_per_kw", Some(0)), ("installed_cost_per_kw", Some(1))]);
     }
 
     #[test]

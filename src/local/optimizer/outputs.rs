@@ -366,8 +366,13 @@ pub fn inputs_echo(resolved: &Value, filled: &[FilledDefault]) -> Value {
     };
     for fill in filled {
         match inputs.entry(fill.section).or_insert_with(|| json!({})) {
-            Value::Object(map) => write(map, fill),
-            Value::Array(items) => items.iter_mut().filter_map(Value::as_object_mut).for_each(|map| write(map, fill)),
+            Value::Object(map) if fill.item.is_none_or(|i| i == 0) => write(map, fill),
+            Value::Array(items) => items
+                .iter_mut()
+                .enumerate()
+                .filter(|(i, _)| fill.item.is_none_or(|item| item == *i))
+                .filter_map(|(_, item)| item.as_object_mut())
+                .for_each(|map| write(map, fill)),
             _ => {}
         }
     }
