@@ -1024,9 +1024,9 @@ fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
 /// year's fuel at most `fuel_avail_gal`.
 ///
 /// The service's on/off binary per step is relaxed: the output may be anywhere between 0 and
-/// the size (no turndown), and the fuel curve's intercept is charged per kWh as
-/// intercept / largest size (the binary's LP relaxation, `on_t ≥ output_t / max size`).
-/// `run` enforces turndown afterwards when it binds (see `run::repair_turndown`).
+/// the size (turndown is not enforced), and the fuel curve's intercept is charged per kWh as
+/// intercept / largest size (the binary's LP relaxation, `on_t ≥ output_t / max size`). The
+/// results recompute fuel with the full intercept for every step the generator runs.
 fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
     let (Some(g), Some(costs)) = (&model.generator, &factors.generator) else { return };
     if case.generator == SizeChoice::Absent {

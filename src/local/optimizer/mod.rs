@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod lp;
 pub mod microgrid;
 pub mod model;
+pub mod outage_sim;
 pub mod outputs;
 pub mod pv_costs;
 pub mod resilience_inputs;
