@@ -188,6 +188,15 @@ impl Model {
     }
 }
 
+/// What reading a PV array needs from the rest of the scenario.
+#[derive(Debug, Clone, Copy)]
+struct ArrayContext {
+    steps_per_hour: usize,
+    /// The site's annual load (kWh), for the size class of default costs.
+    annual_kwh: f64,
+    off_grid: bool,
+}
+
 /// What a renewable array is: a PV array or the wind turbine. Both are sized like PV and share
 /// the renewable flows; results are reported per kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1008,7 +1017,8 @@ impl<'a> Reader<'a> {
         for (index, map) in sections.into_iter().enumerate() {
             let default_name = if several { format!("PV{}", index + 1) } else { "PV".to_string() };
             let engine = engine.get(index).and_then(Option::as_deref);
-            if let Some(pv) = self.read_pv(map, index, default_name, steps_per_hour, engine, annual_kwh, off_grid) {
+            let context = ArrayContext { steps_per_hour, annual_kwh, off_grid };
+            if let Some(pv) = self.read_pv(map, index, default_name, engine, context) {
                 if pvs.iter().any(|other| other.name == pv.name) {
                     self.invalid.push(format!("PV names must be unique: {} is used twice.", pv.name));
                 }
@@ -1031,17 +1041,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn read_pv(
-        &mut self,
-        map: &Map<String, Value>,
-        index: usize,
-        default_name: String,
-        steps_per_hour: usize,
-        engine: Option<&[f64]>,
-        annual_kwh: f64,
-        off_grid: bool,
-    ) -> Option<Pv> {
+    fn read_pv(&mut self, map: &Map<String, Value>, index: usize, default_name: String, engine: Option<&[f64]>, context: ArrayContext) -> Option<Pv> {
         use sector_defaults as sd;
+        let ArrayContext { steps_per_hour, annual_kwh, off_grid } = context;
         let s = "PV";
         let existing_kw = self.number(map, s, "existing_kw", 0.0);
         let min_kw = self.number(map, s, "min_kw", 0.0);

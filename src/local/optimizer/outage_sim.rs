@@ -59,7 +59,7 @@ const MET_TOLERANCE_KW: f64 = 0.5e-5;
 
 fn validate(inputs: &OutageSimInputs) -> Result<usize, OutageSimError> {
     let n = inputs.critical_load_kw.len();
-    if n == 0 || n % 8760 != 0 || ![1, 2, 4].contains(&(n / 8760)) {
+    if n == 0 || !n.is_multiple_of(8760) || ![1, 2, 4].contains(&(n / 8760)) {
         return Err(OutageSimError(format!("critical_load_kw must have 8760, 17520 or 35040 values, got {n}.")));
     }
     for (name, series) in [("renewable_kw", &inputs.renewable_kw), ("initial_soc_fraction", &inputs.initial_soc_fraction)] {
