@@ -221,7 +221,37 @@ def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_
     if entry["file"] in RESOLVABLE:
         result = client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
         assert result.optimal and result.outputs.Financial.lcc > 0
+        assert_outage_physics(result.raw)
     else:
         with pytest.raises(sf.JobFailed, match="The local optimizer does not model these parts") as refused:
             client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
         assert REFUSED[entry["file"]] in str(refused.value)
+
+
+def _series(section: Any, field: str, steps: int) -> list[float]:
+    value = section.get(field) if isinstance(section, dict) else None
+    return [float(v) for v in value] if isinstance(value, list) and len(value) == steps else [0.0] * steps
+
+
+def assert_outage_physics(raw: dict[str, Any]) -> None:
+    """In the deterministic outage: no grid exchange, and PV, Wind, storage and the generator
+    serve exactly the critical load in every step (the results' series are rounded to 6 decimals)."""
+    inputs, outputs = raw["inputs"], raw["outputs"]
+    utility = inputs.get("ElectricUtility") or {}
+    first, last = utility.get("outage_start_time_step"), utility.get("outage_end_time_step")
+    if not first or not last or (inputs.get("Settings") or {}).get("off_grid_flag"):
+        return
+    critical = outputs["ElectricLoad"]["critical_load_series_kw"]
+    steps = len(critical)
+    grid = outputs["ElectricUtility"]
+    arrays = [section for name in ("PV", "Wind") for section in
+              (outputs.get(name) if isinstance(outputs.get(name), list) else [outputs.get(name)]) if section]
+    suppliers = [*arrays, outputs.get("ElectricStorage") or {}, outputs.get("Generator") or {}]
+    for t in range(first - 1, last):
+        assert _series(grid, "electric_to_load_series_kw", steps)[t] == 0.0
+        assert _series(grid, "electric_to_storage_series_kw", steps)[t] == 0.0
+        assert all(_series(a, "electric_to_grid_series_kw", steps)[t] == 0.0 for a in arrays)
+        supply = sum(_series(section, field, steps)[t] for section in suppliers
+                     for field in ("electric_to_load_series_kw", "storage_to_load_series_kw"))
+        assert abs(supply - critical[t]) <= 1e-5 * max(1.0, critical[t]), (t, supply, critical[t])
+
