@@ -6,7 +6,7 @@
 //! says it must be, no grid exchange during an outage, and the generator idle outside outages.
 
 use serde_json::{json, Value};
-use sunflux::local::optimizer::{from_scenario, optimize, outputs, Model, Optimized, RunError, SolveControl};
+use sunflux::local::optimizer::{from_scenario, optimize, outputs, resilience_outputs, Model, Optimized, RunError, SolveControl};
 
 fn solve_model(model: &Model) -> (Optimized, Value) {
     let run = optimize(model, &SolveControl::default()).expect("optimal");
@@ -333,4 +333,28 @@ fn off_grid_wind_and_generator_reserves_add_up() {
     let load_reserve = 0.1 * 10.0 * 8760.0;
     let required = numbers(&body["ElectricLoad"]["offgrid_annual_oper_res_required_series_kwh"]).iter().sum::<f64>();
     assert!(close(required, load_reserve + wind_reserve, 1.0), "required {required} vs {}", load_reserve + wind_reserve);
+}
+
+/// Our own: the LP relaxes the generator's on/off binary, so a 100 kW generator with a 50 %
+/// turndown serves a flat 10 kW off-grid load at 10 kW; the run says so in a warning (every
+/// step below the turndown), and says nothing when the turndown is 0.
+#[test]
+fn a_dispatch_below_the_relaxed_turndown_is_reported() {
+    let scenario = |turndown: f64| {
+        json!({
+            "Settings": {"off_grid_flag": true},
+            "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
+            "Generator": {"min_kw": 100, "max_kw": 100, "min_turn_down_fraction": turndown},
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
+        })
+    };
+    let relaxed = model(&scenario(0.5));
+    let run = optimize(&relaxed, &SolveControl::default()).expect("optimal");
+    let warning = resilience_outputs::turndown_warning(&relaxed, &run.optimal).expect("a warning");
+    let steps: usize = warning.split(" in ").nth(1).and_then(|rest| rest.split(' ').next()).and_then(|n| n.parse().ok()).expect("a step count");
+    assert!(steps >= 8700, "{warning}");
+    assert!(warning.contains("50.0 kW, 50 % of 100.0 kW"), "{warning}");
+    let exact = model(&scenario(0.0));
+    let run = optimize(&exact, &SolveControl::default()).expect("optimal");
+    assert_eq!(resilience_outputs::turndown_warning(&exact, &run.optimal), None);
 }
