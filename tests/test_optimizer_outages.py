@@ -174,3 +174,21 @@ def test_battery_only_survival_is_its_charge_over_the_load() -> None:
     assert stats["resilience_hours_min"] >= 80.0 - 1.0
     assert max(soc) > min(soc), "the time-of-use spread makes the battery cycle"
     assert stats["probs_of_surviving"][79] >= 0.99
+
+
+def test_microgrid_only_simulates_what_the_microgrid_includes() -> None:
+    """The service's ``microgrid_only``: PV left out of the microgrid does not count, and the
+    generator counts with its microgrid size."""
+    pv = [150.0 if 8 <= hour % 24 < 16 else 0.0 for hour in range(HOURS)]
+    result = body(size_kwh=800.0, pv_to_load=pv)
+    result["outputs"]["Outages"] = {"PV_upgraded": False, "electric_storage_microgrid_upgraded": True,
+                                    "generator_microgrid_size_kw": 0.0}
+    assert simulate_outages(result)["resilience_hours_max"] == 20.0
+    assert simulate_outages(result, microgrid_only=True)["resilience_hours_max"] == 8.0
+    result["outputs"]["Outages"]["electric_storage_microgrid_upgraded"] = False
+    assert simulate_outages(result, microgrid_only=True)["outage_durations"] == []
+    result["outputs"]["Outages"]["generator_microgrid_size_kw"] = 200.0
+    assert simulate_outages(result, microgrid_only=True)["resilience_hours_min"] == HOURS
+    del result["outputs"]["Outages"]
+    with pytest.raises(sf.ParameterError, match="microgrid_only needs"):
+        simulate_outages(result, microgrid_only=True)

@@ -169,12 +169,12 @@ class OptimizerResult:
         frame = pl.DataFrame({name: pl.Series(values, dtype=pl.Float64) for name, values in columns.items()})
         return frame.insert_column(0, timestamps.alias("timestamp"))
 
-    def simulate_outages(self) -> dict[str, Any]:
+    def simulate_outages(self, *, microgrid_only: bool = False) -> dict[str, Any]:
         """Hours the sized system survives an outage starting at each time step, with the
         service's ``resilience_stats`` keys (see ``sunflux.optimizer.outages``)."""
         from sunflux.optimizer.outages import simulate_outages
 
-        return simulate_outages(self)
+        return simulate_outages(self, microgrid_only=microgrid_only)
 
     def __repr__(self) -> str:
         if self.optimal:
