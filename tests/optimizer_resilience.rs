@@ -68,7 +68,7 @@ fn minimize_unserved_load_with_min_resilience_hours() {
     });
     let model = model(&scenario);
     let (run, body) = solve_model(&model);
-    let unserved: f64 = body["Outages"]["unserved_load_per_outage_kwh"].as_array().unwrap().iter().flat_map(|s| numbers(s)).sum();
+    let unserved: f64 = body["Outages"]["unserved_load_per_outage_kwh"].as_array().unwrap().iter().flat_map(numbers).sum();
     assert!(close(unserved, 12.0, 1e-3), "unserved {unserved}");
     assert_outage_physics(&model, &run, &body);
 }
@@ -95,7 +95,7 @@ fn minimize_unserved_load_over_several_durations() {
     model.resilience.min_resil_time_steps = 0;
     let (run, body) = solve_model(&model);
     let outages = &body["Outages"];
-    let unserved: f64 = outages["unserved_load_per_outage_kwh"].as_array().unwrap().iter().flat_map(|s| numbers(s)).sum();
+    let unserved: f64 = outages["unserved_load_per_outage_kwh"].as_array().unwrap().iter().flat_map(numbers).sum();
     assert!(close(unserved, 60.0, 1e-6), "unserved {unserved}");
     assert!(close(number(&body, "Outages", "expected_outage_cost"), 485.43270, 1e-5 + 1e-4), "{}", outages["expected_outage_cost"]);
     assert!(close(numbers(&outages["max_outage_cost_per_outage_duration"])[0], 161.8109, 1e-4));
