@@ -192,3 +192,20 @@ def test_microgrid_only_simulates_what_the_microgrid_includes() -> None:
     del result["outputs"]["Outages"]
     with pytest.raises(sf.ParameterError, match="microgrid_only needs"):
         simulate_outages(result, microgrid_only=True)
+
+
+@pytest.mark.slow
+def test_a_dispatch_below_the_relaxed_turndown_is_a_warning_in_the_results() -> None:
+    """The embedded optimizer relaxes the generator's on/off binary (docs/design.md): a 100 kW
+    generator with a 50 % turndown serving a flat 10 kW off-grid load runs below its turndown,
+    and the results' ``messages.warnings`` say so."""
+    scenario = Scenario.from_dict({
+        "Settings": {"off_grid_flag": True},
+        "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
+        "Generator": {"min_kw": 100, "max_kw": 100, "min_turn_down_fraction": 0.5},
+        "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
+    })
+    with sf.LocalService() as service:
+        result = service.client().optimizer.run(scenario, timeout=600, poll_interval=0.1)
+    (warning,) = result.messages["warnings"]["Generator"]
+    assert "relaxes the generator's minimum turndown (50.0 kW" in warning
