@@ -628,6 +628,9 @@ impl<'a> Reader<'a> {
         let settings = RunSettings { run_bau: settings.run_bau && !off_grid, ..settings };
         let financial = self.read_financial();
         let capex_bounds = self.read_capex_bounds();
+        // Before the load and the tariff, whose failures end the reading: every unsupported
+        // part of the generator is named too.
+        let generator = self.read_generator(off_grid, financial.analysis_years);
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
         let steps = base_load.len();
         let annual_kwh = base_load.iter().sum::<f64>() / steps_per_hour as f64;
@@ -640,12 +643,13 @@ impl<'a> Reader<'a> {
         let existing_pv: Vec<f64> = (0..steps).map(|t| pvs.iter().map(|pv| pv.existing_kw * pv.production_factor[t]).sum()).collect();
         let critical_load_kw = self.read_critical_load(&base_load, steps_per_hour, off_grid, &existing_pv);
         let load_kw = self.net_load_adjustment(base_load, &pvs);
-        let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
         let grid = self.read_grid();
         let outages = self.read_outages(steps, off_grid);
         let resilience = self.read_resilience(outages.multiple.as_ref());
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
-        let generator = self.read_generator(off_grid, financial.analysis_years);
+        // Read last: a tariff that cannot be read ends the reading, and every other unsupported
+        // part must be named first.
+        let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
         let off_grid = off_grid.then(|| self.read_off_grid());
         let grid_available = (0..steps)
             .map(|t| off_grid.is_none() && !outages.single.is_some_and(|(first, last)| (first..=last).contains(&t)))
