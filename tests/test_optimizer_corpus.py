@@ -154,18 +154,55 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
         assert Scenario.from_dict(raw["inputs"]).validate() == []
 
 
-#: Valid real scenarios whose only parts outside the local optimizer were those of issue #17
-#: (reference building loads, URDB rates, several PV arrays, coincident peaks): after
-#: ``resolve`` against the embedded service and its rate stand-in they must solve locally. Every
-#: other valid scenario names what the local optimizer still does not model.
+#: Valid real scenarios whose only parts outside the local optimizer were those of issues #17
+#: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
+#: outages, Wind with a production factor, off grid): after ``resolve`` against the embedded
+#: service and its rate stand-in they must solve locally.
 RESOLVABLE = (
     "REopt_API__handle_reopt_error.json",
+    "REopt_API__off_grid_defaults.json",
     "REopt_API__pv_batt_emissions.json",
+    "REopt_API__pv_cost_update.json",
+    "REopt.jl__backup_reliability_reopt_inputs.json",
     "REopt.jl__coincident_peak.json",
+    "REopt.jl__generator.json",
     "REopt.jl__multiple_pvs.json",
     "REopt.jl__net_metering.json",
     "REopt.jl__subhourly_with_urdb.json",
+    "REopt-Analysis-Scripts__post_1.json",
+    "REopt-Analysis-Scripts__pv_retail.json",
 )
+
+THERMAL = "(section)"  # heating, cooling, CHP, GHP, thermal storage and the like: out of scope
+NO_WIND_RESOURCE = "Wind without production_factor_series"
+#: Every other valid scenario and the part of the refusal that says why (the message names every
+#: unsupported part; this is the one that keeps the scenario from running here).
+REFUSED = {
+    "REopt_API__all_inputs_test.json": THERMAL,
+    "REopt_API__ashp_defaults_update.json": THERMAL,
+    "REopt_API__central_plant_ghp.json": THERMAL,
+    "REopt_API__chp_defaults_post.json": THERMAL,
+    "REopt_API__existing_boiler.json": THERMAL,
+    "REopt_API__hybrid_ghp.json": THERMAL,
+    "REopt_API__off_grid_validations.json": NO_WIND_RESOURCE,
+    "REopt_API__outage.json": "CHP (section); Financial.third_party_ownership=true",
+    "REopt_API__sector_defaults_post.json": THERMAL,
+    "REopt_API__steamturbine_defaults_post.json": THERMAL,
+    "REopt_API__test_thermal_in_results.json": THERMAL,
+    "REopt_API__validator_post.json": "CHP (section)",
+    "REopt.jl__after_tax_payback.json": THERMAL,
+    "REopt.jl__chp_unavailability_outage.json": THERMAL,
+    "REopt.jl__cst.json": THERMAL,
+    "REopt.jl__emissions.json": "Site.CO2_emissions_reduction_min_fraction (emissions constraints)",
+    "REopt.jl__flatloads.json": THERMAL,
+    "REopt.jl__ghp_inputs.json": THERMAL,
+    "REopt.jl__heat_cool_energy_balance_inputs.json": THERMAL,
+    "REopt.jl__off_grid.json": "PV.production_incentive_per_kwh (production-based incentives)",
+    "REopt.jl__re_emissions_with_thermal.json": THERMAL,
+    "REopt.jl__thermal_storage.json": THERMAL,
+    "REopt.jl__wind_outages.json": NO_WIND_RESOURCE,
+    "REopt-Analysis-Scripts__wind_battery_hospital.json": NO_WIND_RESOURCE,
+}
 
 
 @pytest.fixture(scope="module")
@@ -177,8 +214,8 @@ def stand_in() -> Any:
 @pytest.mark.slow
 @pytest.mark.parametrize("entry", entries(expected=VALID_EXPECTATIONS))
 def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_in: Any, tmp_path: Path) -> None:
-    """The scenarios of ``RESOLVABLE`` end optimal; every other one is refused naming a part the
-    local optimizer does not model (never an error of another kind)."""
+    """The scenarios of ``RESOLVABLE`` end optimal; every other one is refused naming the part
+    ``REFUSED`` says (never an error of another kind)."""
     import sunflux as sf
 
     client = stand_in.client()
@@ -186,6 +223,37 @@ def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_
     if entry["file"] in RESOLVABLE:
         result = client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
         assert result.optimal and result.outputs.Financial.lcc > 0
+        assert_outage_physics(result.raw)
     else:
-        with pytest.raises(sf.JobFailed, match="The local optimizer does not model these parts"):
+        with pytest.raises(sf.JobFailed, match="The local optimizer does not model these parts") as refused:
             client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
+        assert REFUSED[entry["file"]] in str(refused.value)
+
+
+def _series(section: Any, field: str, steps: int) -> list[float]:
+    value = section.get(field) if isinstance(section, dict) else None
+    return [float(v) for v in value] if isinstance(value, list) and len(value) == steps else [0.0] * steps
+
+
+def assert_outage_physics(raw: dict[str, Any]) -> None:
+    """In the deterministic outage: no grid exchange, and PV, Wind, storage and the generator
+    serve exactly the critical load in every step (the results' series are rounded to 6 decimals)."""
+    inputs, outputs = raw["inputs"], raw["outputs"]
+    utility = inputs.get("ElectricUtility") or {}
+    first, last = utility.get("outage_start_time_step"), utility.get("outage_end_time_step")
+    if not first or not last or (inputs.get("Settings") or {}).get("off_grid_flag"):
+        return
+    critical = outputs["ElectricLoad"]["critical_load_series_kw"]
+    steps = len(critical)
+    grid = outputs["ElectricUtility"]
+    arrays = [section for name in ("PV", "Wind") for section in
+              (outputs.get(name) if isinstance(outputs.get(name), list) else [outputs.get(name)]) if section]
+    suppliers = [*arrays, outputs.get("ElectricStorage") or {}, outputs.get("Generator") or {}]
+    for t in range(first - 1, last):
+        assert _series(grid, "electric_to_load_series_kw", steps)[t] == 0.0
+        assert _series(grid, "electric_to_storage_series_kw", steps)[t] == 0.0
+        assert all(_series(a, "electric_to_grid_series_kw", steps)[t] == 0.0 for a in arrays)
+        supply = sum(_series(section, field, steps)[t] for section in suppliers
+                     for field in ("electric_to_load_series_kw", "storage_to_load_series_kw"))
+        assert abs(supply - critical[t]) <= 1e-5 * max(1.0, critical[t]), (t, supply, critical[t])
+

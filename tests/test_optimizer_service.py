@@ -47,6 +47,7 @@ from sunflux.optimizer import (
     Generator,
     Scenario,
     Site,
+    Wind,
     input_errors,
     validate_scenario_dict,
 )
@@ -636,13 +637,13 @@ def test_an_unsupported_scenario_fails_naming_every_unsupported_part(optimizer_c
         .with_load(ElectricLoad.flat(annual_kwh=100_000))
         .with_tariff(ElectricTariff(urdb_label="5e1676e95457a3f87673e3b0"))
         .with_pv(max_kw=10, installed_cost_per_kw=1000.0)
-        .with_section(Generator())
+        .with_section(Generator(production_incentive_per_kwh=0.01), Wind(max_kw=100))
     )
     with pytest.raises(sf.JobFailed) as caught:
         solve(optimizer_client, scenario)
     assert caught.value.status == FAILED
     message = caught.value.messages["error"]
-    for part in ("Generator (section)", "ElectricTariff.urdb_label", "PV.om_cost_per_kw"):
+    for part in ("Generator.production_incentive_per_kwh", "ElectricTariff.urdb_label", "Wind without production_factor_series"):
         assert part in message
 
 
@@ -682,8 +683,8 @@ def test_the_async_client_runs_a_job(optimizer_service: sf.LocalService, optimiz
 def test_the_async_client_reports_failures_like_the_blocking_one(optimizer_service: sf.LocalService) -> None:
     async def run() -> OptimizerResult:
         return await optimizer_service.async_client().optimizer.run(
-            tiny_scenario().with_section(Generator()), timeout=30, poll_interval=0.05, max_interval=0.2
+            tiny_scenario().with_section(Generator(production_incentive_per_kwh=0.01)), timeout=30, poll_interval=0.05, max_interval=0.2
         )
 
-    with pytest.raises(sf.JobFailed, match="Generator"):
+    with pytest.raises(sf.JobFailed, match="Generator.production_incentive_per_kwh"):
         asyncio.run(run())

@@ -212,6 +212,21 @@ def optimizer_simulated_load(
     trace: bool = False,
 ) -> Any: ...
 
+def simulate_outages(
+    critical_load_kw: list[float],
+    renewable_kw: list[float],
+    battery_kwh: float,
+    battery_kw: float,
+    initial_soc_fraction: list[float],
+    battery_roundtrip_efficiency: float,
+    generator_kw: float,
+    fuel_available_gal: float,
+    generator_efficiency_full_load: float,
+    generator_efficiency_half_load: float,
+    fuel_kwh_per_gallon: float,
+    generator_min_turndown_fraction: float,
+) -> dict[str, Any]: ...
+
 def pv_estimate(
     client: CoreClient,
     system_capacity: object,

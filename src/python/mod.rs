@@ -39,6 +39,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pv::CorePvEstimate>()?;
     m.add_class::<optimizer::CoreSimulatedLoad>()?;
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer::simulate_outages, m)?)?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(pv_v8::pv_estimate_v8, m)?)?;

@@ -1,5 +1,6 @@
-//! Binding of the optimizer service's load endpoint (`client.optimizer.simulated_load`):
-//! validation with the rules the embedded endpoint uses, the request, and the load as Arrow.
+//! Bindings of the optimizer: the service's load endpoint (`client.optimizer.simulated_load`:
+//! validation with the rules the embedded endpoint uses, the request, and the load as Arrow),
+//! and the outage survival simulation (`sunflux.optimizer.simulate_outages`).
 
 use std::sync::Arc;
 
@@ -11,6 +12,8 @@ use super::client::CoreClient;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
+use crate::local::optimizer::outage_sim::{self, OutageSimInputs};
+use crate::local::optimizer::resilience_inputs::fuel_slope_and_intercept;
 use crate::services::simulated_load::{load_batch, parse_simulated_load, validate_simulated_load, RawSimulatedLoad, SimulatedLoadQuery};
 use crate::transport::{Endpoint, Request, Transport};
 
@@ -83,4 +86,56 @@ pub fn optimizer_simulated_load<'py>(
     } else {
         Bound::new(py, block_on(py, future)?).map(|load| load.into_any())
     }
+}
+
+/// Hours survived by an outage starting at every time step, and their summary, as a dict with
+/// the service's `resilience_stats` keys. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (critical_load_kw, renewable_kw, battery_kwh, battery_kw, initial_soc_fraction, battery_roundtrip_efficiency, generator_kw, fuel_available_gal, generator_efficiency_full_load, generator_efficiency_half_load, fuel_kwh_per_gallon, generator_min_turndown_fraction))]
+#[allow(clippy::too_many_arguments)]
+pub fn simulate_outages<'py>(
+    py: Python<'py>,
+    critical_load_kw: Vec<f64>,
+    renewable_kw: Vec<f64>,
+    battery_kwh: f64,
+    battery_kw: f64,
+    initial_soc_fraction: Vec<f64>,
+    battery_roundtrip_efficiency: f64,
+    generator_kw: f64,
+    fuel_available_gal: f64,
+    generator_efficiency_full_load: f64,
+    generator_efficiency_half_load: f64,
+    fuel_kwh_per_gallon: f64,
+    generator_min_turndown_fraction: f64,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let efficiencies = [generator_efficiency_full_load, generator_efficiency_half_load, fuel_kwh_per_gallon];
+    if efficiencies.iter().any(|v| !v.is_finite() || *v <= 0.0) {
+        return Err(to_pyerr(Error::Parameter(vec!["generator efficiencies and fuel_kwh_per_gallon must be numbers above 0.".into()])));
+    }
+    let (fuel_slope_gal_per_kwh, fuel_intercept_gal_per_hour) =
+        fuel_slope_and_intercept(generator_efficiency_full_load, generator_efficiency_half_load, fuel_kwh_per_gallon);
+    let inputs = OutageSimInputs {
+        critical_load_kw,
+        renewable_kw,
+        battery_kwh,
+        battery_kw,
+        initial_soc_fraction,
+        battery_roundtrip_efficiency,
+        generator_kw,
+        fuel_available_gal,
+        fuel_intercept_gal_per_hour,
+        fuel_slope_gal_per_kwh,
+        generator_min_turndown_fraction,
+    };
+    let survival = py
+        .detach(|| outage_sim::simulate_outages(&inputs))
+        .map_err(|problem| to_pyerr(Error::Parameter(vec![problem.0])))?;
+    let result = pyo3::types::PyDict::new(py);
+    result.set_item("resilience_by_time_step", survival.hours_by_start)?;
+    result.set_item("resilience_hours_min", survival.hours_min)?;
+    result.set_item("resilience_hours_max", survival.hours_max)?;
+    result.set_item("resilience_hours_avg", survival.hours_avg)?;
+    result.set_item("outage_durations", survival.outage_durations)?;
+    result.set_item("probs_of_surviving", survival.probs_of_surviving)?;
+    Ok(result)
 }

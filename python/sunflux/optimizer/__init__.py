@@ -20,6 +20,7 @@
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import UNSET, FieldInfo, Section, UnknownFieldWarning, Unset
 from sunflux.optimizer._fields import SECTIONS
+from sunflux.optimizer.outages import simulate_outages
 from sunflux.optimizer.scenario import Difference, Scenario
 from sunflux.optimizer.sections import (
     CHP,
@@ -62,6 +63,7 @@ from sunflux.optimizer.validation import (
 
 __all__ = [
     "Scenario",
+    "simulate_outages",
     "Difference",
     "Problem",
     "ParameterError",

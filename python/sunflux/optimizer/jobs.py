@@ -185,6 +185,13 @@ class OptimizerResult:
         timestamp = stamps.dt.convert_time_zone(_core.standard_time_zone_name(tz)).alias("timestamp")
         return pl.DataFrame([timestamp, *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items())])
 
+    def simulate_outages(self, *, microgrid_only: bool = False) -> dict[str, Any]:
+        """Hours the sized system survives an outage starting at each time step, with the
+        service's ``resilience_stats`` keys (see ``sunflux.optimizer.outages``)."""
+        from sunflux.optimizer.outages import simulate_outages
+
+        return simulate_outages(self, microgrid_only=microgrid_only)
+
     def __repr__(self) -> str:
         if self.optimal:
             financial = self.raw.get("outputs", {}).get("Financial", {}) or {}

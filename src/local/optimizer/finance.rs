@@ -107,6 +107,14 @@ pub fn effective_cost(basis: f64, replacement: Option<Replacement>, tax: &TaxTre
     (basis - depreciation_savings - itc_savings + replacement_cost - rebate).max(0.0)
 }
 
+/// Present value of the tax savings of straight-line depreciation: `cost / years · tax` at the
+/// end of each of years 1..=years, discounted at `discount` (the service's treatment of the
+/// off-grid "other" capital costs).
+pub fn straight_line_depreciation_savings(cost: f64, discount: f64, years: u32, tax: f64) -> f64 {
+    let yearly = cost / f64::from(years.max(1)) * tax;
+    (1..=years).map(|y| yearly / (1.0 + discount).powi(y as i32)).sum()
+}
+
 /// A percentage incentive (of the cost so far) and a per-kW rebate, each with a cap in $.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RegionIncentive {
@@ -253,6 +261,14 @@ mod tests {
         assert!((effective_cost(1000.0, None, &full, 0.0) - expected).abs() < 1e-9);
         let replaced = effective_cost(0.0, Some(Replacement { cost: 100.0, year: 10 }), &no_tax(), 0.0);
         assert!((replaced - 100.0 / 1.1f64.powi(10)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn straight_line_depreciation_matches_the_service_off_grid_case() {
+        // The service's off-grid case: $3,000 of other capital, 20 years, the owner's rates being
+        // the offtaker's (8 %, 26 %) → lifecycle other capital costs 2,617.092.
+        let after = 3000.0 - straight_line_depreciation_savings(3000.0, 0.08, 20, 0.26);
+        assert!((after - 2617.092).abs() < 0.01, "{after}");
     }
 
     #[test]

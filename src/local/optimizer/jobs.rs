@@ -3,7 +3,8 @@
 //!
 //! States and statuses (the service's strings):
 //! - `Optimizing...` while the solve runs (outputs `{}`);
-//! - `optimal` with outputs;
+//! - `optimal` with outputs (and `messages.warnings` when the relaxed generator turndown is
+//!   not met, see `resilience_outputs::turndown_warning`);
 //! - `An error occurred. See messages for more.` (HTTP 200): timeout, infeasible or not
 //!   optimal, or a scenario outside the supported subset; `messages.error` says which;
 //! - `error` (HTTP 400): inputs the service's optimizer rejects at run time; `messages.errors`.
@@ -24,6 +25,7 @@ use serde_json::{json, Map, Value};
 use super::calendar::iso8601_utc;
 use super::model::{self, ScenarioError};
 use super::outputs::{self, BodyMeta};
+use super::resilience_outputs;
 use super::run::{self, RunError};
 use super::solve::SolveControl;
 use crate::local::prng::SplitMix64;
@@ -84,7 +86,7 @@ pub enum Lookup {
 #[derive(Debug, Clone)]
 enum JobState {
     Optimizing,
-    Optimal { outputs: Arc<Value> },
+    Optimal { outputs: Arc<Value>, warnings: Value },
     Failed { message: String },
     Error { messages: Value },
 }
@@ -172,7 +174,8 @@ pub const INFEASIBLE_MESSAGE: &str = "REopt could not find an optimal solution f
 
 /// The outcome of one job's work.
 enum Outcome {
-    Optimal(Value),
+    /// The outputs and the run's warnings (the service's `messages.warnings`).
+    Optimal(Value, Value),
     Failed(String),
     Error(Value),
     Abandoned,
@@ -189,7 +192,13 @@ fn work(submission: &Submission, run_uuid: &str, control: &SolveControl) -> (Out
     };
     let resampled = outputs::resampled_message(&model.resampled);
     let outcome = match run::optimize(&model, control) {
-        Ok(optimized) => Outcome::Optimal(outputs::optimal_outputs(&model, &optimized)),
+        Ok(optimized) => {
+            let warnings = match resilience_outputs::turndown_warning(&model, &optimized.optimal) {
+                Some(warning) => json!({ "Generator": [warning] }),
+                None => json!({}),
+            };
+            Outcome::Optimal(outputs::optimal_outputs(&model, &optimized), warnings)
+        }
         Err(RunError::Infeasible) => Outcome::Failed(INFEASIBLE_MESSAGE.into()),
         Err(RunError::TimedOut) => Outcome::Failed(timeout_message(timeout_of(&submission.scenario), run_uuid)),
         Err(RunError::Cancelled) => Outcome::Abandoned,
@@ -300,7 +309,7 @@ impl JobStore {
             job.messages.insert("resampled inputs".into(), resampled);
         }
         job.state = match outcome {
-            Outcome::Optimal(outputs) => JobState::Optimal { outputs: Arc::new(outputs) },
+            Outcome::Optimal(outputs, warnings) => JobState::Optimal { outputs: Arc::new(outputs), warnings },
             Outcome::Failed(message) => JobState::Failed { message },
             Outcome::Error(errors) => JobState::Error { messages: errors },
             Outcome::Abandoned => JobState::Failed { message: timeout_message(job.timeout_seconds, run_uuid) },
@@ -323,13 +332,13 @@ impl JobStore {
         }
         let (status, outputs, messages) = match &job.state {
             JobState::Optimizing => (STATUS_OPTIMIZING, json!({}), Value::Object(job.messages.clone())),
-            JobState::Optimal { outputs } => (STATUS_OPTIMAL, (**outputs).clone(), reopt_messages(&job.messages, json!({}))),
+            JobState::Optimal { outputs, warnings } => (STATUS_OPTIMAL, (**outputs).clone(), reopt_messages(&job.messages, json!({}), warnings.clone())),
             JobState::Failed { message } => {
                 let mut messages = job.messages.clone();
                 messages.insert("error".into(), Value::from(message.as_str()));
                 (STATUS_FAILED, json!({}), Value::Object(messages))
             }
-            JobState::Error { messages } => (STATUS_ERROR, json!({}), reopt_messages(&job.messages, messages.clone())),
+            JobState::Error { messages } => (STATUS_ERROR, json!({}), reopt_messages(&job.messages, messages.clone(), json!({}))),
         };
         Lookup::Found { status: status.to_string(), body: outputs::results_body(&job.meta, status, &job.inputs, outputs, messages) }
     }
@@ -356,10 +365,10 @@ impl JobStore {
 
 /// Validator messages plus the optimizer's `errors`, `warnings` and `has_stacktrace` (the
 /// shape of a finished run's messages).
-fn reopt_messages(validator: &Map<String, Value>, errors: Value) -> Value {
+fn reopt_messages(validator: &Map<String, Value>, errors: Value, warnings: Value) -> Value {
     let mut messages = validator.clone();
     messages.insert("errors".into(), errors);
-    messages.insert("warnings".into(), json!({}));
+    messages.insert("warnings".into(), warnings);
     messages.insert("has_stacktrace".into(), Value::Bool(false));
     Value::Object(messages)
 }

@@ -74,10 +74,15 @@ use super::finance::{
     self, effective_cost, incentive_cost_segments, CostSegment, RegionIncentive, Replacement, TaxTreatment,
 };
 use super::model::{Model, Pv, Storage};
+use super::microgrid::{self, MicrogridDispatch, MicrogridLayout};
+use super::resilience_inputs::Generator;
 use super::tariff::{TieredCharge, UNLIMITED_DEMAND_TIER_KW};
 
 /// Tier limits at or above this are no limit at all (kWh per month, kW).
 pub const NO_TIER_LIMIT: f64 = 1.0e9;
+
+/// Fuel at or above this is unlimited (the service's default `fuel_avail_gal` is 1e9).
+pub const UNLIMITED_FUEL_GAL: f64 = 1.0e9;
 
 /// Present-worth factors and per-unit present costs of one model.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +98,25 @@ pub struct CostFactors {
     /// Cost curve of each array's new capacity: width (kW) and npc ($/kW) of each piece.
     pub pv_segments: Vec<Vec<PricedSegment>>,
     pub storage: Option<StorageCosts>,
+    /// Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y: year-one generator fuel costs.
+    pub pwf_fuel: f64,
+    pub generator: Option<GeneratorCosts>,
+    /// Off grid: present cost of the other capital costs after straight-line depreciation.
+    pub offgrid_other_capital_after_depreciation: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeneratorCosts {
+    /// Net present $/kW of new capacity (MACRS and replacement included; no incentives).
+    pub net_present_cost_per_kw: f64,
+    /// Present value after tax of the replacement per kW (inside the net present cost).
+    pub replacement_present_cost_per_kw: f64,
+    /// $ present value per kWh produced: fuel (after the offtaker's tax) and variable O&M
+    /// (after the owner's tax), the fuel curve's intercept spread over the largest size (its
+    /// LP relaxation, see `lp::add_generator`).
+    pub cost_per_kwh: f64,
+    /// Gallons per kWh in the LP (slope plus the relaxed intercept).
+    pub gallons_per_kwh: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,6 +161,21 @@ impl CostFactors {
             owner_after_tax: 1.0 - f.owner_tax_rate_fraction,
             pv_segments,
             storage: model.storage.as_ref().map(|s| storage_costs(model, s)),
+            pwf_fuel: finance::present_worth_factor(
+                f.analysis_years,
+                f.generator_fuel_cost_escalation_rate_fraction,
+                f.offtaker_discount_rate_fraction,
+            ),
+            generator: model.generator.as_ref().map(|g| generator_costs(model, g)),
+            offgrid_other_capital_after_depreciation: model.off_grid.as_ref().map_or(0.0, |o| {
+                o.other_capital_costs
+                    - finance::straight_line_depreciation_savings(
+                        o.other_capital_costs,
+                        f.owner_discount_rate_fraction,
+                        f.analysis_years,
+                        f.owner_tax_rate_fraction,
+                    )
+            }),
         })
     }
 
@@ -197,6 +236,25 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
     Ok(priced)
 }
 
+/// The generator's capital cost per kW (MACRS and replacement, no incentives, as the service
+/// prices it) and its cost per kWh produced.
+fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
+    let f = &model.financial;
+    let tax = tax_treatment(model, 0.0, g.macrs_option_years, g.macrs_bonus_fraction, g.macrs_itc_reduction);
+    let replacement = (g.replacement_year < f.analysis_years).then_some(Replacement { cost: g.replace_cost_per_kw, year: g.replacement_year });
+    let pwf_fuel = finance::present_worth_factor(f.analysis_years, f.generator_fuel_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction);
+    let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
+    let gallons_per_kwh = g.fuel_slope_gal_per_kwh + g.fuel_intercept_gal_per_hour / g.max_total_kw().max(1e-9);
+    GeneratorCosts {
+        net_present_cost_per_kw: effective_cost(g.installed_cost_per_kw, replacement, &tax, 0.0),
+        replacement_present_cost_per_kw: replacement
+            .map_or(0.0, |r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + tax.owner_discount_rate).powi(r.year as i32)),
+        cost_per_kwh: pwf_fuel * (1.0 - f.offtaker_tax_rate_fraction) * g.fuel_cost_per_gallon * gallons_per_kwh
+            + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
+        gallons_per_kwh,
+    }
+}
+
 fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
     let tax = tax_treatment(model, s.total_itc_fraction, s.macrs_option_years, s.macrs_bonus_fraction, s.macrs_itc_reduction);
     let years = model.financial.analysis_years;
@@ -223,10 +281,10 @@ fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
     }
 }
 
-/// How PV capacity enters a case.
+/// How a technology's capacity (the renewable arrays, the generator) enters a case.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum PvChoice {
-    /// No PV in this case.
+pub enum SizeChoice {
+    /// Not in this case.
     Absent,
     /// Existing capacity only (business as usual).
     ExistingOnly,
@@ -250,12 +308,28 @@ pub struct ExportBins {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Case {
     pub label: &'static str,
-    pub pv: PvChoice,
+    pub pv: SizeChoice,
+    pub generator: SizeChoice,
+    /// The business-as-usual conventions for outages: in the deterministic outage only the
+    /// first `bau_outage_served_steps` steps serve the critical load (what the existing
+    /// capacity can carry, the rest is dropped), and no outage step must be served in full.
+    pub bau: bool,
+    pub bau_outage_served_steps: usize,
+    /// Which technologies join the outage microgrid of the multiple-outage form.
+    pub microgrid: MicrogridMembers,
     /// Storage is sized in this case (its cost constant is paid when it has one).
     pub storage: bool,
     pub exports: ExportBins,
     /// Upper limit on total PV kW (existing + new) from the net-metering or interconnection limit.
     pub pv_total_cap_kw: Option<f64>,
+}
+
+/// The technologies in the outage microgrid (each pays its upgrade cost when in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MicrogridMembers {
+    pub renewables: bool,
+    pub generator: bool,
+    pub storage: bool,
 }
 
 /// A row `Σ a_j x_j (= | ≤) rhs`.
@@ -281,7 +355,7 @@ pub struct LinearProgram {
 }
 
 impl LinearProgram {
-    fn variable(&mut self, cost: f64, lower: f64, upper: f64) -> usize {
+    pub(super) fn variable(&mut self, cost: f64, lower: f64, upper: f64) -> usize {
         self.objective.push(cost);
         self.lower.push(lower);
         self.upper.push(upper);
@@ -289,7 +363,7 @@ impl LinearProgram {
     }
 
     /// `count` consecutive variables with per-index costs; returns the first index.
-    fn series(&mut self, count: usize, cost: impl Fn(usize) -> f64) -> usize {
+    pub(super) fn series(&mut self, count: usize, cost: impl Fn(usize) -> f64) -> usize {
         let start = self.objective.len();
         for t in 0..count {
             self.variable(cost(t), 0.0, f64::INFINITY);
@@ -417,6 +491,15 @@ pub struct Layout {
     pub tou_peaks: Vec<PeakVariables>,
     pub coincident_peaks: Vec<usize>,
     pub min_charge_adder: Option<usize>,
+    /// New generator kW (None when the case does not size it).
+    pub generator_new: Option<usize>,
+    /// Generator to load and to storage per step (None where it may not run).
+    pub generator_load: Vec<Option<usize>>,
+    pub generator_storage: Vec<Option<usize>>,
+    /// Off grid: the battery's operating reserve per step.
+    pub battery_reserve: Option<usize>,
+    /// The outage microgrids of the multiple-outage form.
+    pub microgrid: Option<MicrogridLayout>,
 }
 
 /// Sizes and dispatch read from a solution vector (kW, kWh; series per step).
@@ -452,12 +535,28 @@ pub struct Dispatch {
     pub coincident_peaks_kw: Vec<f64>,
     /// The minimum-charge adder ($ present value).
     pub min_charge_adder: f64,
+    /// Generator: total kW (existing + new), new kW, to load and to storage per step.
+    pub generator_kw: f64,
+    pub generator_new_kw: f64,
+    pub generator_load: Vec<f64>,
+    pub generator_storage: Vec<f64>,
+    /// The load each step had to serve: the site load with the grid, the critical load (or
+    /// the part the business-as-usual case can carry) without it.
+    pub load_target: Vec<f64>,
+    /// Off grid: the battery's operating reserve per step.
+    pub battery_reserve: Vec<f64>,
+    pub microgrid: Option<MicrogridDispatch>,
 }
 
 impl Dispatch {
     /// Grid purchases (to load and to storage) per step.
     pub fn grid_purchase(&self, t: usize) -> f64 {
         self.grid_load[t] + self.grid_storage[t]
+    }
+
+    /// Load served on site (renewables, storage and generator) per step.
+    pub fn onsite_to_load(&self, t: usize) -> f64 {
+        self.pv_load[t] + self.discharge[t] + self.generator_load[t]
     }
 
     /// All PV exports per step.
@@ -496,8 +595,8 @@ impl Layout {
             .enumerate()
             .map(|(i, pv)| {
                 let total_kw = match case.pv {
-                    PvChoice::Sized | PvChoice::ExistingOnly => pv.existing_kw + pv_new_kw[i],
-                    PvChoice::Absent => 0.0,
+                    SizeChoice::Sized | SizeChoice::ExistingOnly => pv.existing_kw + pv_new_kw[i],
+                    SizeChoice::Absent => 0.0,
                 };
                 pv.production_factor.iter().map(|f| f * factors.levelization[i] * total_kw).collect()
             })
@@ -506,17 +605,35 @@ impl Layout {
         let (mut pv_load, mut pv_storage, mut pv_nem, mut pv_whl, mut pv_exc) =
             (series(self.pv_load), series(self.pv_storage), series(self.pv_nem), series(self.pv_whl), series(self.pv_exc));
         let mut discharge = series(self.discharge);
+        let sparse = |columns: &[Option<usize>]| -> Vec<f64> {
+            if columns.is_empty() {
+                vec![0.0; self.steps]
+            } else {
+                columns.iter().map(|&c| scalar(c)).collect()
+            }
+        };
+        let mut generator_load = sparse(&self.generator_load);
+        let generator_storage = sparse(&self.generator_storage);
+        let load_target: Vec<f64> = (0..self.steps).map(|t| load_target(model, case, t)).collect();
         for t in 0..self.steps {
-            // Row residuals of the interior point: PV uses ≤ production, pv_load + discharge ≤ load.
+            // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
             let uses = pv_load[t] + pv_storage[t] + pv_nem[t] + pv_whl[t] + pv_exc[t];
             trim(uses - pv_production[t], &mut [&mut pv_exc[t], &mut pv_whl[t], &mut pv_nem[t], &mut pv_storage[t], &mut pv_load[t]]);
-            trim(pv_load[t] + discharge[t] - model.load_kw[t], &mut [&mut pv_load[t], &mut discharge[t]]);
+            let supply = pv_load[t] + discharge[t] + generator_load[t];
+            trim(supply - load_target[t], &mut [&mut pv_load[t], &mut generator_load[t], &mut discharge[t]]);
         }
         let pv_curtail = (0..self.steps)
             .map(|t| clean(pv_production[t] - pv_load[t] - pv_storage[t] - pv_nem[t] - pv_whl[t] - pv_exc[t]))
             .collect();
-        let grid_load: Vec<f64> = (0..self.steps).map(|t| clean(model.load_kw[t] - pv_load[t] - discharge[t])).collect();
+        let grid_load: Vec<f64> = (0..self.steps)
+            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t]) } else { 0.0 })
+            .collect();
         let grid_storage = series(self.grid_storage);
+        let generator_new_kw = scalar(self.generator_new);
+        let generator_kw = match (&model.generator, case.generator) {
+            (Some(g), SizeChoice::Sized | SizeChoice::ExistingOnly) => g.existing_kw + generator_new_kw,
+            _ => 0.0,
+        };
         let mut upper_tiers: Vec<Vec<f64>> = self.energy_tiers.iter().map(|&start| series(Some(start))).collect();
         let mut tier_zero = Vec::with_capacity(self.steps);
         for t in 0..self.steps {
@@ -531,6 +648,10 @@ impl Layout {
         }
         let mut grid_by_tier = vec![tier_zero];
         grid_by_tier.extend(upper_tiers);
+        let microgrid = self.microgrid.as_ref().map(|mg| {
+            let array_kw: Vec<f64> = pv_production_by_array_kw(model, case, &pv_new_kw);
+            mg.dispatch(x, model, factors, &array_kw, tolerance)
+        });
         let peaks = |groups: &[PeakVariables]| -> Vec<Vec<f64>> { groups.iter().map(|g| g.tiers.iter().map(|&j| clean(x[j])).collect()).collect() };
         Dispatch {
             pv_new_kw,
@@ -555,7 +676,49 @@ impl Layout {
             tou_peaks_kw: peaks(&self.tou_peaks),
             coincident_peaks_kw: self.coincident_peaks.iter().map(|&j| clean(x[j])).collect(),
             min_charge_adder: scalar(self.min_charge_adder),
+            generator_kw,
+            generator_new_kw,
+            generator_load,
+            generator_storage,
+            load_target,
+            battery_reserve: series(self.battery_reserve),
+            microgrid,
         }
+    }
+}
+
+/// Each renewable array's total kW in a case (existing plus new; 0 when the case has none).
+pub fn pv_production_by_array_kw(model: &Model, case: &Case, pv_new_kw: &[f64]) -> Vec<f64> {
+    model
+        .pvs
+        .iter()
+        .zip(pv_new_kw)
+        .map(|(pv, new)| match case.pv {
+            SizeChoice::Sized | SizeChoice::ExistingOnly => pv.existing_kw + new,
+            SizeChoice::Absent => 0.0,
+        })
+        .collect()
+}
+
+/// The load a step must serve in a case: the site load with the grid; without it the critical
+/// load, in the business-as-usual case only for the steps its existing capacity carries.
+pub fn load_target(model: &Model, case: &Case, t: usize) -> f64 {
+    if model.has_grid(t) {
+        return model.load_kw[t];
+    }
+    match model.single_outage {
+        Some((first, _)) if case.bau && t >= first + case.bau_outage_served_steps => 0.0,
+        _ => model.critical_load_kw[t],
+    }
+}
+
+/// $ present value of the tier-0 energy a kW of on-site supply saves in step t (0 without the
+/// grid: nothing is bought then).
+fn energy_value(model: &Model, factors: &CostFactors, t: usize) -> f64 {
+    if model.has_grid(t) {
+        factors.utility_factor() * model.step_hours() * model.tariff.energy_rates[0][t]
+    } else {
+        0.0
     }
 }
 
@@ -584,13 +747,14 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     let steps = model.steps();
     let dt = model.step_hours();
     let utility = factors.utility_factor();
-    let pv_exists = !model.pvs.is_empty() && case.pv != PvChoice::Absent;
+    let pv_exists = !model.pvs.is_empty() && case.pv != SizeChoice::Absent;
     let storage = model.storage.as_ref().filter(|_| case.storage);
     let rates = &model.tariff;
-    // Tier-0 energy cost per kW of grid purchase in step t; pv_load and discharge earn it back.
-    let energy = |t: usize| utility * dt * rates.energy_rates[0][t];
+    // Tier-0 energy cost per kW of grid purchase in step t; on-site supply earns it back.
+    let energy = |t: usize| energy_value(model, factors, t);
     lp.objective_constant += (0..steps).map(|t| energy(t) * model.load_kw[t]).sum::<f64>();
     lp.objective_constant += utility * 12.0 * rates.fixed_monthly_charge;
+    lp.objective_constant += offgrid_constant_costs(model, factors);
 
     let (pv_new, pv_segments) = pv_size_variables(&mut lp, model, factors, case);
     let pv_load = pv_exists.then(|| lp.series(steps, |t| -energy(t)));
@@ -599,6 +763,9 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     let pv_whl = (pv_exists && case.exports.whl).then(|| lp.series(steps, |t| -utility * dt * rates.wholesale_rate[t]));
     let pv_exc = (pv_exists && case.exports.exc).then(|| lp.series(steps, |t| -utility * dt * rates.export_beyond_nem_rate[t]));
     let grid_storage = storage.filter(|s| s.can_grid_charge).map(|_| lp.series(steps, energy));
+    for start in [pv_nem, pv_whl, pv_exc, grid_storage].into_iter().flatten() {
+        (0..steps).filter(|&t| !model.has_grid(t)).for_each(|t| lp.upper[start + t] = 0.0);
+    }
 
     let mut layout = Layout {
         steps,
@@ -620,12 +787,20 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         tou_peaks: Vec::new(),
         coincident_peaks: Vec::new(),
         min_charge_adder: None,
+        generator_new: None,
+        generator_load: Vec::new(),
+        generator_storage: Vec::new(),
+        battery_reserve: None,
+        microgrid: None,
     };
+    add_generator(&mut lp, &mut layout, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
     add_pv_balance(&mut lp, &layout, model, factors, case);
-    add_load_balance(&mut lp, &layout, model);
+    add_load_balance(&mut lp, &layout, model, case);
+    add_operating_reserves(&mut lp, &mut layout, model, factors, case);
+    layout.microgrid = microgrid::add(&mut lp, &layout, model, factors, case);
     let mut disjunctions = add_energy_tiers(&mut lp, &mut layout, model, factors);
     disjunctions.extend(add_demand(&mut lp, &mut layout, model, factors));
     add_lookback(&mut lp, &layout, model);
@@ -666,11 +841,17 @@ fn falling_choice(lp: &mut LinearProgram, label: String, earlier: Expression, li
     Some(Disjunction { label, earlier, limit, later, later_columns })
 }
 
-/// The variable part of `sign · purchase_t`, where purchase_t = load_t − pv_load − discharge +
-/// grid_storage: pv_load and discharge with coefficient −sign, grid_storage with +sign.
-fn purchase_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> {
-    let credits = [layout.pv_load, layout.discharge].into_iter().flatten().map(move |start| (start + t, -sign));
-    credits.chain(layout.grid_storage.map(move |g| (g + t, sign)))
+/// The variable part of `sign · purchase_t`, where purchase_t = load_t − pv_load − discharge −
+/// generator_load + grid_storage: the supply with coefficient −sign, grid_storage with +sign.
+/// Only steps with the grid have purchases.
+fn purchase_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+    supply_terms(layout, t, -sign).chain(layout.grid_storage.map(move |g| (g + t, sign)))
+}
+
+/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load.
+fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+    let series = [layout.pv_load, layout.discharge].into_iter().flatten().map(move |start| (start + t, sign));
+    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign)))
 }
 
 /// PV capacity of each array: `new_i` with its bounds and the priced pieces of its cost curve,
@@ -679,14 +860,14 @@ fn pv_size_variables(lp: &mut LinearProgram, model: &Model, factors: &CostFactor
     let mut news = Vec::new();
     let mut all_segments = Vec::new();
     for (i, pv) in model.pvs.iter().enumerate() {
-        if case.pv == PvChoice::Absent {
+        if case.pv == SizeChoice::Absent {
             news.push(None);
             all_segments.push(Vec::new());
             continue;
         }
         let om = factors.om_factor() * pv.om_cost_per_kw;
         lp.objective_constant += om * pv.existing_kw;
-        if case.pv != PvChoice::Sized {
+        if case.pv != SizeChoice::Sized {
             news.push(None);
             all_segments.push(Vec::new());
             continue;
@@ -723,7 +904,7 @@ fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
 fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, s: &Storage, costs: &StorageCosts) {
     let steps = model.steps();
     let dt = model.step_hours();
-    let energy = |t: usize| factors.utility_factor() * dt * model.tariff.energy_rates[0][t];
+    let energy = |t: usize| energy_value(model, factors, t);
     let om = factors.om_factor() * s.om_cost_fraction_of_installed_cost;
     let kw = lp.variable(costs.net_present_cost_per_kw + om * s.installed_cost_per_kw, s.min_kw, s.max_kw);
     let kwh = lp.variable(costs.net_present_cost_per_kwh + om * s.installed_cost_per_kwh, s.min_kwh, s.max_kwh);
@@ -759,6 +940,9 @@ fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, facto
         if let Some(g) = layout.grid_storage {
             charge.push((g + t, dt * eta_c));
         }
+        if let Some(g) = layout.generator_storage.get(t).copied().flatten() {
+            charge.push((g, dt * eta_c));
+        }
         let previous: (usize, f64) = match (t, soc_start) {
             (0, Some(start)) => (start, 1.0),
             (0, None) => (kwh, s.soc_init_fraction),
@@ -776,6 +960,7 @@ fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, facto
         let mut power = vec![(discharge + t, 1.0), (kw, -1.0)];
         power.extend(layout.pv_storage.map(|p| (p + t, 1.0)));
         power.extend(layout.grid_storage.map(|g| (g + t, 1.0)));
+        power.extend(layout.generator_storage.get(t).copied().flatten().map(|g| (g, 1.0)));
         lp.row(&power, RowKind::LessOrEqual, 0.0);
         lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(kwh, s.soc_min_fraction), (soc + t, -1.0)], RowKind::LessOrEqual, 0.0);
@@ -796,7 +981,7 @@ fn merge_terms(mut terms: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
 }
 
 fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &CostFactors, case: &Case) {
-    if model.pvs.is_empty() || case.pv == PvChoice::Absent {
+    if model.pvs.is_empty() || case.pv == SizeChoice::Absent {
         return;
     }
     let uses = [layout.pv_load, layout.pv_storage, layout.pv_nem, layout.pv_whl, layout.pv_exc];
@@ -815,14 +1000,127 @@ fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, factor
     }
 }
 
-/// pv_load + discharge ≤ load_t (grid_load_t ≥ 0).
-fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
+/// With the grid, supply ≤ load_t (the purchase is the rest); without it, supply = the load
+/// target (critical load), or off grid supply ≤ critical load with Σ supply ≥ the annual share
+/// that must be met.
+fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, case: &Case) {
     for t in 0..model.steps() {
-        let terms: Vec<(usize, f64)> = [layout.pv_load, layout.discharge].into_iter().flatten().map(|start| (start + t, 1.0)).collect();
-        if !terms.is_empty() {
-            lp.row(&terms, RowKind::LessOrEqual, model.load_kw[t]);
+        let terms: Vec<(usize, f64)> = supply_terms(layout, t, 1.0).collect();
+        let target = load_target(model, case, t);
+        let kind = if model.has_grid(t) || model.off_grid.is_some() { RowKind::LessOrEqual } else { RowKind::Equal };
+        if !terms.is_empty() || kind == RowKind::Equal {
+            lp.row(&terms, kind, target);
         }
     }
+    if let Some(off_grid) = &model.off_grid {
+        let terms: Vec<(usize, f64)> = (0..model.steps()).flat_map(|t| supply_terms(layout, t, -1.0)).collect();
+        let required = off_grid.min_load_met_annual_fraction * model.critical_load_kw.iter().sum::<f64>();
+        lp.row(&terms, RowKind::LessOrEqual, -required);
+    }
+}
+
+/// The generator: new capacity (its net present cost and O&M per kW), and where it may run,
+/// its output to load and to storage per step at its cost per kWh, at most its size; the
+/// year's fuel at most `fuel_avail_gal`.
+///
+/// The service's on/off binary per step is relaxed: the output may be anywhere between 0 and
+/// the size (turndown is not enforced), and the fuel curve's intercept is charged per kWh as
+/// intercept / largest size (the binary's LP relaxation, `on_t ≥ output_t / max size`). The
+/// results recompute fuel with the full intercept for every step the generator runs.
+fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
+    let (Some(g), Some(costs)) = (&model.generator, &factors.generator) else { return };
+    if case.generator == SizeChoice::Absent {
+        return;
+    }
+    let om = factors.om_factor() * g.om_cost_per_kw;
+    lp.objective_constant += om * g.existing_kw;
+    if case.generator == SizeChoice::Sized {
+        layout.generator_new = Some(lp.variable(costs.net_present_cost_per_kw + om, g.min_new_kw, g.max_new_kw));
+    }
+    let dt = model.step_hours();
+    let storage = model.storage.is_some() && case.storage;
+    let mut fuel: Vec<(usize, f64)> = Vec::new();
+    let (mut to_load, mut to_storage) = (vec![None; model.steps()], vec![None; model.steps()]);
+    for t in 0..model.steps() {
+        if !g.may_run(model.has_grid(t)) {
+            continue;
+        }
+        let load = lp.variable(dt * costs.cost_per_kwh - energy_value(model, factors, t), 0.0, f64::INFINITY);
+        to_load[t] = Some(load);
+        let mut row = vec![(load, 1.0)];
+        if storage {
+            let charge = lp.variable(dt * costs.cost_per_kwh, 0.0, f64::INFINITY);
+            to_storage[t] = Some(charge);
+            row.push((charge, 1.0));
+        }
+        fuel.extend(row.iter().map(|&(j, _)| (j, dt * costs.gallons_per_kwh)));
+        row.extend(layout.generator_new.map(|j| (j, -1.0)));
+        lp.row(&row, RowKind::LessOrEqual, g.existing_kw);
+    }
+    if g.fuel_avail_gal < UNLIMITED_FUEL_GAL && !fuel.is_empty() {
+        lp.row(&fuel, RowKind::LessOrEqual, g.fuel_avail_gal);
+    }
+    layout.generator_load = to_load;
+    layout.generator_storage = to_storage;
+}
+
+/// Off grid, per step: the operating reserve required (the load's share of what is served, the
+/// renewables' share of their output to load) is at most what the battery (its charge above the
+/// minimum and its spare power), the renewables (their unused output, less their own share) and
+/// the generator (its spare capacity; the on/off condition relaxed as in `add_generator`) hold.
+fn add_operating_reserves(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
+    let Some(off_grid) = &model.off_grid else { return };
+    let steps = model.steps();
+    let dt = model.step_hours();
+    let renewable_share = model.pvs.first().map_or(0.0, |pv| pv.operating_reserve_required_fraction);
+    let battery = match (&model.storage, layout.storage_kw, layout.storage_kwh, layout.discharge, layout.soc) {
+        (Some(s), Some(kw), Some(kwh), Some(discharge), Some(soc)) => Some((s, kw, kwh, discharge, soc)),
+        _ => None,
+    };
+    let reserve = battery.map(|_| lp.series(steps, |_| 0.0));
+    layout.battery_reserve = reserve;
+    for t in 0..steps {
+        // required − provided ≤ 0, constants on the right.
+        let mut terms: Vec<(usize, f64)> = supply_terms(layout, t, off_grid.load_reserve_fraction).collect();
+        let mut rhs = 0.0;
+        if let Some(pv_load) = layout.pv_load {
+            // share·pv_load + (1 − share)·pv_load − (1 − share)·Σ production
+            terms.push((pv_load + t, 1.0));
+            for (i, pv) in model.pvs.iter().enumerate() {
+                let production_per_kw = pv.production_factor[t] * factors.levelization[i];
+                rhs += (1.0 - renewable_share) * production_per_kw * pv.existing_kw;
+                if let Some(new) = layout.pv_new[i] {
+                    terms.push((new, -(1.0 - renewable_share) * production_per_kw));
+                }
+            }
+        }
+        if let Some(g) = model.generator.as_ref().filter(|_| case.generator != SizeChoice::Absent) {
+            rhs += g.existing_kw;
+            terms.extend(layout.generator_new.map(|j| (j, -1.0)));
+            terms.extend(layout.generator_load[t].map(|j| (j, 1.0)));
+        }
+        if let (Some((s, kw, kwh, discharge, soc)), Some(reserve)) = (battery, reserve) {
+            terms.push((reserve + t, -1.0));
+            let eta_d = s.discharge_efficiency();
+            // reserve ≤ kw − discharge/η_d
+            lp.row(&[(reserve + t, 1.0), (discharge + t, 1.0 / eta_d), (kw, -1.0)], RowKind::LessOrEqual, 0.0);
+            // reserve ≤ (soc_{t−1} − soc_min·kwh)/Δ − discharge/η_d
+            let mut headroom = vec![(reserve + t, 1.0), (discharge + t, 1.0 / eta_d), (kwh, s.soc_min_fraction / dt)];
+            match (t, layout.soc_start) {
+                (0, Some(start)) => headroom.push((start, -1.0 / dt)),
+                (0, None) => headroom.push((kwh, -s.soc_init_fraction / dt)),
+                _ => headroom.push((soc + t - 1, -1.0 / dt)),
+            }
+            lp.row(&headroom, RowKind::LessOrEqual, 0.0);
+        }
+        lp.row(&terms, RowKind::LessOrEqual, rhs);
+    }
+}
+
+/// Off grid: the other annual costs (after the owner's tax) and other capital costs (after
+/// depreciation), fixed terms of the lifecycle cost.
+fn offgrid_constant_costs(model: &Model, factors: &CostFactors) -> f64 {
+    model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.om_factor() + factors.offgrid_other_capital_after_depreciation)
 }
 
 /// The monthly kWh bought in tier 0 as an expression: Δ Σ_{t∈m} (purchase_t − Σ_{k≥1} tier_k[t]).
@@ -830,7 +1128,7 @@ fn tier_zero_energy(layout: &Layout, model: &Model, month: usize) -> Expression 
     let dt = model.step_hours();
     let mut expression = Expression::default();
     for (t, &m) in model.tariff.month_of_step.iter().enumerate() {
-        if m as usize != month {
+        if m as usize != month || !model.has_grid(t) {
             continue;
         }
         expression.constant += dt * model.load_kw[t];
@@ -855,6 +1153,10 @@ fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, 
     layout.energy_tiers =
         (1..tiers).map(|k| lp.series(steps, |t| utility * dt * (tariff.energy_rates[k][t] - tariff.energy_rates[0][t]))).collect();
     for t in 0..steps {
+        if !model.has_grid(t) {
+            layout.energy_tiers.iter().for_each(|&start| lp.upper[start + t] = 0.0);
+            continue;
+        }
         // Σ_{k≥1} tier_k[t] ≤ purchase_t
         let mut terms: Vec<(usize, f64)> = layout.energy_tiers.iter().map(|&start| (start + t, 1.0)).collect();
         terms.extend(purchase_terms(layout, t, -1.0));
@@ -878,7 +1180,7 @@ fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, 
         }
     }
     let mut most = [0.0f64; 12];
-    for t in 0..steps {
+    for t in (0..steps).filter(|&t| model.has_grid(t)) {
         most[tariff.month_of_step[t] as usize] += dt * max_purchase(layout, model, t);
     }
     tariff
@@ -914,7 +1216,7 @@ fn add_peak(
         .map(|(&rate, &limit)| lp.variable(utility * rate, 0.0, if limit < UNLIMITED_DEMAND_TIER_KW { limit } else { f64::INFINITY }))
         .collect();
     let mut most = 0.0f64;
-    for t in steps {
+    for t in steps.filter(|&t| model.has_grid(t)) {
         let mut terms: Vec<(usize, f64)> = purchase_terms(layout, t, 1.0).collect();
         terms.extend(tiers.iter().map(|&j| (j, -1.0)));
         lp.row(&terms, RowKind::LessOrEqual, -model.load_kw[t]);
@@ -988,7 +1290,7 @@ fn add_lookback(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
         Lookback::Range { months: range, percent } => {
             // The largest purchase of each month, then each month's look-back peak.
             let measured: Vec<usize> = (0..12).map(|_| lp.variable(0.0, 0.0, f64::INFINITY)).collect();
-            for (t, &m) in model.tariff.month_of_step.iter().enumerate() {
+            for (t, &m) in model.tariff.month_of_step.iter().enumerate().filter(|&(t, _)| model.has_grid(t)) {
                 let mut terms: Vec<(usize, f64)> = purchase_terms(layout, t, 1.0).collect();
                 terms.push((measured[m as usize], -1.0));
                 lp.row(&terms, RowKind::LessOrEqual, -model.load_kw[t]);
@@ -1007,15 +1309,15 @@ fn add_lookback(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
     }
 }
 
-/// Σ pv_nem ≤ Σ purchase: Σ (pv_nem + pv_load + discharge − grid_storage) ≤ Σ load.
+/// Σ pv_nem ≤ Σ purchase over the steps with the grid: Σ (pv_nem + supply − grid_storage) ≤ Σ load.
 fn add_net_metering_cap(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
     let Some(nem) = layout.pv_nem else { return };
-    let steps = model.steps();
-    let mut terms: Vec<(usize, f64)> = (0..steps).map(|t| (nem + t, 1.0)).collect();
-    for t in 0..steps {
+    let grid_steps: Vec<usize> = (0..model.steps()).filter(|&t| model.has_grid(t)).collect();
+    let mut terms: Vec<(usize, f64)> = grid_steps.iter().map(|&t| (nem + t, 1.0)).collect();
+    for &t in &grid_steps {
         terms.extend(purchase_terms(layout, t, -1.0));
     }
-    lp.row(&terms, RowKind::LessOrEqual, model.load_kw.iter().sum());
+    lp.row(&terms, RowKind::LessOrEqual, grid_steps.iter().map(|&t| model.load_kw[t]).sum());
 }
 
 /// Financial.min/max_initial_capital_costs_before_incentives on new PV and storage.
@@ -1053,7 +1355,7 @@ fn year_one_bill(layout: &Layout, model: &Model) -> Expression {
     let tariff = &model.tariff;
     let dt = model.step_hours();
     let mut bill = Expression { terms: Vec::new(), constant: 12.0 * tariff.fixed_monthly_charge };
-    for t in 0..model.steps() {
+    for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
         let rate = tariff.energy_rates[0][t];
         bill.constant += dt * rate * model.load_kw[t];
         bill.terms.extend(purchase_terms(layout, t, dt * rate));

@@ -9,25 +9,37 @@
 //!
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
-//! ElectricUtility, PV (one array or a list), ElectricStorage}, or any input of those sections that this
-//! optimizer does not model set to a non-default value (listed one by one). Inputs that only
-//! feed outputs this optimizer does not produce (emissions, outages, off-grid) are ignored.
-//! Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
+//! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator}, or any input of
+//! those sections that this optimizer does not model set to a non-default value (listed one by
+//! one). Inputs that only feed outputs this optimizer does not produce (grid emissions) are
+//! ignored. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
+//! The resilience parts (Generator, outages, Wind, off grid) are read in `resilience_inputs`.
 
 use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
+use super::pv_costs;
+use super::resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
 use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 9] =
-    ["Meta", "Settings", "Site", "Financial", "ElectricLoad", "ElectricTariff", "ElectricUtility", "PV", "ElectricStorage"];
+pub const SUPPORTED_SECTIONS: [&str; 11] = [
+    "Meta",
+    "Settings",
+    "Site",
+    "Financial",
+    "ElectricLoad",
+    "ElectricTariff",
+    "ElectricUtility",
+    "PV",
+    "Wind",
+    "ElectricStorage",
+    "Generator",
+];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 20] = [
-    "Generator",
-    "Wind",
+pub const UNSUPPORTED_SECTIONS: [&str; 18] = [
     "CoolingLoad",
     "ExistingChiller",
     "ExistingBoiler",
@@ -58,6 +70,8 @@ pub mod sector_defaults {
     pub const STORAGE_TOTAL_ITC: f64 = 0.3;
     pub const MACRS_OPTION_YEARS: u32 = 5;
     pub const MACRS_BONUS_FRACTION: f64 = 1.0;
+    pub const WIND_FEDERAL_ITC: f64 = 0.3;
+    pub const GENERATOR_FUEL_ESCALATION: f64 = 0.0197;
 }
 
 /// The year the service sets for every reference (DOE) load profile.
@@ -96,6 +110,21 @@ pub struct FilledDefault {
     pub section: &'static str,
     pub field: &'static str,
     pub value: Value,
+    /// The item of a list section (a PV array) it belongs to; None: every item.
+    pub item: Option<usize>,
+    /// The service replaces a given value too (not only a null one).
+    pub overrides: bool,
+}
+
+impl FilledDefault {
+    pub fn new(section: &'static str, field: &'static str, value: Value) -> Self {
+        FilledDefault { section, field, value, item: None, overrides: false }
+    }
+
+    /// A value the service sets whatever the scenario gave.
+    pub fn forced(section: &'static str, field: &'static str, value: Value) -> Self {
+        FilledDefault { overrides: true, ..FilledDefault::new(section, field, value) }
+    }
 }
 
 /// A series brought to the model's resolution (the service's "resampled inputs" message).
@@ -113,6 +142,18 @@ pub struct Model {
     pub year: i32,
     /// Site load per step (kW), existing PV added back when `loads_kw_is_net`.
     pub load_kw: Vec<f64>,
+    /// Load to serve without the grid (kW per step): the whole load off grid.
+    pub critical_load_kw: Vec<f64>,
+    /// Whether the grid serves each step (false in the deterministic outage and off grid).
+    pub grid_available: Vec<bool>,
+    /// The deterministic outage: first and last step (0-based, inclusive).
+    pub single_outage: Option<(usize, usize)>,
+    /// The multiple-outage form (`outage_start_time_steps`, `outage_durations`).
+    pub outages: Option<Outages>,
+    pub resilience: Resilience,
+    pub generator: Option<Generator>,
+    /// Off-grid settings when `Settings.off_grid_flag`.
+    pub off_grid: Option<OffGrid>,
     pub tariff: Tariff,
     pub grid: GridLimits,
     /// The PV arrays, in scenario order (names unique).
@@ -136,6 +177,32 @@ impl Model {
     pub fn step_hours(&self) -> f64 {
         1.0 / self.time_steps_per_hour as f64
     }
+
+    pub fn has_grid(&self, t: usize) -> bool {
+        self.grid_available[t]
+    }
+
+    /// Whether any array of this kind exists.
+    pub fn has_array(&self, kind: ArrayKind) -> bool {
+        self.pvs.iter().any(|pv| pv.kind == kind)
+    }
+}
+
+/// What reading a PV array needs from the rest of the scenario.
+#[derive(Debug, Clone, Copy)]
+struct ArrayContext {
+    steps_per_hour: usize,
+    /// The site's annual load (kWh), for the size class of default costs.
+    annual_kwh: f64,
+    off_grid: bool,
+}
+
+/// What a renewable array is: a PV array or the wind turbine. Both are sized like PV and share
+/// the renewable flows; results are reported per kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArrayKind {
+    Pv,
+    Wind,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -153,6 +220,7 @@ pub struct SpaceLimit {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Pv {
+    pub kind: ArrayKind,
     pub name: String,
     /// "roof", "ground" or "both".
     pub location: String,
@@ -170,6 +238,8 @@ pub struct Pv {
     pub can_wholesale: bool,
     pub can_export_beyond_nem_limit: bool,
     pub can_curtail: bool,
+    /// Off grid: operating reserve required per kW of this array's output serving load.
+    pub operating_reserve_required_fraction: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -202,6 +272,8 @@ pub struct Storage {
     pub soc_init_fraction: f64,
     pub optimize_soc_init_fraction: bool,
     pub can_grid_charge: bool,
+    /// The state of charge never goes below `soc_min_fraction` in outages either.
+    pub soc_min_applies_during_outages: bool,
     pub installed_cost_per_kw: f64,
     pub installed_cost_per_kwh: f64,
     pub installed_cost_constant: f64,
@@ -248,6 +320,7 @@ pub struct Financial {
     pub offtaker_tax_rate_fraction: f64,
     pub owner_discount_rate_fraction: f64,
     pub owner_tax_rate_fraction: f64,
+    pub generator_fuel_cost_escalation_rate_fraction: f64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -281,13 +354,13 @@ pub fn from_scenario(resolved: &Value, pv_production: &[Option<Vec<f64>>]) -> Re
 }
 
 /// Reads fields with defaults and collects every unsupported input and invalid value at once.
-struct Reader<'a> {
-    root: &'a Map<String, Value>,
-    empty: &'a Map<String, Value>,
-    unsupported: Vec<String>,
-    invalid: Vec<String>,
-    filled: Vec<FilledDefault>,
-    resampled: Vec<Resampled>,
+pub(super) struct Reader<'a> {
+    pub(super) root: &'a Map<String, Value>,
+    pub(super) empty: &'a Map<String, Value>,
+    pub(super) unsupported: Vec<String>,
+    pub(super) invalid: Vec<String>,
+    pub(super) filled: Vec<FilledDefault>,
+    pub(super) resampled: Vec<Resampled>,
 }
 
 /// The entries in first-seen order without repeats (a section may be read more than once).
@@ -334,7 +407,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A section as an object. Absent or null → None.
-    fn section(&mut self, name: &str) -> Option<&'a Map<String, Value>> {
+    pub(super) fn section(&mut self, name: &str) -> Option<&'a Map<String, Value>> {
         match self.root.get(name) {
             None | Some(Value::Null) => None,
             Some(Value::Object(map)) => Some(map),
@@ -346,7 +419,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The PV arrays: one object or a list of objects.
-    fn pv_sections(&mut self) -> Vec<&'a Map<String, Value>> {
+    pub(super) fn pv_sections(&mut self) -> Vec<&'a Map<String, Value>> {
         match self.root.get("PV") {
             None | Some(Value::Null) => Vec::new(),
             Some(Value::Object(map)) => vec![map],
@@ -374,16 +447,11 @@ impl<'a> Reader<'a> {
 
     /// Inputs of supported sections that change the optimization but are not modelled here.
     fn check_unmodelled_inputs(&mut self) {
-        const SET_MEANS_UNSUPPORTED: [(&str, &str, &str); 9] = [
+        const SET_MEANS_UNSUPPORTED: [(&str, &str, &str); 4] = [
             ("Site", "CO2_emissions_reduction_min_fraction", "emissions constraints"),
             ("Site", "CO2_emissions_reduction_max_fraction", "emissions constraints"),
             ("Site", "renewable_electricity_min_fraction", "renewable-energy constraints"),
             ("Site", "renewable_electricity_max_fraction", "renewable-energy constraints"),
-            ("ElectricUtility", "outage_start_time_step", "grid outages"),
-            ("ElectricUtility", "outage_end_time_step", "grid outages"),
-            ("ElectricUtility", "outage_start_time_steps", "grid outages"),
-            ("ElectricUtility", "outage_durations", "grid outages"),
-            ("ElectricUtility", "outage_probabilities", "grid outages"),
         ];
         for (section, field, what) in SET_MEANS_UNSUPPORTED {
             if let Some(map) = self.section(section) {
@@ -392,8 +460,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let flags: [(&str, &str, bool, &str); 5] = [
-            ("Settings", "off_grid_flag", true, "off-grid systems"),
+        let flags: [(&str, &str, bool, &str); 4] = [
             ("Settings", "include_climate_in_objective", true, "climate costs in the objective"),
             ("Settings", "include_health_in_objective", true, "health costs in the objective"),
             ("Financial", "third_party_ownership", true, "third-party ownership"),
@@ -409,9 +476,6 @@ impl<'a> Reader<'a> {
         if let Some(site) = self.section("Site") {
             if site.get("sector").and_then(Value::as_str) == Some("federal") {
                 self.unsupported.push("Site.sector=federal (federal sector defaults)".into());
-            }
-            if site.get("min_resil_time_steps").and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
-                self.unsupported.push("Site.min_resil_time_steps (resilience constraints)".into());
             }
         }
         if let Some(load) = self.section("ElectricLoad") {
@@ -437,6 +501,17 @@ impl<'a> Reader<'a> {
                 self.unsupported.push("PV.production_incentive_per_kwh (production-based incentives)".into());
             }
         }
+        if let Some(wind) = self.section("Wind") {
+            let sized = wind.get("max_kw").and_then(Value::as_f64).is_none_or(|kw| kw > 0.0);
+            if sized && !is_given(wind.get("production_factor_series")) {
+                self.unsupported.push(
+                    "Wind without production_factor_series (the local optimizer has no wind resource data or turbine model: give Wind.production_factor_series)".into(),
+                );
+            }
+            if wind.get("production_incentive_per_kwh").and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
+                self.unsupported.push("Wind.production_incentive_per_kwh (production-based incentives)".into());
+            }
+        }
         if let Some(storage) = self.section("ElectricStorage") {
             match storage.get("dispatch_strategy").and_then(Value::as_str) {
                 None | Some("optimized") => {}
@@ -445,7 +520,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn number_in(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> Option<f64> {
+    pub(super) fn number_in(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> Option<f64> {
         match map.get(field) {
             None | Some(Value::Null) => None,
             Some(value) => match value.as_f64() {
@@ -458,30 +533,30 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn number(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: f64) -> f64 {
+    pub(super) fn number(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: f64) -> f64 {
         self.number_in(map, section, field).unwrap_or(default)
     }
 
     /// A nullable input the service fills later: the default is recorded for the echo.
-    fn filled_number(&mut self, map: &Map<String, Value>, section: &'static str, field: &'static str, default: f64) -> f64 {
+    pub(super) fn filled_number(&mut self, map: &Map<String, Value>, section: &'static str, field: &'static str, default: f64) -> f64 {
         self.number_in(map, section, field).unwrap_or_else(|| {
-            self.filled.push(FilledDefault { section, field, value: Value::from(default) });
+            self.filled.push(FilledDefault::new(section, field, Value::from(default)));
             default
         })
     }
 
     /// A whole-number field filled with its default when null; the echo keeps it an integer.
-    fn filled_count(&mut self, map: &Map<String, Value>, section: &'static str, field: &'static str, default: u32) -> u32 {
+    pub(super) fn filled_count(&mut self, map: &Map<String, Value>, section: &'static str, field: &'static str, default: u32) -> u32 {
         match self.number_in(map, section, field) {
             Some(value) => value as u32,
             None => {
-                self.filled.push(FilledDefault { section, field, value: Value::from(default) });
+                self.filled.push(FilledDefault::new(section, field, Value::from(default)));
                 default
             }
         }
     }
 
-    fn count(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: u32) -> u32 {
+    pub(super) fn count(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: u32) -> u32 {
         match self.number_in(map, section, field) {
             None => default,
             Some(x) if x >= 0.0 && x <= f64::from(u32::MAX) => x.trunc() as u32,
@@ -492,7 +567,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn flag(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: bool) -> bool {
+    pub(super) fn flag(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: bool) -> bool {
         match map.get(field) {
             None | Some(Value::Null) => default,
             Some(Value::Bool(b)) => *b,
@@ -504,7 +579,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A list of numbers (a scalar counts as a one-element list); absent → empty.
-    fn numbers(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> Vec<f64> {
+    pub(super) fn numbers(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> Vec<f64> {
         let values: Vec<&Value> = match map.get(field) {
             None | Some(Value::Null) => return Vec::new(),
             Some(Value::Array(items)) => items.iter().collect(),
@@ -517,12 +592,12 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn text<'m>(&self, map: &'m Map<String, Value>, field: &str) -> &'m str {
+    pub(super) fn text<'m>(&self, map: &'m Map<String, Value>, field: &str) -> &'m str {
         map.get(field).and_then(Value::as_str).unwrap_or("")
     }
 
     /// A series of 8760, 17520 or 35040 values brought to `steps_per_hour`.
-    fn series(&mut self, values: &[f64], section: &'static str, field: &'static str, steps_per_hour: usize) -> Option<Vec<f64>> {
+    pub(super) fn series(&mut self, values: &[f64], section: &'static str, field: &'static str, steps_per_hour: usize) -> Option<Vec<f64>> {
         match resample(values, steps_per_hour) {
             Ok((series, note)) => {
                 if let Some(note) = note {
@@ -549,19 +624,47 @@ impl<'a> Reader<'a> {
             add_soc_incentive: self.flag(settings_map, "Settings", "add_soc_incentive", true),
             optimality_tolerance: self.number(settings_map, "Settings", "optimality_tolerance", 0.001).max(1e-9),
         };
+        let off_grid = self.off_grid_flag();
+        let settings = RunSettings { run_bau: settings.run_bau && !off_grid, ..settings };
         let financial = self.read_financial();
         let capex_bounds = self.read_capex_bounds();
+        // Before the load and the tariff, whose failures end the reading: every unsupported
+        // part of the generator is named too.
+        let generator = self.read_generator(off_grid, financial.analysis_years);
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
-        let pvs = self.read_pvs(steps_per_hour, pv_production);
+        let steps = base_load.len();
+        let annual_kwh = base_load.iter().sum::<f64>() / steps_per_hour as f64;
+        let mut pvs = self.read_pvs(steps_per_hour, pv_production, annual_kwh, off_grid);
         let pv_space_limits = self.pv_space_limits(&pvs);
+        if let Some(wind) = self.read_wind(steps_per_hour, &base_load, off_grid) {
+            pvs.push(wind);
+        }
+        self.check_shared_flows(&pvs, off_grid);
+        let existing_pv: Vec<f64> = (0..steps).map(|t| pvs.iter().map(|pv| pv.existing_kw * pv.production_factor[t]).sum()).collect();
+        let critical_load_kw = self.read_critical_load(&base_load, steps_per_hour, off_grid, &existing_pv);
         let load_kw = self.net_load_adjustment(base_load, &pvs);
-        let tariff = self.read_tariff(steps_per_hour, load_year)?;
         let grid = self.read_grid();
-        let storage = self.read_storage();
+        let outages = self.read_outages(steps, off_grid);
+        let resilience = self.read_resilience(outages.multiple.as_ref());
+        let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
+        // Read last: a tariff that cannot be read ends the reading, and every other unsupported
+        // part must be named first.
+        let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
+        let off_grid = off_grid.then(|| self.read_off_grid());
+        let grid_available = (0..steps)
+            .map(|t| off_grid.is_none() && !outages.single.is_some_and(|(first, last)| (first..=last).contains(&t)))
+            .collect();
         Some(Model {
             time_steps_per_hour: steps_per_hour,
             year: load_year,
             load_kw,
+            critical_load_kw,
+            grid_available,
+            single_outage: outages.single,
+            outages: outages.multiple,
+            resilience,
+            generator,
+            off_grid,
             tariff,
             grid,
             pvs,
@@ -584,7 +687,7 @@ impl<'a> Reader<'a> {
         // Without third-party ownership the owner is the offtaker: the service overwrites the
         // owner's rates with the offtaker's.
         for (field, value) in [("owner_discount_rate_fraction", offtaker_discount), ("owner_tax_rate_fraction", offtaker_tax)] {
-            self.filled.push(FilledDefault { section: s, field, value: Value::from(value) });
+            self.filled.push(FilledDefault::forced(s, field, Value::from(value)));
         }
         Financial {
             analysis_years: self.count(map, s, "analysis_years", 25).max(1),
@@ -594,6 +697,12 @@ impl<'a> Reader<'a> {
             offtaker_tax_rate_fraction: offtaker_tax,
             owner_discount_rate_fraction: offtaker_discount,
             owner_tax_rate_fraction: offtaker_tax,
+            generator_fuel_cost_escalation_rate_fraction: self.filled_number(
+                map,
+                s,
+                "generator_fuel_cost_escalation_rate_fraction",
+                sd::GENERATOR_FUEL_ESCALATION,
+            ),
         }
     }
 
@@ -656,7 +765,7 @@ impl<'a> Reader<'a> {
             return None;
         };
         let year = REFERENCE_PROFILE_YEAR;
-        self.filled.push(FilledDefault { section: s, field: "year", value: Value::from(year) });
+        self.filled.push(FilledDefault::new(s, "year", Value::from(year)));
         let hourly = scale_profile(&flat_load_shape(name, year), &energy, year, 1);
         Some((year, hourly.iter().flat_map(|&kw| std::iter::repeat_n(kw, steps_per_hour)).collect()))
     }
@@ -905,28 +1014,40 @@ impl<'a> Reader<'a> {
     }
 
     /// Every PV array that can exist (max or existing capacity above zero); names must be unique.
-    fn read_pvs(&mut self, steps_per_hour: usize, engine: &[Option<Vec<f64>>]) -> Vec<Pv> {
+    fn read_pvs(&mut self, steps_per_hour: usize, engine: &[Option<Vec<f64>>], annual_kwh: f64, off_grid: bool) -> Vec<Pv> {
         let sections = self.pv_sections();
         let several = sections.len() > 1;
         let mut pvs: Vec<Pv> = Vec::new();
         for (index, map) in sections.into_iter().enumerate() {
             let default_name = if several { format!("PV{}", index + 1) } else { "PV".to_string() };
-            if let Some(pv) = self.read_pv(map, default_name, steps_per_hour, engine.get(index).and_then(Option::as_deref)) {
+            let engine = engine.get(index).and_then(Option::as_deref);
+            let context = ArrayContext { steps_per_hour, annual_kwh, off_grid };
+            if let Some(pv) = self.read_pv(map, index, default_name, engine, context) {
                 if pvs.iter().any(|other| other.name == pv.name) {
                     self.invalid.push(format!("PV names must be unique: {} is used twice.", pv.name));
                 }
                 pvs.push(pv);
             }
         }
-        let flags = |pv: &Pv| (pv.can_net_meter, pv.can_wholesale, pv.can_export_beyond_nem_limit, pv.can_curtail);
-        if pvs.windows(2).any(|pair| flags(&pair[0]) != flags(&pair[1])) {
-            self.unsupported.push("PV arrays with different can_net_meter, can_wholesale, can_export_beyond_nem_limit or can_curtail".into());
-        }
         pvs
     }
 
-    fn read_pv(&mut self, map: &Map<String, Value>, default_name: String, steps_per_hour: usize, engine: Option<&[f64]>) -> Option<Pv> {
+    /// The renewable arrays (PV and Wind) share one set of flows: their export and curtailment
+    /// flags, and off grid their operating reserve share, must agree.
+    fn check_shared_flows(&mut self, arrays: &[Pv], off_grid: bool) {
+        let flags = |pv: &Pv| (pv.can_net_meter, pv.can_wholesale, pv.can_export_beyond_nem_limit, pv.can_curtail);
+        if arrays.windows(2).any(|pair| flags(&pair[0]) != flags(&pair[1])) {
+            self.unsupported.push("PV arrays or Wind with different can_net_meter, can_wholesale, can_export_beyond_nem_limit or can_curtail".into());
+        }
+        let reserve = |pv: &Pv| pv.operating_reserve_required_fraction;
+        if off_grid && arrays.windows(2).any(|pair| reserve(&pair[0]) != reserve(&pair[1])) {
+            self.unsupported.push("PV and Wind with different operating_reserve_required_fraction off grid".into());
+        }
+    }
+
+    fn read_pv(&mut self, map: &Map<String, Value>, index: usize, default_name: String, engine: Option<&[f64]>, context: ArrayContext) -> Option<Pv> {
         use sector_defaults as sd;
+        let ArrayContext { steps_per_hour, annual_kwh, off_grid } = context;
         let s = "PV";
         let existing_kw = self.number(map, s, "existing_kw", 0.0);
         let min_kw = self.number(map, s, "min_kw", 0.0);
@@ -947,17 +1068,11 @@ impl<'a> Reader<'a> {
             self.unsupported.push("PV without production_factor_series (no local PV production was supplied)".into());
             return None;
         };
-        let installed_cost = self.number_in(map, s, "installed_cost_per_kw");
-        let om_cost = self.number_in(map, s, "om_cost_per_kw");
-        for (value, field) in [(installed_cost, "installed_cost_per_kw"), (om_cost, "om_cost_per_kw")] {
-            if value.is_none() {
-                self.unsupported.push(format!("PV.{field} left to the service's size-class default (give a value)"));
-            }
-        }
         let location = match self.text(map, "location") {
             "" => "both".to_string(),
             other => other.to_string(),
         };
+        let (installed_cost, om_cost) = self.pv_costs(map, index, &location, min_kw, max_kw, annual_kwh);
         let space_limit_kw = self.array_space_kw(map, &location);
         let incentives = PvIncentives {
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::PV_FEDERAL_ITC),
@@ -975,6 +1090,8 @@ impl<'a> Reader<'a> {
             utility_rebate_max: self.number(map, s, "utility_rebate_max", 1.0e10),
         };
         Some(Pv {
+            kind: ArrayKind::Pv,
+            operating_reserve_required_fraction: self.reserve_fraction(map, s, off_grid, 0.25),
             name: match self.text(map, "name") {
                 "" => default_name,
                 name => name.to_string(),
@@ -983,16 +1100,130 @@ impl<'a> Reader<'a> {
             existing_kw,
             min_new_kw: min_kw,
             max_new_kw: space_limit_kw.map_or(max_kw, |limit| max_kw.min(limit)),
-            installed_cost_per_kw: installed_cost.unwrap_or(0.0),
-            om_cost_per_kw: om_cost.unwrap_or(0.0),
+            installed_cost_per_kw: installed_cost,
+            om_cost_per_kw: om_cost,
             degradation_fraction: self.number(map, s, "degradation_fraction", 0.005),
             production_factor,
             incentives,
-            can_net_meter: self.flag(map, s, "can_net_meter", true),
-            can_wholesale: self.flag(map, s, "can_wholesale", true),
-            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit", true),
+            can_net_meter: self.flag(map, s, "can_net_meter", true) && !off_grid,
+            can_wholesale: self.flag(map, s, "can_wholesale", true) && !off_grid,
+            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit", true) && !off_grid,
             can_curtail: self.flag(map, s, "can_curtail", true),
         })
+    }
+
+    /// An array's operating reserve fraction: off grid its value or the service's default,
+    /// on grid always 0 (the service resets it).
+    fn reserve_fraction(&mut self, map: &Map<String, Value>, section: &'static str, off_grid: bool, off_grid_default: f64) -> f64 {
+        if off_grid {
+            self.filled_number(map, section, "operating_reserve_required_fraction", off_grid_default)
+        } else {
+            0.0
+        }
+    }
+
+    /// The wind turbine, from its production factor (the wind resource download and turbine
+    /// model of the service are not available here), sized and priced like an array.
+    fn read_wind(&mut self, steps_per_hour: usize, base_load: &[f64], off_grid: bool) -> Option<Pv> {
+        use sector_defaults as sd;
+        let map = self.section("Wind")?;
+        let s = "Wind";
+        let min_kw = self.number(map, s, "min_kw", 0.0);
+        let mut max_kw = self.number(map, s, "max_kw", 1.0e9);
+        if max_kw <= 0.0 {
+            return None;
+        }
+        let given = self.numbers(map, s, "production_factor_series");
+        if given.is_empty() {
+            return None;
+        }
+        let production_factor = self.series(&given, s, "production_factor_series", steps_per_hour)?;
+        let site = self.section("Site").unwrap_or(self.empty);
+        if let Some(acres) = self.number_in(site, "Site", "land_acres") {
+            let acres_per_kw = self.number(map, s, "acres_per_kw", 0.03);
+            // Turbines below 1.5 MW are not held to the land limit (the service's rule).
+            let land_kw = if acres_per_kw > 0.0 { (acres / acres_per_kw).max(1500.0) } else { f64::INFINITY };
+            max_kw = max_kw.min(land_kw);
+        }
+        if min_kw > max_kw {
+            self.invalid.push("Wind.min_kw is greater than Wind.max_kw or the land-constrained size (Site.land_acres / Wind.acres_per_kw).".into());
+            return None;
+        }
+        let installed_cost_per_kw = match self.number_in(map, s, "installed_cost_per_kw") {
+            Some(cost) => cost,
+            None => {
+                let cost = wind_size_class_cost(self.text(map, "size_class"), base_load);
+                self.filled.push(FilledDefault::new(s, "installed_cost_per_kw", Value::from(cost)));
+                cost
+            }
+        };
+        let incentives = PvIncentives {
+            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::WIND_FEDERAL_ITC),
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.5),
+            state_ibi_fraction: self.number(map, s, "state_ibi_fraction", 0.0),
+            state_ibi_max: self.number(map, s, "state_ibi_max", 1.0e10),
+            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction", 0.0),
+            utility_ibi_max: self.number(map, s, "utility_ibi_max", 1.0e10),
+            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw", 0.0),
+            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw", 0.0),
+            state_rebate_max: self.number(map, s, "state_rebate_max", 1.0e10),
+            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw", 0.0),
+            utility_rebate_max: self.number(map, s, "utility_rebate_max", 1.0e10),
+        };
+        Some(Pv {
+            kind: ArrayKind::Wind,
+            name: "Wind".into(),
+            location: "wind".into(),
+            existing_kw: 0.0,
+            min_new_kw: min_kw,
+            max_new_kw: max_kw,
+            installed_cost_per_kw,
+            om_cost_per_kw: self.number(map, s, "om_cost_per_kw", 42.0),
+            degradation_fraction: 0.0,
+            production_factor,
+            incentives,
+            can_net_meter: self.flag(map, s, "can_net_meter", true) && !off_grid,
+            can_wholesale: self.flag(map, s, "can_wholesale", true) && !off_grid,
+            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit", true) && !off_grid,
+            can_curtail: self.flag(map, s, "can_curtail", true),
+            operating_reserve_required_fraction: self.reserve_fraction(map, s, off_grid, 0.5),
+        })
+    }
+
+    /// An array's installed and O&M costs; missing ones get the service's size-class defaults
+    /// (`pv_costs`), recorded for the echo of that array.
+    fn pv_costs(&mut self, map: &Map<String, Value>, index: usize, location: &str, min_kw: f64, max_kw: f64, annual_kwh: f64) -> (f64, f64) {
+        let s = "PV";
+        let installed = self.number_in(map, s, "installed_cost_per_kw");
+        let om = self.number_in(map, s, "om_cost_per_kw");
+        if let (Some(installed), Some(om)) = (installed, om) {
+            return (installed, om);
+        }
+        let site = self.section("Site").unwrap_or(self.empty);
+        let inputs = pv_costs::PvCostInputs {
+            annual_kwh,
+            min_kw,
+            max_kw,
+            roof_squarefeet: self.number_in(site, "Site", "roof_squarefeet"),
+            land_acres: self.number_in(site, "Site", "land_acres"),
+            kw_per_square_foot: self.number(map, s, "kw_per_square_foot", 0.01),
+            acres_per_kw: self.number(map, s, "acres_per_kw", 0.006),
+            array_type: self.count(map, s, "array_type", 1),
+            location: location.to_string(),
+            size_class: self.number_in(map, s, "size_class").map(|c| c as u32),
+        };
+        let defaults = pv_costs::default_costs(installed, om, &inputs);
+        let mut fill = |field: &'static str, value: Option<Value>| {
+            if let Some(value) = value {
+                self.filled.push(FilledDefault { item: Some(index), ..FilledDefault::new(s, field, value) });
+            }
+        };
+        fill("installed_cost_per_kw", defaults.installed_cost_per_kw.map(Value::from));
+        fill("om_cost_per_kw", defaults.om_cost_per_kw.map(Value::from));
+        fill("size_class", defaults.size_class.map(Value::from));
+        (installed.or(defaults.installed_cost_per_kw).unwrap_or(0.0), om.or(defaults.om_cost_per_kw).unwrap_or(0.0))
     }
 
     /// New PV kW that fits the site for one array's `location`: roof area × kW/ft² and/or land
@@ -1030,7 +1261,7 @@ impl<'a> Reader<'a> {
         limits
     }
 
-    fn read_storage(&mut self) -> Option<Storage> {
+    fn read_storage(&mut self, off_grid: bool, soc_min_applies_during_outages: bool) -> Option<Storage> {
         use sector_defaults as sd;
         let map = self.section("ElectricStorage")?;
         let s = "ElectricStorage";
@@ -1039,7 +1270,7 @@ impl<'a> Reader<'a> {
         if max_kw <= 0.0 || max_kwh <= 0.0 {
             return None;
         }
-        let soc_init_fraction = self.filled_number(map, s, "soc_init_fraction", 0.5);
+        let soc_init_fraction = self.filled_number(map, s, "soc_init_fraction", if off_grid { 1.0 } else { 0.5 });
         let internal = self.number(map, s, "internal_efficiency_fraction", 0.975);
         let inverter = self.number(map, s, "inverter_efficiency_fraction", 0.96);
         let rectifier = self.number(map, s, "rectifier_efficiency_fraction", 0.96);
@@ -1049,10 +1280,10 @@ impl<'a> Reader<'a> {
         }
         let can_grid_charge = match map.get("can_grid_charge") {
             None | Some(Value::Null) => {
-                self.filled.push(FilledDefault { section: s, field: "can_grid_charge", value: Value::Bool(true) });
-                true
+                self.filled.push(FilledDefault::new(s, "can_grid_charge", Value::Bool(!off_grid)));
+                !off_grid
             }
-            Some(_) => self.flag(map, s, "can_grid_charge", true),
+            Some(_) => self.flag(map, s, "can_grid_charge", true) && !off_grid,
         };
         Some(Storage {
             min_kw: self.number(map, s, "min_kw", 0.0),
@@ -1066,6 +1297,7 @@ impl<'a> Reader<'a> {
             soc_init_fraction,
             optimize_soc_init_fraction: self.flag(map, s, "optimize_soc_init_fraction", false),
             can_grid_charge,
+            soc_min_applies_during_outages,
             installed_cost_per_kw: self.number(map, s, "installed_cost_per_kw", 968.0),
             installed_cost_per_kwh: self.number(map, s, "installed_cost_per_kwh", 253.0),
             installed_cost_constant: self.number(map, s, "installed_cost_constant", 222_115.0),
@@ -1085,6 +1317,25 @@ impl<'a> Reader<'a> {
             min_duration_hours: self.number(map, s, "min_duration_hours", 0.0),
             max_duration_hours: self.number(map, s, "max_duration_hours", 100_000.0),
         })
+    }
+}
+
+/// The service's default wind cost for a size class ($/kW): given, or chosen by the average
+/// load (≤ 12.5 kW residential, ≤ 100 commercial, ≤ 1000 medium, else large).
+pub fn wind_size_class_cost(size_class: &str, load_kw: &[f64]) -> f64 {
+    let average = load_kw.iter().sum::<f64>() / load_kw.len().max(1) as f64;
+    let class = match size_class {
+        "" if average <= 12.5 => "residential",
+        "" if average <= 100.0 => "commercial",
+        "" if average <= 1000.0 => "medium",
+        "" => "large",
+        given => given,
+    };
+    match class {
+        "residential" => 7692.0,
+        "commercial" => 5776.0,
+        "medium" => 3807.0,
+        _ => 2896.0,
     }
 }
 
@@ -1157,12 +1408,26 @@ mod tests {
         scenario["Wind"] = json!({"max_kw": 100});
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
-        scenario["Settings"] = json!({"off_grid_flag": true});
+        scenario["CHP"] = json!({"max_kw": 100});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind (section)", "ElectricTariff.urdb_label", "Settings.off_grid_flag", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CHP (section)", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
+    }
+
+    #[test]
+    fn pv_costs_left_out_get_the_size_class_defaults() {
+        let mut scenario = flat_scenario();
+        scenario["PV"] = json!([{"name": "roof", "production_factor_series": vec![0.2; 8760]},
+                                {"name": "field", "array_type": 0, "om_cost_per_kw": 15.0, "production_factor_series": vec![0.2; 8760]}]);
+        let model = from_scenario(&scenario, &[]).unwrap();
+        // 87,600 kWh a year → 0.5 · 87,600 / 1,752 = 25 kW: small commercial (2,232 $/kW, 26 $/kW-year).
+        assert_eq!((model.pvs[0].installed_cost_per_kw, model.pvs[0].om_cost_per_kw), (2232.0, 26.0));
+        assert_eq!((model.pvs[1].installed_cost_per_kw, model.pvs[1].om_cost_per_kw), ((2232.0f64 * 1.3).round(), 15.0));
+        let filled: Vec<(&str, Option<usize>)> =
+            model.filled_defaults.iter().filter(|f| f.section == "PV" && f.field.ends_with("cost_per_kw")).map(|f| (f.field, f.item)).collect();
+        assert_eq!(filled, vec![("installed_cost_per_kw", Some(0)), ("om_cost_per_kw", Some(0)), ("installed_cost_per_kw", Some(1))]);
     }
 
     #[test]

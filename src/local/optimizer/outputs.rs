@@ -8,9 +8,12 @@
 
 use serde_json::{json, Map, Value};
 
-use super::lp::{CostFactors, Dispatch, PvChoice};
+use super::lp::{CostFactors, Dispatch, SizeChoice};
 use super::tariff::{Lookback, TieredCharge};
-use super::model::{FilledDefault, Model, Resampled};
+use super::microgrid;
+use super::resilience_outputs;
+use super::model::{ArrayKind, FilledDefault, Model, Resampled};
+use super::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
 /// API version reported in every body.
@@ -23,8 +26,10 @@ pub struct CostBreakdown {
     pub pv_capital: f64,
     /// Storage capital after incentives, including replacements and the cost constant.
     pub storage_capital: f64,
-    /// Present value after tax of storage replacements (inside `storage_capital`).
+    /// Present value after tax of storage and generator replacements (inside the capital).
     pub replacements_present_cost_after_tax: f64,
+    /// The replacements' cost in their year (not discounted).
+    pub replacements_future_cost: f64,
     pub om_before_tax: f64,
     pub om_after_tax: f64,
     pub pv_om_before_tax: f64,
@@ -34,16 +39,44 @@ pub struct CostBreakdown {
     pub year_one_min_charge_adder: f64,
     pub year_one_coincident_peak_cost: f64,
     pub year_one_export_benefit: f64,
-    /// Up-front cost before incentives of new PV and storage.
+    /// Up-front cost before incentives of new PV, Wind, generator and storage (off grid: and
+    /// the other capital costs).
     pub initial_capital_costs: f64,
+    /// New generator capacity after MACRS, its replacement included.
+    pub generator_capital: f64,
+    pub generator_om_fixed_before_tax: f64,
+    pub generator_om_variable_before_tax: f64,
+    /// Gallons burned in the year's dispatch (the outages of the multiple-outage form apart).
+    pub generator_fuel_gal: f64,
+    pub year_one_fuel_cost: f64,
+    pub lifecycle_fuel_cost_after_tax: f64,
+    /// Multiple-outage form: Σ_s p_s · the costliest start's lost load ($, pwf_e · VOLL · kWh).
+    pub expected_outage_cost: f64,
+    /// The costliest start's lost-load cost of each duration scenario.
+    pub max_outage_cost_per_outage_duration: Vec<f64>,
+    /// Microgrid upgrade costs of the renewables, the generator and storage.
+    pub microgrid_upgrade_costs: [f64; 3],
+    /// Σ_s p_s · the costliest start's fuel cost ($, not discounted, as the service).
+    pub expected_microgrid_fuel_cost: f64,
+    pub offgrid_other_annual_costs_after_tax: f64,
+    pub offgrid_other_capital_costs_after_depreciation: f64,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     pub lcc: f64,
 }
 
 impl CostBreakdown {
+    /// Capital of every technology, the microgrid upgrades and the off-grid other capital.
     pub fn lifecycle_capital_costs(&self) -> f64 {
-        self.pv_capital + self.storage_capital
+        self.pv_capital
+            + self.generator_capital
+            + self.storage_capital
+            + self.microgrid_upgrade_costs.iter().sum::<f64>()
+            + self.offgrid_other_capital_costs_after_depreciation
+    }
+
+    pub fn microgrid_upgrade_and_fuel_cost(&self) -> f64 {
+        self.microgrid_upgrade_costs.iter().sum::<f64>() + self.expected_microgrid_fuel_cost
     }
 
     /// Everything billed in year one (exports not deducted), as the service's `year_one_bill`.
@@ -142,15 +175,31 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let min_charge_adder = if rates.annual_min_charge >= 0.01 { (rates.annual_min_charge - compared).max(0.0) } else { 0.0 };
     let year_one_min_charge_adder = min_charge_adder / factors.pwf_e;
     let om_before_tax = pv_om_before_tax + storage_om;
-    let om_after_tax = om_before_tax * factors.owner_after_tax;
     let lifecycle_elecbill_after_tax = factors.utility_factor()
         * (year_one_energy_cost + year_one_demand_cost + year_one_fixed_cost + year_one_coincident_peak_cost + year_one_min_charge_adder
             - year_one_export_benefit);
     let pv_initial: f64 = model.pvs.iter().zip(&d.pv_new_kw).map(|(pv, kw)| pv.installed_cost_per_kw * kw).sum();
+    let generator = generator_costs(model, factors, d);
+    let outages = outage_costs(model, factors, solution);
+    let offgrid_annual = model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.om_factor());
+    let offgrid_capital = factors.offgrid_other_capital_after_depreciation;
+    let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
+    let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax;
+    let om_after_tax = om_before_tax * factors.owner_after_tax;
+    let lcc = pv_capital
+        + generator.capital
+        + storage_capital
+        + om_after_tax
+        + lifecycle_elecbill_after_tax
+        + generator.lifecycle_fuel_cost_after_tax
+        + outages.expected_outage_cost
+        + outages.upgrades.iter().sum::<f64>()
+        + outages.expected_fuel_cost
+        + offgrid_annual
+        + offgrid_capital;
     CostBreakdown {
         pv_capital,
         storage_capital,
-        replacements_present_cost_after_tax: replacements,
         om_before_tax,
         om_after_tax,
         pv_om_before_tax,
@@ -160,10 +209,120 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_min_charge_adder,
         year_one_coincident_peak_cost,
         year_one_export_benefit,
-        initial_capital_costs: pv_initial + storage_initial,
+        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial,
         lifecycle_elecbill_after_tax,
-        lcc: pv_capital + storage_capital + om_after_tax + lifecycle_elecbill_after_tax,
+        lcc,
+        generator_capital: generator.capital,
+        generator_om_fixed_before_tax: generator.om_fixed_before_tax,
+        generator_om_variable_before_tax: generator.om_variable_before_tax,
+        generator_fuel_gal: generator.fuel_gal,
+        year_one_fuel_cost: generator.year_one_fuel_cost,
+        lifecycle_fuel_cost_after_tax: generator.lifecycle_fuel_cost_after_tax,
+        expected_outage_cost: outages.expected_outage_cost,
+        max_outage_cost_per_outage_duration: outages.max_per_duration,
+        microgrid_upgrade_costs: outages.upgrades,
+        expected_microgrid_fuel_cost: outages.expected_fuel_cost,
+        offgrid_other_annual_costs_after_tax: offgrid_annual,
+        offgrid_other_capital_costs_after_depreciation: offgrid_capital,
+        replacements_present_cost_after_tax: replacements + generator.replacements,
+        replacements_future_cost: replacements_future_cost(model, solution),
     }
+}
+
+/// Replacement costs in their year: storage kW, kWh and constant, and new generator kW, each
+/// when replaced within the analysis period.
+fn replacements_future_cost(model: &Model, solution: &CaseSolution) -> f64 {
+    let d = &solution.dispatch;
+    let years = model.financial.analysis_years;
+    let within = |year: u32, cost: f64| if year < years { cost } else { 0.0 };
+    let storage = match &model.storage {
+        Some(s) if solution.case.storage => {
+            within(s.inverter_replacement_year, s.replace_cost_per_kw * d.storage_kw)
+                + within(s.battery_replacement_year, s.replace_cost_per_kwh * d.storage_kwh)
+                + if s.has_cost_constant() { within(s.cost_constant_replacement_year, s.replace_cost_constant) } else { 0.0 }
+        }
+        _ => 0.0,
+    };
+    let generator = model.generator.as_ref().map_or(0.0, |g| within(g.replacement_year, g.replace_cost_per_kw * d.generator_new_kw));
+    storage + generator
+}
+
+/// The generator's cost items of a solution.
+struct GeneratorItems {
+    capital: f64,
+    replacements: f64,
+    initial: f64,
+    om_fixed_before_tax: f64,
+    om_variable_before_tax: f64,
+    fuel_gal: f64,
+    year_one_fuel_cost: f64,
+    lifecycle_fuel_cost_after_tax: f64,
+}
+
+/// Gallons burned producing `kw` for one step of `hours`: slope per kWh plus the intercept
+/// per hour running (the exact fuel curve).
+pub fn generator_gallons(g: &Generator, kw: f64, hours: f64) -> f64 {
+    if kw <= 0.0 {
+        0.0
+    } else {
+        hours * (g.fuel_slope_gal_per_kwh * kw + g.fuel_intercept_gal_per_hour)
+    }
+}
+
+fn generator_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> GeneratorItems {
+    let (Some(g), Some(c)) = (&model.generator, &factors.generator) else {
+        return GeneratorItems {
+            capital: 0.0,
+            replacements: 0.0,
+            initial: 0.0,
+            om_fixed_before_tax: 0.0,
+            om_variable_before_tax: 0.0,
+            fuel_gal: 0.0,
+            year_one_fuel_cost: 0.0,
+            lifecycle_fuel_cost_after_tax: 0.0,
+        };
+    };
+    let dt = model.step_hours();
+    let produced = (0..model.steps()).map(|t| d.generator_load[t] + d.generator_storage[t]);
+    let kwh: f64 = produced.clone().sum::<f64>() * dt;
+    let fuel_gal: f64 = produced.map(|kw| generator_gallons(g, kw, dt)).sum();
+    let year_one_fuel_cost = fuel_gal * g.fuel_cost_per_gallon;
+    GeneratorItems {
+        capital: c.net_present_cost_per_kw * d.generator_new_kw,
+        replacements: c.replacement_present_cost_per_kw * d.generator_new_kw,
+        initial: g.installed_cost_per_kw * d.generator_new_kw,
+        om_fixed_before_tax: factors.pwf_om * g.om_cost_per_kw * d.generator_kw,
+        om_variable_before_tax: factors.pwf_om * g.om_cost_per_kwh * kwh,
+        fuel_gal,
+        year_one_fuel_cost,
+        lifecycle_fuel_cost_after_tax: factors.pwf_fuel * factors.offtaker_after_tax * year_one_fuel_cost,
+    }
+}
+
+/// The multiple-outage form's cost items of a solution.
+struct OutageItems {
+    expected_outage_cost: f64,
+    max_per_duration: Vec<f64>,
+    upgrades: [f64; 3],
+    expected_fuel_cost: f64,
+}
+
+fn outage_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> OutageItems {
+    let (Some(outages), Some(mg)) = (&model.outages, &solution.dispatch.microgrid) else {
+        return OutageItems { expected_outage_cost: 0.0, max_per_duration: Vec::new(), upgrades: [0.0; 3], expected_fuel_cost: 0.0 };
+    };
+    let dt = model.step_hours();
+    let lost_value = factors.pwf_e * model.resilience.value_of_lost_load_per_kwh;
+    let fuel_price = model.generator.as_ref().map_or(0.0, |g| g.fuel_cost_per_gallon);
+    let max_per_duration: Vec<f64> = mg
+        .outages
+        .iter()
+        .map(|starts| starts.iter().map(|o| lost_value * dt * o.unserved.iter().sum::<f64>()).fold(0.0, f64::max))
+        .collect();
+    let max_fuel: Vec<f64> = mg.outages.iter().map(|starts| starts.iter().map(|o| fuel_price * o.fuel_gal).fold(0.0, f64::max)).collect();
+    let expected = |values: &[f64]| values.iter().zip(&outages.probabilities).map(|(v, p)| v * p).sum::<f64>();
+    let upgrades = if solution.case.bau { [0.0; 3] } else { microgrid::upgrade_costs(model, factors, mg.members, &solution.dispatch) };
+    OutageItems { expected_outage_cost: expected(&max_per_duration), max_per_duration, upgrades, expected_fuel_cost: expected(&max_fuel) }
 }
 
 /// The largest grid purchase (kW) of each month.
@@ -178,8 +337,8 @@ pub fn monthly_peaks(model: &Model, d: &Dispatch) -> [f64; 12] {
 /// Capacity of one array in a solution: existing plus new, or none when the case has no PV.
 pub fn pv_array_kw(model: &Model, solution: &CaseSolution, array: usize) -> f64 {
     match solution.case.pv {
-        PvChoice::Sized | PvChoice::ExistingOnly => model.pvs[array].existing_kw + solution.dispatch.pv_new_kw[array],
-        PvChoice::Absent => 0.0,
+        SizeChoice::Sized | SizeChoice::ExistingOnly => model.pvs[array].existing_kw + solution.dispatch.pv_new_kw[array],
+        SizeChoice::Absent => 0.0,
     }
 }
 
@@ -204,9 +363,13 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     outputs.insert("Financial".into(), financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
     outputs.insert("ElectricTariff".into(), tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
     outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
-    outputs.insert("ElectricLoad".into(), load_outputs(model));
-    outputs.insert("Site".into(), json!({}));
-    let arrays: Vec<Value> = (0..model.pvs.len()).map(|i| pv_outputs(model, i, run, bau.as_ref().map(|(s, _)| *s))).collect();
+    let mut load = load_outputs(model);
+    resilience_outputs::load_extras(model, &run.optimal, &mut load);
+    outputs.insert("ElectricLoad".into(), Value::Object(load));
+    outputs.insert("Site".into(), resilience_outputs::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c)));
+    let bau_solution = bau.as_ref().map(|(s, _)| *s);
+    let arrays: Vec<Value> =
+        (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == ArrayKind::Pv).map(|i| pv_outputs(model, i, run, bau_solution)).collect();
     match arrays.len() {
         0 => {}
         1 => {
@@ -216,8 +379,22 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
             outputs.insert("PV".into(), Value::Array(arrays));
         }
     }
+    if let Some(wind) = model.pvs.iter().position(|pv| pv.kind == ArrayKind::Wind) {
+        let mut section = pv_outputs(model, wind, run, bau_solution);
+        if let Value::Object(map) = &mut section {
+            map.remove("name");
+        }
+        outputs.insert("Wind".into(), section);
+    }
     if model.storage.is_some() {
         outputs.insert("ElectricStorage".into(), storage_outputs(model, &run.optimal));
+    }
+    if model.generator.is_some() {
+        let generator = resilience_outputs::generator_outputs(model, &run.factors, &run.optimal, &optimal, bau.as_ref().map(|(_, c)| c));
+        outputs.insert("Generator".into(), generator);
+    }
+    if let Some(section) = resilience_outputs::outage_outputs(model, &run.optimal, &optimal) {
+        outputs.insert("Outages".into(), section);
     }
     Value::Object(outputs)
 }
@@ -230,7 +407,7 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "npv": bau.map(|b| money(b.lcc - optimal.lcc)),
         "lifecycle_capital_costs_plus_om_after_tax": money(optimal.lifecycle_capital_costs() + optimal.om_after_tax),
         "lifecycle_capital_costs": money(optimal.lifecycle_capital_costs()),
-        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital),
+        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital),
         "lifecycle_storage_capital_costs": money(optimal.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),
         "initial_capital_costs_after_incentives": money(optimal.lifecycle_capital_costs() - optimal.replacements_present_cost_after_tax),
@@ -244,7 +421,17 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "year_one_om_costs_after_tax": money(om_year_one(optimal) * factors.owner_after_tax),
         "year_one_om_costs_before_tax_bau": bau.map(|b| money(om_year_one(b))),
         "lifecycle_elecbill_after_tax": money(optimal.lifecycle_elecbill_after_tax),
+        "lifecycle_elecbill_after_tax_bau": bau.map(|b| money(b.lifecycle_elecbill_after_tax)),
         "lifecycle_production_incentive_after_tax": 0.0,
+        "lifecycle_fuel_costs_after_tax": money(optimal.lifecycle_fuel_cost_after_tax),
+        "lifecycle_fuel_costs_after_tax_bau": bau.map(|b| money(b.lifecycle_fuel_cost_after_tax)),
+        "lifecycle_chp_standby_cost_after_tax": 0.0,
+        "lifecycle_outage_cost": money(optimal.expected_outage_cost),
+        "lifecycle_outage_cost_bau": bau.map(|b| money(b.expected_outage_cost)),
+        "lifecycle_MG_upgrade_and_fuel_cost": money(optimal.microgrid_upgrade_and_fuel_cost()),
+        "lifecycle_offgrid_other_annual_costs_after_tax": money(optimal.offgrid_other_annual_costs_after_tax),
+        "lifecycle_offgrid_other_capital_costs": money(optimal.offgrid_other_capital_costs_after_depreciation),
+        "replacements_future_cost_after_tax": money(optimal.replacements_future_cost),
     })
 }
 
@@ -287,11 +474,11 @@ fn utility_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolut
     })
 }
 
-fn load_outputs(model: &Model) -> Value {
-    json!({
-        "load_series_kw": series(&model.load_kw),
-        "annual_calculated_kwh": round6(annual_kwh(model, model.load_kw.iter().copied())),
-    })
+fn load_outputs(model: &Model) -> Map<String, Value> {
+    let mut load = Map::new();
+    load.insert("load_series_kw".into(), series(&model.load_kw));
+    load.insert("annual_calculated_kwh".into(), Value::from(round6(annual_kwh(model, model.load_kw.iter().copied()))));
+    load
 }
 
 /// One array's results. The arrays share their flows (to load, storage, grid, curtailed); each
@@ -360,14 +547,19 @@ pub fn inputs_echo(resolved: &Value, filled: &[FilledDefault]) -> Value {
     }
     let write = |map: &mut Map<String, Value>, fill: &FilledDefault| {
         let slot = map.entry(fill.field).or_insert(Value::Null);
-        if slot.is_null() || fill.field.starts_with("owner_") {
+        if slot.is_null() || fill.overrides {
             *slot = fill.value.clone();
         }
     };
     for fill in filled {
         match inputs.entry(fill.section).or_insert_with(|| json!({})) {
-            Value::Object(map) => write(map, fill),
-            Value::Array(items) => items.iter_mut().filter_map(Value::as_object_mut).for_each(|map| write(map, fill)),
+            Value::Object(map) if fill.item.is_none_or(|i| i == 0) => write(map, fill),
+            Value::Array(items) => items
+                .iter_mut()
+                .enumerate()
+                .filter(|(i, _)| fill.item.is_none_or(|item| item == *i))
+                .filter_map(|(_, item)| item.as_object_mut())
+                .for_each(|map| write(map, fill)),
             _ => {}
         }
     }

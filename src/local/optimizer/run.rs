@@ -14,7 +14,9 @@
 //! by branch and bound (`branching`).
 
 use super::branching::{self, BranchFailure};
-use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, PvChoice};
+use super::finance;
+use super::microgrid;
+use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, MicrogridMembers, SizeChoice};
 use super::model::Model;
 use super::solve::{self, SolveControl, SolveStatus};
 
@@ -31,13 +33,17 @@ pub struct CaseSolution {
     pub lp_objective: f64,
     /// The SOC incentive term at the solver's point ($, ≤ 0); not part of the lifecycle cost.
     pub soc_incentive: f64,
+    /// The unserved-load tie-breaker of the outage microgrids ($, ≥ 0); not part of the
+    /// lifecycle cost either.
+    pub unserved_penalty: f64,
     pub stats: SolveStats,
 }
 
 impl CaseSolution {
-    /// The lifecycle cost the LP minimized (objective without the SOC incentive).
+    /// The lifecycle cost the LP minimized (objective without the SOC incentive and the
+    /// unserved-load tie-breaker).
     pub fn lp_lifecycle_cost(&self) -> f64 {
-        self.lp_objective - self.soc_incentive
+        self.lp_objective - self.soc_incentive - self.unserved_penalty
     }
 }
 
@@ -92,34 +98,129 @@ pub fn optimize(model: &Model, control: &SolveControl) -> Result<Optimized, RunE
 
 /// The cases of the optimal problem.
 pub fn optimal_cases(model: &Model) -> Vec<Case> {
-    let pv = if model.pvs.is_empty() { PvChoice::Absent } else { PvChoice::Sized };
+    let pv = if model.pvs.is_empty() { SizeChoice::Absent } else { SizeChoice::Sized };
     let storage_options: Vec<bool> = match &model.storage {
         Some(s) if s.has_cost_constant() && s.min_kw <= 0.0 && s.min_kwh <= 0.0 => vec![false, true],
         Some(_) => vec![true],
         None => vec![false],
     };
+    let generator = if model.generator.is_some() { SizeChoice::Sized } else { SizeChoice::Absent };
     let mut cases = Vec::new();
     for (label, exports, cap) in export_cases(model, pv) {
         for &storage in &storage_options {
-            cases.push(Case { label, pv, storage, exports, pv_total_cap_kw: cap });
+            for microgrid in microgrid_options(model, pv, generator, storage) {
+                cases.push(Case { label, pv, generator, storage, exports, pv_total_cap_kw: cap, bau: false, bau_outage_served_steps: 0, microgrid });
+            }
         }
     }
     cases
 }
 
-/// The cases of the business-as-usual problem: existing PV only, no storage.
+/// The cases of the business-as-usual problem: existing PV and generator only, no storage.
 pub fn bau_cases(model: &Model) -> Vec<Case> {
-    let pv = if model.pvs.iter().any(|pv| pv.existing_kw > 0.0) { PvChoice::ExistingOnly } else { PvChoice::Absent };
+    let pv = if model.pvs.iter().any(|pv| pv.existing_kw > 0.0) { SizeChoice::ExistingOnly } else { SizeChoice::Absent };
+    let generator =
+        if model.generator.as_ref().is_some_and(|g| g.existing_kw > 0.0) { SizeChoice::ExistingOnly } else { SizeChoice::Absent };
+    let served = bau_outage_served_steps(model);
+    let microgrid = MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage: false };
     export_cases(model, pv)
         .into_iter()
-        .map(|(label, exports, cap)| Case { label, pv, storage: false, exports, pv_total_cap_kw: cap })
+        .map(|(label, exports, cap)| Case {
+            label,
+            pv,
+            generator,
+            storage: false,
+            exports,
+            pv_total_cap_kw: cap,
+            bau: true,
+            bau_outage_served_steps: served.steps,
+            microgrid,
+        })
         .collect()
 }
 
+/// Which technologies may join the outage microgrid: all present ones when joining is free;
+/// otherwise every choice (each pays its upgrade cost), renewables only together with storage
+/// or the generator (the service's rule).
+fn microgrid_options(model: &Model, pv: SizeChoice, generator: SizeChoice, storage: bool) -> Vec<MicrogridMembers> {
+    let present = MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage };
+    if model.outages.is_none() {
+        return vec![MicrogridMembers::default()];
+    }
+    if model.resilience.microgrid_upgrade_cost_fraction <= 0.0 {
+        return vec![present];
+    }
+    let choices = |available: bool| if available { vec![false, true] } else { vec![false] };
+    let mut options = Vec::new();
+    for renewables in choices(present.renewables) {
+        for generator in choices(present.generator) {
+            for storage in choices(present.storage) {
+                if renewables && !generator && !storage {
+                    continue;
+                }
+                options.push(MicrogridMembers { renewables, generator, storage });
+            }
+        }
+    }
+    options
+}
+
+/// How long the existing capacity alone carries the critical load of the deterministic outage
+/// (the service's business-as-usual check): step by step, existing PV first, then the existing
+/// generator within its size and fuel (at least its turndown), until a step is not met.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BauOutage {
+    /// Every step of the outage is met.
+    pub met: bool,
+    /// Steps met from the start.
+    pub steps: usize,
+    pub fuel_gal: f64,
+}
+
+pub fn bau_outage_served_steps(model: &Model) -> BauOutage {
+    let Some((first, last)) = model.single_outage else { return BauOutage { met: true, steps: 0, fuel_gal: 0.0 } };
+    let generator = model.generator.as_ref().filter(|g| g.existing_kw > 0.0);
+    // Levelized, as in the dispatch that must then serve these steps (the service's check uses
+    // the first year's output, which can leave its own business-as-usual dispatch infeasible).
+    let f = &model.financial;
+    let levelized: Vec<f64> = model
+        .pvs
+        .iter()
+        .map(|pv| {
+            pv.existing_kw
+                * finance::levelization_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction, pv.degradation_fraction)
+        })
+        .collect();
+    let existing_pv = |t: usize| -> f64 { model.pvs.iter().zip(&levelized).map(|(pv, kw)| kw * pv.production_factor[t]).sum() };
+    if generator.is_none() && model.pvs.iter().all(|pv| pv.existing_kw <= 0.0) {
+        return BauOutage { met: false, steps: 0, fuel_gal: 0.0 };
+    }
+    let dt = model.step_hours();
+    let mut fuel_left = generator.map_or(0.0, |g| g.fuel_avail_gal);
+    let mut fuel_used = 0.0;
+    for (index, t) in (first..=last).enumerate() {
+        let unmet = model.critical_load_kw[t] - existing_pv(t);
+        if unmet <= 0.0 {
+            continue;
+        }
+        let Some(g) = generator else { return BauOutage { met: false, steps: index, fuel_gal: fuel_used } };
+        let fuel_kwh = (fuel_left - g.fuel_intercept_gal_per_hour) / g.fuel_slope_gal_per_kwh;
+        let available = fuel_kwh.min(g.existing_kw * dt);
+        let output = unmet.min(available).max(g.min_turn_down_fraction * g.existing_kw);
+        let needed = g.fuel_intercept_gal_per_hour + g.fuel_slope_gal_per_kwh * output;
+        fuel_left -= needed;
+        fuel_used += needed;
+        if output < unmet {
+            return BauOutage { met: false, steps: index, fuel_gal: fuel_used };
+        }
+    }
+    BauOutage { met: true, steps: last - first + 1, fuel_gal: fuel_used }
+}
+
 /// Export configurations: (label, bins with value, cap on total PV kW).
-fn export_cases(model: &Model, pv_choice: PvChoice) -> Vec<(&'static str, ExportBins, Option<f64>)> {
+fn export_cases(model: &Model, pv_choice: SizeChoice) -> Vec<(&'static str, ExportBins, Option<f64>)> {
     // The arrays share their export flags (the model refuses arrays whose flags differ).
-    let Some(pv) = model.pvs.first().filter(|_| pv_choice != PvChoice::Absent) else {
+    let Some(pv) = model.pvs.first().filter(|_| pv_choice != SizeChoice::Absent) else {
         return vec![("no exports", ExportBins::default(), None)];
     };
     let grid = &model.grid;
@@ -136,7 +237,7 @@ fn export_cases(model: &Model, pv_choice: PvChoice) -> Vec<(&'static str, Export
     }
     let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
     let largest_pv = match pv_choice {
-        PvChoice::Sized => existing + model.pvs.iter().map(|pv| pv.max_new_kw).sum::<f64>(),
+        SizeChoice::Sized => existing + model.pvs.iter().map(|pv| pv.max_new_kw).sum::<f64>(),
         _ => existing,
     };
     if !whl && largest_pv <= grid.net_metering_limit_kw {
@@ -195,6 +296,8 @@ fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
         s.case.exports.nem
             && s.case.storage == case.storage
             && s.case.pv == case.pv
+            && s.case.generator == case.generator
+            && s.case.microgrid == case.microgrid
             && s.case.pv_total_cap_kw.is_some_and(|nem_cap| {
                 nem_cap < cap && existing + s.dispatch.pv_new_kw.iter().sum::<f64>() < nem_cap - 1e-4 * nem_cap.max(1.0)
             })
@@ -250,12 +353,18 @@ pub fn solve_case(model: &Model, factors: &CostFactors, case: &Case, control: &S
         (Some(soc), true) => -outcome.x[soc..soc + layout.steps].iter().sum::<f64>() / layout.steps as f64,
         _ => 0.0,
     };
+    let dispatch = layout.dispatch(&outcome.x, model, factors, case, CLEAN_TOLERANCE);
+    let unserved_penalty = dispatch.microgrid.as_ref().map_or(0.0, |mg| {
+        let unserved: f64 = mg.outages.iter().flatten().flat_map(|o| o.unserved.iter()).sum();
+        microgrid::UNSERVED_PENALTY_PER_KWH * model.step_hours() * unserved
+    });
     Ok(CaseSolution {
         case: case.clone(),
-        dispatch: layout.dispatch(&outcome.x, model, factors, case, CLEAN_TOLERANCE),
+        dispatch,
         layout,
         lp_objective: outcome.objective,
         soc_incentive,
+        unserved_penalty,
         stats: SolveStats {
             variables: program.lp.variable_count(),
             rows: program.lp.row_count(),

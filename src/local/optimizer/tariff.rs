@@ -114,6 +114,25 @@ pub struct Tariff {
 }
 
 impl Tariff {
+    /// No bill at all (off grid, where the service ignores the tariff).
+    pub fn none(steps_per_hour: usize, year: i32) -> Tariff {
+        let steps = calendar::HOURS_PER_YEAR * steps_per_hour;
+        Tariff {
+            month_of_step: calendar::month_of_each_step(year, steps_per_hour),
+            energy_rates: vec![vec![0.0; steps]],
+            energy_tier_limits: vec![vec![UNLIMITED_ENERGY_TIER_KWH]; 12],
+            monthly_demand: Vec::new(),
+            tou_demand: Vec::new(),
+            lookback: Lookback::None,
+            coincident_peaks: Vec::new(),
+            fixed_monthly_charge: 0.0,
+            annual_min_charge: 0.0,
+            nem_rate: vec![0.0; steps],
+            wholesale_rate: vec![0.0; steps],
+            export_beyond_nem_rate: vec![0.0; steps],
+        }
+    }
+
     pub fn energy_tiers(&self) -> usize {
         self.energy_rates.len()
     }

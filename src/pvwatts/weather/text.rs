@@ -73,7 +73,7 @@ impl<'a> NumberedLines<'a> {
 /// The byte offset in `text` where its line `line` (1-based) starts; the end of `text` when it has
 /// fewer lines.
 pub(super) fn line_start(text: &str, line: usize) -> usize {
-    let mut lines = NumberedLines::new(text, line);
+    let lines = NumberedLines::new(text, line);
     if lines.next_line < line {
         return text.len();
     }

@@ -1,0 +1,240 @@
+//! The results sections of the resilience parts, in the service's shape: `Generator`, the
+//! `Outages` of the multiple-outage form (arrays nested `[duration][start][outage step]`, as
+//! the service's API returns them), the critical-load and off-grid fields of `ElectricLoad`,
+//! and the fuel-burn emissions of `Site` (tonnes = lb / 2204.62).
+
+use serde_json::{json, Map, Value};
+
+use super::lp::{CostFactors, Dispatch};
+use super::model::{ArrayKind, Model};
+use super::outputs::CostBreakdown;
+use super::run::{bau_outage_served_steps, CaseSolution};
+
+/// Pounds per metric tonne (the service's constant).
+pub const LB_PER_TONNE: f64 = 2204.62;
+
+fn round_to(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+fn series(values: &[f64]) -> Value {
+    Value::Array(values.iter().map(|&v| Value::from(round_to(v, 6))).collect())
+}
+
+/// kWh produced by the generator per step.
+fn generator_output(d: &Dispatch, t: usize) -> f64 {
+    d.generator_load[t] + d.generator_storage[t]
+}
+
+pub fn generator_outputs(model: &Model, factors: &CostFactors, optimal: &CaseSolution, costs: &CostBreakdown, bau: Option<&CostBreakdown>) -> Value {
+    let d = &optimal.dispatch;
+    let dt = model.step_hours();
+    let steps = model.steps();
+    let produced: f64 = (0..steps).map(|t| generator_output(d, t)).sum::<f64>() * dt;
+    json!({
+        "size_kw": round_to(d.generator_kw, 6),
+        "lifecycle_fixed_om_cost_after_tax": round_to(costs.generator_om_fixed_before_tax * factors.owner_after_tax, 2),
+        "year_one_fixed_om_cost_before_tax": round_to(costs.generator_om_fixed_before_tax / factors.pwf_om, 2),
+        "lifecycle_variable_om_cost_after_tax": round_to(costs.generator_om_variable_before_tax * factors.owner_after_tax, 2),
+        "year_one_variable_om_cost_before_tax": round_to(costs.generator_om_variable_before_tax / factors.pwf_om, 2),
+        "lifecycle_fuel_cost_after_tax": round_to(costs.lifecycle_fuel_cost_after_tax, 2),
+        "lifecycle_fuel_cost_after_tax_bau": bau.map(|b| round_to(b.lifecycle_fuel_cost_after_tax, 2)),
+        "year_one_fuel_cost_before_tax": round_to(costs.year_one_fuel_cost, 2),
+        "year_one_fuel_cost_after_tax": round_to(costs.year_one_fuel_cost * factors.offtaker_after_tax, 2),
+        "annual_fuel_consumption_gal": round_to(costs.generator_fuel_gal, 2),
+        "annual_fuel_consumption_gal_bau": bau.map(|b| round_to(b.generator_fuel_gal, 2)),
+        "electric_to_storage_series_kw": series(&d.generator_storage),
+        "electric_to_grid_series_kw": series(&vec![0.0; steps]),
+        "electric_to_load_series_kw": series(&d.generator_load),
+        "annual_energy_produced_kwh": round_to(produced, 2),
+    })
+}
+
+/// Output (kW) within this of zero or of the turndown floor is taken as at it.
+const TURNDOWN_TOLERANCE_KW: f64 = 1e-6;
+
+/// Says how many steps the dispatch runs the generator above zero but below its minimum
+/// turndown (`min_turn_down_fraction` × size): the LP relaxes the service's on/off binary (see
+/// `lp::add_generator`), so such steps can be optimal here while the service would keep the
+/// generator off or at least at turndown. Counts the year's dispatch and every outage of the
+/// multiple-outage form; `None` when there is no turndown or no step below it.
+pub fn turndown_warning(model: &Model, optimal: &CaseSolution) -> Option<String> {
+    let g = model.generator.as_ref()?;
+    let d = &optimal.dispatch;
+    let floor_kw = g.min_turn_down_fraction * d.generator_kw;
+    if floor_kw <= TURNDOWN_TOLERANCE_KW {
+        return None;
+    }
+    let below = |kw: f64| kw > TURNDOWN_TOLERANCE_KW && kw < floor_kw - TURNDOWN_TOLERANCE_KW;
+    let in_year = (0..model.steps()).filter(|&t| below(generator_output(d, t))).count();
+    let in_outages: usize = d.microgrid.as_ref().map_or(0, |mg| {
+        mg.outages.iter().flatten().map(|o| o.generator_load.iter().zip(&o.generator_storage).filter(|&(a, b)| below(a + b)).count()).sum()
+    });
+    if in_year + in_outages == 0 {
+        return None;
+    }
+    Some(format!(
+        "The local optimizer relaxes the generator's minimum turndown ({:.1} kW, {} % of {:.1} kW): the dispatch runs it below that in {in_year} time steps of the year and {in_outages} outage time steps, where the service's optimizer would keep it off or at least at the turndown.",
+        floor_kw,
+        round_to(100.0 * g.min_turn_down_fraction, 2),
+        d.generator_kw
+    ))
+}
+
+/// `Site` fuel-burn emissions of the generator (annual and over the analysis period).
+pub fn site_outputs(model: &Model, costs: &CostBreakdown, bau: Option<&CostBreakdown>) -> Value {
+    let mut site = Map::new();
+    let Some(g) = &model.generator else { return Value::Object(site) };
+    let years = f64::from(model.financial.analysis_years);
+    let factors = g.emissions_lb_per_gal;
+    for (name, lb_per_gal) in [("CO2", factors.co2), ("NOx", factors.nox), ("SO2", factors.so2), ("PM25", factors.pm25)] {
+        let tonnes = |c: &CostBreakdown| c.generator_fuel_gal * lb_per_gal / LB_PER_TONNE;
+        site.insert(format!("annual_emissions_from_fuelburn_tonnes_{name}"), Value::from(round_to(tonnes(costs), 4)));
+        site.insert(format!("lifecycle_emissions_from_fuelburn_tonnes_{name}"), Value::from(round_to(years * tonnes(costs), 2)));
+        if let Some(b) = bau {
+            site.insert(format!("annual_emissions_from_fuelburn_tonnes_{name}_bau"), Value::from(round_to(tonnes(b), 4)));
+            site.insert(format!("lifecycle_emissions_from_fuelburn_tonnes_{name}_bau"), Value::from(round_to(years * tonnes(b), 2)));
+        }
+    }
+    Value::Object(site)
+}
+
+/// The critical load, the business-as-usual check of the deterministic outage, and the
+/// off-grid load met and operating reserves.
+pub fn load_extras(model: &Model, optimal: &CaseSolution, load: &mut Map<String, Value>) {
+    load.insert("critical_load_series_kw".into(), series(&model.critical_load_kw));
+    if model.single_outage.is_some() {
+        let check = bau_outage_served_steps(model);
+        load.insert("bau_critical_load_met".into(), Value::Bool(check.met));
+        load.insert("bau_critical_load_met_time_steps".into(), Value::from(check.steps));
+    }
+    let Some(off_grid) = &model.off_grid else { return };
+    let d = &optimal.dispatch;
+    let steps = model.steps();
+    let dt = model.step_hours();
+    let met: Vec<f64> = (0..steps).map(|t| d.onsite_to_load(t)).collect();
+    let total: f64 = model.critical_load_kw.iter().sum();
+    let share = model.pvs.first().map_or(0.0, |pv| pv.operating_reserve_required_fraction);
+    let required: Vec<f64> = (0..steps).map(|t| share * d.pv_load[t] + off_grid.load_reserve_fraction * met[t]).collect();
+    let provided: Vec<f64> = (0..steps)
+        .map(|t| d.battery_reserve[t] + (1.0 - share) * (d.pv_production[t] - d.pv_load[t]).max(0.0) + (d.generator_kw - d.generator_load[t]).max(0.0))
+        .collect();
+    load.insert("offgrid_load_met_series_kw".into(), series(&met));
+    load.insert("offgrid_load_met_fraction".into(), Value::from(round_to(if total > 0.0 { met.iter().sum::<f64>() / total } else { 1.0 }, 6)));
+    load.insert("offgrid_annual_oper_res_required_series_kwh".into(), series(&required.iter().map(|kw| kw * dt).collect::<Vec<_>>()));
+    load.insert("offgrid_annual_oper_res_provided_series_kwh".into(), series(&provided.iter().map(|kw| kw * dt).collect::<Vec<_>>()));
+}
+
+/// A `[duration][start][step]` array padded with zeros to the longest duration.
+fn nested(model: &Model, solution: &CaseSolution, value: impl Fn(&super::microgrid::OutageDispatch) -> Vec<f64>) -> Value {
+    let (Some(outages), Some(mg)) = (&model.outages, &solution.dispatch.microgrid) else { return json!([]) };
+    let longest = outages.longest();
+    Value::Array(
+        mg.outages
+            .iter()
+            .map(|starts| {
+                Value::Array(
+                    starts
+                        .iter()
+                        .map(|o| {
+                            let mut values = value(o);
+                            values.resize(longest, 0.0);
+                            series(&values)
+                        })
+                        .collect(),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// The `Outages` section of the multiple-outage form (None without it).
+pub fn outage_outputs(model: &Model, optimal: &CaseSolution, costs: &CostBreakdown) -> Option<Value> {
+    let outages = model.outages.as_ref()?;
+    let mg = optimal.dispatch.microgrid.as_ref()?;
+    let d = &optimal.dispatch;
+    let dt = model.step_hours();
+    // Renewable flows split by kind by each kind's share of the outage step's production.
+    let kind_share = |kind: ArrayKind, start: usize, k: usize| -> f64 {
+        let tau = outages.step(start, k, model.steps());
+        let total = d.pv_production[tau];
+        if total <= 0.0 {
+            return 0.0;
+        }
+        (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == kind).map(|i| d.pv_production_by_array[i][tau]).sum::<f64>() / total
+    };
+    let by_kind = |kind: ArrayKind, flow: fn(&super::microgrid::OutageDispatch) -> &Vec<f64>| {
+        let starts = &outages.starts;
+        Value::Array(
+            mg.outages
+                .iter()
+                .map(|by_start| {
+                    Value::Array(
+                        by_start
+                            .iter()
+                            .zip(starts)
+                            .map(|(o, &start)| {
+                                let mut values: Vec<f64> = flow(o).iter().enumerate().map(|(k, v)| v * kind_share(kind, start, k)).collect();
+                                values.resize(outages.longest(), 0.0);
+                                series(&values)
+                            })
+                            .collect(),
+                    )
+                })
+                .collect(),
+        )
+    };
+    let unserved_per_outage: Vec<Value> = mg
+        .outages
+        .iter()
+        .map(|starts| Value::Array(starts.iter().map(|o| Value::from(round_to(dt * o.unserved.iter().sum::<f64>(), 2))).collect()))
+        .collect();
+    let fuel_per_outage: Vec<Value> =
+        mg.outages.iter().map(|starts| Value::Array(starts.iter().map(|o| Value::from(round_to(o.fuel_gal, 4))).collect())).collect();
+    let [renewables_upgrade, generator_upgrade, storage_upgrade] = costs.microgrid_upgrade_costs;
+    let storage_in = mg.members.storage && d.storage_kwh > 0.0;
+    let mut out = Map::new();
+    out.insert("expected_outage_cost".into(), Value::from(round_to(costs.expected_outage_cost, 4)));
+    out.insert("max_outage_cost_per_outage_duration".into(), json!(costs.max_outage_cost_per_outage_duration.iter().map(|c| round_to(*c, 4)).collect::<Vec<_>>()));
+    out.insert("unserved_load_series_kw".into(), nested(model, optimal, |o| o.unserved.clone()));
+    out.insert("unserved_load_per_outage_kwh".into(), Value::Array(unserved_per_outage));
+    out.insert("electric_storage_microgrid_upgraded".into(), Value::Bool(storage_in));
+    out.insert("storage_microgrid_upgrade_cost".into(), Value::from(round_to(storage_upgrade, 2)));
+    out.insert("microgrid_upgrade_capital_cost".into(), Value::from(round_to(costs.microgrid_upgrade_costs.iter().sum(), 2)));
+    if storage_in {
+        out.insert("storage_discharge_series_kw".into(), nested(model, optimal, |o| o.discharge.clone()));
+        let kwh = d.storage_kwh;
+        out.insert("soc_series_fraction".into(), nested(model, optimal, |o| o.soc_kwh.iter().map(|e| e / kwh).collect()));
+    } else {
+        out.insert("storage_discharge_series_kw".into(), json!([]));
+        out.insert("soc_series_fraction".into(), json!([]));
+    }
+    for (kind, prefix, label) in [(ArrayKind::Pv, "pv", "PV"), (ArrayKind::Wind, "wind", "Wind")] {
+        if !model.has_array(kind) {
+            continue;
+        }
+        let size: f64 = model.pvs.iter().zip(&d.pv_new_kw).filter(|(pv, _)| pv.kind == kind).map(|(pv, new)| pv.existing_kw + new).sum();
+        let member = mg.members.renewables;
+        let total: f64 = model.pvs.iter().zip(&d.pv_new_kw).map(|(pv, new)| pv.existing_kw + new).sum();
+        let upgrade = if total > 0.0 { renewables_upgrade * size / total } else { 0.0 };
+        out.insert(format!("{label}_upgraded"), Value::Bool(member && size > 0.0));
+        out.insert(format!("{prefix}_microgrid_size_kw"), Value::from(round_to(if member { size } else { 0.0 }, 4)));
+        out.insert(format!("{prefix}_microgrid_upgrade_cost"), Value::from(round_to(upgrade, 2)));
+        out.insert(format!("{prefix}_to_storage_series_kw"), by_kind(kind, |o| &o.renewable_storage));
+        out.insert(format!("{prefix}_curtailed_series_kw"), by_kind(kind, |o| &o.renewable_curtailed));
+        out.insert(format!("{prefix}_to_load_series_kw"), by_kind(kind, |o| &o.renewable_load));
+    }
+    if model.generator.is_some() {
+        let member = mg.members.generator;
+        out.insert("Generator_upgraded".into(), Value::Bool(member && d.generator_kw > 0.0));
+        out.insert("generator_microgrid_size_kw".into(), Value::from(round_to(if member { d.generator_kw } else { 0.0 }, 4)));
+        out.insert("generator_microgrid_upgrade_cost".into(), Value::from(round_to(generator_upgrade, 2)));
+        out.insert("generator_to_storage_series_kw".into(), nested(model, optimal, |o| o.generator_storage.clone()));
+        out.insert("generator_curtailed_series_kw".into(), nested(model, optimal, |o| vec![0.0; o.generator_load.len()]));
+        out.insert("generator_to_load_series_kw".into(), nested(model, optimal, |o| o.generator_load.clone()));
+        out.insert("generator_fuel_used_per_outage_gal".into(), Value::Array(fuel_per_outage));
+    }
+    out.insert("critical_loads_per_outage_series_kw".into(), nested(model, optimal, |o| o.critical_load.clone()));
+    Some(Value::Object(out))
+}
