@@ -381,3 +381,40 @@ def test_forked_child_gets_a_clear_error_instead_of_hanging(client: sf.Client) -
 def test_pytest_plugin_fixtures(sunflux_service: sf.LocalService, sunflux_client: sf.Client) -> None:
     assert sunflux_service.running
     assert status_call(sunflux_client).status == 200
+
+
+# ---------------------------------------------------------------------------------------------
+# lifetimes: a client of LocalService keeps it running; closed clients and services fail at once
+
+
+def test_a_client_keeps_its_unnamed_local_service_running() -> None:
+    import gc
+
+    client = sf.LocalService().client()
+    gc.collect()
+    started = time.monotonic()
+    assert status_call(client).status == 200
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("how", ["close", "with"])
+def test_clients_of_a_closed_local_service_fail_at_once_saying_so(how: str) -> None:
+    service = sf.LocalService()
+    client, aclient = service.client(), service.async_client()
+    assert status_call(client).status == 200
+    if how == "close":
+        service.close()
+    else:
+        with service:
+            pass
+    assert client.closed and aclient.closed
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match="LocalService at http://127.0.0.1:.* was closed"):
+        status_call(client)
+    with pytest.raises(sf.TransportError, match="was closed"):
+        client.pv.estimate(lat=39.7, lon=-105.2, system_capacity=4, azimuth=180, tilt=20, array_type=1, module_type=0, losses=14)
+    with pytest.raises(sf.TransportError, match="was closed"):
+        asyncio.run(aclient.request("GET", "local_status", args=STATUS))
+    with pytest.raises(sf.TransportError, match="was closed"):
+        status_call(service.client())
+    assert time.monotonic() - started < 1

@@ -187,7 +187,18 @@ class _ClientBase:
             retry_rate_limited, throttle, None, deadline,
             dict(max_bytes) if isinstance(max_bytes, Mapping) else max_bytes,
         )
+        self._service: Any = None
         self._attach_services()
+
+    def _stop(self, reason: str) -> None:
+        """Every later call of this client raises `TransportError(reason)` at once."""
+        self._core.close(reason)
+        self._urdb_core.close(reason)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed (or the `LocalService` it was made by)."""
+        return bool(self._core.closed)
 
     def _attach_services(self) -> None:
         """Service namespaces are attached by the subclasses."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import atexit
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
@@ -97,6 +97,8 @@ class Faults:
     delay: float = 0.05
     retry_after: float = 0.1
 
+
+_AnyClient = TypeVar("_AnyClient", Client, AsyncClient)
 
 _running: "weakref.WeakSet[LocalService]" = weakref.WeakSet()
 
@@ -193,6 +195,7 @@ class LocalService:
         )
         self.rate_limits = limits
         self.faults = faults
+        self._clients: "weakref.WeakSet[Client | AsyncClient]" = weakref.WeakSet()
         _running.add(self)
 
     @property
@@ -232,21 +235,43 @@ class LocalService:
 
     def client(self, **kwargs: Any) -> Client:
         """A `Client` wired to this service (and to its rate database stand-in) with the
-        ``"spec"`` routes; kwargs override."""
-        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url}
-        options.update(kwargs)
-        return Client(**options)
+        ``"spec"`` routes; kwargs override. The client keeps the service running while it is
+        used; once the service is closed, its calls raise `TransportError` at once."""
+        return self._adopt(Client(**self._client_options(kwargs)))
 
     def async_client(self, **kwargs: Any) -> AsyncClient:
-        """An `AsyncClient` wired to this service with the ``"spec"`` routes."""
+        """An `AsyncClient` wired to this service with the ``"spec"`` routes (kept alive and
+        closed with it, as `client`)."""
+        return self._adopt(AsyncClient(**self._client_options(kwargs)))
+
+    def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
         options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url}
         options.update(kwargs)
-        return AsyncClient(**options)
+        return options
+
+    def _adopt(self, client: _AnyClient) -> _AnyClient:
+        # The client holds the service (``LocalService().client()`` must not leave a client
+        # whose service was garbage-collected); the service holds its clients weakly, to stop
+        # them when it closes.
+        client._service = self
+        if self.running:
+            self._clients.add(client)
+        else:
+            client._stop(self._closed_reason())
+        return client
+
+    def _closed_reason(self) -> str:
+        return (
+            f"the LocalService at {self.base_url} was closed (close() or the end of its with block); "
+            "its clients cannot be used any more: start a new LocalService"
+        )
 
     def close(self) -> None:
-        """Stops the service (idempotent)."""
+        """Stops the service (idempotent); its clients' later calls raise `TransportError`."""
         self._core.close()
         _running.discard(self)
+        for client in list(self._clients):
+            client._stop(self._closed_reason())
 
     def __enter__(self) -> "LocalService":
         return self

@@ -418,6 +418,16 @@ impl CoreClient {
         self.transport.config().api_key.is_some()
     }
 
+    /// Makes every later call fail at once with `TransportError(reason)`.
+    fn close(&self, reason: String) {
+        self.transport.close(reason);
+    }
+
+    #[getter]
+    fn closed(&self) -> bool {
+        self.transport.is_closed()
+    }
+
     /// `text` with this client's key removed.
     fn redact(&self, text: &str) -> String {
         self.transport.redact(text)

@@ -199,17 +199,35 @@ pub struct Transport {
     throttle: Throttle,
     rate_limit: Mutex<RateLimitInfo>,
     observer: Option<Arc<dyn AttemptObserver>>,
+    /// Why this transport no longer sends (its client or the service it was made for was
+    /// closed); every later call fails at once with this message.
+    closed: OnceLock<String>,
 }
 
 impl Transport {
     pub fn new(config: TransportConfig, observer: Option<Arc<dyn AttemptObserver>>) -> Result<Self> {
         let http = shared_http()?;
         let throttle = Throttle::new(config.throttle.clone());
-        Ok(Transport { config, http, throttle, rate_limit: Mutex::new(RateLimitInfo::default()), observer })
+        Ok(Transport { config, http, throttle, rate_limit: Mutex::new(RateLimitInfo::default()), observer, closed: OnceLock::new() })
     }
 
     pub fn config(&self) -> &TransportConfig {
         &self.config
+    }
+
+    /// Stops this transport: every later call (and the next attempt of a call under way) fails
+    /// at once with `TransportError(reason)`. The first reason given is kept.
+    pub fn close(&self, reason: String) {
+        let _ = self.closed.set(reason);
+    }
+
+    /// Whether `close` was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.get().is_some()
+    }
+
+    fn check_open(&self) -> Result<()> {
+        self.closed.get().map_or(Ok(()), |reason| Err(Error::Transport(reason.clone())))
     }
 
     pub fn rate_limit(&self) -> RateLimitInfo {
@@ -271,6 +289,7 @@ impl Transport {
         let mut delays = self.config.retry.delays();
         let mut attempt = 0u32;
         loop {
+            self.check_open()?;
             attempt += 1;
             let outcome = {
                 let admitted = clock.within(self.throttle.admit(class)).await;
