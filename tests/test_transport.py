@@ -418,3 +418,33 @@ def test_clients_of_a_closed_local_service_fail_at_once_saying_so(how: str) -> N
     with pytest.raises(sf.TransportError, match="was closed"):
         status_call(service.client())
     assert time.monotonic() - started < 1
+
+
+def test_a_closed_client_refuses_every_later_call_at_once(service: sf.LocalService) -> None:
+    with service.client() as client:
+        assert status_call(client).status == 200
+    assert client.closed
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match=r"this Client was closed \(close\(\)"):
+        status_call(client)
+    with pytest.raises(sf.TransportError, match="was closed"):
+        client.solar.data_query(lat=39.7, lon=-105.2)
+    assert time.monotonic() - started < 1
+    client.close()
+    assert status_call(service.client()).status == 200
+
+
+def test_aclose_makes_later_async_calls_raise(service: sf.LocalService) -> None:
+    async def scenario() -> None:
+        aclient = service.async_client()
+        assert (await aclient.request("GET", "local_status", args=STATUS)).status == 200
+        await aclient.aclose()
+        with pytest.raises(sf.TransportError, match=r"this AsyncClient was closed \(aclose\(\)"):
+            await aclient.request("GET", "local_status", args=STATUS)
+        with pytest.raises(sf.TransportError, match="was closed"):
+            await aclient.pv.estimate(lat=39.7, lon=-105.2, system_capacity=4, azimuth=180, tilt=20, array_type=1, module_type=0, losses=14)
+        async with service.async_client() as other:
+            assert (await other.request("GET", "local_status", args=STATUS)).status == 200
+        assert other.closed
+
+    asyncio.run(scenario())

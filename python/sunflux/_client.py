@@ -139,6 +139,9 @@ def _pairs(params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> list
     return out
 
 
+_CLOSED = "this {kind} was closed ({how} or the end of its with block); make a new one to send requests"
+
+
 class _ClientBase:
     def __init__(
         self,
@@ -330,7 +333,9 @@ class Client(_ClientBase):
         self.close()
 
     def close(self) -> None:
-        """Nothing to release: connections live in the process-wide pool."""
+        """Closes the client (idempotent): later calls raise `TransportError` at once.
+        Connections live in the process-wide pool, so nothing else is released."""
+        self._stop(_CLOSED.format(kind="Client", how="close()"))
 
     def request(
         self,
@@ -379,7 +384,9 @@ class AsyncClient(_ClientBase):
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Nothing to release: connections live in the process-wide pool."""
+        """Closes the client (idempotent): later calls raise `TransportError` at once.
+        Connections live in the process-wide pool, so nothing else is released."""
+        self._stop(_CLOSED.format(kind="AsyncClient", how="aclose()"))
 
     async def request(
         self,
