@@ -1003,3 +1003,38 @@ def test_async_client_downloads_requests_and_fetches(climate_service: sf.LocalSe
         assert table.data.equals(samples.point_tables[(lat, lon, 2010)].data)
     assert download.data.equals(samples.download.data)
     assert hits(climate_service, "csv") == len(TWO_POINTS) and hits(climate_service, "json") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# LocalService limit profiles: the service and its clients agree on what is enforced
+
+
+def test_local_service_enforces_no_spec_limits_by_default_and_its_clients_do_not_wait() -> None:
+    with sf.LocalService() as service:
+        client = service.client(retries=0)
+        started = time.monotonic()
+        for year in (2010, 2011, 2012, 2013, 2014):
+            client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=year, email=EMAIL, attributes="ghi")
+        assert time.monotonic() - started < 2.5
+        assert client.rate_limit == sf.RateLimit(None, None)
+        assert hits(service, "csv") == 5
+
+
+def test_spec_limits_when_asked_service_refuses_and_clients_throttle() -> None:
+    with sf.LocalService(limits="spec") as service:
+        unthrottled = service.client(throttle=False, retries=0)
+        unthrottled.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="ghi")
+        with pytest.raises(sf.RateLimitError, match="at most one every 1 s"):
+            unthrottled.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2011, email=EMAIL, attributes="ghi")
+        assert unthrottled.rate_limit.limit == 1000
+    with sf.LocalService(limits="spec") as service:
+        client = service.client(retries=0)
+        started = time.monotonic()
+        for year in (2012, 2013):
+            client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=year, email=EMAIL, attributes="ghi")
+        assert time.monotonic() - started >= 1.0
+
+
+def test_limit_profile_is_checked() -> None:
+    with pytest.raises(sf.ParameterError, match="limits must be one of 'none', 'spec'"):
+        sf.LocalService(limits="live")

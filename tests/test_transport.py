@@ -91,11 +91,13 @@ def test_configuration_problems_are_reported_together() -> None:
     assert len(caught.value.errors) == 5
 
 
-def test_rate_limit_headers_are_exposed(client: sf.Client) -> None:
-    assert client.rate_limit == sf.RateLimit(None, None)
-    status_call(client)
-    status_call(client)
-    assert client.rate_limit == sf.RateLimit(1000, 998)
+def test_rate_limit_headers_are_exposed() -> None:
+    with sf.LocalService(limits="spec") as service:
+        client = service.client()
+        assert client.rate_limit == sf.RateLimit(None, None)
+        status_call(client)
+        status_call(client)
+        assert client.rate_limit == sf.RateLimit(1000, 998)
 
 
 def test_service_limit_gives_rate_limit_error() -> None:

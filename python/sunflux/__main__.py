@@ -18,7 +18,7 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     limits = RateLimits(requests=args.requests_per_hour, window=3600.0)
-    with LocalService(port=args.port, rate_limits=limits, api_key=args.api_key) as svc:
+    with LocalService(port=args.port, rate_limits=limits, api_key=args.api_key, limits="spec") as svc:
         print(f"sunflux embedded service listening on {svc.base_url}", flush=True)
         print(f"API key: {svc.api_key}", flush=True)
         print(f"try: curl -H 'X-Api-Key: {svc.api_key}' {svc.base_url}/api/local/v1/status.json", flush=True)
