@@ -533,3 +533,61 @@ def test_float64_table_columns_are_used_in_place(weathers: dict[str, Weather], l
         given = table[name].to_arrow() if library == "polars" else table.column(name).chunks[0]
         assert given.buffers()[1].address == exported.column(name).chunks[0].buffers()[1].address, name
     assert simulate(weather, 4, 0, 14, 1, 20, 180).ac_annual == simulate(source, 4, 0, 14, 1, 20, 180).ac_annual
+
+
+def test_simulate_many_shows_progress_unless_turned_off(weathers: dict[str, Weather], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_tqdm(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("tqdm"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_tqdm)
+    weather = next(iter(weathers.values()))
+    systems = [dict(BASE, tilt=float(t)) for t in range(20)]
+    simulate_many(weather, systems, output="results")
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1] == "pvwatts: 20/20 systems" and len(lines) >= 1
+    simulate_many(weather, systems, output="results", progress=False)
+    assert capsys.readouterr().err == ""
+
+
+CTRL_C_CHILD = """
+import sys, time
+import sunflux as sf
+from sunflux.pvwatts import read_weather, simulate_many
+weather = read_weather(sys.argv[1])
+systems = [dict(system_capacity=4, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180)] * 200_000
+print("ready", flush=True)
+try:
+    simulate_many(weather, systems, output="results", progress=False)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_simulate_many_within_a_fraction_of_a_second(files: dict[str, Path]) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD, str(next(iter(files.values())))], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        rest, _ = child.communicate(timeout=30)
+        outcome = rest.split()
+        assert outcome[0] == "interrupted"
+        assert float(outcome[1]) - sent < 0.5
+    finally:
+        child.kill()
+        child.wait()

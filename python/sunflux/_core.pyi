@@ -1,7 +1,7 @@
 # Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
 # these names and signatures with the compiled module.
 from collections.abc import Awaitable
-from typing import Any, Final, Protocol
+from typing import Any, Callable, Final, Protocol
 
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
@@ -282,7 +282,11 @@ def pvwatts_simulate(
     timeframe: object = None,
 ) -> CorePvEstimate: ...
 def pvwatts_simulate_many(
-    weathers: list[CoreWeather], systems: list[tuple[Any, ...]], threads: int = 0, timeframe: object = None
+    weathers: list[CoreWeather],
+    systems: list[tuple[Any, ...]],
+    threads: int = 0,
+    timeframe: object = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[CorePvEstimate]: ...
 
 class CoreTpConfiguration:

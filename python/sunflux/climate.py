@@ -12,12 +12,12 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from sunflux import _core
 from sunflux._errors import ParameterError
+from sunflux._progress import Progress
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -210,37 +210,6 @@ def _years(years: Iterable[int] | int | str) -> Any:
     return years
 
 
-class _Progress:
-    """tqdm when installed, otherwise a plain line on stderr every tenth of the work."""
-
-    def __init__(self, total: int, enabled: bool, label: str) -> None:
-        self.total = total
-        self.done = 0
-        self.bar: Any = None
-        self.enabled = enabled
-        self.label = label
-        if enabled:
-            try:
-                from tqdm.auto import tqdm
-
-                self.bar = tqdm(total=total, desc=label, unit="site-year")
-            except ImportError:
-                self.bar = None
-
-    def advance(self, cached: bool) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.update(1)
-        elif self.done == self.total or self.done % max(1, self.total // 10) == 0:
-            sys.stderr.write(f"{self.label}: {self.done}/{self.total} site-years{' (cached)' if cached else ''}\n")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 class ClimateService:
     """``client.climate``: the climate download service."""
 
@@ -337,7 +306,7 @@ class ClimateService:
         attribute_text = _attributes(attributes)
         keys = {job: self._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in jobs}
         cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
-        bar = _Progress(len(jobs), progress, f"climate {dataset}")
+        bar = Progress(len(jobs), progress, f"climate {dataset}", "site-year")
         frames: dict[tuple[int, float, float, int], Any] = {}
         stop = _core.CancelToken()
 
@@ -361,7 +330,7 @@ class ClimateService:
             for future in [pool.submit(one, job) for job in jobs]:
                 job, frame, cached = _result_of(future)
                 frames[job] = frame
-                bar.advance(cached)
+                bar.advance(1, " (cached)" if cached else "")
         except BaseException:
             stop.cancel()
             raise

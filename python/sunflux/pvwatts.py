@@ -18,6 +18,7 @@ from typing import Any
 from sunflux import _core
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
+from sunflux._progress import Progress
 from sunflux.pv import PvEstimate
 
 __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
@@ -327,8 +328,12 @@ def simulate_many(
     threads: int | None = None,
     timeframe: str = "hourly",
     output: str = "table",
+    progress: bool = True,
 ) -> Any:
     """Simulates many systems in parallel on all cores with the GIL released.
+
+    A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch;
+    ``progress=False`` turns it off. Ctrl-C stops the batch within about 100 ms.
 
     ``weather`` is one weather year for every system, or one per system. ``systems`` are mappings
     of `simulate`'s parameters. ``output="table"`` returns one long polars frame (``system``, the
@@ -345,9 +350,12 @@ def simulate_many(
     weathers = [read_weather(weather)] * len(systems) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]
     if len(weathers) != len(systems):
         raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(systems)} systems)")
-    cores = _core.pvwatts_simulate_many(
-        [w._core for w in weathers], [_system_tuple(i, s) for i, s in enumerate(systems)], threads or 0, timeframe
-    )
+    system_tuples = [_system_tuple(i, s) for i, s in enumerate(systems)]
+    bar = Progress(len(systems), progress, "pvwatts", "system")
+    try:
+        cores = _core.pvwatts_simulate_many([w._core for w in weathers], system_tuples, threads or 0, timeframe, bar.advance_to)
+    finally:
+        bar.close()
     results = [PvEstimate(core) for core in cores]
     if output == "results":
         return results
