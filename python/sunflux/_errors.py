@@ -173,7 +173,10 @@ def _rebuild_job_timeout(message: str, job_id: str, last_status: str) -> JobTime
 
 
 class ServiceWarning(UserWarning):
-    """A warning the service returned in its ``warnings`` list (it also stays on the result)."""
+    """A warning the service returned in its ``warnings`` list that signals a problem with the
+    answer (it also stays on the result). Notes that are the normal state of a valid answer —
+    the dataset query's "No intl data found for ..." when other datasets have a station — stay
+    on the result's ``.warnings`` only (docs/design.md, "Service warnings")."""
 
 
 def warn_service(message: str, stacklevel: int) -> None:
@@ -191,5 +194,4 @@ def warn_service(message: str, stacklevel: int) -> None:
         frame.f_lineno,
         module=frame.f_globals.get("__name__"),
         registry=None,
-        module_globals=frame.f_globals,
     )
