@@ -279,15 +279,15 @@ INVALID_CSV = [
     ("slug_with_suffix", {"dataset": f"{SLUG}-download"}, ["dataset", "without it"]),
     ("lat_above_90", {"lat": 91.0}, ["lat must be a number between -90 and 90 (got 91)"]),
     ("lon_below_180", {"lon": -181.0}, ["lon must be a number between -180 and 180 (got -181)"]),
-    ("year_before_2000", {"year": 1999}, ["names (the years)", "1999", "2000", "2014"]),
-    ("year_after_2014", {"year": 2015}, ["names (the years)", "2015"]),
+    ("year_before_2000", {"year": 1999}, ["year: 1999", "2000", "2014", "e.g. year=2010"]),
+    ("year_after_2014", {"year": 2015}, ["year: 2015"]),
     ("unknown_attribute", {"attributes": "ghi,sunshine"}, ["attributes", "sunshine", "windspeed_200m"]),
     ("attribute_of_another_height", {"attributes": ["ghi", "windspeed_80m"]}, ["attributes", "windspeed_80m"]),
     ("email_missing", {"email": None}, ["email is required"]),
     ("email_empty", {"email": " "}, ["email is required"]),
     ("email_without_domain", {"email": "analyst@example"}, ["email", "not an e-mail address"]),
     ("email_with_space", {"email": "an alyst@example.org"}, ["email", "not an e-mail address"]),
-    ("csv_two_years_as_text", {"year": "2010,2011"}, ["csv streams a single year", "client.climate.request", "client.climate.bulk"]),
+    ("csv_two_years_as_text", {"year": "2010,2011"}, ["csv streams a single year: year must hold one year", "client.climate.request", "client.climate.bulk"]),
     ("csv_two_years_as_list", {"year": [2010, 2011]}, ["csv streams a single year", "client.climate.request", "client.climate.bulk"]),
 ]
 
@@ -299,8 +299,8 @@ INVALID_REQUEST = [
     ("wkt_open_ring", {"wkt": "POLYGON((-105 39, -104 39, -104 40))"}, ["wkt", "ring"]),
     ("wkt_latitude", {"wkt": "POINT(-105 97)"}, ["wkt", "latitude 97"]),
     ("wkt_longitude", {"wkt": "MULTIPOINT((200 10), (1 2))"}, ["wkt", "longitude 200"]),
-    ("years_missing", {"years": []}, ["names (the years) is required"]),
-    ("years_outside", {"years": [2000, 2014, 2016]}, ["names (the years)", "2016 is outside"]),
+    ("years_missing", {"years": []}, ["years is required", "e.g. years=[2010, 2011]"]),
+    ("years_outside", {"years": [2000, 2014, 2016]}, ["years: 2016 is outside"]),
     ("attributes", {"attributes": "all"}, ["attributes", '"all"']),
     ("email", {"email": "analyst.example.org"}, ["email", "not an e-mail address"]),
     ("weight_over_cap", {"wkt": BIG_POLYGON, "years": range(2000, 2015)}, ["too large", "12 attribute(s) × 15 year(s)", str(WEIGHT_CAP)]),
@@ -338,7 +338,7 @@ def test_every_problem_is_reported_at_once(climate_service: sf.LocalService, cli
     with pytest.raises(sf.ParameterError) as caught:
         climate_client.climate.download_csv("bad slug", lat=100.0, lon=0.0, year=1990, email="nobody", attributes="fog")
     starts = [str(problem).split(" ")[0] for problem in caught.value.errors]
-    assert starts == ["lat", "dataset", "names", "attributes:", "email"]
+    assert starts == ["lat", "dataset", "year:", "attributes:", "email"]
     assert climate_service.hits() == {}
 
 
@@ -993,7 +993,7 @@ def test_async_client_downloads_requests_and_fetches(climate_service: sf.LocalSe
         tables = await asyncio.gather(
             *(client.climate.download_csv(SLUG, lat=lat, lon=lon, year=2010, email=EMAIL, attributes=["ghi", "temperature_2m"]) for lat, lon in TWO_POINTS)
         )
-        with pytest.raises(sf.ParameterError, match="names"):
+        with pytest.raises(sf.ParameterError, match="year: 2020"):
             await client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
         answer = await client.climate.request(SLUG, wkt=point_wkt(TWO_POINTS), years=[2010, 2011], email=EMAIL, attributes="ghi,temperature_2m")
         return list(tables), await client.climate.fetch(answer.download_url, timeout=30)

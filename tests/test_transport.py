@@ -450,3 +450,22 @@ def test_aclose_makes_later_async_calls_raise(service: sf.LocalService) -> None:
         assert other.closed
 
     asyncio.run(scenario())
+
+
+def test_unknown_endpoint_lists_the_valid_names(client: sf.Client) -> None:
+    with pytest.raises(sf.ParameterError) as caught:
+        client.request("GET", "status")
+    message = str(caught.value)
+    assert 'unknown endpoint "status"' in message
+    for name in ("data_query (args version, format)", "pv_estimator", "climate_download", "optimizer_results (args run_uuid)", "local_status", "absolute (args url)"):
+        assert name in message
+
+
+def test_a_transport_error_shows_the_url_once_without_its_query() -> None:
+    client = sf.Client(api_key="k" * 40, base_url="http://127.0.0.1:1", retries=0)
+    with pytest.raises(sf.TransportError) as caught:
+        client.request("GET", "data_query", args={"version": "v2", "format": "json"}, params={"lat": 40, "lon": -105, "secret_looking": "x"})
+    message = str(caught.value)
+    assert message.count("http://127.0.0.1:1/api/solar/data_query/v2.json") == 1, message
+    assert "?" not in message and "lat=" not in message and "secret_looking" not in message
+    assert message.startswith("could not connect (http://127.0.0.1:1/api/solar/data_query/v2.json): ")

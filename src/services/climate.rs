@@ -195,13 +195,48 @@ pub fn check_weight(params: &ClimateParams, sites: u64) -> Result<u64, String> {
     ))
 }
 
-/// Checks every parameter and reports all problems at once. `format` is the path suffix.
+/// Whose words the problems are in: the service's parameter names (the embedded service's
+/// answers), or the Python API's (`download_csv(year=)`, `request(years=)`), so a user is told
+/// about the argument they wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Terms {
+    Wire,
+    Python,
+}
+
+impl Terms {
+    /// The years argument as the user knows it, for this format (csv takes one year).
+    fn years(self, format: Format) -> &'static str {
+        match (self, format) {
+            (Terms::Wire, _) => "names (the years)",
+            (Terms::Python, Format::Csv) => "year",
+            (Terms::Python, _) => "years",
+        }
+    }
+
+    fn years_hint(self, format: Format) -> String {
+        match (self, format) {
+            (Terms::Wire, _) => format!("give whole years between {FIRST_YEAR} and {LAST_YEAR}, comma-separated (e.g. names=2010,2011)"),
+            (Terms::Python, Format::Csv) => format!("give a whole year between {FIRST_YEAR} and {LAST_YEAR} (e.g. year=2010)"),
+            (Terms::Python, _) => format!("give whole years between {FIRST_YEAR} and {LAST_YEAR} (e.g. years=[2010, 2011])"),
+        }
+    }
+}
+
+/// Checks every parameter and reports all problems at once, in the service's words. `format`
+/// is the path suffix.
 pub fn validate_climate_request(raw: &RawClimateRequest, format: Format) -> Result<ClimateParams, Vec<String>> {
+    validate_climate_request_in(raw, format, Terms::Wire)
+}
+
+/// `validate_climate_request` with problems in `terms`.
+pub fn validate_climate_request_in(raw: &RawClimateRequest, format: Format, terms: Terms) -> Result<ClimateParams, Vec<String>> {
+    let requested = format;
     let mut problems = Vec::new();
     let dataset = record(check_dataset(&raw.dataset), &mut problems);
     let format = record(check_format(format), &mut problems);
     let geometry = record(check_wkt(&raw.wkt), &mut problems);
-    let years = record(check_years(&raw.names), &mut problems);
+    let years = record(check_years(&raw.names, terms, requested), &mut problems);
     let attributes = record(check_attributes(&raw.attributes), &mut problems);
     let utc = record(check_bool(&raw.utc, "utc", true), &mut problems);
     let leap_day = record(check_bool(&raw.leap_day, "leap_day", false), &mut problems);
@@ -212,7 +247,7 @@ pub fn validate_climate_request(raw: &RawClimateRequest, format: Format) -> Resu
     let reason = record(check_text(&raw.reason, "reason"), &mut problems);
     let mailing_list = record(check_bool(&raw.mailing_list, "mailing_list", false), &mut problems);
     if let (Some(Format::Csv), Some(geometry), Some(years)) = (format, &geometry, &years) {
-        problems.extend(csv_problems(geometry, years));
+        problems.extend(csv_problems(geometry, years, terms));
     }
     let (
         Some(dataset),
@@ -309,18 +344,15 @@ fn check_wkt(raw: &RawValue) -> Result<Geometry, String> {
     }
 }
 
-fn years_hint() -> String {
-    format!("give whole years between {FIRST_YEAR} and {LAST_YEAR}, comma-separated (e.g. names=2010,2011)")
-}
-
-fn check_years(raw: &RawValue) -> Result<Vec<i32>, String> {
+fn check_years(raw: &RawValue, terms: Terms, format: Format) -> Result<Vec<i32>, String> {
+    let (name, hint) = (terms.years(format), terms.years_hint(format));
     let tokens: Vec<RawValue> = match raw {
         RawValue::Missing => Vec::new(),
         RawValue::Text(text) => text.split(',').map(str::trim).filter(|t| !t.is_empty()).map(RawValue::from).collect(),
         other => vec![other.clone()],
     };
     if tokens.is_empty() {
-        return Err(format!("names (the years) is required: {}", years_hint()));
+        return Err(format!("{name} is required: {hint}"));
     }
     let mut years = Vec::with_capacity(tokens.len());
     let mut bad = Vec::new();
@@ -334,7 +366,7 @@ fn check_years(raw: &RawValue) -> Result<Vec<i32>, String> {
         }
     }
     if !bad.is_empty() {
-        return Err(format!("names (the years): {}; {}", bad.join(", "), years_hint()));
+        return Err(format!("{name}: {}; {hint}", bad.join(", ")));
     }
     years.sort_unstable();
     years.dedup();
@@ -431,7 +463,7 @@ fn check_text(raw: &RawValue, name: &str) -> Result<Option<String>, String> {
 }
 
 /// csv streams one site and one year.
-fn csv_problems(geometry: &Geometry, years: &[i32]) -> Vec<String> {
+fn csv_problems(geometry: &Geometry, years: &[i32], terms: Terms) -> Vec<String> {
     let alternatives =
         "use the json format instead (sunflux: client.climate.request, then fetch), or one csv per point and \
                         year (sunflux: client.climate.bulk)";
@@ -447,7 +479,11 @@ fn csv_problems(geometry: &Geometry, years: &[i32]) -> Vec<String> {
     }
     if years.len() != 1 {
         problems.push(format!(
-            "csv streams a single year: names must hold one year (got {}: {}); {alternatives}",
+            "csv streams a single year: {} must hold one year (got {}: {}); {alternatives}",
+            match terms {
+                Terms::Wire => "names",
+                Terms::Python => "year",
+            },
             years.len(),
             join(years)
         ));

@@ -413,7 +413,7 @@ impl Transport {
             Body::Form(pairs) => builder.form(pairs),
             Body::Json(bytes) => builder.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone()),
         };
-        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(&e, &url, timeout)))
+        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(e, &url, timeout)))
     }
 
     /// An answer sunflux refuses to read on (too large, an unsafe redirect): not retried.
@@ -455,7 +455,7 @@ impl Transport {
         let mut body = BytesMut::with_capacity(capacity);
         loop {
             let chunk = response.chunk().await.map_err(|e| {
-                Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(&e, url, timeout)))
+                Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(e, url, timeout)))
             })?;
             let Some(chunk) = chunk else { break };
             if u64::try_from(body.len() + chunk.len()).unwrap_or(u64::MAX) > limit {
@@ -515,7 +515,10 @@ impl Transport {
         Ok(Response { status, url: shown_url, content_type, body, rate_limit, attempts: 1 })
     }
 
-    fn describe_transport_error(&self, error: &reqwest::Error, url: &Url, timeout: Duration) -> String {
+    /// One line: what went wrong, the URL once and without its query string (which holds the
+    /// request's parameters, sometimes the key), then the causes.
+    fn describe_transport_error(&self, error: reqwest::Error, url: &Url, timeout: Duration) -> String {
+        let error = error.without_url();
         let what = if error.is_timeout() {
             format!("timed out after {:.1} s", timeout.as_secs_f64())
         } else if error.is_connect() {
@@ -526,7 +529,7 @@ impl Transport {
             "the request failed".to_owned()
         };
         let mut detail = error.to_string();
-        let mut source = std::error::Error::source(error);
+        let mut source = std::error::Error::source(&error);
         while let Some(inner) = source {
             detail.push_str(": ");
             detail.push_str(&inner.to_string());

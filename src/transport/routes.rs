@@ -168,6 +168,30 @@ impl Endpoint {
     }
 }
 
+/// Every endpoint name `from_name` knows, with its path arguments (for the message that lists
+/// them when a name is unknown).
+pub const ENDPOINT_NAMES: [(&str, &[&str]); 10] = [
+    ("data_query", &["version", "format"]),
+    ("pv_estimator", &["format"]),
+    ("climate_download", &["dataset", "format"]),
+    ("optimizer_job", &[]),
+    ("optimizer_results", &["run_uuid"]),
+    ("optimizer_simulated_load", &[]),
+    ("utility_rates", &[]),
+    ("technical_potential_config", &["explorer"]),
+    ("technical_potential_job", &["explorer"]),
+    ("local_status", &["format"]),
+];
+
+/// `unknown endpoint "x" (use: data_query (args version, format), ...)`.
+fn unknown_endpoint(name: &str) -> String {
+    let known: Vec<String> = ENDPOINT_NAMES
+        .iter()
+        .map(|(known, args)| if args.is_empty() { (*known).to_owned() } else { format!("{known} (args {})", args.join(", ")) })
+        .collect();
+    format!("unknown endpoint {name:?}; the endpoints are: {}, and absolute (args url) for a URL the service handed out", known.join("; "))
+}
+
 impl Endpoint {
     /// Builds an endpoint from its snake_case name and path arguments (the Python face names
     /// endpoints this way). Missing arguments and unknown names are parameter errors.
@@ -184,7 +208,7 @@ impl Endpoint {
             "technical_potential_config" => Endpoint::TechnicalPotentialConfig { explorer: need("explorer")? },
             "technical_potential_job" => Endpoint::TechnicalPotentialJob { explorer: need("explorer")? },
             "local_status" => Endpoint::LocalStatus { format: need("format")? },
-            other => return Err(format!("unknown endpoint {other:?}")),
+            other => return Err(unknown_endpoint(other)),
         };
         endpoint.check().map_err(|problems| problems.join("; "))?;
         Ok(endpoint)
@@ -238,6 +262,19 @@ fn optimizer_root(profile: RouteProfile) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_listed_endpoint_name_builds_with_its_listed_arguments() {
+        let value = |key: &str| Some(if key == "run_uuid" { "12345678-1234-1234-1234-123456789abc".to_owned() } else { "json".to_owned() });
+        for (name, args) in ENDPOINT_NAMES {
+            assert!(Endpoint::from_name(name, value).is_ok(), "{name}");
+            for missing in args {
+                assert!(Endpoint::from_name(name, |key| if key == *missing { None } else { value(key) }).is_err(), "{name} {missing}");
+            }
+        }
+        let message = Endpoint::from_name("climate", value).unwrap_err();
+        assert!(message.contains("climate_download (args dataset, format)") && message.contains("absolute (args url)"), "{message}");
+    }
 
     #[test]
     fn profiles_differ_only_for_estimator_and_optimizer() {
