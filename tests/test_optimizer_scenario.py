@@ -885,3 +885,21 @@ def test_sections_validate_on_their_own() -> None:
     assert SpaceHeatingLoad(blended_doe_reference_names=["Hospital"],
                             blended_doe_reference_percents=[0.9]).validate()[0].rule == "sum"
     assert ASHPWaterHeater(min_ton=1).validate() == []
+
+
+def test_pv_losses_given_as_a_percent_warn_naming_the_fraction() -> None:
+    import sunflux as sf
+    from sunflux.optimizer import PV
+
+    with pytest.warns(sf.UnitWarning, match=r"PV.losses is a fraction .*: 14 looks like a percent; for 14 % give 0.14") as caught:
+        PV(losses=14)
+    assert caught[0].filename == __file__
+    pv = PV()
+    with pytest.warns(sf.UnitWarning, match="20 looks like a percent"):
+        pv.losses = 20
+    with pytest.warns(sf.UnitWarning, match="14 looks like a percent"):
+        Scenario.from_dict({"PV": {"losses": 14}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sf.UnitWarning)
+        PV(losses=0.14)
+        PV(losses=0)

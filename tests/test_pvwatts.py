@@ -362,10 +362,11 @@ BAD_CHANGES = [
 
 @pytest.mark.parametrize("change", BAD_CHANGES, ids=lambda change: ",".join(f"{k}={v}" for k, v in change.items()))
 def test_invalid_parameters_are_named_as_the_estimator_names_them(weathers: dict[str, Weather], client: sf.Client, change: dict[str, Any]) -> None:
-    local = parameter_errors(lambda: run(weathers[GREENSBORO], **change))
     positional, keywords = split({**BASE, **change})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sf.ServiceWarning)
+        warnings.simplefilter("ignore", sf.UnitWarning)
+        local = parameter_errors(lambda: run(weathers[GREENSBORO], **change))
         remote = parameter_errors(lambda: client.pv.estimate(*positional, lat=40, lon=-105, **keywords))
     assert local == remote
     assert {problem.split()[0] for problem in local} == set(change)
@@ -591,3 +592,36 @@ def test_ctrl_c_stops_simulate_many_within_a_fraction_of_a_second(files: dict[st
     finally:
         child.kill()
         child.wait()
+
+
+# --- unit traps ------------------------------------------------------------------------------------
+
+
+def test_losses_given_as_a_fraction_warn_naming_the_percent(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    with pytest.warns(sf.UnitWarning, match=r"losses is a percent: losses=0.14 means 0.14 % of losses; for 14 % give losses=14") as caught:
+        run(weather, losses=0.14)
+    assert caught[0].filename == __file__
+    with pytest.warns(sf.UnitWarning, match=r"systems\[1\]: losses is a percent"):
+        simulate_many(weather, [BASE, dict(BASE, losses=0.2)], output="results", progress=False)
+
+
+def test_a_roof_system_of_thousands_of_kw_warns_that_capacity_is_in_kw(weathers: dict[str, Weather]) -> None:
+    with pytest.warns(sf.UnitWarning, match=r"system_capacity is in kW: 4000 is a 4 MW roof-mounted system \(array_type=1\); for 4000 W give system_capacity=4"):
+        run(weathers[GREENSBORO], system_capacity=4000)
+
+
+def test_plausible_systems_do_not_warn(weathers: dict[str, Weather]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sf.UnitWarning)
+        run(weathers[GREENSBORO], losses=14, system_capacity=4)
+        run(weathers[GREENSBORO], losses=0, system_capacity=4)
+        run(weathers[GREENSBORO], system_capacity=4000, array_type=0)
+
+
+def test_the_estimator_warns_on_the_same_unit_traps(client: sf.Client) -> None:
+    with pytest.warns(sf.UnitWarning, match="losses is a percent") as caught:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", sf.ServiceWarning)
+            client.pv.estimate(4, 0, 0.14, 1, 20, 180, lat=40, lon=-105)
+    assert caught[0].filename == __file__

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._errors import ParameterError, warn_service
+from sunflux._units import check_pvwatts_system
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -162,6 +163,7 @@ class PvService:
         format: str = "json",
         callback: str | None = None,
     ) -> PvEstimate:
+        check_pvwatts_system(system_capacity, losses, array_type)
         core = _core.pv_estimate(
             self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
             lat, lon, _file_id(file_id), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
@@ -199,6 +201,7 @@ class AsyncPvService:
         format: str = "json",
         callback: str | None = None,
     ) -> PvEstimate:
+        check_pvwatts_system(system_capacity, losses, array_type)
         core = await _core.pv_estimate(
             self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
             lat, lon, _file_id(file_id), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,

@@ -19,6 +19,7 @@ from sunflux import _core
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
 from sunflux._progress import Progress
+from sunflux._units import check_pvwatts_system
 from sunflux.pv import PvEstimate
 
 __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
@@ -300,6 +301,7 @@ def simulate(
     losses −5–99 %, array_type 0–4, tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3,
     inv_eff 90–99.5 %. Returns a `PvEstimate` (hourly frame unless ``timeframe="monthly"``).
     """
+    check_pvwatts_system(system_capacity, losses, array_type)
     core_weather = read_weather(weather)._core
     return PvEstimate(
         _core.pvwatts_simulate(
@@ -351,6 +353,8 @@ def simulate_many(
     if len(weathers) != len(systems):
         raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(systems)} systems)")
     system_tuples = [_system_tuple(i, s) for i, s in enumerate(systems)]
+    for index, (capacity, _module, losses, array_type, *_rest) in enumerate(system_tuples):
+        check_pvwatts_system(capacity, losses, array_type, where=f"systems[{index}]: ")
     bar = Progress(len(systems), progress, "pvwatts", "system")
     try:
         cores = _core.pvwatts_simulate_many([w._core for w in weathers], system_tuples, threads or 0, timeframe, bar.advance_to)
