@@ -866,7 +866,10 @@ def test_item_problems_name_the_first_bad_item_and_count_the_rest() -> None:
 
 
 def test_check_raises_parameter_error_with_every_problem() -> None:
-    scenario = Scenario.from_dict(mutated(PV={"tilt": 95, "losses": 3}))
+    import sunflux as sf
+
+    with pytest.warns(sf.UnitWarning, match="3 looks like a percent"):
+        scenario = Scenario.from_dict(mutated(PV={"tilt": 95, "losses": 3}))
     with pytest.raises(ParameterError) as raised:
         scenario.check()
     assert isinstance(raised.value, ValueError)
@@ -903,3 +906,35 @@ def test_pv_losses_given_as_a_percent_warn_naming_the_fraction() -> None:
         warnings.simplefilter("error", sf.UnitWarning)
         PV(losses=0.14)
         PV(losses=0)
+
+
+TYPO_SCENARIO: dict[str, Any] = {
+    "Site": {"latitude": 39.7, "longitude": -105.2},
+    "PV": {"arrray_type": 1},
+    "Pv": {},
+    "ElectricLoad": {"annual_kwh": 10000, "doe_reference_name": "RetailStore"},
+    "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 0},
+}
+
+
+def test_unknown_field_warning_suggests_the_closest_field() -> None:
+    with pytest.warns(UnknownFieldWarning) as caught:
+        Scenario.from_dict(TYPO_SCENARIO)
+    message = str(caught[0].message)
+    assert "PV.arrray_type (did you mean 'PV.array_type'?)" in message
+    assert "Pv (did you mean 'PV'?)" in message
+    with pytest.warns(UnknownFieldWarning, match=r"PV\[0\].tilit \(did you mean 'PV\[0\].tilt'\?\)"):
+        Scenario.from_dict({**TYPO_SCENARIO, "PV": [{"tilit": 20, "name": "roof"}]})
+
+
+def test_strict_validation_reports_unknown_fields_as_problems() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        scenario = Scenario.from_dict(TYPO_SCENARIO)
+    assert scenario.validate() == []
+    strict = scenario.validate(strict=True)
+    assert [(p.path, p.rule) for p in strict] == [("PV.arrray_type", "unknown_field"), ("Pv", "unknown_field")]
+    assert str(strict[0]) == "PV.arrray_type: not a known field; did you mean 'PV.array_type'? (got 1)"
+    with pytest.raises(ParameterError, match="did you mean 'PV.array_type'"):
+        scenario.check(strict=True)
+    assert scenario.check() is scenario
