@@ -1038,3 +1038,29 @@ def test_spec_limits_when_asked_service_refuses_and_clients_throttle() -> None:
 def test_limit_profile_is_checked() -> None:
     with pytest.raises(sf.ParameterError, match="limits must be one of 'none', 'spec'"):
         sf.LocalService(limits="live")
+
+
+# ---------------------------------------------------------------------------------------------
+# metadata: a short repr, units keyed like the frame, the place kept in a weather year
+
+
+def test_metadata_repr_is_short_and_units_match_the_columns(climate_client: sf.Client) -> None:
+    table = climate_client.climate.download_csv(SLUG, lat=36.1, lon=-115.1, year=2010, email=EMAIL)
+    metadata = table.metadata
+    shown = repr(metadata)
+    assert len(shown) < 250, shown
+    assert shown.startswith("ClimateMetadata('LAS VEGAS, Nevada, United States', lat=36.1, lon=-115.1")
+    data_columns = [c for c in table.data.columns if c not in ("Year", "Month", "Day", "Hour", "Minute", "timestamp")]
+    assert list(metadata.units) == data_columns
+    assert metadata.units["temperature_2m"] == "c" and metadata.units["windspeed_100m"] == "m/s" and metadata.units["pressure_0m"] == "mbar"
+    only = climate_client.climate.download_csv(SLUG, lat=36.1, lon=-115.1, year=2011, email=EMAIL, attributes=["ghi", "windspeed_10m"])
+    assert only.metadata.units == {"ghi": "w/m2", "windspeed_10m": "m/s"}
+
+
+@pytest.mark.parametrize("local_time", [True, False])
+def test_a_weather_year_made_from_climate_data_keeps_its_place(climate_client: sf.Client, local_time: bool) -> None:
+    table = climate_client.climate.download_csv(SLUG, lat=36.1, lon=-115.1, year=2010, email=EMAIL)
+    weather = table.weather(local_time=local_time)
+    assert (weather.city, weather.state, weather.country) == ("LAS VEGAS", "Nevada", "United States")
+    assert weather.location_id == table.metadata.location_id and weather.source == table.metadata.source
+    assert repr(weather).startswith("Weather(LAS VEGAS, Nevada, United States: lat=36.1")

@@ -53,11 +53,12 @@ ATTRIBUTES = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ClimateMetadata:
     """The two metadata rows of a climate CSV, typed. ``time_zone`` is the offset of the stamps
     (0 for UTC); ``local_time_zone`` the site's standard time; ``columns`` maps each frame column
-    to the file's long name; ``raw`` holds every metadata cell as written."""
+    to the file's long name and ``units`` each frame column to its unit (same keys as the
+    frame's columns); ``raw`` holds every metadata cell as written."""
 
     source: str
     location_id: str
@@ -76,6 +77,24 @@ class ClimateMetadata:
     version: str
     columns: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def place(self) -> str:
+        """City, state, country as written (``-`` and empty parts left out)."""
+        return ", ".join(part for part in (self.city, self.state, self.country) if part and part != "-")
+
+    def __repr__(self) -> str:
+        zones = f"time_zone={self.time_zone:g}" if self.time_zone is not None else "time_zone=None"
+        if self.local_time_zone is not None:
+            zones += f", local_time_zone={self.local_time_zone:g}"
+        return (
+            f"ClimateMetadata({self.place or self.location_id!r}, lat={self.latitude}, lon={self.longitude}, "
+            f"elevation={self.elevation}, {zones}, {len(self.columns)} columns, source={_clipped(self.source, 80)!r})"
+        )
+
+
+def _clipped(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _metadata(record: dict[str, Any]) -> ClimateMetadata:
@@ -129,7 +148,7 @@ class ClimateTable:
         m = self.metadata
         site = {"lat": m.latitude, "lon": m.longitude, "elevation": m.elevation if m.elevation is not None else 0.0}
         if not local_time or m.local_time_zone is None or m.local_time_zone == (m.time_zone or 0.0):
-            return read_weather(self.data, tz=m.time_zone or 0.0, **site)
+            return self._placed(read_weather(self.data, tz=m.time_zone or 0.0, **site))
         import polars as pl
 
         tz = m.local_time_zone
@@ -141,7 +160,14 @@ class ClimateTable:
             local.dt.hour().alias("hour"),
             local.dt.minute().cast(pl.Float64).alias("minute"),
         )
-        return read_weather(frame.drop("timestamp"), tz=tz, **site)
+        return self._placed(read_weather(frame.drop("timestamp"), tz=tz, **site))
+
+    def _placed(self, weather: Weather) -> Weather:
+        """``weather`` naming this table's place (a table carries numbers only)."""
+        from sunflux.pvwatts import Weather
+
+        m = self.metadata
+        return Weather(weather._core.with_place(m.city, m.state, m.country, m.location_id, m.source))
 
     def __repr__(self) -> str:
         m = self.metadata

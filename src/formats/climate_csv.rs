@@ -255,6 +255,29 @@ pub struct Units {
 }
 
 impl Units {
+    /// The unit of the frame column `name`: the file's declared unit for its quantity (the
+    /// metadata rows name units by quantity — "Temperature Units" — not by column), else the
+    /// spec's unit of an attribute column (pressure has no unit row: mbar); `None` for a column
+    /// of no known quantity.
+    pub fn for_column(&self, name: &str) -> Option<String> {
+        let key = normalized_key(name);
+        let declared = [
+            ("ghi", &self.ghi),
+            ("dni", &self.dni),
+            ("dhi", &self.dhi),
+            ("temperature", &self.temperature),
+            ("airtemperature", &self.temperature),
+            ("windspeed", &self.wind_speed),
+            ("relativehumidity", &self.relative_humidity),
+            ("winddirection", &self.wind_direction),
+        ]
+        .into_iter()
+        .find(|(quantity, _)| key.starts_with(quantity))
+        .map(|(_, unit)| unit.as_str())
+        .filter(|unit| !unit.is_empty());
+        declared.map(str::to_owned).or_else(|| Attribute::from_name(name).map(|attribute| attribute.unit().to_owned()))
+    }
+
     /// The units the embedded service writes (NSRDB spelling).
     pub fn service() -> Units {
         Units {
@@ -390,15 +413,6 @@ impl ClimateMetadata {
             "time_zone": self.time_zone,
             "elevation": self.elevation,
             "local_time_zone": self.local_time_zone,
-            "units": {
-                "ghi": self.units.ghi,
-                "dni": self.units.dni,
-                "dhi": self.units.dhi,
-                "temperature": self.units.temperature,
-                "wind_speed": self.units.wind_speed,
-                "relative_humidity": self.units.relative_humidity,
-                "wind_direction": self.units.wind_direction,
-            },
             "version": self.version,
             "raw": raw,
         })
@@ -590,13 +604,20 @@ impl ClimateTable {
         u32::try_from(stamp(1)? - stamp(0)?).ok()
     }
 
-    /// Metadata plus the long name of each column (`columns`: short → long), as JSON.
+    /// Metadata plus the long name of each column (`columns`: short → long) and the unit of
+    /// each column of a known quantity (`units`, keyed by the frame's column names), as JSON.
     pub fn metadata_json(&self) -> Value {
         let mut value = self.metadata.to_json();
         let columns: Map<String, Value> =
             self.columns.iter().map(|c| (c.name.clone(), Value::String(c.long_name.clone()))).collect();
+        let units: Map<String, Value> = self
+            .columns
+            .iter()
+            .filter_map(|c| self.metadata.units.for_column(&c.name).map(|unit| (c.name.clone(), Value::String(unit))))
+            .collect();
         if let Some(object) = value.as_object_mut() {
             object.insert("columns".into(), Value::Object(columns));
+            object.insert("units".into(), Value::Object(units));
         }
         value
     }

@@ -79,6 +79,14 @@ impl CoreWeather {
     }
 
     /// The same year without its 29 February records: the 365-day year SSC simulates.
+    /// A copy naming its place (city, state, country, location id, source); the data and the
+    /// site's coordinates are the same.
+    fn with_place(&self, city: String, state: String, country: String, location_id: String, source: String) -> CoreWeather {
+        let mut weather = (*self.weather).clone();
+        weather.meta = crate::pvwatts::SiteMeta { city, state, country, location_id, source, ..weather.meta };
+        CoreWeather::new(Arc::new(weather))
+    }
+
     fn without_leap_day(&self) -> CoreWeather {
         CoreWeather::new(Arc::new(self.weather.without_leap_day()))
     }
