@@ -69,7 +69,8 @@ def hours_in(year: int, leap_day: bool) -> int:
 
 
 def download_path(fmt: str, slug: str = SLUG) -> str:
-    return f"/api/climate/ncdb/v2/climate/{slug}-download.{fmt}"
+    root = "/api/nsrdb/v2/solar" if slug.startswith("nsrdb-") else "/api/climate/ncdb/v2/climate"
+    return f"{root}/{slug}-download.{fmt}"
 
 
 def hits(service: sf.LocalService, fmt: str, slug: str = SLUG) -> int:
@@ -1064,3 +1065,53 @@ def test_a_weather_year_made_from_climate_data_keeps_its_place(climate_client: s
     assert (weather.city, weather.state, weather.country) == ("LAS VEGAS", "Nevada", "United States")
     assert weather.location_id == table.metadata.location_id and weather.source == table.metadata.source
     assert repr(weather).startswith("Weather(LAS VEGAS, Nevada, United States: lat=36.1")
+
+
+# ---------------------------------------------------------------------------------------------
+# NSRDB downloads: routed by data set family, served (synthetic) and refused like the live service
+
+NSRDB = "nsrdb-GOES-aggregated-v4-0-0"
+NSRDB_CONUS = "nsrdb-GOES-conus-v4-0-0"
+MID_PACIFIC = (0.0, -150.0)
+
+
+def test_nsrdb_downloads_take_the_nsrdb_path_and_parse(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    assert climate_client.url("climate_download", dataset=NSRDB, format="csv").endswith(f"/api/nsrdb/v2/solar/{NSRDB}-download.csv")
+    table = climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL, attributes=["ghi", "dni", "dhi", "temperature_2m", "windspeed_10m"])
+    assert table.data.height == hours_in(2020, leap_day=False)
+    assert NSRDB in table.metadata.source and "synthetic" in table.metadata.source
+    assert climate_service.hits() == {f"/api/nsrdb/v2/solar/{NSRDB}-download.csv": 1}
+    raw = climate_client.request(
+        "GET", "climate_download", args={"dataset": "nsrdb-GOES-tmy-v4-0-0", "format": "csv"},
+        params={"wkt": "POINT(-105.18 39.74)", "names": 2020, "interval": 60, "email": EMAIL, "attributes": "ghi"},
+    )
+    assert sf.climate.parse_csv(raw.content).data.height == hours_in(2020, leap_day=False)
+
+
+def test_nsrdb_request_fetch_and_bulk(climate_client: sf.Client) -> None:
+    answer = climate_client.climate.request(NSRDB_CONUS, wkt=point_wkt(TWO_POINTS), years=[2021, 2022], email=EMAIL, attributes="ghi")
+    assert "/files/climate/" in answer.download_url
+    download = climate_client.climate.fetch(answer.download_url, timeout=30)
+    assert len(download.files) == 4
+    frame = climate_client.climate.bulk(NSRDB, points=TWO_POINTS, years=[2019], email=EMAIL, attributes="ghi", progress=False)
+    assert frame.height == 2 * hours_in(2019, leap_day=False)
+
+
+def test_unknown_nsrdb_data_set_is_refused(climate_client: sf.Client) -> None:
+    with pytest.raises(sf.NotFoundError, match="no NSRDB data set named \"nsrdb-GOES-nowhere-v4-0-0\".*nsrdb-GOES-conus-v4-0-0"):
+        climate_client.climate.download_csv("nsrdb-GOES-nowhere-v4-0-0", lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
+
+
+def test_points_outside_a_data_sets_coverage_are_refused(climate_client: sf.Client) -> None:
+    with pytest.raises(sf.ValidationError, match=f"outside the coverage of {NSRDB_CONUS}"):
+        climate_client.climate.download_csv(NSRDB_CONUS, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2021, email=EMAIL, attributes="ghi")
+    with pytest.raises(sf.ValidationError, match=r"\(lat -?0(\.0\d)?, lon -150(\.0\d)?\) outside the coverage"):
+        climate_client.climate.request(NSRDB_CONUS, wkt=f"MULTIPOINT(({DENVER[1]} {DENVER[0]}), (-150 0))", years=[2021], email=EMAIL, attributes="ghi")
+    wide = climate_client.climate.download_csv(NSRDB, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2021, email=EMAIL, attributes="ghi")
+    assert wide.data.height == hours_in(2021, leap_day=False)
+
+
+def test_nsrdb_years_are_checked_against_its_span_before_sending(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    with pytest.raises(sf.ParameterError, match="year: 1997 is outside the available years 1998–2024"):
+        climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=1997, email=EMAIL)
+    assert climate_service.hits() == {}

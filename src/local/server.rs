@@ -26,6 +26,7 @@ use super::tp_endpoint::LIVE_EXPLORER;
 use super::tp_jobs::{FailureMode, JobStore, JobTiming};
 use super::tp_model::TpModel;
 use super::climate_endpoint::{PreparedDownload, DOWNLOAD_PATH_PREFIX};
+use crate::transport::routes::DatasetFamily;
 use super::climate_jobs::{ClimateJobs, JobLimits};
 use super::optimizer::{JobStore as OptimizerJobs, JobStoreConfig};
 use super::optimizer_routes::ScenarioChecker;
@@ -214,7 +215,8 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
         .route("/api/pv-estimator/{file}", get(pv_endpoint::handle))
         .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
-        .route("/api/climate/ncdb/v2/climate/{file}", get(climate_endpoint::handle).post(climate_endpoint::handle))
+        .route(&format!("{}/{{file}}", DatasetFamily::Climate.root()), get(climate_endpoint::handle).post(climate_endpoint::handle))
+        .route(&format!("{}/{{file}}", DatasetFamily::Nsrdb.root()), get(climate_endpoint::handle).post(climate_endpoint::handle))
         .route("/files/climate/{file}", get(climate_endpoint::handle_download))
         .route("/api/optimizer/stable/job/", post(optimizer_routes::handle_post))
         .route("/api/optimizer/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))

@@ -21,10 +21,24 @@ use super::raw::RawValue;
 use crate::formats::climate_csv::{expected_rows, Attribute};
 use crate::formats::wkt::{parse_wkt, Geometry};
 use crate::formats::Format;
+use crate::transport::routes::DatasetFamily;
 
-/// First and last year served.
+/// First and last year served (the spec's climate download).
 pub const FIRST_YEAR: i32 = 2000;
 pub const LAST_YEAR: i32 = 2014;
+/// First and last year of the NSRDB GOES v4 family as checked before sending: its satellite
+/// record starts in 1998; each data set covers part of the span, and the service refuses a year
+/// its data set lacks.
+pub const NSRDB_FIRST_YEAR: i32 = 1998;
+pub const NSRDB_LAST_YEAR: i32 = 2024;
+
+/// The years a data set family may be asked for.
+pub fn year_span(family: DatasetFamily) -> (i32, i32) {
+    match family {
+        DatasetFamily::Climate => (FIRST_YEAR, LAST_YEAR),
+        DatasetFamily::Nsrdb => (NSRDB_FIRST_YEAR, NSRDB_LAST_YEAR),
+    }
+}
 /// The only interval offered, minutes.
 pub const INTERVAL_MINUTES: u32 = 60;
 /// The service's cap on sites × attributes × years × intervals per year.
@@ -214,11 +228,11 @@ impl Terms {
         }
     }
 
-    fn years_hint(self, format: Format) -> String {
+    fn years_hint(self, format: Format, (first, last): (i32, i32)) -> String {
         match (self, format) {
-            (Terms::Wire, _) => format!("give whole years between {FIRST_YEAR} and {LAST_YEAR}, comma-separated (e.g. names=2010,2011)"),
-            (Terms::Python, Format::Csv) => format!("give a whole year between {FIRST_YEAR} and {LAST_YEAR} (e.g. year=2010)"),
-            (Terms::Python, _) => format!("give whole years between {FIRST_YEAR} and {LAST_YEAR} (e.g. years=[2010, 2011])"),
+            (Terms::Wire, _) => format!("give whole years between {first} and {last}, comma-separated (e.g. names=2010,2011)"),
+            (Terms::Python, Format::Csv) => format!("give a whole year between {first} and {last} (e.g. year=2010)"),
+            (Terms::Python, _) => format!("give whole years between {first} and {last} (e.g. years=[2010, 2011])"),
         }
     }
 }
@@ -236,7 +250,8 @@ pub fn validate_climate_request_in(raw: &RawClimateRequest, format: Format, term
     let dataset = record(check_dataset(&raw.dataset), &mut problems);
     let format = record(check_format(format), &mut problems);
     let geometry = record(check_wkt(&raw.wkt), &mut problems);
-    let years = record(check_years(&raw.names, terms, requested), &mut problems);
+    let span = year_span(DatasetFamily::of(raw.dataset.as_text().unwrap_or_default()));
+    let years = record(check_years(&raw.names, terms, requested, span), &mut problems);
     let attributes = record(check_attributes(&raw.attributes), &mut problems);
     let utc = record(check_bool(&raw.utc, "utc", true), &mut problems);
     let leap_day = record(check_bool(&raw.leap_day, "leap_day", false), &mut problems);
@@ -344,8 +359,9 @@ fn check_wkt(raw: &RawValue) -> Result<Geometry, String> {
     }
 }
 
-fn check_years(raw: &RawValue, terms: Terms, format: Format) -> Result<Vec<i32>, String> {
-    let (name, hint) = (terms.years(format), terms.years_hint(format));
+fn check_years(raw: &RawValue, terms: Terms, format: Format, span: (i32, i32)) -> Result<Vec<i32>, String> {
+    let (name, hint) = (terms.years(format), terms.years_hint(format, span));
+    let (first, last) = span;
     let tokens: Vec<RawValue> = match raw {
         RawValue::Missing => Vec::new(),
         RawValue::Text(text) => text.split(',').map(str::trim).filter(|t| !t.is_empty()).map(RawValue::from).collect(),
@@ -358,10 +374,10 @@ fn check_years(raw: &RawValue, terms: Terms, format: Format) -> Result<Vec<i32>,
     let mut bad = Vec::new();
     for token in &tokens {
         match token.as_whole() {
-            Some(year) if (i64::from(FIRST_YEAR)..=i64::from(LAST_YEAR)).contains(&year) => {
-                years.push(i32::try_from(year).unwrap_or(FIRST_YEAR));
+            Some(year) if (i64::from(first)..=i64::from(last)).contains(&year) => {
+                years.push(i32::try_from(year).unwrap_or(first));
             }
-            Some(year) => bad.push(format!("{year} is outside the available years {FIRST_YEAR}–{LAST_YEAR}")),
+            Some(year) => bad.push(format!("{year} is outside the available years {first}–{last}")),
             None => bad.push(format!("{} is not a whole year", token.describe())),
         }
     }

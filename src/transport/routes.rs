@@ -47,6 +47,36 @@ pub enum ServiceClass {
     Unthrottled,
 }
 
+/// The families of download data sets: each has its own path root, and the same protocol
+/// (parameters, limits, the two-header CSV, download zips). A data set's family is told by its
+/// slug: `nsrdb-…` (the NSRDB GOES v4 sets, e.g. `nsrdb-GOES-aggregated-v4-0-0`) or any other
+/// slug (the spec's climate download, `ncdb-…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatasetFamily {
+    Climate,
+    Nsrdb,
+}
+
+impl DatasetFamily {
+    pub const ALL: [DatasetFamily; 2] = [DatasetFamily::Climate, DatasetFamily::Nsrdb];
+
+    pub fn of(dataset: &str) -> DatasetFamily {
+        if dataset.get(..6).is_some_and(|prefix| prefix.eq_ignore_ascii_case("nsrdb-")) {
+            DatasetFamily::Nsrdb
+        } else {
+            DatasetFamily::Climate
+        }
+    }
+
+    /// The path under which `<slug>-download.<format>` lives.
+    pub fn root(self) -> &'static str {
+        match self {
+            DatasetFamily::Climate => "/api/climate/ncdb/v2/climate",
+            DatasetFamily::Nsrdb => "/api/nsrdb/v2/solar",
+        }
+    }
+}
+
 /// A named endpoint; its arguments fill the path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
@@ -78,7 +108,7 @@ impl Endpoint {
                 RouteProfile::Nlr => format!("/api/pvwatts/v6.{}", segment(format)),
             },
             Endpoint::ClimateDownload { dataset, format } => {
-                format!("/api/climate/ncdb/v2/climate/{}-download.{}", segment(dataset), segment(format))
+                format!("{}/{}-download.{}", DatasetFamily::of(dataset).root(), segment(dataset), segment(format))
             }
             Endpoint::OptimizerJob => format!("{}/job/", optimizer_root(profile)),
             Endpoint::OptimizerResults { run_uuid } => {
@@ -262,6 +292,15 @@ fn optimizer_root(profile: RouteProfile) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn downloads_are_routed_by_dataset_family() {
+        let path = |dataset: &str| Endpoint::ClimateDownload { dataset: dataset.into(), format: "csv".into() }.path(RouteProfile::Nlr);
+        assert_eq!(path("nsrdb-GOES-aggregated-v4-0-0"), "/api/nsrdb/v2/solar/nsrdb-GOES-aggregated-v4-0-0-download.csv");
+        assert_eq!(path("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5"), "/api/climate/ncdb/v2/climate/ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5-download.csv");
+        assert_eq!(DatasetFamily::of("NSRDB-GOES-conus-v4-0-0"), DatasetFamily::Nsrdb);
+        assert_eq!(DatasetFamily::of("nsrdb"), DatasetFamily::Climate);
+    }
 
     #[test]
     fn every_listed_endpoint_name_builds_with_its_listed_arguments() {
