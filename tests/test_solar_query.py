@@ -74,13 +74,13 @@ def test_no_station_in_any_dataset_is_raised_as_a_service_warning(loopback: Loop
     with pytest.warns(sf.ServiceWarning) as caught:
         result = answer_from(loopback, client, nowhere).solar.data_query(40.0, -105.0)
     assert all(station is None for station in result.closest.values())
-    assert sorted(str(w.message) for w in caught) == sorted(result.warnings) and len(caught) == 4
+    assert sorted(str(w.message) for w in caught if w.category is sf.ServiceWarning) == sorted(result.warnings)
 
 
 def test_other_service_warnings_are_raised(loopback: LoopbackServer, client: sf.Client) -> None:
     with pytest.warns(sf.ServiceWarning, match="under maintenance") as caught:
         answer_from(loopback, client, lambda body: body["warnings"].append("The station data are under maintenance")).solar.data_query(40.0, -105.0)
-    assert [str(w.message) for w in caught] == ["The station data are under maintenance"]
+    assert [str(w.message) for w in caught if w.category is sf.ServiceWarning] == ["The station data are under maintenance"]
 
 
 def test_all_stations_are_ordered_by_distance_and_carry_their_dataset(client: sf.Client) -> None:
