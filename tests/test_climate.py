@@ -902,8 +902,12 @@ SLUGS = ["ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", "ncdb-4km-Hourly-CONUS-v1-0-0-RC
 
 
 def test_every_dataset_slug_works_and_seeds_different_data(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    def wind(slug: str) -> str:
+        return "windspeed" if slug.startswith("nsrdb-") else "windspeed_10m"
+
     def download(slug: str) -> ClimateTable:
-        return climate_client.climate.download_csv(slug, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="ghi,windspeed_10m")
+        attributes = "ghi,wind_speed" if slug.startswith("nsrdb-") else "ghi,windspeed_10m"
+        return climate_client.climate.download_csv(slug, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes=attributes)
 
     tables = {slug: download(slug) for slug in SLUGS}
     for slug, table in tables.items():
@@ -912,7 +916,7 @@ def test_every_dataset_slug_works_and_seeds_different_data(climate_service: sf.L
     for index, slug in enumerate(SLUGS):
         for other in SLUGS[index + 1:]:
             assert not tables[slug].data["ghi"].equals(tables[other].data["ghi"]), (slug, other)
-            assert not tables[slug].data["windspeed_10m"].equals(tables[other].data["windspeed_10m"]), (slug, other)
+            assert not tables[slug].data[wind(slug)].equals(tables[other].data[wind(other)]), (slug, other)
     assert download(SLUGS[0]).data.equals(tables[SLUGS[0]].data)
 
 
@@ -1077,8 +1081,10 @@ MID_PACIFIC = (0.0, -150.0)
 
 def test_nsrdb_downloads_take_the_nsrdb_path_and_parse(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
     assert climate_client.url("climate_download", dataset=NSRDB, format="csv").endswith(f"/api/nsrdb/v2/solar/{NSRDB}-download.csv")
-    table = climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL, attributes=["ghi", "dni", "dhi", "temperature_2m", "windspeed_10m"])
+    table = climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL, attributes=["ghi", "dni", "dhi", "air_temperature", "wind_speed"])
     assert table.data.height == hours_in(2020, leap_day=False)
+    assert table.data.columns[6:] == ["ghi", "dni", "dhi", "temperature", "windspeed"]
+    assert table.weather().city == "DENVER"
     assert NSRDB in table.metadata.source and "synthetic" in table.metadata.source
     assert climate_service.hits() == {f"/api/nsrdb/v2/solar/{NSRDB}-download.csv": 1}
     raw = climate_client.request(
@@ -1115,3 +1121,19 @@ def test_nsrdb_years_are_checked_against_its_span_before_sending(climate_service
     with pytest.raises(sf.ParameterError, match="year: 1997 is outside the available years 1998–2024"):
         climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=1997, email=EMAIL)
     assert climate_service.hits() == {}
+
+
+def test_nsrdb_sets_take_the_nsrdb_attribute_names(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    raw = climate_client.request(
+        "GET", "climate_download", args={"dataset": NSRDB, "format": "csv"},
+        params={"wkt": "POINT(-105.18 39.74)", "names": 2020, "interval": 60, "email": EMAIL, "attributes": "air_temperature,wind_speed,surface_pressure"},
+    )
+    assert raw.text.splitlines()[2] == "Year,Month,Day,Hour,Minute,Temperature,Wind Speed,Pressure"
+    with pytest.raises(sf.ParameterError, match=r'attributes: "temperature_2m" not offered; choose from .*air_temperature.*wind_speed'):
+        climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL, attributes="ghi,temperature_2m")
+    with pytest.raises(sf.ParameterError, match='"air_temperature" not offered'):
+        climate_client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="air_temperature")
+    before = dict(climate_service.hits())
+    table = climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
+    assert table.data.columns[6:] == ["pressure_0m", "dhi", "dni", "ghi", "relativehumidity", "temperature", "winddirection", "windspeed"]
+    assert climate_service.hits()[download_path("csv", NSRDB)] == before.get(download_path("csv", NSRDB), 0) + 1

@@ -38,6 +38,7 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::timezone::standard_time_zone;
 use crate::limits::{MAX_CSV_COLUMNS, MAX_CSV_ROWS};
+use crate::transport::routes::DatasetFamily;
 use crate::transport::error_body::parse_error_body;
 
 mod parser_threads;
@@ -151,6 +152,50 @@ impl Attribute {
     /// The attribute with this spec name (exact, lower case).
     pub fn from_name(name: &str) -> Option<Attribute> {
         Attribute::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The name the NSRDB downloads give this quantity (they have one wind height, 10 m, and
+    /// no 100 or 200 m series): `air_temperature`, `wind_speed`, `surface_pressure`, ...
+    pub fn nsrdb_name(self) -> Option<&'static str> {
+        match self {
+            Attribute::Pressure0m => Some("surface_pressure"),
+            Attribute::Dhi => Some("dhi"),
+            Attribute::Dni => Some("dni"),
+            Attribute::Ghi => Some("ghi"),
+            Attribute::RelativeHumidity2m => Some("relative_humidity"),
+            Attribute::Temperature2m => Some("air_temperature"),
+            Attribute::WindDirection10m => Some("wind_direction"),
+            Attribute::WindSpeed10m => Some("wind_speed"),
+            Attribute::WindDirection100m | Attribute::WindDirection200m | Attribute::WindSpeed100m | Attribute::WindSpeed200m => None,
+        }
+    }
+
+    /// The column name NSRDB files write for this quantity (row 3).
+    pub fn nsrdb_long_name(self) -> Option<&'static str> {
+        match self {
+            Attribute::Pressure0m => Some("Pressure"),
+            Attribute::Dhi => Some("DHI"),
+            Attribute::Dni => Some("DNI"),
+            Attribute::Ghi => Some("GHI"),
+            Attribute::RelativeHumidity2m => Some("Relative Humidity"),
+            Attribute::Temperature2m => Some("Temperature"),
+            Attribute::WindDirection10m => Some("Wind Direction"),
+            Attribute::WindSpeed10m => Some("Wind Speed"),
+            Attribute::WindDirection100m | Attribute::WindDirection200m | Attribute::WindSpeed100m | Attribute::WindSpeed200m => None,
+        }
+    }
+
+    /// The attributes a data set family offers, in the spec's order.
+    pub fn offered(family: DatasetFamily) -> Vec<Attribute> {
+        Attribute::ALL.into_iter().filter(|a| a.name_in(family).is_some()).collect()
+    }
+
+    /// This attribute's name in the `attributes` parameter of a family's downloads.
+    pub fn name_in(self, family: DatasetFamily) -> Option<&'static str> {
+        match family {
+            DatasetFamily::Climate => Some(self.name()),
+            DatasetFamily::Nsrdb => self.nsrdb_name(),
+        }
     }
 
     /// The attribute a file column stands for: its spec name or long name, any case.
@@ -462,6 +507,15 @@ impl DataColumn {
     /// A column of one of the 12 attributes.
     pub fn of(attribute: Attribute, values: Vec<f64>) -> DataColumn {
         DataColumn { name: attribute.name().to_string(), long_name: attribute.long_name().to_string(), values }
+    }
+
+    /// A column of `attribute` as a family's files write it: NSRDB files use their own column
+    /// names (`Temperature`, `Wind Speed`), which the reader turns into `temperature`, `windspeed`.
+    pub fn of_family(attribute: Attribute, family: DatasetFamily, values: Vec<f64>) -> DataColumn {
+        match (family, attribute.nsrdb_long_name()) {
+            (DatasetFamily::Nsrdb, Some(long_name)) => DataColumn { name: short_column_name(long_name), long_name: long_name.to_string(), values },
+            _ => DataColumn::of(attribute, values),
+        }
     }
 
     /// The attribute this column holds, if it is one of the 12.

@@ -229,7 +229,7 @@ pub fn json_reply(
 fn describe_request(prepared: &PreparedDownload) -> String {
     let params = &prepared.params;
     let years: Vec<String> = params.years.iter().map(i32::to_string).collect();
-    let attributes: Vec<&str> = params.attributes.iter().map(|a| a.name()).collect();
+    let attributes = params.attribute_names();
     format!(
         "Climate data {} for {} site(s), years {}, attributes {} ({} time stamps).",
         params.dataset,
@@ -289,11 +289,12 @@ pub fn outbox_reply<P>(jobs: &ClimateJobs<P>) -> ServiceReply {
 /// columns in the order asked.
 pub fn site_year_table(params: &ClimateParams, site: &SiteInfo, year: i32) -> ClimateTable {
     let series = generate(&site.spec(&params.dataset), year, &SeriesOptions::download(params.utc, params.leap_day));
+    let family = DatasetFamily::of(&params.dataset);
     let columns = params
         .attributes
         .iter()
         .map(|&attribute| {
-            DataColumn::of(attribute, series.values(attribute).iter().map(|&v| attribute.round_for_file(v)).collect())
+            DataColumn::of_family(attribute, family, series.values(attribute).iter().map(|&v| attribute.round_for_file(v)).collect())
         })
         .collect();
     ClimateTable {

@@ -122,7 +122,7 @@ impl ClimateParams {
         let mut pairs = vec![
             ("wkt", self.geometry.to_string()),
             ("names", join(&self.years)),
-            ("attributes", self.attributes.iter().map(|a| a.name()).collect::<Vec<_>>().join(",")),
+            ("attributes", self.attribute_names().join(",")),
             ("utc", self.utc.to_string()),
             ("leap_day", self.leap_day.to_string()),
             ("interval", self.interval_minutes.to_string()),
@@ -139,10 +139,16 @@ impl ClimateParams {
         pairs
     }
 
+    /// The attributes as the data set's family names them.
+    pub fn attribute_names(&self) -> Vec<&'static str> {
+        let family = DatasetFamily::of(&self.dataset);
+        self.attributes.iter().filter_map(|a| a.name_in(family)).collect()
+    }
+
     /// What identifies the data of this request: everything that changes the returned data,
     /// nothing that does not (no api_key, e-mail, name, affiliation, reason, mailing list).
     pub fn cache_key(&self) -> String {
-        let attributes: Vec<&str> = self.attributes.iter().map(|a| a.name()).collect();
+        let attributes = self.attribute_names();
         format!(
             "climate-download|{}|{}|{}|names={}|attributes={}|utc={}|leap_day={}|interval={}",
             self.dataset,
@@ -250,9 +256,9 @@ pub fn validate_climate_request_in(raw: &RawClimateRequest, format: Format, term
     let dataset = record(check_dataset(&raw.dataset), &mut problems);
     let format = record(check_format(format), &mut problems);
     let geometry = record(check_wkt(&raw.wkt), &mut problems);
-    let span = year_span(DatasetFamily::of(raw.dataset.as_text().unwrap_or_default()));
-    let years = record(check_years(&raw.names, terms, requested, span), &mut problems);
-    let attributes = record(check_attributes(&raw.attributes), &mut problems);
+    let family = DatasetFamily::of(raw.dataset.as_text().unwrap_or_default());
+    let years = record(check_years(&raw.names, terms, requested, year_span(family)), &mut problems);
+    let attributes = record(check_attributes(&raw.attributes, family), &mut problems);
     let utc = record(check_bool(&raw.utc, "utc", true), &mut problems);
     let leap_day = record(check_bool(&raw.leap_day, "leap_day", false), &mut problems);
     let interval = record(check_interval(&raw.interval), &mut problems);
@@ -389,30 +395,37 @@ fn check_years(raw: &RawValue, terms: Terms, format: Format, span: (i32, i32)) -
     Ok(years)
 }
 
-fn attribute_list() -> String {
-    Attribute::ALL.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
+fn attribute_list(family: DatasetFamily) -> String {
+    Attribute::offered(family).iter().filter_map(|a| a.name_in(family)).collect::<Vec<_>>().join(", ")
 }
 
-fn check_attributes(raw: &RawValue) -> Result<Vec<Attribute>, String> {
+/// The attributes asked for, by the names of the data set's family (the NSRDB names its
+/// quantities `air_temperature`, `wind_speed`, ...); all the family offers when none are given.
+fn check_attributes(raw: &RawValue, family: DatasetFamily) -> Result<Vec<Attribute>, String> {
     let text = match raw {
-        RawValue::Missing => return Ok(Attribute::ALL.to_vec()),
+        RawValue::Missing => return Ok(Attribute::offered(family)),
         RawValue::Text(text) => text,
         other => return Err(format!("attributes must be a comma-separated list of names (got {})", other.describe())),
     };
     let mut attributes = Vec::new();
     let mut unknown = Vec::new();
     for token in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        match Attribute::from_name(&token.to_ascii_lowercase()) {
+        let name = token.to_ascii_lowercase();
+        match Attribute::offered(family).into_iter().find(|a| a.name_in(family) == Some(name.as_str())) {
             Some(attribute) if !attributes.contains(&attribute) => attributes.push(attribute),
             Some(_) => {}
             None => unknown.push(format!("{token:?}")),
         }
     }
     if !unknown.is_empty() {
-        return Err(format!("attributes: {} not offered; choose from {}", unknown.join(", "), attribute_list()));
+        let family_note = match family {
+            DatasetFamily::Climate => "",
+            DatasetFamily::Nsrdb => " (the NSRDB's own names)",
+        };
+        return Err(format!("attributes: {} not offered; choose from {}{family_note}", unknown.join(", "), attribute_list(family)));
     }
     if attributes.is_empty() {
-        return Ok(Attribute::ALL.to_vec());
+        return Ok(Attribute::offered(family));
     }
     Ok(attributes)
 }
@@ -510,6 +523,17 @@ fn csv_problems(geometry: &Geometry, years: &[i32], terms: Terms) -> Vec<String>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attributes_take_the_names_of_the_data_set_family() {
+        let nsrdb = |attributes: &str| {
+            check_attributes(&RawValue::from(attributes), DatasetFamily::Nsrdb)
+        };
+        assert_eq!(nsrdb("air_temperature,WIND_SPEED"), Ok(vec![Attribute::Temperature2m, Attribute::WindSpeed10m]));
+        assert!(nsrdb("temperature_2m").unwrap_err().contains("air_temperature"));
+        assert!(check_attributes(&RawValue::from("air_temperature"), DatasetFamily::Climate).is_err());
+        assert_eq!(check_attributes(&RawValue::Missing, DatasetFamily::Nsrdb).map(|a| a.len()), Ok(8));
+    }
 
     fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         items.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
