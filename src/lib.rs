@@ -27,4 +27,5 @@ pub mod python;
 pub mod pvwatts;
 pub mod runtime;
 pub mod services;
+pub mod spec_limits;
 pub mod transport;

@@ -69,7 +69,8 @@ def hours_in(year: int, leap_day: bool) -> int:
 
 
 def download_path(fmt: str, slug: str = SLUG) -> str:
-    return f"/api/climate/ncdb/v2/climate/{slug}-download.{fmt}"
+    root = "/api/nsrdb/v2/solar" if slug.startswith("nsrdb-") else "/api/climate/ncdb/v2/climate"
+    return f"{root}/{slug}-download.{fmt}"
 
 
 def hits(service: sf.LocalService, fmt: str, slug: str = SLUG) -> int:
@@ -279,15 +280,15 @@ INVALID_CSV = [
     ("slug_with_suffix", {"dataset": f"{SLUG}-download"}, ["dataset", "without it"]),
     ("lat_above_90", {"lat": 91.0}, ["lat must be a number between -90 and 90 (got 91)"]),
     ("lon_below_180", {"lon": -181.0}, ["lon must be a number between -180 and 180 (got -181)"]),
-    ("year_before_2000", {"year": 1999}, ["names (the years)", "1999", "2000", "2014"]),
-    ("year_after_2014", {"year": 2015}, ["names (the years)", "2015"]),
+    ("year_before_2000", {"year": 1999}, ["year: 1999", "2000", "2014", "e.g. year=2010"]),
+    ("year_after_2014", {"year": 2015}, ["year: 2015"]),
     ("unknown_attribute", {"attributes": "ghi,sunshine"}, ["attributes", "sunshine", "windspeed_200m"]),
     ("attribute_of_another_height", {"attributes": ["ghi", "windspeed_80m"]}, ["attributes", "windspeed_80m"]),
     ("email_missing", {"email": None}, ["email is required"]),
     ("email_empty", {"email": " "}, ["email is required"]),
     ("email_without_domain", {"email": "analyst@example"}, ["email", "not an e-mail address"]),
     ("email_with_space", {"email": "an alyst@example.org"}, ["email", "not an e-mail address"]),
-    ("csv_two_years_as_text", {"year": "2010,2011"}, ["csv streams a single year", "client.climate.request", "client.climate.bulk"]),
+    ("csv_two_years_as_text", {"year": "2010,2011"}, ["csv streams a single year: year must hold one year", "client.climate.request", "client.climate.bulk"]),
     ("csv_two_years_as_list", {"year": [2010, 2011]}, ["csv streams a single year", "client.climate.request", "client.climate.bulk"]),
 ]
 
@@ -299,8 +300,8 @@ INVALID_REQUEST = [
     ("wkt_open_ring", {"wkt": "POLYGON((-105 39, -104 39, -104 40))"}, ["wkt", "ring"]),
     ("wkt_latitude", {"wkt": "POINT(-105 97)"}, ["wkt", "latitude 97"]),
     ("wkt_longitude", {"wkt": "MULTIPOINT((200 10), (1 2))"}, ["wkt", "longitude 200"]),
-    ("years_missing", {"years": []}, ["names (the years) is required"]),
-    ("years_outside", {"years": [2000, 2014, 2016]}, ["names (the years)", "2016 is outside"]),
+    ("years_missing", {"years": []}, ["years is required", "e.g. years=[2010, 2011]"]),
+    ("years_outside", {"years": [2000, 2014, 2016]}, ["years: 2016 is outside"]),
     ("attributes", {"attributes": "all"}, ["attributes", '"all"']),
     ("email", {"email": "analyst.example.org"}, ["email", "not an e-mail address"]),
     ("weight_over_cap", {"wkt": BIG_POLYGON, "years": range(2000, 2015)}, ["too large", "12 attribute(s) × 15 year(s)", str(WEIGHT_CAP)]),
@@ -338,7 +339,7 @@ def test_every_problem_is_reported_at_once(climate_service: sf.LocalService, cli
     with pytest.raises(sf.ParameterError) as caught:
         climate_client.climate.download_csv("bad slug", lat=100.0, lon=0.0, year=1990, email="nobody", attributes="fog")
     starts = [str(problem).split(" ")[0] for problem in caught.value.errors]
-    assert starts == ["lat", "dataset", "names", "attributes:", "email"]
+    assert starts == ["lat", "dataset", "year:", "attributes:", "email"]
     assert climate_service.hits() == {}
 
 
@@ -901,8 +902,12 @@ SLUGS = ["ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", "ncdb-4km-Hourly-CONUS-v1-0-0-RC
 
 
 def test_every_dataset_slug_works_and_seeds_different_data(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    def wind(slug: str) -> str:
+        return "windspeed" if slug.startswith("nsrdb-") else "windspeed_10m"
+
     def download(slug: str) -> ClimateTable:
-        return climate_client.climate.download_csv(slug, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="ghi,windspeed_10m")
+        attributes = "ghi,wind_speed" if slug.startswith("nsrdb-") else "ghi,windspeed_10m"
+        return climate_client.climate.download_csv(slug, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes=attributes)
 
     tables = {slug: download(slug) for slug in SLUGS}
     for slug, table in tables.items():
@@ -911,7 +916,7 @@ def test_every_dataset_slug_works_and_seeds_different_data(climate_service: sf.L
     for index, slug in enumerate(SLUGS):
         for other in SLUGS[index + 1:]:
             assert not tables[slug].data["ghi"].equals(tables[other].data["ghi"]), (slug, other)
-            assert not tables[slug].data["windspeed_10m"].equals(tables[other].data["windspeed_10m"]), (slug, other)
+            assert not tables[slug].data[wind(slug)].equals(tables[other].data[wind(other)]), (slug, other)
     assert download(SLUGS[0]).data.equals(tables[SLUGS[0]].data)
 
 
@@ -993,7 +998,7 @@ def test_async_client_downloads_requests_and_fetches(climate_service: sf.LocalSe
         tables = await asyncio.gather(
             *(client.climate.download_csv(SLUG, lat=lat, lon=lon, year=2010, email=EMAIL, attributes=["ghi", "temperature_2m"]) for lat, lon in TWO_POINTS)
         )
-        with pytest.raises(sf.ParameterError, match="names"):
+        with pytest.raises(sf.ParameterError, match="year: 2020"):
             await client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
         answer = await client.climate.request(SLUG, wkt=point_wkt(TWO_POINTS), years=[2010, 2011], email=EMAIL, attributes="ghi,temperature_2m")
         return list(tables), await client.climate.fetch(answer.download_url, timeout=30)
@@ -1003,3 +1008,132 @@ def test_async_client_downloads_requests_and_fetches(climate_service: sf.LocalSe
         assert table.data.equals(samples.point_tables[(lat, lon, 2010)].data)
     assert download.data.equals(samples.download.data)
     assert hits(climate_service, "csv") == len(TWO_POINTS) and hits(climate_service, "json") == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# LocalService limit profiles: the service and its clients agree on what is enforced
+
+
+def test_local_service_enforces_no_spec_limits_by_default_and_its_clients_do_not_wait() -> None:
+    with sf.LocalService() as service:
+        client = service.client(retries=0)
+        started = time.monotonic()
+        for year in (2010, 2011, 2012, 2013, 2014):
+            client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=year, email=EMAIL, attributes="ghi")
+        assert time.monotonic() - started < 2.5
+        assert client.rate_limit == sf.RateLimit(None, None)
+        assert hits(service, "csv") == 5
+
+
+def test_spec_limits_when_asked_service_refuses_and_clients_throttle() -> None:
+    with sf.LocalService(limits="spec") as service:
+        unthrottled = service.client(throttle=False, retries=0)
+        unthrottled.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="ghi")
+        with pytest.raises(sf.RateLimitError, match="at most one every 1 s"):
+            unthrottled.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2011, email=EMAIL, attributes="ghi")
+        assert unthrottled.rate_limit.limit == 1000
+    with sf.LocalService(limits="spec") as service:
+        client = service.client(retries=0)
+        started = time.monotonic()
+        for year in (2012, 2013):
+            client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=year, email=EMAIL, attributes="ghi")
+        assert time.monotonic() - started >= 1.0
+
+
+def test_limit_profile_is_checked() -> None:
+    with pytest.raises(sf.ParameterError, match="limits must be one of 'none', 'spec'"):
+        sf.LocalService(limits="live")
+
+
+# ---------------------------------------------------------------------------------------------
+# metadata: a short repr, units keyed like the frame, the place kept in a weather year
+
+
+def test_metadata_repr_is_short_and_units_match_the_columns(climate_client: sf.Client) -> None:
+    table = climate_client.climate.download_csv(SLUG, lat=36.1, lon=-115.1, year=2010, email=EMAIL)
+    metadata = table.metadata
+    shown = repr(metadata)
+    assert len(shown) < 250, shown
+    assert shown.startswith("ClimateMetadata('LAS VEGAS, Nevada, United States', lat=36.1, lon=-115.1")
+    data_columns = [c for c in table.data.columns if c not in ("Year", "Month", "Day", "Hour", "Minute", "timestamp")]
+    assert list(metadata.units) == data_columns
+    assert metadata.units["temperature_2m"] == "c" and metadata.units["windspeed_100m"] == "m/s" and metadata.units["pressure_0m"] == "mbar"
+    only = climate_client.climate.download_csv(SLUG, lat=36.1, lon=-115.1, year=2011, email=EMAIL, attributes=["ghi", "windspeed_10m"])
+    assert only.metadata.units == {"ghi": "w/m2", "windspeed_10m": "m/s"}
+
+
+@pytest.mark.parametrize("local_time", [True, False])
+def test_a_weather_year_made_from_climate_data_keeps_its_place(climate_client: sf.Client, local_time: bool) -> None:
+    table = climate_client.climate.download_csv(SLUG, lat=36.1, lon=-115.1, year=2010, email=EMAIL)
+    weather = table.weather(local_time=local_time)
+    assert (weather.city, weather.state, weather.country) == ("LAS VEGAS", "Nevada", "United States")
+    assert weather.location_id == table.metadata.location_id and weather.source == table.metadata.source
+    assert repr(weather).startswith("Weather(LAS VEGAS, Nevada, United States: lat=36.1")
+
+
+# ---------------------------------------------------------------------------------------------
+# NSRDB downloads: routed by data set family, served (synthetic) and refused like the live service
+
+NSRDB = "nsrdb-GOES-aggregated-v4-0-0"
+NSRDB_CONUS = "nsrdb-GOES-conus-v4-0-0"
+MID_PACIFIC = (0.0, -150.0)
+
+
+def test_nsrdb_downloads_take_the_nsrdb_path_and_parse(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    assert climate_client.url("climate_download", dataset=NSRDB, format="csv").endswith(f"/api/nsrdb/v2/solar/{NSRDB}-download.csv")
+    table = climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL, attributes=["ghi", "dni", "dhi", "air_temperature", "wind_speed"])
+    assert table.data.height == hours_in(2020, leap_day=False)
+    assert table.data.columns[6:] == ["ghi", "dni", "dhi", "temperature", "windspeed"]
+    assert table.weather().city == "DENVER"
+    assert NSRDB in table.metadata.source and "synthetic" in table.metadata.source
+    assert climate_service.hits() == {f"/api/nsrdb/v2/solar/{NSRDB}-download.csv": 1}
+    raw = climate_client.request(
+        "GET", "climate_download", args={"dataset": "nsrdb-GOES-tmy-v4-0-0", "format": "csv"},
+        params={"wkt": "POINT(-105.18 39.74)", "names": 2020, "interval": 60, "email": EMAIL, "attributes": "ghi"},
+    )
+    assert sf.climate.parse_csv(raw.content).data.height == hours_in(2020, leap_day=False)
+
+
+def test_nsrdb_request_fetch_and_bulk(climate_client: sf.Client) -> None:
+    answer = climate_client.climate.request(NSRDB_CONUS, wkt=point_wkt(TWO_POINTS), years=[2021, 2022], email=EMAIL, attributes="ghi")
+    assert "/files/climate/" in answer.download_url
+    download = climate_client.climate.fetch(answer.download_url, timeout=30)
+    assert len(download.files) == 4
+    frame = climate_client.climate.bulk(NSRDB, points=TWO_POINTS, years=[2019], email=EMAIL, attributes="ghi", progress=False)
+    assert frame.height == 2 * hours_in(2019, leap_day=False)
+
+
+def test_unknown_nsrdb_data_set_is_refused(climate_client: sf.Client) -> None:
+    with pytest.raises(sf.NotFoundError, match="no NSRDB data set named \"nsrdb-GOES-nowhere-v4-0-0\".*nsrdb-GOES-conus-v4-0-0"):
+        climate_client.climate.download_csv("nsrdb-GOES-nowhere-v4-0-0", lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
+
+
+def test_points_outside_a_data_sets_coverage_are_refused(climate_client: sf.Client) -> None:
+    with pytest.raises(sf.ValidationError, match=f"outside the coverage of {NSRDB_CONUS}"):
+        climate_client.climate.download_csv(NSRDB_CONUS, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2021, email=EMAIL, attributes="ghi")
+    with pytest.raises(sf.ValidationError, match=r"\(lat -?0(\.0\d)?, lon -150(\.0\d)?\) outside the coverage"):
+        climate_client.climate.request(NSRDB_CONUS, wkt=f"MULTIPOINT(({DENVER[1]} {DENVER[0]}), (-150 0))", years=[2021], email=EMAIL, attributes="ghi")
+    wide = climate_client.climate.download_csv(NSRDB, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2021, email=EMAIL, attributes="ghi")
+    assert wide.data.height == hours_in(2021, leap_day=False)
+
+
+def test_nsrdb_years_are_checked_against_its_span_before_sending(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    with pytest.raises(sf.ParameterError, match="year: 1997 is outside the available years 1998–2024"):
+        climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=1997, email=EMAIL)
+    assert climate_service.hits() == {}
+
+
+def test_nsrdb_sets_take_the_nsrdb_attribute_names(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
+    raw = climate_client.request(
+        "GET", "climate_download", args={"dataset": NSRDB, "format": "csv"},
+        params={"wkt": "POINT(-105.18 39.74)", "names": 2020, "interval": 60, "email": EMAIL, "attributes": "air_temperature,wind_speed,surface_pressure"},
+    )
+    assert raw.text.splitlines()[2] == "Year,Month,Day,Hour,Minute,Temperature,Wind Speed,Pressure"
+    with pytest.raises(sf.ParameterError, match=r'attributes: "temperature_2m" not offered; choose from .*air_temperature.*wind_speed'):
+        climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL, attributes="ghi,temperature_2m")
+    with pytest.raises(sf.ParameterError, match='"air_temperature" not offered'):
+        climate_client.climate.download_csv(SLUG, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="air_temperature")
+    before = dict(climate_service.hits())
+    table = climate_client.climate.download_csv(NSRDB, lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
+    assert table.data.columns[6:] == ["pressure_0m", "dhi", "dni", "ghi", "relativehumidity", "temperature", "winddirection", "windspeed"]
+    assert climate_service.hits()[download_path("csv", NSRDB)] == before.get(download_path("csv", NSRDB), 0) + 1

@@ -866,7 +866,10 @@ def test_item_problems_name_the_first_bad_item_and_count_the_rest() -> None:
 
 
 def test_check_raises_parameter_error_with_every_problem() -> None:
-    scenario = Scenario.from_dict(mutated(PV={"tilt": 95, "losses": 3}))
+    import sunflux as sf
+
+    with pytest.warns(sf.UnitWarning, match="3 looks like a percent"):
+        scenario = Scenario.from_dict(mutated(PV={"tilt": 95, "losses": 3}))
     with pytest.raises(ParameterError) as raised:
         scenario.check()
     assert isinstance(raised.value, ValueError)
@@ -885,3 +888,53 @@ def test_sections_validate_on_their_own() -> None:
     assert SpaceHeatingLoad(blended_doe_reference_names=["Hospital"],
                             blended_doe_reference_percents=[0.9]).validate()[0].rule == "sum"
     assert ASHPWaterHeater(min_ton=1).validate() == []
+
+
+def test_pv_losses_given_as_a_percent_warn_naming_the_fraction() -> None:
+    import sunflux as sf
+    from sunflux.optimizer import PV
+
+    with pytest.warns(sf.UnitWarning, match=r"PV.losses is a fraction .*: 14 looks like a percent; for 14 % give 0.14") as caught:
+        PV(losses=14)
+    assert [w.filename for w in caught if w.category is sf.UnitWarning][0] == __file__
+    pv = PV()
+    with pytest.warns(sf.UnitWarning, match="20 looks like a percent"):
+        pv.losses = 20
+    with pytest.warns(sf.UnitWarning, match="14 looks like a percent"):
+        Scenario.from_dict({"PV": {"losses": 14}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sf.UnitWarning)
+        PV(losses=0.14)
+        PV(losses=0)
+
+
+TYPO_SCENARIO: dict[str, Any] = {
+    "Site": {"latitude": 39.7, "longitude": -105.2},
+    "PV": {"arrray_type": 1},
+    "Pv": {},
+    "ElectricLoad": {"annual_kwh": 10000, "doe_reference_name": "RetailStore"},
+    "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 0},
+}
+
+
+def test_unknown_field_warning_suggests_the_closest_field() -> None:
+    with pytest.warns(UnknownFieldWarning) as caught:
+        Scenario.from_dict(TYPO_SCENARIO)
+    message = next(str(w.message) for w in caught if w.category is UnknownFieldWarning)
+    assert "PV.arrray_type (did you mean 'PV.array_type'?)" in message
+    assert "Pv (did you mean 'PV'?)" in message
+    with pytest.warns(UnknownFieldWarning, match=r"PV\[0\].tilit \(did you mean 'PV\[0\].tilt'\?\)"):
+        Scenario.from_dict({**TYPO_SCENARIO, "PV": [{"tilit": 20, "name": "roof"}]})
+
+
+def test_strict_validation_reports_unknown_fields_as_problems() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        scenario = Scenario.from_dict(TYPO_SCENARIO)
+    assert scenario.validate() == []
+    strict = scenario.validate(strict=True)
+    assert [(p.path, p.rule) for p in strict] == [("PV.arrray_type", "unknown_field"), ("Pv", "unknown_field")]
+    assert str(strict[0]) == "PV.arrray_type: not a known field; did you mean 'PV.array_type'? (got 1)"
+    with pytest.raises(ParameterError, match="did you mean 'PV.array_type'"):
+        scenario.check(strict=True)
+    assert scenario.check() is scenario

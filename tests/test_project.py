@@ -122,3 +122,40 @@ def test_clippy_finds_no_way_to_panic() -> None:
     )
     errors = [line for line in done.stderr.splitlines() if ": error" in line]
     assert done.returncode == 0 and not errors, "\n".join(errors) or done.stderr[-3000:]
+
+
+def _cli_error(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str]]:
+    from sunflux.__main__ import main
+
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.err.splitlines()
+
+
+def test_serve_with_a_short_key_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines = _cli_error(["serve", "--port", "0", "--api-key", "short"], capsys)
+    assert code == 2
+    assert lines == ["python -m sunflux serve: error: every service key must be 40 characters long (one has 5)"]
+
+
+def test_serve_on_a_port_in_use_prints_one_line_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, lines = _cli_error(["serve", "--port", str(port)], capsys)
+    assert code == 2
+    assert len(lines) == 1 and lines[0].startswith(f"python -m sunflux serve: error: could not listen on 127.0.0.1:{port}")
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["serve", "--help"], ["demo", "--help"]])
+def test_help_is_plain_text(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from sunflux.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert text.startswith("usage: python -m sunflux") and "`" not in text

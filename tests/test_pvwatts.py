@@ -362,10 +362,11 @@ BAD_CHANGES = [
 
 @pytest.mark.parametrize("change", BAD_CHANGES, ids=lambda change: ",".join(f"{k}={v}" for k, v in change.items()))
 def test_invalid_parameters_are_named_as_the_estimator_names_them(weathers: dict[str, Weather], client: sf.Client, change: dict[str, Any]) -> None:
-    local = parameter_errors(lambda: run(weathers[GREENSBORO], **change))
     positional, keywords = split({**BASE, **change})
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", sf.ServiceWarning)
+        warnings.simplefilter("ignore", sf.UnitWarning)
+        local = parameter_errors(lambda: run(weathers[GREENSBORO], **change))
         remote = parameter_errors(lambda: client.pv.estimate(*positional, lat=40, lon=-105, **keywords))
     assert local == remote
     assert {problem.split()[0] for problem in local} == set(change)
@@ -533,3 +534,94 @@ def test_float64_table_columns_are_used_in_place(weathers: dict[str, Weather], l
         given = table[name].to_arrow() if library == "polars" else table.column(name).chunks[0]
         assert given.buffers()[1].address == exported.column(name).chunks[0].buffers()[1].address, name
     assert simulate(weather, 4, 0, 14, 1, 20, 180).ac_annual == simulate(source, 4, 0, 14, 1, 20, 180).ac_annual
+
+
+def test_simulate_many_shows_progress_unless_turned_off(weathers: dict[str, Weather], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def without_tqdm(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name.startswith("tqdm"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_tqdm)
+    weather = next(iter(weathers.values()))
+    systems = [dict(BASE, tilt=float(t)) for t in range(20)]
+    simulate_many(weather, systems, output="results")
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert lines[-1] == "pvwatts: 20/20 systems" and len(lines) >= 1
+    simulate_many(weather, systems, output="results", progress=False)
+    assert capsys.readouterr().err == ""
+
+
+CTRL_C_CHILD = """
+import sys, time
+import sunflux as sf
+from sunflux.pvwatts import read_weather, simulate_many
+weather = read_weather(sys.argv[1])
+systems = [dict(system_capacity=4, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180)] * 200_000
+print("ready", flush=True)
+try:
+    simulate_many(weather, systems, output="results", progress=False)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", time.monotonic(), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_simulate_many_within_a_fraction_of_a_second(files: dict[str, Path]) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", CTRL_C_CHILD, str(next(iter(files.values())))], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        rest, _ = child.communicate(timeout=30)
+        outcome = rest.split()
+        assert outcome[0] == "interrupted"
+        assert float(outcome[1]) - sent < 0.5
+    finally:
+        child.kill()
+        child.wait()
+
+
+# --- unit traps ------------------------------------------------------------------------------------
+
+
+def test_losses_given_as_a_fraction_warn_naming_the_percent(weathers: dict[str, Weather]) -> None:
+    weather = weathers[GREENSBORO]
+    with pytest.warns(sf.UnitWarning, match=r"losses is a percent: losses=0.14 means 0.14 % of losses; for 14 % give losses=14") as caught:
+        run(weather, losses=0.14)
+    assert [w.filename for w in caught if w.category is sf.UnitWarning][0] == __file__
+    with pytest.warns(sf.UnitWarning, match=r"systems\[1\]: losses is a percent"):
+        simulate_many(weather, [BASE, dict(BASE, losses=0.2)], output="results", progress=False)
+
+
+def test_a_roof_system_of_thousands_of_kw_warns_that_capacity_is_in_kw(weathers: dict[str, Weather]) -> None:
+    with pytest.warns(sf.UnitWarning, match=r"system_capacity is in kW: 4000 is a 4 MW roof-mounted system \(array_type=1\); for 4000 W give system_capacity=4"):
+        run(weathers[GREENSBORO], system_capacity=4000)
+
+
+def test_plausible_systems_do_not_warn(weathers: dict[str, Weather]) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sf.UnitWarning)
+        run(weathers[GREENSBORO], losses=14, system_capacity=4)
+        run(weathers[GREENSBORO], losses=0, system_capacity=4)
+        run(weathers[GREENSBORO], system_capacity=4000, array_type=0)
+
+
+def test_the_estimator_warns_on_the_same_unit_traps(client: sf.Client) -> None:
+    with pytest.warns(sf.UnitWarning, match="losses is a percent") as caught:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", sf.ServiceWarning)
+            client.pv.estimate(4, 0, 0.14, 1, 20, 180, lat=40, lon=-105)
+    assert [w.filename for w in caught if w.category is sf.UnitWarning][0] == __file__

@@ -7,11 +7,13 @@ import asyncio
 import json
 import pathlib
 import warnings
+from typing import Any, Callable
 
 import polars as pl
 import pytest
 
 import sunflux as sf
+from conftest import LoopbackServer, reply
 from sunflux.solar import parse_data_query
 
 DATA = pathlib.Path(__file__).with_name("data")
@@ -48,11 +50,37 @@ def test_v1_and_v2_differ_as_the_spec_says(client: sf.Client, service: sf.LocalS
     assert v1.metadata == {} and v2.metadata == {}
 
 
-def test_dataset_without_station_is_none_with_warning(client: sf.Client) -> None:
-    with pytest.warns(sf.ServiceWarning, match="No intl data found for lat=40.0 lon=-105.0"):
+def test_dataset_without_station_is_none_with_a_note_on_the_result_not_a_python_warning(client: sf.Client) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
         result = client.solar.data_query(40.0, -105.0)
     assert result.closest["intl"] is None
     assert "No intl data found for lat=40.0 lon=-105.0" in result.warnings
+
+
+def answer_from(loopback: LoopbackServer, client: sf.Client, edit: Callable[[dict[str, Any]], None]) -> sf.Client:
+    """A client of a loopback server that answers the local service's v2 answer at Denver, edited."""
+    body = json.loads(client.request("GET", "data_query", args={"version": "v2", "format": "json"}, params={"lat": 40.0, "lon": -105.0}).content)
+    edit(body)
+    loopback.handler = lambda request: reply(request, 200, json.dumps(body).encode(), {"content-type": "application/json"})
+    return sf.Client(api_key="k" * 40, base_url=loopback.url, throttle=False)
+
+
+def test_no_station_in_any_dataset_is_raised_as_a_service_warning(loopback: LoopbackServer, client: sf.Client) -> None:
+    def nowhere(body: dict[str, Any]) -> None:
+        body["outputs"] = {code: None for code in body["outputs"]}
+        body["warnings"] = [f"No {code} data found for lat=40.0 lon=-105.0" for code in body["outputs"]]
+
+    with pytest.warns(sf.ServiceWarning) as caught:
+        result = answer_from(loopback, client, nowhere).solar.data_query(40.0, -105.0)
+    assert all(station is None for station in result.closest.values())
+    assert sorted(str(w.message) for w in caught if w.category is sf.ServiceWarning) == sorted(result.warnings)
+
+
+def test_other_service_warnings_are_raised(loopback: LoopbackServer, client: sf.Client) -> None:
+    with pytest.warns(sf.ServiceWarning, match="under maintenance") as caught:
+        answer_from(loopback, client, lambda body: body["warnings"].append("The station data are under maintenance")).solar.data_query(40.0, -105.0)
+    assert [str(w.message) for w in caught if w.category is sf.ServiceWarning] == ["The station data are under maintenance"]
 
 
 def test_all_stations_are_ordered_by_distance_and_carry_their_dataset(client: sf.Client) -> None:

@@ -91,11 +91,13 @@ def test_configuration_problems_are_reported_together() -> None:
     assert len(caught.value.errors) == 5
 
 
-def test_rate_limit_headers_are_exposed(client: sf.Client) -> None:
-    assert client.rate_limit == sf.RateLimit(None, None)
-    status_call(client)
-    status_call(client)
-    assert client.rate_limit == sf.RateLimit(1000, 998)
+def test_rate_limit_headers_are_exposed() -> None:
+    with sf.LocalService(limits="spec") as service:
+        client = service.client()
+        assert client.rate_limit == sf.RateLimit(None, None)
+        status_call(client)
+        status_call(client)
+        assert client.rate_limit == sf.RateLimit(1000, 998)
 
 
 def test_service_limit_gives_rate_limit_error() -> None:
@@ -381,3 +383,89 @@ def test_forked_child_gets_a_clear_error_instead_of_hanging(client: sf.Client) -
 def test_pytest_plugin_fixtures(sunflux_service: sf.LocalService, sunflux_client: sf.Client) -> None:
     assert sunflux_service.running
     assert status_call(sunflux_client).status == 200
+
+
+# ---------------------------------------------------------------------------------------------
+# lifetimes: a client of LocalService keeps it running; closed clients and services fail at once
+
+
+def test_a_client_keeps_its_unnamed_local_service_running() -> None:
+    import gc
+
+    client = sf.LocalService().client()
+    gc.collect()
+    started = time.monotonic()
+    assert status_call(client).status == 200
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.parametrize("how", ["close", "with"])
+def test_clients_of_a_closed_local_service_fail_at_once_saying_so(how: str) -> None:
+    service = sf.LocalService()
+    client, aclient = service.client(), service.async_client()
+    assert status_call(client).status == 200
+    if how == "close":
+        service.close()
+    else:
+        with service:
+            pass
+    assert client.closed and aclient.closed
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match="LocalService at http://127.0.0.1:.* was closed"):
+        status_call(client)
+    with pytest.raises(sf.TransportError, match="was closed"):
+        client.pv.estimate(lat=39.7, lon=-105.2, system_capacity=4, azimuth=180, tilt=20, array_type=1, module_type=0, losses=14)
+    with pytest.raises(sf.TransportError, match="was closed"):
+        asyncio.run(aclient.request("GET", "local_status", args=STATUS))
+    with pytest.raises(sf.TransportError, match="was closed"):
+        status_call(service.client())
+    assert time.monotonic() - started < 1
+
+
+def test_a_closed_client_refuses_every_later_call_at_once(service: sf.LocalService) -> None:
+    with service.client() as client:
+        assert status_call(client).status == 200
+    assert client.closed
+    started = time.monotonic()
+    with pytest.raises(sf.TransportError, match=r"this Client was closed \(close\(\)"):
+        status_call(client)
+    with pytest.raises(sf.TransportError, match="was closed"):
+        client.solar.data_query(lat=39.7, lon=-105.2)
+    assert time.monotonic() - started < 1
+    client.close()
+    assert status_call(service.client()).status == 200
+
+
+def test_aclose_makes_later_async_calls_raise(service: sf.LocalService) -> None:
+    async def scenario() -> None:
+        aclient = service.async_client()
+        assert (await aclient.request("GET", "local_status", args=STATUS)).status == 200
+        await aclient.aclose()
+        with pytest.raises(sf.TransportError, match=r"this AsyncClient was closed \(aclose\(\)"):
+            await aclient.request("GET", "local_status", args=STATUS)
+        with pytest.raises(sf.TransportError, match="was closed"):
+            await aclient.pv.estimate(lat=39.7, lon=-105.2, system_capacity=4, azimuth=180, tilt=20, array_type=1, module_type=0, losses=14)
+        async with service.async_client() as other:
+            assert (await other.request("GET", "local_status", args=STATUS)).status == 200
+        assert other.closed
+
+    asyncio.run(scenario())
+
+
+def test_unknown_endpoint_lists_the_valid_names(client: sf.Client) -> None:
+    with pytest.raises(sf.ParameterError) as caught:
+        client.request("GET", "status")
+    message = str(caught.value)
+    assert 'unknown endpoint "status"' in message
+    for name in ("data_query (args version, format)", "pv_estimator", "climate_download", "optimizer_results (args run_uuid)", "local_status", "absolute (args url)"):
+        assert name in message
+
+
+def test_a_transport_error_shows_the_url_once_without_its_query() -> None:
+    client = sf.Client(api_key="k" * 40, base_url="http://127.0.0.1:1", retries=0)
+    with pytest.raises(sf.TransportError) as caught:
+        client.request("GET", "data_query", args={"version": "v2", "format": "json"}, params={"lat": 40, "lon": -105, "secret_looking": "x"})
+    message = str(caught.value)
+    assert message.count("http://127.0.0.1:1/api/solar/data_query/v2.json") == 1, message
+    assert "?" not in message and "lat=" not in message and "secret_looking" not in message
+    assert message.startswith("could not connect (http://127.0.0.1:1/api/solar/data_query/v2.json): ")

@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Sequence
 
+from sunflux._errors import SunfluxError
 from sunflux._local import LocalService, RateLimits
 
 
@@ -17,8 +18,14 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    limits = RateLimits(requests=args.requests_per_hour, window=3600.0)
-    with LocalService(port=args.port, rate_limits=limits, api_key=args.api_key) as svc:
+    try:
+        limits = RateLimits(requests=args.requests_per_hour, window=3600.0)
+        svc = LocalService(port=args.port, rate_limits=limits, api_key=args.api_key, limits="spec")
+    except SunfluxError as error:
+        # A usage problem (a port in use, a key of the wrong length): one line, as argparse does.
+        print(f"python -m sunflux serve: error: {_one_line(error)}", file=sys.stderr)
+        return 2
+    with svc:
         print(f"sunflux embedded service listening on {svc.base_url}", flush=True)
         print(f"API key: {svc.api_key}", flush=True)
         print(f"try: curl -H 'X-Api-Key: {svc.api_key}' {svc.base_url}/api/local/v1/status.json", flush=True)
@@ -31,8 +38,16 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _one_line(error: SunfluxError) -> str:
+    return " ".join(str(error).split())
+
+
+#: The help text (plain text: no reStructuredText markup in a terminal).
+DESCRIPTION = "sunflux command line: 'demo' runs the tour against the embedded service (offline), 'serve' runs the embedded service."
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m sunflux", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m sunflux", description=DESCRIPTION)
     commands = parser.add_subparsers(dest="command", required=True)
     demo = commands.add_parser("demo", help="run the tour against the embedded service (no key, no network)")
     demo.set_defaults(run=_demo)

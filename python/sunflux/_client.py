@@ -139,6 +139,9 @@ def _pairs(params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> list
     return out
 
 
+_CLOSED = "this {kind} was closed ({how} or the end of its with block); make a new one to send requests"
+
+
 class _ClientBase:
     def __init__(
         self,
@@ -187,7 +190,18 @@ class _ClientBase:
             retry_rate_limited, throttle, None, deadline,
             dict(max_bytes) if isinstance(max_bytes, Mapping) else max_bytes,
         )
+        self._service: Any = None
         self._attach_services()
+
+    def _stop(self, reason: str) -> None:
+        """Every later call of this client raises `TransportError(reason)` at once."""
+        self._core.close(reason)
+        self._urdb_core.close(reason)
+
+    @property
+    def closed(self) -> bool:
+        """Whether the client was closed (or the `LocalService` it was made by)."""
+        return bool(self._core.closed)
 
     def _attach_services(self) -> None:
         """Service namespaces are attached by the subclasses."""
@@ -319,7 +333,9 @@ class Client(_ClientBase):
         self.close()
 
     def close(self) -> None:
-        """Nothing to release: connections live in the process-wide pool."""
+        """Closes the client (idempotent): later calls raise `TransportError` at once.
+        Connections live in the process-wide pool, so nothing else is released."""
+        self._stop(_CLOSED.format(kind="Client", how="close()"))
 
     def request(
         self,
@@ -368,7 +384,9 @@ class AsyncClient(_ClientBase):
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Nothing to release: connections live in the process-wide pool."""
+        """Closes the client (idempotent): later calls raise `TransportError` at once.
+        Connections live in the process-wide pool, so nothing else is released."""
+        self._stop(_CLOSED.format(kind="AsyncClient", how="aclose()"))
 
     async def request(
         self,

@@ -1,7 +1,7 @@
 # Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
 # these names and signatures with the compiled module.
 from collections.abc import Awaitable
-from typing import Any, Final, Protocol
+from typing import Any, Callable, Final, Protocol
 
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
@@ -9,6 +9,7 @@ API_KEY_LENGTH: Final[int]
 DEFAULT_DEADLINE: Final[float]
 
 def default_limits() -> list[tuple[str, float]]: ...
+def spec_limits() -> list[tuple[str, float]]: ...
 def quiesce() -> None: ...
 
 class RawResponse:
@@ -84,6 +85,9 @@ class CoreClient:
     def cache_origin(self) -> str: ...
     @property
     def has_key(self) -> bool: ...
+    def close(self, reason: str) -> None: ...
+    @property
+    def closed(self) -> bool: ...
     def redact(self, text: str) -> str: ...
 
 class CoreLocalService:
@@ -287,6 +291,7 @@ class CoreWeather:
     def instantaneous(self) -> bool: ...
     @property
     def steps_per_hour(self) -> int: ...
+    def with_place(self, city: str, state: str, country: str, location_id: str, source: str) -> CoreWeather: ...
     def without_leap_day(self) -> CoreWeather: ...
     def to_arrow(self) -> _ArrowStream: ...
 
@@ -320,7 +325,11 @@ def pvwatts_simulate(
     timeframe: object = None,
 ) -> CorePvEstimate: ...
 def pvwatts_simulate_many(
-    weathers: list[CoreWeather], systems: list[tuple[Any, ...]], threads: int = 0, timeframe: object = None
+    weathers: list[CoreWeather],
+    systems: list[tuple[Any, ...]],
+    threads: int = 0,
+    timeframe: object = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[CorePvEstimate]: ...
 def pvwatts_simulate_v8(
     weather: CoreWeather,
@@ -342,7 +351,11 @@ def pvwatts_simulate_v8(
     threads: int = 0,
 ) -> CorePvEstimate: ...
 def pvwatts_simulate_many_v8(
-    weathers: list[CoreWeather], systems: list[tuple[Any, ...]], threads: int = 0, timeframe: object = None
+    weathers: list[CoreWeather],
+    systems: list[tuple[Any, ...]],
+    threads: int = 0,
+    timeframe: object = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[CorePvEstimate]: ...
 
 class CoreTpConfiguration:

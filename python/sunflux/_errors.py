@@ -26,6 +26,7 @@ __all__ = [
     "JobFailed",
     "JobTimeout",
     "ServiceWarning",
+    "UnitWarning",
 ]
 
 
@@ -173,7 +174,17 @@ def _rebuild_job_timeout(message: str, job_id: str, last_status: str) -> JobTime
 
 
 class ServiceWarning(UserWarning):
-    """A warning the service returned in its ``warnings`` list (it also stays on the result)."""
+    """A warning the service returned in its ``warnings`` list that signals a problem with the
+    answer (it also stays on the result). Notes that are the normal state of a valid answer —
+    the dataset query's "No intl data found for ..." when other datasets have a station — stay
+    on the result's ``.warnings`` only (docs/design.md, "Service warnings")."""
+
+
+class UnitWarning(UserWarning):
+    """A value that is legal (or nearly) but almost certainly in the wrong unit: ``losses=0.14``
+    where a percent is expected, a roof system of 4000 kW meant as 4000 W, the optimizer's
+    ``PV.losses=14`` where a fraction is expected. The message names the unit and the value
+    that was probably meant (``warnings.simplefilter("ignore", sf.UnitWarning)`` silences it)."""
 
 
 def warn_service(message: str, stacklevel: int) -> None:
@@ -191,5 +202,4 @@ def warn_service(message: str, stacklevel: int) -> None:
         frame.f_lineno,
         module=frame.f_globals.get("__name__"),
         registry=None,
-        module_globals=frame.f_globals,
     )

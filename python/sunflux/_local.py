@@ -9,28 +9,38 @@ from __future__ import annotations
 import atexit
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
 
 __all__ = [
     "LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "OptimizerSettings", "RateDatabaseSettings",
-    "FAULT_KINDS",
+    "FAULT_KINDS", "LIMIT_PROFILES",
 ]
 
 #: Every kind of fault the service can inject.
 FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
 
 
+#: What ``LocalService(limits=...)`` accepts: ``"none"`` (the default) enforces none of the
+#: spec's request limits and its clients do not throttle; ``"spec"`` enforces them and its
+#: clients throttle for them, as against the live service.
+LIMIT_PROFILES: tuple[str, ...] = ("none", "spec")
+
+#: The spec's request limits (``sunflux._core.spec_limits``, the numbers the client throttle uses).
+_SPEC = dict(_core.spec_limits())
+
+
 @dataclass(frozen=True)
 class RateLimits:
     """Per-key limit the service enforces: ``requests`` in any rolling ``window`` seconds.
 
-    The default is the spec's 1,000 per hour; tests use small numbers.
+    The default is the spec's 1,000 per hour; tests use small numbers. Given to a
+    `LocalService`, it is enforced whatever its ``limits`` profile.
     """
 
-    requests: int = 1000
+    requests: int = int(_SPEC["key_requests_per_hour"])
     window: float = 3600.0
 
 
@@ -53,13 +63,14 @@ class ClimateSettings:
     ``csv_interval`` s and ``csv_per_day`` per rolling day (json: ``json_interval``,
     ``json_per_day``), ``in_flight`` at once, ``queue`` unfinished download files before it refuses
     with "queue is full"; ``build_delay`` s before each file is built (to observe "not ready").
-    The defaults are the spec's."""
+    A rate left at ``None`` follows the service's ``limits`` profile: none with ``"none"``, the
+    spec's (1 csv per s and 10,000 per day, 1 json per 2 s and 2,000 per day) with ``"spec"``."""
 
-    csv_interval: float = 1.0
-    json_interval: float = 2.0
-    csv_per_day: int = 10_000
-    json_per_day: int = 2_000
-    in_flight: int = 20
+    csv_interval: float | None = None
+    json_interval: float | None = None
+    csv_per_day: int | None = None
+    json_per_day: int | None = None
+    in_flight: int = int(_SPEC["climate_in_flight"])
     queue: int = 100
     build_delay: float = 0.0
 
@@ -98,6 +109,19 @@ class Faults:
     retry_after: float = 0.1
 
 
+#: The daily quota of a service that enforces none (the largest the service takes).
+_NO_QUOTA = 2**32 - 1
+
+
+def _profile_rate(given: Any, spec: bool, spec_value: Any, none_value: Any) -> Any:
+    """A climate rate given in `ClimateSettings`, else the service profile's."""
+    if given is not None:
+        return given
+    return spec_value if spec else none_value
+
+
+_AnyClient = TypeVar("_AnyClient", Client, AsyncClient)
+
 _running: "weakref.WeakSet[LocalService]" = weakref.WeakSet()
 
 
@@ -130,6 +154,14 @@ class LocalService:
         `OptimizerSettings` for optimizer jobs (the 404 race, runs that hang).
     rates:
         `RateDatabaseSettings` for the Utility Rate Database stand-in.
+    limits:
+        ``"none"`` (default): the service enforces none of the spec's request limits (no per-key
+        window, no climate intervals or daily quotas) and the clients it makes do not throttle,
+        so tests and notebooks never wait on a limit no one imposes. ``"spec"``: the service
+        enforces the spec's limits (1,000 requests per key per hour; climate csv 1 per s and
+        10,000 per day, other formats 1 per 2 s and 2,000 per day) and its clients throttle for
+        them, as they do against the live service — to test throttling. ``rate_limits`` and the
+        rates given in ``climate`` are enforced whatever the profile.
     """
 
     def __init__(
@@ -145,8 +177,13 @@ class LocalService:
         climate: ClimateSettings | None = None,
         optimizer: OptimizerSettings | None = None,
         rates: RateDatabaseSettings | None = None,
+        limits: str = "none",
     ) -> None:
         problems: list[str] = []
+        if limits not in LIMIT_PROFILES:
+            problems.append(f"limits must be one of {', '.join(map(repr, LIMIT_PROFILES))} (got {limits!r})")
+            limits = "none"
+        spec = limits == "spec"
 
         def settings(name: str, value: Any, kind: type) -> Any:
             if value is None:
@@ -156,7 +193,7 @@ class LocalService:
                 return kind()
             return value
 
-        limits = settings("rate_limits", rate_limits, RateLimits)
+        key_limits = settings("rate_limits", rate_limits, RateLimits) if rate_limits is not None or spec else None
         fault_settings = None if faults is None else settings("faults", faults, Faults)
         job_settings = settings("jobs", jobs, JobSettings)
         climate_settings = settings("climate", climate, ClimateSettings)
@@ -166,8 +203,8 @@ class LocalService:
             port,
             api_key,
             extra_keys,
-            limits.requests,
-            limits.window,
+            None if key_limits is None else key_limits.requests,
+            3600.0 if key_limits is None else key_limits.window,
             None if fault_settings is None else fault_settings.rate,
             0 if fault_settings is None else fault_settings.seed,
             [] if fault_settings is None else fault_settings.kinds,
@@ -179,10 +216,10 @@ class LocalService:
             job_settings.failure_status,
             job_settings.failure_message,
             job_settings.failure_region,
-            climate_settings.csv_interval,
-            climate_settings.json_interval,
-            climate_settings.csv_per_day,
-            climate_settings.json_per_day,
+            _profile_rate(climate_settings.csv_interval, spec, _SPEC["climate_csv_interval"], 0.0),
+            _profile_rate(climate_settings.json_interval, spec, _SPEC["climate_json_interval"], 0.0),
+            _profile_rate(climate_settings.csv_per_day, spec, int(_SPEC["climate_csv_per_day"]), _NO_QUOTA),
+            _profile_rate(climate_settings.json_per_day, spec, int(_SPEC["climate_json_per_day"]), _NO_QUOTA),
             climate_settings.in_flight,
             climate_settings.queue,
             climate_settings.build_delay,
@@ -191,8 +228,10 @@ class LocalService:
             rate_settings.any_label,
             problems,
         )
-        self.rate_limits = limits
+        self.rate_limits = key_limits
+        self.limits = limits
         self.faults = faults
+        self._clients: "weakref.WeakSet[Client | AsyncClient]" = weakref.WeakSet()
         _running.add(self)
 
     @property
@@ -232,21 +271,47 @@ class LocalService:
 
     def client(self, **kwargs: Any) -> Client:
         """A `Client` wired to this service (and to its rate database stand-in) with the
-        ``"spec"`` routes; kwargs override."""
-        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url}
-        options.update(kwargs)
-        return Client(**options)
+        ``"spec"`` routes; kwargs override. The client keeps the service running while it is
+        used; once the service is closed, its calls raise `TransportError` at once."""
+        return self._adopt(Client(**self._client_options(kwargs)))
 
     def async_client(self, **kwargs: Any) -> AsyncClient:
-        """An `AsyncClient` wired to this service with the ``"spec"`` routes."""
-        options: dict[str, Any] = {"api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url}
+        """An `AsyncClient` wired to this service with the ``"spec"`` routes (kept alive and
+        closed with it, as `client`)."""
+        return self._adopt(AsyncClient(**self._client_options(kwargs)))
+
+    def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
+        # The clients throttle for exactly the limits the service enforces (its profile).
+        options: dict[str, Any] = {
+            "api_key": self.api_key, "base_url": self.base_url, "routes": "spec", "urdb_base_url": self.base_url,
+            "throttle": self.limits == "spec",
+        }
         options.update(kwargs)
-        return AsyncClient(**options)
+        return options
+
+    def _adopt(self, client: _AnyClient) -> _AnyClient:
+        # The client holds the service (``LocalService().client()`` must not leave a client
+        # whose service was garbage-collected); the service holds its clients weakly, to stop
+        # them when it closes.
+        client._service = self
+        if self.running:
+            self._clients.add(client)
+        else:
+            client._stop(self._closed_reason())
+        return client
+
+    def _closed_reason(self) -> str:
+        return (
+            f"the LocalService at {self.base_url} was closed (close() or the end of its with block); "
+            "its clients cannot be used any more: start a new LocalService"
+        )
 
     def close(self) -> None:
-        """Stops the service (idempotent)."""
+        """Stops the service (idempotent); its clients' later calls raise `TransportError`."""
         self._core.close()
         _running.discard(self)
+        for client in list(self._clients):
+            client._stop(self._closed_reason())
 
     def __enter__(self) -> "LocalService":
         return self

@@ -12,12 +12,12 @@ from __future__ import annotations
 import concurrent.futures
 import functools
 import os
-import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from sunflux import _core
 from sunflux._errors import ParameterError
+from sunflux._progress import Progress
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -53,11 +53,12 @@ ATTRIBUTES = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ClimateMetadata:
     """The two metadata rows of a climate CSV, typed. ``time_zone`` is the offset of the stamps
     (0 for UTC); ``local_time_zone`` the site's standard time; ``columns`` maps each frame column
-    to the file's long name; ``raw`` holds every metadata cell as written."""
+    to the file's long name and ``units`` each frame column to its unit (same keys as the
+    frame's columns); ``raw`` holds every metadata cell as written."""
 
     source: str
     location_id: str
@@ -76,6 +77,24 @@ class ClimateMetadata:
     version: str
     columns: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def place(self) -> str:
+        """City, state, country as written (``-`` and empty parts left out)."""
+        return ", ".join(part for part in (self.city, self.state, self.country) if part and part != "-")
+
+    def __repr__(self) -> str:
+        zones = f"time_zone={self.time_zone:g}" if self.time_zone is not None else "time_zone=None"
+        if self.local_time_zone is not None:
+            zones += f", local_time_zone={self.local_time_zone:g}"
+        return (
+            f"ClimateMetadata({self.place or self.location_id!r}, lat={self.latitude}, lon={self.longitude}, "
+            f"elevation={self.elevation}, {zones}, {len(self.columns)} columns, source={_clipped(self.source, 80)!r})"
+        )
+
+
+def _clipped(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _metadata(record: dict[str, Any]) -> ClimateMetadata:
@@ -129,7 +148,7 @@ class ClimateTable:
         m = self.metadata
         site = {"lat": m.latitude, "lon": m.longitude, "elevation": m.elevation if m.elevation is not None else 0.0}
         if not local_time or m.local_time_zone is None or m.local_time_zone == (m.time_zone or 0.0):
-            return read_weather(self.data, tz=m.time_zone or 0.0, **site)
+            return self._placed(read_weather(self.data, tz=m.time_zone or 0.0, **site))
         import polars as pl
 
         tz = m.local_time_zone
@@ -141,7 +160,14 @@ class ClimateTable:
             local.dt.hour().alias("hour"),
             local.dt.minute().cast(pl.Float64).alias("minute"),
         )
-        return read_weather(frame.drop("timestamp"), tz=tz, **site)
+        return self._placed(read_weather(frame.drop("timestamp"), tz=tz, **site))
+
+    def _placed(self, weather: Weather) -> Weather:
+        """``weather`` naming this table's place (a table carries numbers only)."""
+        from sunflux.pvwatts import Weather
+
+        m = self.metadata
+        return Weather(weather._core.with_place(m.city, m.state, m.country, m.location_id, m.source))
 
     def __repr__(self) -> str:
         m = self.metadata
@@ -208,37 +234,6 @@ def _years(years: Iterable[int] | int | str) -> Any:
     if isinstance(years, (list, tuple, range)) and all(isinstance(y, int) and not isinstance(y, bool) for y in years):
         return ",".join(str(y) for y in years)
     return years
-
-
-class _Progress:
-    """tqdm when installed, otherwise a plain line on stderr every tenth of the work."""
-
-    def __init__(self, total: int, enabled: bool, label: str) -> None:
-        self.total = total
-        self.done = 0
-        self.bar: Any = None
-        self.enabled = enabled
-        self.label = label
-        if enabled:
-            try:
-                from tqdm.auto import tqdm
-
-                self.bar = tqdm(total=total, desc=label, unit="site-year")
-            except ImportError:
-                self.bar = None
-
-    def advance(self, cached: bool) -> None:
-        self.done += 1
-        if not self.enabled:
-            return
-        if self.bar is not None:
-            self.bar.update(1)
-        elif self.done == self.total or self.done % max(1, self.total // 10) == 0:
-            sys.stderr.write(f"{self.label}: {self.done}/{self.total} site-years{' (cached)' if cached else ''}\n")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
 
 
 class ClimateService:
@@ -337,7 +332,7 @@ class ClimateService:
         attribute_text = _attributes(attributes)
         keys = {job: self._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in jobs}
         cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
-        bar = _Progress(len(jobs), progress, f"climate {dataset}")
+        bar = Progress(len(jobs), progress, f"climate {dataset}", "site-year")
         frames: dict[tuple[int, float, float, int], Any] = {}
         stop = _core.CancelToken()
 
@@ -361,7 +356,7 @@ class ClimateService:
             for future in [pool.submit(one, job) for job in jobs]:
                 job, frame, cached = _result_of(future)
                 frames[job] = frame
-                bar.advance(cached)
+                bar.advance(1, " (cached)" if cached else "")
         except BaseException:
             stop.cancel()
             raise

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._errors import ParameterError, warn_service
+from sunflux._units import check_pvwatts_system
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
@@ -207,6 +208,7 @@ class PvService:
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
     ) -> PvEstimate:
+        check_pvwatts_system(system_capacity, losses, array_type)
         options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
         chosen = _version(version, self._client.routes, options)
         if chosen == "v8":
@@ -260,6 +262,7 @@ class AsyncPvService:
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
     ) -> PvEstimate:
+        check_pvwatts_system(system_capacity, losses, array_type)
         options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
         chosen = _version(version, self._client.routes, options)
         if chosen == "v8":

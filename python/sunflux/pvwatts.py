@@ -20,6 +20,8 @@ from typing import Any
 from sunflux import _core
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
+from sunflux._progress import Progress
+from sunflux._units import check_pvwatts_system
 from sunflux.pv import V8_PARAMETERS, PvEstimate, number_list
 
 __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
@@ -315,6 +317,7 @@ def simulate(
     records over ``threads`` threads (default: all cores). Returns a `PvEstimate` (hourly frame
     unless ``timeframe="monthly"``); v8's frame has further columns (see `PvEstimate`).
     """
+    check_pvwatts_system(system_capacity, losses, array_type)
     core_weather = read_weather(weather)._core
     options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
     if _engine_version(version, options) == "v8":
@@ -367,8 +370,12 @@ def simulate_many(
     timeframe: str = "hourly",
     output: str = "table",
     version: str = "v5",
+    progress: bool = True,
 ) -> Any:
     """Simulates many systems in parallel on all cores with the GIL released.
+
+    A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch;
+    ``progress=False`` turns it off. Ctrl-C stops the batch within about 100 ms.
 
     ``weather`` is one weather year for every system, or one per system. ``systems`` are mappings
     of `simulate`'s parameters (with ``version="v8"`` also its v8 parameters). ``output="table"`` returns one long polars frame (``system``, the
@@ -386,10 +393,15 @@ def simulate_many(
     if len(weathers) != len(systems):
         raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(systems)} systems)")
     _engine_version(version, {})
+    system_tuples = [_system_tuple(i, s, version) for i, s in enumerate(systems)]
+    for index, (capacity, _module, losses, array_type, *_rest) in enumerate(system_tuples):
+        check_pvwatts_system(capacity, losses, array_type, where=f"systems[{index}]: ")
     simulate_all = _core.pvwatts_simulate_many_v8 if version == "v8" else _core.pvwatts_simulate_many
-    cores = simulate_all(
-        [w._core for w in weathers], [_system_tuple(i, s, version) for i, s in enumerate(systems)], threads or 0, timeframe
-    )
+    bar = Progress(len(systems), progress, "pvwatts", "system")
+    try:
+        cores = simulate_all([w._core for w in weathers], system_tuples, threads or 0, timeframe, bar.advance_to)
+    finally:
+        bar.close()
     results = [PvEstimate(core) for core in cores]
     if output == "results":
         return results

@@ -1,6 +1,6 @@
 """pytest plugin (entry point ``pytest11``): fixtures for testing code that uses sunflux.
 
-``sunflux_service`` is a running `LocalService` (fresh per test, spec limits, no faults) and
+``sunflux_service`` is a running `LocalService` (fresh per test, no request limits, no faults) and
 ``sunflux_client`` a `Client` wired to it. Starting a service takes about a millisecond.
 """
 

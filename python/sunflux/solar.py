@@ -8,6 +8,7 @@ a polars frame with one row per station.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -122,9 +123,19 @@ class StationQuery:
         return f"StationQuery({self.query_version}, {found}{extra}, warnings={len(self.warnings)})"
 
 
+#: The note the service adds for each dataset without a station near the point.
+_NO_DATA_NOTE = re.compile(r"No \w+ data found for ")
+
+
 def _finish(core: _core.CoreStationQuery) -> StationQuery:
+    """The result; its warnings are raised as `ServiceWarning` only when they signal a problem:
+    a dataset without a station is the normal state of a valid answer (most places lack one of
+    the four), unless no dataset has one, which the caller should hear about."""
     result = StationQuery(core)
+    found = any(station is not None for station in result.closest.values()) or bool(result.all_stations)
     for message in result.warnings:
+        if found and _NO_DATA_NOTE.match(message):
+            continue
         warn_service(message, stacklevel=3)
     return result
 
@@ -170,8 +181,9 @@ class SolarService:
 
         Parameters are checked before sending, every problem at once (`ParameterError`): lat
         -90..90, lon -180..180, radius an integer 0..2000 miles (0: closest regardless of distance),
-        ``all`` needs radius > 0, version ``v1``/``v2``, format ``json``/``xml``/``csv``. Warnings
-        of the service (a dataset with no station) are issued as `ServiceWarning`.
+        ``all`` needs radius > 0, version ``v1``/``v2``, format ``json``/``xml``/``csv``. The
+        service's notes on datasets without a station stay on ``.warnings``; they are issued as
+        `ServiceWarning` only when no dataset has a station, as are any other warnings.
         """
         core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, asynchronous=False, trace=self._client._trace())
         return _finish(core)

@@ -38,6 +38,7 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::timezone::standard_time_zone;
 use crate::limits::{MAX_CSV_COLUMNS, MAX_CSV_ROWS};
+use crate::transport::routes::DatasetFamily;
 use crate::transport::error_body::parse_error_body;
 
 mod parser_threads;
@@ -153,6 +154,50 @@ impl Attribute {
         Attribute::ALL.into_iter().find(|a| a.name() == name)
     }
 
+    /// The name the NSRDB downloads give this quantity (they have one wind height, 10 m, and
+    /// no 100 or 200 m series): `air_temperature`, `wind_speed`, `surface_pressure`, ...
+    pub fn nsrdb_name(self) -> Option<&'static str> {
+        match self {
+            Attribute::Pressure0m => Some("surface_pressure"),
+            Attribute::Dhi => Some("dhi"),
+            Attribute::Dni => Some("dni"),
+            Attribute::Ghi => Some("ghi"),
+            Attribute::RelativeHumidity2m => Some("relative_humidity"),
+            Attribute::Temperature2m => Some("air_temperature"),
+            Attribute::WindDirection10m => Some("wind_direction"),
+            Attribute::WindSpeed10m => Some("wind_speed"),
+            Attribute::WindDirection100m | Attribute::WindDirection200m | Attribute::WindSpeed100m | Attribute::WindSpeed200m => None,
+        }
+    }
+
+    /// The column name NSRDB files write for this quantity (row 3).
+    pub fn nsrdb_long_name(self) -> Option<&'static str> {
+        match self {
+            Attribute::Pressure0m => Some("Pressure"),
+            Attribute::Dhi => Some("DHI"),
+            Attribute::Dni => Some("DNI"),
+            Attribute::Ghi => Some("GHI"),
+            Attribute::RelativeHumidity2m => Some("Relative Humidity"),
+            Attribute::Temperature2m => Some("Temperature"),
+            Attribute::WindDirection10m => Some("Wind Direction"),
+            Attribute::WindSpeed10m => Some("Wind Speed"),
+            Attribute::WindDirection100m | Attribute::WindDirection200m | Attribute::WindSpeed100m | Attribute::WindSpeed200m => None,
+        }
+    }
+
+    /// The attributes a data set family offers, in the spec's order.
+    pub fn offered(family: DatasetFamily) -> Vec<Attribute> {
+        Attribute::ALL.into_iter().filter(|a| a.name_in(family).is_some()).collect()
+    }
+
+    /// This attribute's name in the `attributes` parameter of a family's downloads.
+    pub fn name_in(self, family: DatasetFamily) -> Option<&'static str> {
+        match family {
+            DatasetFamily::Climate => Some(self.name()),
+            DatasetFamily::Nsrdb => self.nsrdb_name(),
+        }
+    }
+
     /// The attribute a file column stands for: its spec name or long name, any case.
     pub fn from_column_name(column: &str) -> Option<Attribute> {
         let column = column.trim();
@@ -255,6 +300,29 @@ pub struct Units {
 }
 
 impl Units {
+    /// The unit of the frame column `name`: the file's declared unit for its quantity (the
+    /// metadata rows name units by quantity — "Temperature Units" — not by column), else the
+    /// spec's unit of an attribute column (pressure has no unit row: mbar); `None` for a column
+    /// of no known quantity.
+    pub fn for_column(&self, name: &str) -> Option<String> {
+        let key = normalized_key(name);
+        let declared = [
+            ("ghi", &self.ghi),
+            ("dni", &self.dni),
+            ("dhi", &self.dhi),
+            ("temperature", &self.temperature),
+            ("airtemperature", &self.temperature),
+            ("windspeed", &self.wind_speed),
+            ("relativehumidity", &self.relative_humidity),
+            ("winddirection", &self.wind_direction),
+        ]
+        .into_iter()
+        .find(|(quantity, _)| key.starts_with(quantity))
+        .map(|(_, unit)| unit.as_str())
+        .filter(|unit| !unit.is_empty());
+        declared.map(str::to_owned).or_else(|| Attribute::from_name(name).map(|attribute| attribute.unit().to_owned()))
+    }
+
     /// The units the embedded service writes (NSRDB spelling).
     pub fn service() -> Units {
         Units {
@@ -390,15 +458,6 @@ impl ClimateMetadata {
             "time_zone": self.time_zone,
             "elevation": self.elevation,
             "local_time_zone": self.local_time_zone,
-            "units": {
-                "ghi": self.units.ghi,
-                "dni": self.units.dni,
-                "dhi": self.units.dhi,
-                "temperature": self.units.temperature,
-                "wind_speed": self.units.wind_speed,
-                "relative_humidity": self.units.relative_humidity,
-                "wind_direction": self.units.wind_direction,
-            },
             "version": self.version,
             "raw": raw,
         })
@@ -448,6 +507,15 @@ impl DataColumn {
     /// A column of one of the 12 attributes.
     pub fn of(attribute: Attribute, values: Vec<f64>) -> DataColumn {
         DataColumn { name: attribute.name().to_string(), long_name: attribute.long_name().to_string(), values }
+    }
+
+    /// A column of `attribute` as a family's files write it: NSRDB files use their own column
+    /// names (`Temperature`, `Wind Speed`), which the reader turns into `temperature`, `windspeed`.
+    pub fn of_family(attribute: Attribute, family: DatasetFamily, values: Vec<f64>) -> DataColumn {
+        match (family, attribute.nsrdb_long_name()) {
+            (DatasetFamily::Nsrdb, Some(long_name)) => DataColumn { name: short_column_name(long_name), long_name: long_name.to_string(), values },
+            _ => DataColumn::of(attribute, values),
+        }
     }
 
     /// The attribute this column holds, if it is one of the 12.
@@ -590,13 +658,20 @@ impl ClimateTable {
         u32::try_from(stamp(1)? - stamp(0)?).ok()
     }
 
-    /// Metadata plus the long name of each column (`columns`: short → long), as JSON.
+    /// Metadata plus the long name of each column (`columns`: short → long) and the unit of
+    /// each column of a known quantity (`units`, keyed by the frame's column names), as JSON.
     pub fn metadata_json(&self) -> Value {
         let mut value = self.metadata.to_json();
         let columns: Map<String, Value> =
             self.columns.iter().map(|c| (c.name.clone(), Value::String(c.long_name.clone()))).collect();
+        let units: Map<String, Value> = self
+            .columns
+            .iter()
+            .filter_map(|c| self.metadata.units.for_column(&c.name).map(|unit| (c.name.clone(), Value::String(unit))))
+            .collect();
         if let Some(object) = value.as_object_mut() {
             object.insert("columns".into(), Value::Object(columns));
+            object.insert("units".into(), Value::Object(units));
         }
         value
     }

@@ -1,5 +1,6 @@
-//! The embedded climate download endpoint, `GET|POST
-//! /api/climate/ncdb/v2/climate/<dataset_slug>-download.<json|csv>`, as pure functions from a
+//! The embedded climate download endpoint, `GET|POST <family root>/<dataset_slug>-download.<json|csv>`
+//! (the spec's `/api/climate/ncdb/v2/climate` and NSRDB's `/api/nsrdb/v2/solar`, see
+//! `transport::routes::DatasetFamily` and `local::climate_datasets`), as pure functions from a
 //! request to a `ServiceReply`, plus the download file route and the test outbox.
 //!
 //! Flow for the HTTP layer (the bookkeeping lives behind one lock; no lock is held while data
@@ -31,11 +32,13 @@ use crate::formats::climate_csv::{write_climate_csv, ClimateMetadata, ClimateTab
 use crate::formats::climate_zip::{build_zip, entry_name};
 use crate::formats::Format;
 use crate::local::catalog::Catalog;
+use crate::local::climate_datasets::{coverage_of, outside, UnknownDataset};
 use crate::local::climate_grid::{describe_site, sites_for_geometry, GridError, SiteInfo, GRID_STEP_DEG};
 use crate::local::climate_jobs::{ClimateJobs, Download, NewJob, Refusal};
 use crate::local::reply::ServiceReply;
 use crate::local::server::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::local::weather_gen::{generate, SeriesOptions};
+use crate::transport::routes::DatasetFamily;
 use crate::services::climate::{
     check_weight, request_weight, validate_climate_request, ClimateParams, RawClimateRequest, MAX_REQUEST_WEIGHT,
 };
@@ -124,6 +127,10 @@ pub fn refusal_reply(refusal: &Refusal, inputs: Value) -> ServiceReply {
 /// Answers a csv request: one site, one year, streamed in the spec's layout.
 pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> ServiceReply {
     let inputs = request.inputs();
+    let coverage = match coverage_of(request.dataset) {
+        Ok(coverage) => coverage,
+        Err(UnknownDataset(problem)) => return error_reply(404, inputs, &[problem]),
+    };
     let params = match validate_climate_request(&request.raw(), Format::Csv) {
         Ok(params) => params,
         Err(problems) => return error_reply(400, inputs, &problems),
@@ -132,6 +139,9 @@ pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> Service
         Ok(sites) => describe_site(sites[0], catalog),
         Err(error) => return error_reply(400, inputs, &[format!("wkt: {error}")]),
     };
+    if let Some(problem) = coverage.and_then(|coverage| outside(&params.dataset, &coverage, std::iter::once((site.lat, site.lon)))) {
+        return error_reply(400, inputs, &[problem]);
+    }
     let Some(&year) = params.years.first() else {
         return error_reply(400, inputs, &["names (the years) is required".to_string()]);
     };
@@ -151,6 +161,7 @@ pub struct PreparedDownload {
 /// Validates a json request and resolves its sites (400 reply on any problem).
 pub fn prepare_download(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> Result<PreparedDownload, ServiceReply> {
     let inputs = request.inputs();
+    let coverage = coverage_of(request.dataset).map_err(|UnknownDataset(problem)| error_reply(404, inputs.clone(), &[problem]))?;
     let params = validate_climate_request(&request.raw(), Format::Json)
         .map_err(|problems| error_reply(400, inputs.clone(), &problems))?;
     let per_site =
@@ -170,6 +181,9 @@ pub fn prepare_download(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> 
         error_reply(400, inputs.clone(), &[message])
     })?;
     if let Err(problem) = check_weight(&params, grid_sites.len() as u64) {
+        return Err(error_reply(400, inputs, &[problem]));
+    }
+    if let Some(problem) = coverage.and_then(|coverage| outside(&params.dataset, &coverage, grid_sites.iter().map(|site| (site.lat(), site.lon())))) {
         return Err(error_reply(400, inputs, &[problem]));
     }
     let sites = grid_sites.into_iter().map(|site| describe_site(site, catalog)).collect();
@@ -215,7 +229,7 @@ pub fn json_reply(
 fn describe_request(prepared: &PreparedDownload) -> String {
     let params = &prepared.params;
     let years: Vec<String> = params.years.iter().map(i32::to_string).collect();
-    let attributes: Vec<&str> = params.attributes.iter().map(|a| a.name()).collect();
+    let attributes = params.attribute_names();
     format!(
         "Climate data {} for {} site(s), years {}, attributes {} ({} time stamps).",
         params.dataset,
@@ -275,11 +289,12 @@ pub fn outbox_reply<P>(jobs: &ClimateJobs<P>) -> ServiceReply {
 /// columns in the order asked.
 pub fn site_year_table(params: &ClimateParams, site: &SiteInfo, year: i32) -> ClimateTable {
     let series = generate(&site.spec(&params.dataset), year, &SeriesOptions::download(params.utc, params.leap_day));
+    let family = DatasetFamily::of(&params.dataset);
     let columns = params
         .attributes
         .iter()
         .map(|&attribute| {
-            DataColumn::of(attribute, series.values(attribute).iter().map(|&v| attribute.round_for_file(v)).collect())
+            DataColumn::of_family(attribute, family, series.values(attribute).iter().map(|&v| attribute.round_for_file(v)).collect())
         })
         .collect();
     ClimateTable {
@@ -467,6 +482,10 @@ pub async fn handle(
             &[format!("unknown climate download path {file:?}: use <dataset slug>-download.csv or .json")],
         ));
     };
+    let root = DatasetFamily::of(&dataset).root();
+    if !request.uri().path().starts_with(&format!("{root}/")) {
+        return reply_response(error_reply(404, json!({}), &[format!("the data set {dataset:?} is served under {root}/, not here")]));
+    }
     let query = query_pairs(&request);
     let body = match axum::body::to_bytes(request.into_body(), 16 << 20).await {
         Ok(bytes) => url::form_urlencoded::parse(&bytes).into_owned().collect::<Vec<(String, String)>>(),

@@ -22,6 +22,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use crate::local::prng::SplitMix64;
+use crate::spec_limits;
 
 const DAY: Duration = Duration::from_secs(86_400);
 
@@ -48,9 +49,9 @@ impl Default for JobLimits {
     /// The spec's limits; a queue of 100 jobs; files kept for 24 hours.
     fn default() -> Self {
         JobLimits {
-            csv: RateLimit { min_interval: Duration::from_secs(1), per_day: 10_000 },
-            json: RateLimit { min_interval: Duration::from_secs(2), per_day: 2_000 },
-            max_in_flight_per_user: 20,
+            csv: RateLimit { min_interval: spec_limits::CLIMATE_CSV_INTERVAL, per_day: spec_limits::CLIMATE_CSV_PER_DAY },
+            json: RateLimit { min_interval: spec_limits::CLIMATE_OTHER_INTERVAL, per_day: spec_limits::CLIMATE_OTHER_PER_DAY },
+            max_in_flight_per_user: spec_limits::CLIMATE_IN_FLIGHT,
             queue_capacity: 100,
             keep_files_for: DAY,
         }

@@ -2,6 +2,7 @@
 //! gateway's auth, limits and error bodies, seeded fault injection, and synthetic data.
 
 pub mod catalog;
+pub mod climate_datasets;
 pub mod climate_endpoint;
 pub mod climate_grid;
 pub mod climate_jobs;

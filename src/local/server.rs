@@ -26,6 +26,7 @@ use super::tp_endpoint::LIVE_EXPLORER;
 use super::tp_jobs::{FailureMode, JobStore, JobTiming};
 use super::tp_model::TpModel;
 use super::climate_endpoint::{PreparedDownload, DOWNLOAD_PATH_PREFIX};
+use crate::transport::routes::DatasetFamily;
 use super::climate_jobs::{ClimateJobs, JobLimits};
 use super::optimizer::{JobStore as OptimizerJobs, JobStoreConfig};
 use super::optimizer_routes::ScenarioChecker;
@@ -44,8 +45,9 @@ pub struct ServiceConfig {
     pub api_key: Option<String>,
     /// More keys to accept (each must be 40 characters).
     pub extra_keys: Vec<String>,
-    /// Requests per key per rolling window (the real default: 1,000 per hour).
-    pub requests_per_window: u32,
+    /// Requests per key per rolling window (the spec's: 1,000 per hour); `None` enforces no
+    /// window and sends no `X-RateLimit-*` headers.
+    pub requests_per_window: Option<u32>,
     pub window: Duration,
     pub faults: Option<FaultConfig>,
     /// Technical-potential explorers served besides `rede`.
@@ -76,7 +78,7 @@ impl Default for ServiceConfig {
             port: 0,
             api_key: None,
             extra_keys: Vec::new(),
-            requests_per_window: 1000,
+            requests_per_window: Some(crate::spec_limits::KEY_REQUESTS_PER_HOUR),
             window: Duration::from_secs(3600),
             faults: None,
             explorers: Vec::new(),
@@ -110,7 +112,8 @@ pub struct ServiceState {
     pub base_url: OnceLock<String>,
     pub api_key: String,
     keys: HashSet<String>,
-    limiter: Mutex<KeyLimiter>,
+    /// The per-key rolling window, when the service enforces one.
+    limiter: Option<Mutex<KeyLimiter>>,
     faults: Option<Mutex<FaultInjector>>,
     started: Instant,
     hits: Mutex<BTreeMap<String, u64>>,
@@ -130,7 +133,7 @@ impl ServiceState {
                 problems.push(format!("every service key must be {API_KEY_LENGTH} characters long (one has {})", key.chars().count()));
             }
         }
-        if config.requests_per_window == 0 {
+        if config.requests_per_window == Some(0) {
             problems.push("rate limit requests_per_window must be at least 1".into());
         }
         if config.window.is_zero() {
@@ -163,7 +166,7 @@ impl ServiceState {
             urdb_any_label: config.urdb_any_label,
             api_key,
             keys,
-            limiter: Mutex::new(KeyLimiter::new(config.requests_per_window, config.window)),
+            limiter: config.requests_per_window.map(|limit| Mutex::new(KeyLimiter::new(limit, config.window))),
             faults: config.faults.clone().map(|f| Mutex::new(FaultInjector::new(f))),
             started: Instant::now(),
             hits: Mutex::new(BTreeMap::new()),
@@ -212,7 +215,8 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
         .route("/api/pv-estimator/{file}", get(pv_endpoint::handle))
         .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
-        .route("/api/climate/ncdb/v2/climate/{file}", get(climate_endpoint::handle).post(climate_endpoint::handle))
+        .route(&format!("{}/{{file}}", DatasetFamily::Climate.root()), get(climate_endpoint::handle).post(climate_endpoint::handle))
+        .route(&format!("{}/{{file}}", DatasetFamily::Nsrdb.root()), get(climate_endpoint::handle).post(climate_endpoint::handle))
         .route("/files/climate/{file}", get(climate_endpoint::handle_download))
         .route("/api/optimizer/stable/job/", post(optimizer_routes::handle_post))
         .route("/api/optimizer/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
@@ -318,8 +322,8 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
     }
     let key = key.unwrap_or_default();
     request.extensions_mut().insert(AuthenticatedKey(key.clone()));
-    let admission = lock(&state.limiter).admit(&key, Instant::now());
-    let mut response = if admission.admitted {
+    let admission = state.limiter.as_ref().map(|limiter| lock(limiter).admit(&key, Instant::now()));
+    let mut response = if admission.is_none_or(|a| a.admitted) {
         if fault == Some(FaultKind::Delay) {
             tokio::time::sleep(fault_config.map(|c| c.delay).unwrap_or_default()).await;
         }
@@ -327,9 +331,11 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
     } else {
         reply_response(gateway_error(GatewayCode::OverRateLimit, format))
     };
-    let headers = response.headers_mut();
-    headers.insert("x-ratelimit-limit", HeaderValue::from(admission.limit));
-    headers.insert("x-ratelimit-remaining", HeaderValue::from(admission.remaining));
+    if let Some(admission) = admission {
+        let headers = response.headers_mut();
+        headers.insert("x-ratelimit-limit", HeaderValue::from(admission.limit));
+        headers.insert("x-ratelimit-remaining", HeaderValue::from(admission.remaining));
+    }
     match fault {
         Some(FaultKind::TruncatedBody) => cut_body(response, true).await,
         Some(FaultKind::DroppedConnection) => cut_body(response, false).await,

@@ -10,44 +10,71 @@ use super::params::SystemParams;
 use super::solarpos::Precision;
 use super::sunpath::SunPath;
 use super::weather::Weather;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// Run `work(i)` for every i in 0..count on up to `threads` scoped threads; results in index order.
-pub(crate) fn parallel_map<T: Send>(count: usize, threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+/// How a caller on another thread follows and stops a batch: `done` counts simulated systems;
+/// setting `cancelled` makes every worker stop before its next job.
+#[derive(Debug, Default)]
+pub struct BatchControl {
+    pub cancelled: AtomicBool,
+    pub done: AtomicUsize,
+}
+
+impl BatchControl {
+    fn stopped(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+/// Run `work(i)` for every i in 0..count on up to `threads` scoped threads; results in index
+/// order, or `None` when `stop` was set before every index was done.
+pub(crate) fn parallel_map<T: Send>(count: usize, threads: usize, stop: &AtomicBool, work: impl Fn(usize) -> T + Sync) -> Option<Vec<T>> {
     let threads = threads.clamp(1, count.max(1));
     if threads == 1 {
-        return (0..count).map(work).collect();
+        let mut results = Vec::with_capacity(count);
+        for index in 0..count {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            results.push(work(index));
+        }
+        return Some(results);
     }
     let next = AtomicUsize::new(0);
     let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 if index >= count {
                     break;
                 }
                 let result = work(index);
-                slots
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())[index] = Some(result);
+                if let Some(slot) = slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get_mut(index) {
+                    *slot = Some(result);
+                }
             });
         }
     });
-    slots
-        .into_inner()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
-        .into_iter()
-        .enumerate()
-        // Every index was processed exactly once; computing a missing one keeps this panic-free.
-        .map(|(index, slot)| slot.unwrap_or_else(|| work(index)))
-        .collect()
+    // Without a stop, every index was processed exactly once.
+    slots.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).into_iter().collect()
 }
 
 /// Simulate many (weather, system) pairs in parallel on `threads` threads (0 means the number of
 /// available CPUs). Results are in the order of `jobs`.
 pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<PvOutput> {
+    let control = BatchControl::default();
+    // Nothing sets `cancelled`, so the batch always completes.
+    simulate_many_controlled(jobs, threads, &control).unwrap_or_default()
+}
+
+/// `simulate_many`, counting finished systems in `control.done` and returning `None` as soon as
+/// the workers see `control.cancelled` (each finishes the system it is on: milliseconds).
+pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usize, control: &BatchControl) -> Option<Vec<PvOutput>> {
     let threads = if threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     } else {
@@ -70,13 +97,16 @@ pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<P
             }
         })
         .collect();
-    let sun_paths = parallel_map(distinct.len(), threads, |i| {
+    let sun_paths = parallel_map(distinct.len(), threads, &control.cancelled, |i| {
         SunPath::compute(distinct[i].0, distinct[i].1)
-    });
-    parallel_map(jobs.len(), threads, |i| {
+    })?;
+    let outputs = parallel_map(jobs.len(), threads, &control.cancelled, |i| {
         let (weather, params) = &jobs[i];
-        simulate_with_sun_path(weather, &sun_paths[weather_slot[i]], params)
-    })
+        let output = simulate_with_sun_path(weather, &sun_paths[weather_slot[i]], params);
+        control.done.fetch_add(1, Ordering::Relaxed);
+        output
+    });
+    outputs.filter(|_| !control.stopped())
 }
 
 #[cfg(test)]
@@ -116,5 +146,21 @@ mod tests {
             assert_eq!(simulate_many(&jobs, threads), expected, "threads {threads}");
         }
         assert!(simulate_many(&[], 4).is_empty());
+    }
+
+    #[test]
+    fn a_cancelled_batch_stops_and_returns_nothing() {
+        let weather = Weather::from_columns(site(), year_columns(false)).unwrap();
+        let params = validate_params(&RawParams::new(4.0, 0, 14.0, 1, 20.0, 180.0)).unwrap();
+        let jobs: Vec<(&Weather, SystemParams)> = (0..50).map(|_| (&weather, params)).collect();
+        for threads in [1, 2] {
+            let control = BatchControl::default();
+            control.cancelled.store(true, Ordering::Relaxed);
+            assert_eq!(simulate_many_controlled(&jobs, threads, &control), None);
+            assert_eq!(control.done.load(Ordering::Relaxed), 0);
+        }
+        let control = BatchControl::default();
+        assert_eq!(simulate_many_controlled(&jobs, 2, &control).map(|o| o.len()), Some(50));
+        assert_eq!(control.done.load(Ordering::Relaxed), 50);
     }
 }

@@ -32,7 +32,7 @@ pub mod tracking;
 pub mod v8;
 pub mod weather;
 
-pub use batch::simulate_many;
+pub use batch::{simulate_many, simulate_many_controlled, BatchControl};
 pub use engine::{simulate, simulate_with_sun_path, sun_path_precision, HourlyOutput, PvOutput};
 pub use params::{validate_params, ArrayType, ModuleType, RawParams, SystemParams, Tracking};
 pub use sunpath::{SunPath, SunUp};

@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::runtime::runtime;
 
 /// How often a blocking call checks for Ctrl-C.
-const SIGNAL_CHECK: Duration = Duration::from_millis(100);
+pub const SIGNAL_CHECK: Duration = Duration::from_millis(100);
 
 /// Runs `future` to completion on the shared runtime while this thread waits with the GIL
 /// released. A pending signal (Ctrl-C) aborts the task within about 100 ms and is raised.

@@ -120,6 +120,13 @@ pub fn default_limits() -> Vec<(String, f64)> {
     named
 }
 
+/// The spec's request limits by name (`crate::spec_limits`): what the client throttles by
+/// default and what `LocalService(limits="spec")` enforces.
+#[pyfunction]
+pub fn spec_limits() -> Vec<(String, f64)> {
+    crate::spec_limits::named().into_iter().map(|(name, value)| (name.to_owned(), value)).collect()
+}
+
 /// The shared transport of one `Client`.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreClient")]
 pub struct CoreClient {
@@ -416,6 +423,16 @@ impl CoreClient {
     #[getter]
     fn has_key(&self) -> bool {
         self.transport.config().api_key.is_some()
+    }
+
+    /// Makes every later call fail at once with `TransportError(reason)`.
+    fn close(&self, reason: String) {
+        self.transport.close(reason);
+    }
+
+    #[getter]
+    fn closed(&self) -> bool {
+        self.transport.is_closed()
     }
 
     /// `text` with this client's key removed.

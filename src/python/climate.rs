@@ -18,7 +18,7 @@ use crate::formats::climate_zip::{read_climate_zip, ClimateZipError};
 use crate::formats::wkt::point_wkt;
 use crate::formats::Format;
 use crate::limits::DEFAULT_MAX_UNZIPPED_BYTES;
-use crate::services::climate::{check_weight, validate_climate_request, ClimateParams, RawClimateRequest};
+use crate::services::climate::{check_weight, validate_climate_request_in, ClimateParams, RawClimateRequest, Terms};
 use crate::services::raw::RawValue;
 use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
 use crate::transport::client::check_scheme;
@@ -112,7 +112,7 @@ fn raw_request(
 }
 
 fn validated(raw: &RawClimateRequest, format: Format) -> Result<ClimateParams> {
-    let params = validate_climate_request(raw, format).map_err(Error::Parameter)?;
+    let params = validate_climate_request_in(raw, format, Terms::Python).map_err(Error::Parameter)?;
     check_weight(&params, params.estimated_sites()).map_err(|problem| Error::Parameter(vec![problem]))?;
     Ok(params)
 }

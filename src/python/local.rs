@@ -119,7 +119,11 @@ impl CoreLocalService {
         let port = args.whole::<u16>("port", port, 0, i64::from(u16::MAX));
         let api_key = args.optional_text("api_key", Some(api_key));
         let extra_keys = args.texts("extra_keys", extra_keys);
-        let requests_per_window = args.whole::<u32>("rate_limits requests", requests_per_window, 1, i64::from(u32::MAX));
+        let requests_per_window = if requests_per_window.is_none() {
+            Some(None)
+        } else {
+            args.whole::<u32>("rate_limits requests", requests_per_window, 1, i64::from(u32::MAX)).map(Some)
+        };
         let window = args.seconds("rate_limits window", window_seconds, true);
         let faults = if fault_rate.is_none() {
             Some(None)

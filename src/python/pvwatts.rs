@@ -1,6 +1,7 @@
 //! Bindings of the local PVWatts v5 engine: weather years (files, bytes or Arrow tables) and
 //! simulations, one or many in parallel with the GIL released.
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
 use arrow_array::cast::AsArray;
@@ -11,13 +12,14 @@ use arrow_schema::{DataType, Field, Schema};
 use pyo3::prelude::*;
 use pyo3_arrow::PyTable;
 
+use super::bridge::SIGNAL_CHECK;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
 use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
-use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
+use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_controlled, BatchControl, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
 use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
@@ -77,6 +79,14 @@ impl CoreWeather {
     }
 
     /// The same year without its 29 February records: the 365-day year SSC simulates.
+    /// A copy naming its place (city, state, country, location id, source); the data and the
+    /// site's coordinates are the same.
+    fn with_place(&self, city: String, state: String, country: String, location_id: String, source: String) -> CoreWeather {
+        let mut weather = (*self.weather).clone();
+        weather.meta = crate::pvwatts::SiteMeta { city, state, country, location_id, source, ..weather.meta };
+        CoreWeather::new(Arc::new(weather))
+    }
+
     fn without_leap_day(&self) -> CoreWeather {
         CoreWeather::new(Arc::new(self.weather.without_leap_day()))
     }
@@ -248,16 +258,51 @@ pub fn pvwatts_simulate(
     estimate_of(&weather.weather, output, timeframe)
 }
 
+/// Waits for a batch with the GIL released, waking every 100 ms to look for Ctrl-C and report
+/// progress; on a signal (or a failing progress callback) the workers are told to stop, and the
+/// scope around this joins them within one system's time.
+pub(crate) fn wait_for_batch<T: Send>(
+    py: Python<'_>,
+    receiver: std::sync::mpsc::Receiver<Option<Vec<T>>>,
+    control: &BatchControl,
+    progress: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<T>> {
+    let stop = |error: PyErr| {
+        control.cancelled.store(true, Ordering::Relaxed);
+        error
+    };
+    let mut receiver = receiver;
+    loop {
+        let (waited, returned) = py.detach(move || (receiver.recv_timeout(SIGNAL_CHECK), receiver));
+        receiver = returned;
+        match waited {
+            Ok(Some(outputs)) => return Ok(outputs),
+            Ok(None) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(to_pyerr(Error::Transport("the simulation batch ended without its results".into())));
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                py.check_signals().map_err(stop)?;
+                if let Some(report) = progress {
+                    report.call1((control.done.load(Ordering::Relaxed),)).map_err(stop)?;
+                }
+            }
+        }
+    }
+}
+
 /// Simulates every (weather, system) pair on `threads` threads with the GIL released; results in
-/// input order. `systems[i]` is a tuple of the nine system parameters.
+/// input order. `systems[i]` is a tuple of the nine system parameters. The calling thread waits
+/// for the batch and, every 100 ms, looks for Ctrl-C (which stops the workers before their next
+/// system and is raised) and calls `progress(done)` with the number of systems simulated.
 #[pyfunction]
-#[pyo3(signature = (weathers, systems, threads=0, timeframe=None))]
+#[pyo3(signature = (weathers, systems, threads=0, timeframe=None, progress=None))]
 pub fn pvwatts_simulate_many(
     py: Python<'_>,
     weathers: Vec<PyRef<'_, CoreWeather>>,
     systems: Vec<[Bound<'_, PyAny>; 9]>,
     threads: usize,
     timeframe: Option<&Bound<'_, PyAny>>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<CorePvEstimate>> {
     if weathers.len() != systems.len() {
         return Err(to_pyerr(Error::Parameter(vec![format!(
@@ -280,9 +325,18 @@ pub fn pvwatts_simulate_many(
     }
     let shared: Vec<Arc<Weather>> = weathers.iter().map(|w| w.weather.clone()).collect();
     let threads = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
-    let outputs = py.detach(|| {
-        let jobs: Vec<(&Weather, crate::pvwatts::SystemParams)> = shared.iter().map(|w| w.as_ref()).zip(params.iter().copied()).collect();
-        simulate_many(&jobs, threads)
-    });
+    let control = BatchControl::default();
+    let outputs = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let (shared, params, control) = (&shared, &params, &control);
+        scope.spawn(move || {
+            let jobs: Vec<(&Weather, crate::pvwatts::SystemParams)> = shared.iter().map(|w| w.as_ref()).zip(params.iter().copied()).collect();
+            let _ = sender.send(simulate_many_controlled(&jobs, threads, control));
+        });
+        wait_for_batch(py, receiver, control, progress.as_ref())
+    })?;
+    if let Some(report) = &progress {
+        report.call1((control.done.load(Ordering::Relaxed),))?;
+    }
     outputs.into_iter().zip(shared.iter()).map(|(output, weather)| estimate_of(weather, output, timeframe)).collect()
 }

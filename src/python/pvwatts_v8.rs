@@ -2,6 +2,7 @@
 //! many in parallel (one core each), with the GIL released; results in the estimator's shape
 //! with v8's further hourly series as extra columns.
 
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -9,11 +10,12 @@ use pyo3::prelude::*;
 use super::convert::raw_value;
 use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
-use super::pvwatts::{core_estimate, local_station, CoreWeather};
+use super::pvwatts::{core_estimate, local_station, wait_for_batch, CoreWeather};
 use crate::error::Error;
 use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use crate::pvwatts::solarpos::Precision;
-use crate::pvwatts::{SunPath, Weather};
+use crate::pvwatts::batch::parallel_map;
+use crate::pvwatts::{BatchControl, SunPath, Weather};
 use crate::services::pv_estimator::{validate_timeframe, PvEstimate, RawSystem, Timeframe};
 use crate::services::pv_estimator_v8::{validate_v8_simulation, RawV8Inputs};
 
@@ -86,15 +88,17 @@ pub fn pvwatts_simulate_v8(
 
 /// Simulates every (weather, system) pair with PVWatts v8 on `threads` threads (one job per
 /// thread at a time) with the GIL released; results in input order. `systems[i]` holds the 14
-/// parameters of `pvwatts_simulate_v8` in its order.
+/// parameters of `pvwatts_simulate_v8` in its order. Ctrl-C and `progress(done)` as for
+/// `pvwatts_simulate_many`.
 #[pyfunction]
-#[pyo3(signature = (weathers, systems, threads=0, timeframe=None))]
+#[pyo3(signature = (weathers, systems, threads=0, timeframe=None, progress=None))]
 pub fn pvwatts_simulate_many_v8(
     py: Python<'_>,
     weathers: Vec<PyRef<'_, CoreWeather>>,
     systems: Vec<[Bound<'_, PyAny>; V8_PARAMETERS]>,
     threads: usize,
     timeframe: Option<&Bound<'_, PyAny>>,
+    progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<CorePvEstimate>> {
     if weathers.len() != systems.len() {
         return Err(to_pyerr(Error::Parameter(vec![format!(
@@ -118,11 +122,23 @@ pub fn pvwatts_simulate_many_v8(
     let jobs: Vec<(Arc<Weather>, Arc<SunPath>, V8Params)> =
         weathers.iter().zip(params).map(|(w, p)| (w.weather.clone(), w.sun_path(Precision::Fast), p)).collect();
     let threads = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
-    let outputs = py.detach(|| {
-        crate::pvwatts::batch::parallel_map(jobs.len(), threads, |i| {
-            jobs.get(i).map(|(weather, sun_path, params)| simulate_v8_with_sun_path(weather, sun_path, params, 1))
-        })
-    });
+    let control = BatchControl::default();
+    let outputs = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let (jobs, control) = (&jobs, &control);
+        scope.spawn(move || {
+            let outputs = parallel_map(jobs.len(), threads, &control.cancelled, |i| {
+                let output = jobs.get(i).map(|(weather, sun_path, params)| simulate_v8_with_sun_path(weather, sun_path, params, 1));
+                control.done.fetch_add(1, Ordering::Relaxed);
+                output
+            });
+            let _ = sender.send(outputs.filter(|_| !control.cancelled.load(Ordering::Relaxed)));
+        });
+        wait_for_batch(py, receiver, control, progress.as_ref())
+    })?;
+    if let Some(report) = &progress {
+        report.call1((control.done.load(Ordering::Relaxed),))?;
+    }
     outputs
         .into_iter()
         .zip(jobs.iter())

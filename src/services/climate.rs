@@ -21,10 +21,24 @@ use super::raw::RawValue;
 use crate::formats::climate_csv::{expected_rows, Attribute};
 use crate::formats::wkt::{parse_wkt, Geometry};
 use crate::formats::Format;
+use crate::transport::routes::DatasetFamily;
 
-/// First and last year served.
+/// First and last year served (the spec's climate download).
 pub const FIRST_YEAR: i32 = 2000;
 pub const LAST_YEAR: i32 = 2014;
+/// First and last year of the NSRDB GOES v4 family as checked before sending: its satellite
+/// record starts in 1998; each data set covers part of the span, and the service refuses a year
+/// its data set lacks.
+pub const NSRDB_FIRST_YEAR: i32 = 1998;
+pub const NSRDB_LAST_YEAR: i32 = 2024;
+
+/// The years a data set family may be asked for.
+pub fn year_span(family: DatasetFamily) -> (i32, i32) {
+    match family {
+        DatasetFamily::Climate => (FIRST_YEAR, LAST_YEAR),
+        DatasetFamily::Nsrdb => (NSRDB_FIRST_YEAR, NSRDB_LAST_YEAR),
+    }
+}
 /// The only interval offered, minutes.
 pub const INTERVAL_MINUTES: u32 = 60;
 /// The service's cap on sites × attributes × years × intervals per year.
@@ -108,7 +122,7 @@ impl ClimateParams {
         let mut pairs = vec![
             ("wkt", self.geometry.to_string()),
             ("names", join(&self.years)),
-            ("attributes", self.attributes.iter().map(|a| a.name()).collect::<Vec<_>>().join(",")),
+            ("attributes", self.attribute_names().join(",")),
             ("utc", self.utc.to_string()),
             ("leap_day", self.leap_day.to_string()),
             ("interval", self.interval_minutes.to_string()),
@@ -125,10 +139,16 @@ impl ClimateParams {
         pairs
     }
 
+    /// The attributes as the data set's family names them.
+    pub fn attribute_names(&self) -> Vec<&'static str> {
+        let family = DatasetFamily::of(&self.dataset);
+        self.attributes.iter().filter_map(|a| a.name_in(family)).collect()
+    }
+
     /// What identifies the data of this request: everything that changes the returned data,
     /// nothing that does not (no api_key, e-mail, name, affiliation, reason, mailing list).
     pub fn cache_key(&self) -> String {
-        let attributes: Vec<&str> = self.attributes.iter().map(|a| a.name()).collect();
+        let attributes = self.attribute_names();
         format!(
             "climate-download|{}|{}|{}|names={}|attributes={}|utc={}|leap_day={}|interval={}",
             self.dataset,
@@ -195,14 +215,50 @@ pub fn check_weight(params: &ClimateParams, sites: u64) -> Result<u64, String> {
     ))
 }
 
-/// Checks every parameter and reports all problems at once. `format` is the path suffix.
+/// Whose words the problems are in: the service's parameter names (the embedded service's
+/// answers), or the Python API's (`download_csv(year=)`, `request(years=)`), so a user is told
+/// about the argument they wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Terms {
+    Wire,
+    Python,
+}
+
+impl Terms {
+    /// The years argument as the user knows it, for this format (csv takes one year).
+    fn years(self, format: Format) -> &'static str {
+        match (self, format) {
+            (Terms::Wire, _) => "names (the years)",
+            (Terms::Python, Format::Csv) => "year",
+            (Terms::Python, _) => "years",
+        }
+    }
+
+    fn years_hint(self, format: Format, (first, last): (i32, i32)) -> String {
+        match (self, format) {
+            (Terms::Wire, _) => format!("give whole years between {first} and {last}, comma-separated (e.g. names=2010,2011)"),
+            (Terms::Python, Format::Csv) => format!("give a whole year between {first} and {last} (e.g. year=2010)"),
+            (Terms::Python, _) => format!("give whole years between {first} and {last} (e.g. years=[2010, 2011])"),
+        }
+    }
+}
+
+/// Checks every parameter and reports all problems at once, in the service's words. `format`
+/// is the path suffix.
 pub fn validate_climate_request(raw: &RawClimateRequest, format: Format) -> Result<ClimateParams, Vec<String>> {
+    validate_climate_request_in(raw, format, Terms::Wire)
+}
+
+/// `validate_climate_request` with problems in `terms`.
+pub fn validate_climate_request_in(raw: &RawClimateRequest, format: Format, terms: Terms) -> Result<ClimateParams, Vec<String>> {
+    let requested = format;
     let mut problems = Vec::new();
     let dataset = record(check_dataset(&raw.dataset), &mut problems);
     let format = record(check_format(format), &mut problems);
     let geometry = record(check_wkt(&raw.wkt), &mut problems);
-    let years = record(check_years(&raw.names), &mut problems);
-    let attributes = record(check_attributes(&raw.attributes), &mut problems);
+    let family = DatasetFamily::of(raw.dataset.as_text().unwrap_or_default());
+    let years = record(check_years(&raw.names, terms, requested, year_span(family)), &mut problems);
+    let attributes = record(check_attributes(&raw.attributes, family), &mut problems);
     let utc = record(check_bool(&raw.utc, "utc", true), &mut problems);
     let leap_day = record(check_bool(&raw.leap_day, "leap_day", false), &mut problems);
     let interval = record(check_interval(&raw.interval), &mut problems);
@@ -212,7 +268,7 @@ pub fn validate_climate_request(raw: &RawClimateRequest, format: Format) -> Resu
     let reason = record(check_text(&raw.reason, "reason"), &mut problems);
     let mailing_list = record(check_bool(&raw.mailing_list, "mailing_list", false), &mut problems);
     if let (Some(Format::Csv), Some(geometry), Some(years)) = (format, &geometry, &years) {
-        problems.extend(csv_problems(geometry, years));
+        problems.extend(csv_problems(geometry, years, terms));
     }
     let (
         Some(dataset),
@@ -309,62 +365,67 @@ fn check_wkt(raw: &RawValue) -> Result<Geometry, String> {
     }
 }
 
-fn years_hint() -> String {
-    format!("give whole years between {FIRST_YEAR} and {LAST_YEAR}, comma-separated (e.g. names=2010,2011)")
-}
-
-fn check_years(raw: &RawValue) -> Result<Vec<i32>, String> {
+fn check_years(raw: &RawValue, terms: Terms, format: Format, span: (i32, i32)) -> Result<Vec<i32>, String> {
+    let (name, hint) = (terms.years(format), terms.years_hint(format, span));
+    let (first, last) = span;
     let tokens: Vec<RawValue> = match raw {
         RawValue::Missing => Vec::new(),
         RawValue::Text(text) => text.split(',').map(str::trim).filter(|t| !t.is_empty()).map(RawValue::from).collect(),
         other => vec![other.clone()],
     };
     if tokens.is_empty() {
-        return Err(format!("names (the years) is required: {}", years_hint()));
+        return Err(format!("{name} is required: {hint}"));
     }
     let mut years = Vec::with_capacity(tokens.len());
     let mut bad = Vec::new();
     for token in &tokens {
         match token.as_whole() {
-            Some(year) if (i64::from(FIRST_YEAR)..=i64::from(LAST_YEAR)).contains(&year) => {
-                years.push(i32::try_from(year).unwrap_or(FIRST_YEAR));
+            Some(year) if (i64::from(first)..=i64::from(last)).contains(&year) => {
+                years.push(i32::try_from(year).unwrap_or(first));
             }
-            Some(year) => bad.push(format!("{year} is outside the available years {FIRST_YEAR}–{LAST_YEAR}")),
+            Some(year) => bad.push(format!("{year} is outside the available years {first}–{last}")),
             None => bad.push(format!("{} is not a whole year", token.describe())),
         }
     }
     if !bad.is_empty() {
-        return Err(format!("names (the years): {}; {}", bad.join(", "), years_hint()));
+        return Err(format!("{name}: {}; {hint}", bad.join(", ")));
     }
     years.sort_unstable();
     years.dedup();
     Ok(years)
 }
 
-fn attribute_list() -> String {
-    Attribute::ALL.iter().map(|a| a.name()).collect::<Vec<_>>().join(", ")
+fn attribute_list(family: DatasetFamily) -> String {
+    Attribute::offered(family).iter().filter_map(|a| a.name_in(family)).collect::<Vec<_>>().join(", ")
 }
 
-fn check_attributes(raw: &RawValue) -> Result<Vec<Attribute>, String> {
+/// The attributes asked for, by the names of the data set's family (the NSRDB names its
+/// quantities `air_temperature`, `wind_speed`, ...); all the family offers when none are given.
+fn check_attributes(raw: &RawValue, family: DatasetFamily) -> Result<Vec<Attribute>, String> {
     let text = match raw {
-        RawValue::Missing => return Ok(Attribute::ALL.to_vec()),
+        RawValue::Missing => return Ok(Attribute::offered(family)),
         RawValue::Text(text) => text,
         other => return Err(format!("attributes must be a comma-separated list of names (got {})", other.describe())),
     };
     let mut attributes = Vec::new();
     let mut unknown = Vec::new();
     for token in text.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        match Attribute::from_name(&token.to_ascii_lowercase()) {
+        let name = token.to_ascii_lowercase();
+        match Attribute::offered(family).into_iter().find(|a| a.name_in(family) == Some(name.as_str())) {
             Some(attribute) if !attributes.contains(&attribute) => attributes.push(attribute),
             Some(_) => {}
             None => unknown.push(format!("{token:?}")),
         }
     }
     if !unknown.is_empty() {
-        return Err(format!("attributes: {} not offered; choose from {}", unknown.join(", "), attribute_list()));
+        let family_note = match family {
+            DatasetFamily::Climate => "",
+            DatasetFamily::Nsrdb => " (the NSRDB's own names)",
+        };
+        return Err(format!("attributes: {} not offered; choose from {}{family_note}", unknown.join(", "), attribute_list(family)));
     }
     if attributes.is_empty() {
-        return Ok(Attribute::ALL.to_vec());
+        return Ok(Attribute::offered(family));
     }
     Ok(attributes)
 }
@@ -431,7 +492,7 @@ fn check_text(raw: &RawValue, name: &str) -> Result<Option<String>, String> {
 }
 
 /// csv streams one site and one year.
-fn csv_problems(geometry: &Geometry, years: &[i32]) -> Vec<String> {
+fn csv_problems(geometry: &Geometry, years: &[i32], terms: Terms) -> Vec<String> {
     let alternatives =
         "use the json format instead (sunflux: client.climate.request, then fetch), or one csv per point and \
                         year (sunflux: client.climate.bulk)";
@@ -447,7 +508,11 @@ fn csv_problems(geometry: &Geometry, years: &[i32]) -> Vec<String> {
     }
     if years.len() != 1 {
         problems.push(format!(
-            "csv streams a single year: names must hold one year (got {}: {}); {alternatives}",
+            "csv streams a single year: {} must hold one year (got {}: {}); {alternatives}",
+            match terms {
+                Terms::Wire => "names",
+                Terms::Python => "year",
+            },
             years.len(),
             join(years)
         ));
@@ -458,6 +523,17 @@ fn csv_problems(geometry: &Geometry, years: &[i32]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn attributes_take_the_names_of_the_data_set_family() {
+        let nsrdb = |attributes: &str| {
+            check_attributes(&RawValue::from(attributes), DatasetFamily::Nsrdb)
+        };
+        assert_eq!(nsrdb("air_temperature,WIND_SPEED"), Ok(vec![Attribute::Temperature2m, Attribute::WindSpeed10m]));
+        assert!(nsrdb("temperature_2m").unwrap_err().contains("air_temperature"));
+        assert!(check_attributes(&RawValue::from("air_temperature"), DatasetFamily::Climate).is_err());
+        assert_eq!(check_attributes(&RawValue::Missing, DatasetFamily::Nsrdb).map(|a| a.len()), Ok(8));
+    }
 
     fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         items.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()

@@ -199,17 +199,35 @@ pub struct Transport {
     throttle: Throttle,
     rate_limit: Mutex<RateLimitInfo>,
     observer: Option<Arc<dyn AttemptObserver>>,
+    /// Why this transport no longer sends (its client or the service it was made for was
+    /// closed); every later call fails at once with this message.
+    closed: OnceLock<String>,
 }
 
 impl Transport {
     pub fn new(config: TransportConfig, observer: Option<Arc<dyn AttemptObserver>>) -> Result<Self> {
         let http = shared_http()?;
         let throttle = Throttle::new(config.throttle.clone());
-        Ok(Transport { config, http, throttle, rate_limit: Mutex::new(RateLimitInfo::default()), observer })
+        Ok(Transport { config, http, throttle, rate_limit: Mutex::new(RateLimitInfo::default()), observer, closed: OnceLock::new() })
     }
 
     pub fn config(&self) -> &TransportConfig {
         &self.config
+    }
+
+    /// Stops this transport: every later call (and the next attempt of a call under way) fails
+    /// at once with `TransportError(reason)`. The first reason given is kept.
+    pub fn close(&self, reason: String) {
+        let _ = self.closed.set(reason);
+    }
+
+    /// Whether `close` was called.
+    pub fn is_closed(&self) -> bool {
+        self.closed.get().is_some()
+    }
+
+    fn check_open(&self) -> Result<()> {
+        self.closed.get().map_or(Ok(()), |reason| Err(Error::Transport(reason.clone())))
     }
 
     pub fn rate_limit(&self) -> RateLimitInfo {
@@ -271,6 +289,7 @@ impl Transport {
         let mut delays = self.config.retry.delays();
         let mut attempt = 0u32;
         loop {
+            self.check_open()?;
             attempt += 1;
             let outcome = {
                 let admitted = clock.within(self.throttle.admit(class)).await;
@@ -394,7 +413,7 @@ impl Transport {
             Body::Form(pairs) => builder.form(pairs),
             Body::Json(bytes) => builder.header(reqwest::header::CONTENT_TYPE, "application/json").body(bytes.clone()),
         };
-        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(&e, &url, timeout)))
+        builder.send().await.map_err(|e| Error::Transport(self.describe_transport_error(e, &url, timeout)))
     }
 
     /// An answer sunflux refuses to read on (too large, an unsafe redirect): not retried.
@@ -436,7 +455,7 @@ impl Transport {
         let mut body = BytesMut::with_capacity(capacity);
         loop {
             let chunk = response.chunk().await.map_err(|e| {
-                Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(&e, url, timeout)))
+                Error::Transport(format!("the response body was cut off: {}", self.describe_transport_error(e, url, timeout)))
             })?;
             let Some(chunk) = chunk else { break };
             if u64::try_from(body.len() + chunk.len()).unwrap_or(u64::MAX) > limit {
@@ -496,7 +515,10 @@ impl Transport {
         Ok(Response { status, url: shown_url, content_type, body, rate_limit, attempts: 1 })
     }
 
-    fn describe_transport_error(&self, error: &reqwest::Error, url: &Url, timeout: Duration) -> String {
+    /// One line: what went wrong, the URL once and without its query string (which holds the
+    /// request's parameters, sometimes the key), then the causes.
+    fn describe_transport_error(&self, error: reqwest::Error, url: &Url, timeout: Duration) -> String {
+        let error = error.without_url();
         let what = if error.is_timeout() {
             format!("timed out after {:.1} s", timeout.as_secs_f64())
         } else if error.is_connect() {
@@ -507,7 +529,7 @@ impl Transport {
             "the request failed".to_owned()
         };
         let mut detail = error.to_string();
-        let mut source = std::error::Error::source(error);
+        let mut source = std::error::Error::source(&error);
         while let Some(inner) = source {
             detail.push_str(": ");
             detail.push_str(&inner.to_string());

@@ -47,6 +47,36 @@ pub enum ServiceClass {
     Unthrottled,
 }
 
+/// The families of download data sets: each has its own path root, and the same protocol
+/// (parameters, limits, the two-header CSV, download zips). A data set's family is told by its
+/// slug: `nsrdb-…` (the NSRDB GOES v4 sets, e.g. `nsrdb-GOES-aggregated-v4-0-0`) or any other
+/// slug (the spec's climate download, `ncdb-…`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DatasetFamily {
+    Climate,
+    Nsrdb,
+}
+
+impl DatasetFamily {
+    pub const ALL: [DatasetFamily; 2] = [DatasetFamily::Climate, DatasetFamily::Nsrdb];
+
+    pub fn of(dataset: &str) -> DatasetFamily {
+        if dataset.get(..6).is_some_and(|prefix| prefix.eq_ignore_ascii_case("nsrdb-")) {
+            DatasetFamily::Nsrdb
+        } else {
+            DatasetFamily::Climate
+        }
+    }
+
+    /// The path under which `<slug>-download.<format>` lives.
+    pub fn root(self) -> &'static str {
+        match self {
+            DatasetFamily::Climate => "/api/climate/ncdb/v2/climate",
+            DatasetFamily::Nsrdb => "/api/nsrdb/v2/solar",
+        }
+    }
+}
+
 /// A named endpoint; its arguments fill the path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
@@ -84,7 +114,7 @@ impl Endpoint {
                 RouteProfile::Nlr => format!("/api/pvwatts/v8.{format}"),
             },
             Endpoint::ClimateDownload { dataset, format } => {
-                format!("/api/climate/ncdb/v2/climate/{}-download.{}", segment(dataset), segment(format))
+                format!("{}/{}-download.{}", DatasetFamily::of(dataset).root(), segment(dataset), segment(format))
             }
             Endpoint::OptimizerJob => format!("{}/job/", optimizer_root(profile)),
             Endpoint::OptimizerResults { run_uuid } => {
@@ -176,6 +206,30 @@ impl Endpoint {
     }
 }
 
+/// Every endpoint name `from_name` knows, with its path arguments (for the message that lists
+/// them when a name is unknown).
+pub const ENDPOINT_NAMES: [(&str, &[&str]); 10] = [
+    ("data_query", &["version", "format"]),
+    ("pv_estimator", &["format"]),
+    ("climate_download", &["dataset", "format"]),
+    ("optimizer_job", &[]),
+    ("optimizer_results", &["run_uuid"]),
+    ("optimizer_simulated_load", &[]),
+    ("utility_rates", &[]),
+    ("technical_potential_config", &["explorer"]),
+    ("technical_potential_job", &["explorer"]),
+    ("local_status", &["format"]),
+];
+
+/// `unknown endpoint "x" (use: data_query (args version, format), ...)`.
+fn unknown_endpoint(name: &str) -> String {
+    let known: Vec<String> = ENDPOINT_NAMES
+        .iter()
+        .map(|(known, args)| if args.is_empty() { (*known).to_owned() } else { format!("{known} (args {})", args.join(", ")) })
+        .collect();
+    format!("unknown endpoint {name:?}; the endpoints are: {}, and absolute (args url) for a URL the service handed out", known.join("; "))
+}
+
 impl Endpoint {
     /// Builds an endpoint from its snake_case name and path arguments (the Python face names
     /// endpoints this way). Missing arguments and unknown names are parameter errors.
@@ -193,7 +247,7 @@ impl Endpoint {
             "technical_potential_config" => Endpoint::TechnicalPotentialConfig { explorer: need("explorer")? },
             "technical_potential_job" => Endpoint::TechnicalPotentialJob { explorer: need("explorer")? },
             "local_status" => Endpoint::LocalStatus { format: need("format")? },
-            other => return Err(format!("unknown endpoint {other:?}")),
+            other => return Err(unknown_endpoint(other)),
         };
         endpoint.check().map_err(|problems| problems.join("; "))?;
         Ok(endpoint)
@@ -247,6 +301,28 @@ fn optimizer_root(profile: RouteProfile) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn downloads_are_routed_by_dataset_family() {
+        let path = |dataset: &str| Endpoint::ClimateDownload { dataset: dataset.into(), format: "csv".into() }.path(RouteProfile::Nlr);
+        assert_eq!(path("nsrdb-GOES-aggregated-v4-0-0"), "/api/nsrdb/v2/solar/nsrdb-GOES-aggregated-v4-0-0-download.csv");
+        assert_eq!(path("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5"), "/api/climate/ncdb/v2/climate/ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5-download.csv");
+        assert_eq!(DatasetFamily::of("NSRDB-GOES-conus-v4-0-0"), DatasetFamily::Nsrdb);
+        assert_eq!(DatasetFamily::of("nsrdb"), DatasetFamily::Climate);
+    }
+
+    #[test]
+    fn every_listed_endpoint_name_builds_with_its_listed_arguments() {
+        let value = |key: &str| Some(if key == "run_uuid" { "12345678-1234-1234-1234-123456789abc".to_owned() } else { "json".to_owned() });
+        for (name, args) in ENDPOINT_NAMES {
+            assert!(Endpoint::from_name(name, value).is_ok(), "{name}");
+            for missing in args {
+                assert!(Endpoint::from_name(name, |key| if key == *missing { None } else { value(key) }).is_err(), "{name} {missing}");
+            }
+        }
+        let message = Endpoint::from_name("climate", value).unwrap_err();
+        assert!(message.contains("climate_download (args dataset, format)") && message.contains("absolute (args url)"), "{message}");
+    }
 
     #[test]
     fn profiles_differ_only_for_estimator_and_optimizer() {

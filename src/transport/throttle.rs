@@ -14,6 +14,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use super::routes::ServiceClass;
+use crate::spec_limits;
 
 /// At most `max_requests` in any rolling `window`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -47,24 +48,24 @@ impl ThrottleConfig {
         classes.insert(
             ServiceClass::Solar,
             ClassLimits {
-                windows: vec![WindowLimit { max_requests: 1000, window: HOUR }],
+                windows: vec![WindowLimit { max_requests: spec_limits::KEY_REQUESTS_PER_HOUR, window: HOUR }],
                 ..ClassLimits::default()
             },
         );
         classes.insert(
             ServiceClass::ClimateCsv,
             ClassLimits {
-                windows: vec![WindowLimit { max_requests: 10_000, window: DAY }],
-                min_interval: Some(Duration::from_secs(1)),
-                max_in_flight: Some(20),
+                windows: vec![WindowLimit { max_requests: spec_limits::CLIMATE_CSV_PER_DAY, window: DAY }],
+                min_interval: Some(spec_limits::CLIMATE_CSV_INTERVAL),
+                max_in_flight: Some(spec_limits::CLIMATE_IN_FLIGHT),
             },
         );
         classes.insert(
             ServiceClass::ClimateOther,
             ClassLimits {
-                windows: vec![WindowLimit { max_requests: 2_000, window: DAY }],
-                min_interval: Some(Duration::from_secs(2)),
-                max_in_flight: Some(20),
+                windows: vec![WindowLimit { max_requests: spec_limits::CLIMATE_OTHER_PER_DAY, window: DAY }],
+                min_interval: Some(spec_limits::CLIMATE_OTHER_INTERVAL),
+                max_in_flight: Some(spec_limits::CLIMATE_IN_FLIGHT),
             },
         );
         ThrottleConfig { classes }

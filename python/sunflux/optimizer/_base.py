@@ -29,6 +29,7 @@ from typing import (
     overload,
 )
 
+from sunflux._units import check_optimizer_value
 from sunflux.optimizer._describe import describe_field
 from sunflux.optimizer._fields import SECTIONS
 
@@ -287,12 +288,16 @@ class Section(Record):
         return copy_json(record["default"])
 
     def _set(self, key: str, value: Any) -> None:
+        check_optimizer_value(self._key, key, value)
         self._values[key] = to_plain(value)
 
     @classmethod
     def _from_raw(cls, values: Mapping[str, Any]) -> Self:
-        """A section holding exactly ``values`` (copied, unknown keys included, nothing checked)."""
+        """A section holding exactly ``values`` (copied, unknown keys included, nothing checked
+        but the unit traps)."""
         section = cls()
+        for key, value in values.items():
+            check_optimizer_value(cls._key, key, value)
         section._values.update(to_plain(dict(values)))
         return section
 

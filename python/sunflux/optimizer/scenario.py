@@ -7,6 +7,7 @@ JSON back. Validation runs on the plain dict through ``validate_scenario_dict``.
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
 import os
@@ -207,13 +208,38 @@ class Scenario(ScenarioSections):
 
     # ---------------------------------------------------------------- validation
 
-    def validate(self) -> list[Problem]:
-        """Every problem of the scenario (an empty list when it is valid)."""
-        return validate_scenario_dict(self._raw())
+    def validate(self, *, strict: bool = False) -> list[Problem]:
+        """Every problem of the scenario (an empty list when it is valid). Keys the field table
+        does not know are kept and sent (the live service ignores them); with ``strict=True``
+        each is a problem too (rule ``"unknown_field"``, with the closest known name)."""
+        problems = validate_scenario_dict(self._raw())
+        if strict:
+            problems += [
+                Problem(section, field, path, "unknown_field", value, f"not a known field{_did_you_mean(path)}")
+                for section, field, path, value in self._unknown_keys()
+            ]
+        return problems
 
-    def check(self) -> Scenario:
-        """Raise ``ParameterError`` listing every problem; return the scenario when valid."""
-        problems = self.validate()
+    def _unknown_keys(self) -> list[tuple[str, str, str, Any]]:
+        """(section, field, path, value) of every key the field table does not know."""
+        found: list[tuple[str, str, str, Any]] = []
+        for key, value in self._values.items():
+            if key in TOP_LEVEL_STRINGS:
+                continue
+            if key not in SECTIONS:
+                found.append(("", key, key, value))
+            elif isinstance(value, Section):
+                found += [(key, name, f"{key}.{name}", extra) for name, extra in value.extra.items()]
+            elif isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, Section):
+                        found += [(key, name, f"{key}[{index}].{name}", extra) for name, extra in item.extra.items()]
+        return found
+
+    def check(self, *, strict: bool = False) -> Scenario:
+        """Raise ``ParameterError`` listing every problem (unknown keys too with ``strict``);
+        return the scenario when valid."""
+        problems = self.validate(strict=strict)
         if problems:
             raise ParameterError(problems)
         return self
@@ -398,10 +424,31 @@ def _dumps(value: Any, indent: int | None, level: int = 0) -> str:
     return opening + "\n" + ",\n".join(items) + "\n" + " " * (indent * level) + closing
 
 
+def _closest(path: str) -> str | None:
+    """The known path closest to an unknown key's (``"PV.arrray_type"`` → ``"PV.array_type"``):
+    a section name for a top-level key, a field of its section otherwise; None when nothing is
+    close."""
+    section, _, field = path.partition(".")
+    section = section.split("[", 1)[0]
+    if field and section in SECTIONS:
+        candidates, name, prefix = list(SECTIONS[section]["fields"]), field, path[: len(path) - len(field)]
+    else:
+        candidates, name, prefix = [*SECTIONS, *TOP_LEVEL_STRINGS], path, ""
+    by_lower = {candidate.lower(): candidate for candidate in candidates}
+    close = difflib.get_close_matches(name.lower(), list(by_lower), n=1, cutoff=0.7)
+    return prefix + by_lower[close[0]] if close else None
+
+
+def _did_you_mean(path: str) -> str:
+    closest = _closest(path)
+    return f"; did you mean {closest!r}?" if closest else ""
+
+
 def _warn_unknown(paths: Sequence[str]) -> None:
     if not paths:
         return
-    shown = ", ".join(paths[:12]) + (f" and {len(paths) - 12} more" if len(paths) > 12 else "")
+    hinted = [path if _closest(path) is None else f"{path} (did you mean {_closest(path)!r}?)" for path in paths]
+    shown = ", ".join(hinted[:12]) + (f" and {len(paths) - 12} more" if len(paths) > 12 else "")
     warnings.warn(
         UnknownFieldWarning(
             f"{len(paths)} key(s) are not in the optimizer field table and are kept as they are "
