@@ -20,7 +20,7 @@
 //! Reference: SAM CSV weather format (NREL, "SAM CSV Files for Solar Resource Data"); SSC
 //! `shared/lib_weatherfile.cpp` (column aliases).
 
-use super::text::{line_start, parse_value, split_csv, ProjectedRows, Value};
+use super::text::{line_start, parse_value, read_in_parts, split_csv, ProjectedRows, Value};
 use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
@@ -420,16 +420,9 @@ pub(super) fn parse(text: &str, head: &[&str], file: &str, hints: &SiteHints) ->
     read_rows(text, first_data_line, chosen, file)?.into_weather(metadata, file)
 }
 
-/// Data smaller than this is read by one thread (a thread costs more than it would save).
-const PARALLEL_MIN_BYTES: usize = 256 * 1024;
-/// Most threads one file is read on.
-const MAX_READER_THREADS: usize = 4;
-
-/// Reads the data rows from line `first_data_line` on. Large data without quotes is cut at line
-/// breaks into contiguous parts read on up to all cores (a quoted cell may hold a line break, so
-/// quoted data is read in one pass); each part knows its first line number, and the parts are
-/// joined in file order, so the records, their line numbers and the first error reported are
-/// those of one pass.
+/// Reads the data rows from line `first_data_line` on, in parts on several threads when the data
+/// is large (see `read_in_parts`) and has no quotes (a quoted cell may hold a line break, so a
+/// part could start inside one).
 fn read_rows(
     text: &str,
     first_data_line: usize,
@@ -438,33 +431,15 @@ fn read_rows(
 ) -> Result<Table, WeatherError> {
     let wanted: Vec<usize> = chosen.iter().map(|(_, c)| c.index).collect();
     let data = &text[line_start(text, first_data_line)..];
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(MAX_READER_THREADS);
-    if threads < 2 || data.len() < PARALLEL_MIN_BYTES || memchr::memchr(b'"', data.as_bytes()).is_some() {
-        return read_part(data, first_data_line, chosen, &wanted, file);
-    }
-    let parts = split_at_line_breaks(data, first_data_line, threads);
-    let mut results = std::thread::scope(|scope| {
-        let others: Vec<_> = parts
-            .iter()
-            .skip(1)
-            .map(|&(part, first_line)| {
-                let (chosen, wanted) = (chosen.clone(), &wanted);
-                scope.spawn(move || read_part(part, first_line, chosen, wanted, file))
-            })
-            .collect();
-        let (part, first_line) = parts.first().copied().unwrap_or(("", first_data_line));
-        let mut results = vec![read_part(part, first_line, chosen.clone(), &wanted, file)];
-        results.extend(others.into_iter().map(|handle| {
-            handle.join().unwrap_or_else(|_| Err(WeatherError::new(file, None, None, "a reader thread failed")))
-        }));
-        results
-    })
-    .into_iter();
-    let mut table = results.next().unwrap_or_else(|| Ok(Table::new(chosen, 0)))?;
-    for part in results {
-        table.append(part?);
-    }
-    Ok(table)
+    let splittable = memchr::memchr(b'"', data.as_bytes()).is_none();
+    read_in_parts(
+        data,
+        first_data_line,
+        splittable,
+        |part, first_line| read_part(part, first_line, chosen.clone(), &wanted, file),
+        Table::append,
+        file,
+    )
 }
 
 /// The records of one part of the data, whose first line has the file's line number `first_line`.
@@ -486,27 +461,6 @@ fn read_part(
     Ok(table)
 }
 
-/// `data` (starting at file line `first_line`) cut into about `parts` pieces of similar size at
-/// line breaks, each with the file line number of its first line.
-fn split_at_line_breaks(data: &str, first_line: usize, parts: usize) -> Vec<(&str, usize)> {
-    let bytes = data.as_bytes();
-    let mut pieces = Vec::with_capacity(parts);
-    let (mut start, mut line) = (0, first_line);
-    for index in 1..=parts {
-        let target = (bytes.len() * index / parts).max(start);
-        let end = if index == parts {
-            bytes.len()
-        } else {
-            bytes.get(target..).and_then(|rest| memchr::memchr(b'\n', rest)).map_or(bytes.len(), |at| target + at + 1)
-        };
-        if end > start {
-            pieces.push((&data[start..end], line));
-            line += memchr::memchr_iter(b'\n', &bytes[start..end]).count();
-            start = end;
-        }
-    }
-    pieces
-}
 
 /// True for the columns every record must have a number in.
 pub(super) fn is_required(field: Field) -> bool {
@@ -725,7 +679,7 @@ mod tests {
         let one_pass = read_part(&data, 2, chosen.clone(), &wanted, "f.csv").unwrap();
         assert_eq!(one_pass.record_lines.len(), 30_000);
         for parts in [2, 3, 4, 7] {
-            let pieces = split_at_line_breaks(&data, 2, parts);
+            let pieces = super::super::text::split_at_line_breaks(&data, 2, parts);
             assert_eq!(pieces.iter().map(|(piece, _)| piece.len()).sum::<usize>(), data.len());
             let mut joined = Table::new(chosen.clone(), 0);
             for (piece, first_line) in pieces {

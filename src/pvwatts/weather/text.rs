@@ -2,6 +2,8 @@
 
 use std::borrow::Cow;
 
+use super::WeatherError;
+
 /// Decode file bytes: UTF-8 (a byte-order mark is dropped), or Latin-1 when not valid UTF-8.
 pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -70,6 +72,68 @@ impl<'a> NumberedLines<'a> {
     }
 }
 
+/// Data smaller than this is read by one thread (a thread costs more than it would save).
+const PARALLEL_MIN_BYTES: usize = 256 * 1024;
+/// Most threads one file is read on.
+const MAX_READER_THREADS: usize = 4;
+
+/// Reads the records of `data`, whose first line is file line `first_line`, with
+/// `read(part, first_line_of_part)`: when `splittable` and the data is large, `data` is cut at
+/// line breaks into contiguous parts read on up to all cores, and the results are joined in file
+/// order with `append`, so the records, their line numbers and the first error reported are those
+/// of one pass.
+pub(super) fn read_in_parts<T: Send>(
+    data: &str,
+    first_line: usize,
+    splittable: bool,
+    read: impl Fn(&str, usize) -> Result<T, WeatherError> + Sync,
+    append: impl Fn(&mut T, T),
+    file: &str,
+) -> Result<T, WeatherError> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(MAX_READER_THREADS);
+    if !splittable || threads < 2 || data.len() < PARALLEL_MIN_BYTES {
+        return read(data, first_line);
+    }
+    let parts = split_at_line_breaks(data, first_line, threads);
+    let read = &read;
+    let mut results = std::thread::scope(|scope| {
+        let others: Vec<_> = parts.iter().skip(1).map(|&(part, line)| scope.spawn(move || read(part, line))).collect();
+        let (part, line) = parts.first().copied().unwrap_or(("", first_line));
+        let mut results = vec![read(part, line)];
+        results.extend(others.into_iter().map(|handle| {
+            handle.join().unwrap_or_else(|_| Err(WeatherError::new(file, None, None, "a reader thread failed")))
+        }));
+        results
+    })
+    .into_iter();
+    let mut joined = results.next().unwrap_or_else(|| read("", first_line))?;
+    for part in results {
+        append(&mut joined, part?);
+    }
+    Ok(joined)
+}
+
+/// `data` (starting at file line `first_line`) cut into about `parts` pieces of similar size at
+/// line breaks, each with the file line number of its first line.
+pub(super) fn split_at_line_breaks(data: &str, first_line: usize, parts: usize) -> Vec<(&str, usize)> {
+    let bytes = data.as_bytes();
+    let mut pieces = Vec::with_capacity(parts);
+    let (mut start, mut line) = (0, first_line);
+    for index in 1..=parts {
+        let target = (bytes.len() * index / parts).max(start);
+        let end = if index == parts {
+            bytes.len()
+        } else {
+            bytes.get(target..).and_then(|rest| memchr::memchr(b'\n', rest)).map_or(bytes.len(), |at| target + at + 1)
+        };
+        if end > start {
+            pieces.push((&data[start..end], line));
+            line += memchr::memchr_iter(b'\n', &bytes[start..end]).count();
+            start = end;
+        }
+    }
+    pieces
+}
 /// The byte offset in `text` where its line `line` (1-based) starts; the end of `text` when it has
 /// fewer lines.
 pub(super) fn line_start(text: &str, line: usize) -> usize {
@@ -263,6 +327,7 @@ pub(super) fn parse_value(cell: &str) -> Value {
 }
 
 /// Parse an integer cell (an integral value written as a float, such as "7.0", is accepted).
+#[inline]
 pub(super) fn parse_integer(cell: &str) -> Option<i64> {
     if let Some(value) = plain_integer(cell.as_bytes().trim_ascii()) {
         return Some(value);
@@ -277,6 +342,7 @@ pub(super) fn parse_integer(cell: &str) -> Option<i64> {
 /// Powers of ten exactly representable in `f32`.
 /// An optional sign and up to 18 digits (the common form, read without the general parser, whose
 /// result it equals); `None` for anything else.
+#[inline]
 fn plain_integer(cell: &[u8]) -> Option<i64> {
     let (negative, digits) = match cell.split_first() {
         Some((b'-', rest)) => (true, rest),

@@ -7,8 +7,7 @@
 //! (cm). Values are stored as `f32` like SSC does. TMY2 has no albedo.
 //! Reference: Marion & Urban (1995), User's Manual for TMY2s, NREL; SSC `shared/lib_weatherfile.cpp`.
 
-use super::text::{parse_integer, NumberedLines};
-use crate::pvwatts::calendar::HOURS_PER_LEAP_YEAR;
+use super::text::{line_start, parse_integer, read_in_parts, NumberedLines};
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::ops::Range;
 
@@ -39,11 +38,71 @@ pub(super) fn looks_like_header(line: &str) -> bool {
 /// Parse a TMY2 file: its text and its first lines.
 pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, WeatherError> {
     let meta = parse_header(head.first().copied().unwrap_or(""), file)?;
-    let mut columns: WeatherColumns = WeatherColumns::with_capacity(HOURS_PER_LEAP_YEAR);
-    let mut pressure = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
-    let mut snow_depth = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
-    let mut record_lines = Vec::with_capacity(HOURS_PER_LEAP_YEAR);
-    for (line_number, line) in NumberedLines::new(text, 2) {
+    let data = &text[line_start(text, 2)..];
+    let rows = read_in_parts(data, 2, true, |part, first_line| read_rows(part, first_line, file), Rows::append, file)?;
+    let Rows { mut columns, pressure, snow_depth, record_lines } = rows;
+    columns.pressure = Some(pressure);
+    columns.snow_depth = Some(snow_depth);
+
+    let mut origin = Origin::file(file, record_lines, 1);
+    for (field, name) in [
+        (Field::Gh, "GHI"),
+        (Field::Dn, "DNI"),
+        (Field::Df, "DHI"),
+        (Field::Tdry, "dry bulb"),
+        (Field::Wspd, "wind speed"),
+        (Field::Pressure, "pressure"),
+        (Field::SnowDepth, "snow depth"),
+        (Field::Latitude, "latitude"),
+        (Field::Longitude, "longitude"),
+        (Field::TimeZone, "time zone"),
+    ] {
+        origin.name_column(field, name);
+    }
+    Weather::assemble(meta, columns, &origin)
+}
+
+/// The records of some data lines of a TMY2 file.
+struct Rows {
+    columns: WeatherColumns,
+    pressure: Vec<f64>,
+    snow_depth: Vec<f64>,
+    record_lines: Vec<usize>,
+}
+
+impl Rows {
+    fn with_capacity(records: usize) -> Self {
+        Rows {
+            columns: WeatherColumns::with_capacity(records),
+            pressure: Vec::with_capacity(records),
+            snow_depth: Vec::with_capacity(records),
+            record_lines: Vec::with_capacity(records),
+        }
+    }
+
+    /// Appends the records of the lines after these.
+    fn append(&mut self, later: Rows) {
+        let (columns, more) = (&mut self.columns, later.columns);
+        columns.year.extend(more.year);
+        columns.month.extend(more.month);
+        columns.day.extend(more.day);
+        columns.hour.extend(more.hour);
+        columns.gh.extend(more.gh);
+        columns.dn.extend(more.dn);
+        columns.df.extend(more.df);
+        columns.tdry.extend(more.tdry);
+        columns.wspd.extend(more.wspd);
+        self.pressure.extend(later.pressure);
+        self.snow_depth.extend(later.snow_depth);
+        self.record_lines.extend(later.record_lines);
+    }
+}
+
+/// Reads the data lines of `part`, whose first line is file line `first_line`.
+fn read_rows(part: &str, first_line: usize, file: &str) -> Result<Rows, WeatherError> {
+    let mut rows = Rows::with_capacity(part.len() / 140 + 1);
+    for (part_line, line) in NumberedLines::new(part, 1) {
+        let line_number = part_line + first_line - 1;
         if line.trim_ascii().is_empty() {
             continue;
         }
@@ -83,45 +142,27 @@ pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, We
                 format!("expected 1-24, got {}", hour + 1),
             ));
         }
-        columns.year.push(field(YEAR, "year")? as i32 + 1900);
-        columns
+        rows.columns.year.push(field(YEAR, "year")? as i32 + 1900);
+        rows.columns
             .month
             .push(field(MONTH, "month")?.clamp(0, 255) as u8);
-        columns.day.push(field(DAY, "day")?.clamp(0, 255) as u8);
-        columns.hour.push(hour as u8);
-        columns.gh.push(f64::from(field(GHI, "GHI")? as f32));
-        columns.dn.push(f64::from(field(DNI, "DNI")? as f32));
-        columns.df.push(f64::from(field(DHI, "DHI")? as f32));
-        columns.tdry.push(tenths(field(DRY_BULB, "dry bulb")?));
-        columns.wspd.push(tenths(field(WIND_SPEED, "wind speed")?));
-        pressure.push(f64::from(field(PRESSURE, "pressure")? as f32));
+        rows.columns.day.push(field(DAY, "day")?.clamp(0, 255) as u8);
+        rows.columns.hour.push(hour as u8);
+        rows.columns.gh.push(f64::from(field(GHI, "GHI")? as f32));
+        rows.columns.dn.push(f64::from(field(DNI, "DNI")? as f32));
+        rows.columns.df.push(f64::from(field(DHI, "DHI")? as f32));
+        rows.columns.tdry.push(tenths(field(DRY_BULB, "dry bulb")?));
+        rows.columns.wspd.push(tenths(field(WIND_SPEED, "wind speed")?));
+        rows.pressure.push(f64::from(field(PRESSURE, "pressure")? as f32));
         let snow = if line.len() >= SNOW_DEPTH.end {
             field(SNOW_DEPTH, "snow depth").map(|v| v as f64)
         } else {
             Ok(f64::NAN)
         };
-        snow_depth.push(snow?);
-        record_lines.push(line_number);
+        rows.snow_depth.push(snow?);
+        rows.record_lines.push(line_number);
     }
-    columns.pressure = Some(pressure);
-    columns.snow_depth = Some(snow_depth);
-
-    let mut origin = Origin::file(file, record_lines, 1);
-    for (field, name) in [
-        (Field::Gh, "GHI"),
-        (Field::Dn, "DNI"),
-        (Field::Df, "DHI"),
-        (Field::Tdry, "dry bulb"),
-        (Field::Wspd, "wind speed"),
-        (Field::Pressure, "pressure"),
-        (Field::SnowDepth, "snow depth"),
-        (Field::Latitude, "latitude"),
-        (Field::Longitude, "longitude"),
-        (Field::TimeZone, "time zone"),
-    ] {
-        origin.name_column(field, name);
-    }
-    Weather::assemble(meta, columns, &origin)
+    Ok(rows)
 }
 
 /// A value stored in tenths of a unit, converted like SSC: `(float)(value / 10.0)`.
