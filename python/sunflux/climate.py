@@ -9,7 +9,6 @@ anything twice. Validation, requests and parsing happen in the Rust core.
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import hashlib
 import json
@@ -337,6 +336,8 @@ class ClimateService:
             )
             _write_cache(directory, keys[job], table)
             return job, table.data, False
+
+        import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
 
         try:
             with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(workers, 20))) as pool:
