@@ -9,7 +9,6 @@ anything twice. Validation, requests and parsing happen in the Rust core.
 
 from __future__ import annotations
 
-import concurrent.futures
 import functools
 import os
 from dataclasses import dataclass, field
@@ -21,6 +20,8 @@ from sunflux._progress import Progress
 from sunflux._frames import to_pandas, to_polars
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from sunflux._client import AsyncClient, Client
     from sunflux.pvwatts import Weather
 
@@ -351,6 +352,8 @@ class ClimateService:
                 cache.write(keys[job], table)
             return job, table.data, False
 
+        import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
+
         pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, 20))
         try:
             for future in [pool.submit(one, job) for job in jobs]:
@@ -383,11 +386,11 @@ class ClimateService:
 _SIGNAL_CHECK = 0.05
 
 
-def _result_of(future: concurrent.futures.Future[Any]) -> Any:
+def _result_of(future: Future[Any]) -> Any:
     while True:
         try:
             return future.result(timeout=_SIGNAL_CHECK)
-        except concurrent.futures.TimeoutError:
+        except TimeoutError:  # concurrent.futures.TimeoutError is this builtin since Python 3.11
             continue
 
 

@@ -8,7 +8,6 @@ in the Rust core.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 import warnings
@@ -326,6 +325,8 @@ class AsyncTechnicalPotentialJob:
 
     async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
         """See `TechnicalPotentialJob.wait`."""
+        import asyncio  # here, not at the top: only async callers should pay for importing it
+
         deadline = time.monotonic() + timeout
         interval = poll_interval
         while True:

@@ -11,7 +11,6 @@ POST (a race the client waits out for a short grace period).
 
 from __future__ import annotations
 
-import asyncio
 import datetime as _dt
 import json
 import re
@@ -430,6 +429,8 @@ class AsyncOptimizerService:
     async def run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
     ) -> OptimizerResult:
+        import asyncio  # here, not at the top: only async callers should pay for importing it
+
         poller = _Poller(await self.submit(scenario), timeout, poll_interval, max_interval)
         while True:
             try:
