@@ -663,6 +663,14 @@ def test_base_scenario_is_valid() -> None:
     assert validate_scenario_dict(base_scenario()) == []
 
 
+def test_array_names_of_the_wrong_type_are_type_problems_not_crashes() -> None:
+    """Found by the long fuzz run: a dict as a PV array's name raised TypeError (unhashable)."""
+    scenario = base_scenario()
+    scenario["PV"] = [{"name": {"a": 1}}, {"name": ["b"]}, {"name": "roof"}]
+    problems = validate_scenario_dict(scenario)
+    assert {(problem.path, problem.rule) for problem in problems} >= {("PV[0].name", "type"), ("PV[1].name", "type")}
+
+
 def mutated(**changes: Any) -> dict[str, Any]:
     """The base scenario with sections replaced (None removes a section)."""
     scenario = base_scenario()

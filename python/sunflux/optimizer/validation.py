@@ -326,6 +326,8 @@ def _check_unique_names(
     seen: set[Any] = set()
     for where, values in found:
         name = values.get("name", default)
+        if not isinstance(name, str):
+            continue  # a name of the wrong type is reported by the field's type check
         if name in seen:
             report.add(key, where, "name", "unique", name,
                        f"Each {key} array needs its own name; {name!r} is used twice.")
