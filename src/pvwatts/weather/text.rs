@@ -329,9 +329,13 @@ pub(super) fn parse_value(cell: &str) -> Value {
 /// Parse an integer cell (an integral value written as a float, such as "7.0", is accepted).
 #[inline]
 pub(super) fn parse_integer(cell: &str) -> Option<i64> {
-    if let Some(value) = plain_integer(cell.as_bytes().trim_ascii()) {
-        return Some(value);
-    }
+    plain_integer(cell.as_bytes().trim_ascii()).or_else(|| general_integer(cell))
+}
+
+/// `parse_integer` for what `plain_integer` does not read (decimals such as "7.0", exponents).
+#[cold]
+#[inline(never)]
+fn general_integer(cell: &str) -> Option<i64> {
     let cell = cell.trim();
     cell.parse::<i64>().ok().or_else(|| {
         let value = cell.parse::<f64>().ok()?;
@@ -339,7 +343,6 @@ pub(super) fn parse_integer(cell: &str) -> Option<i64> {
     })
 }
 
-/// Powers of ten exactly representable in `f32`.
 /// An optional sign and up to 18 digits (the common form, read without the general parser, whose
 /// result it equals); `None` for anything else.
 #[inline]
@@ -363,6 +366,7 @@ fn plain_integer(cell: &[u8]) -> Option<i64> {
     Some(if negative { -value } else { value })
 }
 
+/// Powers of ten exactly representable in `f32`.
 const F32_POWERS_OF_TEN: [f32; 11] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
 /// A plain decimal `-?digits[.digits]` of at most ten characters after the sign whose digits,
