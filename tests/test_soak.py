@@ -203,7 +203,6 @@ def test_rounds_of_500_concurrent_async_calls_keep_memory_bounded(capsys: pytest
     with capsys.disabled():
         print(f"\nasync: RSS MiB per round of 500 concurrent calls: {curve}")
     assert _bounded(curve), curve
-    assert curve[-1] - curve[len(curve) // 2] < 4, curve
 
 
 def test_large_batches_keep_memory_bounded(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
