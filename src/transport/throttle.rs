@@ -2,6 +2,11 @@
 //! an in-flight cap. `Schedule::reserve` is pure arithmetic over send times so it is tested
 //! without sleeping; `Throttle` wraps it for async callers.
 //!
+//! A spaced class is spaced by when its requests really leave, not by when they were booked: a
+//! task woken late on a loaded machine would otherwise leave less than an interval before the
+//! next one, woken on time. So a spaced class books one send at a time (`Throttle::gates`) and
+//! records the time its task really woke (`Schedule::sent_at`).
+//!
 //! Rolling windows are kept as a log of send times rather than a token bucket (GCRA): a bucket
 //! of 1,000 refilled at 1 per 3.6 s admits close to 2,000 requests in some rolling hour, while the
 //! spec says "no more than 1,000 requests in any hour".
@@ -123,6 +128,14 @@ impl Schedule {
         }
         slot
     }
+
+    /// Moves the last booked send to `woke`, when its task really went: a late wake pushes the
+    /// sends booked after it, so the interval holds between real sends.
+    pub fn sent_at(&mut self, woke: Instant) {
+        if let Some(last) = self.sends.back_mut() {
+            *last = (*last).max(woke);
+        }
+    }
 }
 
 /// Shared by every request of one client.
@@ -131,6 +144,8 @@ pub struct Throttle {
     config: ThrottleConfig,
     schedules: Mutex<HashMap<ServiceClass, Schedule>>,
     in_flight: HashMap<ServiceClass, Arc<Semaphore>>,
+    /// One per spaced class: held from booking a send until its task wakes.
+    gates: HashMap<ServiceClass, tokio::sync::Mutex<()>>,
 }
 
 impl Throttle {
@@ -140,7 +155,13 @@ impl Throttle {
             .iter()
             .filter_map(|(class, limits)| limits.max_in_flight.map(|n| (*class, Arc::new(Semaphore::new(n.max(1))))))
             .collect();
-        Throttle { config, schedules: Mutex::new(HashMap::new()), in_flight }
+        let gates = config
+            .classes
+            .iter()
+            .filter(|(_, limits)| limits.min_interval.is_some())
+            .map(|(class, _)| (*class, tokio::sync::Mutex::new(())))
+            .collect();
+        Throttle { config, schedules: Mutex::new(HashMap::new()), in_flight, gates }
     }
 
     /// Waits for an in-flight slot and a send time. Holding the returned permit keeps the
@@ -151,13 +172,22 @@ impl Throttle {
             None => None,
         };
         if let Some(limits) = self.config.classes.get(&class) {
-            let slot = {
-                let mut schedules = self.schedules.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                schedules.entry(class).or_default().reserve(limits, Instant::now())
+            let gate = match self.gates.get(&class) {
+                Some(gate) => Some(gate.lock().await),
+                None => None,
             };
+            let slot = self.with_schedule(class, |schedule| schedule.reserve(limits, Instant::now()));
             tokio::time::sleep_until(slot).await;
+            if gate.is_some() {
+                self.with_schedule(class, |schedule| schedule.sent_at(Instant::now()));
+            }
         }
         permit
+    }
+
+    fn with_schedule<T>(&self, class: ServiceClass, change: impl FnOnce(&mut Schedule) -> T) -> T {
+        let mut schedules = self.schedules.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        change(schedules.entry(class).or_default())
     }
 }
 
@@ -176,6 +206,42 @@ mod tests {
         let t0 = Instant::now();
         let slots: Vec<Duration> = (0..5).map(|_| schedule.reserve(&limits, t0) - t0).collect();
         assert_eq!(slots, vec![secs(0.0), secs(1.02), secs(2.04), secs(3.06), secs(4.08)]);
+    }
+
+    #[test]
+    fn a_late_wake_pushes_the_next_send() {
+        let limits = ClassLimits { min_interval: Some(secs(1.0)), ..ClassLimits::default() };
+        let mut schedule = Schedule::default();
+        let t0 = Instant::now();
+        schedule.reserve(&limits, t0);
+        schedule.sent_at(t0 + secs(0.3));
+        assert_eq!(schedule.reserve(&limits, t0) - t0, secs(1.32));
+        schedule.sent_at(t0 + secs(1.0));
+        assert_eq!(schedule.reserve(&limits, t0) - t0, secs(2.34));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn spaced_sends_are_an_interval_apart_when_they_really_go() {
+        let mut config = ThrottleConfig::disabled();
+        config.classes.insert(ServiceClass::ClimateCsv, ClassLimits { min_interval: Some(secs(1.0)), ..ClassLimits::default() });
+        let throttle = Arc::new(Throttle::new(config));
+        let tasks: Vec<_> = (0..4)
+            .map(|_| {
+                let throttle = throttle.clone();
+                tokio::spawn(async move {
+                    throttle.admit(ServiceClass::ClimateCsv).await;
+                    Instant::now()
+                })
+            })
+            .collect();
+        let mut sent = Vec::new();
+        for task in tasks {
+            sent.push(task.await.expect("task"));
+        }
+        sent.sort();
+        for pair in sent.windows(2) {
+            assert!(pair[1] - pair[0] >= secs(1.0), "{:?}", pair[1] - pair[0]);
+        }
     }
 
     #[test]
