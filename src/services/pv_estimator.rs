@@ -231,7 +231,7 @@ pub fn validate_timeframe(raw: &RawValue) -> Result<Timeframe, String> {
 pub fn validate_estimate(raw: &RawEstimate) -> Result<EstimateParams, Vec<String>> {
     let mut problems = Vec::new();
     let system = checked_system(&raw.system(), &mut problems);
-    let location = location(raw, &mut problems);
+    let location = location(raw, &V6_LOCATION, &mut problems);
     let timeframe = validate_timeframe(&raw.timeframe).map_err(|problem| problems.push(problem)).ok();
     let format = check_format(&raw.format, &mut problems);
     let callback = callback(&raw.callback, format, &mut problems);
@@ -290,7 +290,19 @@ fn validated_system(
     }
 }
 
-fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
+/// How one estimator version reads a location: the station ids and dataset names it takes.
+pub(crate) struct LocationRules {
+    pub file_id_problem: fn(&str) -> Option<String>,
+    pub dataset: fn(&str) -> Option<Dataset>,
+    pub dataset_names: &'static str,
+}
+
+/// The v6 estimator's: dataset query v1 ids, and `satdb` for the NSRDB.
+const V6_LOCATION: LocationRules = LocationRules { file_id_problem, dataset: Dataset::from_code, dataset_names: "satdb, tmy2, tmy3, intl" };
+
+/// The location of an estimate: a station (`file_id`) or coordinates with a dataset and a search
+/// radius, never both; every problem is listed.
+pub(crate) fn location(raw: &RawEstimate, rules: &LocationRules, problems: &mut Vec<String>) -> Option<Location> {
     let has_coordinates = !raw.lat.is_missing() || !raw.lon.is_missing();
     let file_id = match &raw.file_id {
         RawValue::Missing => None,
@@ -313,7 +325,7 @@ fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
             if !raw.radius.is_missing() {
                 problems.push("radius must not be given together with file_id".into());
             }
-            file_id_problem(&id).map_or(Some(Location::FileId(id)), |problem| {
+            (rules.file_id_problem)(&id).map_or(Some(Location::FileId(id)), |problem| {
                 problems.push(problem);
                 None
             })
@@ -323,8 +335,8 @@ fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
             let lon = coordinate(&raw.lon, LONGITUDE, problems);
             let dataset = match &raw.dataset {
                 RawValue::Missing => Some(Dataset::Satdb),
-                value => value.as_text().and_then(Dataset::from_code).or_else(|| {
-                    problems.push(format!("dataset must be one of satdb, tmy2, tmy3, intl (got {})", value.describe()));
+                value => value.as_text().and_then(rules.dataset).or_else(|| {
+                    problems.push(format!("dataset must be one of {} (got {})", rules.dataset_names, value.describe()));
                     None
                 }),
             };
@@ -343,7 +355,7 @@ fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
     }
 }
 
-pub(crate) fn coordinate(value: &RawValue, range: NumberRange, problems: &mut Vec<String>) -> Option<f64> {
+fn coordinate(value: &RawValue, range: NumberRange, problems: &mut Vec<String>) -> Option<f64> {
     let NumberRange { name, min, max } = range;
     if value.is_missing() {
         problems.push(format!("{name} is required with {}", if name == "lat" { "lon" } else { "lat" }));

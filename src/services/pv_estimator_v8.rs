@@ -10,11 +10,11 @@
 //! monthly values, written `a|b|c` in a query.
 
 use super::pv_estimator::{
-    callback, check_format, checked_system_with, coordinate, validate_timeframe, Location, RawEstimate, RawSystem, Timeframe,
-    DEFAULT_RADIUS_MILES,
+    callback, check_format, checked_system_with, location, validate_timeframe, Location, LocationRules, RawEstimate, RawSystem,
+    Timeframe,
 };
 use super::raw::RawValue;
-use super::solar::{Dataset, LATITUDE, LONGITUDE};
+use super::solar::Dataset;
 use crate::formats::Format;
 use crate::pvwatts::v8::params::validate_v8_system;
 use crate::pvwatts::v8::{validate_v8_options, RawV8Options, V8Options, V8Params};
@@ -37,6 +37,9 @@ fn v8_dataset(code: &str) -> Option<Dataset> {
         other => Dataset::from_code(other),
     }
 }
+
+/// v8's: dataset query v2 ids, and `nsrdb` for the NSRDB.
+const V8_LOCATION: LocationRules = LocationRules { file_id_problem: v8_file_id_problem, dataset: v8_dataset, dataset_names: "nsrdb, tmy2, tmy3, intl" };
 
 /// The v8 options as a caller gave them, before validation.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -241,7 +244,7 @@ pub fn validate_estimate_v8(raw: &RawEstimateV8) -> Result<EstimateParamsV8, Vec
     let mut problems = Vec::new();
     let system = checked_system_with(&raw.base.system(), &mut problems, validate_v8_system);
     let options = checked_options(&raw.options, &mut problems);
-    let location = location(&raw.base, &mut problems);
+    let location = location(&raw.base, &V8_LOCATION, &mut problems);
     let timeframe = validate_timeframe(&raw.base.timeframe).map_err(|problem| problems.push(problem)).ok();
     let format = check_format(&raw.base.format, &mut problems);
     let callback = callback(&raw.base.callback, format, &mut problems);
@@ -269,60 +272,6 @@ pub fn v1_file_id_problem(id: &str) -> String {
          call data_query(..., version=\"v2\") and pass that station or its id"
     )
 }
-
-fn location(raw: &RawEstimate, problems: &mut Vec<String>) -> Option<Location> {
-    let has_coordinates = !raw.lat.is_missing() || !raw.lon.is_missing();
-    let file_id = match &raw.file_id {
-        RawValue::Missing => None,
-        RawValue::Text(text) if text.trim().is_empty() => None,
-        value => Some(value.as_text().map(|t| t.trim().to_owned()).unwrap_or_else(|| value.describe())),
-    };
-    match (has_coordinates, file_id) {
-        (true, Some(_)) => {
-            problems.push("file_id must not be given together with lat and lon: give one location".into());
-            None
-        }
-        (false, None) => {
-            problems.push("lat and lon are required unless file_id is given".into());
-            None
-        }
-        (false, Some(id)) => {
-            if !raw.dataset.is_missing() {
-                problems.push("dataset must not be given together with file_id: the file already names its dataset".into());
-            }
-            if !raw.radius.is_missing() {
-                problems.push("radius must not be given together with file_id".into());
-            }
-            v8_file_id_problem(&id).map_or(Some(Location::FileId(id)), |problem| {
-                problems.push(problem);
-                None
-            })
-        }
-        (true, None) => {
-            let lat = coordinate(&raw.lat, LATITUDE, problems);
-            let lon = coordinate(&raw.lon, LONGITUDE, problems);
-            let dataset = match &raw.dataset {
-                RawValue::Missing => Some(Dataset::Satdb),
-                value => value.as_text().and_then(v8_dataset).or_else(|| {
-                    problems.push(format!("dataset must be one of nsrdb, tmy2, tmy3, intl (got {})", value.describe()));
-                    None
-                }),
-            };
-            let radius_miles = match &raw.radius {
-                RawValue::Missing => Some(DEFAULT_RADIUS_MILES),
-                value => value.as_whole().filter(|r| *r >= 0).and_then(|r| u32::try_from(r).ok()).or_else(|| {
-                    problems.push(format!(
-                        "radius must be a whole number of miles >= 0 (got {}); 0 means the closest station regardless of distance",
-                        value.describe()
-                    ));
-                    None
-                }),
-            };
-            Some(Location::Coordinates { lat: lat?, lon: lon?, dataset: dataset?, radius_miles: radius_miles? })
-        }
-    }
-}
-
 
 #[cfg(test)]
 mod tests {
