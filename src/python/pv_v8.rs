@@ -3,13 +3,10 @@
 
 use pyo3::prelude::*;
 
-use super::bridge::{awaitable, block_on};
 use super::client::CoreClient;
 use super::convert::raw_value;
-use super::errors::to_pyerr;
 use super::pv::request_estimate;
 use crate::error::Error;
-use crate::formats::Format;
 use crate::services::pv_estimator::RawEstimate;
 use crate::services::pv_estimator_v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
 use crate::transport::Endpoint;
@@ -75,14 +72,8 @@ pub fn pv_estimate_v8<'py>(
             en_snowloss: raw_value(en_snowloss),
         },
     };
-    let params = validate_estimate_v8(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
-    let format: Format = params.format;
+    let params = validate_estimate_v8(&raw).map_err(|problems| client.error(Error::Parameter(problems)))?;
     let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let endpoint = Endpoint::PvEstimatorV8 { format: format.suffix().to_owned() };
-    let future = request_estimate(client.transport.clone(), endpoint, query, format, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|estimate| estimate.into_any())
-    }
+    let endpoint = Endpoint::PvEstimatorV8 { format: params.format.suffix().to_owned() };
+    client.run(py, asynchronous, request_estimate(client.transport.clone(), endpoint, query, params.format, trace))
 }
