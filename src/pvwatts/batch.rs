@@ -1,7 +1,8 @@
-//! Parallel simulation of many (weather, system) pairs on a fixed number of threads.
+//! Parallel simulation of many (weather, system) pairs on a fixed number of threads, for the v5
+//! and the v8 engine.
 //!
-//! Jobs that share the same `Weather` (the same reference) and sun-position precision share one
-//! sun-path computation.
+//! v5 jobs that share the same `Weather` (the same reference) and sun-position precision share one
+//! sun-path computation; v8 jobs come with their sun path.
 //! Results come back in job order whatever the thread count, and are identical to running
 //! `simulate` on each job.
 
@@ -9,9 +10,11 @@ use super::engine::{simulate_with_sun_path, sun_path_precision, PvOutput};
 use super::params::SystemParams;
 use super::solarpos::Precision;
 use super::sunpath::SunPath;
+use super::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use super::weather::Weather;
+use super::threads::{parallel_map, thread_count};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::Arc;
 
 /// How a caller on another thread follows and stops a batch: `done` counts simulated systems;
 /// setting `cancelled` makes every worker stop before its next job.
@@ -27,43 +30,6 @@ impl BatchControl {
     }
 }
 
-/// Run `work(i)` for every i in 0..count on up to `threads` scoped threads; results in index
-/// order, or `None` when `stop` was set before every index was done.
-pub(crate) fn parallel_map<T: Send>(count: usize, threads: usize, stop: &AtomicBool, work: impl Fn(usize) -> T + Sync) -> Option<Vec<T>> {
-    let threads = threads.clamp(1, count.max(1));
-    if threads == 1 {
-        let mut results = Vec::with_capacity(count);
-        for index in 0..count {
-            if stop.load(Ordering::Relaxed) {
-                return None;
-            }
-            results.push(work(index));
-        }
-        return Some(results);
-    }
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<T>>> = Mutex::new((0..count).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                if index >= count {
-                    break;
-                }
-                let result = work(index);
-                if let Some(slot) = slots.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get_mut(index) {
-                    *slot = Some(result);
-                }
-            });
-        }
-    });
-    // Without a stop, every index was processed exactly once.
-    slots.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()).into_iter().collect()
-}
-
 /// Simulate many (weather, system) pairs in parallel on `threads` threads (0 means the number of
 /// available CPUs). Results are in the order of `jobs`.
 pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<PvOutput> {
@@ -75,11 +41,7 @@ pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<P
 /// `simulate_many`, counting finished systems in `control.done` and returning `None` as soon as
 /// the workers see `control.cancelled` (each finishes the system it is on: milliseconds).
 pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usize, control: &BatchControl) -> Option<Vec<PvOutput>> {
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
+    let threads = thread_count(threads);
     let mut distinct: Vec<(&Weather, Precision)> = Vec::new();
     let weather_slot: Vec<usize> = jobs
         .iter()
@@ -103,6 +65,22 @@ pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usiz
     let outputs = parallel_map(jobs.len(), threads, &control.cancelled, |i| {
         let (weather, params) = &jobs[i];
         let output = simulate_with_sun_path(weather, &sun_paths[weather_slot[i]], params);
+        control.done.fetch_add(1, Ordering::Relaxed);
+        output
+    });
+    outputs.filter(|_| !control.stopped())
+}
+
+/// Many v8 simulations, one job per thread at a time, counted and stopped as
+/// `simulate_many_controlled` says; each job's own error in its place.
+pub fn simulate_many_v8_controlled(
+    jobs: &[(Arc<Weather>, Arc<SunPath>, V8Params)],
+    threads: usize,
+    control: &BatchControl,
+) -> Option<Vec<Result<V8Output, V8Error>>> {
+    let outputs = parallel_map(jobs.len(), thread_count(threads), &control.cancelled, |i| {
+        let (weather, sun_path, params) = &jobs[i];
+        let output = simulate_v8_with_sun_path(weather, sun_path, params, 1);
         control.done.fetch_add(1, Ordering::Relaxed);
         output
     });

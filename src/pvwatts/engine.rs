@@ -56,6 +56,28 @@ pub struct HourlyOutput {
     pub sunup: Vec<u8>,
 }
 
+impl HourlyOutput {
+    /// Every record as at night, the values sun-up records then overwrite: no irradiance or
+    /// power, the cell at ambient temperature, the weather's own series copied.
+    pub(crate) fn night(weather: &Weather, sun_path: &SunPath) -> HourlyOutput {
+        let records = weather.len();
+        HourlyOutput {
+            ac: vec![0.0; records],
+            poa: vec![0.0; records],
+            dn: weather.dn.to_vec(),
+            dc: vec![0.0; records],
+            df: weather.df.to_vec(),
+            tamb: weather.tdry.to_vec(),
+            tcell: weather.tdry.to_vec(),
+            wspd: weather.wspd.to_vec(),
+            tpoa: vec![0.0; records],
+            aoi: vec![0.0; records],
+            shad_beam_factor: vec![1.0; records],
+            sunup: sun_path.sunup.iter().map(|&state| state as u8).collect(),
+        }
+    }
+}
+
 /// Simulation results in the units of the PV estimator web service.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PvOutput {
@@ -287,21 +309,7 @@ pub fn simulate_with_sun_path(
         up_records.len(),
         "sun path positions do not match its sun-up records"
     );
-    // Night records keep these values: no irradiance or power, cell at ambient temperature.
-    let mut hourly = HourlyOutput {
-        ac: vec![0.0; records],
-        poa: vec![0.0; records],
-        dn: weather.dn.to_vec(),
-        dc: vec![0.0; records],
-        df: weather.df.to_vec(),
-        tamb: weather.tdry.to_vec(),
-        tcell: weather.tdry.to_vec(),
-        wspd: weather.wspd.to_vec(),
-        tpoa: vec![0.0; records],
-        aoi: vec![0.0; records],
-        shad_beam_factor: vec![1.0; records],
-        sunup: sun_path.sunup.iter().map(|&state| state as u8).collect(),
-    };
+    let mut hourly = HourlyOutput::night(weather, sun_path);
     let up = &sun_path.up_positions;
     for (k, &i) in up_records.iter().enumerate() {
         let plane = model.plane_of_array(

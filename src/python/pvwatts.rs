@@ -261,7 +261,7 @@ pub fn pvwatts_simulate(
 /// Waits for a batch with the GIL released, waking every 100 ms to look for Ctrl-C and report
 /// progress; on a signal (or a failing progress callback) the workers are told to stop, and the
 /// scope around this joins them within one system's time.
-pub(crate) fn wait_for_batch<T: Send>(
+fn wait_for_batch<T: Send>(
     py: Python<'_>,
     receiver: std::sync::mpsc::Receiver<Option<Vec<T>>>,
     control: &BatchControl,
@@ -290,6 +290,56 @@ pub(crate) fn wait_for_batch<T: Send>(
     }
 }
 
+/// The systems of a batch, each parsed by `parse`; every problem of every system is listed, each
+/// prefixed with `systems[i]`, and `weathers` and `systems` must pair up one to one.
+pub(crate) fn batch_systems<P, const N: usize>(
+    weathers: usize,
+    systems: &[[Bound<'_, PyAny>; N]],
+    parse: impl Fn([Option<&Bound<'_, PyAny>>; N]) -> Result<P, Vec<String>>,
+) -> PyResult<Vec<P>> {
+    if weathers != systems.len() {
+        return Err(to_pyerr(Error::Parameter(vec![format!(
+            "weathers and systems must have the same length (got {weathers} and {})",
+            systems.len()
+        )])));
+    }
+    let mut problems = Vec::new();
+    let mut params = Vec::with_capacity(systems.len());
+    for (index, system) in systems.iter().enumerate() {
+        match parse(system.each_ref().map(Some)) {
+            Ok(parsed) => params.push(parsed),
+            Err(listed) => problems.extend(listed.into_iter().map(|p| format!("systems[{index}]: {p}"))),
+        }
+    }
+    if problems.is_empty() {
+        Ok(params)
+    } else {
+        Err(to_pyerr(Error::Parameter(problems)))
+    }
+}
+
+/// Runs `batch` on a thread of its own while this one waits with the GIL released (Ctrl-C and
+/// progress as `wait_for_batch` says), then reports the final count to `progress`.
+pub(crate) fn run_batch<T: Send>(
+    py: Python<'_>,
+    progress: Option<&Bound<'_, PyAny>>,
+    batch: impl FnOnce(&BatchControl) -> Option<Vec<T>> + Send,
+) -> PyResult<Vec<T>> {
+    let control = BatchControl::default();
+    let outputs = std::thread::scope(|scope| {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let control = &control;
+        scope.spawn(move || {
+            let _ = sender.send(batch(control));
+        });
+        wait_for_batch(py, receiver, control, progress)
+    })?;
+    if let Some(report) = progress {
+        report.call1((control.done.load(Ordering::Relaxed),))?;
+    }
+    Ok(outputs)
+}
+
 /// Simulates every (weather, system) pair on `threads` threads with the GIL released; results in
 /// input order. `systems[i]` is a tuple of the nine system parameters. The calling thread waits
 /// for the batch and, every 100 ms, looks for Ctrl-C (which stops the workers before their next
@@ -304,39 +354,10 @@ pub fn pvwatts_simulate_many(
     timeframe: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<CorePvEstimate>> {
-    if weathers.len() != systems.len() {
-        return Err(to_pyerr(Error::Parameter(vec![format!(
-            "weathers and systems must have the same length (got {} and {})",
-            weathers.len(),
-            systems.len()
-        )])));
-    }
+    let params = batch_systems(weathers.len(), &systems, system_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let mut problems = Vec::new();
-    let mut params = Vec::with_capacity(systems.len());
-    for (index, system) in systems.iter().enumerate() {
-        match system_from([Some(&system[0]), Some(&system[1]), Some(&system[2]), Some(&system[3]), Some(&system[4]), Some(&system[5]), Some(&system[6]), Some(&system[7]), Some(&system[8])]) {
-            Ok(p) => params.push(p),
-            Err(listed) => problems.extend(listed.into_iter().map(|p| format!("systems[{index}]: {p}"))),
-        }
-    }
-    if !problems.is_empty() {
-        return Err(to_pyerr(Error::Parameter(problems)));
-    }
     let shared: Vec<Arc<Weather>> = weathers.iter().map(|w| w.weather.clone()).collect();
-    let threads = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
-    let control = BatchControl::default();
-    let outputs = std::thread::scope(|scope| {
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        let (shared, params, control) = (&shared, &params, &control);
-        scope.spawn(move || {
-            let jobs: Vec<(&Weather, crate::pvwatts::SystemParams)> = shared.iter().map(|w| w.as_ref()).zip(params.iter().copied()).collect();
-            let _ = sender.send(simulate_many_controlled(&jobs, threads, control));
-        });
-        wait_for_batch(py, receiver, control, progress.as_ref())
-    })?;
-    if let Some(report) = &progress {
-        report.call1((control.done.load(Ordering::Relaxed),))?;
-    }
+    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams)> = shared.iter().map(|w| w.as_ref()).zip(params).collect();
+    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_controlled(&jobs, threads, control))?;
     outputs.into_iter().zip(shared.iter()).map(|(output, weather)| estimate_of(weather, output, timeframe)).collect()
 }

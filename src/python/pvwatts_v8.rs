@@ -2,7 +2,6 @@
 //! many in parallel (one core each), with the GIL released; results in the estimator's shape
 //! with v8's further hourly series as extra columns.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -10,12 +9,11 @@ use pyo3::prelude::*;
 use super::convert::raw_value;
 use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
-use super::pvwatts::{core_estimate, local_station, wait_for_batch, CoreWeather};
+use super::pvwatts::{batch_systems, core_estimate, local_station, run_batch, CoreWeather};
 use crate::error::Error;
 use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use crate::pvwatts::solarpos::Precision;
-use crate::pvwatts::batch::parallel_map;
-use crate::pvwatts::{BatchControl, SunPath, Weather};
+use crate::pvwatts::{simulate_many_v8_controlled, SunPath, Weather};
 use crate::services::pv_estimator::{validate_timeframe, PvEstimate, RawSystem, Timeframe};
 use crate::services::pv_estimator_v8::{validate_v8_simulation, RawV8Inputs};
 
@@ -100,52 +98,18 @@ pub fn pvwatts_simulate_many_v8(
     timeframe: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<CorePvEstimate>> {
-    if weathers.len() != systems.len() {
-        return Err(to_pyerr(Error::Parameter(vec![format!(
-            "weathers and systems must have the same length (got {} and {})",
-            weathers.len(),
-            systems.len()
-        )])));
-    }
+    let params = batch_systems(weathers.len(), &systems, params_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let mut problems = Vec::new();
-    let mut params = Vec::with_capacity(systems.len());
-    for (index, system) in systems.iter().enumerate() {
-        match params_from(system.each_ref().map(Some)) {
-            Ok(p) => params.push(p),
-            Err(listed) => problems.extend(listed.into_iter().map(|p| format!("systems[{index}]: {p}"))),
-        }
-    }
-    if !problems.is_empty() {
-        return Err(to_pyerr(Error::Parameter(problems)));
-    }
     let jobs: Vec<(Arc<Weather>, Arc<SunPath>, V8Params)> =
         weathers.iter().zip(params).map(|(w, p)| (w.weather.clone(), w.sun_path(Precision::Fast), p)).collect();
-    let threads = if threads == 0 { std::thread::available_parallelism().map_or(1, |n| n.get()) } else { threads };
-    let control = BatchControl::default();
-    let outputs = std::thread::scope(|scope| {
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        let (jobs, control) = (&jobs, &control);
-        scope.spawn(move || {
-            let outputs = parallel_map(jobs.len(), threads, &control.cancelled, |i| {
-                let output = jobs.get(i).map(|(weather, sun_path, params)| simulate_v8_with_sun_path(weather, sun_path, params, 1));
-                control.done.fetch_add(1, Ordering::Relaxed);
-                output
-            });
-            let _ = sender.send(outputs.filter(|_| !control.cancelled.load(Ordering::Relaxed)));
-        });
-        wait_for_batch(py, receiver, control, progress.as_ref())
-    })?;
-    if let Some(report) = &progress {
-        report.call1((control.done.load(Ordering::Relaxed),))?;
-    }
+    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_v8_controlled(&jobs, threads, control))?;
     outputs
         .into_iter()
         .zip(jobs.iter())
         .enumerate()
         .map(|(index, (output, (weather, _, _)))| {
             let failed = |e: String| to_pyerr(Error::Parameter(vec![format!("systems[{index}]: {e}")]));
-            let output = output.ok_or_else(|| failed("not simulated".into()))?.map_err(|e| failed(e.to_string()))?;
+            let output = output.map_err(|e| failed(e.to_string()))?;
             estimate_of(weather, output, timeframe)
         })
         .collect()

@@ -41,6 +41,7 @@ use crate::pvwatts::perez::{perez, PoaComponents};
 use crate::pvwatts::shading::{beam_shade_fraction, SkyViewCache};
 use crate::pvwatts::solarpos::Precision;
 use crate::pvwatts::sunpath::{SunPath, SunUp};
+use crate::pvwatts::threads::thread_count;
 use crate::pvwatts::tracking::{one_axis_surface, two_axis_surface, TrackerAxis};
 use crate::pvwatts::weather::Weather;
 use std::fmt;
@@ -544,11 +545,7 @@ pub fn simulate_v8_with_sun_path(
         .collect();
     let (up_records, sky_view) = sequential_pre_pass(weather, sun_path, &system, &albedo);
 
-    let threads = if threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        threads
-    };
+    let threads = thread_count(threads);
     let thread_state = || ThreadState {
         diffuse_modifiers: None,
         rear: system.rear_model(),
@@ -559,20 +556,7 @@ pub fn simulate_v8_with_sun_path(
             system.optics(weather, record, state)
         });
 
-    let mut hourly = HourlyOutput {
-        ac: vec![0.0; records],
-        poa: vec![0.0; records],
-        dn: weather.dn.to_vec(),
-        dc: vec![0.0; records],
-        df: weather.df.to_vec(),
-        tamb: weather.tdry.to_vec(),
-        tcell: weather.tdry.to_vec(),
-        wspd: weather.wspd.to_vec(),
-        tpoa: vec![0.0; records],
-        aoi: vec![0.0; records],
-        shad_beam_factor: vec![1.0; records],
-        sunup: sun_path.sunup.iter().map(|&state| state as u8).collect(),
-    };
+    let mut hourly = HourlyOutput::night(weather, sun_path);
     let mut extra = V8Hourly::with_len(records);
     extra.gh = weather.gh.to_vec();
     extra.sunup = hourly.sunup.iter().map(|&code| f64::from(code)).collect();
