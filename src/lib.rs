@@ -21,6 +21,7 @@
 pub mod error;
 pub mod files;
 pub mod formats;
+pub mod geodesy;
 pub mod limits;
 pub mod local;
 pub mod python;

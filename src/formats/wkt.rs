@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use crate::local::catalog::EARTH_RADIUS_M;
+use crate::geodesy::EARTH_RADIUS_M;
 
 /// One position: longitude and latitude in degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]

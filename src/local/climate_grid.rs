@@ -24,7 +24,8 @@
 //!   station's country.
 
 use crate::formats::wkt::{Geometry, LonLat, Polygon};
-use crate::local::catalog::{fnv1a64, haversine_m, Catalog, CatalogStation, Hit};
+use crate::geodesy::haversine_m;
+use crate::local::catalog::{fnv1a64, Catalog, CatalogStation, Hit};
 use crate::local::prng::SplitMix64;
 use crate::local::weather_gen::SiteSpec;
 use crate::services::solar::Dataset;

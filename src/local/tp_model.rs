@@ -49,7 +49,8 @@ use std::f64::consts::PI;
 use serde_json::{json, Value};
 
 use crate::formats::wkt::{LonLat, Polygon};
-use crate::local::catalog::{fnv1a64, haversine_m, EARTH_RADIUS_M};
+use crate::geodesy::{haversine_m, EARTH_RADIUS_M};
+use crate::local::catalog::fnv1a64;
 use crate::local::prng::SplitMix64;
 use crate::services::technical_potential::{
     number_value, ClassStats, Configuration, Corridor, FieldName, InputField, JobFilters, JobResultData, Range,

@@ -1,0 +1,150 @@
+"""The Rust core's import graph: which module uses which, its circles and its upward imports.
+
+    python tools/import_graph.py            # a summary
+    python tools/import_graph.py --list     # every circle and upward import
+
+A module is a file under ``src/`` (``a/mod.rs`` is ``a``). An edge ``a -> b`` is a ``use`` of
+``crate::b::…`` or ``super::…`` resolving to ``b``, or a path such as ``crate::b::f(…)`` in code.
+Two measures:
+
+- circles: groups of top-level parts (``transport``, ``services``, ``formats``, ``pvwatts``,
+  ``local``, ``python`` and the files beside them) that use each other round a loop, and groups
+  of modules inside one part that do;
+- upward imports: a module using its own parent (``local/x.rs`` reaching into ``local/mod.rs``
+  for something other than a child module), or a part using one that ``LAYERS`` puts above it.
+
+Comments and ``#[cfg(test)]`` modules are not read. Exit status 0 always: it measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+# Bottom to top: a part may use the parts below it, never one above.
+LAYERS = ["error", "geodesy", "spec_limits", "limits", "files", "runtime", "formats", "pvwatts", "transport", "services", "local", "python", "lib"]
+
+USE = re.compile(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
+
+
+def module_of(path: Path) -> tuple[str, ...]:
+    parts = path.relative_to(SRC).with_suffix("").parts
+    return parts[:-1] if parts[-1] == "mod" else parts
+
+
+def code_of(text: str) -> str:
+    text = re.sub(r"//[^\n]*", "", text)
+    cut = re.search(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", text)
+    return text[: cut.start()] if cut else text
+
+
+def resolve(modules: set[tuple[str, ...]], start: tuple[str, ...], names: list[str]) -> tuple[str, ...] | None:
+    """The longest module path that `start` + `names` begins with."""
+    best = None
+    for length in range(1, len(names) + 1):
+        candidate = start + tuple(names[:length])
+        if candidate in modules:
+            best = candidate
+    return best
+
+
+def edges() -> dict[tuple[str, ...], set[tuple[str, ...]]]:
+    files = sorted(SRC.rglob("*.rs"))
+    modules = {module_of(f) for f in files}
+    graph: dict[tuple[str, ...], set[tuple[str, ...]]] = {m: set() for m in modules}
+    for file in files:
+        here = module_of(file)
+        is_dir_module = file.name == "mod.rs"
+        for root, rest in USE.findall(code_of(file.read_text(encoding="utf-8"))):
+            names = rest.strip(":").split("::")
+            if root == "crate":
+                start: tuple[str, ...] = ()
+            else:
+                start = here if is_dir_module else here[:-1]
+                while names and names[0] == "super":
+                    start, names = start[:-1], names[1:]
+            target = resolve(modules, start, names) or (start if start in modules else None)
+            if target is not None and target != here:
+                graph[here].add(target)
+    return graph
+
+
+def strongly_connected(graph: dict) -> list[list]:
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    groups: list[list] = []
+    counter = [0]
+    sys.setrecursionlimit(10_000)
+
+    def visit(node) -> None:
+        index[node] = low[node] = counter[0]
+        counter[0] += 1
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                item = stack.pop()
+                on_stack.discard(item)
+                group.append(item)
+                if item == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return groups
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--list", action="store_true", help="print every circle and upward import")
+    show = parser.parse_args().list
+    graph = edges()
+    parts: dict[str, set[str]] = {}
+    for source, targets in graph.items():
+        for target in targets:
+            if source[0] != target[0]:
+                parts.setdefault(source[0], set()).add(target[0])
+    part_circles = strongly_connected(parts)
+    inner_circles = []
+    for part in sorted({m[0] for m in graph}):
+        inside = {m: {t for t in ts if t[0] == part} for m, ts in graph.items() if m[0] == part}
+        inner_circles += strongly_connected(inside)
+    upward = []
+    for source, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            if len(source) > 1 and target == source[:-1]:
+                upward.append((source, target, "uses its parent"))
+            elif source[0] != target[0] and source[0] in LAYERS and target[0] in LAYERS and LAYERS.index(target[0]) > LAYERS.index(source[0]):
+                upward.append((source, target, "uses a higher layer"))
+    name = "/".join
+    print(f"modules: {len(graph)}, edges: {sum(len(t) for t in graph.values())}")
+    print(f"circles between parts: {len(part_circles)}")
+    print(f"circles inside parts: {len(inner_circles)}")
+    print(f"upward imports: {len(upward)}")
+    if show:
+        for group in part_circles:
+            print("  part circle:", " <-> ".join(group))
+        for group in inner_circles:
+            print("  circle:", " <-> ".join(name(m) for m in group))
+        for source, target, why in upward:
+            print(f"  upward: {name(source)} -> {name(target)} ({why})")
+
+
+if __name__ == "__main__":
+    main()
