@@ -34,9 +34,9 @@ use crate::formats::Format;
 use crate::local::catalog::Catalog;
 use crate::local::climate_datasets::{coverage_of, outside, UnknownDataset};
 use crate::local::climate_grid::{describe_site, sites_for_geometry, GridError, SiteInfo, GRID_STEP_DEG};
-use crate::local::climate_jobs::{ClimateJobs, Download, NewJob, Refusal};
+use crate::local::climate_jobs::{ClimateJobs, Download, NewJob, PreparedDownload, Refusal};
 use crate::local::reply::ServiceReply;
-use crate::local::server::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
+use crate::local::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::local::weather_gen::{generate, SeriesOptions};
 use crate::transport::routes::DatasetFamily;
 use crate::services::climate::{
@@ -147,15 +147,6 @@ pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> Service
     };
     let table = site_year_table(&params, &site, year);
     ServiceReply::new(200, Format::Csv.content_type(), write_climate_csv(&table))
-}
-
-/// A validated json request with its sites, ready to queue.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PreparedDownload {
-    pub params: ClimateParams,
-    pub sites: Vec<SiteInfo>,
-    /// The `inputs` echo of the request.
-    pub inputs: Value,
 }
 
 /// Validates a json request and resolves its sites (400 reply on any problem).

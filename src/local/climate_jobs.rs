@@ -23,8 +23,20 @@ use bytes::Bytes;
 
 use crate::local::prng::SplitMix64;
 use crate::spec_limits;
+use crate::local::climate_grid::SiteInfo;
+use crate::services::climate::ClimateParams;
+use serde_json::Value;
 
 const DAY: Duration = Duration::from_secs(86_400);
+
+/// A validated json request with its sites, ready to queue.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreparedDownload {
+    pub params: ClimateParams,
+    pub sites: Vec<SiteInfo>,
+    /// The `inputs` echo of the request.
+    pub inputs: Value,
+}
 
 /// At most one request per `min_interval` and `per_day` per rolling 24 hours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

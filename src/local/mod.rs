@@ -13,9 +13,9 @@ pub mod optimizer;
 pub mod optimizer_routes;
 pub mod prng;
 pub mod pv_endpoint;
-pub mod pv_endpoint_v8;
 pub mod reply;
 pub mod server;
+pub mod state;
 pub mod solar_endpoint;
 pub mod station_weather;
 pub mod status;
@@ -26,4 +26,5 @@ pub mod urdb_standin;
 pub mod weather_gen;
 
 pub use faults::{FaultConfig, FaultKind};
-pub use server::{LocalService, ServiceConfig};
+pub use server::LocalService;
+pub use state::ServiceConfig;

@@ -13,27 +13,14 @@ use serde_json::{json, Map, Value};
 
 use super::catalog::Catalog;
 use super::climate_grid::{describe_site, nearest_site};
-use super::optimizer::{post_job_reply, results_reply, Submission};
+use super::optimizer::{post_job_reply, results_reply, CheckedScenario, Submission};
 use super::load_profiles::{self, DATA_SOURCE};
 use super::reply::ServiceReply;
-use super::server::{query_pairs, reply_response, ServiceState};
+use super::state::{query_pairs, reply_response, ServiceState};
 use super::urdb_standin;
 use super::weather_gen::{tmy_year, TmyColumns};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
-
-/// What the scenario builder says of a posted scenario.
-pub struct CheckedScenario {
-    /// The service's `input_errors` shape (`{}` when there is nothing to report).
-    pub input_errors: Value,
-    /// The scenario with the builder's defaults filled in.
-    pub resolved: Value,
-}
-
-/// Validates scenarios with the builder's rules; provided by the layer that hosts the service.
-pub trait ScenarioChecker: Send + Sync {
-    fn check(&self, scenario: &Value) -> Result<CheckedScenario, String>;
-}
 
 /// The weather data set whose synthetic year stands in for an optimizer site.
 const WEATHER_DATASET: &str = "optimizer-site";

@@ -6,9 +6,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use crate::local::catalog::CatalogStation;
-use crate::local::pv_endpoint::WeatherSource;
 use crate::local::weather_gen::{tmy_year, SiteSpec};
 use crate::pvwatts::{SiteMeta, Weather, WeatherColumns};
+
+/// Where the station's weather comes from (the synthetic weather generator in the service).
+pub trait WeatherSource {
+    fn weather(&self, station: &CatalogStation) -> Result<std::sync::Arc<Weather>, String>;
+}
 
 /// The calendar year whose synthetic weather stands in for a station's typical year.
 pub const TYPICAL_YEAR: i32 = 2010;

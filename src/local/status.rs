@@ -9,7 +9,7 @@ use axum::response::Response;
 
 use super::reply::ServiceReply;
 use super::climate_endpoint::outbox_reply;
-use super::server::{lock, reply_response, ServiceState};
+use super::state::{lock, reply_response, ServiceState};
 
 pub async fn handle(State(state): State<Arc<ServiceState>>, Path(file): Path<String>) -> Response {
     reply_response(status_reply(&state, &file))

@@ -25,7 +25,7 @@ use std::time::Instant;
 use serde_json::{json, Map, Value};
 
 use crate::local::reply::ServiceReply;
-use crate::local::server::{lock, query_pairs, reply_response, ServiceState};
+use crate::local::state::{lock, query_pairs, reply_response, ServiceState};
 use crate::local::tp_jobs::{JobError, JobStore};
 use crate::local::tp_model::TpModel;
 use crate::services::technical_potential::{
@@ -34,8 +34,6 @@ use crate::services::technical_potential::{
 
 /// `metadata.version` of this local service.
 pub const SERVICE_VERSION: &str = "1.0.0-local";
-/// The explorer name of the live service.
-pub const LIVE_EXPLORER: &str = "rede";
 /// `metadata.data_source`: the responses say that the data are made up.
 pub const DATA_SOURCE: &str = "sunflux local service: synthetic regions and land cells, not measured data";
 
@@ -171,6 +169,7 @@ fn echoed_inputs(query: &[(String, String)], names: &[&str]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::local::tp_model::LIVE_EXPLORER;
     use crate::local::tp_jobs::JobTiming;
     use std::time::Duration;
 

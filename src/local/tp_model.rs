@@ -59,6 +59,9 @@ use crate::services::technical_potential::{
 };
 
 pub const HOURS_PER_YEAR: f64 = 8760.0;
+
+/// The explorer name of the live service.
+pub const LIVE_EXPLORER: &str = "rede";
 /// Each sub-region's bounding box is cut into this many cells along its longer side.
 const GRID_DIVISIONS: f64 = 40.0;
 /// Wind shear exponent (the one-seventh power law).

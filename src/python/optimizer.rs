@@ -13,7 +13,7 @@ use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::local::optimizer::outage_sim::{self, OutageSimInputs};
-use crate::local::optimizer::resilience_inputs::fuel_slope_and_intercept;
+use crate::local::optimizer::model::resilience_inputs::fuel_slope_and_intercept;
 use crate::services::simulated_load::{load_batch, parse_simulated_load, validate_simulated_load, RawSimulatedLoad, SimulatedLoadQuery};
 use crate::transport::{Endpoint, Request, Transport};
 

@@ -12,5 +12,4 @@ pub mod pv_estimator_v8;
 pub mod raw;
 pub mod simulated_load;
 pub mod solar;
-pub mod solar_json;
 pub mod technical_potential;

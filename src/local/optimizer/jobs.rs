@@ -4,7 +4,7 @@
 //! States and statuses (the service's strings):
 //! - `Optimizing...` while the solve runs (outputs `{}`);
 //! - `optimal` with outputs (and `messages.warnings` when the relaxed generator turndown is
-//!   not met, see `resilience_outputs::turndown_warning`);
+//!   not met, see `resilience::turndown_warning`);
 //! - `An error occurred. See messages for more.` (HTTP 200): timeout, infeasible or not
 //!   optimal, or a scenario outside the supported subset; `messages.error` says which;
 //! - `error` (HTTP 400): inputs the service's optimizer rejects at run time; `messages.errors`.
@@ -25,7 +25,7 @@ use serde_json::{json, Map, Value};
 use super::calendar::iso8601_utc;
 use super::model::{self, ScenarioError};
 use super::outputs::{self, BodyMeta};
-use super::resilience_outputs;
+use super::outputs::resilience;
 use super::run::{self, RunError};
 use super::solve::SolveControl;
 use crate::local::prng::SplitMix64;
@@ -193,7 +193,7 @@ fn work(submission: &Submission, run_uuid: &str, control: &SolveControl) -> (Out
     let resampled = outputs::resampled_message(&model.resampled);
     let outcome = match run::optimize(&model, control) {
         Ok(optimized) => {
-            let warnings = match resilience_outputs::turndown_warning(&model, &optimized.optimal) {
+            let warnings = match resilience::turndown_warning(&model, &optimized.optimal) {
                 Some(warning) => json!({ "Generator": [warning] }),
                 None => json!({}),
             };

@@ -15,13 +15,10 @@ pub mod endpoint;
 pub mod finance;
 pub mod jobs;
 pub mod lp;
-pub mod microgrid;
 pub mod model;
 pub mod outage_sim;
 pub mod outputs;
 pub mod pv_costs;
-pub mod resilience_inputs;
-pub mod resilience_outputs;
 pub mod run;
 pub mod solve;
 pub mod tariff;
@@ -31,3 +28,16 @@ pub use jobs::{JobStore, JobStoreConfig, Lookup, Submission};
 pub use model::{from_scenario, Model, ScenarioError, Unsupported};
 pub use run::{optimize, Optimized, RunError};
 pub use solve::SolveControl;
+
+/// What the scenario builder says of a posted scenario.
+pub struct CheckedScenario {
+    /// The service's `input_errors` shape (`{}` when there is nothing to report).
+    pub input_errors: serde_json::Value,
+    /// The scenario with the builder's defaults filled in.
+    pub resolved: serde_json::Value,
+}
+
+/// Validates scenarios with the builder's rules; provided by the layer that hosts the service.
+pub trait ScenarioChecker: Send + Sync {
+    fn check(&self, scenario: &serde_json::Value) -> Result<CheckedScenario, String>;
+}

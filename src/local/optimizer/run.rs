@@ -15,7 +15,7 @@
 
 use super::branching::{self, BranchFailure};
 use super::finance;
-use super::microgrid;
+use super::lp::microgrid;
 use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, MicrogridMembers, SizeChoice};
 use super::model::Model;
 use super::solve::{self, SolveControl, SolveStatus};

@@ -23,6 +23,8 @@ use crate::formats::xml::{read_xml, write_xml, XmlError};
 use crate::formats::Format;
 use crate::services::raw::{exact_i64, rounded_i64};
 
+mod fast_json;
+
 /// Miles to metres, for the `radius` parameter (distances in responses are metres).
 pub const METRES_PER_MILE: f64 = 1609.344;
 /// Largest accepted `radius`, in miles.
@@ -395,17 +397,8 @@ pub fn parse_data_query(body: &[u8], params: &DataQueryParams) -> Result<Station
 
 fn parse_any_format(body: &[u8], params: &DataQueryParams) -> Result<StationQuery, ParseError> {
     match params.format {
-        Format::Json => match super::solar_json::parse_fast(body, params.version) {
-            Some(fast) => Ok(StationQuery {
-                query_version: params.version,
-                version: fast.version,
-                inputs: fast.inputs,
-                errors: fast.errors,
-                warnings: fast.warnings,
-                metadata: fast.metadata,
-                closest: fast.closest,
-                all_stations: fast.all_stations,
-            }),
+        Format::Json => match fast_json::parse_fast(body, params.version) {
+            Some(query) => Ok(query),
             None => from_envelope(&parse_json(body)?, params.version),
         },
         Format::Xml => from_envelope(&read_xml(body)?, params.version),

@@ -19,9 +19,11 @@ use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
 use super::pv_costs;
-use super::resilience_inputs::{Generator, OffGrid, Outages, Resilience};
+use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
 use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+
+pub mod resilience_inputs;
 
 /// Sections this optimizer reads.
 pub const SUPPORTED_SECTIONS: [&str; 11] = [

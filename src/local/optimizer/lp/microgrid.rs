@@ -32,8 +32,8 @@
 //! each scenario's own duration (the service also keeps the steps up to the longest duration,
 //! which cost nothing).
 
-use super::lp::{Case, CostFactors, LinearProgram, Layout, RowKind, SizeChoice};
-use super::model::Model;
+use crate::local::optimizer::lp::{Case, CostFactors, LinearProgram, Layout, RowKind, SizeChoice};
+use crate::local::optimizer::model::Model;
 
 /// Objective weight of a kWh of unserved critical load (the service's tie-breaker that serves
 /// load in every outage, not only the costliest).
@@ -65,7 +65,7 @@ pub struct MicrogridLayout {
     /// The lost-load cost and the fuel cost of the costliest start of each scenario.
     pub lost_cost: Vec<Option<usize>>,
     pub fuel_cost: Vec<Option<usize>>,
-    pub members: super::lp::MicrogridMembers,
+    pub members: crate::local::optimizer::lp::MicrogridMembers,
 }
 
 /// One outage's dispatch (kW per outage step).
@@ -88,7 +88,7 @@ pub struct OutageDispatch {
 pub struct MicrogridDispatch {
     /// `outages[s][z]`.
     pub outages: Vec<Vec<OutageDispatch>>,
-    pub members: super::lp::MicrogridMembers,
+    pub members: crate::local::optimizer::lp::MicrogridMembers,
 }
 
 /// Adds the microgrids of a case; None without the multiple-outage form.
@@ -190,7 +190,7 @@ pub fn add(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &Cos
                 lp.row(&row, RowKind::LessOrEqual, -lost_value * dt * critical_total);
             }
             if let Some(g) = generator {
-                if g.fuel_avail_gal < super::lp::UNLIMITED_FUEL_GAL && !gallons.is_empty() {
+                if g.fuel_avail_gal < crate::local::optimizer::lp::UNLIMITED_FUEL_GAL && !gallons.is_empty() {
                     lp.row(&gallons, RowKind::LessOrEqual, g.fuel_avail_gal);
                 }
                 if let Some(fuel) = fuel {
@@ -242,7 +242,7 @@ fn add_upgrade_costs(lp: &mut LinearProgram, layout: &Layout, model: &Model, fac
 }
 
 /// The upgrade cost of the members of a solution ($): renewables, generator, storage.
-pub fn upgrade_costs(model: &Model, factors: &CostFactors, members: super::lp::MicrogridMembers, d: &super::lp::Dispatch) -> [f64; 3] {
+pub fn upgrade_costs(model: &Model, factors: &CostFactors, members: crate::local::optimizer::lp::MicrogridMembers, d: &crate::local::optimizer::lp::Dispatch) -> [f64; 3] {
     let fraction = model.resilience.microgrid_upgrade_cost_fraction;
     let renewables: f64 = if members.renewables {
         model

@@ -10,11 +10,12 @@ use serde_json::{json, Map, Value};
 
 use super::lp::{CostFactors, Dispatch, SizeChoice};
 use super::tariff::{Lookback, TieredCharge};
-use super::microgrid;
-use super::resilience_outputs;
+use crate::local::optimizer::lp::microgrid;
 use super::model::{ArrayKind, FilledDefault, Model, Resampled};
-use super::resilience_inputs::Generator;
+use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
+
+pub mod resilience;
 
 /// API version reported in every body.
 pub const API_VERSION: u32 = 3;
@@ -364,9 +365,9 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     outputs.insert("ElectricTariff".into(), tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
     outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     let mut load = load_outputs(model);
-    resilience_outputs::load_extras(model, &run.optimal, &mut load);
+    resilience::load_extras(model, &run.optimal, &mut load);
     outputs.insert("ElectricLoad".into(), Value::Object(load));
-    outputs.insert("Site".into(), resilience_outputs::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c)));
+    outputs.insert("Site".into(), resilience::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c)));
     let bau_solution = bau.as_ref().map(|(s, _)| *s);
     let arrays: Vec<Value> =
         (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == ArrayKind::Pv).map(|i| pv_outputs(model, i, run, bau_solution)).collect();
@@ -390,10 +391,10 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
         outputs.insert("ElectricStorage".into(), storage_outputs(model, &run.optimal));
     }
     if model.generator.is_some() {
-        let generator = resilience_outputs::generator_outputs(model, &run.factors, &run.optimal, &optimal, bau.as_ref().map(|(_, c)| c));
+        let generator = resilience::generator_outputs(model, &run.factors, &run.optimal, &optimal, bau.as_ref().map(|(_, c)| c));
         outputs.insert("Generator".into(), generator);
     }
-    if let Some(section) = resilience_outputs::outage_outputs(model, &run.optimal, &optimal) {
+    if let Some(section) = resilience::outage_outputs(model, &run.optimal, &optimal) {
         outputs.insert("Outages".into(), section);
     }
     Value::Object(outputs)

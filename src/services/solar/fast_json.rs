@@ -8,8 +8,8 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::raw::rounded_i64;
-use super::solar::{Dataset, QueryVersion, Station};
+use super::{Dataset, QueryVersion, Station, StationQuery};
+use crate::services::raw::rounded_i64;
 
 /// A number that may come as a JSON number or numeric text; null and empty text are absent.
 #[derive(Debug, Clone, Copy, Default)]
@@ -176,23 +176,12 @@ struct Envelope {
     outputs: Option<Outputs>,
 }
 
-/// What the fast path read: the pieces of a `StationQuery`.
-pub struct FastQuery {
-    pub version: Option<String>,
-    pub inputs: Map<String, Value>,
-    pub errors: Vec<String>,
-    pub warnings: Vec<String>,
-    pub metadata: Map<String, Value>,
-    pub closest: Vec<(String, Option<Station>)>,
-    pub all_stations: Option<Vec<Station>>,
-}
-
 fn messages(values: Option<Vec<Value>>) -> Vec<String> {
     values.unwrap_or_default().into_iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_owned)).collect()
 }
 
 /// Reads a well-formed JSON envelope; `None` sends the body to the detailed `Value` path.
-pub fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<FastQuery> {
+pub(super) fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<StationQuery> {
     let envelope: Envelope = serde_json::from_slice(body).ok()?;
     let outputs = envelope.outputs?;
     let closest = outputs
@@ -212,7 +201,8 @@ pub fn parse_fast(body: &[u8], query_version: QueryVersion) -> Option<FastQuery>
     };
     let mut inputs = envelope.inputs.unwrap_or_default();
     inputs.remove("api_key");
-    Some(FastQuery {
+    Some(StationQuery {
+        query_version,
         version: envelope.version.0,
         inputs,
         errors: messages(envelope.errors),

@@ -74,9 +74,11 @@ use super::finance::{
     self, effective_cost, incentive_cost_segments, CostSegment, RegionIncentive, Replacement, TaxTreatment,
 };
 use super::model::{Model, Pv, Storage};
-use super::microgrid::{self, MicrogridDispatch, MicrogridLayout};
-use super::resilience_inputs::Generator;
+use microgrid::{MicrogridDispatch, MicrogridLayout};
+use super::model::resilience_inputs::Generator;
 use super::tariff::{TieredCharge, UNLIMITED_DEMAND_TIER_KW};
+
+pub mod microgrid;
 
 /// Tier limits at or above this are no limit at all (kWh per month, kW).
 pub const NO_TIER_LIMIT: f64 = 1.0e9;

@@ -12,23 +12,21 @@ use crate::formats::xml::write_xml;
 use crate::formats::Format;
 use crate::local::catalog::{Catalog, CatalogStation};
 use crate::local::reply::ServiceReply;
-use crate::local::server::{query_pairs, reply_response, ServiceState};
-use crate::pvwatts::{simulate, Weather};
+use crate::local::station_weather::WeatherSource;
+use crate::local::state::{query_pairs, reply_response, ServiceState};
+use crate::pvwatts::simulate;
 use crate::services::pv_estimator::{validate_estimate, EstimateParams, Location, PvEstimate, RawEstimate, SscInfo, StationInfo};
 use crate::services::solar::{v2_file_id_problem, QueryVersion};
+
+mod v8;
 
 /// The `version` string of the embedded estimator.
 pub const SERVICE_VERSION: &str = "1.4.0-sunflux-local";
 /// The SSC build whose `pvwattsv5` results the local engine reproduces (see `shared/pvref`).
 pub const SSC_VERSION: i64 = 306;
 
-/// Where the station's weather comes from (the synthetic weather generator in the service).
-pub trait WeatherSource {
-    fn weather(&self, station: &CatalogStation) -> Result<std::sync::Arc<Weather>, String>;
-}
-
 /// The axum handler: `file` is `v6.json`, `v6.xml`, `v8.json` or `v8.xml` (v8 is answered by
-/// `pv_endpoint_v8`).
+/// its child module `v8`).
 pub async fn handle(
     axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
     axum::extract::Path(file): axum::extract::Path<String>,
@@ -48,7 +46,7 @@ pub async fn handle(
     };
     let query = query_pairs(&request);
     let reply = tokio::task::spawn_blocking(move || match version {
-        8 => super::pv_endpoint_v8::estimate_reply_v8(format, &query, state.catalog, &state.station_weather),
+        8 => v8::estimate_reply_v8(format, &query, state.catalog, &state.station_weather),
         _ => estimate_reply(format, &query, state.catalog, &state.station_weather),
     })
         .await
