@@ -43,7 +43,7 @@ def simulate(
 
     ``weathers`` is a sequence of weather sources — paths to weather files (TMY2, TMY3, EPW,
     SAM CSV, NSRDB or climate CSV; each worker reads the file itself, so the path must be
-    reachable from the workers) or `Weather` objects (scattered to the workers as Arrow IPC) —
+    reachable from the workers) or `Weather` objects (sent with the graph as Arrow IPC) —
     or a Parquet/Arrow dataset of weather (a path, an fsspec-style URL pyarrow understands, or
     a ``pyarrow.dataset.Dataset``) with a ``site_column`` and ``lat``, ``lon``, ``tz``,
     ``elevation`` columns beside the weather columns `read_weather` accepts. ``systems`` is a
@@ -57,7 +57,7 @@ def simulate(
     weathers in different zones). Rows come in site, system, time order.
 
     ``partition_size`` is site-years per partition (default 256 monthly, 16 hourly). ``client``
-    is the ``distributed.Client`` to scatter `Weather` objects through (default: the current
+    is the ``distributed.Client`` whose workers get the systems up front (default: the current
     one, if any); compute the result with ``.compute()`` or ``client.compute(...)``, or write it
     with ``.to_parquet(...)``. Without a distributed client, Dask's local scheduler runs it.
     """
@@ -69,19 +69,25 @@ def simulate(
     _engine_version(version, {})
     system_list = _systems(systems, version)
     client = _client(client)
-    sites, loads = _weather_tasks(weathers, client, site_column)
+    sites, loads = _weather_tasks(weathers, site_column)
     meta = _meta(system_list[0], timeframe, version, sites)
+    # The systems travel once per worker (one piece of data every partition depends on, a copy on
+    # every worker so that losing one loses nothing), not once per partition inside the graph.
+    shared_systems = (
+        client.scatter([system_list], hash=False, broadcast=True)[0] if client is not None else delayed(system_list, pure=False)
+    )
     pairs = [(site_index, system) for site_index in range(len(sites)) for system in range(len(system_list))]
     parts = []
     for start in range(0, len(pairs), size):
         chunk = pairs[start : start + size]
         used = sorted({site_index for site_index, _ in chunk})
+        position = {site_index: place for place, site_index in enumerate(used)}
         parts.append(
             delayed(_simulate_partition, pure=False)(
                 [loads[i] for i in used],
                 [sites[i] for i in used],
-                [(used.index(site_index), system) for site_index, system in chunk],
-                [system_list[system] for _, system in chunk],
+                [(position[site_index], system) for site_index, system in chunk],
+                shared_systems,
                 timeframe,
                 version,
             )
@@ -130,8 +136,8 @@ def _is_dataset(weathers: Any) -> bool:
     return type(weathers).__module__.startswith("pyarrow._dataset")
 
 
-def _weather_tasks(weathers: Any, client: Any, site_column: str) -> tuple[list[Any], list[Any]]:
-    """The site labels and one task (or scattered future) per weather year."""
+def _weather_tasks(weathers: Any, site_column: str) -> tuple[list[Any], list[Any]]:
+    """The site labels and one task per weather year."""
     if _is_dataset(weathers):
         return _dataset_tasks(weathers, site_column)
     if isinstance(weathers, (str, bytes, os.PathLike, Weather)) or not isinstance(weathers, Sequence):
@@ -146,7 +152,9 @@ def _weather_tasks(weathers: Any, client: Any, site_column: str) -> tuple[list[A
         if isinstance(source, (str, os.PathLike)):
             loads.append(delayed(_read_weather_file, pure=True)(os.fspath(source)))
         elif isinstance(source, Weather):
-            loads.append(client.scatter(source, hash=False) if client is not None else source)
+            # In the graph, not scattered: the scheduler keeps it, so a worker lost with its copy
+            # costs a resend, never the run.
+            loads.append(delayed(source, pure=False))
         else:
             raise ParameterError(f"weathers[{index}] must be a path to a weather file or a Weather (got {type(source).__name__})")
     return list(range(len(weathers))), loads
@@ -168,7 +176,7 @@ def _dataset_tasks(source: Any, site_column: str) -> tuple[list[Any], list[Any]]
     firsts = firsts.take(order)
     sites = firsts.column(site_column).to_pylist()
     hints = [{name: firsts.column(f"{name}_first")[row].as_py() for name in _SITE_FIELDS} for row in range(len(sites))]
-    loads = [delayed(_read_dataset_site, pure=True)(dataset, site_column, site, hint) for site, hint in zip(sites, hints)]
+    loads = [delayed(_read_dataset_site, pure=False)(dataset, site_column, site, hint) for site, hint in zip(sites, hints)]
     return sites, loads
 
 
@@ -203,11 +211,13 @@ def _read_dataset_site(dataset: Any, site_column: str, site: Any, hints: Mapping
 def _simulate_partition(
     weathers: list[Weather], sites: list[Any], pairs: list[tuple[int, int]], systems: list[dict[str, Any]], timeframe: str, version: str
 ) -> Any:
-    """One partition: `simulate_many` on one core over its site-years, as a pandas frame."""
+    """One partition: `simulate_many` on one core over its site-years (pairs of a position in
+    ``weathers`` and a row of ``systems``), as a pandas frame."""
     import polars as pl
 
     table = simulate_many(
-        [weathers[position] for position, _ in pairs], systems, threads=1, timeframe=timeframe, version=version, progress=False
+        [weathers[position] for position, _ in pairs], [systems[system] for _, system in pairs], threads=1,
+        timeframe=timeframe, version=version, progress=False,
     )
     return _labelled(table, [sites[position] for position, _ in pairs], [system for _, system in pairs], pl).to_pandas()
 
