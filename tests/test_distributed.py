@@ -193,6 +193,14 @@ def test_bad_input_raises_before_anything_runs(weathers: Any, systems: Any, opti
         sd.simulate(weathers, systems, **options)
 
 
+def test_empty_cells_of_a_frame_of_systems_take_the_defaults() -> None:
+    from sunflux.distributed._simulate import _systems
+
+    sweep = pd.DataFrame([SYSTEMS[0], SYSTEMS[2]])
+    assert _systems(sweep, "v5") == [SYSTEMS[0], SYSTEMS[2]], "pandas NaN"
+    assert _systems(pl.DataFrame([SYSTEMS[0], SYSTEMS[2]]), "v5") == [SYSTEMS[0], SYSTEMS[2]], "polars null"
+
+
 def test_a_dataset_without_site_columns(tmp_path: Path) -> None:
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -111,9 +111,13 @@ def _systems(systems: Any, version: str) -> list[dict[str, Any]]:
         raise ParameterError("systems is empty: give at least one system")
     checked = []
     for index, row in enumerate(rows):
-        capacity, _module, losses, array_type, *_rest = _system_tuple(index, row, version)
+        if not isinstance(row, Mapping):
+            raise ParameterError(f"systems[{index}] must be a dict of simulate's parameters (got {type(row).__name__})")
+        # A frame's empty cell (polars null, pandas NaN) means "the default", as a missing key does.
+        system = {name: value for name, value in row.items() if value is not None and value == value}
+        capacity, _module, losses, array_type, *_rest = _system_tuple(index, system, version)
         check_pvwatts_system(capacity, losses, array_type, where=f"systems[{index}]: ")
-        checked.append({name: value for name, value in dict(row).items() if value is not None})
+        checked.append(system)
     return checked
 
 
