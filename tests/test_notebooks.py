@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import requires_dask
+
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 EXPECTED_TEXT = {
@@ -18,6 +20,8 @@ EXPECTED_TEXT = {
     "pv_engine.ipynb": ["same within float32 rounding: True", "best fixed tilt:"],
     "climate_download.ipynb": ["rows: 8784", "downloads on the cached rerun: 0"],
     "optimizer.ipynb": ["status: optimal", "npv = lcc_bau - lcc: True"],
+    "dask_pv_map.ipynb": ["50 site-years of synthetic weather", "not measured data", "rows written: 1200",
+                          "same as simulate_many: True", "tracker gain over fixed"],
     "pv_v6_v8.ipynb": ["v6 service equals local v5: True", "v8 service equals local v8: True", "bifacial gain:"],
 }
 
@@ -28,7 +32,13 @@ def _outputs(notebook: object) -> list[dict]:  # type: ignore[type-arg]
     return [output for cell in notebook.cells if cell.cell_type == "code" for output in cell.get("outputs", [])]  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")))
+#: Notebooks that need an optional extra, and the marker that skips them without it.
+NEEDS = {"dask_pv_map.ipynb": requires_dask}
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(p.name, marks=NEEDS.get(p.name, ())) for p in sorted(NOTEBOOKS.glob("*.ipynb"))]
+)
 def test_notebook_runs(name: str, tmp_path: Path) -> None:
     import nbclient
     import nbformat

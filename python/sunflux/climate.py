@@ -163,6 +163,13 @@ class ClimateTable:
         )
         return self._placed(read_weather(frame.drop("timestamp"), tz=tz, **site))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles the table as Arrow (its buffers travel out of band with protocol 5) and the
+        metadata record; the copy is rebuilt through the same constructor."""
+        from sunflux._frames import to_pyarrow
+
+        return ClimateTable, (_SavedClimateTable(to_pyarrow(self._core.to_arrow()), self._core.metadata()),)
+
     def _placed(self, weather: Weather) -> Weather:
         """``weather`` naming this table's place (a table carries numbers only)."""
         from sunflux.pvwatts import Weather
@@ -173,6 +180,21 @@ class ClimateTable:
     def __repr__(self) -> str:
         m = self.metadata
         return f"ClimateTable({m.location_id} at {m.latitude}, {m.longitude}: {self.data.height} rows × {len(m.columns)} attributes)"
+
+
+class _SavedClimateTable:
+    """The table and metadata record of a `CoreClimateTable` in pyarrow and plain Python, so
+    that a pickled `ClimateTable` is rebuilt through the same constructor."""
+
+    def __init__(self, table: Any, record: dict[str, Any]) -> None:
+        self._table, self._record = table, record
+
+    def metadata(self) -> dict[str, Any]:
+        return dict(self._record)
+
+    def to_arrow(self) -> Any:
+        """A fresh table object over the same buffers (`to_pandas` converts with self_destruct)."""
+        return self._table.slice(0)
 
 
 @dataclass(frozen=True)

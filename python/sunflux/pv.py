@@ -100,9 +100,44 @@ class PvEstimate:
         table = self._core.hourly() or self._core.monthly()
         return to_pandas(table)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles what the core holds (numbers, texts, the frames as Arrow tables, whose
+        buffers pickle out of band with protocol 5); the copy is rebuilt as this one was."""
+        return PvEstimate, (_SavedEstimate(self._core),)
+
     def __repr__(self) -> str:
         kind = "hourly" if self.hourly is not None else "monthly"
         return f"PvEstimate(ac_annual={self.ac_annual:.1f} kWh, capacity_factor={self.capacity_factor:.2f} %, {kind})"
+
+
+class _SavedEstimate:
+    """The answers of a `CorePvEstimate`, kept in plain Python and pyarrow objects so that a
+    pickled `PvEstimate` is rebuilt through the same constructor."""
+
+    def __init__(self, core: Any) -> None:
+        from sunflux._frames import to_pyarrow
+
+        self.ac_annual, self.solrad_annual, self.capacity_factor = core.ac_annual, core.solrad_annual, core.capacity_factor
+        self.version, self.warnings, self.errors, self.raw = core.version, list(core.warnings), list(core.errors), core.raw
+        self._inputs, self._station, self._ssc = core.inputs(), core.station_info(), core.ssc_info()
+        hourly = core.hourly()
+        self._monthly, self._hourly = to_pyarrow(core.monthly()), None if hourly is None else to_pyarrow(hourly)
+
+    def inputs(self) -> dict[str, Any]:
+        return dict(self._inputs)
+
+    def station_info(self) -> dict[str, Any] | None:
+        return self._station
+
+    def ssc_info(self) -> dict[str, Any] | None:
+        return self._ssc
+
+    # Fresh table objects over the same buffers: `to_pandas` converts with self_destruct.
+    def monthly(self) -> Any:
+        return self._monthly.slice(0)
+
+    def hourly(self) -> Any:
+        return None if self._hourly is None else self._hourly.slice(0)
 
 
 def _finish(core: _core.CorePvEstimate) -> PvEstimate:

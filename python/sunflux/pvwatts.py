@@ -90,6 +90,14 @@ class Weather:
         table = to_pyarrow(self._core.to_arrow())
         return table if self.instantaneous else table.drop_columns(["minute"])
 
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:
+        """Pickles as one Arrow IPC stream of the columns (with the site in its schema metadata);
+        with pickle protocol 5 (Dask's) its buffer travels out of band, never as Python objects."""
+        import pickle
+
+        stream = _weather_ipc(self)
+        return _weather_from_ipc, (pickle.PickleBuffer(stream) if protocol >= 5 else stream.to_pybytes(),)
+
     def __repr__(self) -> str:
         where = ", ".join(p for p in (self.city, self.state, self.country) if p and p != "-") or self.location_id or "site"
         step = "hourly" if self.steps_per_hour == 1 else f"{60 // self.steps_per_hour}-minute"
@@ -97,6 +105,37 @@ class Weather:
             f"Weather({where}: lat={_short(self.lat)}, lon={_short(self.lon)}, tz={_short(self.tz)}, "
             f"elevation={_short(self.elevation)} m, {len(self)} {step} records)"
         )
+
+
+_SITE_KEYS = ("lat", "lon", "tz", "elevation")
+_PLACE_KEYS = ("city", "state", "country", "location_id", "source")
+
+
+def _weather_ipc(weather: Weather) -> Any:
+    """The weather's columns as an Arrow IPC stream (a ``pyarrow.Buffer``): the calendar and
+    value columns (the minute only for instants) and the site and place in the schema metadata."""
+    import pyarrow as pa
+
+    table = weather.to_arrow().drop_columns(["timestamp"])
+    site = {key: repr(getattr(weather, key)) for key in _SITE_KEYS}
+    place = {key: getattr(weather, key) for key in _PLACE_KEYS}
+    table = table.replace_schema_metadata({f"sunflux.{key}": value for key, value in (site | place).items()})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue()
+
+
+def _weather_from_ipc(stream: Any) -> Weather:
+    """The `Weather` a pickled IPC stream holds: its float64 columns are read in place from the
+    stream's buffer (no copy), and the year is checked again as any table is."""
+    import pyarrow as pa
+
+    table = pa.ipc.open_stream(pa.py_buffer(stream)).read_all()
+    meta = {key.decode().removeprefix("sunflux."): value.decode() for key, value in (table.schema.metadata or {}).items()}
+    site = {key: float(meta[key]) for key in _SITE_KEYS}
+    core = _core.weather_from_table(table.replace_schema_metadata(None), name="pickled weather", **site)
+    return Weather(core.with_place(*(meta[key] for key in _PLACE_KEYS)))
 
 
 def _short(value: float) -> str:
