@@ -30,6 +30,9 @@ def _has_module(name: str) -> bool:
 
 requires_pysam = pytest.mark.skipif(not _has_module("PySAM"), reason="needs nrel-pysam (pip install 'sunflux[bench]')")
 requires_pvlib = pytest.mark.skipif(not _has_module("pvlib"), reason="needs pvlib (pip install 'sunflux[bench]')")
+requires_dask = pytest.mark.skipif(
+    not (_has_module("dask") and _has_module("distributed")), reason="needs Dask (pip install 'sunflux[dask]')"
+)
 requires_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork (POSIX)")
 requires_clippy = pytest.mark.skipif(
     subprocess.run(["cargo", "clippy", "--version"], capture_output=True).returncode != 0 if shutil.which("cargo") else True,
