@@ -46,11 +46,26 @@ def csv_hits(service: sf.LocalService) -> int:
     return service.hits().get(CSV_PATH, 0)
 
 
+@pytest.mark.slow
+def test_without_a_dask_client_a_local_cluster_is_made(tmp_path: Path) -> None:
+    import sunflux.distributed as sd
+    from distributed import default_client
+
+    with pytest.raises(ValueError):
+        default_client()  # no client in this process: bulk_download makes its own cluster
+    with sf.LocalService() as service:
+        limits = {"climate_csv": sf.ServiceLimits(min_interval=0.1, in_flight=20)}
+        config = sd.ClientConfig(api_key=service.api_key, base_url=service.base_url, routes="spec", limits=limits)
+        frame = sd.bulk_download(config, site_years(1), tmp_path)
+        assert csv_hits(service) == 2
+    assert len(frame.compute()) == 8760 * 2  # the cluster is gone; the cache is read here
+
+
 @pytest.fixture(scope="module")
 def dask_client() -> Iterator[Any]:
     from distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0") as cluster, Client(cluster) as client:
         yield client
 
 
@@ -246,3 +261,36 @@ def test_a_config_key_of_the_wrong_length_is_refused_without_echoing_it(tmp_path
     assert short not in str(raised.value)
     with pytest.raises(sf.ParameterError, match="limits"):
         sd.ClientConfig(limits={"climate_csv": {"min_interval": 1.0}})
+
+
+@pytest.mark.slow
+def test_every_attempt_is_booked_for_the_cluster(dask_client: Any, tmp_path: Path) -> None:
+    """Injected 500 and 503 answers are retried by bulk_download, not by the transport: every
+    request that reached the service, retries included, holds a booking in the cluster's log."""
+    import sunflux.distributed as sd
+    from sunflux.distributed._download import _cluster_limits
+
+    with sf.LocalService(faults=sf.Faults(rate=0.4, seed=3, kinds=("500", "503"))) as service:
+        limits = {"climate_csv": sf.ServiceLimits(min_interval=0.05, in_flight=20)}
+        config = sd.ClientConfig(
+            api_key=service.api_key, base_url=service.base_url, routes="spec", retries=8, backoff=0.05, limits=limits
+        )
+        requests = site_years(3)
+        frame = sd.bulk_download(config, requests, tmp_path / "cache", dask_client=dask_client)
+        hits = csv_hits(service)
+        name = _cluster_limits(config, config.client()).name
+    assert hits > len(requests), "some answers were faults"
+    assert len(dask_client.get_metadata([name, "sends"])) == hits
+    assert len(frame.compute()) == 8760 * len(requests)
+
+
+@pytest.mark.slow
+def test_climate_bulk_takes_an_fsspec_url(service: sf.LocalService, client: sf.Client, tmp_path: Path) -> None:
+    url = f"file://{tmp_path}/cache"
+    points = [(35.0, -100.0), (36.0, -101.0)]
+    first = client.climate.bulk(SLUG, points=points, years=[2010], email=EMAIL, attributes=["ghi"], cache_dir=url, progress=False)
+    hits = csv_hits(service)
+    again = client.climate.bulk(SLUG, points=points, years=[2010], email=EMAIL, attributes=["ghi"], cache_dir=url, progress=False)
+    assert csv_hits(service) == hits
+    assert again.equals(first)
+    assert len(list((tmp_path / "cache").iterdir())) == 2
