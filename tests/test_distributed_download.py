@@ -261,6 +261,10 @@ def test_a_config_key_of_the_wrong_length_is_refused_without_echoing_it(tmp_path
     assert short not in str(raised.value)
     with pytest.raises(sf.ParameterError, match="limits"):
         sd.ClientConfig(limits={"climate_csv": {"min_interval": 1.0}})
+    with pytest.raises(sf.ParameterError, match="limits must be a mapping"):
+        sd.ClientConfig(limits=[1.0])
+    with pytest.raises(sf.ParameterError, match="api_key must be a string"):
+        sd.ClientConfig(api_key=1234)
 
 
 @pytest.mark.slow

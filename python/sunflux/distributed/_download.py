@@ -17,7 +17,7 @@ import os
 import random
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sunflux import _core
@@ -78,7 +78,7 @@ class ClientConfig:
     cluster, as it does for one `Client`.
     """
 
-    api_key: Any = field(default=None)
+    api_key: Any = None
     base_url: str | None = None
     auth: str = "header"
     routes: str | None = None
@@ -95,6 +95,8 @@ class ClientConfig:
             object.__setattr__(self, "api_key", _Secret(self.api_key))
         if isinstance(self.limits, Mapping):
             object.__setattr__(self, "limits", tuple(sorted(self.limits.items())))
+        elif self.limits is not None and not isinstance(self.limits, tuple):
+            raise ParameterError(f"limits must be a mapping of names to ServiceLimits (got {type(self.limits).__name__})")
         problems = [
             f"limits[{name!r}] must be a ServiceLimits (got {type(value).__name__})"
             for name, value in self.limits or ()
