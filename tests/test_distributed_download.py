@@ -298,3 +298,20 @@ def test_climate_bulk_takes_an_fsspec_url(service: sf.LocalService, client: sf.C
     assert csv_hits(service) == hits
     assert again.equals(first)
     assert len(list((tmp_path / "cache").iterdir())) == 2
+
+
+@pytest.mark.slow
+def test_a_refused_key_fails_the_run_without_showing_the_key(dask_client: Any, tmp_path: Path) -> None:
+    """A key the service does not know, sent in the query string: the AuthError comes back from
+    the worker at once (not retried) and holds the key nowhere."""
+    import sunflux.distributed as sd
+
+    wrong = "SeNtInElKeY0123456789abcdefghijklmnopqrs"
+    with sf.LocalService() as service:
+        config = sd.ClientConfig(api_key=wrong, base_url=service.base_url, routes="spec", auth="query")
+        with pytest.raises(sf.AuthError) as raised:
+            sd.bulk_download(config, site_years(1), tmp_path / "cache", dask_client=dask_client)
+        assert csv_hits(service) == 0  # refused at the gateway, which counts authenticated requests only
+    for text in (str(raised.value), repr(raised.value), repr(raised.value.args), str(raised.value.url)):
+        assert wrong not in text
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").iterdir())
