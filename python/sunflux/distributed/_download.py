@@ -16,6 +16,7 @@ import hashlib
 import os
 import random
 import time
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -257,11 +258,12 @@ def _run(
     import dask.dataframe as dd
     from distributed import wait
 
-    # Task keys are the requests' hashes: the same site-year asked for twice at once (two calls
-    # on one cluster) is one task, downloaded once.
+    # Each call names its own tasks: the cancelled tasks of a failed call, whose futures a
+    # traceback may still hold, must not stand in for the next call's.
+    call = uuid.uuid4().hex[:12]
     futures = [
         dask_client.submit(
-            _download, config, limits, cache_dir, key, request_of[key], key=f"sunflux-csv-{_hash(key)}", pure=False
+            _download, config, limits, cache_dir, key, request_of[key], key=f"sunflux-csv-{_hash(key)}-{call}", pure=False
         )
         for key in unique
     ]
