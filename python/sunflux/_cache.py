@@ -1,11 +1,15 @@
-"""The on-disk cache of `climate.bulk`: one Arrow IPC file per site-year.
+"""The on-disk cache of `climate.bulk` and `distributed.bulk_download`: one Arrow IPC file per site-year.
 
 An entry is named ``<hash of the request>-<checksum>.arrow``: the first part is the SHA-256 of the
 request's identity (the service's canonical origin — every spelling of loopback alike — and the
 request's data parameters; never the key or the e-mail), the second the SHA-256 of the file's
-own bytes. A file whose bytes do not match its checksum (a flipped byte, a cut copy) or whose
-stored request differs is removed and downloaded again. Files are written to a temporary name
-and renamed, so an interrupted run leaves complete entries only.
+own bytes. A file whose bytes do not match its checksum (a flipped byte, a cut copy, an object
+store's half-written upload) or whose stored request differs is removed and downloaded again.
+Files are written to a temporary name and renamed, so an interrupted run leaves complete entries
+only, and whatever a writer leaves behind is never read as an entry.
+
+The directory is a local path or an fsspec URL (``s3://bucket/climate``, ``file:///shared/c``):
+a Dask cluster's workers share one cache through it.
 """
 
 from __future__ import annotations
@@ -28,14 +32,78 @@ def _request_hash(key: str) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
-class SiteYearCache:
-    """Entries in ``directory`` (created if missing); reading and writing are thread-safe."""
+class _LocalFiles:
+    """A directory of the local file system (or one mounted on every worker)."""
 
     def __init__(self, directory: str) -> None:
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
+
+    def names(self) -> list[str]:
+        return os.listdir(self.directory)
+
+    def read(self, name: str) -> bytes:
+        with open(os.path.join(self.directory, name), "rb") as source:
+            return source.read()
+
+    def write(self, name: str, data: bytes) -> None:
+        path = os.path.join(self.directory, name)
+        temporary = f"{path}.{os.getpid()}.{id(data)}.part"
+        try:
+            with open(temporary, "wb") as target:
+                target.write(data)
+            os.replace(temporary, path)
+        finally:
+            _remove(temporary)
+
+    def remove(self, name: str) -> None:
+        _remove(os.path.join(self.directory, name))
+
+
+class _FsspecFiles:
+    """A folder behind an fsspec URL. On object stores a rename is a copy, not atomic: the
+    checksum in the name is what keeps a half-written object from being read."""
+
+    def __init__(self, url: str) -> None:
+        import fsspec
+
+        self.fs, self.root = fsspec.core.url_to_fs(url)
+        self.fs.makedirs(self.root, exist_ok=True)
+
+    def names(self) -> list[str]:
+        return [path.rstrip("/").rpartition("/")[2] for path in self.fs.ls(self.root, detail=False)]
+
+    def read(self, name: str) -> bytes:
+        data: bytes = self.fs.cat_file(f"{self.root}/{name}")
+        return data
+
+    def write(self, name: str, data: bytes) -> None:
+        temporary = f"{self.root}/{name}.{os.getpid()}.{id(data)}.part"
+        try:
+            self.fs.pipe_file(temporary, data)
+            self.fs.mv(temporary, f"{self.root}/{name}")
+        finally:
+            self._remove_path(temporary)
+
+    def remove(self, name: str) -> None:
+        self._remove_path(f"{self.root}/{name}")
+
+    def _remove_path(self, path: str) -> None:
+        try:
+            self.fs.rm_file(path)
+        except OSError:
+            pass
+
+
+class SiteYearCache:
+    """Entries in ``directory`` (a local path or an fsspec URL; created if missing); reading and
+    writing are thread-safe, and processes may share one directory."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self._files: _LocalFiles | _FsspecFiles = _FsspecFiles(directory) if "://" in directory else _LocalFiles(directory)
         self._names: dict[str, list[str]] = {}
-        for name in os.listdir(directory):
+        for name in self._files.names():
             stem, dot, suffix = name.partition(".")
             request, dash, checksum = stem.partition("-")
             if dot and "." + suffix == _SUFFIX and dash and len(checksum) == _CHECKSUM_DIGITS:
@@ -47,10 +115,8 @@ class SiteYearCache:
         import pyarrow as pa
 
         for name in self._names.pop(_request_hash(key), []):
-            path = os.path.join(self.directory, name)
             try:
-                with open(path, "rb") as source:
-                    data = source.read()
+                data = self._files.read(name)
             except OSError:
                 continue
             checksum = name[:-len(_SUFFIX)].rpartition("-")[2]
@@ -62,7 +128,7 @@ class SiteYearCache:
                     table = None
             if table is not None and (table.schema.metadata or {}).get(CACHE_KEY) == key.encode():
                 return pl.DataFrame(table)
-            _remove(path)
+            self._files.remove(name)
         return None
 
     def write(self, key: str, table: ClimateTable) -> None:
@@ -78,15 +144,7 @@ class SiteYearCache:
         with pa.ipc.new_file(sink, arrow.schema) as writer:
             writer.write_table(arrow)
         data = sink.getvalue().to_pybytes()
-        name = f"{_request_hash(key)}-{hashlib.sha256(data).hexdigest()[:_CHECKSUM_DIGITS]}{_SUFFIX}"
-        path = os.path.join(self.directory, name)
-        temporary = f"{path}.{os.getpid()}.{id(data)}.part"
-        try:
-            with open(temporary, "wb") as target:
-                target.write(data)
-            os.replace(temporary, path)
-        finally:
-            _remove(temporary)
+        self._files.write(f"{_request_hash(key)}-{hashlib.sha256(data).hexdigest()[:_CHECKSUM_DIGITS]}{_SUFFIX}", data)
 
 
 def _remove(path: str) -> None:

@@ -343,9 +343,10 @@ class ClimateService:
         failures. With ``cache_dir``, every site-year is kept as an Arrow IPC file named by a hash
         of the request (without the key or e-mail) and a checksum of its content, so an
         interrupted run resumes without downloading anything twice and a damaged file is
-        downloaded again. Ctrl-C stops every download within about 100 ms and leaves only
-        complete entries in the cache. Returns one long polars frame with ``site`` (the index in
-        ``points``), ``year`` and the data columns."""
+        downloaded again; ``cache_dir`` may be an fsspec URL (``s3://bucket/climate``). Ctrl-C
+        stops every download within about 100 ms and leaves only complete entries in the cache.
+        Returns one long polars frame with ``site`` (the index in ``points``), ``year`` and the
+        data columns."""
         import polars as pl
 
         from sunflux._cache import SiteYearCache

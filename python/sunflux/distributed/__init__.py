@@ -3,6 +3,7 @@
     import sunflux.distributed as sd
     frame = sd.simulate(["a.tm2", "b.csv"], systems, client=client)   # a lazy dask DataFrame
     frame.to_parquet("yields/", partition_on=["site"])
+    climate = sd.bulk_download(sd.ClientConfig(), requests, cache="s3://bucket/climate/")
 
 Dask's own scheduler places the work (a ``distributed.LocalCluster``, dask-jobqueue on SLURM, a
 Kubernetes cluster, ...): see docs/design.md, "Dask".
@@ -18,6 +19,7 @@ except ImportError as error:  # the extra is missing: say which one to install
         "sunflux.distributed needs Dask (dask[dataframe] and distributed): pip install 'sunflux[dask]'"
     ) from error
 
+from sunflux.distributed._download import ClientConfig, CsvRequest, bulk_download
 from sunflux.distributed._simulate import simulate
 
-__all__ = ["simulate"]
+__all__ = ["ClientConfig", "CsvRequest", "bulk_download", "simulate"]
