@@ -28,7 +28,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Bottom to top: a part may use the parts below it, never one above.
-LAYERS = ["error", "geodesy", "spec_limits", "limits", "files", "runtime", "formats", "pvwatts", "transport", "services", "local", "python", "lib"]
+LAYERS = ["error", "geodesy", "redact", "limits", "spec", "files", "runtime", "formats", "pvwatts", "transport", "services", "local", "python", "lib"]
 
 USE = re.compile(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 

@@ -38,8 +38,8 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::timezone::standard_time_zone;
 use crate::limits::{MAX_CSV_COLUMNS, MAX_CSV_ROWS};
-use crate::transport::routes::DatasetFamily;
-use crate::transport::error_body::parse_error_body;
+use crate::spec::routes::DatasetFamily;
+use crate::formats::error_body::parse_error_body;
 
 mod parser_threads;
 use parser_threads::{Helpers, PendingChunk};

@@ -33,8 +33,8 @@ use super::climate_csv::{
     ClimateTable,
 };
 use crate::limits::{MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_RATIO, ZIP_RATIO_ALLOWANCE};
-use crate::transport::error_body::parse_error_body;
-use crate::transport::redact::{redact, scrub_body};
+use crate::formats::error_body::parse_error_body;
+use crate::redact::{redact, scrub_body};
 
 /// Deflate level of written entries.
 const COMPRESSION_LEVEL: i64 = 3;

@@ -8,6 +8,7 @@
 pub mod calendar;
 pub mod climate_csv;
 pub mod climate_zip;
+pub mod error_body;
 pub mod timezone;
 pub mod wkt;
 pub mod xml;

@@ -6,7 +6,7 @@
 //! around the satellites' footprints, not the live service's exact coverage; the data are
 //! synthetic, like all of the embedded service's weather.
 
-use crate::transport::routes::DatasetFamily;
+use crate::spec::routes::DatasetFamily;
 
 /// A latitude-longitude rectangle, degrees.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -38,7 +38,7 @@ use crate::local::climate_jobs::{ClimateJobs, Download, NewJob, PreparedDownload
 use crate::local::reply::ServiceReply;
 use crate::local::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::local::weather_gen::{generate, SeriesOptions};
-use crate::transport::routes::DatasetFamily;
+use crate::spec::routes::DatasetFamily;
 use crate::services::climate::{
     check_weight, request_weight, validate_climate_request, ClimateParams, RawClimateRequest, MAX_REQUEST_WEIGHT,
 };

@@ -22,7 +22,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use crate::local::prng::SplitMix64;
-use crate::spec_limits;
+use crate::spec::limits as spec_limits;
 use crate::local::climate_grid::SiteInfo;
 use crate::services::climate::ClimateParams;
 use serde_json::Value;

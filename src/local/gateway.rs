@@ -170,7 +170,7 @@ mod tests {
 
     #[test]
     fn gateway_bodies_parse_back_with_the_client_parser() {
-        use crate::transport::error_body::parse_error_body;
+        use crate::formats::error_body::parse_error_body;
         for format in [Format::Json, Format::Xml, Format::Csv] {
             for code in [GatewayCode::ApiKeyMissing, GatewayCode::ApiKeyInvalid, GatewayCode::OverRateLimit] {
                 let reply = gateway_error(code, format);

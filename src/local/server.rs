@@ -23,7 +23,7 @@ use super::{climate_endpoint, optimizer_routes, pv_endpoint, solar_endpoint, sta
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::limits::SERVICE_MAX_BODY_BYTES;
-use crate::transport::routes::DatasetFamily;
+use crate::spec::routes::DatasetFamily;
 
 /// The format an error for this path must be written in: the path's suffix, JSON otherwise.
 pub fn format_of_path(path: &str) -> Format {

@@ -14,7 +14,7 @@ use super::convert::{type_name, Arguments};
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::limits::{ByteLimits, Payload};
-use crate::transport::redact::redact;
+use crate::redact::redact;
 use crate::transport::{
     canonical_origin, parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
     RetryPolicy, RouteProfile, ServiceClass, Target, ThrottleConfig, Transport, TransportConfig, WindowLimit,
@@ -120,11 +120,11 @@ pub fn default_limits() -> Vec<(String, f64)> {
     named
 }
 
-/// The spec's request limits by name (`crate::spec_limits`): what the client throttles by
+/// The spec's request limits by name (`crate::spec::limits`): what the client throttles by
 /// default and what `LocalService(limits="spec")` enforces.
 #[pyfunction]
 pub fn spec_limits() -> Vec<(String, f64)> {
-    crate::spec_limits::named().into_iter().map(|(name, value)| (name.to_owned(), value)).collect()
+    crate::spec::limits::named().into_iter().map(|(name, value)| (name.to_owned(), value)).collect()
 }
 
 /// The shared transport of one `Client`.

@@ -120,10 +120,10 @@ fn validated(raw: &RawClimateRequest, format: Format) -> Result<ClimateParams> {
 fn csv_error(error: ClimateCsvError, status: u16, url: &str) -> Error {
     match error {
         ClimateCsvError::ErrorBody { status: body_status, code, messages } => {
-            let body = crate::transport::error_body::ErrorBody { code: code.clone(), messages: messages.clone(), html: false };
+            let body = crate::formats::error_body::ErrorBody { code: code.clone(), messages: messages.clone(), html: false };
             let status = body_status.unwrap_or(status);
             Error::Api(Box::new(ApiFailure {
-                kind: crate::transport::error_body::classify(status, &body),
+                kind: crate::formats::error_body::classify(status, &body),
                 status,
                 code,
                 errors: messages,

@@ -18,7 +18,7 @@ use crate::local::state::lock;
 use crate::local::tp_jobs::{FailureMode, JobTiming};
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
-use crate::transport::routes::is_identifier;
+use crate::spec::routes::is_identifier;
 
 /// The scenario builder (Python) as the embedded optimizer's validator.
 struct PythonScenarioChecker;

@@ -21,7 +21,7 @@ use super::raw::RawValue;
 use crate::formats::climate_csv::{expected_rows, Attribute};
 use crate::formats::wkt::{parse_wkt, Geometry};
 use crate::formats::Format;
-use crate::transport::routes::DatasetFamily;
+use crate::spec::routes::DatasetFamily;
 
 /// First and last year served (the spec's climate download).
 pub const FIRST_YEAR: i32 = 2000;

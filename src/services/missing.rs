@@ -4,7 +4,7 @@
 //! naming every required field that is missing. Optional fields that are absent read as `None`.
 
 use crate::error::{ApiErrorKind, ApiFailure, Error};
-use crate::transport::error_body::{classify, gateway_error, parse_error_body, service_errors};
+use crate::formats::error_body::{classify, gateway_error, parse_error_body, service_errors};
 
 /// The error for an answer `body` (status 200) that lacks the `missing` required fields.
 pub fn missing_outputs(body: &[u8], missing: &[&str], redact: impl Fn(&str) -> String) -> Error {

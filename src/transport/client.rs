@@ -8,10 +8,10 @@ use bytes::{Bytes, BytesMut};
 use reqwest::{Method, Url};
 
 use super::auth::{is_loopback_host, same_origin, ApiKey, AuthMode};
-use super::error_body::{classify, failure, gateway_error, is_html_page, parse_error_body, parse_retry_after, service_errors};
-use super::redact::{redact, scrub_body};
+use crate::formats::error_body::{classify, failure, gateway_error, is_html_page, parse_error_body, parse_retry_after, service_errors};
+use crate::redact::{redact, scrub_body};
 use super::retry::RetryPolicy;
-use super::routes::{Endpoint, RouteProfile, ServiceClass};
+use crate::spec::routes::{Endpoint, RouteProfile, ServiceClass};
 use super::throttle::{Throttle, ThrottleConfig};
 use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
 use crate::limits::{ByteLimits, Payload};

@@ -18,8 +18,8 @@ use std::time::Duration;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
-use super::routes::ServiceClass;
-use crate::spec_limits;
+use crate::spec::routes::ServiceClass;
+use crate::spec::limits as spec_limits;
 
 /// At most `max_requests` in any rolling `window`.
 #[derive(Debug, Clone, Copy, PartialEq)]

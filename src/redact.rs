@@ -5,6 +5,11 @@
 //! form of basic auth (`key:`) is masked too, and so is every `api_key=` value whatever key it
 //! holds.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
+)]
+
 use bytes::Bytes;
 
 /// What the key is replaced with.
