@@ -115,11 +115,11 @@ pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<CorePvEstimate> 
     CorePvEstimate::new(estimate, None, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
+/// The estimator arguments as given, in `pv_estimate`'s order (the v6 and v8 bindings share it).
+pub(crate) fn raw_estimate(args: &[Option<&Bound<'_, PyAny>>; 17]) -> RawEstimate {
     let [system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, file_id, dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback] =
         args.map(raw_value);
-    validate_estimate(&RawEstimate {
+    RawEstimate {
         system_capacity,
         module_type,
         losses,
@@ -137,8 +137,11 @@ fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
         inv_eff,
         callback,
         format,
-    })
-    .map_err(Error::Parameter)
+    }
+}
+
+fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
+    validate_estimate(&raw_estimate(args)).map_err(Error::Parameter)
 }
 
 async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> Result<CorePvEstimate> {

@@ -5,9 +5,8 @@ use pyo3::prelude::*;
 
 use super::client::CoreClient;
 use super::convert::raw_value;
-use super::pv::request_estimate;
+use super::pv::{raw_estimate, request_estimate};
 use crate::error::Error;
-use crate::services::pv_estimator::RawEstimate;
 use crate::services::pv_estimator_v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
 use crate::transport::Endpoint;
 
@@ -45,25 +44,10 @@ pub fn pv_estimate_v8<'py>(
     trace: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let raw = RawEstimateV8 {
-        base: RawEstimate {
-            system_capacity: raw_value(Some(system_capacity)),
-            module_type: raw_value(Some(module_type)),
-            losses: raw_value(Some(losses)),
-            array_type: raw_value(Some(array_type)),
-            tilt: raw_value(Some(tilt)),
-            azimuth: raw_value(Some(azimuth)),
-            lat: raw_value(lat),
-            lon: raw_value(lon),
-            file_id: raw_value(file_id),
-            dataset: raw_value(dataset),
-            radius: raw_value(radius),
-            timeframe: raw_value(timeframe),
-            dc_ac_ratio: raw_value(dc_ac_ratio),
-            gcr: raw_value(gcr),
-            inv_eff: raw_value(inv_eff),
-            callback: raw_value(callback),
-            format: raw_value(format),
-        },
+        base: raw_estimate(&[
+            Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id,
+            dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
+        ]),
         options: RawV8Inputs {
             bifaciality: raw_value(bifaciality),
             albedo: raw_value(albedo),

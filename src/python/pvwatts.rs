@@ -226,6 +226,18 @@ pub(crate) fn core_estimate(weather: &Weather, estimate: PvEstimate, timeframe: 
     CorePvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
 }
 
+/// A validated system and the `timeframe` argument, or every problem of both at once.
+pub(crate) fn with_timeframe<P>(system: std::result::Result<P, Vec<String>>, timeframe: Option<&Bound<'_, PyAny>>) -> PyResult<(P, Timeframe)> {
+    match (system, validate_timeframe(&raw_value(timeframe))) {
+        (Ok(system), Ok(timeframe)) => Ok((system, timeframe)),
+        (system, timeframe) => {
+            let mut problems = system.err().unwrap_or_default();
+            problems.extend(timeframe.err());
+            Err(to_pyerr(Error::Parameter(problems)))
+        }
+    }
+}
+
 /// Simulates one system on one weather year (GIL released).
 #[pyfunction]
 #[pyo3(signature = (weather, system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio=None, gcr=None, inv_eff=None, timeframe=None))]
@@ -245,15 +257,7 @@ pub fn pvwatts_simulate(
     timeframe: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<CorePvEstimate> {
     let system = system_from([Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), dc_ac_ratio, gcr, inv_eff]);
-    let timeframe = validate_timeframe(&raw_value(timeframe));
-    let (system, timeframe) = match (system, timeframe) {
-        (Ok(system), Ok(timeframe)) => (system, timeframe),
-        (system, timeframe) => {
-            let mut problems = system.err().unwrap_or_default();
-            problems.extend(timeframe.err());
-            return Err(to_pyerr(Error::Parameter(problems)));
-        }
-    };
+    let (system, timeframe) = with_timeframe(system, timeframe)?;
     let output = py.detach(|| simulate_with_sun_path(&weather.weather, &weather.sun_path(sun_path_precision(&system)), &system));
     estimate_of(&weather.weather, output, timeframe)
 }

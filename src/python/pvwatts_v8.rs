@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use super::convert::raw_value;
 use super::errors::to_pyerr;
 use super::pv::CorePvEstimate;
-use super::pvwatts::{batch_systems, core_estimate, local_station, run_batch, CoreWeather};
+use super::pvwatts::{batch_systems, core_estimate, local_station, run_batch, with_timeframe, CoreWeather};
 use crate::error::Error;
 use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use crate::pvwatts::solarpos::Precision;
@@ -70,15 +70,7 @@ pub fn pvwatts_simulate_v8(
         Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), dc_ac_ratio, gcr, inv_eff,
         bifaciality, albedo, use_wf_albedo, soiling, en_snowloss,
     ]);
-    let timeframe = validate_timeframe(&raw_value(timeframe));
-    let (params, timeframe) = match (params, timeframe) {
-        (Ok(params), Ok(timeframe)) => (params, timeframe),
-        (params, timeframe) => {
-            let mut problems = params.err().unwrap_or_default();
-            problems.extend(timeframe.err());
-            return Err(to_pyerr(Error::Parameter(problems)));
-        }
-    };
+    let (params, timeframe) = with_timeframe(params, timeframe)?;
     let sun_path = weather.sun_path(Precision::Fast);
     let output = py.detach(|| simulate_v8_with_sun_path(&weather.weather, &sun_path, &params, threads)).map_err(v8_error)?;
     estimate_of(&weather.weather, output, timeframe)
