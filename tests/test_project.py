@@ -168,3 +168,36 @@ def test_the_rust_core_has_no_circle_and_no_upward_import() -> None:
     assert counts["circles between parts"] == "0", done.stdout
     assert inside is not None and inside.group(1) == "0", done.stdout
     assert counts["upward imports"] == "0", done.stdout
+
+
+def _without_test_modules(source: str) -> str:
+    """A Rust file without its test modules. The rule (the crate's layout makes it exact): a line
+    `#[cfg(test)]` followed by a line `mod <name> {` opens a test module, which ends at the next
+    line that is exactly `}` (a module at the top level closes in column 0). Everything else,
+    doc comments included, stays."""
+    kept: list[str] = []
+    lines = source.splitlines()
+    index = 0
+    while index < len(lines):
+        opens = lines[index].strip() == "#[cfg(test)]" and index + 1 < len(lines)
+        if opens and re.fullmatch(r"(pub(\(crate\))? )?mod \w+ \{", lines[index + 1].strip()):
+            index += 2
+            while index < len(lines) and lines[index] != "}":
+                index += 1
+        else:
+            kept.append(lines[index])
+        index += 1
+    return "\n".join(kept)
+
+
+def test_a_service_path_is_spelled_in_one_rust_file() -> None:
+    """Issue #15, target shape 1: the client and the embedded service's router both build paths
+    from `src/spec/routes.rs`, so no other non-test Rust file spells `/api/` (not even a doc
+    comment: those refer to the route table's names instead)."""
+    spelling = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "src").rglob("*.rs")
+        if "/api/" in _without_test_modules(path.read_text(encoding="utf-8"))
+    )
+    assert spelling == ["src/spec/routes.rs"], spelling
+    assert "/api/" not in _without_test_modules("#[cfg(test)]\nmod tests {\n    fn f() {\n        \"/api/x\";\n    }\n}\n")
