@@ -201,3 +201,31 @@ def test_a_service_path_is_spelled_in_one_rust_file() -> None:
     )
     assert spelling == ["src/spec/routes.rs"], spelling
     assert "/api/" not in _without_test_modules("#[cfg(test)]\nmod tests {\n    fn f() {\n        \"/api/x\";\n    }\n}\n")
+
+
+def test_python_reads_the_spec_rules_from_rust_instead_of_restating_them() -> None:
+    """Issue #15, target shape 1: the spec's limits and vocabularies have one home in Rust and the
+    Python face holds the very objects `_core` exports (no copies that could drift), and the
+    modules that apply the request limits write none of their numbers."""
+    import ast
+    import tokenize
+
+    from sunflux import _core, _local, climate, pvwatts, solar
+
+    assert climate.ATTRIBUTES is _core.CLIMATE_ATTRIBUTES
+    assert solar.DATASETS is _core.SOLAR_DATASETS
+    assert _local.FAULT_KINDS is _core.FAULT_KINDS
+    assert pvwatts._METADATA_KEYS is _core.WEATHER_METADATA_KEYS
+    assert _local.RateLimits().requests == _core.KEY_REQUESTS_PER_HOUR
+    assert _local.ClimateSettings().in_flight == _core.CLIMATE_IN_FLIGHT
+    limits = {_core.KEY_REQUESTS_PER_HOUR, _core.CLIMATE_CSV_PER_DAY, _core.CLIMATE_JSON_PER_DAY, _core.CLIMATE_IN_FLIGHT}
+    package = ROOT / "python" / "sunflux"
+    readers = [package / name for name in ("_local.py", "_client.py", "climate.py", "__main__.py")]
+    readers.append(package / "distributed" / "_download.py")
+    restated = []
+    for path in readers:
+        with path.open(encoding="utf-8") as source:
+            for token in tokenize.generate_tokens(source.readline):
+                if token.type == tokenize.NUMBER and ast.literal_eval(token.string) in limits:
+                    restated.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.line.strip()}")
+    assert not restated, restated

@@ -37,21 +37,8 @@ __all__ = [
     "parse_zip",
 ]
 
-#: The spec's attributes, in its order.
-ATTRIBUTES = (
-    "pressure_0m",
-    "dhi",
-    "dni",
-    "ghi",
-    "relativehumidity_2m",
-    "temperature_2m",
-    "winddirection_10m",
-    "winddirection_100m",
-    "winddirection_200m",
-    "windspeed_10m",
-    "windspeed_100m",
-    "windspeed_200m",
-)
+#: The spec's attributes, in its order (the Rust core's list).
+ATTRIBUTES: tuple[str, ...] = _core.CLIMATE_ATTRIBUTES
 
 
 @dataclass(frozen=True, repr=False)
@@ -336,7 +323,7 @@ class ClimateService:
         mailing_list: bool = False,
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
-        workers: int = 20,
+        workers: int = _core.CLIMATE_IN_FLIGHT,
     ) -> Any:
         """One CSV request per (point, year) — points are ``(lat, lon)`` — within the client's
         limits (csv at most 1 per second, at most 20 in flight), each retried on transient
@@ -377,7 +364,7 @@ class ClimateService:
 
         import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
 
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, 20))
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, _core.CLIMATE_IN_FLIGHT))
         try:
             for future in [pool.submit(one, job) for job in jobs]:
                 job, frame, cached = _result_of(future)

@@ -35,11 +35,14 @@ impl RouteProfile {
 /// The spec's limit groups; each has its own throttle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ServiceClass {
-    /// Dataset query v1/v2 and estimators v6 and v8 share 1,000 requests per rolling hour.
+    /// Dataset query v1/v2 and estimators v6 and v8 share one hourly window per key
+    /// (`limits::KEY_REQUESTS_PER_HOUR`).
     Solar,
-    /// Climate download in csv: 1 per second, 10,000 per day, at most 20 in flight.
+    /// Climate download in csv: a minimum interval, a daily window and a cap in flight
+    /// (`limits::CLIMATE_CSV_*`, `limits::CLIMATE_IN_FLIGHT`).
     ClimateCsv,
-    /// Climate download in other formats: 1 per 2 seconds, 2,000 per day, at most 20 in flight.
+    /// Climate download in other formats: the same kinds of limit, slower
+    /// (`limits::CLIMATE_OTHER_*`).
     ClimateOther,
     /// Optimizer jobs, its load endpoint and the rate database it reads: no limit stated by the spec.
     Optimizer,
