@@ -50,20 +50,14 @@ class Station:
     def file_id(self) -> str:
         """The id to pass as the v6 estimator's ``file_id``; a v2 station raises `ParameterError`."""
         if self.query_version != "v1":
-            raise ParameterError(
-                f"file_id {self.id} comes from dataset query v2, but v1 ids work only with the v6 estimator "
-                'and v2 ids do not work there: call data_query(..., version="v1") and pass that station or its id'
-            )
+            raise ParameterError(_core.v2_file_id_problem(self.id))
         return self.id
 
     @property
     def file_id_v8(self) -> str:
         """The id to pass as the v8 estimator's ``file_id``; a v1 station raises `ParameterError`."""
         if self.query_version != "v2":
-            raise ParameterError(
-                f"file_id {self.id} comes from dataset query v1, but the v8 estimator takes ids from dataset query v2: "
-                'call data_query(..., version="v2") and pass that station or its id'
-            )
+            raise ParameterError(_core.v1_file_id_problem(self.id))
         return self.id
 
 

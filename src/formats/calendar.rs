@@ -1,5 +1,17 @@
-//! Civil (proleptic Gregorian) calendar arithmetic shared by the formats, the services and the
-//! embedded service: leap years, month lengths, and day counts from 1970-01-01 both ways.
+//! The crate's one calendar: civil (proleptic Gregorian) arithmetic shared by the formats, the
+//! engine, the services and the embedded service — leap years, month lengths, the hours of a
+//! year, and day counts from 1970-01-01 both ways. The engine's 365-day conventions
+//! (`pvwatts::calendar`) and the optimizer's modelled year (`local::optimizer::calendar`) are
+//! built on these facts, not restated.
+
+/// Days per month of a non-leap year (January first).
+pub const DAYS_IN_MONTH: [u8; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/// Hours in a 365-day year.
+pub const HOURS_PER_YEAR: usize = 8760;
+
+/// Hours in a 366-day year.
+pub const HOURS_PER_LEAP_YEAR: usize = 8784;
 
 /// Gregorian leap year.
 pub fn is_leap_year(year: i32) -> bool {
@@ -9,11 +21,12 @@ pub fn is_leap_year(year: i32) -> bool {
 /// Days in a month (1–12) of a year; 0 for an invalid month.
 pub fn days_in_month(year: i32, month: u32) -> u32 {
     match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
         2 if is_leap_year(year) => 29,
-        2 => 28,
-        _ => 0,
+        _ => month
+            .checked_sub(1)
+            .and_then(|index| usize::try_from(index).ok())
+            .and_then(|index| DAYS_IN_MONTH.get(index))
+            .map_or(0, |&days| u32::from(days)),
     }
 }
 

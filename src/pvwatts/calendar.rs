@@ -1,19 +1,10 @@
-//! Calendar helpers of the engine: SSC's 365-day month table and day-of-year (civil dates and leap
-//! years are `formats::calendar`'s).
+//! Calendar helpers of the engine: SSC's 365-day day-of-year and day stepping (the month table,
+//! the hours of a year, civil dates and leap years are `formats::calendar`'s, re-exported here).
 //!
 //! PVWatts (SSC) works on a fixed 365-day calendar. This engine also accepts a 366-day year when
 //! the leap day is present in the data (see `weather` for the rule).
 
-pub use crate::formats::calendar::is_leap_year;
-
-/// Days per month in a 365-day year (January first).
-pub const DAYS_IN_MONTH: [u8; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/// Hours in a 365-day year.
-pub const HOURS_PER_YEAR: usize = 8760;
-
-/// Hours in a 366-day year.
-pub const HOURS_PER_LEAP_YEAR: usize = 8784;
+pub use crate::formats::calendar::{is_leap_year, DAYS_IN_MONTH, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
 
 /// Number of days of `month` (1-12); February has 29 days when `leap` is true.
 pub fn days_in_month(month: u8, leap: bool) -> u8 {

@@ -1,7 +1,8 @@
 //! The spec's rules as constants of `sunflux._core`, read from their one Rust home so that the
 //! Python face restates none of them: the request limits (`spec::limits`), the data set codes,
 //! the climate attributes, the fault kinds of the embedded service and the metadata names a
-//! weather table's site is read from.
+//! weather table's site is read from; and the messages that say why a station's id cannot be an
+//! estimator's `file_id`, so that `Station.file_id` in Python says what the Rust checks say.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -9,10 +10,22 @@ use pyo3::types::{PyDict, PyTuple};
 use crate::formats::climate_csv::Attribute;
 use crate::local::FaultKind;
 use crate::pvwatts::weather::metadata_keys;
-use crate::services::solar::Dataset;
+use crate::spec::vocabulary::Dataset;
 use crate::spec::limits;
 
-/// Adds every constant to the module `m`.
+/// Why an id from dataset query v2 cannot be the v6 estimator's `file_id`.
+#[pyfunction]
+pub fn v2_file_id_problem(id: &str) -> String {
+    crate::services::solar::v2_file_id_problem(id)
+}
+
+/// Why an id from dataset query v1 cannot be the v8 estimator's `file_id`.
+#[pyfunction]
+pub fn v1_file_id_problem(id: &str) -> String {
+    crate::services::pv_estimator_v8::v1_file_id_problem(id)
+}
+
+/// Adds every constant and message function to the module `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("KEY_REQUESTS_PER_HOUR", limits::KEY_REQUESTS_PER_HOUR)?;
@@ -29,5 +42,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         weather_metadata_keys.set_item(name, PyTuple::new(py, keys)?)?;
     }
     m.add("WEATHER_METADATA_KEYS", weather_metadata_keys)?;
+    m.add_function(wrap_pyfunction!(v2_file_id_problem, m)?)?;
+    m.add_function(wrap_pyfunction!(v1_file_id_problem, m)?)?;
     Ok(())
 }

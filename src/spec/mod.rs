@@ -1,5 +1,6 @@
 //! What the service documents fix, in one place that everything else reads: the routes of every
-//! endpoint (`routes`) and the per-key request limits (`limits`).
+//! endpoint (`routes`), the per-key request limits (`limits`) and the vocabularies
+//! (`vocabulary`).
 
 #![cfg_attr(
     not(test),
@@ -7,3 +8,4 @@
 )]
 pub mod limits;
 pub mod routes;
+pub mod vocabulary;

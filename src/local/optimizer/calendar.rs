@@ -2,8 +2,8 @@
 //! keeps its 29th and the year ends on December 30 (the service's convention), so month
 //! boundaries depend on the load year. Also civil-date arithmetic for timestamps.
 
-/// Hours in a modelled year.
-pub const HOURS_PER_YEAR: usize = 8760;
+/// Hours in a modelled year: a 365-day year's.
+pub use crate::formats::calendar::HOURS_PER_YEAR;
 
 /// Days in each month of a non-leap year.
 pub const DAYS_IN_MONTH: [usize; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
