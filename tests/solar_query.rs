@@ -3,7 +3,7 @@
 
 use sunflux::formats::Format;
 use sunflux::local::catalog::Catalog;
-use sunflux::local::solar_endpoint::{answer, data_query_reply};
+use sunflux::local::solar::{answer, data_query_reply};
 use sunflux::services::solar::{
     parse_data_query, station_rows, stations_to_record_batch, validate_data_query, DataQueryParams, QueryVersion,
     RawDataQuery, StationQuery,

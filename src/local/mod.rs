@@ -2,26 +2,21 @@
 //! gateway's auth, limits and error bodies, seeded fault injection, and synthetic data.
 
 pub mod catalog;
-pub mod climate_datasets;
-pub mod climate_endpoint;
-pub mod climate_grid;
-pub mod climate_jobs;
+pub mod climate;
 pub mod faults;
 pub mod gateway;
 pub mod load_profiles;
 pub mod optimizer;
 pub mod optimizer_routes;
 pub mod prng;
-pub mod pv_endpoint;
+pub mod pv;
 pub mod reply;
 pub mod server;
+pub mod solar;
 pub mod state;
-pub mod solar_endpoint;
 pub mod station_weather;
 pub mod status;
-pub mod tp_endpoint;
-pub mod tp_jobs;
-pub mod tp_model;
+pub mod technical_potential;
 pub mod urdb_standin;
 pub mod weather_gen;
 

@@ -13,7 +13,7 @@ use axum::response::Response;
 use serde_json::{json, Map, Value};
 
 use super::catalog::Catalog;
-use super::climate_grid::{describe_site, nearest_site};
+use super::climate::grid::{describe_site, nearest_site};
 use super::optimizer::{post_job_reply, results_reply, CheckedScenario, Submission};
 use super::load_profiles::{self, DATA_SOURCE};
 use super::reply::ServiceReply;

@@ -18,7 +18,7 @@ use super::faults::{html_error_page, FaultKind};
 use super::gateway::{check_key, find_key, gateway_error, GatewayCode};
 use super::reply::ServiceReply;
 use super::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceConfig, ServiceState};
-use super::{climate_endpoint, optimizer_routes, pv_endpoint, solar_endpoint, status, tp_endpoint};
+use super::{climate, optimizer_routes, pv, solar, status, technical_potential};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::limits::SERVICE_MAX_BODY_BYTES;
@@ -35,17 +35,17 @@ pub fn router(state: Arc<ServiceState>) -> Router {
     let routes = served_routes().into_iter().fold(Router::new(), |router, (pattern, served)| {
         let handler = match served {
             Served::Local => get(status::handle),
-            Served::DataQuery => get(solar_endpoint::handle),
-            Served::PvEstimator => get(pv_endpoint::handle),
-            Served::ClimateDownload => get(climate_endpoint::handle).post(climate_endpoint::handle),
-            Served::DownloadFile => get(climate_endpoint::handle_download),
+            Served::DataQuery => get(solar::handle),
+            Served::PvEstimator => get(pv::handle),
+            Served::ClimateDownload => get(climate::handle).post(climate::handle),
+            Served::DownloadFile => get(climate::handle_download),
             Served::OptimizerJob => post(optimizer_routes::handle_post),
             Served::OptimizerResults => get(optimizer_routes::handle_results),
             Served::OptimizerSimulatedLoad => get(optimizer_routes::handle_simulated_load),
             Served::UtilityRates => get(optimizer_routes::handle_utility_rates),
-            Served::TechnicalPotentialConfig => get(tp_endpoint::handle_config),
+            Served::TechnicalPotentialConfig => get(technical_potential::handle_config),
             Served::TechnicalPotentialJob => {
-                get(tp_endpoint::handle_job_get).post(tp_endpoint::handle_job_post).delete(tp_endpoint::handle_job_delete)
+                get(technical_potential::handle_job_get).post(technical_potential::handle_job_post).delete(technical_potential::handle_job_delete)
             }
         };
         router.route(&pattern, handler)

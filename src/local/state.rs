@@ -12,15 +12,15 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::catalog::Catalog;
-use super::climate_jobs::{ClimateJobs, JobLimits, PreparedDownload};
+use super::climate::jobs::{ClimateJobs, JobLimits, PreparedDownload};
 use super::faults::{FaultConfig, FaultInjector};
 use super::gateway::KeyLimiter;
 use super::optimizer::{JobStore as OptimizerJobs, JobStoreConfig, ScenarioChecker};
 use super::prng::{alphanumeric, SplitMix64};
 use super::reply::ServiceReply;
 use super::station_weather::GeneratedWeather;
-use super::tp_jobs::{FailureMode, JobStore, JobTiming};
-use super::tp_model::{TpModel, LIVE_EXPLORER};
+use super::technical_potential::jobs::{FailureMode, JobStore, JobTiming};
+use super::technical_potential::model::{TpModel, LIVE_EXPLORER};
 use crate::error::{Error, Result};
 use crate::limits::{SERVICE_BODY_TIMEOUT, SERVICE_HEADER_TIMEOUT, SERVICE_MAX_HIT_PATHS};
 use crate::transport::auth::API_KEY_LENGTH;

@@ -8,7 +8,7 @@ use axum::extract::{Path, State};
 use axum::response::Response;
 
 use super::reply::ServiceReply;
-use super::climate_endpoint::outbox_reply;
+use super::climate::outbox_reply;
 use super::state::{lock, reply_response, ServiceState};
 
 pub async fn handle(State(state): State<Arc<ServiceState>>, Path(file): Path<String>) -> Response {

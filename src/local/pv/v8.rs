@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::Format;
 use crate::local::catalog::Catalog;
-use crate::local::pv_endpoint::{echoed_inputs, resolve_location, station_info, written, SSC_VERSION};
+use crate::local::pv::{echoed_inputs, resolve_location, station_info, written, SSC_VERSION};
 use crate::local::station_weather::WeatherSource;
 use crate::local::reply::ServiceReply;
 use crate::pvwatts::v8::simulate_v8_with_sun_path;

@@ -1,6 +1,6 @@
 //! The embedded climate download endpoint, `GET|POST <family root>/<dataset_slug>-download.<json|csv>`
 //! (the spec's climate download and NSRDB's, `spec::routes::Endpoint::ClimateDownload`; the
-//! roots are `spec::routes::DatasetFamily::root`, the data sets `local::climate_datasets`), as pure functions from a
+//! roots are `spec::routes::DatasetFamily::root`, the data sets `local::climate::datasets`), as pure functions from a
 //! request to a `ServiceReply`, plus the download file route and the test outbox.
 //!
 //! Flow for the HTTP layer (the bookkeeping lives behind one lock; no lock is held while data
@@ -24,6 +24,10 @@
 //! `Retry-After`) for the per-user rate limits and the in-flight cap, 503 (with `Retry-After`)
 //! and a message containing "queue is full" when the queue is full.
 
+pub mod datasets;
+pub mod grid;
+pub mod jobs;
+
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
@@ -32,9 +36,9 @@ use crate::formats::climate_csv::{write_climate_csv, ClimateMetadata, ClimateTab
 use crate::formats::climate_zip::{build_zip, entry_name};
 use crate::formats::Format;
 use crate::local::catalog::Catalog;
-use crate::local::climate_datasets::{coverage_of, outside, UnknownDataset};
-use crate::local::climate_grid::{describe_site, sites_for_geometry, GridError, SiteInfo, GRID_STEP_DEG};
-use crate::local::climate_jobs::{ClimateJobs, Download, NewJob, PreparedDownload, Refusal};
+use crate::local::climate::datasets::{coverage_of, outside, UnknownDataset};
+use crate::local::climate::grid::{describe_site, sites_for_geometry, GridError, SiteInfo, GRID_STEP_DEG};
+use crate::local::climate::jobs::{ClimateJobs, Download, NewJob, PreparedDownload, Refusal};
 use crate::local::reply::ServiceReply;
 use crate::local::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::local::weather_gen::{generate, SeriesOptions};
@@ -324,7 +328,7 @@ mod tests {
     use super::*;
     use crate::formats::climate_csv::parse_climate_csv;
     use crate::formats::climate_zip::read_climate_zip;
-    use crate::local::climate_jobs::JobLimits;
+    use crate::local::climate::jobs::JobLimits;
 
     fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         items.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()

@@ -23,7 +23,7 @@ use bytes::Bytes;
 
 use crate::local::prng::SplitMix64;
 use crate::spec::limits as spec_limits;
-use crate::local::climate_grid::SiteInfo;
+use crate::local::climate::grid::SiteInfo;
 use crate::services::climate::ClimateParams;
 use serde_json::Value;
 

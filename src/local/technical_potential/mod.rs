@@ -20,14 +20,17 @@
 //!   (`map_data_deleted: true`); 409 if the job has not finished.
 //! - Without `jobId`: 400. Unknown job id: 404. Error answers carry `outputs: {}` (config: `[]`).
 
+pub mod jobs;
+pub mod model;
+
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
 use crate::local::reply::ServiceReply;
 use crate::local::state::{lock, query_pairs, reply_response, ServiceState};
-use crate::local::tp_jobs::{JobError, JobStore};
-use crate::local::tp_model::TpModel;
+use crate::local::technical_potential::jobs::{JobError, JobStore};
+use crate::local::technical_potential::model::TpModel;
 use crate::services::technical_potential::{
     validate_config_query, validate_job, ConfigQuery, JobRequest, JobResult, RegionConfig,
 };
@@ -169,8 +172,8 @@ fn echoed_inputs(query: &[(String, String)], names: &[&str]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::tp_model::LIVE_EXPLORER;
-    use crate::local::tp_jobs::JobTiming;
+    use crate::local::technical_potential::model::LIVE_EXPLORER;
+    use crate::local::technical_potential::jobs::JobTiming;
     use std::time::Duration;
 
     fn query(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
