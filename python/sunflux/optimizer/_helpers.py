@@ -1,7 +1,7 @@
 """Helper constructors for common loads and tariffs, mixed into the generated section classes.
 
 ``ElectricLoad.flat(...)``, ``ElectricTariff.blended(...)`` and ``ElectricTariff.tou(...)`` live
-here so the generated ``sections.py`` stays pure field declarations.
+here, apart from the section classes that ``sections.py`` builds from the schema.
 """
 
 from __future__ import annotations
