@@ -492,7 +492,7 @@ def render_stub(table: dict[str, Any]) -> str:
         "from typing import Any, Sequence",
         "",
         "from sunflux.optimizer._base import Field, FloatSeries, IntSeries, Record, Section, Unset",
-        "from sunflux.optimizer._helpers import ElectricLoadHelpers, ElectricTariffHelpers",
+        "from sunflux.optimizer._helpers import " + ", ".join(sorted(SECTION_BASES.values())),
         "",
         "__all__ = [",
         *[f'    "{name}",' for name in names + ["SECTION_CLASSES"]],

@@ -10,6 +10,5 @@ from typing import Any
 
 _SCHEMA: dict[str, Any] = json.loads((Path(__file__).parent / "schema.json").read_text("utf-8"))
 
-SOURCE: dict[str, Any] = _SCHEMA["source"]
 TOP_LEVEL_STRINGS: tuple[str, ...] = tuple(_SCHEMA["top_level_strings"])
 SECTIONS: dict[str, dict[str, Any]] = _SCHEMA["sections"]

@@ -11,11 +11,10 @@ from typing import Any, Self
 
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import FloatSeries, Section, to_plain
+from sunflux.optimizer.validation import HOURS_PER_YEAR, TIME_STEPS_PER_HOUR
 
-__all__ = ["ElectricLoadHelpers", "ElectricTariffHelpers", "HOURS_PER_YEAR"]
+__all__ = ["ElectricLoadHelpers", "ElectricTariffHelpers"]
 
-HOURS_PER_YEAR = 8760
-TIME_STEPS_PER_HOUR = (1, 2, 4)
 HOURS_PER_DAY = 24
 
 

@@ -65,3 +65,5 @@ ScenarioSections = _build(
     {**{section["attr"]: (key, _slot_type(key)) for key, section in SECTIONS.items()},
      **{name: (name, "str | None") for name in TOP_LEVEL_STRINGS}},
 )
+for _key, _section in SECTIONS.items():
+    vars(ScenarioSections)[_section["attr"]].__doc__ = f"Section ``{_key}``: {_section['doc']}"

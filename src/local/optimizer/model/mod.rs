@@ -1079,7 +1079,6 @@ impl<'a> Reader<'a> {
     }
 
     fn read_pv(&mut self, map: &Map<String, Value>, index: usize, default_name: String, engine: Option<&[f64]>, context: ArrayContext) -> Option<Pv> {
-        use sector_defaults as sd;
         let ArrayContext { steps_per_hour, annual_kwh, off_grid } = context;
         let s = "PV";
         let existing_kw = self.number(map, s, "existing_kw");
@@ -1107,21 +1106,7 @@ impl<'a> Reader<'a> {
         };
         let (installed_cost, om_cost) = self.pv_costs(map, index, &location, min_kw, max_kw, annual_kwh);
         let space_limit_kw = self.array_space_kw(map, &location);
-        let incentives = PvIncentives {
-            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::PV_FEDERAL_ITC),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
-            state_ibi_fraction: self.number(map, s, "state_ibi_fraction"),
-            state_ibi_max: self.number(map, s, "state_ibi_max"),
-            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction"),
-            utility_ibi_max: self.number(map, s, "utility_ibi_max"),
-            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw"),
-            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw"),
-            state_rebate_max: self.number(map, s, "state_rebate_max"),
-            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw"),
-            utility_rebate_max: self.number(map, s, "utility_rebate_max"),
-        };
+        let incentives = self.read_incentives(map, s, sector_defaults::PV_FEDERAL_ITC);
         Some(Pv {
             kind: ArrayKind::Pv,
             operating_reserve_required_fraction: self.reserve_fraction(map, s, off_grid, 0.25),
@@ -1157,8 +1142,27 @@ impl<'a> Reader<'a> {
 
     /// The wind turbine, from its production factor (the wind resource download and turbine
     /// model of the service are not available here), sized and priced like an array.
-    fn read_wind(&mut self, steps_per_hour: usize, base_load: &[f64], off_grid: bool) -> Option<Pv> {
+    /// The incentives of a PV array or the wind turbine (the same fields in both sections).
+    fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, federal_itc_fraction: f64) -> PvIncentives {
         use sector_defaults as sd;
+        PvIncentives {
+            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", federal_itc_fraction),
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
+            state_ibi_fraction: self.number(map, s, "state_ibi_fraction"),
+            state_ibi_max: self.number(map, s, "state_ibi_max"),
+            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction"),
+            utility_ibi_max: self.number(map, s, "utility_ibi_max"),
+            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw"),
+            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw"),
+            state_rebate_max: self.number(map, s, "state_rebate_max"),
+            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw"),
+            utility_rebate_max: self.number(map, s, "utility_rebate_max"),
+        }
+    }
+
+    fn read_wind(&mut self, steps_per_hour: usize, base_load: &[f64], off_grid: bool) -> Option<Pv> {
         let map = self.section("Wind")?;
         let s = "Wind";
         let min_kw = self.number(map, s, "min_kw");
@@ -1190,21 +1194,7 @@ impl<'a> Reader<'a> {
                 cost
             }
         };
-        let incentives = PvIncentives {
-            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::WIND_FEDERAL_ITC),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
-            state_ibi_fraction: self.number(map, s, "state_ibi_fraction"),
-            state_ibi_max: self.number(map, s, "state_ibi_max"),
-            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction"),
-            utility_ibi_max: self.number(map, s, "utility_ibi_max"),
-            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw"),
-            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw"),
-            state_rebate_max: self.number(map, s, "state_rebate_max"),
-            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw"),
-            utility_rebate_max: self.number(map, s, "utility_rebate_max"),
-        };
+        let incentives = self.read_incentives(map, s, sector_defaults::WIND_FEDERAL_ITC);
         Some(Pv {
             kind: ArrayKind::Wind,
             name: "Wind".into(),
