@@ -1,4 +1,5 @@
-"""Tests that the generated optimizer field table and section classes are complete and current.
+"""Tests that the optimizer schema (``schema.json``) and its stub (``sections.pyi``) are complete
+and current, and that the section classes built from them read alike at run time and for mypy.
 
 The up-to-date checks regenerate from the generator's inputs in ``tools/optimizer_schema`` with
 ``tools/gen_optimizer_schema.py``; the package itself reads only what was generated.
@@ -7,12 +8,14 @@ The up-to-date checks regenerate from the generator's inputs in ``tools/optimize
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import json
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 
 import sunflux.optimizer as optimizer
 from sunflux.optimizer import (
@@ -21,6 +24,7 @@ from sunflux.optimizer import (
     ColdThermalStorage,
     ElectricStorage,
     ElectricUtility,
+    PV,
     HotThermalStorage,
     Scenario,
 )
@@ -87,3 +91,50 @@ def test_generator_reads_only_its_inputs_folder() -> None:
     facts = json.loads((generator.INPUTS / "spec_facts.json").read_text(encoding="utf-8"))
     assert len(facts["sections"]) == 23
     assert facts["sections"]["Settings"]["fields"]["time_steps_per_hour"]["choices"] == ["1", "2", "4"]
+
+
+def test_the_schema_is_package_data_the_rust_optimizer_embeds() -> None:
+    schema = REPO / "python" / "sunflux" / "optimizer" / "schema.json"
+    assert json.loads(schema.read_text(encoding="utf-8"))["sections"] == SECTIONS
+    rust = (REPO / "src" / "local" / "optimizer" / "schema.rs").read_text(encoding="utf-8")
+    assert 'include_str!("../../../python/sunflux/optimizer/schema.json")' in rust
+
+
+def test_help_and_signatures_come_from_the_schema() -> None:
+    assert PV.__doc__ is not None and "Section key ``PV``; 43 fields." in PV.__doc__
+    assert "default: 0.14" in (PV.losses.__doc__ or "")
+    parameters = inspect.signature(PV).parameters
+    assert list(parameters) == list(SECTIONS["PV"]["fields"])
+    assert parameters["losses"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert parameters["losses"].annotation == "float | None | Unset"
+    assert "pv" in inspect.signature(Scenario).parameters
+
+
+def test_a_misspelt_keyword_names_the_closest_field() -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'losess'; did you mean 'losses'"):
+        PV(losess=0.1)  # type: ignore[call-arg]
+
+
+@pytest.mark.slow
+def test_mypy_strict_reads_the_typed_constructors(tmp_path: Path) -> None:
+    good = tmp_path / "good.py"
+    good.write_text(
+        "from sunflux.optimizer import PV, ElectricLoad, ElectricTariff, Scenario, Settings, Site\n"
+        "scenario = Scenario(\n"
+        "    site=Site(latitude=39.74, longitude=-105.17),\n"
+        "    settings=Settings(time_steps_per_hour=1),\n"
+        "    pv=PV(max_kw=500.0, losses=0.14),\n"
+        "    electric_load=ElectricLoad.flat(annual_kwh=1_000_000),\n"
+        "    electric_tariff=ElectricTariff.blended(energy_rate=0.12),\n"
+        ")\n"
+        "losses: float | None = PV().losses\n"
+    )
+    bad = tmp_path / "bad.py"
+    bad.write_text("from sunflux.optimizer import PV\narray = PV(max_kw=500.0, losess=0.14)\n")
+    mypy = Path(sys.executable).parent / "mypy"
+    command = [str(mypy) if mypy.exists() else "mypy", "--strict", "--no-incremental"]
+    accepted = subprocess.run([*command, str(good)], capture_output=True, text=True, check=False)
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    refused = subprocess.run([*command, str(bad)], capture_output=True, text=True, check=False)
+    assert refused.returncode == 1
+    assert 'Unexpected keyword argument "losess" for "PV"; did you mean "losses"?' in refused.stdout

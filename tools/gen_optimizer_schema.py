@@ -5,10 +5,13 @@ input scenario" section says of each field (``spec_facts.json``: section names, 
 choices, shapes and valid input sets, as data), merges them (the spec wins where the two differ;
 the service's value is kept as a note) and writes:
 
-* ``python/sunflux/optimizer/_fields.py`` -- the field table as plain data, read at run time by
-  the section classes and by ``validate_scenario_dict``;
-* ``python/sunflux/optimizer/sections.py`` -- the static, typed section classes (one per section)
-  and the typed section slots of ``Scenario``.
+* ``python/sunflux/optimizer/schema.json`` -- the field table as data, shipped with the package:
+  read at run time by ``sunflux.optimizer`` (section classes, docstrings, signatures,
+  ``validate_scenario_dict``) and at build time by the Rust optimizer (``include_str!``), whose
+  defaults come from it;
+* ``python/sunflux/optimizer/sections.pyi`` -- the static types of the section classes and of the
+  section slots of ``Scenario`` (typed attributes and keyword-only ``__init__`` signatures, with
+  the same docstrings the runtime builds), for IDEs and type checkers.
 
 Usage::
 
@@ -36,9 +39,10 @@ INPUTS = REPO / "tools" / "optimizer_schema"
 FIELDS_JSON = Path("service_fields.json")
 SPEC_FACTS_JSON = Path("spec_facts.json")
 PACKAGE = REPO / "python" / "sunflux" / "optimizer"
-OUTPUT_FIELDS = PACKAGE / "_fields.py"
-OUTPUT_SECTIONS = PACKAGE / "sections.py"
+OUTPUT_SCHEMA = PACKAGE / "schema.json"
+OUTPUT_STUB = PACKAGE / "sections.pyi"
 DESCRIBE_MODULE = PACKAGE / "_describe.py"
+HELPERS_MODULE = PACKAGE / "_helpers.py"
 
 # Order of the sections in the generated module: the spec's sections first (in the order the
 # issue lists them), then the live service's sections the spec does not list.
@@ -96,10 +100,11 @@ SECTION_DOCS = {
 # Sections a scenario may give as a list of objects (the service accepts several PV arrays).
 MANY_SECTIONS = {"PV"}
 
-# Hand-written mixins that add helper constructors to a generated class.
+# Hand-written mixins that add helper constructors to a section class: ``class <Section>Helpers``
+# in ``_helpers.py`` (the runtime finds them by the same name).
 SECTION_BASES = {
-    "ElectricLoad": "ElectricLoadHelpers",
-    "ElectricTariff": "ElectricTariffHelpers",
+    name: f"{name}Helpers"
+    for name in re.findall(r"^class (\w+)Helpers\(", HELPERS_MODULE.read_text(encoding="utf-8"), re.M)
 }
 
 # Top-level keys of a scenario that are not sections (the service reads them as plain strings).
@@ -440,62 +445,14 @@ GENERATED_NOTE = (
     "up to date)."
 )
 
-
 LINE_WIDTH = 99
 
 
-def literal(value: Any, indent: int, prefix: int) -> str:
-    """A Python literal for ``value``, one item per line where it does not fit on one line.
-
-    ``indent`` is the indentation of the value's own lines, ``prefix`` the width already taken on
-    its first line.
-    """
-    text = repr(value)
-    if prefix + len(text) <= LINE_WIDTH:
-        return text
-    inner = " " * (indent + 4)
-    if isinstance(value, dict) and value:
-        lines = [f"{inner}{key!r}: {literal(item, indent + 4, indent + 6 + len(repr(key)))},"
-                 for key, item in value.items()]
-        return "{\n" + "\n".join(lines) + "\n" + " " * indent + "}"
-    if isinstance(value, list) and value:
-        lines = [f"{inner}{literal(item, indent + 4, indent + 4)}," for item in value]
-        return "[\n" + "\n".join(lines) + "\n" + " " * indent + "]"
-    if isinstance(value, str):
-        width = max(LINE_WIDTH - indent - 6, 40)
-        pieces = textwrap.wrap(value, width, drop_whitespace=False, break_long_words=False)
-        return "(\n" + "\n".join(f"{inner}{piece!r}" for piece in pieces) + "\n" + " " * indent + ")"
-    return text
-
-
-def render_fields_module(table: dict[str, Any], source: dict[str, Any]) -> str:
-    return (
-        '"""The optimizer scenario field table: every section and field, as plain data.\n\n'
-        "One source of truth for the section classes and for ``validate_scenario_dict``.\n"
-        f"{textwrap.fill(GENERATED_NOTE, LINE_WIDTH)}\n"
-        '"""\n\n'
-        "from typing import Any\n\n"
-        f"SOURCE: dict[str, Any] = {literal(source, 0, 25)}\n\n"
-        f"TOP_LEVEL_STRINGS: tuple[str, ...] = {tuple(TOP_LEVEL_STRINGS)!r}\n\n"
-        f"SECTIONS: dict[str, dict[str, Any]] = {literal(table, 0, 39)}\n"
-    )
-
-
-def annotation(record: dict[str, Any]) -> tuple[str, str]:
-    """The (read, write) Python types of a field."""
-    kind, shape = record["type"], record.get("shape")
-    scalar = {"float": "float", "int": "int", "bool": "bool", "str": "str",
-              "object": "dict[str, Any]"}
-    if kind in scalar:
-        return f"{scalar[kind]} | None", f"{scalar[kind]} | None"
-    read_item = {"list[float]": "float", "list[int]": "int", "list[str]": "str",
-                 "list[object]": "dict[str, Any]", "list[list[int]]": "list[int]"}[kind]
-    write = {"list[float]": "FloatSeries", "list[int]": "IntSeries",
-             "list[str]": "Sequence[str]", "list[object]": "Sequence[dict[str, Any]]",
-             "list[list[int]]": "Sequence[Sequence[int]]"}[kind]
-    if shape is not None and shape.startswith("scalar"):
-        return f"{read_item} | list[{read_item}] | None", f"{read_item} | {write} | None"
-    return f"list[{read_item}] | None", f"{write} | None"
+def render_schema(table: dict[str, Any], source: dict[str, Any]) -> str:
+    """The data file: every section and field, read by Python at run time and by Rust at build."""
+    document = {"note": GENERATED_NOTE, "source": source,
+                "top_level_strings": TOP_LEVEL_STRINGS, "sections": table}
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
 def docstring(text: str, indent: str) -> list[str]:
@@ -512,119 +469,54 @@ def docstring(text: str, indent: str) -> list[str]:
     return [f'{indent}"""{lines[0]}', *body, f'{indent}"""']
 
 
-def field_line(name: str, read: str, write: str, key: str | None = None) -> list[str]:
-    """``name: Field[read, write] = Field()``, split over three lines when it is too long."""
-    argument = f'"{key}"' if key else ""
-    line = f"    {name}: Field[{read}, {write}] = Field({argument})"
-    if len(line) <= LINE_WIDTH:
-        return [line]
-    return [f"    {name}: Field[", f"        {read}, {write}", f"    ] = Field({argument})"]
+def stub_class(name: str, base: str, doc: str,
+               fields: list[tuple[str, str, str, str]]) -> list[str]:
+    """A stub class: typed ``Field`` attributes (read, write types) with their docstrings and a
+    keyword-only ``__init__`` taking each field's write type."""
+    lines = [f"class {name}({base}):", *docstring(doc, "    "), ""]
+    for attr, read, write, text in fields:
+        lines += [f"    {attr}: Field[{read}, {write}] = ...", *docstring(text, "    "), ""]
+    lines += ["    def __init__(", "        self,", "        *,"]
+    lines += [f"        {attr}: {write} | Unset = ...," for attr, _, write, _ in fields]
+    return lines + ["    ) -> None: ..."]
 
 
-def init_lines(params: list[tuple[str, str]]) -> list[str]:
-    """A keyword-only ``__init__`` that stores every argument the caller gave."""
-    lines = ["    def __init__(", "        self,", "        *,"]
-    lines += [f"        {name}: {write} | Unset = UNSET," for name, write in params]
-    lines += ["    ) -> None:", "        super().__init__()", "        self._assign_all(", "            {"]
-    for name, _ in params:
-        entry = f'                "{name}": {name},'
-        if len(entry) > LINE_WIDTH:
-            lines += [f'                "{name}": (', f"                    {name}", "                ),"]
-        else:
-            lines.append(entry)
-    lines += ["            }", "        )"]
-    return lines
-
-
-def render_section_class(key: str, section: dict[str, Any]) -> list[str]:
-    base = SECTION_BASES.get(key, "Section")
-    origin = (
-        "Listed in the spec."
-        if section["in_spec"]
-        else "Not listed in the spec; fields and rules follow the live service."
-    )
-    doc = f"{section['doc']}\n\nSection key ``{key}``; {len(section['fields'])} fields. {origin}"
-    if section["possible_sets"]:
-        sets = "; ".join("[" + ", ".join(s) + "]" for s in section["possible_sets"])
-        doc += f"\nValid input sets (one of): {sets}."
-    lines = [f"class {key}({base}):"] + docstring(doc, "    ") + ["", f'    _key = "{key}"', ""]
-    params = []
-    for name, record in section["fields"].items():
-        read, write = annotation(record)
-        lines += field_line(name, read, write)
-        lines += docstring(DESCRIBE.describe_field(record), "    ")
-        lines.append("")
-        params.append((name, write))
-    return lines + init_lines(params)
-
-
-def render_scenario_slots(table: dict[str, Any]) -> list[str]:
-    doc = (
-        "The typed section slots of a scenario (base class of ``Scenario``).\n\n"
-        "Each attribute holds a section object, or None when the section is not set; ``pv`` may "
-        "also hold a list of arrays."
-    )
-    lines = ["class ScenarioSections(Record):"] + docstring(doc, "    ") + [""]
-    params = []
-    for key, section in table.items():
-        attr = section["attr"]
-        if section["many"]:
-            read, write = f"{key} | list[{key}] | None", f"{key} | Sequence[{key}] | None"
-        else:
-            read = write = f"{key} | None"
-        lines += field_line(attr, read, write, key)
-        lines += docstring(f"Section ``{key}``: {section['doc']}", "    ")
-        lines.append("")
-        params.append((attr, write))
-    for name in TOP_LEVEL_STRINGS:
-        lines += field_line(name, "str | None", "str | None")
-        lines += docstring(f"Top-level ``{name}`` string the service stores with the run.", "    ")
-        lines.append("")
-        params.append((name, "str | None"))
-    return lines + init_lines(params)
-
-
-def render_sections_module(table: dict[str, Any]) -> str:
+def render_stub(table: dict[str, Any]) -> str:
     names = list(table)
-    header = [
-        '"""Typed section classes of the optimizer scenario, one per section of the service.',
+    lines = [
+        '"""Static types of the section classes that ``sections.py`` builds from ``schema.json``.',
         "",
-        *textwrap.wrap(GENERATED_NOTE, 99),
-        "Field facts (type, unit, default, range, choices) come from ``_fields.SECTIONS``.",
+        *textwrap.wrap(GENERATED_NOTE, LINE_WIDTH),
         '"""',
-        "",
-        "from __future__ import annotations",
         "",
         "from typing import Any, Sequence",
         "",
-        "from sunflux.optimizer._base import (",
-        "    UNSET,",
-        "    Field,",
-        "    FloatSeries,",
-        "    IntSeries,",
-        "    Record,",
-        "    Section,",
-        "    Unset,",
-        ")",
-        "from sunflux.optimizer._helpers import "
-        + ", ".join(sorted(set(SECTION_BASES.values()))),
+        "from sunflux.optimizer._base import Field, FloatSeries, IntSeries, Record, Section, Unset",
+        "from sunflux.optimizer._helpers import " + ", ".join(sorted(SECTION_BASES.values())),
         "",
         "__all__ = [",
-        *[f'    "{name}",' for name in names + ["ScenarioSections", "SECTION_CLASSES"]],
+        *[f'    "{name}",' for name in names + ["SECTION_CLASSES"]],
         "]",
     ]
-    lines = header
     for key, section in table.items():
-        lines += ["", ""] + render_section_class(key, section)
-    lines += ["", ""] + render_scenario_slots(table)
-    lines += [
-        "",
-        "",
-        "SECTION_CLASSES: dict[str, type[Section]] = {",
-        *[f'    "{name}": {name},' for name in names],
-        "}",
-        "",
-    ]
+        fields = [(name, *DESCRIBE.annotation(record), DESCRIBE.describe_field(record))
+                  for name, record in section["fields"].items()]
+        lines += ["", ""] + stub_class(key, SECTION_BASES.get(key, "Section"),
+                                       DESCRIBE.describe_section(key, section), fields)
+    slots = []
+    for key, section in table.items():
+        read = write = f"{key} | None"
+        if section["many"]:
+            read, write = f"{key} | list[{key}] | None", f"{key} | Sequence[{key}] | None"
+        slots.append((section["attr"], read, write, f"Section ``{key}``: {section['doc']}"))
+    slots += [(name, "str | None", "str | None",
+               f"Top-level ``{name}`` string the service stores with the run.")
+              for name in TOP_LEVEL_STRINGS]
+    doc = ("The typed section slots of a scenario (base class of ``Scenario``).\n\nEach attribute "
+           "holds a section object, or None when the section is not set; ``pv`` may also hold a "
+           "list of arrays.")
+    lines += ["", ""] + stub_class("ScenarioSections", "Record", doc, slots)
+    lines += ["", "SECTION_CLASSES: dict[str, type[Section]]", ""]
     return "\n".join(lines)
 
 
@@ -649,10 +541,7 @@ def render(inputs: Path = INPUTS) -> dict[Path, str]:
         "service_commit": service["source"]["commit"],
         "spec": spec_facts["source"]["document"],
     }
-    return {
-        OUTPUT_FIELDS: render_fields_module(table, source),
-        OUTPUT_SECTIONS: render_sections_module(table),
-    }
+    return {OUTPUT_SCHEMA: render_schema(table, source), OUTPUT_STUB: render_stub(table)}
 
 
 def differences(inputs: Path = INPUTS) -> list[str]:

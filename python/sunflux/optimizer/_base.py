@@ -1,9 +1,9 @@
-"""Machinery shared by the generated section classes and ``Scenario``.
+"""Machinery shared by the section classes (built from ``schema.json``) and ``Scenario``.
 
 A record keeps exactly the values the user set (or the file held), in order, in ``_values``;
 typed ``Field`` descriptors read and write them. Unset fields read as their default, which is
 never written back, so ``to_dict()`` gives back only what was set. Field facts come from the
-generated table in ``_fields.py``.
+schema, through ``_fields.SECTIONS``.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import (
     Any,
     ClassVar,
     Generic,
+    Iterable,
     Iterator,
     Mapping,
     Protocol,
@@ -218,6 +219,11 @@ def _number(value: float) -> str:
     return f"{value:.6g}"
 
 
+def _did_you_mean(name: str, known: Iterable[str]) -> str:
+    hint = difflib.get_close_matches(name, list(known), n=1)
+    return f"; did you mean {hint[0]!r}?" if hint else ""
+
+
 class Record:
     """Ordered storage of set values behind typed ``Field`` attributes."""
 
@@ -233,8 +239,13 @@ class Record:
                     keys[attr] = member.key
         cls._attr_keys = keys
 
-    def __init__(self) -> None:
+    def __init__(self, **values: Any) -> None:
         object.__setattr__(self, "_values", {})
+        for name in values:
+            if name not in self._attr_keys:
+                raise TypeError(f"{type(self).__name__}() got an unexpected keyword argument "
+                                f"{name!r}{_did_you_mean(name, self._attr_keys)}")
+        self._assign_all(values)
 
     def _get(self, key: str) -> Any:
         return self._values.get(key)
@@ -253,9 +264,8 @@ class Record:
             if name.startswith("_") or name in self._attr_keys:
                 object.__setattr__(self, name, value)
                 return
-            hint = difflib.get_close_matches(name, list(self._attr_keys), n=1)
-            suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
-            raise AttributeError(f"{type(self).__name__} has no field {name!r}{suggestion}")
+            raise AttributeError(f"{type(self).__name__} has no field {name!r}"
+                                 f"{_did_you_mean(name, self._attr_keys)}")
 
     def copy(self) -> Self:
         """A deep copy; changing it leaves this one alone."""
@@ -263,7 +273,7 @@ class Record:
 
 
 class Section(Record):
-    """Base class of the generated section classes (``PV``, ``ElectricLoad``, ...)."""
+    """Base class of the section classes (``PV``, ``ElectricLoad``, ...)."""
 
     _key: ClassVar[str] = ""
 

@@ -1,8 +1,9 @@
-"""Plain-text description of one field-table record: help, type, unit, default, range, choices.
+"""Plain-text descriptions and Python types of the schema's sections and fields.
 
-The generator writes it as each attribute's docstring in ``sections.py`` (for IDEs) and the
-runtime attaches the same text to the field descriptors (for ``help()``), so both read alike.
-This module imports nothing from the package so the generator can load it on its own.
+The generator writes them into ``sections.pyi`` (docstrings and annotations, for IDEs and type
+checkers) and the runtime attaches the same texts and annotations to the section classes (for
+``help()`` and ``inspect.signature``), so both read alike. This module imports nothing from the
+package so the generator can load it on its own.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-__all__ = ["describe_field", "format_number", "SHAPE_TEXT"]
+__all__ = ["describe_field", "describe_section", "annotation", "format_number", "SHAPE_TEXT"]
 
 SHAPE_TEXT = {
     "series": "a series: one value per time step (8760 x Settings.time_steps_per_hour)",
@@ -80,3 +81,32 @@ def describe_field(record: Mapping[str, Any]) -> str:
         ]
         lines.append(f"Live service: {'; '.join(service_notes)} (this client follows the spec).")
     return "\n".join(lines)
+
+
+def describe_section(key: str, section: Mapping[str, Any]) -> str:
+    """The docstring of a section class: what it is, its size, origin and valid input sets."""
+    origin = ("Listed in the spec." if section["in_spec"]
+              else "Not listed in the spec; fields and rules follow the live service.")
+    text = f"{section['doc']}\n\nSection key ``{key}``; {len(section['fields'])} fields. {origin}"
+    if section["possible_sets"]:
+        sets = "; ".join("[" + ", ".join(names) + "]" for names in section["possible_sets"])
+        text += f"\nValid input sets (one of): {sets}."
+    return text
+
+
+_SCALARS = {"float": "float", "int": "int", "bool": "bool", "str": "str", "object": "dict[str, Any]"}
+_ITEMS = {"list[float]": ("float", "FloatSeries"), "list[int]": ("int", "IntSeries"),
+          "list[str]": ("str", "Sequence[str]"),
+          "list[object]": ("dict[str, Any]", "Sequence[dict[str, Any]]"),
+          "list[list[int]]": ("list[int]", "Sequence[Sequence[int]]")}
+
+
+def annotation(record: Mapping[str, Any]) -> tuple[str, str]:
+    """The (read, write) Python types of a field record, as annotation texts."""
+    kind, shape = record["type"], record.get("shape")
+    if kind in _SCALARS:
+        return f"{_SCALARS[kind]} | None", f"{_SCALARS[kind]} | None"
+    item, write = _ITEMS[kind]
+    if shape is not None and shape.startswith("scalar"):
+        return f"{item} | list[{item}] | None", f"{item} | {write} | None"
+    return f"list[{item}] | None", f"{write} | None"

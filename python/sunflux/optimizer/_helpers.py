@@ -1,7 +1,7 @@
 """Helper constructors for common loads and tariffs, mixed into the generated section classes.
 
 ``ElectricLoad.flat(...)``, ``ElectricTariff.blended(...)`` and ``ElectricTariff.tou(...)`` live
-here so the generated ``sections.py`` stays pure field declarations.
+here, apart from the section classes that ``sections.py`` builds from the schema.
 """
 
 from __future__ import annotations
@@ -11,11 +11,10 @@ from typing import Any, Self
 
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import FloatSeries, Section, to_plain
+from sunflux.optimizer.validation import HOURS_PER_YEAR, TIME_STEPS_PER_HOUR
 
-__all__ = ["ElectricLoadHelpers", "ElectricTariffHelpers", "HOURS_PER_YEAR"]
+__all__ = ["ElectricLoadHelpers", "ElectricTariffHelpers"]
 
-HOURS_PER_YEAR = 8760
-TIME_STEPS_PER_HOUR = (1, 2, 4)
 HOURS_PER_DAY = 24
 
 

@@ -16,16 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._errors import ParameterError
+from sunflux.optimizer._fields import SECTIONS
 
 if TYPE_CHECKING:
     from sunflux.optimizer.jobs import OptimizerResult
 
-#: The service's defaults for the inputs a results body may leave out.
-STORAGE_EFFICIENCY_DEFAULTS = {"internal_efficiency_fraction": 0.975, "inverter_efficiency_fraction": 0.96,
-                               "rectifier_efficiency_fraction": 0.96}
-GENERATOR_EFFICIENCY_DEFAULT = 0.322
-DIESEL_KWH_PER_GALLON = 40.7
-UNLIMITED_FUEL_GAL = 1.0e9
+STORAGE_EFFICIENCIES = ("internal_efficiency_fraction", "inverter_efficiency_fraction",
+                        "rectifier_efficiency_fraction")
 RENEWABLE_FLOWS = ("electric_to_storage_series_kw", "electric_curtailed_series_kw", "electric_to_load_series_kw",
                    "electric_to_grid_series_kw")
 
@@ -57,6 +54,11 @@ def _number(section: Mapping[str, Any], field: str, default: float) -> float:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else default
 
 
+def _input(inputs: Mapping[str, Any], section: str, field: str) -> float:
+    """An input of the results, or its default in the schema when the body leaves it out."""
+    return _number(_section(inputs, section), field, SECTIONS[section]["fields"][field]["default"])
+
+
 def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_only: bool = False) -> dict[str, Any]:
     """Hours survived by an outage starting at each time step of an optimal result (local or
     live): ``resilience_by_time_step``, ``resilience_hours_min``/``_max``/``_avg``,
@@ -77,14 +79,14 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
     outages = _section(outputs, "Outages")
     if microgrid_only and not outages:
         raise ParameterError(["microgrid_only needs a result with the Outages of the multiple-outage form."])
-    storage_out, storage_in = _section(outputs, "ElectricStorage"), _section(inputs, "ElectricStorage")
+    storage_out = _section(outputs, "ElectricStorage")
     if microgrid_only and outages.get("electric_storage_microgrid_upgraded") is not True:
         storage_out = {}
     roundtrip = 1.0
-    for field, default in STORAGE_EFFICIENCY_DEFAULTS.items():
-        roundtrip *= _number(storage_in, field, default)
+    for field in STORAGE_EFFICIENCIES:
+        roundtrip *= _input(inputs, "ElectricStorage", field)
     generator_out, generator_in = _section(outputs, "Generator"), _section(inputs, "Generator")
-    full_load = _number(generator_in, "electric_efficiency_full_load", GENERATOR_EFFICIENCY_DEFAULT)
+    full_load = _input(inputs, "Generator", "electric_efficiency_full_load")
     off_grid = _section(inputs, "Settings").get("off_grid_flag") is True
     generator_kw = _number(outages, "generator_microgrid_size_kw", 0.0) if microgrid_only else _number(generator_out, "size_kw", 0.0)
     return _core.simulate_outages(
@@ -95,9 +97,9 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
         initial_soc_fraction=[float(v) for v in storage_out.get("soc_series_fraction") or []],
         battery_roundtrip_efficiency=roundtrip,
         generator_kw=generator_kw,
-        fuel_available_gal=_number(generator_in, "fuel_avail_gal", UNLIMITED_FUEL_GAL),
+        fuel_available_gal=_input(inputs, "Generator", "fuel_avail_gal"),
         generator_efficiency_full_load=full_load,
         generator_efficiency_half_load=_number(generator_in, "electric_efficiency_half_load", full_load),
-        fuel_kwh_per_gallon=_number(generator_in, "fuel_higher_heating_value_kwh_per_gal", DIESEL_KWH_PER_GALLON),
+        fuel_kwh_per_gallon=_input(inputs, "Generator", "fuel_higher_heating_value_kwh_per_gal"),
         generator_min_turndown_fraction=_number(generator_in, "min_turn_down_fraction", 0.15 if off_grid else 0.0),
     )

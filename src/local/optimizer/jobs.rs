@@ -142,13 +142,16 @@ pub fn canonical_uuid(text: &str) -> Option<String> {
     Some(format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32]))
 }
 
-/// `Settings.timeout_seconds` of a scenario, clamped to the service's 1..=1200 s.
+/// `Settings.timeout_seconds` of a scenario (absent: the schema's default), clamped to the
+/// service's 1..=1200 s.
 fn timeout_of(scenario: &Value) -> f64 {
+    let field = "timeout_seconds";
     scenario
         .get("Settings")
-        .and_then(|s| s.get("timeout_seconds"))
+        .and_then(|s| s.get(field))
+        .or_else(|| super::schema::default("Settings", field))
         .and_then(Value::as_f64)
-        .unwrap_or(600.0)
+        .unwrap_or(MAX_TIMEOUT_SECONDS)
         .clamp(1.0, MAX_TIMEOUT_SECONDS)
 }
 

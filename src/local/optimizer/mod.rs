@@ -20,6 +20,7 @@ pub mod outage_sim;
 pub mod outputs;
 pub mod pv_costs;
 pub mod run;
+pub mod schema;
 pub mod solve;
 pub mod tariff;
 

@@ -3,9 +3,11 @@
 //! `Scenario.to_dict(include_defaults=True)`) into a `Model` or says why it cannot.
 //!
 //! Units: kW, kWh, $, fractions; every series has one value per time step of the modelled
-//! year (8760 · time_steps_per_hour). Values the service leaves null and fills later (sector
-//! defaults of Financial, PV and ElectricStorage; the on-grid storage defaults) are filled here
-//! with the service's numbers and recorded in `Model::filled_defaults` so results can echo them.
+//! year (8760 · time_steps_per_hour). An input left out takes its default from the optimizer
+//! schema (`super::schema`, the data file the Python builder reads too), never a number restated
+//! here. Values the service leaves null and fills later (sector defaults of Financial, PV and
+//! ElectricStorage; the on-grid storage defaults) are filled here with the service's numbers and
+//! recorded in `Model::filled_defaults` so results can echo them.
 //!
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
@@ -19,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
 use super::pv_costs;
+use super::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
 use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
@@ -535,8 +538,24 @@ impl<'a> Reader<'a> {
         }
     }
 
-    pub(super) fn number(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: f64) -> f64 {
+    /// A number input, or its default in the optimizer schema.
+    pub(super) fn number(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> f64 {
+        let default = self.schema_default(section, field, Value::as_f64);
+        self.number_or(map, section, field, default)
+    }
+
+    /// A number input the schema has no default for (the service leaves it null): `default`.
+    pub(super) fn number_or(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: f64) -> f64 {
         self.number_in(map, section, field).unwrap_or(default)
+    }
+
+    /// The schema's default of a field the reader relies on; a field without one is a defect
+    /// of this reader, reported as an invalid input rather than a panic.
+    fn schema_default<T: Default>(&mut self, section: &str, field: &str, read: fn(&Value) -> Option<T>) -> T {
+        schema::default(section, field).and_then(read).unwrap_or_else(|| {
+            self.invalid.push(format!("{section}.{field} has no default of this type in the optimizer schema."));
+            T::default()
+        })
     }
 
     /// A nullable input the service fills later: the default is recorded for the echo.
@@ -558,7 +577,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    pub(super) fn count(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: u32) -> u32 {
+    /// A whole-number input, or its default in the optimizer schema.
+    pub(super) fn count(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> u32 {
+        let default = self.schema_default(section, field, |value| value.as_u64().and_then(|n| u32::try_from(n).ok()));
+        self.count_or(map, section, field, default)
+    }
+
+    pub(super) fn count_or(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: u32) -> u32 {
         match self.number_in(map, section, field) {
             None => default,
             Some(x) if x >= 0.0 && x <= f64::from(u32::MAX) => x.trunc() as u32,
@@ -569,7 +594,13 @@ impl<'a> Reader<'a> {
         }
     }
 
-    pub(super) fn flag(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: bool) -> bool {
+    /// A true/false input, or its default in the optimizer schema.
+    pub(super) fn flag(&mut self, map: &Map<String, Value>, section: &str, field: &str) -> bool {
+        let default = self.schema_default(section, field, Value::as_bool);
+        self.flag_or(map, section, field, default)
+    }
+
+    pub(super) fn flag_or(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: bool) -> bool {
         match map.get(field) {
             None | Some(Value::Null) => default,
             Some(Value::Bool(b)) => *b,
@@ -616,15 +647,15 @@ impl<'a> Reader<'a> {
 
     fn read_model(&mut self, pv_production: &[Option<Vec<f64>>]) -> Option<Model> {
         let settings_map = self.section("Settings").unwrap_or(self.empty);
-        let steps_per_hour = self.count(settings_map, "Settings", "time_steps_per_hour", 1) as usize;
+        let steps_per_hour = self.count(settings_map, "Settings", "time_steps_per_hour") as usize;
         if ![1, 2, 4].contains(&steps_per_hour) {
             self.invalid.push("Settings.time_steps_per_hour must be 1, 2 or 4.".into());
             return None;
         }
         let settings = RunSettings {
-            run_bau: self.flag(settings_map, "Settings", "run_bau", true),
-            add_soc_incentive: self.flag(settings_map, "Settings", "add_soc_incentive", true),
-            optimality_tolerance: self.number(settings_map, "Settings", "optimality_tolerance", 0.001).max(1e-9),
+            run_bau: self.flag(settings_map, "Settings", "run_bau"),
+            add_soc_incentive: self.flag(settings_map, "Settings", "add_soc_incentive"),
+            optimality_tolerance: self.number(settings_map, "Settings", "optimality_tolerance").max(1e-9),
         };
         let off_grid = self.off_grid_flag();
         let settings = RunSettings { run_bau: settings.run_bau && !off_grid, ..settings };
@@ -692,7 +723,7 @@ impl<'a> Reader<'a> {
             self.filled.push(FilledDefault::forced(s, field, Value::from(value)));
         }
         Financial {
-            analysis_years: self.count(map, s, "analysis_years", 25).max(1),
+            analysis_years: self.count(map, s, "analysis_years").max(1),
             elec_cost_escalation_rate_fraction: self.filled_number(map, s, "elec_cost_escalation_rate_fraction", sd::ELEC_COST_ESCALATION),
             om_cost_escalation_rate_fraction: self.filled_number(map, s, "om_cost_escalation_rate_fraction", sd::OM_COST_ESCALATION),
             offtaker_discount_rate_fraction: offtaker_discount,
@@ -727,7 +758,7 @@ impl<'a> Reader<'a> {
         let annual = self.number_in(map, s, "annual_kwh");
         let monthly = self.numbers(map, s, "monthly_totals_kwh");
         let peaks_given = is_given(map.get("monthly_peaks_kw"));
-        let normalize = self.flag(map, s, "normalize_and_scale_load_profile_input", false);
+        let normalize = self.flag(map, s, "normalize_and_scale_load_profile_input");
         if annual.is_some() && !monthly.is_empty() {
             self.invalid.push("Cannot provide both annual_kwh and monthly_totals_kwh to scale the electric load profile.".into());
             return None;
@@ -809,7 +840,7 @@ impl<'a> Reader<'a> {
     /// `loads_kw_is_net`: the load given is net of the existing PV, whose output is added back.
     fn net_load_adjustment(&mut self, mut load: Vec<f64>, pvs: &[Pv]) -> Vec<f64> {
         let map = self.section("ElectricLoad").unwrap_or(self.empty);
-        let is_net = self.flag(map, "ElectricLoad", "loads_kw_is_net", true);
+        let is_net = self.flag(map, "ElectricLoad", "loads_kw_is_net");
         for pv in pvs.iter().filter(|pv| is_net && pv.existing_kw > 0.0) {
             for (kw, factor) in load.iter_mut().zip(&pv.production_factor) {
                 *kw += pv.existing_kw * factor;
@@ -857,7 +888,7 @@ impl<'a> Reader<'a> {
                 annual_min_charge: rate.annual_min_charge,
                 sell_rate: rate.sell_rate,
             };
-            if self.flag(map, s, "add_monthly_rates_to_urdb_rate", false) {
+            if self.flag(map, s, "add_monthly_rates_to_urdb_rate") {
                 if monthly_energy.len() == 12 {
                     for tier in &mut parts.energy_rates {
                         for (rate, &m) in tier.iter_mut().zip(&month_of_step) {
@@ -871,7 +902,7 @@ impl<'a> Reader<'a> {
                     }
                 }
             }
-            if self.flag(map, s, "add_tou_energy_rates_to_urdb_rate", false) && tou.len() == steps {
+            if self.flag(map, s, "add_tou_energy_rates_to_urdb_rate") && tou.len() == steps {
                 for tier in &mut parts.energy_rates {
                     tier.iter_mut().zip(&tou).for_each(|(rate, extra)| *rate += extra);
                 }
@@ -935,8 +966,8 @@ impl<'a> Reader<'a> {
     fn read_lookback(&mut self, map: &Map<String, Value>) -> Option<Lookback> {
         let s = "ElectricTariff";
         let months = self.numbers(map, s, "demand_lookback_months");
-        let range = self.count(map, s, "demand_lookback_range", 0) as usize;
-        let percent = self.number(map, s, "demand_lookback_percent", 0.0);
+        let range = self.count_or(map, s, "demand_lookback_range", 0) as usize;
+        let percent = self.number_or(map, s, "demand_lookback_percent", 0.0);
         if !months.is_empty() && months.len() != 12 {
             self.invalid.push("Length of demand_lookback_months array must be 12.".into());
             return None;
@@ -1010,8 +1041,8 @@ impl<'a> Reader<'a> {
     fn read_grid(&mut self) -> GridLimits {
         let map = self.section("ElectricUtility").unwrap_or(self.empty);
         GridLimits {
-            net_metering_limit_kw: self.number(map, "ElectricUtility", "net_metering_limit_kw", 0.0),
-            interconnection_limit_kw: self.number(map, "ElectricUtility", "interconnection_limit_kw", 1.0e9),
+            net_metering_limit_kw: self.number(map, "ElectricUtility", "net_metering_limit_kw"),
+            interconnection_limit_kw: self.number(map, "ElectricUtility", "interconnection_limit_kw"),
         }
     }
 
@@ -1048,12 +1079,11 @@ impl<'a> Reader<'a> {
     }
 
     fn read_pv(&mut self, map: &Map<String, Value>, index: usize, default_name: String, engine: Option<&[f64]>, context: ArrayContext) -> Option<Pv> {
-        use sector_defaults as sd;
         let ArrayContext { steps_per_hour, annual_kwh, off_grid } = context;
         let s = "PV";
-        let existing_kw = self.number(map, s, "existing_kw", 0.0);
-        let min_kw = self.number(map, s, "min_kw", 0.0);
-        let max_kw = self.number(map, s, "max_kw", 1.0e9);
+        let existing_kw = self.number(map, s, "existing_kw");
+        let min_kw = self.number(map, s, "min_kw");
+        let max_kw = self.number(map, s, "max_kw");
         if max_kw <= 0.0 && existing_kw <= 0.0 {
             return None;
         }
@@ -1076,21 +1106,7 @@ impl<'a> Reader<'a> {
         };
         let (installed_cost, om_cost) = self.pv_costs(map, index, &location, min_kw, max_kw, annual_kwh);
         let space_limit_kw = self.array_space_kw(map, &location);
-        let incentives = PvIncentives {
-            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::PV_FEDERAL_ITC),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.5),
-            state_ibi_fraction: self.number(map, s, "state_ibi_fraction", 0.0),
-            state_ibi_max: self.number(map, s, "state_ibi_max", 1.0e10),
-            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction", 0.0),
-            utility_ibi_max: self.number(map, s, "utility_ibi_max", 1.0e10),
-            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw", 0.0),
-            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw", 0.0),
-            state_rebate_max: self.number(map, s, "state_rebate_max", 1.0e10),
-            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw", 0.0),
-            utility_rebate_max: self.number(map, s, "utility_rebate_max", 1.0e10),
-        };
+        let incentives = self.read_incentives(map, s, sector_defaults::PV_FEDERAL_ITC);
         Some(Pv {
             kind: ArrayKind::Pv,
             operating_reserve_required_fraction: self.reserve_fraction(map, s, off_grid, 0.25),
@@ -1104,13 +1120,13 @@ impl<'a> Reader<'a> {
             max_new_kw: space_limit_kw.map_or(max_kw, |limit| max_kw.min(limit)),
             installed_cost_per_kw: installed_cost,
             om_cost_per_kw: om_cost,
-            degradation_fraction: self.number(map, s, "degradation_fraction", 0.005),
+            degradation_fraction: self.number(map, s, "degradation_fraction"),
             production_factor,
             incentives,
-            can_net_meter: self.flag(map, s, "can_net_meter", true) && !off_grid,
-            can_wholesale: self.flag(map, s, "can_wholesale", true) && !off_grid,
-            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit", true) && !off_grid,
-            can_curtail: self.flag(map, s, "can_curtail", true),
+            can_net_meter: self.flag(map, s, "can_net_meter") && !off_grid,
+            can_wholesale: self.flag(map, s, "can_wholesale") && !off_grid,
+            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit") && !off_grid,
+            can_curtail: self.flag(map, s, "can_curtail"),
         })
     }
 
@@ -1126,12 +1142,31 @@ impl<'a> Reader<'a> {
 
     /// The wind turbine, from its production factor (the wind resource download and turbine
     /// model of the service are not available here), sized and priced like an array.
-    fn read_wind(&mut self, steps_per_hour: usize, base_load: &[f64], off_grid: bool) -> Option<Pv> {
+    /// The incentives of a PV array or the wind turbine (the same fields in both sections).
+    fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, federal_itc_fraction: f64) -> PvIncentives {
         use sector_defaults as sd;
+        PvIncentives {
+            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", federal_itc_fraction),
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
+            state_ibi_fraction: self.number(map, s, "state_ibi_fraction"),
+            state_ibi_max: self.number(map, s, "state_ibi_max"),
+            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction"),
+            utility_ibi_max: self.number(map, s, "utility_ibi_max"),
+            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw"),
+            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw"),
+            state_rebate_max: self.number(map, s, "state_rebate_max"),
+            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw"),
+            utility_rebate_max: self.number(map, s, "utility_rebate_max"),
+        }
+    }
+
+    fn read_wind(&mut self, steps_per_hour: usize, base_load: &[f64], off_grid: bool) -> Option<Pv> {
         let map = self.section("Wind")?;
         let s = "Wind";
-        let min_kw = self.number(map, s, "min_kw", 0.0);
-        let mut max_kw = self.number(map, s, "max_kw", 1.0e9);
+        let min_kw = self.number(map, s, "min_kw");
+        let mut max_kw = self.number(map, s, "max_kw");
         if max_kw <= 0.0 {
             return None;
         }
@@ -1142,7 +1177,7 @@ impl<'a> Reader<'a> {
         let production_factor = self.series(&given, s, "production_factor_series", steps_per_hour)?;
         let site = self.section("Site").unwrap_or(self.empty);
         if let Some(acres) = self.number_in(site, "Site", "land_acres") {
-            let acres_per_kw = self.number(map, s, "acres_per_kw", 0.03);
+            let acres_per_kw = self.number(map, s, "acres_per_kw");
             // Turbines below 1.5 MW are not held to the land limit (the service's rule).
             let land_kw = if acres_per_kw > 0.0 { (acres / acres_per_kw).max(1500.0) } else { f64::INFINITY };
             max_kw = max_kw.min(land_kw);
@@ -1159,21 +1194,7 @@ impl<'a> Reader<'a> {
                 cost
             }
         };
-        let incentives = PvIncentives {
-            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", sd::WIND_FEDERAL_ITC),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.5),
-            state_ibi_fraction: self.number(map, s, "state_ibi_fraction", 0.0),
-            state_ibi_max: self.number(map, s, "state_ibi_max", 1.0e10),
-            utility_ibi_fraction: self.number(map, s, "utility_ibi_fraction", 0.0),
-            utility_ibi_max: self.number(map, s, "utility_ibi_max", 1.0e10),
-            federal_rebate_per_kw: self.number(map, s, "federal_rebate_per_kw", 0.0),
-            state_rebate_per_kw: self.number(map, s, "state_rebate_per_kw", 0.0),
-            state_rebate_max: self.number(map, s, "state_rebate_max", 1.0e10),
-            utility_rebate_per_kw: self.number(map, s, "utility_rebate_per_kw", 0.0),
-            utility_rebate_max: self.number(map, s, "utility_rebate_max", 1.0e10),
-        };
+        let incentives = self.read_incentives(map, s, sector_defaults::WIND_FEDERAL_ITC);
         Some(Pv {
             kind: ArrayKind::Wind,
             name: "Wind".into(),
@@ -1182,14 +1203,14 @@ impl<'a> Reader<'a> {
             min_new_kw: min_kw,
             max_new_kw: max_kw,
             installed_cost_per_kw,
-            om_cost_per_kw: self.number(map, s, "om_cost_per_kw", 42.0),
+            om_cost_per_kw: self.number(map, s, "om_cost_per_kw"),
             degradation_fraction: 0.0,
             production_factor,
             incentives,
-            can_net_meter: self.flag(map, s, "can_net_meter", true) && !off_grid,
-            can_wholesale: self.flag(map, s, "can_wholesale", true) && !off_grid,
-            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit", true) && !off_grid,
-            can_curtail: self.flag(map, s, "can_curtail", true),
+            can_net_meter: self.flag(map, s, "can_net_meter") && !off_grid,
+            can_wholesale: self.flag(map, s, "can_wholesale") && !off_grid,
+            can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit") && !off_grid,
+            can_curtail: self.flag(map, s, "can_curtail"),
             operating_reserve_required_fraction: self.reserve_fraction(map, s, off_grid, 0.5),
         })
     }
@@ -1210,9 +1231,9 @@ impl<'a> Reader<'a> {
             max_kw,
             roof_squarefeet: self.number_in(site, "Site", "roof_squarefeet"),
             land_acres: self.number_in(site, "Site", "land_acres"),
-            kw_per_square_foot: self.number(map, s, "kw_per_square_foot", 0.01),
-            acres_per_kw: self.number(map, s, "acres_per_kw", 0.006),
-            array_type: self.count(map, s, "array_type", 1),
+            kw_per_square_foot: self.number(map, s, "kw_per_square_foot"),
+            acres_per_kw: self.number(map, s, "acres_per_kw"),
+            array_type: self.count(map, s, "array_type"),
             location: location.to_string(),
             size_class: self.number_in(map, s, "size_class").map(|c| c as u32),
         };
@@ -1234,8 +1255,8 @@ impl<'a> Reader<'a> {
         let site = self.section("Site").unwrap_or(self.empty);
         let roof = self.number_in(site, "Site", "roof_squarefeet");
         let land = self.number_in(site, "Site", "land_acres");
-        let kw_per_square_foot = self.number(pv, "PV", "kw_per_square_foot", 0.01);
-        let acres_per_kw = self.number(pv, "PV", "acres_per_kw", 0.006);
+        let kw_per_square_foot = self.number(pv, "PV", "kw_per_square_foot");
+        let acres_per_kw = self.number(pv, "PV", "acres_per_kw");
         let roof_kw = roof.map(|ft2| ft2 * kw_per_square_foot);
         let land_kw = land.map(|acres| if acres_per_kw > 0.0 { acres / acres_per_kw } else { f64::INFINITY });
         match location {
@@ -1267,15 +1288,15 @@ impl<'a> Reader<'a> {
         use sector_defaults as sd;
         let map = self.section("ElectricStorage")?;
         let s = "ElectricStorage";
-        let max_kw = self.number(map, s, "max_kw", 1.0e9);
-        let max_kwh = self.number(map, s, "max_kwh", 1.0e6);
+        let max_kw = self.number(map, s, "max_kw");
+        let max_kwh = self.number(map, s, "max_kwh");
         if max_kw <= 0.0 || max_kwh <= 0.0 {
             return None;
         }
         let soc_init_fraction = self.filled_number(map, s, "soc_init_fraction", if off_grid { 1.0 } else { 0.5 });
-        let internal = self.number(map, s, "internal_efficiency_fraction", 0.975);
-        let inverter = self.number(map, s, "inverter_efficiency_fraction", 0.96);
-        let rectifier = self.number(map, s, "rectifier_efficiency_fraction", 0.96);
+        let internal = self.number(map, s, "internal_efficiency_fraction");
+        let inverter = self.number(map, s, "inverter_efficiency_fraction");
+        let rectifier = self.number(map, s, "rectifier_efficiency_fraction");
         if internal <= 0.0 || inverter <= 0.0 || rectifier <= 0.0 {
             self.invalid.push("ElectricStorage efficiencies must be greater than 0.".into());
             return None;
@@ -1285,39 +1306,39 @@ impl<'a> Reader<'a> {
                 self.filled.push(FilledDefault::new(s, "can_grid_charge", Value::Bool(!off_grid)));
                 !off_grid
             }
-            Some(_) => self.flag(map, s, "can_grid_charge", true) && !off_grid,
+            Some(_) => self.flag_or(map, s, "can_grid_charge", true) && !off_grid,
         };
         Some(Storage {
-            min_kw: self.number(map, s, "min_kw", 0.0),
+            min_kw: self.number(map, s, "min_kw"),
             max_kw,
-            min_kwh: self.number(map, s, "min_kwh", 0.0),
+            min_kwh: self.number(map, s, "min_kwh"),
             max_kwh,
             internal_efficiency_fraction: internal,
             inverter_efficiency_fraction: inverter,
             rectifier_efficiency_fraction: rectifier,
-            soc_min_fraction: self.number(map, s, "soc_min_fraction", 0.2),
+            soc_min_fraction: self.number(map, s, "soc_min_fraction"),
             soc_init_fraction,
-            optimize_soc_init_fraction: self.flag(map, s, "optimize_soc_init_fraction", false),
+            optimize_soc_init_fraction: self.flag(map, s, "optimize_soc_init_fraction"),
             can_grid_charge,
             soc_min_applies_during_outages,
-            installed_cost_per_kw: self.number(map, s, "installed_cost_per_kw", 968.0),
-            installed_cost_per_kwh: self.number(map, s, "installed_cost_per_kwh", 253.0),
-            installed_cost_constant: self.number(map, s, "installed_cost_constant", 222_115.0),
-            replace_cost_per_kw: self.number(map, s, "replace_cost_per_kw", 0.0),
-            replace_cost_per_kwh: self.number(map, s, "replace_cost_per_kwh", 0.0),
-            replace_cost_constant: self.number(map, s, "replace_cost_constant", 0.0),
-            inverter_replacement_year: self.count(map, s, "inverter_replacement_year", 10),
-            battery_replacement_year: self.count(map, s, "battery_replacement_year", 10),
-            cost_constant_replacement_year: self.count(map, s, "cost_constant_replacement_year", 10),
-            om_cost_fraction_of_installed_cost: self.number(map, s, "om_cost_fraction_of_installed_cost", 0.025),
+            installed_cost_per_kw: self.number(map, s, "installed_cost_per_kw"),
+            installed_cost_per_kwh: self.number(map, s, "installed_cost_per_kwh"),
+            installed_cost_constant: self.number(map, s, "installed_cost_constant"),
+            replace_cost_per_kw: self.number(map, s, "replace_cost_per_kw"),
+            replace_cost_per_kwh: self.number(map, s, "replace_cost_per_kwh"),
+            replace_cost_constant: self.number(map, s, "replace_cost_constant"),
+            inverter_replacement_year: self.count(map, s, "inverter_replacement_year"),
+            battery_replacement_year: self.count(map, s, "battery_replacement_year"),
+            cost_constant_replacement_year: self.count(map, s, "cost_constant_replacement_year"),
+            om_cost_fraction_of_installed_cost: self.number(map, s, "om_cost_fraction_of_installed_cost"),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.5),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
             total_itc_fraction: self.filled_number(map, s, "total_itc_fraction", sd::STORAGE_TOTAL_ITC),
-            total_rebate_per_kw: self.number(map, s, "total_rebate_per_kw", 0.0),
-            total_rebate_per_kwh: self.number(map, s, "total_rebate_per_kwh", 0.0),
-            min_duration_hours: self.number(map, s, "min_duration_hours", 0.0),
-            max_duration_hours: self.number(map, s, "max_duration_hours", 100_000.0),
+            total_rebate_per_kw: self.number(map, s, "total_rebate_per_kw"),
+            total_rebate_per_kwh: self.number(map, s, "total_rebate_per_kwh"),
+            min_duration_hours: self.number(map, s, "min_duration_hours"),
+            max_duration_hours: self.number(map, s, "max_duration_hours"),
         })
     }
 }

@@ -143,7 +143,7 @@ pub struct OutageInputs {
 impl<'a> Reader<'a> {
     pub(super) fn off_grid_flag(&mut self) -> bool {
         let settings = self.section("Settings").unwrap_or(self.empty);
-        self.flag(settings, "Settings", "off_grid_flag", false)
+        self.flag(settings, "Settings", "off_grid_flag")
     }
 
     /// A nullable field the service fills with `default`, recorded for the echo.
@@ -154,12 +154,12 @@ impl<'a> Reader<'a> {
     pub(super) fn read_generator(&mut self, off_grid: bool, analysis_years: u32) -> Option<Generator> {
         let map = self.section("Generator")?;
         let s = "Generator";
-        let existing_kw = self.number(map, s, "existing_kw", 0.0);
-        let max_new_kw = self.number(map, s, "max_kw", 1.0e6);
+        let existing_kw = self.number(map, s, "existing_kw");
+        let max_new_kw = self.number(map, s, "max_kw");
         if existing_kw + max_new_kw <= 0.0 {
             return None;
         }
-        let only_outage = self.flag(map, s, "only_runs_during_grid_outage", true);
+        let only_outage = self.flag(map, s, "only_runs_during_grid_outage");
         let installed_default = if off_grid {
             880.0
         } else if only_outage {
@@ -168,20 +168,20 @@ impl<'a> Reader<'a> {
             800.0
         };
         let installed_cost_per_kw = self.filled_value(map, s, "installed_cost_per_kw", installed_default);
-        let full = self.number(map, s, "electric_efficiency_full_load", 0.322);
+        let full = self.number(map, s, "electric_efficiency_full_load");
         let half = self.filled_value(map, s, "electric_efficiency_half_load", full);
-        let heating_value = self.number(map, s, "fuel_higher_heating_value_kwh_per_gal", KWH_PER_GALLON_DIESEL);
+        let heating_value = self.number(map, s, "fuel_higher_heating_value_kwh_per_gal");
         if full <= 0.0 || half <= 0.0 || heating_value <= 0.0 {
             self.invalid.push("Generator efficiencies and fuel heating value must be greater than 0.".into());
             return None;
         }
         let (slope, intercept) = fuel_slope_and_intercept(full, half, heating_value);
-        let sells = self.flag(map, s, "sells_energy_back_to_grid", false);
+        let sells = self.flag(map, s, "sells_energy_back_to_grid");
         let exports = ["can_net_meter", "can_wholesale", "can_export_beyond_nem_limit"].into_iter().any(|f| map.get(f).and_then(Value::as_bool) == Some(true));
         if sells && exports && !off_grid {
             self.unsupported.push("Generator.sells_energy_back_to_grid=true with export bins (generator exports)".into());
         }
-        if self.number(map, s, "production_incentive_per_kwh", 0.0) > 0.0 {
+        if self.number(map, s, "production_incentive_per_kwh") > 0.0 {
             self.unsupported.push("Generator.production_incentive_per_kwh (production-based incentives)".into());
         }
         let replacement_year = match self.number_in(map, s, "replacement_year") {
@@ -195,29 +195,29 @@ impl<'a> Reader<'a> {
         let replace_cost_per_kw = self.filled_value(map, s, "replace_cost_per_kw", if off_grid { installed_cost_per_kw } else { 0.0 });
         Some(Generator {
             existing_kw,
-            min_new_kw: self.number(map, s, "min_kw", 0.0),
+            min_new_kw: self.number(map, s, "min_kw"),
             max_new_kw,
             installed_cost_per_kw,
             om_cost_per_kw: self.filled_value(map, s, "om_cost_per_kw", if off_grid { 10.0 } else { 20.0 }),
-            om_cost_per_kwh: self.number(map, s, "om_cost_per_kwh", 0.0),
-            fuel_cost_per_gallon: self.number(map, s, "fuel_cost_per_gallon", 2.25),
+            om_cost_per_kwh: self.number(map, s, "om_cost_per_kwh"),
+            fuel_cost_per_gallon: self.number(map, s, "fuel_cost_per_gallon"),
             fuel_slope_gal_per_kwh: slope,
             fuel_intercept_gal_per_hour: intercept,
-            fuel_avail_gal: self.number(map, s, "fuel_avail_gal", 1.0e9),
+            fuel_avail_gal: self.number(map, s, "fuel_avail_gal"),
             min_turn_down_fraction: self.filled_value(map, s, "min_turn_down_fraction", if off_grid { 0.15 } else { 0.0 }),
             only_runs_during_grid_outage: only_outage,
-            macrs_option_years: self.count(map, s, "macrs_option_years", 0),
-            macrs_bonus_fraction: self.number(map, s, "macrs_bonus_fraction", 0.0),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction", 0.0),
+            macrs_option_years: self.count(map, s, "macrs_option_years"),
+            macrs_bonus_fraction: self.number(map, s, "macrs_bonus_fraction"),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
             replacement_year,
             replace_cost_per_kw,
             emissions_lb_per_gal: EmissionsFactors {
-                co2: self.number(map, s, "emissions_factor_lb_CO2_per_gal", 22.58),
-                nox: self.number(map, s, "emissions_factor_lb_NOx_per_gal", 0.0775544),
-                so2: self.number(map, s, "emissions_factor_lb_SO2_per_gal", 0.040020476),
-                pm25: self.number(map, s, "emissions_factor_lb_PM25_per_gal", 0.0),
+                co2: self.number(map, s, "emissions_factor_lb_CO2_per_gal"),
+                nox: self.number(map, s, "emissions_factor_lb_NOx_per_gal"),
+                so2: self.number(map, s, "emissions_factor_lb_SO2_per_gal"),
+                pm25: self.number(map, s, "emissions_factor_lb_PM25_per_gal"),
             },
-            fuel_renewable_energy_fraction: self.number(map, s, "fuel_renewable_energy_fraction", 0.0),
+            fuel_renewable_energy_fraction: self.number(map, s, "fuel_renewable_energy_fraction"),
         })
     }
 
@@ -283,7 +283,7 @@ impl<'a> Reader<'a> {
             return base_load.to_vec();
         }
         let mut critical = if given.is_empty() {
-            let fraction = self.number(map, s, "critical_load_fraction", 0.5);
+            let fraction = self.number(map, s, "critical_load_fraction");
             base_load.iter().map(|kw| fraction * kw).collect()
         } else {
             match self.series(&given, s, "critical_loads_kw", steps_per_hour) {
@@ -291,7 +291,7 @@ impl<'a> Reader<'a> {
                 None => return vec![0.0; base_load.len()],
             }
         };
-        if self.flag(map, s, "critical_loads_kw_is_net", false) {
+        if self.flag(map, s, "critical_loads_kw_is_net") {
             critical.iter_mut().zip(existing_pv).for_each(|(kw, pv)| *kw += pv);
         }
         critical
@@ -299,10 +299,10 @@ impl<'a> Reader<'a> {
 
     pub(super) fn read_resilience(&mut self, outages: Option<&Outages>) -> Resilience {
         let financial = self.section("Financial").unwrap_or(self.empty);
-        let value_of_lost_load_per_kwh = self.number(financial, "Financial", "value_of_lost_load_per_kwh", 0.0);
-        let microgrid_upgrade_cost_fraction = self.number(financial, "Financial", "microgrid_upgrade_cost_fraction", 0.0);
+        let value_of_lost_load_per_kwh = self.number(financial, "Financial", "value_of_lost_load_per_kwh");
+        let microgrid_upgrade_cost_fraction = self.number(financial, "Financial", "microgrid_upgrade_cost_fraction");
         let site = self.section("Site").unwrap_or(self.empty);
-        let given = self.number(site, "Site", "min_resil_time_steps", 0.0).max(0.0) as usize;
+        let given = self.number_or(site, "Site", "min_resil_time_steps", 0.0).max(0.0) as usize;
         let min_resil_time_steps = match outages {
             Some(outages) if given == 0 => {
                 self.filled.push(FilledDefault::new("Site", "min_resil_time_steps", Value::from(outages.longest())));
@@ -315,7 +315,7 @@ impl<'a> Reader<'a> {
             value_of_lost_load_per_kwh,
             microgrid_upgrade_cost_fraction,
             min_resil_time_steps,
-            soc_min_applies_during_outages: self.flag(storage, "ElectricStorage", "soc_min_applies_during_outages", false),
+            soc_min_applies_during_outages: self.flag(storage, "ElectricStorage", "soc_min_applies_during_outages"),
         }
     }
 
@@ -325,8 +325,8 @@ impl<'a> Reader<'a> {
         OffGrid {
             min_load_met_annual_fraction: self.filled_value(load, "ElectricLoad", "min_load_met_annual_fraction", 0.99999),
             load_reserve_fraction: self.filled_value(load, "ElectricLoad", "operating_reserve_required_fraction", 0.1),
-            other_capital_costs: self.number(financial, "Financial", "offgrid_other_capital_costs", 0.0),
-            other_annual_costs: self.number(financial, "Financial", "offgrid_other_annual_costs", 0.0),
+            other_capital_costs: self.number(financial, "Financial", "offgrid_other_capital_costs"),
+            other_annual_costs: self.number(financial, "Financial", "offgrid_other_annual_costs"),
         }
     }
 }
