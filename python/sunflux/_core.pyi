@@ -34,6 +34,14 @@ class CancelToken:
     @property
     def cancelled(self) -> bool: ...
 
+class Backoff:
+    """The one polling schedule: pauses from ``poll_interval`` s growing by half up to
+    ``max_interval`` s, none after ``timeout`` s."""
+    def __new__(cls, poll_interval: object, max_interval: object, timeout: object) -> Backoff: ...
+    def next_pause(self) -> float | None: ...
+    @property
+    def elapsed(self) -> float: ...
+
 class CoreClient:
     def __new__(
         cls,
@@ -163,9 +171,18 @@ def solar_data_query(
     all: object,
     version: object,
     format: object,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreStationQuery: ...
+def solar_data_query_async(
+    client: CoreClient,
+    lat: object,
+    lon: object,
+    radius: object,
+    all: object,
+    version: object,
+    format: object,
+    trace: bool = False,
+) -> Awaitable[CoreStationQuery]: ...
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
 ) -> CoreStationQuery: ...
@@ -212,9 +229,20 @@ def optimizer_simulated_load(
     monthly_totals_kwh: list[object] = ...,
     year: object = None,
     time_steps_per_hour: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreSimulatedLoad: ...
+def optimizer_simulated_load_async(
+    client: CoreClient,
+    latitude: object,
+    longitude: object,
+    doe_reference_names: list[object],
+    percent_shares: list[object],
+    annual_kwh: object = None,
+    monthly_totals_kwh: list[object] = ...,
+    year: object = None,
+    time_steps_per_hour: object = None,
+    trace: bool = False,
+) -> Awaitable[CoreSimulatedLoad]: ...
 
 def simulate_outages(
     critical_load_kw: list[float],
@@ -250,9 +278,29 @@ def pv_estimate(
     inv_eff: object = None,
     format: object = None,
     callback: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CorePvEstimate: ...
+def pv_estimate_async(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    format: object = None,
+    callback: object = None,
+    trace: bool = False,
+) -> Awaitable[CorePvEstimate]: ...
 def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate: ...
 def pv_estimate_v8(
     client: CoreClient,
@@ -278,9 +326,34 @@ def pv_estimate_v8(
     en_snowloss: object = None,
     format: object = None,
     callback: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CorePvEstimate: ...
+def pv_estimate_v8_async(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    bifaciality: object = None,
+    albedo: object = None,
+    use_wf_albedo: object = None,
+    soiling: object = None,
+    en_snowloss: object = None,
+    format: object = None,
+    callback: object = None,
+    trace: bool = False,
+) -> Awaitable[CorePvEstimate]: ...
 
 class CoreWeather:
     def meta(self) -> tuple[float, float, float, float, str, str, str, str, str]: ...
@@ -385,9 +458,15 @@ def tp_config(
     explorer: object,
     countries: object = None,
     wkt: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreTpConfiguration: ...
+def tp_config_async(
+    client: CoreClient,
+    explorer: object,
+    countries: object = None,
+    wkt: object = None,
+    trace: bool = False,
+) -> Awaitable[CoreTpConfiguration]: ...
 def tp_submit(
     client: CoreClient,
     explorer: object,
@@ -395,12 +474,29 @@ def tp_submit(
     region: object,
     resource: object,
     fields_json: object,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> tuple[str, str]: ...
+def tp_submit_async(
+    client: CoreClient,
+    explorer: object,
+    config: CoreTpConfiguration,
+    region: object,
+    resource: object,
+    fields_json: object,
+    trace: bool = False,
+) -> Awaitable[tuple[str, str]]: ...
 def tp_job(
-    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: bool = False, trace: bool = False
-) -> Any: ...
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
+) -> CoreTpJobResult: ...
+def tp_job_async(
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
+) -> Awaitable[CoreTpJobResult]: ...
+def tp_wait(
+    client: CoreClient, explorer: object, job_id: object, timeout: object, poll_interval: object, max_interval: object, trace: bool = False
+) -> CoreTpJobResult: ...
+def tp_wait_async(
+    client: CoreClient, explorer: object, job_id: object, timeout: object, poll_interval: object, max_interval: object, trace: bool = False
+) -> Awaitable[CoreTpJobResult]: ...
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
 def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
 
@@ -428,10 +524,26 @@ def climate_download_csv(
     affiliation: object,
     reason: object,
     mailing_list: object,
-    asynchronous: bool = False,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> Any: ...
+) -> CoreClimateTable: ...
+def climate_download_csv_async(
+    client: CoreClient,
+    dataset: object,
+    lat: object,
+    lon: object,
+    year: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    trace: bool = False,
+    cancel: CancelToken | None = None,
+) -> Awaitable[CoreClimateTable]: ...
 def climate_request(
     client: CoreClient,
     dataset: object,
@@ -446,12 +558,30 @@ def climate_request(
     reason: object,
     mailing_list: object,
     method: object,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> tuple[str, str, str]: ...
+def climate_request_async(
+    client: CoreClient,
+    dataset: object,
+    wkt: object,
+    years: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    method: object,
+    trace: bool = False,
+) -> Awaitable[tuple[str, str, str]]: ...
 def climate_fetch(
-    client: CoreClient, url: object, wait: object, timeout: object, asynchronous: bool = False, trace: bool = False
-) -> Any: ...
+    client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
+) -> CoreClimateZip: ...
+def climate_fetch_async(
+    client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
+) -> Awaitable[CoreClimateZip]: ...
 def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str: ...

@@ -286,7 +286,7 @@ class ClimateService:
         e-mail; the row count is checked against the year and ``leap_day``."""
         core = _core.climate_download_csv(
             self._client._core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, False, self._client._trace(),
+            full_name, affiliation, reason, mailing_list, self._client._trace(),
         )
         return ClimateTable(core)
 
@@ -310,7 +310,7 @@ class ClimateService:
         POST sends a form body (the key never goes in it); GET sends a query string."""
         message, url, raw = _core.climate_request(
             self._client._core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, method, False, self._client._trace(),
+            full_name, affiliation, reason, mailing_list, method, self._client._trace(),
         )
         return ClimateRequest(message, url, raw)
 
@@ -318,7 +318,7 @@ class ClimateService:
         """Downloads the zip behind ``download_url`` (polling with backoff while it is not ready,
         up to ``timeout`` s, then `JobTimeout`) and parses every CSV in it. The API key is never
         sent to the file host."""
-        return ClimateDownload(_core.climate_fetch(self._client._core, download_url, wait, timeout, False, self._client._trace()))
+        return ClimateDownload(_core.climate_fetch(self._client._core, download_url, wait, timeout, self._client._trace()))
 
     def bulk(
         self,
@@ -368,7 +368,7 @@ class ClimateService:
             table = ClimateTable(
                 _core.climate_download_csv(
                     self._client._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name,
-                    affiliation, reason, mailing_list, False, self._client._trace(), stop,
+                    affiliation, reason, mailing_list, self._client._trace(), stop,
                 )
             )
             if cache is not None and not stop.cancelled:
@@ -466,9 +466,9 @@ class AsyncClimateService:
         reason: str | None = None,
         mailing_list: bool = False,
     ) -> ClimateTable:
-        core = await _core.climate_download_csv(
+        core = await _core.climate_download_csv_async(
             self._client._core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, True, self._client._trace(),
+            full_name, affiliation, reason, mailing_list, self._client._trace(),
         )
         return ClimateTable(core)
 
@@ -488,11 +488,11 @@ class AsyncClimateService:
         mailing_list: bool = False,
         method: str = "POST",
     ) -> ClimateRequest:
-        message, url, raw = await _core.climate_request(
+        message, url, raw = await _core.climate_request_async(
             self._client._core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, method, True, self._client._trace(),
+            full_name, affiliation, reason, mailing_list, method, self._client._trace(),
         )
         return ClimateRequest(message, url, raw)
 
     async def fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> ClimateDownload:
-        return ClimateDownload(await _core.climate_fetch(self._client._core, download_url, wait, timeout, True, self._client._trace()))
+        return ClimateDownload(await _core.climate_fetch_async(self._client._core, download_url, wait, timeout, self._client._trace()))

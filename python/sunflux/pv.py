@@ -251,13 +251,13 @@ class PvService:
                 self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
                 lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff,
                 bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, format, callback,
-                asynchronous=False, trace=self._client._trace(),
+                trace=self._client._trace(),
             )
         else:
             core = _core.pv_estimate(
                 self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
                 lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-                asynchronous=False, trace=self._client._trace(),
+                trace=self._client._trace(),
             )
         return _finish(core)
 
@@ -301,17 +301,17 @@ class AsyncPvService:
         options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
         chosen = _version(version, self._client.routes, options)
         if chosen == "v8":
-            core = await _core.pv_estimate_v8(
+            core = await _core.pv_estimate_v8_async(
                 self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
                 lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff,
                 bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, format, callback,
-                asynchronous=True, trace=self._client._trace(),
+                trace=self._client._trace(),
             )
         else:
-            core = await _core.pv_estimate(
+            core = await _core.pv_estimate_async(
                 self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
                 lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-                asynchronous=True, trace=self._client._trace(),
+                trace=self._client._trace(),
             )
         return _finish(core)
 

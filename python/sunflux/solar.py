@@ -185,7 +185,7 @@ class SolarService:
         service's notes on datasets without a station stay on ``.warnings``; they are issued as
         `ServiceWarning` only when no dataset has a station, as are any other warnings.
         """
-        core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, asynchronous=False, trace=self._client._trace())
+        core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, trace=self._client._trace())
         return _finish(core)
 
 
@@ -206,7 +206,7 @@ class AsyncSolarService:
         format: str = "json",
     ) -> StationQuery:
         """See `SolarService.data_query`."""
-        core = await _core.solar_data_query(
-            self._client._core, lat, lon, radius, all, version, format, asynchronous=True, trace=self._client._trace()
+        core = await _core.solar_data_query_async(
+            self._client._core, lat, lon, radius, all, version, format, trace=self._client._trace()
         )
         return _finish(core)

@@ -9,13 +9,12 @@ in the Rust core.
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
-from sunflux._errors import JobTimeout, ParameterError
+from sunflux._errors import ParameterError
 from sunflux._frames import to_polars
 
 if TYPE_CHECKING:
@@ -211,7 +210,7 @@ class TechnicalPotentialJob:
         self._result: JobResult | None = None
 
     def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
-        return _core.tp_job(self._client._core, self.explorer, self.job_id, delete, asynchronous=False, trace=self._client._trace())
+        return _core.tp_job(self._client._core, self.explorer, self.job_id, delete, trace=self._client._trace())
 
     def status(self) -> JobState:
         """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
@@ -225,22 +224,10 @@ class TechnicalPotentialJob:
         """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
         half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
         Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
-        deadline = time.monotonic() + timeout
-        interval = poll_interval
-        while True:
-            state = self.status()
-            if isinstance(state, JobResult):
-                return state
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise JobTimeout(
-                    f"technical potential job {self.job_id} still {state.status} after {timeout} s; resume with "
-                    f"client.technical_potential.job({self.explorer!r}, {self.job_id!r}).wait()",
-                    job_id=self.job_id,
-                    last_status=state.status,
-                )
-            time.sleep(min(interval, remaining))
-            interval = min(interval * 1.5, max_interval)
+        self._result = JobResult(
+            _core.tp_wait(self._client._core, self.explorer, self.job_id, timeout, poll_interval, max_interval, trace=self._client._trace())
+        )
+        return self._result
 
     @property
     def result(self) -> JobResult:
@@ -287,7 +274,7 @@ class TechnicalPotentialService:
         with their resources and input fields."""
         _warn_deprecated()
         names = _countries(countries)
-        return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, asynchronous=False, trace=self._client._trace()))
+        return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, trace=self._client._trace()))
 
     def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
         """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
@@ -298,7 +285,7 @@ class TechnicalPotentialService:
             config = self._configs[explorer] = self.config(explorer)
         job_id, _status = _core.tp_submit(
             self._client._core, explorer, config._core, str(region), str(resource), _fields_json(fields),
-            asynchronous=False, trace=self._client._trace(),
+            trace=self._client._trace(),
         )
         return TechnicalPotentialJob(self._client, explorer, job_id)
 
@@ -317,7 +304,7 @@ class AsyncTechnicalPotentialJob:
         self.job_id = job_id
 
     async def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
-        return await _core.tp_job(self._client._core, self.explorer, self.job_id, delete, asynchronous=True, trace=self._client._trace())
+        return await _core.tp_job_async(self._client._core, self.explorer, self.job_id, delete, trace=self._client._trace())
 
     async def status(self) -> JobState:
         core = await self._poll()
@@ -325,23 +312,11 @@ class AsyncTechnicalPotentialJob:
 
     async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
         """See `TechnicalPotentialJob.wait`."""
-        import asyncio  # here, not at the top: only async callers should pay for importing it
-
-        deadline = time.monotonic() + timeout
-        interval = poll_interval
-        while True:
-            state = await self.status()
-            if isinstance(state, JobResult):
-                return state
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise JobTimeout(
-                    f"technical potential job {self.job_id} still {state.status} after {timeout} s",
-                    job_id=self.job_id,
-                    last_status=state.status,
-                )
-            await asyncio.sleep(min(interval, remaining))
-            interval = min(interval * 1.5, max_interval)
+        return JobResult(
+            await _core.tp_wait_async(
+                self._client._core, self.explorer, self.job_id, timeout, poll_interval, max_interval, trace=self._client._trace()
+            )
+        )
 
     async def delete(self) -> JobResult:
         return JobResult(await self._poll(delete=True))
@@ -360,16 +335,16 @@ class AsyncTechnicalPotentialService:
     async def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
         _warn_deprecated()
         names = _countries(countries)
-        return Configuration(await _core.tp_config(self._client._core, explorer, names, wkt, asynchronous=True, trace=self._client._trace()))
+        return Configuration(await _core.tp_config_async(self._client._core, explorer, names, wkt, trace=self._client._trace()))
 
     async def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> AsyncTechnicalPotentialJob:
         _warn_deprecated()
         config = self._configs.get(explorer) if isinstance(explorer, str) else None
         if config is None:
             config = self._configs[explorer] = await self.config(explorer)
-        job_id, _status = await _core.tp_submit(
+        job_id, _status = await _core.tp_submit_async(
             self._client._core, explorer, config._core, str(region), str(resource), _fields_json(fields),
-            asynchronous=True, trace=self._client._trace(),
+            trace=self._client._trace(),
         )
         return AsyncTechnicalPotentialJob(self._client, explorer, job_id)
 

@@ -288,30 +288,25 @@ class _Poller:
 
     def __init__(self, run_uuid: str, timeout: float, poll_interval: float, max_interval: float) -> None:
         self.run_uuid = run_uuid
-        self.started = time.monotonic()
-        self.deadline = self.started + timeout
-        self.interval = poll_interval
-        self.max_interval = max_interval
+        self.backoff = _core.Backoff(poll_interval, max_interval, timeout)
         self.timeout = timeout
         self.last_status = "submitted"
 
     def next_wait(self) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
+        wait = self.backoff.next_pause()
+        if wait is None:
             raise JobTimeout(
                 f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
                 f"resume with client.optimizer.results({self.run_uuid!r})",
                 job_id=self.run_uuid,
                 last_status=self.last_status,
             )
-        wait = min(self.interval, remaining)
-        self.interval = min(self.interval * 1.5, self.max_interval)
         return wait
 
     def settle(self, result: OptimizerResult | None) -> OptimizerResult | None:
         """The final result, None to keep polling; raises for failures."""
         if result is None:
-            if time.monotonic() - self.started > NOT_FOUND_GRACE:
+            if self.backoff.elapsed > NOT_FOUND_GRACE:
                 raise NotFoundError(f"optimizer run {self.run_uuid} is not in the database", status=404)
             return None
         self.last_status = result.status
@@ -384,7 +379,7 @@ class OptimizerService:
         names, shares = _blend(doe_reference_name)
         core = _core.optimizer_simulated_load(
             self._client._core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
-            time_steps_per_hour, False, self._client._trace(),
+            time_steps_per_hour, self._client._trace(),
         )
         return _load_frame(core)
 
@@ -454,9 +449,9 @@ class AsyncOptimizerService:
         time_steps_per_hour: int | None = None,
     ) -> Any:
         names, shares = _blend(doe_reference_name)
-        core = await _core.optimizer_simulated_load(
+        core = await _core.optimizer_simulated_load_async(
             self._client._core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
-            time_steps_per_hour, True, self._client._trace(),
+            time_steps_per_hour, self._client._trace(),
         )
         return _load_frame(core)
 
