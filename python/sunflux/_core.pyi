@@ -1,7 +1,7 @@
 # Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
 # these names and signatures with the compiled module.
 from collections.abc import Awaitable
-from typing import Any, Callable, Final, Protocol
+from typing import Any, Callable, Final, Literal, Protocol, overload
 
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
@@ -155,6 +155,7 @@ class CoreStationQuery:
 class _ArrowStream(Protocol):
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
 
+@overload
 def solar_data_query(
     client: CoreClient,
     lat: object,
@@ -163,9 +164,21 @@ def solar_data_query(
     all: object,
     version: object,
     format: object,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreStationQuery: ...
+@overload
+def solar_data_query(
+    client: CoreClient,
+    lat: object,
+    lon: object,
+    radius: object,
+    all: object,
+    version: object,
+    format: object,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[CoreStationQuery]: ...
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
 ) -> CoreStationQuery: ...
@@ -202,6 +215,7 @@ class CoreSimulatedLoad:
     def time_steps_per_hour(self) -> int: ...
     def table(self) -> _ArrowStream: ...
 
+@overload
 def optimizer_simulated_load(
     client: CoreClient,
     latitude: object,
@@ -212,9 +226,23 @@ def optimizer_simulated_load(
     monthly_totals_kwh: list[object] = ...,
     year: object = None,
     time_steps_per_hour: object = None,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreSimulatedLoad: ...
+@overload
+def optimizer_simulated_load(
+    client: CoreClient,
+    latitude: object,
+    longitude: object,
+    doe_reference_names: list[object],
+    percent_shares: list[object],
+    annual_kwh: object = None,
+    monthly_totals_kwh: list[object] = ...,
+    year: object = None,
+    time_steps_per_hour: object = None,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[CoreSimulatedLoad]: ...
 
 def simulate_outages(
     critical_load_kw: list[float],
@@ -231,6 +259,7 @@ def simulate_outages(
     generator_min_turndown_fraction: float,
 ) -> dict[str, Any]: ...
 
+@overload
 def pv_estimate(
     client: CoreClient,
     system_capacity: object,
@@ -250,10 +279,34 @@ def pv_estimate(
     inv_eff: object = None,
     format: object = None,
     callback: object = None,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> CorePvEstimate: ...
+@overload
+def pv_estimate(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    format: object = None,
+    callback: object = None,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[CorePvEstimate]: ...
 def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate: ...
+@overload
 def pv_estimate_v8(
     client: CoreClient,
     system_capacity: object,
@@ -278,9 +331,37 @@ def pv_estimate_v8(
     en_snowloss: object = None,
     format: object = None,
     callback: object = None,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> CorePvEstimate: ...
+@overload
+def pv_estimate_v8(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    bifaciality: object = None,
+    albedo: object = None,
+    use_wf_albedo: object = None,
+    soiling: object = None,
+    en_snowloss: object = None,
+    format: object = None,
+    callback: object = None,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[CorePvEstimate]: ...
 
 class CoreWeather:
     def meta(self) -> tuple[float, float, float, float, str, str, str, str, str]: ...
@@ -380,14 +461,25 @@ class CoreTpJobResult:
     def regions(self) -> list[str]: ...
     def classes(self, region: str | None = None) -> _ArrowStream | None: ...
 
+@overload
 def tp_config(
     client: CoreClient,
     explorer: object,
     countries: object = None,
     wkt: object = None,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreTpConfiguration: ...
+@overload
+def tp_config(
+    client: CoreClient,
+    explorer: object,
+    countries: object = None,
+    wkt: object = None,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[CoreTpConfiguration]: ...
+@overload
 def tp_submit(
     client: CoreClient,
     explorer: object,
@@ -395,12 +487,28 @@ def tp_submit(
     region: object,
     resource: object,
     fields_json: object,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> tuple[str, str]: ...
+@overload
+def tp_submit(
+    client: CoreClient,
+    explorer: object,
+    config: CoreTpConfiguration,
+    region: object,
+    resource: object,
+    fields_json: object,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[tuple[str, str]]: ...
+@overload
 def tp_job(
-    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: bool = False, trace: bool = False
-) -> Any: ...
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: Literal[False] = False, trace: bool = False
+) -> CoreTpJobResult: ...
+@overload
+def tp_job(
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: Literal[True] = ..., trace: bool = False
+) -> Awaitable[CoreTpJobResult]: ...
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
 def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
 
@@ -414,6 +522,7 @@ class CoreClimateZip:
     @property
     def files(self) -> list[str]: ...
 
+@overload
 def climate_download_csv(
     client: CoreClient,
     dataset: object,
@@ -428,10 +537,30 @@ def climate_download_csv(
     affiliation: object,
     reason: object,
     mailing_list: object,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> Any: ...
+) -> CoreClimateTable: ...
+@overload
+def climate_download_csv(
+    client: CoreClient,
+    dataset: object,
+    lat: object,
+    lon: object,
+    year: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+    cancel: CancelToken | None = None,
+) -> Awaitable[CoreClimateTable]: ...
+@overload
 def climate_request(
     client: CoreClient,
     dataset: object,
@@ -446,12 +575,35 @@ def climate_request(
     reason: object,
     mailing_list: object,
     method: object,
-    asynchronous: bool = False,
+    asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> Any: ...
+) -> tuple[str, str, str]: ...
+@overload
+def climate_request(
+    client: CoreClient,
+    dataset: object,
+    wkt: object,
+    years: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    method: object,
+    asynchronous: Literal[True] = ...,
+    trace: bool = False,
+) -> Awaitable[tuple[str, str, str]]: ...
+@overload
 def climate_fetch(
-    client: CoreClient, url: object, wait: object, timeout: object, asynchronous: bool = False, trace: bool = False
-) -> Any: ...
+    client: CoreClient, url: object, wait: object, timeout: object, asynchronous: Literal[False] = False, trace: bool = False
+) -> CoreClimateZip: ...
+@overload
+def climate_fetch(
+    client: CoreClient, url: object, wait: object, timeout: object, asynchronous: Literal[True] = ..., trace: bool = False
+) -> Awaitable[CoreClimateZip]: ...
 def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str: ...
