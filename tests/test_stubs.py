@@ -9,6 +9,7 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
 
 import sunflux
 from sunflux import _core
@@ -88,5 +89,83 @@ def test_mypy_accepts_the_typed_surface(tmp_path: pathlib.Path) -> None:
         [str(mypy) if mypy.exists() else "mypy", "--strict", "--no-incremental", str(sample)],
         capture_output=True,
         text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+NOTEBOOKS = pathlib.Path(__file__).resolve().parents[1] / "notebooks"
+#: Exploratory code is not annotated and knows which optional results are set (an hourly
+#: estimate's ``hourly``, a scenario's sections), and dask and parts of matplotlib are untyped:
+#: the notebooks are checked with ``--strict`` less these three rules. `NO_ANY` is checked with
+#: all of ``--strict``.
+NOTEBOOK_RELAXED = "allow_untyped_defs = True\nallow_untyped_calls = True\nstrict_optional = False\n"
+#: What the notebooks read from sunflux is exactly typed: an ``Any`` here fails `assert_type`.
+NO_ANY = """
+from typing import assert_type
+
+import polars as pl
+import sunflux as sf
+from sunflux.climate import ClimateDownload, ClimateTable
+from sunflux.optimizer.jobs import OptimizerResult
+from sunflux.technical_potential import Configuration, JobResult, Stats
+
+
+def blocking(client: sf.Client, estimate: sf.PvEstimate, table: ClimateTable, zipped: ClimateDownload,
+             result: OptimizerResult, weather: sf.pvwatts.Weather, config: Configuration, stats: Stats) -> None:
+    assert_type(estimate.hourly, pl.DataFrame | None)
+    assert_type(estimate.monthly, pl.DataFrame)
+    assert_type(table.data, pl.DataFrame)
+    assert_type(zipped.data, pl.DataFrame)
+    assert_type(zipped.sites, pl.DataFrame)
+    assert_type(result.series(), pl.DataFrame)
+    assert_type(config.to_polars(), pl.DataFrame)
+    assert_type(stats.classes, pl.DataFrame | None)
+    assert_type(weather.to_polars(), pl.DataFrame)
+    assert_type(sf.pvwatts.simulate_many(weather, []), pl.DataFrame)
+    assert_type(sf.pvwatts.simulate_many(weather, [], output="results"), list[sf.PvEstimate])
+    assert_type(client.climate.bulk("slug", points=[(1.0, 2.0)], years=[2010], email="a@b.c"), pl.DataFrame)
+    assert_type(client.solar.data_query(1.0, 2.0).to_polars(), pl.DataFrame)
+    assert_type(client.optimizer.simulated_load(1.0, 2.0, "Hospital"), pl.DataFrame)
+    assert_type(client.technical_potential.job("rede", "id").result, JobResult)
+
+
+async def awaitable(client: sf.AsyncClient) -> None:
+    assert_type(await client.climate.bulk("slug", points=[(1.0, 2.0)], years=[2010], email="a@b.c"), pl.DataFrame)
+    assert_type(await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0), sf.PvEstimate)
+    assert_type(await client.technical_potential.job("rede", "id").result, JobResult)
+    assert_type(await client.optimizer.simulated_load(1.0, 2.0, "Hospital"), pl.DataFrame)
+"""
+
+
+def _notebook_code(path: pathlib.Path) -> str:
+    """A notebook's code cells as one module (IPython magics and shell lines left out)."""
+    import json
+
+    lines: list[str] = []
+    for cell in json.loads(path.read_text())["cells"]:
+        if cell["cell_type"] == "code":
+            lines += [line for line in "".join(cell["source"]).splitlines() if not line.lstrip().startswith(("%", "!"))]
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.slow
+def test_mypy_strict_accepts_the_notebooks_code_and_nothing_they_read_is_any(tmp_path: pathlib.Path) -> None:
+    notebooks = sorted(NOTEBOOKS.glob("*.ipynb"))
+    assert notebooks
+    package = tmp_path / "notebooks"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for notebook in notebooks:
+        (package / f"{notebook.stem}.py").write_text(_notebook_code(notebook))
+    (tmp_path / "no_any.py").write_text(NO_ANY)
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\nstrict = True\n\n[mypy-notebooks.*]\n{NOTEBOOK_RELAXED}")
+    mypy = pathlib.Path(sys.executable).parent / "mypy"
+    result = subprocess.run(
+        [str(mypy) if mypy.exists() else "mypy", "--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), "notebooks", "no_any.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stdout + result.stderr
