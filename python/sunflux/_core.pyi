@@ -7,9 +7,19 @@ __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
 API_KEY_LENGTH: Final[int]
 DEFAULT_DEADLINE: Final[float]
+# The spec's rules (src/python/spec.rs reads each from its one Rust home).
+KEY_REQUESTS_PER_HOUR: Final[int]
+CLIMATE_CSV_INTERVAL: Final[float]
+CLIMATE_CSV_PER_DAY: Final[int]
+CLIMATE_JSON_INTERVAL: Final[float]
+CLIMATE_JSON_PER_DAY: Final[int]
+CLIMATE_IN_FLIGHT: Final[int]
+SOLAR_DATASETS: Final[tuple[Literal["tmy2", "tmy3", "intl", "satdb"], ...]]
+CLIMATE_ATTRIBUTES: Final[tuple[str, ...]]
+FAULT_KINDS: Final[tuple[str, ...]]
+WEATHER_METADATA_KEYS: Final[dict[str, tuple[str, ...]]]
 
 def default_limits() -> list[tuple[str, float]]: ...
-def spec_limits() -> list[tuple[str, float]]: ...
 def quiesce() -> None: ...
 
 class RawResponse:

@@ -43,21 +43,8 @@ __all__ = [
     "parse_zip",
 ]
 
-#: The spec's attributes, in its order.
-ATTRIBUTES = (
-    "pressure_0m",
-    "dhi",
-    "dni",
-    "ghi",
-    "relativehumidity_2m",
-    "temperature_2m",
-    "winddirection_10m",
-    "winddirection_100m",
-    "winddirection_200m",
-    "windspeed_10m",
-    "windspeed_100m",
-    "windspeed_200m",
-)
+#: The spec's attributes, in its order (the Rust core's list).
+ATTRIBUTES: tuple[str, ...] = _core.CLIMATE_ATTRIBUTES
 
 
 @dataclass(frozen=True, repr=False)
@@ -304,7 +291,7 @@ class _BulkPlan:
         self.jobs: list[_SiteYear] = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
         attribute_text = _attributes(attributes)
         self.keys = {job: base._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in self.jobs}
-        self.workers = min(workers, 20)
+        self.workers = min(workers, _core.CLIMATE_IN_FLIGHT)
         self.cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
         self.bar = Progress(len(self.jobs), progress, f"climate {dataset}", "site-year")
         self.stop = _core.CancelToken()
@@ -448,7 +435,7 @@ class ClimateService(_ClimateBase):
         mailing_list: bool = False,
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
-        workers: int = 20,
+        workers: int = _core.CLIMATE_IN_FLIGHT,
     ) -> pl.DataFrame:
         """One CSV request per (point, year) — points are ``(lat, lon)`` — within the client's
         limits (csv at most 1 per second, at most 20 in flight), each retried on transient
@@ -584,7 +571,7 @@ class AsyncClimateService(_ClimateBase):
         mailing_list: bool = False,
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
-        workers: int = 20,
+        workers: int = _core.CLIMATE_IN_FLIGHT,
     ) -> pl.DataFrame:
         import asyncio  # here, not at the top: only async callers should pay for importing it
 

@@ -39,12 +39,8 @@ _PVLIB_TMY3_DATE, _PVLIB_TMY3_TIME = "Date (MM/DD/YYYY)", "Time (HH:MM)"
 #: EPW's missing-value markers under pvlib's column names (pvlib keeps them in its frames).
 _PVLIB_EPW_MISSING = {"ghi": 9999.0, "dni": 9999.0, "dhi": 9999.0, "temp_air": 99.9, "wind_speed": 999.0,
                       "atmospheric_pressure": 999999.0, "snow_depth": 999.0}
-_METADATA_KEYS = {
-    "lat": ("latitude", "lat"),
-    "lon": ("longitude", "lon", "long", "lng"),
-    "tz": ("tz", "time zone", "timezone", "time_zone", "local time zone"),
-    "elevation": ("elevation", "altitude", "elev", "site elevation"),
-}
+#: The names a site's numbers are found under in metadata (the CSV reader's list, from Rust).
+_METADATA_KEYS: dict[str, tuple[str, ...]] = _core.WEATHER_METADATA_KEYS
 _SOURCES = (
     "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB or climate CSV), its bytes, "
     "a ClimateTable, a table (polars, pandas, pyarrow, a mapping of arrays) or pvlib's (data, metadata)"

@@ -28,8 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Station", "StationQuery", "SolarService", "AsyncSolarService", "parse_data_query"]
 
-#: The dataset codes of the spec, in the order the service lists them.
-DATASETS: tuple[SolarDataset, ...] = ("tmy2", "tmy3", "intl", "satdb")
+#: The dataset codes of the spec, in the order the service lists them (the Rust core's list).
+DATASETS: tuple[SolarDataset, ...] = _core.SOLAR_DATASETS
 
 
 @dataclass(frozen=True)

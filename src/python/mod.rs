@@ -19,6 +19,7 @@ pub mod pv_v8;
 pub mod pvwatts;
 pub mod pvwatts_v8;
 pub mod solar;
+pub mod spec;
 pub mod technical_potential;
 pub mod time_zones;
 
@@ -30,7 +31,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("API_KEY_LENGTH", crate::transport::auth::API_KEY_LENGTH)?;
     m.add("DEFAULT_DEADLINE", crate::limits::DEFAULT_DEADLINE.as_secs_f64())?;
     m.add_function(wrap_pyfunction!(client::default_limits, m)?)?;
-    m.add_function(wrap_pyfunction!(client::spec_limits, m)?)?;
+    spec::register(m)?;
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
     m.add_class::<bridge::CancelToken>()?;
