@@ -5,7 +5,7 @@ local engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` en
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -120,7 +120,7 @@ class _SavedEstimate:
     """The answers of a `CorePvEstimate`, kept in plain Python and pyarrow objects so that a
     pickled `PvEstimate` is rebuilt through the same constructor."""
 
-    def __init__(self, core: Any) -> None:
+    def __init__(self, core: _core.CorePvEstimate) -> None:
         from sunflux._frames import to_pyarrow
 
         self.ac_annual, self.solrad_annual, self.capacity_factor = core.ac_annual, core.solrad_annual, core.capacity_factor
@@ -179,7 +179,7 @@ def _version(version: str | None, routes: str, options: dict[str, Any]) -> Estim
     return "v6"
 
 
-def number_list(values: Any) -> Any:
+def number_list(values: float | str | Iterable[object] | None) -> float | str | None:
     """A list of numbers as the estimator's query writes it (``a|b|c``, exact decimals); a single
     number or text is passed on as it is."""
     if values is None or isinstance(values, (str, int, float)):

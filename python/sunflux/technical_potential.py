@@ -19,6 +19,7 @@ from sunflux import _core
 from sunflux._client import handle_of
 from sunflux._errors import JobTimeout, ParameterError
 from sunflux._frames import to_polars
+from sunflux._polling import Backoff
 from sunflux._twins import async_twin_of
 
 if TYPE_CHECKING:
@@ -205,32 +206,6 @@ class JobResult(JobState):
         return f"JobResult({c.total_nameplate_capacity_mw:.1f} MW, {c.total_ac_generation_mwh:.0f} MWh, {c.total_land_area_sq_km:.1f} km², regions={list(self.regional)})"
 
 
-class _Backoff:
-    """The job's polling schedule: the interval starts at ``poll_interval`` s and grows by half
-    each time up to ``max_interval``; past ``timeout`` s, `JobTimeout`."""
-
-    def __init__(self, job: _JobBase, timeout: float, poll_interval: float, max_interval: float) -> None:
-        self.job = job
-        self.timeout = timeout
-        self.deadline = time.monotonic() + timeout
-        self.interval = poll_interval
-        self.max_interval = max_interval
-
-    def next_wait(self, state: JobState) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            job = self.job
-            raise JobTimeout(
-                f"technical potential job {job.job_id} still {state.status} after {self.timeout} s; resume with "
-                f"client.technical_potential.job({job.explorer!r}, {job.job_id!r}).wait()",
-                job_id=job.job_id,
-                last_status=state.status,
-            )
-        wait = min(self.interval, remaining)
-        self.interval = min(self.interval * 1.5, self.max_interval)
-        return wait
-
-
 class _JobBase:
     """What both job classes share: the handle, the job's identity, the last finished result
     and turning a poll's answer into a `JobState` or `JobResult`."""
@@ -254,6 +229,14 @@ class _JobBase:
         self._result = JobResult(core)
         return self._result
 
+    def _timeout(self, state: JobState, timeout: float) -> JobTimeout:
+        return JobTimeout(
+            f"technical potential job {self.job_id} still {state.status} after {timeout} s; resume with "
+            f"client.technical_potential.job({self.explorer!r}, {self.job_id!r}).wait()",
+            job_id=self.job_id,
+            last_status=state.status,
+        )
+
     def _finished(self, state: JobState) -> JobResult:
         """The result of a finished job; `ParameterError` for a job that is not finished."""
         if not isinstance(state, JobResult):
@@ -276,12 +259,12 @@ class TechnicalPotentialJob(_JobBase):
         """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
         half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
         Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
-        backoff = _Backoff(self, timeout, poll_interval, max_interval)
+        backoff = Backoff(timeout, poll_interval, max_interval)
         while True:
             state = self.status()
             if isinstance(state, JobResult):
                 return state
-            time.sleep(backoff.next_wait(state))
+            time.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
 
     @property
     def result(self) -> JobResult:
@@ -303,12 +286,12 @@ class AsyncTechnicalPotentialJob(_JobBase):
     async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
         import asyncio  # here, not at the top: only async callers should pay for importing it
 
-        backoff = _Backoff(self, timeout, poll_interval, max_interval)
+        backoff = Backoff(timeout, poll_interval, max_interval)
         while True:
             state = await self.status()
             if isinstance(state, JobResult):
                 return state
-            await asyncio.sleep(backoff.next_wait(state))
+            await asyncio.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
 
     @property
     def result(self) -> Awaitable[JobResult]:

@@ -22,6 +22,7 @@ from sunflux import _core
 from sunflux._client import handle_of
 from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
 from sunflux._frames import to_polars
+from sunflux._polling import Backoff
 from sunflux._twins import async_twin_of
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
@@ -286,29 +287,25 @@ def _failure(result: OptimizerResult) -> JobFailed:
 
 
 class _Poller:
-    """Deadline, backoff and the 404 grace shared by the sync and async ``run``."""
+    """The polling schedule and the 404 grace shared by the sync and async ``run``."""
 
     def __init__(self, run_uuid: str, timeout: float, poll_interval: float, max_interval: float) -> None:
         self.run_uuid = run_uuid
-        self.started = time.monotonic()
-        self.deadline = self.started + timeout
-        self.interval = poll_interval
-        self.max_interval = max_interval
+        self.backoff = Backoff(timeout, poll_interval, max_interval)
+        self.started = self.backoff.started
         self.timeout = timeout
         self.last_status = "submitted"
 
     def next_wait(self) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise JobTimeout(
-                f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
-                f"resume with client.optimizer.results({self.run_uuid!r})",
-                job_id=self.run_uuid,
-                last_status=self.last_status,
-            )
-        wait = min(self.interval, remaining)
-        self.interval = min(self.interval * 1.5, self.max_interval)
-        return wait
+        return self.backoff.next_wait(self._expired)
+
+    def _expired(self) -> JobTimeout:
+        return JobTimeout(
+            f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
+            f"resume with client.optimizer.results({self.run_uuid!r})",
+            job_id=self.run_uuid,
+            last_status=self.last_status,
+        )
 
     def settle(self, result: OptimizerResult | None) -> OptimizerResult | None:
         """The final result, None to keep polling; raises for failures."""
