@@ -19,10 +19,15 @@ CLIMATE_ATTRIBUTES: Final[tuple[str, ...]]
 FAULT_KINDS: Final[tuple[str, ...]]
 WEATHER_METADATA_KEYS: Final[dict[str, tuple[str, ...]]]
 
-def default_limits() -> list[tuple[str, float]]: ...
-def quiesce() -> None: ...
+def default_limits() -> list[tuple[str, float]]:
+    """Every limit of `crate::limits` by name, with its default value (bytes, levels, rows, columns or
+    seconds); `sunflux.limits()` shows them."""
+def quiesce() -> None:
+    """Called when the interpreter exits (`atexit`): waits for threads of sunflux's that are in Python
+    to leave it, and keeps every one out from then on."""
 
 class RawResponse:
+    """A finished HTTP exchange handed to Python."""
     @property
     def status(self) -> int: ...
     @property
@@ -39,12 +44,15 @@ class RawResponse:
     def text(self) -> str: ...
 
 class CancelToken:
+    """A way for Python to stop core calls running on other threads (`climate.bulk` on Ctrl-C): calls
+    given the token end with `KeyboardInterrupt` as soon as it is cancelled."""
     def __new__(cls) -> CancelToken: ...
     def cancel(self) -> None: ...
     @property
     def cancelled(self) -> bool: ...
 
 class CoreClient:
+    """The shared transport of one `Client`."""
     def __new__(
         cls,
         base_url: object,
@@ -101,6 +109,7 @@ class CoreClient:
     def redact(self, text: str) -> str: ...
 
 class CoreLocalService:
+    """The embedded service on loopback; `sunflux.LocalService` wraps it."""
     def __new__(
         cls,
         port: object,
@@ -146,6 +155,7 @@ class CoreLocalService:
 
 
 class CoreStationQuery:
+    """A parsed dataset query answer; the Python `StationQuery` wraps it."""
     def closest(self) -> list[tuple[str, dict[str, Any] | None]]: ...
     def all_stations(self) -> list[dict[str, Any]] | None: ...
     @property
@@ -176,7 +186,9 @@ def solar_data_query(
     format: object,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> CoreStationQuery: ...
+) -> CoreStationQuery:
+    """Validates (every problem at once), queries and parses; blocking, or an awaitable with
+    `asynchronous=True`."""
 @overload
 def solar_data_query(
     client: CoreClient,
@@ -188,12 +200,16 @@ def solar_data_query(
     format: object,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[CoreStationQuery]: ...
+) -> Awaitable[CoreStationQuery]:
+    """Validates (every problem at once), queries and parses; blocking, or an awaitable with
+    `asynchronous=True`."""
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
-) -> CoreStationQuery: ...
+) -> CoreStationQuery:
+    """Parses a dataset query body (the benchmark and tests call this without HTTP)."""
 
 class CorePvEstimate:
+    """A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it."""
     @property
     def ac_annual(self) -> float: ...
     @property
@@ -215,6 +231,7 @@ class CorePvEstimate:
     def hourly(self) -> _ArrowStream | None: ...
 
 class CoreSimulatedLoad:
+    """A load profile with its summary; the Python side turns `table()` into a polars frame."""
     @property
     def annual_kwh(self) -> float: ...
     @property
@@ -238,7 +255,9 @@ def optimizer_simulated_load(
     time_steps_per_hour: object = None,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> CoreSimulatedLoad: ...
+) -> CoreSimulatedLoad:
+    """Validates every parameter at once, asks the service for the load and parses it; blocking, or an
+    awaitable with `asynchronous=True`."""
 @overload
 def optimizer_simulated_load(
     client: CoreClient,
@@ -252,7 +271,9 @@ def optimizer_simulated_load(
     time_steps_per_hour: object = None,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[CoreSimulatedLoad]: ...
+) -> Awaitable[CoreSimulatedLoad]:
+    """Validates every parameter at once, asks the service for the load and parses it; blocking, or an
+    awaitable with `asynchronous=True`."""
 
 def simulate_outages(
     critical_load_kw: list[float],
@@ -267,7 +288,9 @@ def simulate_outages(
     generator_efficiency_half_load: float,
     fuel_kwh_per_gallon: float,
     generator_min_turndown_fraction: float,
-) -> dict[str, Any]: ...
+) -> dict[str, Any]:
+    """Hours survived by an outage starting at every time step, and their summary, as a dict with the
+    service's `resilience_stats` keys. Runs without the GIL."""
 
 @overload
 def pv_estimate(
@@ -291,7 +314,9 @@ def pv_estimate(
     callback: object = None,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Validates (every problem at once), estimates and parses; blocking, or an awaitable with
+    `asynchronous=True`."""
 @overload
 def pv_estimate(
     client: CoreClient,
@@ -314,8 +339,11 @@ def pv_estimate(
     callback: object = None,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[CorePvEstimate]: ...
-def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate: ...
+) -> Awaitable[CorePvEstimate]:
+    """Validates (every problem at once), estimates and parses; blocking, or an awaitable with
+    `asynchronous=True`."""
+def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate:
+    """Parses an estimator body (json, JSONP or xml) that came from elsewhere."""
 @overload
 def pv_estimate_v8(
     client: CoreClient,
@@ -343,7 +371,9 @@ def pv_estimate_v8(
     callback: object = None,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Validates (every problem at once), estimates with v8 and parses; blocking, or an awaitable with
+    `asynchronous=True`."""
 @overload
 def pv_estimate_v8(
     client: CoreClient,
@@ -371,9 +401,12 @@ def pv_estimate_v8(
     callback: object = None,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[CorePvEstimate]: ...
+) -> Awaitable[CorePvEstimate]:
+    """Validates (every problem at once), estimates with v8 and parses; blocking, or an awaitable with
+    `asynchronous=True`."""
 
 class CoreWeather:
+    """A weather year for the engine; the Python `Weather` wraps it."""
     def meta(self) -> tuple[float, float, float, float, str, str, str, str, str]: ...
     def __len__(self) -> int: ...
     @property
@@ -388,10 +421,13 @@ class CoreWeather:
 
 def read_weather_path(
     path: str, lat: float | None = None, lon: float | None = None, tz: float | None = None, elevation: float | None = None
-) -> CoreWeather: ...
+) -> CoreWeather:
+    """Reads a TMY2, TMY3, EPW, SAM CSV, NSRDB or climate-download CSV file (GIL released); the site
+    facts given fill what the file lacks and must agree with what it has."""
 def read_weather_bytes(
     data: bytes, name: str, lat: float | None = None, lon: float | None = None, tz: float | None = None, elevation: float | None = None
-) -> CoreWeather: ...
+) -> CoreWeather:
+    """Reads weather from the bytes of one of those files; `name` is used in error messages."""
 def weather_from_table(
     table: object,
     lat: float | None = None,
@@ -400,8 +436,11 @@ def weather_from_table(
     elevation: float | None = None,
     name: str = "table",
     fill_gaps: bool = False,
-) -> CoreWeather: ...
-def weather_column_field(name: str) -> str | None: ...
+) -> CoreWeather:
+    """Builds a weather year from an Arrow table (polars, pyarrow or pandas): its numeric columns under
+    any of the names the file readers accept, the site from the arguments."""
+def weather_column_field(name: str) -> str | None:
+    """The weather quantity a column name stands for ("gh", "dn", "tdry", "month", ...), or None."""
 def pvwatts_simulate(
     weather: CoreWeather,
     system_capacity: object,
@@ -414,14 +453,19 @@ def pvwatts_simulate(
     gcr: object = None,
     inv_eff: object = None,
     timeframe: object = None,
-) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Simulates one system on one weather year (GIL released)."""
 def pvwatts_simulate_many(
     weathers: list[CoreWeather],
     systems: list[tuple[Any, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
-) -> list[CorePvEstimate]: ...
+) -> list[CorePvEstimate]:
+    """Simulates every (weather, system) pair on `threads` threads with the GIL released; results in
+    input order. `systems[i]` is a tuple of the nine system parameters. The calling thread waits for
+    the batch and, every 100 ms, looks for Ctrl-C (which stops the workers before their next system
+    and is raised) and calls `progress(done)` with the number of systems simulated."""
 def pvwatts_simulate_v8(
     weather: CoreWeather,
     system_capacity: object,
@@ -440,16 +484,22 @@ def pvwatts_simulate_v8(
     en_snowloss: object = None,
     timeframe: object = None,
     threads: int = 0,
-) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Simulates one system on one weather year with PVWatts v8 (GIL released)."""
 def pvwatts_simulate_many_v8(
     weathers: list[CoreWeather],
     systems: list[tuple[Any, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
-) -> list[CorePvEstimate]: ...
+) -> list[CorePvEstimate]:
+    """Simulates every (weather, system) pair with PVWatts v8 on `threads` threads (one job per thread
+    at a time) with the GIL released; results in input order. `systems[i]` holds the 14 parameters
+    of `pvwatts_simulate_v8` in its order. Ctrl-C and `progress(done)` as for
+    `pvwatts_simulate_many`."""
 
 class CoreTpConfiguration:
+    """A parsed configuration; the Python `Configuration` wraps it."""
     def regions(self) -> list[dict[str, Any]]: ...
     @property
     def version(self) -> str | None: ...
@@ -457,6 +507,7 @@ class CoreTpConfiguration:
     def to_arrow(self) -> _ArrowStream: ...
 
 class CoreTpJobResult:
+    """A job's state (and results once finished); the Python job objects wrap it."""
     @property
     def status(self) -> str: ...
     @property
@@ -479,7 +530,8 @@ def tp_config(
     wkt: object = None,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> CoreTpConfiguration: ...
+) -> CoreTpConfiguration:
+    """Fetches the configuration (regions, resources, input fields); blocking, or an awaitable."""
 @overload
 def tp_config(
     client: CoreClient,
@@ -488,7 +540,8 @@ def tp_config(
     wkt: object = None,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[CoreTpConfiguration]: ...
+) -> Awaitable[CoreTpConfiguration]:
+    """Fetches the configuration (regions, resources, input fields); blocking, or an awaitable."""
 @overload
 def tp_submit(
     client: CoreClient,
@@ -499,7 +552,8 @@ def tp_submit(
     fields_json: object,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> tuple[str, str]: ...
+) -> tuple[str, str]:
+    """Submits a job; returns `(job_id, status)` (blocking, or an awaitable)."""
 @overload
 def tp_submit(
     client: CoreClient,
@@ -510,23 +564,34 @@ def tp_submit(
     fields_json: object,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[tuple[str, str]]: ...
+) -> Awaitable[tuple[str, str]]:
+    """Submits a job; returns `(job_id, status)` (blocking, or an awaitable)."""
 @overload
 def tp_job(
     client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: Literal[False] = False, trace: bool = False
-) -> CoreTpJobResult: ...
+) -> CoreTpJobResult:
+    """Polls (`delete=False`) or deletes a job (blocking, or an awaitable); a job in a failure status
+    raises `JobFailed`."""
 @overload
 def tp_job(
     client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: Literal[True] = ..., trace: bool = False
-) -> Awaitable[CoreTpJobResult]: ...
-def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
-def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
+) -> Awaitable[CoreTpJobResult]:
+    """Polls (`delete=False`) or deletes a job (blocking, or an awaitable); a job in a failure status
+    raises `JobFailed`."""
+def parse_tp_configuration(body: bytes) -> CoreTpConfiguration:
+    """Parses a configuration body from elsewhere."""
+def parse_tp_job(body: bytes) -> CoreTpJobResult:
+    """Parses a job body from elsewhere (no failure check)."""
 
 class CoreClimateTable:
+    """One site-year as Arrow; the typed metadata is the JSON in the schema metadata
+    (`climate_metadata`), read when asked for."""
     def metadata(self) -> dict[str, Any]: ...
     def to_arrow(self) -> _ArrowStream: ...
 
 class CoreClimateZip:
+    """Every CSV of a download zip: one long table (`site`, `year`, then the data) and one metadata row
+    per site."""
     def data(self) -> _ArrowStream: ...
     def sites(self) -> _ArrowStream: ...
     @property
@@ -550,7 +615,8 @@ def climate_download_csv(
     asynchronous: Literal[False] = False,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> CoreClimateTable: ...
+) -> CoreClimateTable:
+    """Streams the CSV of one site and one year (validated first, every problem at once)."""
 @overload
 def climate_download_csv(
     client: CoreClient,
@@ -569,7 +635,8 @@ def climate_download_csv(
     asynchronous: Literal[True] = ...,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> Awaitable[CoreClimateTable]: ...
+) -> Awaitable[CoreClimateTable]:
+    """Streams the CSV of one site and one year (validated first, every problem at once)."""
 @overload
 def climate_request(
     client: CoreClient,
@@ -587,7 +654,8 @@ def climate_request(
     method: object,
     asynchronous: Literal[False] = False,
     trace: bool = False,
-) -> tuple[str, str, str]: ...
+) -> tuple[str, str, str]:
+    """Requests a download file for any WKT and years: `(message, download_url, raw body)`."""
 @overload
 def climate_request(
     client: CoreClient,
@@ -605,19 +673,34 @@ def climate_request(
     method: object,
     asynchronous: Literal[True] = ...,
     trace: bool = False,
-) -> Awaitable[tuple[str, str, str]]: ...
+) -> Awaitable[tuple[str, str, str]]:
+    """Requests a download file for any WKT and years: `(message, download_url, raw body)`."""
 @overload
 def climate_fetch(
     client: CoreClient, url: object, wait: object, timeout: object, asynchronous: Literal[False] = False, trace: bool = False
-) -> CoreClimateZip: ...
+) -> CoreClimateZip:
+    """Downloads (polling while not ready) and parses the zip behind a download URL; the API key is
+    never sent with it. Every argument is checked at once."""
 @overload
 def climate_fetch(
     client: CoreClient, url: object, wait: object, timeout: object, asynchronous: Literal[True] = ..., trace: bool = False
-) -> Awaitable[CoreClimateZip]: ...
+) -> Awaitable[CoreClimateZip]:
+    """Downloads (polling while not ready) and parses the zip behind a download URL; the API key is
+    never sent with it. Every argument is checked at once."""
 def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
-) -> str: ...
-def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable: ...
-def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip: ...
-def standard_time_zone_name(tz_hours: float) -> str: ...
-def site_standard_offset(lat: float, lon: float) -> float: ...
+) -> str:
+    """The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail)."""
+def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable:
+    """Parses a climate CSV body from elsewhere (a file, another client); the parser threads read the
+    `bytes` in place. With `whole_year`, the rows must be one whole year."""
+def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip:
+    """Parses the bytes of a download zip from elsewhere; its CSVs may inflate to `max_unzipped` bytes
+    (default: the limit of `crate::limits`)."""
+def standard_time_zone_name(tz_hours: float) -> str:
+    """The zone a frame in standard time `tz_hours` (hours east of UTC) is labelled with: `Etc/GMT∓N`
+    for whole hours, a zone that keeps a fractional offset without daylight saving (`Asia/Kolkata`
+    for +5.5), or `UTC` when no zone has that offset."""
+def site_standard_offset(lat: float, lon: float) -> float:
+    """The standard-time offset (hours east of UTC) of the nearest place sunflux knows within 400 km of
+    (`lat`, `lon`), or the nautical zone."""
