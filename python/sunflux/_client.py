@@ -95,29 +95,36 @@ class Response:
 
     @property
     def status(self) -> int:
+        """The HTTP status code."""
         return self._raw.status
 
     @property
     def url(self) -> str:
+        """The URL that answered (after redirects), without the key."""
         return self._raw.url
 
     @property
     def content_type(self) -> str | None:
+        """The ``Content-Type`` header, if sent."""
         return self._raw.content_type
 
     @property
     def content(self) -> bytes:
+        """The body as received."""
         return self._raw.content
 
     @property
     def text(self) -> str:
+        """The body decoded as UTF-8 (invalid bytes replaced)."""
         return self._raw.text
 
     @property
     def attempts(self) -> int:
+        """How many attempts the call made (1 without retries)."""
         return self._raw.attempts
 
     def json(self) -> Any:
+        """The body parsed as JSON (any JSON value)."""
         return _json.loads(self._raw.content)
 
     def __repr__(self) -> str:

@@ -64,6 +64,7 @@ class Weather:
 
     @property
     def has_leap_day(self) -> bool:
+        """Whether the year holds 29 February (8784 hours)."""
         return self._core.has_leap_day
 
     @property

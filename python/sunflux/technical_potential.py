@@ -165,6 +165,7 @@ class JobState:
 
     @property
     def finished(self) -> bool:
+        """Whether the job finished (its results are then known)."""
         return self.status == "finished"
 
     def __repr__(self) -> str:
