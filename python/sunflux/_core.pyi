@@ -457,7 +457,7 @@ def pvwatts_simulate(
     """Simulates one system on one weather year (GIL released)."""
 def pvwatts_simulate_many(
     weathers: list[CoreWeather],
-    systems: list[tuple[Any, ...]],
+    systems: list[tuple[object, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
@@ -488,7 +488,7 @@ def pvwatts_simulate_v8(
     """Simulates one system on one weather year with PVWatts v8 (GIL released)."""
 def pvwatts_simulate_many_v8(
     weathers: list[CoreWeather],
-    systems: list[tuple[Any, ...]],
+    systems: list[tuple[object, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
