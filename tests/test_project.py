@@ -168,3 +168,64 @@ def test_the_rust_core_has_no_circle_and_no_upward_import() -> None:
     assert counts["circles between parts"] == "0", done.stdout
     assert inside is not None and inside.group(1) == "0", done.stdout
     assert counts["upward imports"] == "0", done.stdout
+
+
+def _without_test_modules(source: str) -> str:
+    """A Rust file without its test modules. The rule (the crate's layout makes it exact): a line
+    `#[cfg(test)]` followed by a line `mod <name> {` opens a test module, which ends at the next
+    line that is exactly `}` (a module at the top level closes in column 0). Everything else,
+    doc comments included, stays."""
+    kept: list[str] = []
+    lines = source.splitlines()
+    index = 0
+    while index < len(lines):
+        opens = lines[index].strip() == "#[cfg(test)]" and index + 1 < len(lines)
+        if opens and re.fullmatch(r"(pub(\(crate\))? )?mod \w+ \{", lines[index + 1].strip()):
+            index += 2
+            while index < len(lines) and lines[index] != "}":
+                index += 1
+        else:
+            kept.append(lines[index])
+        index += 1
+    return "\n".join(kept)
+
+
+def test_a_service_path_is_spelled_in_one_rust_file() -> None:
+    """Issue #15, target shape 1: the client and the embedded service's router both build paths
+    from `src/spec/routes.rs`, so no other non-test Rust file spells `/api/` (not even a doc
+    comment: those refer to the route table's names instead)."""
+    spelling = sorted(
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "src").rglob("*.rs")
+        if "/api/" in _without_test_modules(path.read_text(encoding="utf-8"))
+    )
+    assert spelling == ["src/spec/routes.rs"], spelling
+    assert "/api/" not in _without_test_modules("#[cfg(test)]\nmod tests {\n    fn f() {\n        \"/api/x\";\n    }\n}\n")
+
+
+def test_python_reads_the_spec_rules_from_rust_instead_of_restating_them() -> None:
+    """Issue #15, target shape 1: the spec's limits and vocabularies have one home in Rust and the
+    Python face holds the very objects `_core` exports (no copies that could drift), and the
+    modules that apply the request limits write none of their numbers."""
+    import ast
+    import tokenize
+
+    from sunflux import _core, _local, climate, pvwatts, solar
+
+    assert climate.ATTRIBUTES is _core.CLIMATE_ATTRIBUTES
+    assert solar.DATASETS is _core.SOLAR_DATASETS
+    assert _local.FAULT_KINDS is _core.FAULT_KINDS
+    assert pvwatts._METADATA_KEYS is _core.WEATHER_METADATA_KEYS
+    assert _local.RateLimits().requests == _core.KEY_REQUESTS_PER_HOUR
+    assert _local.ClimateSettings().in_flight == _core.CLIMATE_IN_FLIGHT
+    limits = {_core.KEY_REQUESTS_PER_HOUR, _core.CLIMATE_CSV_PER_DAY, _core.CLIMATE_JSON_PER_DAY, _core.CLIMATE_IN_FLIGHT}
+    package = ROOT / "python" / "sunflux"
+    readers = [package / name for name in ("_local.py", "_client.py", "climate.py", "__main__.py")]
+    readers.append(package / "distributed" / "_download.py")
+    restated = []
+    for path in readers:
+        with path.open(encoding="utf-8") as source:
+            for token in tokenize.generate_tokens(source.readline):
+                if token.type == tokenize.NUMBER and ast.literal_eval(token.string) in limits:
+                    restated.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.line.strip()}")
+    assert not restated, restated

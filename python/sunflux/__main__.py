@@ -7,6 +7,7 @@ import sys
 import time
 from typing import Sequence
 
+from sunflux import _core
 from sunflux._errors import SunfluxError
 from sunflux._local import LocalService, RateLimits
 
@@ -54,7 +55,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the embedded service in the foreground")
     serve.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (0 picks a free one)")
     serve.add_argument("--api-key", default=None, help="the 40-character key to accept (random by default)")
-    serve.add_argument("--requests-per-hour", type=int, default=1000, help="per-key limit (default: the spec's 1000)")
+    serve.add_argument("--requests-per-hour", type=int, default=_core.KEY_REQUESTS_PER_HOUR,
+                       help=f"per-key limit (default: the spec's {_core.KEY_REQUESTS_PER_HOUR})")
     serve.set_defaults(run=_serve)
     args = parser.parse_args(argv)
     return int(args.run(args))

@@ -19,8 +19,8 @@ __all__ = [
     "FAULT_KINDS", "LIMIT_PROFILES",
 ]
 
-#: Every kind of fault the service can inject.
-FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "delay", "truncate", "drop")
+#: Every kind of fault the service can inject (the Rust service's own list).
+FAULT_KINDS: tuple[str, ...] = _core.FAULT_KINDS
 
 
 #: What ``LocalService(limits=...)`` accepts: ``"none"`` (the default) enforces none of the
@@ -28,19 +28,16 @@ FAULT_KINDS: tuple[str, ...] = ("500", "502", "503", "429_retry_after", "429", "
 #: clients throttle for them, as against the live service.
 LIMIT_PROFILES: tuple[str, ...] = ("none", "spec")
 
-#: The spec's request limits (``sunflux._core.spec_limits``, the numbers the client throttle uses).
-_SPEC = dict(_core.spec_limits())
-
 
 @dataclass(frozen=True)
 class RateLimits:
     """Per-key limit the service enforces: ``requests`` in any rolling ``window`` seconds.
 
-    The default is the spec's 1,000 per hour; tests use small numbers. Given to a
+    The default is the spec's (``sunflux._core.KEY_REQUESTS_PER_HOUR``, 1,000) per hour; tests use small numbers. Given to a
     `LocalService`, it is enforced whatever its ``limits`` profile.
     """
 
-    requests: int = int(_SPEC["key_requests_per_hour"])
+    requests: int = _core.KEY_REQUESTS_PER_HOUR
     window: float = 3600.0
 
 
@@ -70,7 +67,7 @@ class ClimateSettings:
     json_interval: float | None = None
     csv_per_day: int | None = None
     json_per_day: int | None = None
-    in_flight: int = int(_SPEC["climate_in_flight"])
+    in_flight: int = _core.CLIMATE_IN_FLIGHT
     queue: int = 100
     build_delay: float = 0.0
 
@@ -216,10 +213,10 @@ class LocalService:
             job_settings.failure_status,
             job_settings.failure_message,
             job_settings.failure_region,
-            _profile_rate(climate_settings.csv_interval, spec, _SPEC["climate_csv_interval"], 0.0),
-            _profile_rate(climate_settings.json_interval, spec, _SPEC["climate_json_interval"], 0.0),
-            _profile_rate(climate_settings.csv_per_day, spec, int(_SPEC["climate_csv_per_day"]), _NO_QUOTA),
-            _profile_rate(climate_settings.json_per_day, spec, int(_SPEC["climate_json_per_day"]), _NO_QUOTA),
+            _profile_rate(climate_settings.csv_interval, spec, _core.CLIMATE_CSV_INTERVAL, 0.0),
+            _profile_rate(climate_settings.json_interval, spec, _core.CLIMATE_JSON_INTERVAL, 0.0),
+            _profile_rate(climate_settings.csv_per_day, spec, _core.CLIMATE_CSV_PER_DAY, _NO_QUOTA),
+            _profile_rate(climate_settings.json_per_day, spec, _core.CLIMATE_JSON_PER_DAY, _NO_QUOTA),
             climate_settings.in_flight,
             climate_settings.queue,
             climate_settings.build_delay,

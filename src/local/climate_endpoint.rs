@@ -1,6 +1,6 @@
 //! The embedded climate download endpoint, `GET|POST <family root>/<dataset_slug>-download.<json|csv>`
-//! (the spec's `/api/climate/ncdb/v2/climate` and NSRDB's `/api/nsrdb/v2/solar`, see
-//! `transport::routes::DatasetFamily` and `local::climate_datasets`), as pure functions from a
+//! (the spec's climate download and NSRDB's, `spec::routes::Endpoint::ClimateDownload`; the
+//! roots are `spec::routes::DatasetFamily::root`, the data sets `local::climate_datasets`), as pure functions from a
 //! request to a `ServiceReply`, plus the download file route and the test outbox.
 //!
 //! Flow for the HTTP layer (the bookkeeping lives behind one lock; no lock is held while data
@@ -38,7 +38,7 @@ use crate::local::climate_jobs::{ClimateJobs, Download, NewJob, PreparedDownload
 use crate::local::reply::ServiceReply;
 use crate::local::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::local::weather_gen::{generate, SeriesOptions};
-use crate::spec::routes::DatasetFamily;
+use crate::spec::routes::{DatasetFamily, DOWNLOAD_FILES_PREFIX};
 use crate::services::climate::{
     check_weight, request_weight, validate_climate_request, ClimateParams, RawClimateRequest, MAX_REQUEST_WEIGHT,
 };
@@ -47,8 +47,6 @@ use crate::services::climate::{
 pub const SERVICE_VERSION: &str = "2.0.0-local";
 /// The CSV metadata `Version` of the synthetic data.
 pub const DATA_VERSION: &str = "1.0.0";
-/// Path under the base URL where finished zips are served (no key in it).
-pub const DOWNLOAD_PATH_PREFIX: &str = "/files/climate/";
 /// Seconds a client is told to wait before asking again for a file that is not ready.
 const NOT_READY_RETRY_AFTER_S: u64 = 2;
 
@@ -95,7 +93,7 @@ pub fn parse_download_file(file: &str) -> Option<(String, Format)> {
 
 /// The URL of a job's zip under `base_url` (e.g. `http://127.0.0.1:8123`).
 pub fn download_url(base_url: &str, id: &str) -> String {
-    format!("{}{DOWNLOAD_PATH_PREFIX}{id}.zip", base_url.trim_end_matches('/'))
+    format!("{}{DOWNLOAD_FILES_PREFIX}{id}.zip", base_url.trim_end_matches('/'))
 }
 
 /// The job id of a download path's last segment `<id>.zip` (32 hex digits).
@@ -562,7 +560,7 @@ pub async fn handle_download(
             let mut jobs = lock(&state.climate_jobs);
             jobs.expire(state.uptime());
             if jobs.status(id).is_some() {
-                state.record_hit(&format!("{DOWNLOAD_PATH_PREFIX}{file}"));
+                state.record_hit(&format!("{DOWNLOAD_FILES_PREFIX}{file}"));
             }
             download_reply(&jobs, id)
         }

@@ -3,11 +3,11 @@
 //! job queue, the state of each download job, the finished files and the "outbox" of e-mails
 //! the service would have sent. The HTTP layer holds it behind a lock and runs the zip builds.
 //!
-//! Rules (spec "Limits"; all numbers configurable in `JobLimits`):
-//! - csv requests: at most 1 per second and 10,000 per rolling 24 h per user; json requests: 1
-//!   per 2 s and 2,000 per 24 h. Spacing is measured between admitted requests; refused
-//!   requests do not count. A refusal says when to retry.
-//! - At most 20 requests in flight per user: csv streams being answered plus the user's jobs
+//! Rules (spec "Limits", numbers from `spec::limits`; all configurable in `JobLimits`):
+//! - csv requests and json requests: each at most one per minimum interval and a number per
+//!   rolling 24 h per user. Spacing is measured between admitted requests; refused requests do
+//!   not count. A refusal says when to retry.
+//! - A cap on requests in flight per user: csv streams being answered plus the user's jobs
 //!   that are queued or building.
 //! - The queue holds at most `queue_capacity` unfinished (queued or building) jobs over all
 //!   users; beyond that a json request is refused with "queue is full".

@@ -1,6 +1,7 @@
 //! The embedded optimizer's HTTP face: `POST …/job/`, `GET …/job/<run_uuid>/results/` and
-//! `GET …/simulated_load/` under the spec's `/api/optimizer/stable` and the public host's
-//! `/api/reopt/stable`, and the Utility Rate Database stand-in `GET /utility_rates`. Validation
+//! `GET …/simulated_load/` under the optimizer's root of both route profiles (the spec's and the
+//! public host's; `spec::routes::Endpoint::Optimizer*`), and the Utility Rate Database stand-in
+//! (`Endpoint::UtilityRates`). Validation
 //! of scenarios is the scenario builder's (one source of truth): the service calls a
 //! `ScenarioChecker` that the Python layer provides. PV production comes from the local engine
 //! on the site's synthetic weather, as do the temperatures of the synthetic load shapes.

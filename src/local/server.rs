@@ -14,7 +14,6 @@ use axum::Router;
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
-use super::climate_endpoint::DOWNLOAD_PATH_PREFIX;
 use super::faults::{html_error_page, FaultKind};
 use super::gateway::{check_key, find_key, gateway_error, GatewayCode};
 use super::reply::ServiceReply;
@@ -23,38 +22,35 @@ use super::{climate_endpoint, optimizer_routes, pv_endpoint, solar_endpoint, sta
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::limits::SERVICE_MAX_BODY_BYTES;
-use crate::spec::routes::DatasetFamily;
+use crate::spec::routes::{served_routes, Served, DOWNLOAD_FILES_PREFIX};
 
 /// The format an error for this path must be written in: the path's suffix, JSON otherwise.
 pub fn format_of_path(path: &str) -> Format {
     path.rsplit_once('.').and_then(|(_, suffix)| Format::from_suffix(suffix)).unwrap_or(Format::Json)
 }
 
-/// Builds the router: every endpoint the service serves, behind the gateway.
+/// Builds the router: every route of the spec's table (`spec::routes::served_routes`, which
+/// spells each path once), each with its handler, behind the gateway.
 pub fn router(state: Arc<ServiceState>) -> Router {
-    Router::new()
-        .route("/api/local/v1/{file}", get(status::handle))
-        .route("/api/solar/data_query/{file}", get(solar_endpoint::handle))
-        .route("/api/pv-estimator/{file}", get(pv_endpoint::handle))
-        .route("/api/pvwatts/{file}", get(pv_endpoint::handle))
-        .route(&format!("{}/{{file}}", DatasetFamily::Climate.root()), get(climate_endpoint::handle).post(climate_endpoint::handle))
-        .route(&format!("{}/{{file}}", DatasetFamily::Nsrdb.root()), get(climate_endpoint::handle).post(climate_endpoint::handle))
-        .route("/files/climate/{file}", get(climate_endpoint::handle_download))
-        .route("/api/optimizer/stable/job/", post(optimizer_routes::handle_post))
-        .route("/api/optimizer/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
-        .route("/api/reopt/stable/job/", post(optimizer_routes::handle_post))
-        .route("/api/reopt/stable/job/{run_uuid}/results/", get(optimizer_routes::handle_results))
-        .route("/api/optimizer/stable/simulated_load/", get(optimizer_routes::handle_simulated_load))
-        .route("/api/reopt/stable/simulated_load/", get(optimizer_routes::handle_simulated_load))
-        .route("/utility_rates", get(optimizer_routes::handle_utility_rates))
-        .route("/api/opencarto/{explorer}/v1/technical-potential/config", get(tp_endpoint::handle_config))
-        .route(
-            "/api/opencarto/{explorer}/v1/technical-potential",
-            get(tp_endpoint::handle_job_get).post(tp_endpoint::handle_job_post).delete(tp_endpoint::handle_job_delete),
-        )
-        .fallback(not_found)
-        .layer(middleware::from_fn_with_state(state.clone(), gateway))
-        .with_state(state)
+    let routes = served_routes().into_iter().fold(Router::new(), |router, (pattern, served)| {
+        let handler = match served {
+            Served::Local => get(status::handle),
+            Served::DataQuery => get(solar_endpoint::handle),
+            Served::PvEstimator => get(pv_endpoint::handle),
+            Served::ClimateDownload => get(climate_endpoint::handle).post(climate_endpoint::handle),
+            Served::DownloadFile => get(climate_endpoint::handle_download),
+            Served::OptimizerJob => post(optimizer_routes::handle_post),
+            Served::OptimizerResults => get(optimizer_routes::handle_results),
+            Served::OptimizerSimulatedLoad => get(optimizer_routes::handle_simulated_load),
+            Served::UtilityRates => get(optimizer_routes::handle_utility_rates),
+            Served::TechnicalPotentialConfig => get(tp_endpoint::handle_config),
+            Served::TechnicalPotentialJob => {
+                get(tp_endpoint::handle_job_get).post(tp_endpoint::handle_job_post).delete(tp_endpoint::handle_job_delete)
+            }
+        };
+        router.route(&pattern, handler)
+    });
+    routes.fallback(not_found).layer(middleware::from_fn_with_state(state.clone(), gateway)).with_state(state)
 }
 
 async fn not_found() -> Response {
@@ -78,7 +74,7 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
         Err(reply) => return reply_response(reply),
     };
     // The file host takes no key (and counts its own hits); faults apply to it as well.
-    let file_host = path.starts_with(DOWNLOAD_PATH_PREFIX);
+    let file_host = path.starts_with(DOWNLOAD_FILES_PREFIX);
     let headers = request.headers();
     let header_key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
     let authorization = headers.get("authorization").and_then(|v| v.to_str().ok());

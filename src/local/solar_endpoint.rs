@@ -1,5 +1,5 @@
-//! The embedded service's dataset query endpoint, `GET /api/solar/data_query/v1.<format>` and
-//! `v2.<format>`: validates the query, looks up the synthetic catalog and answers with the
+//! The embedded service's dataset query endpoint (`spec::routes::Endpoint::DataQuery`, `GET`
+//! `v1.<format>` and `v2.<format>`): validates the query, looks up the synthetic catalog and answers with the
 //! spec's envelope (200 with outputs, 422 with errors) in json, xml or csv.
 //!
 //! Echo rules: `inputs` holds the recognised parameters (lat, lon, radius, all) as received;

@@ -1,6 +1,6 @@
-//! The embedded service's own endpoints (not in the spec): `GET /api/local/v1/status.json`, its
-//! health (the cheapest authenticated call, used by the demo and the transport benchmark), and
-//! `GET /api/local/v1/outbox.json`, the e-mails the climate download would have sent.
+//! The embedded service's own endpoints (not in the spec; `spec::routes::Endpoint::LocalStatus`):
+//! `GET status.json`, its health (the cheapest authenticated call, used by the demo and the
+//! transport benchmark), and `GET outbox.json`, the e-mails the climate download would have sent.
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! The embedded technical-potential endpoints as pure functions from a request to a
-//! [`ServiceReply`]: `GET /api/opencarto/<explorer>/v1/technical-potential/config` and
-//! `POST | GET | DELETE /api/opencarto/<explorer>/v1/technical-potential`. The HTTP layer routes
+//! [`ServiceReply`]: `GET` of the configuration (`spec::routes::Endpoint::TechnicalPotentialConfig`)
+//! and `POST | GET | DELETE` of a job (`Endpoint::TechnicalPotentialJob`). The HTTP layer routes
 //! the explorer (`rede`, the live service's, and any other name it is configured with) and passes
 //! the decoded query, the body and the current instant.
 //!

@@ -21,6 +21,7 @@
 //!   `float`; `Weather::from_columns` keeps the values it is given.
 
 mod csv;
+pub use csv::metadata_keys;
 mod epw;
 mod table;
 mod text;

@@ -120,13 +120,6 @@ pub fn default_limits() -> Vec<(String, f64)> {
     named
 }
 
-/// The spec's request limits by name (`crate::spec::limits`): what the client throttles by
-/// default and what `LocalService(limits="spec")` enforces.
-#[pyfunction]
-pub fn spec_limits() -> Vec<(String, f64)> {
-    crate::spec::limits::named().into_iter().map(|(name, value)| (name.to_owned(), value)).collect()
-}
-
 /// The shared transport of one `Client`.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreClient")]
 pub struct CoreClient {

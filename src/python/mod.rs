@@ -20,6 +20,7 @@ pub mod pv_v8;
 pub mod pvwatts;
 pub mod pvwatts_v8;
 pub mod solar;
+pub mod spec;
 pub mod technical_potential;
 pub mod time_zones;
 
@@ -31,7 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("API_KEY_LENGTH", crate::transport::auth::API_KEY_LENGTH)?;
     m.add("DEFAULT_DEADLINE", crate::limits::DEFAULT_DEADLINE.as_secs_f64())?;
     m.add_function(wrap_pyfunction!(client::default_limits, m)?)?;
-    m.add_function(wrap_pyfunction!(client::spec_limits, m)?)?;
+    spec::register(m)?;
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
     m.add_class::<bridge::CancelToken>()?;
@@ -69,8 +70,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(technical_potential::tp_submit_async, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::tp_job, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::tp_job_async, m)?)?;
-    m.add_function(wrap_pyfunction!(technical_potential::tp_wait, m)?)?;
-    m.add_function(wrap_pyfunction!(technical_potential::tp_wait_async, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::parse_tp_configuration, m)?)?;
     m.add_function(wrap_pyfunction!(technical_potential::parse_tp_job, m)?)?;
     m.add_function(wrap_pyfunction!(pvwatts::read_weather_path, m)?)?;

@@ -11,7 +11,7 @@ use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::services::technical_potential::request::{
-    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job, wait_for_job, WaitOptions,
+    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job,
 };
 use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
 
@@ -210,45 +210,6 @@ sync_and_async! {
         explorer: &Bound<'_, PyAny>,
         job_id: &Bound<'_, PyAny>,
         delete: bool,
-        trace: bool,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn wait_call(
-    client: &CoreClient,
-    explorer: &Bound<'_, PyAny>,
-    job_id: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    poll_interval: &Bound<'_, PyAny>,
-    max_interval: &Bound<'_, PyAny>,
-    trace: bool,
-) -> PyResult<impl Future<Output = Result<CoreTpJobResult>> + Send + 'static> {
-    let ids = job_args(client, explorer, job_id);
-    let mut args = Arguments::new();
-    let timeout = args.seconds("timeout", timeout, false);
-    let poll_interval = args.seconds("poll_interval", poll_interval, false);
-    let max_interval = args.seconds("max_interval", max_interval, false);
-    args.finish().map_err(|e| client.error(e))?;
-    let (explorer, job_id) = ids?;
-    let (Some(timeout), Some(poll_interval), Some(max_interval)) = (timeout, poll_interval, max_interval) else {
-        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-    };
-    let wait = wait_for_job(client.core(trace), explorer, job_id, WaitOptions { timeout, poll_interval, max_interval });
-    Ok(async move { wait.await.map(|result| CoreTpJobResult { result }) })
-}
-
-sync_and_async! {
-    /// Polls until the job finishes: the pause starts at `poll_interval` s and grows by half each
-    /// time up to `max_interval` (`services::poll::Backoff`). Raises `JobTimeout` after `timeout`
-    /// s, `JobFailed` on a failure status.
-    #[pyo3(signature = (client, explorer, job_id, timeout, poll_interval, max_interval, trace=false))]
-    tp_wait, tp_wait_async -> CoreTpJobResult = wait_call(
-        explorer: &Bound<'_, PyAny>,
-        job_id: &Bound<'_, PyAny>,
-        timeout: &Bound<'_, PyAny>,
-        poll_interval: &Bound<'_, PyAny>,
-        max_interval: &Bound<'_, PyAny>,
         trace: bool,
     )
 }

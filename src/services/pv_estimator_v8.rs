@@ -1,4 +1,4 @@
-//! PV estimator v8 (the live service's current estimator, `/api/pvwatts/v8`): its parameters and
+//! PV estimator v8 (the live service's current estimator, `spec::routes::Endpoint::PvEstimatorV8`): its parameters and
 //! their validation, shared by the client, the embedded endpoint and the local engine's v8
 //! simulations. The system ranges are v6's except the ground coverage ratio, and the v8 options'
 //! ranges live in `pvwatts::v8::params`; answers parse with `pv_estimator::parse_estimate` into

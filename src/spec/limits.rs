@@ -1,7 +1,8 @@
 //! The request limits the spec states for the live service, in one place: the client-side
 //! throttle (`transport::throttle::ThrottleConfig::spec`) and the embedded service when it is
 //! asked to enforce them (`LocalService(limits="spec")`) read these numbers, so the two always
-//! agree. `sunflux._core.spec_limits()` hands them to the Python face.
+//! agree. `python/spec.rs` exports them as constants of `sunflux._core` (`KEY_REQUESTS_PER_HOUR`, …),
+//! which the Python face reads instead of restating them.
 
 use std::time::Duration;
 
@@ -18,14 +19,3 @@ pub const CLIMATE_OTHER_PER_DAY: u32 = 2_000;
 /// Climate requests of one user in flight at once (CSV streams and unfinished downloads).
 pub const CLIMATE_IN_FLIGHT: usize = 20;
 
-/// Every number above by name, in seconds or counts.
-pub fn named() -> Vec<(&'static str, f64)> {
-    vec![
-        ("key_requests_per_hour", f64::from(KEY_REQUESTS_PER_HOUR)),
-        ("climate_csv_interval", CLIMATE_CSV_INTERVAL.as_secs_f64()),
-        ("climate_csv_per_day", f64::from(CLIMATE_CSV_PER_DAY)),
-        ("climate_json_interval", CLIMATE_OTHER_INTERVAL.as_secs_f64()),
-        ("climate_json_per_day", f64::from(CLIMATE_OTHER_PER_DAY)),
-        ("climate_in_flight", CLIMATE_IN_FLIGHT as f64),
-    ]
-}

@@ -1,5 +1,7 @@
 //! The route table: every endpoint's path under both profiles, its throttle class and its
-//! payload. This is the only place that spells a service path. Path arguments come from users:
+//! payload, and the route patterns the embedded service's router is built from. This is the only
+//! place that spells a service path: the client's requests (`Endpoint::path`) and the embedded
+//! service's routes (`served_routes`) are built from the same roots. Path arguments come from users:
 //! each must be an identifier (a run UUID must be a UUID) and is percent-encoded as one segment,
 //! so no argument can add a segment, a query or a fragment or reach another endpoint.
 
@@ -33,11 +35,14 @@ impl RouteProfile {
 /// The spec's limit groups; each has its own throttle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ServiceClass {
-    /// Dataset query v1/v2 and estimators v6 and v8 share 1,000 requests per rolling hour.
+    /// Dataset query v1/v2 and estimators v6 and v8 share one hourly window per key
+    /// (`limits::KEY_REQUESTS_PER_HOUR`).
     Solar,
-    /// Climate download in csv: 1 per second, 10,000 per day, at most 20 in flight.
+    /// Climate download in csv: a minimum interval, a daily window and a cap in flight
+    /// (`limits::CLIMATE_CSV_*`, `limits::CLIMATE_IN_FLIGHT`).
     ClimateCsv,
-    /// Climate download in other formats: 1 per 2 seconds, 2,000 per day, at most 20 in flight.
+    /// Climate download in other formats: the same kinds of limit, slower
+    /// (`limits::CLIMATE_OTHER_*`).
     ClimateOther,
     /// Optimizer jobs, its load endpoint and the rate database it reads: no limit stated by the spec.
     Optimizer,
@@ -77,6 +82,19 @@ impl DatasetFamily {
     }
 }
 
+/// The dataset query's root; `<version>.<format>` follows.
+const DATA_QUERY_ROOT: &str = "/api/solar/data_query";
+/// The technical potential's root; `<explorer>/v1/technical-potential` follows.
+const TECHNICAL_POTENTIAL_ROOT: &str = "/api/opencarto";
+/// The technical potential's path after the explorer.
+const TECHNICAL_POTENTIAL_TAIL: &str = "v1/technical-potential";
+/// The embedded service's own endpoints (not in the spec): `status.<format>` and `outbox.json`.
+const LOCAL_ROOT: &str = "/api/local/v1";
+/// The Utility Rate Database (its own host).
+const UTILITY_RATES_PATH: &str = "/utility_rates";
+/// Where the embedded service's file host serves finished download zips (`<id>.zip`; no key).
+pub const DOWNLOAD_FILES_PREFIX: &str = "/files/climate/";
+
 /// A named endpoint; its arguments fill the path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Endpoint {
@@ -98,21 +116,15 @@ pub enum Endpoint {
 }
 
 impl Endpoint {
-    /// The path (starting with `/api/`) of this endpoint under `profile`; every argument is
+    /// The path (under the service's API root) of this endpoint under `profile`; every argument is
     /// percent-encoded as (part of) one segment.
     pub fn path(&self, profile: RouteProfile) -> String {
         match self {
             Endpoint::DataQuery { version, format } => {
-                format!("/api/solar/data_query/{}.{}", segment(version), segment(format))
+                format!("{DATA_QUERY_ROOT}/{}.{}", segment(version), segment(format))
             }
-            Endpoint::PvEstimator { format } => match profile {
-                RouteProfile::Spec => format!("/api/pv-estimator/v6.{}", segment(format)),
-                RouteProfile::Nlr => format!("/api/pvwatts/v6.{}", segment(format)),
-            },
-            Endpoint::PvEstimatorV8 { format } => match profile {
-                RouteProfile::Spec => format!("/api/pv-estimator/v8.{format}"),
-                RouteProfile::Nlr => format!("/api/pvwatts/v8.{format}"),
-            },
+            Endpoint::PvEstimator { format } => format!("{}/v6.{}", estimator_root(profile), segment(format)),
+            Endpoint::PvEstimatorV8 { format } => format!("{}/v8.{}", estimator_root(profile), segment(format)),
             Endpoint::ClimateDownload { dataset, format } => {
                 format!("{}/{}-download.{}", DatasetFamily::of(dataset).root(), segment(dataset), segment(format))
             }
@@ -121,14 +133,14 @@ impl Endpoint {
                 format!("{}/job/{}/results/", optimizer_root(profile), segment(run_uuid))
             }
             Endpoint::OptimizerSimulatedLoad => format!("{}/simulated_load/", optimizer_root(profile)),
-            Endpoint::UtilityRates => "/utility_rates".to_owned(),
+            Endpoint::UtilityRates => UTILITY_RATES_PATH.to_owned(),
             Endpoint::TechnicalPotentialConfig { explorer } => {
-                format!("/api/opencarto/{}/v1/technical-potential/config", segment(explorer))
+                format!("{TECHNICAL_POTENTIAL_ROOT}/{}/{TECHNICAL_POTENTIAL_TAIL}/config", segment(explorer))
             }
             Endpoint::TechnicalPotentialJob { explorer } => {
-                format!("/api/opencarto/{}/v1/technical-potential", segment(explorer))
+                format!("{TECHNICAL_POTENTIAL_ROOT}/{}/{TECHNICAL_POTENTIAL_TAIL}", segment(explorer))
             }
-            Endpoint::LocalStatus { format } => format!("/api/local/v1/status.{}", segment(format)),
+            Endpoint::LocalStatus { format } => format!("{LOCAL_ROOT}/status.{}", segment(format)),
         }
     }
 
@@ -298,6 +310,60 @@ fn optimizer_root(profile: RouteProfile) -> &'static str {
     }
 }
 
+fn estimator_root(profile: RouteProfile) -> &'static str {
+    match profile {
+        RouteProfile::Spec => "/api/pv-estimator",
+        RouteProfile::Nlr => "/api/pvwatts",
+    }
+}
+
+/// What the embedded service answers at a route: the router maps each to its handler.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Served {
+    /// `status.<format>` and `outbox.json` (`{file}`).
+    Local,
+    /// `<version>.<format>` (`{file}`).
+    DataQuery,
+    /// `v6.<format>` and `v8.<format>` (`{file}`).
+    PvEstimator,
+    /// `<dataset>-download.<format>` (`{file}`), under each data set family's root.
+    ClimateDownload,
+    /// `<id>.zip` (`{file}`) on the file host.
+    DownloadFile,
+    OptimizerJob,
+    OptimizerResults,
+    OptimizerSimulatedLoad,
+    UtilityRates,
+    TechnicalPotentialConfig,
+    TechnicalPotentialJob,
+}
+
+/// Every route pattern the embedded service serves (axum's syntax: `{name}` captures one path
+/// segment), under both profiles, each once, built from the same roots as `Endpoint::path`.
+pub fn served_routes() -> Vec<(String, Served)> {
+    let mut routes = vec![
+        (format!("{LOCAL_ROOT}/{{file}}"), Served::Local),
+        (format!("{DATA_QUERY_ROOT}/{{file}}"), Served::DataQuery),
+        (format!("{DOWNLOAD_FILES_PREFIX}{{file}}"), Served::DownloadFile),
+        (UTILITY_RATES_PATH.to_owned(), Served::UtilityRates),
+        (format!("{TECHNICAL_POTENTIAL_ROOT}/{{explorer}}/{TECHNICAL_POTENTIAL_TAIL}/config"), Served::TechnicalPotentialConfig),
+        (format!("{TECHNICAL_POTENTIAL_ROOT}/{{explorer}}/{TECHNICAL_POTENTIAL_TAIL}"), Served::TechnicalPotentialJob),
+    ];
+    for family in DatasetFamily::ALL {
+        routes.push((format!("{}/{{file}}", family.root()), Served::ClimateDownload));
+    }
+    for profile in [RouteProfile::Spec, RouteProfile::Nlr] {
+        let optimizer = optimizer_root(profile);
+        routes.extend([
+            (format!("{}/{{file}}", estimator_root(profile)), Served::PvEstimator),
+            (format!("{optimizer}/job/"), Served::OptimizerJob),
+            (format!("{optimizer}/job/{{run_uuid}}/results/"), Served::OptimizerResults),
+            (format!("{optimizer}/simulated_load/"), Served::OptimizerSimulatedLoad),
+        ]);
+    }
+    routes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,6 +428,45 @@ mod tests {
         assert!(Endpoint::ClimateDownload { dataset: "ncdb-x".into(), format: "csv?x=1".into() }.check().is_err());
         assert!(Endpoint::from_name("optimizer_results", |_| Some("x/../y".into())).is_err());
         assert_eq!(segment("a b/ü."), "a%20b%2F%C3%BC%2E");
+    }
+
+    /// Whether `path` matches the axum `pattern` (each `{name}` is one non-empty segment).
+    fn matches(pattern: &str, path: &str) -> bool {
+        let (pattern, path): (Vec<&str>, Vec<&str>) = (pattern.split('/').collect(), path.split('/').collect());
+        pattern.len() == path.len()
+            && pattern.iter().zip(&path).all(|(want, got)| if want.starts_with('{') { !got.is_empty() } else { want == got })
+    }
+
+    #[test]
+    fn the_embedded_service_serves_every_path_the_client_asks_for_exactly_once() {
+        let routes = served_routes();
+        let mut patterns: Vec<&str> = routes.iter().map(|(pattern, _)| pattern.as_str()).collect();
+        patterns.sort_unstable();
+        patterns.dedup();
+        assert_eq!(patterns.len(), routes.len(), "a route is listed twice");
+        let uuid = "2f1c5e0a-7b3d-4c2e-9a41-0d8e6b7f5c13".to_owned();
+        let endpoints = [
+            (Endpoint::LocalStatus { format: "json".into() }, Served::Local),
+            (Endpoint::DataQuery { version: "v2".into(), format: "csv".into() }, Served::DataQuery),
+            (Endpoint::PvEstimator { format: "json".into() }, Served::PvEstimator),
+            (Endpoint::PvEstimatorV8 { format: "xml".into() }, Served::PvEstimator),
+            (Endpoint::ClimateDownload { dataset: "ncdb-x".into(), format: "csv".into() }, Served::ClimateDownload),
+            (Endpoint::ClimateDownload { dataset: "nsrdb-x".into(), format: "json".into() }, Served::ClimateDownload),
+            (Endpoint::OptimizerJob, Served::OptimizerJob),
+            (Endpoint::OptimizerResults { run_uuid: uuid }, Served::OptimizerResults),
+            (Endpoint::OptimizerSimulatedLoad, Served::OptimizerSimulatedLoad),
+            (Endpoint::UtilityRates, Served::UtilityRates),
+            (Endpoint::TechnicalPotentialConfig { explorer: "rede".into() }, Served::TechnicalPotentialConfig),
+            (Endpoint::TechnicalPotentialJob { explorer: "rede".into() }, Served::TechnicalPotentialJob),
+        ];
+        for (endpoint, served) in endpoints {
+            for profile in [RouteProfile::Spec, RouteProfile::Nlr] {
+                let path = endpoint.path(profile);
+                let hits: Vec<Served> = routes.iter().filter(|(pattern, _)| matches(pattern, &path)).map(|(_, s)| *s).collect();
+                assert_eq!(hits, vec![served], "{path}");
+            }
+        }
+        assert!(routes.iter().any(|(pattern, served)| *served == Served::DownloadFile && matches(pattern, "/files/climate/abc.zip")));
     }
 
     #[test]

@@ -8,8 +8,8 @@
 //! records the time its task really woke (`Schedule::sent_at`).
 //!
 //! Rolling windows are kept as a log of send times rather than a token bucket (GCRA): a bucket
-//! of 1,000 refilled at 1 per 3.6 s admits close to 2,000 requests in some rolling hour, while the
-//! spec says "no more than 1,000 requests in any hour".
+//! of N refilled at N per hour admits close to 2N requests in some rolling hour, while the spec
+//! says no more than N in any hour.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -46,8 +46,9 @@ pub struct ThrottleConfig {
 }
 
 impl ThrottleConfig {
-    /// The spec's limits: 1,000/h for dataset query + estimator; climate csv 1/s and 10,000/day,
-    /// other climate formats 1 per 2 s and 2,000/day, at most 20 climate requests in flight.
+    /// The spec's limits (`spec::limits`): an hourly window for dataset query + estimator; for
+    /// climate csv and other climate formats each a minimum interval and a daily window, and a cap
+    /// on climate requests in flight.
     pub fn spec() -> Self {
         let mut classes = HashMap::new();
         classes.insert(

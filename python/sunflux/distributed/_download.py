@@ -28,8 +28,6 @@ from sunflux._errors import ParameterError, RateLimitError, ServerError, Transpo
 
 __all__ = ["ClientConfig", "CsvRequest", "bulk_download"]
 
-#: The spec's request limits (the numbers the client throttle and the embedded service use).
-_SPEC = dict(_core.spec_limits())
 _DAY = 86_400.0
 #: A `Retry-After` longer than this is not waited for (as the transport's own retries).
 _LONGEST_RETRY_AFTER = 120.0
@@ -126,10 +124,10 @@ class ClientConfig:
         if given is not None:
             return given
         return ServiceLimits(
-            per_window=int(_SPEC["climate_csv_per_day"]),
+            per_window=_core.CLIMATE_CSV_PER_DAY,
             window=_DAY,
-            min_interval=_SPEC["climate_csv_interval"],
-            in_flight=int(_SPEC["climate_in_flight"]),
+            min_interval=_core.CLIMATE_CSV_INTERVAL,
+            in_flight=_core.CLIMATE_IN_FLIGHT,
         )
 
 

@@ -1,5 +1,5 @@
-//! The embedded service's PV estimator, `GET /api/pv-estimator/v6.<json|xml>` (and the "nlr"
-//! alias `/api/pvwatts/v6.<format>`): validates with the client's rules, resolves the station
+//! The embedded service's PV estimator, `GET v6.<json|xml>` under the estimator's root of either
+//! route profile (`spec::routes::Endpoint::PvEstimator`): validates with the client's rules, resolves the station
 //! like the real service (nearest of `dataset` within `radius`, or the `file_id` station), runs
 //! the local PVWatts v5 engine on that station's synthetic weather, and answers with the v6
 //! envelope in json (optionally JSONP) or xml.

@@ -1,5 +1,5 @@
-//! The embedded service's PV estimator v8, `GET /api/pv-estimator/v8.<json|xml>` (and the "nlr"
-//! alias `/api/pvwatts/v8.<format>`): validates with the client's v8 rules, resolves the station
+//! The embedded service's PV estimator v8, `GET v8.<json|xml>` under the estimator's root of
+//! either route profile (`spec::routes::Endpoint::PvEstimatorV8`): validates with the client's v8 rules, resolves the station
 //! like v6 (a `file_id` must come from dataset query v2), runs the local PVWatts v8 engine on that
 //! station's synthetic weather, and answers with the v8 envelope: `ssc_info.module`, the station's
 //! `weather_data_source` and v2 id, and hourly `alb` besides v6's eight series.

@@ -4,7 +4,7 @@
 //! `validate_v8_system` for the system parameters, whose ranges are v5's except the ground
 //! coverage ratio).
 //!
-//! Ranges are those documented for the live PV estimator v8 (`/api/pvwatts/v8`): bifaciality
+//! Ranges are those documented for the live PV estimator v8 (`Endpoint::PvEstimatorV8`): bifaciality
 //! 0–1, albedo strictly between 0 and 1 (one value or twelve monthly values), soiling 0–100 % per
 //! month (twelve values), gcr 0.01–0.99 (SSC refuses gcr < 0.01 or ≥ 1). `en_snowloss` (SSC's
 //! switch for Marion's snow model) is not documented for the web service; the engine and the

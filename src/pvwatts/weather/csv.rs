@@ -79,6 +79,29 @@ pub(super) fn normalize_column_name(raw: &str) -> ColumnName {
     }
 }
 
+/// The names (lower case) a header's latitude is found under.
+const LATITUDE_KEYS: &[&str] = &["latitude", "lat"];
+/// ... its longitude.
+const LONGITUDE_KEYS: &[&str] = &["longitude", "lon", "long", "lng"];
+/// ... the time zone of its stamps (which wins) ...
+const DATA_TIME_ZONE_KEYS: &[&str] = &["time zone", "timezone", "time_zone", "tz", "data timezone", "data time zone"];
+/// ... or the site's standard time zone.
+const SITE_TIME_ZONE_KEYS: &[&str] = &["local time zone", "site timezone", "site time zone"];
+/// ... its elevation.
+const ELEVATION_KEYS: &[&str] = &["elevation", "elev", "el", "site elevation", "altitude"];
+
+/// The site's numbers a weather table's metadata gives, each with the names (lower case) it is
+/// found under: the header of a CSV file here, and pvlib's metadata in the Python face
+/// (`sunflux._core.WEATHER_METADATA_KEYS`), so both accept the same names.
+pub fn metadata_keys() -> [(&'static str, Vec<&'static str>); 4] {
+    [
+        ("lat", LATITUDE_KEYS.to_vec()),
+        ("lon", LONGITUDE_KEYS.to_vec()),
+        ("tz", [DATA_TIME_ZONE_KEYS, SITE_TIME_ZONE_KEYS].concat()),
+        ("elevation", ELEVATION_KEYS.to_vec()),
+    ]
+}
+
 /// The weather field a base column name stands for.
 pub(super) fn field_of(base: &str) -> Option<Field> {
     let field = match base {
@@ -284,25 +307,15 @@ fn parse_metadata(
             .unwrap_or_default()
     };
 
-    let tz = match number(&[
-        "time zone",
-        "timezone",
-        "tz",
-        "data timezone",
-        "data time zone",
-    ])? {
+    let tz = match number(DATA_TIME_ZONE_KEYS)? {
         Some(tz) => tz,
-        None => required(
-            &["local time zone", "site timezone", "site time zone"],
-            "time zone",
-            hints.tz,
-        )?,
+        None => required(SITE_TIME_ZONE_KEYS, "time zone", hints.tz)?,
     };
     let site = SiteMeta {
-        lat: required(&["latitude", "lat"], "latitude", hints.lat)?,
-        lon: required(&["longitude", "lon", "long", "lng"], "longitude", hints.lon)?,
+        lat: required(LATITUDE_KEYS, "latitude", hints.lat)?,
+        lon: required(LONGITUDE_KEYS, "longitude", hints.lon)?,
         tz,
-        elevation: number(&["elevation", "elev", "el", "site elevation", "altitude"])?
+        elevation: number(ELEVATION_KEYS)?
             .or(hints.elevation)
             .unwrap_or(f64::NAN),
         city: text(&["city"]),

@@ -37,7 +37,7 @@ const API_KEY_INPUT: &str = "api_key";
 /// The key of `outputs` that lists every station within the radius (v1, all=1).
 const ALL_STATIONS_KEY: &str = "all_stations";
 
-/// The path version of the dataset query: `/api/solar/data_query/v1.<format>` or `v2`.
+/// The path version of the dataset query (`spec::routes::Endpoint::DataQuery`): `v1` or `v2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum QueryVersion {
     V1,
@@ -183,11 +183,6 @@ impl DataQueryParams {
             ("radius", self.radius.to_string()),
             ("all", if self.all { "1" } else { "0" }.to_string()),
         ]
-    }
-
-    /// The request path under the base URL, e.g. `/api/solar/data_query/v2.json`.
-    pub fn path(&self) -> String {
-        format!("/api/solar/data_query/{}.{}", self.version.as_str(), self.format.suffix())
     }
 }
 
@@ -994,7 +989,6 @@ mod tests {
         assert!(!params.all);
         assert_eq!(params.version, QueryVersion::V2);
         assert_eq!(params.format, Format::Json);
-        assert_eq!(params.path(), "/api/solar/data_query/v2.json");
         assert_eq!(params.radius_m(), Some(100.0 * METRES_PER_MILE));
     }
 

@@ -1,8 +1,6 @@
 //! The technical potential service's calls: the configuration, a job's submission (validated
-//! against the configuration), one poll or deletion of a job, and the wait for it (polled with
-//! `Backoff`), with the checks of their path and query arguments.
-
-use std::time::Duration;
+//! against the configuration), one poll or deletion of a job, with the checks of their path and
+//! query arguments. The wait is Python's loop over `job_call` with `services::poll::Backoff`.
 
 use serde_json::{Map, Value};
 
@@ -10,7 +8,6 @@ use super::{parse_configuration, parse_job_result, parse_job_submission, validat
 use crate::error::{Error, Result};
 use crate::services::core::Core;
 use crate::services::missing::parse_failure;
-use crate::services::poll::Backoff;
 use crate::transport::{Body, Endpoint, Request};
 
 /// The `<explorer>` path segment: letters, digits, `-` and `_` only.
@@ -90,57 +87,9 @@ pub async fn job_call(core: Core, explorer: String, job_id: String, delete: bool
     Ok(result)
 }
 
-/// `text` as a Python string literal in single quotes (for the resume hint in messages).
-fn quoted(text: &str) -> String {
-    format!("'{}'", text.replace('\\', "\\\\").replace('\'', "\\'"))
-}
-
-/// How long to wait for a job and how often to ask.
-#[derive(Debug, Clone, Copy)]
-pub struct WaitOptions {
-    pub timeout: Duration,
-    pub poll_interval: Duration,
-    pub max_interval: Duration,
-}
-
-/// Polls until the job finishes (returned), fails (`JobFailed`) or `timeout` passes
-/// (`JobTimeout` with the job id and its last status).
-pub async fn wait_for_job(core: Core, explorer: String, job_id: String, options: WaitOptions) -> Result<JobResult> {
-    let mut backoff = Backoff::new(options.poll_interval, options.max_interval, options.timeout);
-    loop {
-        let result = job_call(core.clone(), explorer.clone(), job_id.clone(), false).await?;
-        if result.status == JobStatus::Finished {
-            return Ok(result);
-        }
-        match backoff.next_pause() {
-            Some(pause) => tokio::time::sleep(pause).await,
-            None => {
-                let status = result.status.as_str().to_owned();
-                return Err(Error::JobTimeout {
-                    message: format!(
-                        "technical potential job {job_id} still {status} after {:?} s; resume with \
-                         client.technical_potential.job({}, {}).wait()",
-                        options.timeout.as_secs_f64(),
-                        quoted(&explorer),
-                        quoted(&job_id),
-                    ),
-                    job_id,
-                    last_status: status,
-                });
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_are_quoted_as_python_writes_them() {
-        assert_eq!(quoted("rede"), "'rede'");
-        assert_eq!(quoted(r"it's\"), r"'it\'s\\'");
-    }
 
     #[test]
     fn explorer_and_job_id_problems_are_reported_together_with_the_query_problems() {

@@ -1,0 +1,33 @@
+//! The spec's rules as constants of `sunflux._core`, read from their one Rust home so that the
+//! Python face restates none of them: the request limits (`spec::limits`), the data set codes,
+//! the climate attributes, the fault kinds of the embedded service and the metadata names a
+//! weather table's site is read from.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+
+use crate::formats::climate_csv::Attribute;
+use crate::local::FaultKind;
+use crate::pvwatts::weather::metadata_keys;
+use crate::services::solar::Dataset;
+use crate::spec::limits;
+
+/// Adds every constant to the module `m`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("KEY_REQUESTS_PER_HOUR", limits::KEY_REQUESTS_PER_HOUR)?;
+    m.add("CLIMATE_CSV_INTERVAL", limits::CLIMATE_CSV_INTERVAL.as_secs_f64())?;
+    m.add("CLIMATE_CSV_PER_DAY", limits::CLIMATE_CSV_PER_DAY)?;
+    m.add("CLIMATE_JSON_INTERVAL", limits::CLIMATE_OTHER_INTERVAL.as_secs_f64())?;
+    m.add("CLIMATE_JSON_PER_DAY", limits::CLIMATE_OTHER_PER_DAY)?;
+    m.add("CLIMATE_IN_FLIGHT", limits::CLIMATE_IN_FLIGHT)?;
+    m.add("SOLAR_DATASETS", PyTuple::new(py, Dataset::ALL.map(Dataset::code))?)?;
+    m.add("CLIMATE_ATTRIBUTES", PyTuple::new(py, Attribute::ALL.map(Attribute::name))?)?;
+    m.add("FAULT_KINDS", PyTuple::new(py, FaultKind::ALL.map(FaultKind::name))?)?;
+    let weather_metadata_keys = PyDict::new(py);
+    for (name, keys) in metadata_keys() {
+        weather_metadata_keys.set_item(name, PyTuple::new(py, keys)?)?;
+    }
+    m.add("WEATHER_METADATA_KEYS", weather_metadata_keys)?;
+    Ok(())
+}
