@@ -244,11 +244,11 @@ fn check_site(site: &str, file: &str) {
         let label = format!("{site} {case}");
         let h = &out.hourly;
         let cmp = &mut comparison;
-        cmp.hourly("poa", &label, &h.poa, &reference["poa"]);
+        cmp.hourly("poa", &label, &h.series.poa, &reference["poa"]);
         cmp.hourly("tpoa", &label, &h.tpoa, &reference[&format!("tpoa_mt{module_type}")]);
-        cmp.hourly("tcell", &label, &h.tcell, &reference["tcell"]);
-        cmp.hourly("dc", &label, &h.dc, &reference[&format!("dc_mt{module_type}")]);
-        cmp.hourly("ac", &label, &h.ac, &reference[&format!("ac_mt{module_type}")]);
+        cmp.hourly("tcell", &label, &h.series.tcell, &reference["tcell"]);
+        cmp.hourly("dc", &label, &h.series.dc, &reference[&format!("dc_mt{module_type}")]);
+        cmp.hourly("ac", &label, &h.series.ac, &reference[&format!("ac_mt{module_type}")]);
         cmp.hourly("aoi", &label, &h.aoi, &reference["aoi"]);
         cmp.hourly("shad_beam_factor", &label, &h.shad_beam_factor, &reference["shad_beam_factor"]);
         compare_aggregates(cmp, &label, &out, &results["sites"][site]["cases"][&case]);

@@ -137,8 +137,8 @@ fn compare_case(
     let name = case["name"].as_str().unwrap();
     let ours = &output.estimate;
     let expected_ac = &hourly_ac[name];
-    assert_eq!(ours.hourly.ac.len(), expected_ac.len(), "{name}: hours");
-    for (hour, (&got, &expected)) in ours.hourly.ac.iter().zip(expected_ac).enumerate() {
+    assert_eq!(ours.hourly.series.ac.len(), expected_ac.len(), "{name}: hours");
+    for (hour, (&got, &expected)) in ours.hourly.series.ac.iter().zip(expected_ac).enumerate() {
         comparison.absolute("hourly ac (W)", &format!("{name} hour {hour}"), got, expected, HOURLY_AC_TOL_W);
     }
     comparison.relative("ac_annual", name, ours.ac_annual, number(case, "ac_annual").unwrap());
@@ -154,7 +154,7 @@ fn compare_case(
             comparison.relative(key, &format!("{name} month {}", month + 1), got, expected);
         }
     }
-    for (output_name, values) in [("poa", &ours.hourly.poa), ("tcell", &ours.hourly.tcell), ("dc", &ours.hourly.dc)] {
+    for (output_name, values) in [("poa", &ours.hourly.series.poa), ("tcell", &ours.hourly.series.tcell), ("dc", &ours.hourly.series.dc)] {
         if let Some(expected) = detail.get(&format!("{name}:{output_name}")) {
             for (hour, (&got, &expected)) in values.iter().zip(expected).enumerate() {
                 comparison.absolute(&format!("hourly {output_name}"), &format!("{name} hour {hour}"), got, expected, DETAIL_TOL);

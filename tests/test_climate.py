@@ -763,6 +763,20 @@ def test_bulk_gives_one_long_frame_equal_to_single_downloads(climate_service: sf
     assert hits(climate_service, "csv") == 2 * len(TWO_POINTS) * 2
 
 
+def test_async_bulk_gives_the_blocking_frame_and_shares_its_cache(climate_service: sf.LocalService, tmp_path: Path) -> None:
+    options: dict[str, Any] = dict(points=TWO_POINTS, years=[2010, 2012], email=EMAIL, attributes=["ghi"], progress=False)
+
+    async def main() -> pl.DataFrame:
+        async with climate_service.async_client(limits=quick_limits(), backoff=0.01) as client:
+            return await client.climate.bulk(SLUG, cache_dir=tmp_path, workers=3, **options)
+
+    frame = asyncio.run(main())
+    assert hits(climate_service, "csv") == len(TWO_POINTS) * 2
+    blocking = climate_service.client(limits=quick_limits()).climate.bulk(SLUG, cache_dir=tmp_path, **options)
+    assert blocking.equals(frame)
+    assert hits(climate_service, "csv") == len(TWO_POINTS) * 2
+
+
 def test_bulk_resumes_an_interrupted_run_without_downloading_twice(
     climate_service: sf.LocalService, climate_client: sf.Client, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -36,6 +36,7 @@ import pytest
 from conftest import LoopbackServer, reply
 
 import sunflux as sf
+import sunflux._client
 
 SENTINEL = "SeNtInElKeY0123456789abcdefghijklmnopqrs"
 assert len(SENTINEL) == 40
@@ -346,13 +347,12 @@ def test_the_key_a_server_reflects_never_reaches_the_user(proxy: ReflectingProxy
 
 def test_an_optimizer_answer_that_is_not_json_is_an_api_error_without_the_key(proxy: ReflectingProxy, monkeypatch: pytest.MonkeyPatch) -> None:
     client = client_for(proxy)
-    real = client.request
+    real = sunflux._client.CoreHandle.request
 
-    def bad_endpoint(method: str, endpoint: str, **kwargs: Any) -> Any:
-        return real("GET", "absolute", args={"url": f"{proxy.url}/optimizer-bad/"})
+    def bad_endpoint(handle: sunflux._client.CoreHandle, method: str, endpoint: str, **kwargs: Any) -> Any:
+        return real(handle, "GET", "absolute", args={"url": f"{proxy.url}/optimizer-bad/"})
 
-    monkeypatch.setattr(client, "request", bad_endpoint)
-    client.optimizer._client = client
+    monkeypatch.setattr(sunflux._client.CoreHandle, "request", bad_endpoint)
     with pytest.raises(sf.ApiError, match="is not a JSON object") as caught:
         client.optimizer.submit(OPTIMIZER_SCENARIO)
     assert not any(leaks(text) for text in exposed(caught.value)), caught.value.body

@@ -1,7 +1,9 @@
 """`Client` and `AsyncClient`: configuration, key discovery and the low-level request call.
 
-Both wrap one Rust transport (`sunflux._core.CoreClient`); service namespaces (`client.solar`,
-`client.pv`, ...) are attached as the services land and call `_request` / `_request_async`.
+Both wrap one Rust transport (`sunflux._core.CoreClient`) in a `CoreHandle`, the small object the
+service namespaces (`client.solar`, `client.pv`, ...) are given: the transports, the route profile,
+whether to trace, and the low-level request in both I/O styles. A service never reaches into the
+client's private members.
 """
 
 from __future__ import annotations
@@ -93,29 +95,36 @@ class Response:
 
     @property
     def status(self) -> int:
+        """The HTTP status code."""
         return self._raw.status
 
     @property
     def url(self) -> str:
+        """The URL that answered (after redirects), without the key."""
         return self._raw.url
 
     @property
     def content_type(self) -> str | None:
+        """The ``Content-Type`` header, if sent."""
         return self._raw.content_type
 
     @property
     def content(self) -> bytes:
+        """The body as received."""
         return self._raw.content
 
     @property
     def text(self) -> str:
+        """The body decoded as UTF-8 (invalid bytes replaced)."""
         return self._raw.text
 
     @property
     def attempts(self) -> int:
+        """How many attempts the call made (1 without retries)."""
         return self._raw.attempts
 
     def json(self) -> Any:
+        """The body parsed as JSON (any JSON value)."""
         return _json.loads(self._raw.content)
 
     def __repr__(self) -> str:
@@ -137,6 +146,106 @@ def _pairs(params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> list
         else:
             out.append((name, str(value)))
     return out
+
+
+def _call_args(
+    method: str,
+    endpoint: str,
+    args: Mapping[str, str] | None,
+    params: Any,
+    form: Any,
+    json: Any,
+    idempotent: bool | None,
+    check_errors: bool,
+    trace: bool,
+) -> tuple[str, str, dict[str, str] | None, list[tuple[str, str]], list[tuple[str, str]] | None, bytes | None, bool | None, bool, bool]:
+    """The core's request arguments, checked (`ParameterError` for a body that is not JSON or
+    path arguments that are not a dict)."""
+    try:
+        body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
+    except (TypeError, ValueError) as error:
+        raise ParameterError(f"json must be JSON-serialisable: {error}") from None
+    if args is not None and not isinstance(args, Mapping):
+        raise ParameterError(f"args must be a dict of path arguments (got {type(args).__name__})")
+    return (
+        method,
+        endpoint,
+        {str(name): str(value) for name, value in args.items()} if args else None,
+        _pairs(params),
+        _pairs(form) if form is not None else None,
+        body,
+        idempotent,
+        check_errors,
+        trace,
+    )
+
+
+class CoreHandle:
+    """What a service needs from its client, and nothing else: the service's transport
+    (``core``), the rate database's (``urdb_core``), the route profile, whether to trace, and the
+    low-level request in both I/O styles (`request` / `request_async`)."""
+
+    __slots__ = ("core", "urdb_core")
+
+    def __init__(self, core: _core.CoreClient, urdb_core: _core.CoreClient) -> None:
+        self.core = core
+        self.urdb_core = urdb_core
+
+    @property
+    def routes(self) -> str:
+        """The route profile in use: ``"spec"`` or ``"nlr"``."""
+        return self.core.routes
+
+    def trace(self) -> bool:
+        """Whether the core should report attempts to the ``sunflux`` logger."""
+        return _log.isEnabledFor(logging.DEBUG)
+
+    def request(
+        self,
+        method: str,
+        endpoint: str,
+        *,
+        args: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        json: Any = None,
+        idempotent: bool | None = None,
+        check_errors: bool = True,
+    ) -> Response:
+        """A blocking call of a named endpoint; raises the typed errors."""
+        call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
+        return Response(self.core.request(*call))
+
+    async def request_async(
+        self,
+        method: str,
+        endpoint: str,
+        *,
+        args: Mapping[str, str] | None = None,
+        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
+        json: Any = None,
+        idempotent: bool | None = None,
+        check_errors: bool = True,
+    ) -> Response:
+        """`request`, awaitable."""
+        call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
+        return Response(await self.core.request_async(*call))
+
+    def urdb_request(self, params: Mapping[str, Any]) -> Response:
+        """GET the Utility Rate Database API with these query parameters."""
+        call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
+        return Response(self.urdb_core.request(*call))
+
+    async def urdb_request_async(self, params: Mapping[str, Any]) -> Response:
+        """`urdb_request`, awaitable."""
+        call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
+        return Response(await self.urdb_core.request_async(*call))
+
+
+def handle_of(owner: CoreHandle | _ClientBase) -> CoreHandle:
+    """The core handle of a client (services were once built from the client itself)."""
+    return owner if isinstance(owner, CoreHandle) else owner._handle
 
 
 _CLOSED = "this {kind} was closed ({how} or the end of its with block); make a new one to send requests"
@@ -190,7 +299,9 @@ class _ClientBase:
             retry_rate_limited, throttle, None, deadline,
             dict(max_bytes) if isinstance(max_bytes, Mapping) else max_bytes,
         )
-        self._service: Any = None
+        self._handle = CoreHandle(self._core, self._urdb_core)
+        #: The `LocalService` that made this client, if any (kept alive as long as the client).
+        self._service: object = None
         self._attach_services()
 
     def _stop(self, reason: str) -> None:
@@ -205,10 +316,6 @@ class _ClientBase:
 
     def _attach_services(self) -> None:
         """Service namespaces are attached by the subclasses."""
-
-    def _trace(self) -> bool:
-        """Whether the core should report attempts to the ``sunflux`` logger."""
-        return _log.isEnabledFor(logging.DEBUG)
 
     @property
     def base_url(self) -> str:
@@ -242,34 +349,6 @@ class _ClientBase:
             f"routes={self.routes!r}, timeout={self._timeout}, api_key={key!r})"
         )
 
-    def _call_args(
-        self,
-        method: str,
-        endpoint: str,
-        args: Mapping[str, str] | None,
-        params: Any,
-        form: Any,
-        json: Any,
-        idempotent: bool | None,
-        check_errors: bool,
-    ) -> tuple[Any, ...]:
-        try:
-            body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
-        except (TypeError, ValueError) as error:
-            raise ParameterError(f"json must be JSON-serialisable: {error}") from None
-        if args is not None and not isinstance(args, Mapping):
-            raise ParameterError(f"args must be a dict of path arguments (got {type(args).__name__})")
-        return (
-            method,
-            endpoint,
-            {str(name): str(value) for name, value in args.items()} if args else None,
-            _pairs(params),
-            _pairs(form) if form is not None else None,
-            body,
-            idempotent,
-            check_errors,
-            self._trace(),
-        )
 
 
 class Client(_ClientBase):
@@ -320,11 +399,11 @@ class Client(_ClientBase):
 
         from sunflux.climate import ClimateService
 
-        self.climate = ClimateService(self)
-        self.optimizer = OptimizerService(self)
-        self.solar = SolarService(self)
-        self.pv = PvService(self)
-        self.technical_potential = TechnicalPotentialService(self)
+        self.climate = ClimateService(self._handle)
+        self.optimizer = OptimizerService(self._handle)
+        self.solar = SolarService(self._handle)
+        self.pv = PvService(self._handle)
+        self.technical_potential = TechnicalPotentialService(self._handle)
 
     def __enter__(self) -> "Client":
         return self
@@ -350,13 +429,10 @@ class Client(_ClientBase):
         check_errors: bool = True,
     ) -> Response:
         """Low-level call of a named endpoint (see ``url``); raises the typed errors."""
-        raw = self._core.request(*self._call_args(method, endpoint, args, params, form, json, idempotent, check_errors))
-        return Response(raw)
+        return self._handle.request(
+            method, endpoint, args=args, params=params, form=form, json=json, idempotent=idempotent, check_errors=check_errors
+        )
 
-    def _urdb_request(self, params: Mapping[str, Any]) -> Response:
-        """GET the Utility Rate Database API with these query parameters."""
-        raw = self._urdb_core.request(*self._call_args("GET", "utility_rates", None, params, None, None, None, True))
-        return Response(raw)
 
 
 class AsyncClient(_ClientBase):
@@ -371,11 +447,11 @@ class AsyncClient(_ClientBase):
 
         from sunflux.climate import AsyncClimateService
 
-        self.climate = AsyncClimateService(self)
-        self.optimizer = AsyncOptimizerService(self)
-        self.solar = AsyncSolarService(self)
-        self.pv = AsyncPvService(self)
-        self.technical_potential = AsyncTechnicalPotentialService(self)
+        self.climate = AsyncClimateService(self._handle)
+        self.optimizer = AsyncOptimizerService(self._handle)
+        self.solar = AsyncSolarService(self._handle)
+        self.pv = AsyncPvService(self._handle)
+        self.technical_potential = AsyncTechnicalPotentialService(self._handle)
 
     async def __aenter__(self) -> "AsyncClient":
         return self
@@ -401,12 +477,7 @@ class AsyncClient(_ClientBase):
         check_errors: bool = True,
     ) -> Response:
         """Low-level call of a named endpoint; raises the typed errors."""
-        raw = await self._core.request_async(
-            *self._call_args(method, endpoint, args, params, form, json, idempotent, check_errors)
+        return await self._handle.request_async(
+            method, endpoint, args=args, params=params, form=form, json=json, idempotent=idempotent, check_errors=check_errors
         )
-        return Response(raw)
 
-    async def _urdb_request(self, params: Mapping[str, Any]) -> Response:
-        """GET the Utility Rate Database API with these query parameters."""
-        raw = await self._urdb_core.request_async(*self._call_args("GET", "utility_rates", None, params, None, None, None, True))
-        return Response(raw)

@@ -1,7 +1,7 @@
 # Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
 # these names and signatures with the compiled module.
 from collections.abc import Awaitable
-from typing import Any, Callable, Final, Protocol
+from typing import Any, Callable, Final, Literal, Protocol
 
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
@@ -14,18 +14,25 @@ CLIMATE_CSV_PER_DAY: Final[int]
 CLIMATE_JSON_INTERVAL: Final[float]
 CLIMATE_JSON_PER_DAY: Final[int]
 CLIMATE_IN_FLIGHT: Final[int]
-SOLAR_DATASETS: Final[tuple[str, ...]]
+SOLAR_DATASETS: Final[tuple[Literal["tmy2", "tmy3", "intl", "satdb"], ...]]
 CLIMATE_ATTRIBUTES: Final[tuple[str, ...]]
 FAULT_KINDS: Final[tuple[str, ...]]
 WEATHER_METADATA_KEYS: Final[dict[str, tuple[str, ...]]]
 
-def v2_file_id_problem(id: str) -> str: ...
-def v1_file_id_problem(id: str) -> str: ...
+def v2_file_id_problem(id: str) -> str:
+    """The message saying why `id`, from dataset query v2, cannot be the v6 estimator's `file_id`."""
+def v1_file_id_problem(id: str) -> str:
+    """The message saying why `id`, from dataset query v1, cannot be the v8 estimator's `file_id`."""
 
-def default_limits() -> list[tuple[str, float]]: ...
-def quiesce() -> None: ...
+def default_limits() -> list[tuple[str, float]]:
+    """Every limit of `crate::limits` by name, with its default value (bytes, levels, rows, columns or
+    seconds); `sunflux.limits()` shows them."""
+def quiesce() -> None:
+    """Called when the interpreter exits (`atexit`): waits for threads of sunflux's that are in Python
+    to leave it, and keeps every one out from then on."""
 
 class RawResponse:
+    """A finished HTTP exchange handed to Python."""
     @property
     def status(self) -> int: ...
     @property
@@ -42,12 +49,24 @@ class RawResponse:
     def text(self) -> str: ...
 
 class CancelToken:
+    """A way for Python to stop core calls running on other threads (`climate.bulk` on Ctrl-C): calls
+    given the token end with `KeyboardInterrupt` as soon as it is cancelled."""
     def __new__(cls) -> CancelToken: ...
     def cancel(self) -> None: ...
     @property
     def cancelled(self) -> bool: ...
 
+class Backoff:
+    """A deadline and a pause that grows by half after every poll up to a cap."""
+    def __new__(cls, poll_interval: object, max_interval: object, timeout: object) -> Backoff: ...
+    def next_pause(self) -> float | None:
+        """Seconds to pause before the next poll, or None once the deadline has passed."""
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the schedule started."""
+
 class CoreClient:
+    """The shared transport of one `Client`."""
     def __new__(
         cls,
         base_url: object,
@@ -104,6 +123,7 @@ class CoreClient:
     def redact(self, text: str) -> str: ...
 
 class CoreLocalService:
+    """The embedded service on loopback; `sunflux.LocalService` wraps it."""
     def __new__(
         cls,
         port: object,
@@ -149,6 +169,7 @@ class CoreLocalService:
 
 
 class CoreStationQuery:
+    """A parsed dataset query answer; the Python `StationQuery` wraps it."""
     def closest(self) -> list[tuple[str, dict[str, Any] | None]]: ...
     def all_stations(self) -> list[dict[str, Any]] | None: ...
     @property
@@ -176,14 +197,27 @@ def solar_data_query(
     all: object,
     version: object,
     format: object,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreStationQuery:
+    """Validates (every problem at once), queries and parses."""
+def solar_data_query_async(
+    client: CoreClient,
+    lat: object,
+    lon: object,
+    radius: object,
+    all: object,
+    version: object,
+    format: object,
+    trace: bool = False,
+) -> Awaitable[CoreStationQuery]:
+    """Validates (every problem at once), queries and parses. Awaitable."""
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
-) -> CoreStationQuery: ...
+) -> CoreStationQuery:
+    """Parses a dataset query body (the benchmark and tests call this without HTTP)."""
 
 class CorePvEstimate:
+    """A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it."""
     @property
     def ac_annual(self) -> float: ...
     @property
@@ -205,6 +239,7 @@ class CorePvEstimate:
     def hourly(self) -> _ArrowStream | None: ...
 
 class CoreSimulatedLoad:
+    """A load profile with its summary; the Python side turns `table()` into a polars frame."""
     @property
     def annual_kwh(self) -> float: ...
     @property
@@ -225,9 +260,22 @@ def optimizer_simulated_load(
     monthly_totals_kwh: list[object] = ...,
     year: object = None,
     time_steps_per_hour: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreSimulatedLoad:
+    """Validates every parameter at once, asks the service for the load and parses it."""
+def optimizer_simulated_load_async(
+    client: CoreClient,
+    latitude: object,
+    longitude: object,
+    doe_reference_names: list[object],
+    percent_shares: list[object],
+    annual_kwh: object = None,
+    monthly_totals_kwh: list[object] = ...,
+    year: object = None,
+    time_steps_per_hour: object = None,
+    trace: bool = False,
+) -> Awaitable[CoreSimulatedLoad]:
+    """Validates every parameter at once, asks the service for the load and parses it. Awaitable."""
 
 def simulate_outages(
     critical_load_kw: list[float],
@@ -242,7 +290,9 @@ def simulate_outages(
     generator_efficiency_half_load: float,
     fuel_kwh_per_gallon: float,
     generator_min_turndown_fraction: float,
-) -> dict[str, Any]: ...
+) -> dict[str, Any]:
+    """Hours survived by an outage starting at every time step, and their summary, as a dict with the
+    service's `resilience_stats` keys. Runs without the GIL."""
 
 def pv_estimate(
     client: CoreClient,
@@ -263,10 +313,33 @@ def pv_estimate(
     inv_eff: object = None,
     format: object = None,
     callback: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
-def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Validates (every problem at once), estimates and parses."""
+def pv_estimate_async(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    format: object = None,
+    callback: object = None,
+    trace: bool = False,
+) -> Awaitable[CorePvEstimate]:
+    """Validates (every problem at once), estimates and parses. Awaitable."""
+def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate:
+    """Parses an estimator body (json, JSONP or xml) that came from elsewhere."""
 def pv_estimate_v8(
     client: CoreClient,
     system_capacity: object,
@@ -291,11 +364,39 @@ def pv_estimate_v8(
     en_snowloss: object = None,
     format: object = None,
     callback: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CorePvEstimate:
+    """Validates (every problem at once), estimates with v8 and parses."""
+def pv_estimate_v8_async(
+    client: CoreClient,
+    system_capacity: object,
+    module_type: object,
+    losses: object,
+    array_type: object,
+    tilt: object,
+    azimuth: object,
+    lat: object = None,
+    lon: object = None,
+    file_id: object = None,
+    dataset: object = None,
+    radius: object = None,
+    timeframe: object = None,
+    dc_ac_ratio: object = None,
+    gcr: object = None,
+    inv_eff: object = None,
+    bifaciality: object = None,
+    albedo: object = None,
+    use_wf_albedo: object = None,
+    soiling: object = None,
+    en_snowloss: object = None,
+    format: object = None,
+    callback: object = None,
+    trace: bool = False,
+) -> Awaitable[CorePvEstimate]:
+    """Validates (every problem at once), estimates with v8 and parses. Awaitable."""
 
 class CoreWeather:
+    """A weather year for the engine; the Python `Weather` wraps it."""
     def meta(self) -> tuple[float, float, float, float, str, str, str, str, str]: ...
     def __len__(self) -> int: ...
     @property
@@ -310,10 +411,13 @@ class CoreWeather:
 
 def read_weather_path(
     path: str, lat: float | None = None, lon: float | None = None, tz: float | None = None, elevation: float | None = None
-) -> CoreWeather: ...
+) -> CoreWeather:
+    """Reads a TMY2, TMY3, EPW, SAM CSV, NSRDB or climate-download CSV file (GIL released); the site
+    facts given fill what the file lacks and must agree with what it has."""
 def read_weather_bytes(
     data: bytes, name: str, lat: float | None = None, lon: float | None = None, tz: float | None = None, elevation: float | None = None
-) -> CoreWeather: ...
+) -> CoreWeather:
+    """Reads weather from the bytes of one of those files; `name` is used in error messages."""
 def weather_from_table(
     table: object,
     lat: float | None = None,
@@ -322,8 +426,11 @@ def weather_from_table(
     elevation: float | None = None,
     name: str = "table",
     fill_gaps: bool = False,
-) -> CoreWeather: ...
-def weather_column_field(name: str) -> str | None: ...
+) -> CoreWeather:
+    """Builds a weather year from an Arrow table (polars, pyarrow or pandas): its numeric columns under
+    any of the names the file readers accept, the site from the arguments."""
+def weather_column_field(name: str) -> str | None:
+    """The weather quantity a column name stands for ("gh", "dn", "tdry", "month", ...), or None."""
 def pvwatts_simulate(
     weather: CoreWeather,
     system_capacity: object,
@@ -336,14 +443,19 @@ def pvwatts_simulate(
     gcr: object = None,
     inv_eff: object = None,
     timeframe: object = None,
-) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Simulates one system on one weather year (GIL released)."""
 def pvwatts_simulate_many(
     weathers: list[CoreWeather],
-    systems: list[tuple[Any, ...]],
+    systems: list[tuple[object, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
-) -> list[CorePvEstimate]: ...
+) -> list[CorePvEstimate]:
+    """Simulates every (weather, system) pair on `threads` threads with the GIL released; results in
+    input order. `systems[i]` is a tuple of the nine system parameters. The calling thread waits for
+    the batch and, every 100 ms, looks for Ctrl-C (which stops the workers before their next system
+    and is raised) and calls `progress(done)` with the number of systems simulated."""
 def pvwatts_simulate_v8(
     weather: CoreWeather,
     system_capacity: object,
@@ -362,16 +474,22 @@ def pvwatts_simulate_v8(
     en_snowloss: object = None,
     timeframe: object = None,
     threads: int = 0,
-) -> CorePvEstimate: ...
+) -> CorePvEstimate:
+    """Simulates one system on one weather year with PVWatts v8 (GIL released)."""
 def pvwatts_simulate_many_v8(
     weathers: list[CoreWeather],
-    systems: list[tuple[Any, ...]],
+    systems: list[tuple[object, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
-) -> list[CorePvEstimate]: ...
+) -> list[CorePvEstimate]:
+    """Simulates every (weather, system) pair with PVWatts v8 on `threads` threads (one job per thread
+    at a time) with the GIL released; results in input order. `systems[i]` holds the 14 parameters
+    of `pvwatts_simulate_v8` in its order. Ctrl-C and `progress(done)` as for
+    `pvwatts_simulate_many`."""
 
 class CoreTpConfiguration:
+    """A parsed configuration; the Python `Configuration` wraps it."""
     def regions(self) -> list[dict[str, Any]]: ...
     @property
     def version(self) -> str | None: ...
@@ -379,6 +497,7 @@ class CoreTpConfiguration:
     def to_arrow(self) -> _ArrowStream: ...
 
 class CoreTpJobResult:
+    """A job's state (and results once finished); the Python job objects wrap it."""
     @property
     def status(self) -> str: ...
     @property
@@ -398,9 +517,17 @@ def tp_config(
     explorer: object,
     countries: object = None,
     wkt: object = None,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> CoreTpConfiguration:
+    """Fetches the configuration (regions, resources, input fields)."""
+def tp_config_async(
+    client: CoreClient,
+    explorer: object,
+    countries: object = None,
+    wkt: object = None,
+    trace: bool = False,
+) -> Awaitable[CoreTpConfiguration]:
+    """Fetches the configuration (regions, resources, input fields). Awaitable."""
 def tp_submit(
     client: CoreClient,
     explorer: object,
@@ -408,20 +535,41 @@ def tp_submit(
     region: object,
     resource: object,
     fields_json: object,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> tuple[str, str]:
+    """Submits a job validated against `config` (every problem at once); returns `(job_id, status)`."""
+def tp_submit_async(
+    client: CoreClient,
+    explorer: object,
+    config: CoreTpConfiguration,
+    region: object,
+    resource: object,
+    fields_json: object,
+    trace: bool = False,
+) -> Awaitable[tuple[str, str]]:
+    """Submits a job validated against `config` (every problem at once); returns `(job_id, status)`. Awaitable."""
 def tp_job(
-    client: CoreClient, explorer: object, job_id: object, delete: bool = False, asynchronous: bool = False, trace: bool = False
-) -> Any: ...
-def parse_tp_configuration(body: bytes) -> CoreTpConfiguration: ...
-def parse_tp_job(body: bytes) -> CoreTpJobResult: ...
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
+) -> CoreTpJobResult:
+    """Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`."""
+def tp_job_async(
+    client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
+) -> Awaitable[CoreTpJobResult]:
+    """Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`. Awaitable."""
+def parse_tp_configuration(body: bytes) -> CoreTpConfiguration:
+    """Parses a configuration body from elsewhere."""
+def parse_tp_job(body: bytes) -> CoreTpJobResult:
+    """Parses a job body from elsewhere (no failure check)."""
 
 class CoreClimateTable:
+    """One site-year as Arrow; the typed metadata is the JSON in the schema metadata
+    (`climate_metadata`), read when asked for."""
     def metadata(self) -> dict[str, Any]: ...
     def to_arrow(self) -> _ArrowStream: ...
 
 class CoreClimateZip:
+    """Every CSV of a download zip: one long table (`site`, `year`, then the data) and one metadata row
+    per site."""
     def data(self) -> _ArrowStream: ...
     def sites(self) -> _ArrowStream: ...
     @property
@@ -441,10 +589,28 @@ def climate_download_csv(
     affiliation: object,
     reason: object,
     mailing_list: object,
-    asynchronous: bool = False,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> Any: ...
+) -> CoreClimateTable:
+    """Streams the CSV of one site and one year (validated first, every problem at once)."""
+def climate_download_csv_async(
+    client: CoreClient,
+    dataset: object,
+    lat: object,
+    lon: object,
+    year: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    trace: bool = False,
+    cancel: CancelToken | None = None,
+) -> Awaitable[CoreClimateTable]:
+    """Streams the CSV of one site and one year (validated first, every problem at once). Awaitable."""
 def climate_request(
     client: CoreClient,
     dataset: object,
@@ -459,16 +625,50 @@ def climate_request(
     reason: object,
     mailing_list: object,
     method: object,
-    asynchronous: bool = False,
     trace: bool = False,
-) -> Any: ...
+) -> tuple[str, str, str]:
+    """Requests a download file for any WKT and years: `(message, download_url, raw body)`."""
+def climate_request_async(
+    client: CoreClient,
+    dataset: object,
+    wkt: object,
+    years: object,
+    attributes: object,
+    utc: object,
+    leap_day: object,
+    email: object,
+    full_name: object,
+    affiliation: object,
+    reason: object,
+    mailing_list: object,
+    method: object,
+    trace: bool = False,
+) -> Awaitable[tuple[str, str, str]]:
+    """Requests a download file for any WKT and years: `(message, download_url, raw body)`. Awaitable."""
 def climate_fetch(
-    client: CoreClient, url: object, wait: object, timeout: object, asynchronous: bool = False, trace: bool = False
-) -> Any: ...
+    client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
+) -> CoreClimateZip:
+    """Downloads (polling while not ready) and parses the zip behind a download URL; the API key
+    is never sent with it. Every argument is checked at once."""
+def climate_fetch_async(
+    client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
+) -> Awaitable[CoreClimateZip]:
+    """Downloads (polling while not ready) and parses the zip behind a download URL; the API key
+    is never sent with it. Every argument is checked at once. Awaitable."""
 def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
-) -> str: ...
-def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable: ...
-def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip: ...
-def standard_time_zone_name(tz_hours: float) -> str: ...
-def site_standard_offset(lat: float, lon: float) -> float: ...
+) -> str:
+    """The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail)."""
+def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable:
+    """Parses a climate CSV body from elsewhere (a file, another client); the parser threads read the
+    `bytes` in place. With `whole_year`, the rows must be one whole year."""
+def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip:
+    """Parses the bytes of a download zip from elsewhere; its CSVs may inflate to `max_unzipped` bytes
+    (default: the limit of `crate::limits`)."""
+def standard_time_zone_name(tz_hours: float) -> str:
+    """The zone a frame in standard time `tz_hours` (hours east of UTC) is labelled with: `Etc/GMT∓N`
+    for whole hours, a zone that keeps a fractional offset without daylight saving (`Asia/Kolkata`
+    for +5.5), or `UTC` when no zone has that offset."""
+def site_standard_offset(lat: float, lon: float) -> float:
+    """The standard-time offset (hours east of UTC) of the nearest place sunflux knows within 400 km of
+    (`lat`, `lon`), or the nautical zone."""

@@ -15,14 +15,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from sunflux import _core
+from sunflux._client import handle_of
 from sunflux._errors import ParameterError
-from sunflux._progress import Progress
 from sunflux._frames import to_pandas, to_polars
+from sunflux._options import RequestMethod
+from sunflux._progress import Progress
+from sunflux._twins import async_twin_of
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
-    from sunflux._client import AsyncClient, Client
+    import pandas as pd
+    import polars as pl
+
+    from sunflux._client import AsyncClient, Client, CoreHandle
     from sunflux.pvwatts import Weather
 
 __all__ = [
@@ -95,7 +101,7 @@ class ClimateTable:
 
     def __init__(self, core: _core.CoreClimateTable) -> None:
         self._core = core
-        self.data = to_polars(core.to_arrow())
+        self.data: pl.DataFrame = to_polars(core.to_arrow())
 
     @functools.cached_property
     def metadata(self) -> ClimateMetadata:
@@ -105,7 +111,8 @@ class ClimateTable:
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return self._core.to_arrow().__arrow_c_stream__(requested_schema)
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pd.DataFrame:
+        """The table as a ``pandas.DataFrame``."""
         return to_pandas(self._core.to_arrow())
 
     def weather(self, *, local_time: bool = True) -> Weather:
@@ -200,8 +207,8 @@ class ClimateDownload:
 
     def __init__(self, core: _core.CoreClimateZip) -> None:
         self._core = core
-        self.data = to_polars(core.data())
-        self.sites = to_polars(core.sites())
+        self.data: pl.DataFrame = to_polars(core.data())
+        self.sites: pl.DataFrame = to_polars(core.sites())
         self.files: list[str] = core.files
 
     def __repr__(self) -> str:
@@ -246,11 +253,122 @@ def _years(years: Iterable[int] | int | str) -> Any:
     return years
 
 
-class ClimateService:
-    """``client.climate``: the climate download service."""
+#: One site-year of a bulk download: (index of the point, lat, lon, year).
+_SiteYear = tuple[int, float, float, int]
+#: The core's arguments of one CSV download (`_core.climate_download_csv`).
+_CsvArgs = tuple[_core.CoreClient, str, float, float, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool]
+#: The core's arguments of one download request (`_core.climate_request`).
+_RequestArgs = tuple[
+    _core.CoreClient, str, str, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool, str
+]
 
-    def __init__(self, client: Client) -> None:
-        self._client = client
+
+class _BulkPlan:
+    """A checked bulk download: the site-years in order, each one's cache key and request
+    arguments, the cache, the progress bar and the stop token; `frame` joins the results."""
+
+    def __init__(
+        self,
+        base: _ClimateBase,
+        dataset: str,
+        points: Sequence[tuple[float, float]],
+        years: Iterable[int],
+        email: str,
+        attributes: Iterable[str] | str | None,
+        utc: bool,
+        leap_day: bool,
+        full_name: str | None,
+        affiliation: str | None,
+        reason: str | None,
+        mailing_list: bool,
+        cache_dir: str | os.PathLike[str] | None,
+        progress: bool,
+        workers: int,
+    ) -> None:
+        from sunflux._cache import SiteYearCache
+
+        year_list, point_list = _bulk_arguments(points, years, workers)
+        self.jobs: list[_SiteYear] = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
+        attribute_text = _attributes(attributes)
+        self.keys = {job: base._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in self.jobs}
+        self.workers = min(workers, _core.CLIMATE_IN_FLIGHT)
+        self.cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
+        self.bar = Progress(len(self.jobs), progress, f"climate {dataset}", "site-year")
+        self.stop = _core.CancelToken()
+        self._core = base._handle.core
+        self._request = (dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
+        self.frames: dict[_SiteYear, pl.DataFrame] = {}
+
+    def cached(self, job: _SiteYear) -> pl.DataFrame | None:
+        return None if self.cache is None else self.cache.read(self.keys[job])
+
+    def csv_args(self, job: _SiteYear) -> _CsvArgs:
+        """The core's download arguments for one site-year."""
+        dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list = self._request
+        _site, lat, lon, year = job
+        return (self._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
+
+    def keep(self, job: _SiteYear, table: ClimateTable) -> pl.DataFrame:
+        """Stores a downloaded site-year in the cache (unless the run was stopped)."""
+        if self.cache is not None and not self.stop.cancelled:
+            self.cache.write(self.keys[job], table)
+        return table.data
+
+    def done(self, job: _SiteYear, frame: pl.DataFrame, cached: bool) -> None:
+        self.frames[job] = frame
+        self.bar.advance(1, " (cached)" if cached else "")
+
+    def frame(self) -> pl.DataFrame:
+        """One long frame: ``site``, ``year`` and the data columns, in the order of the jobs."""
+        import polars as pl
+
+        long = pl.concat(
+            [
+                self.frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year"))
+                for job in self.jobs
+            ],
+            how="vertical_relaxed",
+        )
+        return long.select(["site", "year", *[c for c in long.columns if c not in ("site", "year")]])
+
+
+class _ClimateBase:
+    """What both climate classes share: the core handle, the requests' arguments (lists joined
+    as the core reads them) and the bulk download's plan."""
+
+    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
+        self._handle = handle_of(handle)
+
+    def _csv_args(
+        self, dataset: str, lat: float, lon: float, year: int, email: str, attributes: Iterable[str] | str | None, utc: bool,
+        leap_day: bool, full_name: str | None, affiliation: str | None, reason: str | None, mailing_list: bool,
+    ) -> _CsvArgs:
+        return (
+            self._handle.core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
+            full_name, affiliation, reason, mailing_list,
+        )
+
+    def _request_args(
+        self, dataset: str, wkt: str, years: Iterable[int] | int | str, email: str, attributes: Iterable[str] | str | None,
+        utc: bool, leap_day: bool, full_name: str | None, affiliation: str | None, reason: str | None, mailing_list: bool,
+        method: RequestMethod,
+    ) -> _RequestArgs:
+        return (
+            self._handle.core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
+            full_name, affiliation, reason, mailing_list, method,
+        )
+
+    def _cache_key(
+        self, dataset: str, lat: float, lon: float, year: int, attributes: str | None, utc: bool, leap_day: bool, email: str
+    ) -> str:
+        """The request's identity for the cache: the service's canonical origin (every spelling
+        of loopback alike) and the data parameters; the e-mail is only validated."""
+        request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
+        return f"{self._handle.core.cache_origin}|{request}"
+
+
+class ClimateService(_ClimateBase):
+    """``client.climate``: the climate download service."""
 
     def download_csv(
         self,
@@ -271,11 +389,8 @@ class ClimateService:
         """Streams the CSV of one site and one year. Checked first, every problem at once
         (`ParameterError`): dataset slug, coordinates, year 2000–2014, attributes of the spec,
         e-mail; the row count is checked against the year and ``leap_day``."""
-        core = _core.climate_download_csv(
-            self._client._core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, False, self._client._trace(),
-        )
-        return ClimateTable(core)
+        args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
+        return ClimateTable(_core.climate_download_csv(*args, trace=self._handle.trace()))
 
     def request(
         self,
@@ -291,21 +406,18 @@ class ClimateService:
         affiliation: str | None = None,
         reason: str | None = None,
         mailing_list: bool = False,
-        method: str = "POST",
+        method: RequestMethod = "POST",
     ) -> ClimateRequest:
         """Requests a download file for a POINT, MULTIPOINT or POLYGON and one or more years.
         POST sends a form body (the key never goes in it); GET sends a query string."""
-        message, url, raw = _core.climate_request(
-            self._client._core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, method, False, self._client._trace(),
-        )
-        return ClimateRequest(message, url, raw)
+        args = self._request_args(dataset, wkt, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, method)
+        return ClimateRequest(*_core.climate_request(*args, trace=self._handle.trace()))
 
     def fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> ClimateDownload:
         """Downloads the zip behind ``download_url`` (polling with backoff while it is not ready,
         up to ``timeout`` s, then `JobTimeout`) and parses every CSV in it. The API key is never
         sent to the file host."""
-        return ClimateDownload(_core.climate_fetch(self._client._core, download_url, wait, timeout, False, self._client._trace()))
+        return ClimateDownload(_core.climate_fetch(self._handle.core, download_url, wait, timeout, trace=self._handle.trace()))
 
     def bulk(
         self,
@@ -324,71 +436,38 @@ class ClimateService:
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
         workers: int = _core.CLIMATE_IN_FLIGHT,
-    ) -> Any:
+    ) -> pl.DataFrame:
         """One CSV request per (point, year) — points are ``(lat, lon)`` — within the client's
         limits (csv at most 1 per second, at most 20 in flight), each retried on transient
-        failures. With ``cache_dir``, every site-year is kept as an Arrow IPC file named by a hash
-        of the request (without the key or e-mail) and a checksum of its content, so an
-        interrupted run resumes without downloading anything twice and a damaged file is
-        downloaded again; ``cache_dir`` may be an fsspec URL (``s3://bucket/climate``). Ctrl-C
-        stops every download within about 100 ms and leaves only complete entries in the cache.
-        Returns one long polars frame with ``site`` (the index in ``points``), ``year`` and the
-        data columns."""
-        import polars as pl
+        failures; at most ``workers`` (≤ 20) downloads run at once. With ``cache_dir``, every
+        site-year is kept as an Arrow IPC file named by a hash of the request (without the key or
+        e-mail) and a checksum of its content, so an interrupted run resumes without downloading
+        anything twice and a damaged file is downloaded again; ``cache_dir`` may be an fsspec URL
+        (``s3://bucket/climate``). Ctrl-C (or cancelling the awaiting task) stops every download
+        within about 100 ms and leaves only complete entries in the cache. Returns one long
+        polars frame with ``site`` (the index in ``points``), ``year`` and the data columns."""
+        plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
 
-        from sunflux._cache import SiteYearCache
-
-        year_list, point_list = _bulk_arguments(points, years, workers)
-        jobs = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
-        attribute_text = _attributes(attributes)
-        keys = {job: self._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in jobs}
-        cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
-        bar = Progress(len(jobs), progress, f"climate {dataset}", "site-year")
-        frames: dict[tuple[int, float, float, int], Any] = {}
-        stop = _core.CancelToken()
-
-        def one(job: tuple[int, float, float, int]) -> tuple[tuple[int, float, float, int], Any, bool]:
-            cached = None if cache is None else cache.read(keys[job])
+        def one(job: _SiteYear) -> tuple[_SiteYear, pl.DataFrame, bool]:
+            cached = plan.cached(job)
             if cached is not None:
                 return job, cached, True
-            _site, lat, lon, year = job
-            table = ClimateTable(
-                _core.climate_download_csv(
-                    self._client._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name,
-                    affiliation, reason, mailing_list, False, self._client._trace(), stop,
-                )
-            )
-            if cache is not None and not stop.cancelled:
-                cache.write(keys[job], table)
-            return job, table.data, False
+            table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=self._handle.trace(), cancel=plan.stop))
+            return job, plan.keep(job, table), False
 
         import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
 
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=min(workers, _core.CLIMATE_IN_FLIGHT))
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=plan.workers)
         try:
-            for future in [pool.submit(one, job) for job in jobs]:
-                job, frame, cached = _result_of(future)
-                frames[job] = frame
-                bar.advance(1, " (cached)" if cached else "")
+            for future in [pool.submit(one, job) for job in plan.jobs]:
+                plan.done(*_result_of(future))
         except BaseException:
-            stop.cancel()
+            plan.stop.cancel()
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-            bar.close()
-        long = pl.concat(
-            [frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year")) for job in jobs],
-            how="vertical_relaxed",
-        )
-        return long.select(["site", "year", *[c for c in long.columns if c not in ("site", "year")]])
-
-    def _cache_key(
-        self, dataset: str, lat: float, lon: float, year: int, attributes: str | None, utc: bool, leap_day: bool, email: str
-    ) -> str:
-        """The request's identity for the cache: the service's canonical origin (every spelling
-        of loopback alike) and the data parameters; the e-mail is only validated."""
-        request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
-        return f"{self._client._core.cache_origin}|{request}"
+            plan.bar.close()
+        return plan.frame()
 
 
 #: How often the thread waiting for bulk downloads looks for Ctrl-C: a signal may be delivered
@@ -431,11 +510,9 @@ def _bulk_arguments(points: Any, years: Any, workers: Any) -> tuple[list[Any], l
     return year_list, point_list
 
 
-class AsyncClimateService:
-    """``async_client.climate``: the same calls, awaitable (``bulk`` is on the blocking client)."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
+@async_twin_of(ClimateService)
+class AsyncClimateService(_ClimateBase):
+    """``async_client.climate``: the climate download service, awaitable."""
 
     async def download_csv(
         self,
@@ -453,11 +530,8 @@ class AsyncClimateService:
         reason: str | None = None,
         mailing_list: bool = False,
     ) -> ClimateTable:
-        core = await _core.climate_download_csv(
-            self._client._core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, True, self._client._trace(),
-        )
-        return ClimateTable(core)
+        args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
+        return ClimateTable(await _core.climate_download_csv_async(*args, trace=self._handle.trace()))
 
     async def request(
         self,
@@ -473,13 +547,56 @@ class AsyncClimateService:
         affiliation: str | None = None,
         reason: str | None = None,
         mailing_list: bool = False,
-        method: str = "POST",
+        method: RequestMethod = "POST",
     ) -> ClimateRequest:
-        message, url, raw = await _core.climate_request(
-            self._client._core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
-            full_name, affiliation, reason, mailing_list, method, True, self._client._trace(),
-        )
-        return ClimateRequest(message, url, raw)
+        args = self._request_args(dataset, wkt, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, method)
+        return ClimateRequest(*await _core.climate_request_async(*args, trace=self._handle.trace()))
 
     async def fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> ClimateDownload:
-        return ClimateDownload(await _core.climate_fetch(self._client._core, download_url, wait, timeout, True, self._client._trace()))
+        return ClimateDownload(await _core.climate_fetch_async(self._handle.core, download_url, wait, timeout, trace=self._handle.trace()))
+
+    async def bulk(
+        self,
+        dataset: str,
+        *,
+        points: Sequence[tuple[float, float]],
+        years: Iterable[int],
+        email: str,
+        attributes: Iterable[str] | str | None = None,
+        utc: bool = True,
+        leap_day: bool = False,
+        full_name: str | None = None,
+        affiliation: str | None = None,
+        reason: str | None = None,
+        mailing_list: bool = False,
+        cache_dir: str | os.PathLike[str] | None = None,
+        progress: bool = True,
+        workers: int = _core.CLIMATE_IN_FLIGHT,
+    ) -> pl.DataFrame:
+        import asyncio  # here, not at the top: only async callers should pay for importing it
+
+        plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
+        slots = asyncio.Semaphore(plan.workers)
+
+        async def one(job: _SiteYear) -> None:
+            async with slots:
+                # The cache may be a remote file system: read and write it off the event loop.
+                cached = await asyncio.to_thread(plan.cached, job)
+                if cached is not None:
+                    plan.done(job, cached, True)
+                    return
+                core = await _core.climate_download_csv_async(*plan.csv_args(job), trace=self._handle.trace(), cancel=plan.stop)
+                plan.done(job, await asyncio.to_thread(plan.keep, job, ClimateTable(core)), False)
+
+        tasks = [asyncio.ensure_future(one(job)) for job in plan.jobs]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            plan.stop.cancel()
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        finally:
+            plan.bar.close()
+        return plan.frame()

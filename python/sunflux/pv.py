@@ -5,17 +5,23 @@ local engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` en
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from sunflux import _core
+from sunflux._client import handle_of
 from sunflux._errors import ParameterError, warn_service
-from sunflux._units import check_pvwatts_system
 from sunflux._frames import to_pandas, to_polars
+from sunflux._options import ArrayTypeCode, EstimateFormat, EstimatorDataset, EstimatorVersion, ModuleTypeCode, Timeframe
+from sunflux._twins import async_twin_of
+from sunflux._units import check_pvwatts_system
 
 if TYPE_CHECKING:
-    from sunflux._client import AsyncClient, Client
+    import pandas as pd
+    import polars as pl
+
+    from sunflux._client import AsyncClient, Client, CoreHandle
     from sunflux.solar import Station
 
 __all__ = ["ModuleType", "ArrayType", "PvEstimate", "StationInfo", "SscInfo", "PvService", "AsyncPvService", "parse_estimate"]
@@ -91,11 +97,11 @@ class PvEstimate:
         self.station_info: StationInfo | None = None if station is None else StationInfo(**station)
         ssc = core.ssc_info()
         self.ssc_info: SscInfo | None = None if ssc is None else SscInfo(**ssc)
-        self.monthly = to_polars(core.monthly())
+        self.monthly: pl.DataFrame = to_polars(core.monthly())
         hourly = core.hourly()
-        self.hourly = None if hourly is None else to_polars(hourly)
+        self.hourly: pl.DataFrame | None = None if hourly is None else to_polars(hourly)
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pd.DataFrame:
         """The hourly table (or the monthly one for a monthly estimate) as pandas."""
         table = self._core.hourly() or self._core.monthly()
         return to_pandas(table)
@@ -114,7 +120,7 @@ class _SavedEstimate:
     """The answers of a `CorePvEstimate`, kept in plain Python and pyarrow objects so that a
     pickled `PvEstimate` is rebuilt through the same constructor."""
 
-    def __init__(self, core: Any) -> None:
+    def __init__(self, core: _core.CorePvEstimate) -> None:
         from sunflux._frames import to_pyarrow
 
         self.ac_annual, self.solrad_annual, self.capacity_factor = core.ac_annual, core.solrad_annual, core.capacity_factor
@@ -147,7 +153,7 @@ def _finish(core: _core.CorePvEstimate) -> PvEstimate:
     return result
 
 
-def _file_id(file_id: "str | Station | None", version: str) -> str | None:
+def _file_id(file_id: str | Station | None, version: str) -> str | None:
     if file_id is None or isinstance(file_id, str):
         return file_id
     return file_id.file_id_v8 if version == "v8" else file_id.file_id
@@ -155,23 +161,25 @@ def _file_id(file_id: "str | Station | None", version: str) -> str | None:
 
 #: The estimator version each route profile uses by default: the spec's contract (v6) on
 #: spec-following servers, the live service's current estimator (v8) on the public host.
-DEFAULT_VERSION = {"spec": "v6", "nlr": "v8"}
+DEFAULT_VERSION: dict[str, EstimatorVersion] = {"spec": "v6", "nlr": "v8"}
 #: Parameters only the v8 estimator takes.
 V8_PARAMETERS = ("bifaciality", "albedo", "use_wf_albedo", "soiling", "en_snowloss")
 
 
-def _version(version: str | None, routes: str, options: dict[str, Any]) -> str:
+def _version(version: str | None, routes: str, options: dict[str, Any]) -> EstimatorVersion:
     """The estimator version to use; v8 options with v6 are an error (nothing is sent)."""
     chosen = DEFAULT_VERSION[routes] if version is None else version
-    if chosen not in ("v6", "v8"):
+    if chosen == "v8":
+        return "v8"
+    if chosen != "v6":
         raise ParameterError(f'version must be "v6" or "v8" (got {chosen!r})')
     given = [name for name in V8_PARAMETERS if options.get(name) is not None]
-    if chosen == "v6" and given:
+    if given:
         raise ParameterError([f'{name} is a v8 parameter: pass version="v8"' for name in given])
-    return chosen
+    return "v6"
 
 
-def number_list(values: Any) -> Any:
+def number_list(values: float | str | Iterable[object] | None) -> float | str | None:
     """A list of numbers as the estimator's query writes it (``a|b|c``, exact decimals); a single
     number or text is passed on as it is."""
     if values is None or isinstance(values, (str, int, float)):
@@ -179,7 +187,7 @@ def number_list(values: Any) -> Any:
     return "|".join(repr(float(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v) for v in values)
 
 
-def parse_estimate(body: bytes | str, format: str = "json") -> PvEstimate:
+def parse_estimate(body: bytes | str, format: EstimateFormat = "json") -> PvEstimate:
     """Parses an estimator answer (json, JSONP or xml) that came from elsewhere."""
     data = body.encode() if isinstance(body, str) else body
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -210,109 +218,157 @@ _ESTIMATE_DOC = """Estimates the energy of a PV system with the estimator v6 (PV
         """
 
 
-class PvService:
-    """``client.pv``: the PV estimator (v6 and v8)."""
+#: The core's arguments of a v6 estimate (`_core.pv_estimate`).
+_V6Args = tuple[
+    _core.CoreClient, float, int, float, int, float, float, "float | None", "float | None", "str | None", "str | None",
+    "int | None", str, float, float, float, str, "str | None",
+]
+#: The core's arguments of a v8 estimate (`_core.pv_estimate_v8`).
+_V8Args = tuple[
+    _core.CoreClient, float, int, float, int, float, float, "float | None", "float | None", "str | None", "str | None",
+    "int | None", str, float, float, float, "float | None", object, "bool | None", object, "bool | None", str, "str | None",
+]
 
-    def __init__(self, client: Client) -> None:
-        self._client = client
+
+class _EstimateCall(NamedTuple):
+    """One checked estimator request: the core's arguments for v6 or for v8 (the other None)."""
+
+    v6: _V6Args | None
+    v8: _V8Args | None
+
+
+class _PvBase:
+    """What both PV classes share: the core handle, the version rule, the request's arguments
+    and the result."""
+
+    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
+        self._handle = handle_of(handle)
+
+    def _estimate_call(
+        self,
+        system_capacity: float,
+        module_type: ModuleType | ModuleTypeCode,
+        losses: float,
+        array_type: ArrayType | ArrayTypeCode,
+        tilt: float,
+        azimuth: float,
+        *,
+        lat: float | None = None,
+        lon: float | None = None,
+        file_id: str | Station | None = None,
+        dataset: EstimatorDataset | None = None,
+        radius: int | None = None,
+        timeframe: Timeframe = "monthly",
+        dc_ac_ratio: float = 1.2,
+        gcr: float = 0.4,
+        inv_eff: float = 96,
+        format: EstimateFormat = "json",
+        callback: str | None = None,
+        version: EstimatorVersion | None = None,
+        bifaciality: float | None = None,
+        albedo: float | Sequence[float] | None = None,
+        use_wf_albedo: bool | None = None,
+        soiling: Sequence[float] | None = None,
+        en_snowloss: bool | None = None,
+    ) -> _EstimateCall:
+        check_pvwatts_system(system_capacity, losses, array_type)
+        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
+        chosen = _version(version, self._handle.routes, options)
+        core, site = self._handle.core, _file_id(file_id, chosen)
+        if chosen == "v8":
+            return _EstimateCall(None, (
+                core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
+                dc_ac_ratio, gcr, inv_eff, bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss,
+                format, callback,
+            ))
+        return _EstimateCall((
+            core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
+            dc_ac_ratio, gcr, inv_eff, format, callback,
+        ), None)
+
+
+class PvService(_PvBase):
+    """``client.pv``: the PV estimator (v6 and v8)."""
 
     def estimate(
         self,
         system_capacity: float,
-        module_type: int,
+        module_type: ModuleType | ModuleTypeCode,
         losses: float,
-        array_type: int,
+        array_type: ArrayType | ArrayTypeCode,
         tilt: float,
         azimuth: float,
         *,
         lat: float | None = None,
         lon: float | None = None,
-        file_id: "str | Station | None" = None,
-        dataset: str | None = None,
+        file_id: str | Station | None = None,
+        dataset: EstimatorDataset | None = None,
         radius: int | None = None,
-        timeframe: str = "monthly",
+        timeframe: Timeframe = "monthly",
         dc_ac_ratio: float = 1.2,
         gcr: float = 0.4,
         inv_eff: float = 96,
-        format: str = "json",
+        format: EstimateFormat = "json",
         callback: str | None = None,
-        version: str | None = None,
+        version: EstimatorVersion | None = None,
         bifaciality: float | None = None,
         albedo: float | Sequence[float] | None = None,
         use_wf_albedo: bool | None = None,
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
     ) -> PvEstimate:
-        check_pvwatts_system(system_capacity, losses, array_type)
-        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
-        chosen = _version(version, self._client.routes, options)
-        if chosen == "v8":
-            core = _core.pv_estimate_v8(
-                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
-                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff,
-                bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, format, callback,
-                asynchronous=False, trace=self._client._trace(),
-            )
-        else:
-            core = _core.pv_estimate(
-                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
-                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-                asynchronous=False, trace=self._client._trace(),
-            )
-        return _finish(core)
+        call = self._estimate_call(
+            system_capacity, module_type, losses, array_type, tilt, azimuth, lat=lat, lon=lon, file_id=file_id, dataset=dataset,
+            radius=radius, timeframe=timeframe, dc_ac_ratio=dc_ac_ratio, gcr=gcr, inv_eff=inv_eff, format=format,
+            callback=callback, version=version, bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo,
+            soiling=soiling, en_snowloss=en_snowloss,
+        )
+        if call.v8 is not None:
+            return _finish(_core.pv_estimate_v8(*call.v8, trace=self._handle.trace()))
+        assert call.v6 is not None
+        return _finish(_core.pv_estimate(*call.v6, trace=self._handle.trace()))
 
     estimate.__doc__ = _ESTIMATE_DOC
 
 
-class AsyncPvService:
+@async_twin_of(PvService)
+class AsyncPvService(_PvBase):
     """``async_client.pv``: the PV estimator (v6 and v8), awaitable."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
 
     async def estimate(
         self,
         system_capacity: float,
-        module_type: int,
+        module_type: ModuleType | ModuleTypeCode,
         losses: float,
-        array_type: int,
+        array_type: ArrayType | ArrayTypeCode,
         tilt: float,
         azimuth: float,
         *,
         lat: float | None = None,
         lon: float | None = None,
-        file_id: "str | Station | None" = None,
-        dataset: str | None = None,
+        file_id: str | Station | None = None,
+        dataset: EstimatorDataset | None = None,
         radius: int | None = None,
-        timeframe: str = "monthly",
+        timeframe: Timeframe = "monthly",
         dc_ac_ratio: float = 1.2,
         gcr: float = 0.4,
         inv_eff: float = 96,
-        format: str = "json",
+        format: EstimateFormat = "json",
         callback: str | None = None,
-        version: str | None = None,
+        version: EstimatorVersion | None = None,
         bifaciality: float | None = None,
         albedo: float | Sequence[float] | None = None,
         use_wf_albedo: bool | None = None,
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
     ) -> PvEstimate:
-        check_pvwatts_system(system_capacity, losses, array_type)
-        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
-        chosen = _version(version, self._client.routes, options)
-        if chosen == "v8":
-            core = await _core.pv_estimate_v8(
-                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
-                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff,
-                bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss, format, callback,
-                asynchronous=True, trace=self._client._trace(),
-            )
-        else:
-            core = await _core.pv_estimate(
-                self._client._core, system_capacity, module_type, losses, array_type, tilt, azimuth,
-                lat, lon, _file_id(file_id, chosen), dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-                asynchronous=True, trace=self._client._trace(),
-            )
-        return _finish(core)
-
-    estimate.__doc__ = _ESTIMATE_DOC
+        call = self._estimate_call(
+            system_capacity, module_type, losses, array_type, tilt, azimuth, lat=lat, lon=lon, file_id=file_id, dataset=dataset,
+            radius=radius, timeframe=timeframe, dc_ac_ratio=dc_ac_ratio, gcr=gcr, inv_eff=inv_eff, format=format,
+            callback=callback, version=version, bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo,
+            soiling=soiling, en_snowloss=en_snowloss,
+        )
+        if call.v8 is not None:
+            return _finish(await _core.pv_estimate_v8_async(*call.v8, trace=self._handle.trace()))
+        assert call.v6 is not None
+        return _finish(await _core.pv_estimate_async(*call.v6, trace=self._handle.trace()))

@@ -15,14 +15,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sunflux import _core
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
+from sunflux._options import ArrayTypeCode, ModuleTypeCode, Timeframe
 from sunflux._progress import Progress
 from sunflux._units import check_pvwatts_system
-from sunflux.pv import V8_PARAMETERS, PvEstimate, number_list
+from sunflux.pv import V8_PARAMETERS, ArrayType, ModuleType, PvEstimate, number_list
+
+if TYPE_CHECKING:
+    import polars as pl
+    import pyarrow as pa
+
+#: The local engines: PVWatts v5 (the v6 estimator's) and v8.
+EngineVersion = Literal["v5", "v8"]
 
 __all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
 
@@ -56,6 +64,7 @@ class Weather:
 
     @property
     def has_leap_day(self) -> bool:
+        """Whether the year holds 29 February (8784 hours)."""
         return self._core.has_leap_day
 
     @property
@@ -79,10 +88,13 @@ class Weather:
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return self.to_arrow().__arrow_c_stream__(requested_schema)
 
-    def to_polars(self) -> Any:
+    def to_polars(self) -> pl.DataFrame:
+        """The records as a polars frame (the columns of `to_arrow`)."""
         return to_polars(self.to_arrow())
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pa.Table:
+        """The records as a ``pyarrow.Table``: calendar columns and one float column per
+        quantity, under the engine's names (``gh``, ``dn``, ``df``, ``tdry``, ``wspd``...)."""
         table = to_pyarrow(self._core.to_arrow())
         return table if self.instantaneous else table.drop_columns(["minute"])
 
@@ -322,17 +334,17 @@ def read_weather(
 def simulate(
     weather: Weather | Any,
     system_capacity: float,
-    module_type: int,
+    module_type: ModuleType | ModuleTypeCode,
     losses: float,
-    array_type: int,
+    array_type: ArrayType | ArrayTypeCode,
     tilt: float,
     azimuth: float,
     *,
     dc_ac_ratio: float = 1.2,
     gcr: float = 0.4,
     inv_eff: float = 96,
-    timeframe: str = "hourly",
-    version: str = "v5",
+    timeframe: Timeframe = "hourly",
+    version: EngineVersion = "v5",
     bifaciality: float | None = None,
     albedo: float | Sequence[float] | None = None,
     use_wf_albedo: bool | None = None,
@@ -397,16 +409,42 @@ def _system_tuple(index: int, system: Mapping[str, Any], version: str) -> tuple[
     )
 
 
+@overload
 def simulate_many(
     weather: Weather | Sequence[Weather],
     systems: Sequence[Mapping[str, Any]],
     *,
     threads: int | None = None,
-    timeframe: str = "hourly",
-    output: str = "table",
-    version: str = "v5",
+    timeframe: Timeframe = "hourly",
+    output: Literal["table"] = "table",
+    version: EngineVersion = "v5",
     progress: bool = True,
-) -> Any:
+) -> pl.DataFrame: ...
+
+
+@overload
+def simulate_many(
+    weather: Weather | Sequence[Weather],
+    systems: Sequence[Mapping[str, Any]],
+    *,
+    threads: int | None = None,
+    timeframe: Timeframe = "hourly",
+    output: Literal["results"],
+    version: EngineVersion = "v5",
+    progress: bool = True,
+) -> list[PvEstimate]: ...
+
+
+def simulate_many(
+    weather: Weather | Sequence[Weather],
+    systems: Sequence[Mapping[str, Any]],
+    *,
+    threads: int | None = None,
+    timeframe: Timeframe = "hourly",
+    output: Literal["table", "results"] = "table",
+    version: EngineVersion = "v5",
+    progress: bool = True,
+) -> pl.DataFrame | list[PvEstimate]:
     """Simulates many systems in parallel on all cores with the GIL released.
 
     A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch;

@@ -13,16 +13,23 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sunflux import _core
+from sunflux._client import handle_of
 from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars, to_pyarrow
+from sunflux._options import QueryFormat, QueryVersion, SolarDataset
+from sunflux._twins import async_twin_of
 
 if TYPE_CHECKING:
-    from sunflux._client import AsyncClient, Client
+    import pandas as pd
+    import polars as pl
+    import pyarrow as pa
+
+    from sunflux._client import AsyncClient, Client, CoreHandle
 
 __all__ = ["Station", "StationQuery", "SolarService", "AsyncSolarService", "parse_data_query"]
 
 #: The dataset codes of the spec, in the order the service lists them (the Rust core's list).
-DATASETS: tuple[str, ...] = _core.SOLAR_DATASETS
+DATASETS: tuple[SolarDataset, ...] = _core.SOLAR_DATASETS
 
 
 @dataclass(frozen=True)
@@ -99,15 +106,15 @@ class StationQuery:
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return self._core.to_arrow().__arrow_c_stream__(requested_schema)
 
-    def to_polars(self) -> Any:
+    def to_polars(self) -> pl.DataFrame:
         """One row per station: ``dataset``, ``closest`` and every station field, typed."""
         return to_polars(self._core.to_arrow())
 
-    def to_arrow(self) -> Any:
+    def to_arrow(self) -> pa.Table:
         """The station table as a ``pyarrow.Table``."""
         return to_pyarrow(self._core.to_arrow())
 
-    def to_pandas(self) -> Any:
+    def to_pandas(self) -> pd.DataFrame:
         """The station table as a ``pandas.DataFrame``."""
         return to_pandas(self._core.to_arrow())
 
@@ -141,8 +148,8 @@ def parse_data_query(
     *,
     radius: int = 100,
     all: bool = False,
-    version: str = "v2",
-    format: str = "json",
+    version: QueryVersion = "v2",
+    format: QueryFormat = "json",
 ) -> StationQuery:
     """Parses a dataset query body that came from elsewhere (a file, another client).
 
@@ -154,11 +161,20 @@ def parse_data_query(
     return StationQuery(_core.parse_solar_data_query(bytes(data), lat, lon, radius, all, version, format))
 
 
-class SolarService:
-    """``client.solar``: the solar dataset query."""
+class _SolarBase:
+    """What both solar classes share: the core handle, the request's arguments and the result."""
 
-    def __init__(self, client: Client) -> None:
-        self._client = client
+    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
+        self._handle = handle_of(handle)
+
+    def _data_query_args(
+        self, lat: float, lon: float, radius: int, all: bool, version: QueryVersion, format: QueryFormat
+    ) -> tuple[_core.CoreClient, float, float, int, bool, str, str]:
+        return (self._handle.core, lat, lon, radius, all, version, format)
+
+
+class SolarService(_SolarBase):
+    """``client.solar``: the solar dataset query."""
 
     def data_query(
         self,
@@ -167,8 +183,8 @@ class SolarService:
         *,
         radius: int = 100,
         all: bool = False,
-        version: str = "v2",
-        format: str = "json",
+        version: QueryVersion = "v2",
+        format: QueryFormat = "json",
     ) -> StationQuery:
         """The closest station of each dataset to (lat, lon), and with ``all=True`` (v1) every
         station within ``radius`` miles.
@@ -179,15 +195,13 @@ class SolarService:
         service's notes on datasets without a station stay on ``.warnings``; they are issued as
         `ServiceWarning` only when no dataset has a station, as are any other warnings.
         """
-        core = _core.solar_data_query(self._client._core, lat, lon, radius, all, version, format, asynchronous=False, trace=self._client._trace())
-        return _finish(core)
+        args = self._data_query_args(lat, lon, radius, all, version, format)
+        return _finish(_core.solar_data_query(*args, trace=self._handle.trace()))
 
 
-class AsyncSolarService:
+@async_twin_of(SolarService)
+class AsyncSolarService(_SolarBase):
     """``async_client.solar``: the solar dataset query, awaitable."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
 
     async def data_query(
         self,
@@ -196,11 +210,8 @@ class AsyncSolarService:
         *,
         radius: int = 100,
         all: bool = False,
-        version: str = "v2",
-        format: str = "json",
+        version: QueryVersion = "v2",
+        format: QueryFormat = "json",
     ) -> StationQuery:
-        """See `SolarService.data_query`."""
-        core = await _core.solar_data_query(
-            self._client._core, lat, lon, radius, all, version, format, asynchronous=True, trace=self._client._trace()
-        )
-        return _finish(core)
+        args = self._data_query_args(lat, lon, radius, all, version, format)
+        return _finish(await _core.solar_data_query_async(*args, trace=self._handle.trace()))

@@ -12,14 +12,20 @@ import json
 import time
 import warnings
 from dataclasses import dataclass, field
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
+from sunflux._client import handle_of
 from sunflux._errors import JobTimeout, ParameterError
 from sunflux._frames import to_polars
+from sunflux._polling import Backoff
+from sunflux._twins import async_twin_of
 
 if TYPE_CHECKING:
-    from sunflux._client import AsyncClient, Client
+    import polars as pl
+
+    from sunflux._client import AsyncClient, Client, CoreHandle
 
 __all__ = [
     "InputField",
@@ -115,7 +121,7 @@ class Configuration:
                 return region
         raise ParameterError(f"no region {name_or_id!r} (offered: {', '.join(r.label for r in self.regions)})")
 
-    def to_polars(self) -> Any:
+    def to_polars(self) -> pl.DataFrame:
         """One row per region × resource × input field."""
         return to_polars(self._core.to_arrow())
 
@@ -133,7 +139,7 @@ class Stats:
     total_land_area_sq_km: float
     min: float | None
     max: float | None
-    classes: Any
+    classes: pl.DataFrame | None
 
     def __eq__(self, other: object) -> bool:
         # The generated __eq__ would compare the polars frames with ==, which raises.
@@ -159,6 +165,7 @@ class JobState:
 
     @property
     def finished(self) -> bool:
+        """Whether the job finished (its results are then known)."""
         return self.status == "finished"
 
     def __repr__(self) -> str:
@@ -200,65 +207,102 @@ class JobResult(JobState):
         return f"JobResult({c.total_nameplate_capacity_mw:.1f} MW, {c.total_ac_generation_mwh:.0f} MWh, {c.total_land_area_sq_km:.1f} km², regions={list(self.regional)})"
 
 
-class TechnicalPotentialJob:
-    """A submitted job. ``status()`` polls once, ``wait()`` polls with backoff until finished,
-    ``result`` is the finished result, ``delete()`` destroys the job's map assets."""
+class _JobBase:
+    """What both job classes share: the handle, the job's identity, the last finished result
+    and turning a poll's answer into a `JobState` or `JobResult`."""
 
-    def __init__(self, client: Client, explorer: str, job_id: str) -> None:
-        self._client = client
+    def __init__(self, handle: CoreHandle | Client | AsyncClient, explorer: str, job_id: str) -> None:
+        self._handle = handle_of(handle)
         self.explorer = explorer
         self.job_id = job_id
         self._result: JobResult | None = None
 
-    def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
-        return _core.tp_job(self._client._core, self.explorer, self.job_id, delete, asynchronous=False, trace=self._client._trace())
+    def _poll_args(self, delete: bool) -> tuple[_core.CoreClient, str, str, bool]:
+        return (self._handle.core, self.explorer, self.job_id, delete)
 
-    def status(self) -> JobState:
-        """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
-        core = self._poll()
+    def _state(self, core: _core.CoreTpJobResult) -> JobState:
         if core.status == "finished":
             self._result = JobResult(core)
             return self._result
         return JobState(core)
 
+    def _deleted(self, core: _core.CoreTpJobResult) -> JobResult:
+        self._result = JobResult(core)
+        return self._result
+
+    def _timeout(self, state: JobState, timeout: float) -> JobTimeout:
+        return JobTimeout(
+            f"technical potential job {self.job_id} still {state.status} after {timeout} s; resume with "
+            f"client.technical_potential.job({self.explorer!r}, {self.job_id!r}).wait()",
+            job_id=self.job_id,
+            last_status=state.status,
+        )
+
+    def _finished(self, state: JobState) -> JobResult:
+        """The result of a finished job; `ParameterError` for a job that is not finished."""
+        if not isinstance(state, JobResult):
+            raise ParameterError(f"job {self.job_id} is {state.status}, not finished: call wait() first")
+        return state
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.explorer!r}, {self.job_id!r})"
+
+
+class TechnicalPotentialJob(_JobBase):
+    """A submitted job. ``status()`` polls once, ``wait()`` polls with backoff until finished,
+    ``result`` is the finished result, ``delete()`` destroys the job's map assets."""
+
+    def status(self) -> JobState:
+        """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
+        return self._state(_core.tp_job(*self._poll_args(False), trace=self._handle.trace()))
+
     def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
         """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
         half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
         Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
-        deadline = time.monotonic() + timeout
-        interval = poll_interval
+        backoff = Backoff(timeout, poll_interval, max_interval)
         while True:
             state = self.status()
             if isinstance(state, JobResult):
                 return state
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise JobTimeout(
-                    f"technical potential job {self.job_id} still {state.status} after {timeout} s; resume with "
-                    f"client.technical_potential.job({self.explorer!r}, {self.job_id!r}).wait()",
-                    job_id=self.job_id,
-                    last_status=state.status,
-                )
-            time.sleep(min(interval, remaining))
-            interval = min(interval * 1.5, max_interval)
+            time.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
 
     @property
     def result(self) -> JobResult:
         """The finished result (polls once if not known yet; raises if the job is not finished)."""
-        if self._result is None:
-            state = self.status()
-            if not isinstance(state, JobResult):
-                raise ParameterError(f"job {self.job_id} is {state.status}, not finished: call wait() first")
-        assert self._result is not None
-        return self._result
+        return self._result if self._result is not None else self._finished(self.status())
 
     def delete(self) -> JobResult:
         """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``."""
-        self._result = JobResult(self._poll(delete=True))
-        return self._result
+        return self._deleted(_core.tp_job(*self._poll_args(True), trace=self._handle.trace()))
 
-    def __repr__(self) -> str:
-        return f"TechnicalPotentialJob({self.explorer!r}, {self.job_id!r})"
+
+@async_twin_of(TechnicalPotentialJob)
+class AsyncTechnicalPotentialJob(_JobBase):
+    """`TechnicalPotentialJob` for `AsyncClient`: the same calls, awaitable (``await job.result``)."""
+
+    async def status(self) -> JobState:
+        return self._state(await _core.tp_job_async(*self._poll_args(False), trace=self._handle.trace()))
+
+    async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
+        import asyncio  # here, not at the top: only async callers should pay for importing it
+
+        backoff = Backoff(timeout, poll_interval, max_interval)
+        while True:
+            state = await self.status()
+            if isinstance(state, JobResult):
+                return state
+            await asyncio.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
+
+    @property
+    def result(self) -> Awaitable[JobResult]:
+        return self._result_now()
+
+    async def _result_now(self) -> JobResult:
+        return self._result if self._result is not None else self._finished(await self.status())
+
+    async def delete(self) -> JobResult:
+        return self._deleted(await _core.tp_job_async(*self._poll_args(True), trace=self._handle.trace()))
 
 
 def _countries(countries: Any) -> Any:
@@ -275,104 +319,71 @@ def _fields_json(fields: dict[str, Any]) -> str:
         raise ParameterError(f"job fields must be JSON values (text, numbers, booleans, lists, dicts): {error}") from None
 
 
-class TechnicalPotentialService:
-    """``client.technical_potential``."""
+class _TechnicalPotentialBase:
+    """What both service classes share: the handle, the configurations already read (one per
+    explorer, for ``submit``'s checks) and the requests' arguments."""
 
-    def __init__(self, client: Client) -> None:
-        self._client = client
+    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
+        self._handle = handle_of(handle)
         self._configs: dict[str, Configuration] = {}
+
+    def _config_args(self, explorer: str, countries: str | list[str] | None, wkt: str | None) -> tuple[_core.CoreClient, str, object, str | None]:
+        return (self._handle.core, explorer, _countries(countries), wkt)
+
+    def _known_config(self, explorer: str) -> Configuration | None:
+        return self._configs.get(explorer) if isinstance(explorer, str) else None
+
+    def _remember(self, explorer: str, config: Configuration) -> Configuration:
+        self._configs[explorer] = config
+        return config
+
+    def _submit_args(
+        self, explorer: str, config: Configuration, region: str | int, resource: str | int, fields: dict[str, Any]
+    ) -> tuple[_core.CoreClient, str, _core.CoreTpConfiguration, str, str, str]:
+        return (self._handle.core, explorer, config._core, str(region), str(resource), _fields_json(fields))
+
+
+class TechnicalPotentialService(_TechnicalPotentialBase):
+    """``client.technical_potential``."""
 
     def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
         """The regions (all of them, those of ``countries``, or the one containing the ``wkt`` point)
         with their resources and input fields."""
         _warn_deprecated()
-        names = _countries(countries)
-        return Configuration(_core.tp_config(self._client._core, explorer, names, wkt, asynchronous=False, trace=self._client._trace()))
+        args = self._config_args(explorer, countries, wkt)
+        return Configuration(_core.tp_config(*args, trace=self._handle.trace()))
 
     def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
         """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
         at once, `ParameterError`), fills the resource's defaults, and submits the job."""
         _warn_deprecated()
-        config = self._configs.get(explorer) if isinstance(explorer, str) else None
-        if config is None:
-            config = self._configs[explorer] = self.config(explorer)
-        job_id, _status = _core.tp_submit(
-            self._client._core, explorer, config._core, str(region), str(resource), _fields_json(fields),
-            asynchronous=False, trace=self._client._trace(),
-        )
-        return TechnicalPotentialJob(self._client, explorer, job_id)
+        config = self._known_config(explorer) or self._remember(explorer, self.config(explorer))
+        args = self._submit_args(explorer, config, region, resource, fields)
+        job_id, _status = _core.tp_submit(*args, trace=self._handle.trace())
+        return TechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> TechnicalPotentialJob:
         """Re-attaches to an existing job."""
         _warn_deprecated()
-        return TechnicalPotentialJob(self._client, explorer, job_id)
+        return TechnicalPotentialJob(self._handle, explorer, job_id)
 
 
-class AsyncTechnicalPotentialJob:
-    """`TechnicalPotentialJob` for `AsyncClient`: the same calls, awaitable."""
-
-    def __init__(self, client: AsyncClient, explorer: str, job_id: str) -> None:
-        self._client = client
-        self.explorer = explorer
-        self.job_id = job_id
-
-    async def _poll(self, delete: bool = False) -> _core.CoreTpJobResult:
-        return await _core.tp_job(self._client._core, self.explorer, self.job_id, delete, asynchronous=True, trace=self._client._trace())
-
-    async def status(self) -> JobState:
-        core = await self._poll()
-        return JobResult(core) if core.status == "finished" else JobState(core)
-
-    async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
-        """See `TechnicalPotentialJob.wait`."""
-        import asyncio  # here, not at the top: only async callers should pay for importing it
-
-        deadline = time.monotonic() + timeout
-        interval = poll_interval
-        while True:
-            state = await self.status()
-            if isinstance(state, JobResult):
-                return state
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise JobTimeout(
-                    f"technical potential job {self.job_id} still {state.status} after {timeout} s",
-                    job_id=self.job_id,
-                    last_status=state.status,
-                )
-            await asyncio.sleep(min(interval, remaining))
-            interval = min(interval * 1.5, max_interval)
-
-    async def delete(self) -> JobResult:
-        return JobResult(await self._poll(delete=True))
-
-    def __repr__(self) -> str:
-        return f"AsyncTechnicalPotentialJob({self.explorer!r}, {self.job_id!r})"
-
-
-class AsyncTechnicalPotentialService:
+@async_twin_of(TechnicalPotentialService)
+class AsyncTechnicalPotentialService(_TechnicalPotentialBase):
     """``async_client.technical_potential``: the same calls as `TechnicalPotentialService`, awaitable."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
-        self._configs: dict[str, Configuration] = {}
 
     async def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
         _warn_deprecated()
-        names = _countries(countries)
-        return Configuration(await _core.tp_config(self._client._core, explorer, names, wkt, asynchronous=True, trace=self._client._trace()))
+        args = self._config_args(explorer, countries, wkt)
+        return Configuration(await _core.tp_config_async(*args, trace=self._handle.trace()))
 
     async def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> AsyncTechnicalPotentialJob:
         _warn_deprecated()
-        config = self._configs.get(explorer) if isinstance(explorer, str) else None
-        if config is None:
-            config = self._configs[explorer] = await self.config(explorer)
-        job_id, _status = await _core.tp_submit(
-            self._client._core, explorer, config._core, str(region), str(resource), _fields_json(fields),
-            asynchronous=True, trace=self._client._trace(),
-        )
-        return AsyncTechnicalPotentialJob(self._client, explorer, job_id)
+        config = self._known_config(explorer) or self._remember(explorer, await self.config(explorer))
+        args = self._submit_args(explorer, config, region, resource, fields)
+        job_id, _status = await _core.tp_submit_async(*args, trace=self._handle.trace())
+        return AsyncTechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> AsyncTechnicalPotentialJob:
         _warn_deprecated()
-        return AsyncTechnicalPotentialJob(self._client, explorer, job_id)
+        return AsyncTechnicalPotentialJob(self._handle, explorer, job_id)

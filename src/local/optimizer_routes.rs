@@ -102,7 +102,7 @@ pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Vec<Option<V
             };
             let params = validate_params(&raw).map_err(|problems| format!("PV: {}", problems.join("; ")))?;
             let output = simulate(&weather, &params);
-            Ok(Some(output.hourly.ac.iter().map(|watts| watts / 1000.0).collect()))
+            Ok(Some(output.hourly.series.ac.iter().map(|watts| watts / 1000.0).collect()))
         })
         .collect()
 }

@@ -27,9 +27,10 @@ pub const MODULE_HEIGHT_M: f64 = 5.0;
 /// Albedo used when the weather has none or an invalid one.
 pub const DEFAULT_ALBEDO: f64 = 0.2;
 
-/// Results per weather record (hourly for hourly weather, sub-hourly otherwise).
+/// The eight series the PV estimator reports per record: the engine's output and the web
+/// estimator's parsed answer (`services::pv_estimator::Hourly`) are this one struct.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HourlyOutput {
+pub struct HourlySeries {
     /// AC output, W.
     pub ac: Vec<f64>,
     /// Plane-of-array irradiance after shading, W/m².
@@ -46,6 +47,13 @@ pub struct HourlyOutput {
     pub tcell: Vec<f64>,
     /// Wind speed from the weather, m/s.
     pub wspd: Vec<f64>,
+}
+
+/// Results per weather record (hourly for hourly weather, sub-hourly otherwise).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HourlyOutput {
+    /// What the estimator reports.
+    pub series: HourlySeries,
     /// Plane-of-array irradiance transmitted through the cover, W/m².
     pub tpoa: Vec<f64>,
     /// Angle of incidence, degrees (0 when the sun is down).
@@ -62,14 +70,16 @@ impl HourlyOutput {
     pub(crate) fn night(weather: &Weather, sun_path: &SunPath) -> HourlyOutput {
         let records = weather.len();
         HourlyOutput {
-            ac: vec![0.0; records],
-            poa: vec![0.0; records],
-            dn: weather.dn.to_vec(),
-            dc: vec![0.0; records],
-            df: weather.df.to_vec(),
-            tamb: weather.tdry.to_vec(),
-            tcell: weather.tdry.to_vec(),
-            wspd: weather.wspd.to_vec(),
+            series: HourlySeries {
+                ac: vec![0.0; records],
+                poa: vec![0.0; records],
+                dn: weather.dn.to_vec(),
+                dc: vec![0.0; records],
+                df: weather.df.to_vec(),
+                tamb: weather.tdry.to_vec(),
+                tcell: weather.tdry.to_vec(),
+                wspd: weather.wspd.to_vec(),
+            },
             tpoa: vec![0.0; records],
             aoi: vec![0.0; records],
             shad_beam_factor: vec![1.0; records],
@@ -324,21 +334,21 @@ pub fn simulate_with_sun_path(
             weather.df[i],
             record_albedo(weather, i),
         );
-        hourly.poa[i] = plane.poa;
+        hourly.series.poa[i] = plane.poa;
         hourly.tpoa[i] = plane.tpoa;
         hourly.aoi[i] = plane.aoi;
         hourly.shad_beam_factor[i] = plane.shad_beam_factor;
     }
     for &i in &up_records {
         let (tcell, dc, ac) = model.power(
-            hourly.poa[i],
+            hourly.series.poa[i],
             hourly.tpoa[i],
             weather.wspd[i],
             weather.tdry[i],
         );
-        hourly.tcell[i] = tcell;
-        hourly.dc[i] = dc;
-        hourly.ac[i] = ac;
+        hourly.series.tcell[i] = tcell;
+        hourly.series.dc[i] = dc;
+        hourly.series.ac[i] = ac;
     }
     aggregate(weather, hourly, model.dc_nameplate_w)
 }
@@ -356,11 +366,11 @@ fn aggregate(weather: &Weather, hourly: HourlyOutput, dc_nameplate_w: f64) -> Pv
     for (i, &month) in weather.month.iter().enumerate() {
         let m = usize::from(month - 1);
         month_records[m] += 1;
-        poa_sum[m] += hourly.poa[i];
-        dc_sum[m] += hourly.dc[i];
-        ac_sum[m] += hourly.ac[i];
-        ac_total += hourly.ac[i];
-        ac_energy_kwh += hourly.ac[i] * 0.001 / steps_per_hour;
+        poa_sum[m] += hourly.series.poa[i];
+        dc_sum[m] += hourly.series.dc[i];
+        ac_sum[m] += hourly.series.ac[i];
+        ac_total += hourly.series.ac[i];
+        ac_energy_kwh += hourly.series.ac[i] * 0.001 / steps_per_hour;
     }
     let to_kwh_scale = 0.001 * weather.step_hours();
     let to_kwh = |sums: [f64; 12]| sums.map(|s| s * to_kwh_scale);
@@ -401,7 +411,7 @@ mod tests {
 
     fn all_finite(out: &PvOutput) -> bool {
         let h = &out.hourly;
-        [&h.ac, &h.dc, &h.poa, &h.tpoa, &h.tcell, &h.aoi]
+        [&h.series.ac, &h.series.dc, &h.series.poa, &h.tpoa, &h.series.tcell, &h.aoi]
             .iter()
             .all(|v| v.iter().all(|x| x.is_finite()))
             && out.ac_annual.is_finite()
@@ -412,10 +422,10 @@ mod tests {
     fn aggregates_follow_the_hourly_series() {
         let weather = Weather::from_columns(site(), year_columns(false)).unwrap();
         let out = simulate(&weather, &params(1, 0.4));
-        let january_poa: f64 = out.hourly.poa[..31 * 24].iter().sum::<f64>() * 0.001;
+        let january_poa: f64 = out.hourly.series.poa[..31 * 24].iter().sum::<f64>() * 0.001;
         assert!((out.poa_monthly[0] - january_poa).abs() < 1e-9);
         assert!((out.solrad_monthly[1] - out.poa_monthly[1] / 28.0).abs() < 1e-12);
-        let ac_total: f64 = out.hourly.ac.iter().sum::<f64>() * 0.001;
+        let ac_total: f64 = out.hourly.series.ac.iter().sum::<f64>() * 0.001;
         assert!((out.ac_annual - ac_total).abs() < 1e-9);
         assert!((out.capacity_factor - out.ac_annual / (4.0 * 8760.0) * 100.0).abs() < 1e-9);
         assert!(out.ac_annual > 0.0 && all_finite(&out));
@@ -425,12 +435,12 @@ mod tests {
     fn leap_day_is_simulated_and_counted_in_february() {
         let weather = Weather::from_columns(site(), year_columns(true)).unwrap();
         let out = simulate(&weather, &params(0, 0.4));
-        assert_eq!(out.hourly.ac.len(), 8784);
-        let february: f64 = out.hourly.poa[31 * 24..60 * 24].iter().sum::<f64>() * 0.001;
+        assert_eq!(out.hourly.series.ac.len(), 8784);
+        let february: f64 = out.hourly.series.poa[31 * 24..60 * 24].iter().sum::<f64>() * 0.001;
         assert!((out.poa_monthly[1] - february).abs() < 1e-9);
         assert!((out.solrad_monthly[1] - out.poa_monthly[1] / 29.0).abs() < 1e-12);
         assert!((out.capacity_factor - out.ac_annual / (4.0 * 8784.0) * 100.0).abs() < 1e-9);
-        assert!(out.hourly.poa[59 * 24 + 12] > 0.0);
+        assert!(out.hourly.series.poa[59 * 24 + 12] > 0.0);
     }
 
     #[test]

@@ -70,11 +70,36 @@ impl<C: std::ops::Deref<Target = [f64]> + Into<Series>> Column for C {}
 /// `Vec` into it; columns handed over as Arrow float64 arrays are used in place (no copy).
 pub type Series = arrow_buffer::ScalarBuffer<f64>;
 
-/// fields are public for reading (changing them bypasses the validation).
+/// fields are public for reading (changing them bypasses the validation); it dereferences to its
+/// columns, so `weather.dn` reads the direct normal irradiance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Weather {
     /// Site description.
     pub meta: SiteMeta,
+    /// The validated columns, as Arrow buffers; `minute` is always present (30 for hour
+    /// averages).
+    pub columns: WeatherColumns<Series, Vec<f64>>,
+    /// True when the time stamps are instants (the data had a minute column); false for hour
+    /// averages labelled hh:30, which get the sunrise/sunset-hour rule.
+    pub instantaneous: bool,
+    /// Records per hour (1 for hourly data; divides 60).
+    pub steps_per_hour: u32,
+}
+
+impl std::ops::Deref for Weather {
+    type Target = WeatherColumns<Series, Vec<f64>>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.columns
+    }
+}
+
+/// A weather year's columns: the input of `Weather::from_columns` (`C` = `Vec<f64>` from readers
+/// and generated data, or `Series` for Arrow buffers used in place; `M` = `Option<Vec<f64>>`) and
+/// the content of a validated `Weather` (`C` = `Series`, `M` = `Vec<f64>`). All vectors have the
+/// same length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WeatherColumns<C = Vec<f64>, M = Option<Vec<f64>>> {
     /// Calendar year of each record (TMY files mix years by month).
     pub year: Vec<i32>,
     /// Month, 1–12.
@@ -83,48 +108,10 @@ pub struct Weather {
     pub day: Vec<u8>,
     /// Hour of day, 0–23, local standard time of `meta.tz`.
     pub hour: Vec<u8>,
-    /// Minute of the time stamp, 0–60, may be fractional (30 for hour-average data without a
-    /// minute column; EPW files end an hour at minute 60).
-    pub minute: Vec<f64>,
+    /// Minute of the time stamp, 0–60, may be fractional (EPW files end an hour at minute 60).
+    /// As input, `None` means hour averages labelled hh:30; a `Weather` holds 30 for them.
+    pub minute: M,
     /// Global horizontal irradiance, W/m² (reported, not used by the model).
-    pub gh: Series,
-    /// Direct normal irradiance, W/m².
-    pub dn: Series,
-    /// Diffuse horizontal irradiance, W/m².
-    pub df: Series,
-    /// Dry-bulb temperature, °C.
-    pub tdry: Series,
-    /// Wind speed, m/s (measured at about 10 m).
-    pub wspd: Series,
-    /// Air pressure, mbar (used for refraction only; values ≤ 800 or NaN mean 1013.25).
-    pub pressure: Option<Series>,
-    /// Ground albedo, 0–1 (values outside (0, 1) or NaN mean 0.2).
-    pub albedo: Option<Series>,
-    /// Snow depth, cm (read for completeness; PVWatts v5 has no snow model).
-    pub snow_depth: Option<Series>,
-    /// True when the time stamps are instants (the data had a minute column); false for hour
-    /// averages labelled hh:30, which get the sunrise/sunset-hour rule.
-    pub instantaneous: bool,
-    /// Records per hour (1 for hourly data; divides 60).
-    pub steps_per_hour: u32,
-}
-
-/// Columns for `Weather::from_columns`. All vectors must have the same length. The values are
-/// `Vec`s (readers, generated data) or `Series` (Arrow buffers used in place).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct WeatherColumns<C = Vec<f64>> {
-    /// Calendar year of each record.
-    pub year: Vec<i32>,
-    /// Month, 1–12.
-    pub month: Vec<u8>,
-    /// Day of month.
-    pub day: Vec<u8>,
-    /// Hour of day, 0–23.
-    pub hour: Vec<u8>,
-    /// Minute of each instantaneous time stamp (0–60, may be fractional); `None` for hour
-    /// averages labelled hh:30.
-    pub minute: Option<Vec<f64>>,
-    /// Global horizontal irradiance, W/m².
     pub gh: C,
     /// Direct normal irradiance, W/m².
     pub dn: C,
@@ -132,13 +119,13 @@ pub struct WeatherColumns<C = Vec<f64>> {
     pub df: C,
     /// Dry-bulb temperature, °C.
     pub tdry: C,
-    /// Wind speed, m/s.
+    /// Wind speed, m/s (measured at about 10 m).
     pub wspd: C,
-    /// Air pressure, mbar.
+    /// Air pressure, mbar (used for refraction only; values ≤ 800 or NaN mean 1013.25).
     pub pressure: Option<C>,
-    /// Ground albedo, 0–1.
+    /// Ground albedo, 0–1 (values outside (0, 1) or NaN mean 0.2).
     pub albedo: Option<C>,
-    /// Snow depth, cm.
+    /// Snow depth, cm (read for completeness; PVWatts v5 has no snow model).
     pub snow_depth: Option<C>,
 }
 
@@ -435,19 +422,21 @@ impl Weather {
         }
         Ok(Weather {
             meta,
-            year: columns.year,
-            month: columns.month,
-            day: columns.day,
-            hour: columns.hour,
-            minute,
-            gh: columns.gh.into(),
-            dn: columns.dn.into(),
-            df: columns.df.into(),
-            tdry: columns.tdry.into(),
-            wspd: columns.wspd.into(),
-            pressure: columns.pressure.map(Into::into),
-            albedo: columns.albedo.map(Into::into),
-            snow_depth: columns.snow_depth.map(Into::into),
+            columns: WeatherColumns {
+                year: columns.year,
+                month: columns.month,
+                day: columns.day,
+                hour: columns.hour,
+                minute,
+                gh: columns.gh.into(),
+                dn: columns.dn.into(),
+                df: columns.df.into(),
+                tdry: columns.tdry.into(),
+                wspd: columns.wspd.into(),
+                pressure: columns.pressure.map(Into::into),
+                albedo: columns.albedo.map(Into::into),
+                snow_depth: columns.snow_depth.map(Into::into),
+            },
             instantaneous,
             steps_per_hour,
         })
@@ -542,19 +531,21 @@ impl Weather {
         }
         Weather {
             meta: self.meta.clone(),
-            year: filter(&self.year, &keep),
-            month: filter(&self.month, &keep),
-            day: filter(&self.day, &keep),
-            hour: filter(&self.hour, &keep),
-            minute: filter(&self.minute, &keep),
-            gh: filter(&self.gh, &keep).into(),
-            dn: filter(&self.dn, &keep).into(),
-            df: filter(&self.df, &keep).into(),
-            tdry: filter(&self.tdry, &keep).into(),
-            wspd: filter(&self.wspd, &keep).into(),
-            pressure: self.pressure.as_deref().map(|v| filter(v, &keep).into()),
-            albedo: self.albedo.as_deref().map(|v| filter(v, &keep).into()),
-            snow_depth: self.snow_depth.as_deref().map(|v| filter(v, &keep).into()),
+            columns: WeatherColumns {
+                year: filter(&self.year, &keep),
+                month: filter(&self.month, &keep),
+                day: filter(&self.day, &keep),
+                hour: filter(&self.hour, &keep),
+                minute: filter(&self.minute, &keep),
+                gh: filter(&self.gh, &keep).into(),
+                dn: filter(&self.dn, &keep).into(),
+                df: filter(&self.df, &keep).into(),
+                tdry: filter(&self.tdry, &keep).into(),
+                wspd: filter(&self.wspd, &keep).into(),
+                pressure: self.pressure.as_deref().map(|v| filter(v, &keep).into()),
+                albedo: self.albedo.as_deref().map(|v| filter(v, &keep).into()),
+                snow_depth: self.snow_depth.as_deref().map(|v| filter(v, &keep).into()),
+            },
             instantaneous: self.instantaneous,
             steps_per_hour: self.steps_per_hour,
         }

@@ -212,6 +212,11 @@ impl CancelToken {
 }
 
 impl CancelToken {
+    /// Another handle on the same token (`None`: a token nobody cancels).
+    pub fn handle(token: Option<&CancelToken>) -> CancelToken {
+        token.map_or_else(CancelToken::default, |token| CancelToken { cancelled: token.cancelled.clone(), notify: token.notify.clone() })
+    }
+
     /// `future`, or `Error::Interrupted` once the token is cancelled.
     pub fn guard<F, T>(&self, future: F) -> impl Future<Output = Result<T>> + Send + 'static
     where

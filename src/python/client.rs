@@ -7,7 +7,6 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
-use pyo3::IntoPyObjectExt;
 
 use super::bridge::{awaitable, block_on, with_python};
 use super::convert::{type_name, Arguments};
@@ -15,6 +14,7 @@ use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::limits::{ByteLimits, Payload};
 use crate::redact::redact;
+use crate::services::core::Core;
 use crate::transport::{
     canonical_origin, parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
     RetryPolicy, RouteProfile, ServiceClass, Target, ThrottleConfig, Transport, TransportConfig, WindowLimit,
@@ -228,21 +228,38 @@ fn default_routes(base_url: &reqwest::Url) -> RouteProfile {
 }
 
 impl CoreClient {
-    /// Runs a core call for Python: blocking with the GIL released (Ctrl-C honoured), or as an
-    /// awaitable with `asynchronous`; every error leaves with this client's key removed.
-    pub fn run<'py, F, T>(&self, py: Python<'py>, asynchronous: bool, future: F) -> PyResult<Bound<'py, PyAny>>
+    /// The handle a service call takes.
+    pub fn core(&self, trace: bool) -> Core {
+        Core::new(self.transport.clone(), trace)
+    }
+
+    /// Runs a core call for Python, blocking with the GIL released (Ctrl-C honoured); every error
+    /// leaves with this client's key removed.
+    pub fn blocking<F, T>(&self, py: Python<'_>, future: F) -> PyResult<T>
+    where
+        F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
+        T: Send + 'static,
+    {
+        block_on(py, self.redacting(future))
+    }
+
+    /// A core call as an awaitable of the running event loop; every error leaves with this
+    /// client's key removed.
+    pub fn awaitable<'py, F, T>(&self, py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
     where
         F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
         T: for<'a> IntoPyObject<'a> + Send + 'static,
     {
+        awaitable(py, self.redacting(future))
+    }
+
+    fn redacting<F, T>(&self, future: F) -> impl std::future::Future<Output = crate::error::Result<T>> + Send + 'static
+    where
+        F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
+        T: Send + 'static,
+    {
         let transport = self.transport.clone();
-        let guarded = async move { future.await.map_err(|error| transport.redact_error(error)) };
-        if asynchronous {
-            awaitable(py, guarded)
-        } else {
-            let value = block_on(py, guarded)?;
-            value.into_bound_py_any(py)
-        }
+        async move { future.await.map_err(|error| transport.redact_error(error)) }
     }
 
     /// A Python error for `error` (a validation problem), without this client's key.
@@ -433,3 +450,30 @@ impl CoreClient {
         self.transport.redact(text)
     }
 }
+
+/// Defines a blocking binding and its `_async` twin (an awaitable of the same value) around one
+/// function that checks the arguments and returns the call's future, so the two share every rule:
+/// `sync_and_async! { #[pyo3(signature = ...)] name, name_async -> Value = call(arg: Type, ...) }`
+/// with `call(client: &CoreClient, arg: Type, ...) -> PyResult<impl Future<Output = Result<Value>>>`.
+macro_rules! sync_and_async {
+    ($(#[$attr:meta])* $sync:ident, $asynchronous:ident -> $value:ty = $call:ident($($arg:ident: $ty:ty),* $(,)?)) => {
+        #[pyo3::pyfunction]
+        $(#[$attr])*
+        #[allow(clippy::too_many_arguments)]
+        pub fn $sync(py: pyo3::Python<'_>, client: &$crate::python::client::CoreClient, $($arg: $ty),*) -> pyo3::PyResult<$value> {
+            client.blocking(py, $call(client, $($arg),*)?)
+        }
+
+        #[pyo3::pyfunction]
+        $(#[$attr])*
+        #[allow(clippy::too_many_arguments)]
+        pub fn $asynchronous<'py>(
+            py: pyo3::Python<'py>,
+            client: &$crate::python::client::CoreClient,
+            $($arg: $ty),*
+        ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
+            client.awaitable(py, $call(client, $($arg),*)?)
+        }
+    };
+}
+pub(crate) use sync_and_async;

@@ -1,28 +1,26 @@
 //! Bindings of the climate download: one site-year as streamed CSV, download requests for any
 //! WKT and years, and the zip behind a download URL, each parsed into Arrow.
 
+use std::future::Future;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 
 use super::bridge::CancelToken;
+use super::client::sync_and_async;
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value, Arguments};
 use super::errors::to_pyerr;
-use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
-use crate::formats::climate_csv::{read_climate_csv, ClimateCsvError, ParsedClimateCsv, SCHEMA_METADATA_KEY};
-use crate::formats::climate_zip::{read_climate_zip, ClimateZipError};
-use crate::formats::wkt::point_wkt;
+use crate::error::{Error, Result};
+use crate::formats::climate_csv::{read_climate_csv, ParsedClimateCsv, SCHEMA_METADATA_KEY};
+use crate::formats::climate_zip::{read_climate_zip, ClimateZip, ClimateZipError};
 use crate::formats::Format;
 use crate::limits::DEFAULT_MAX_UNZIPPED_BYTES;
-use crate::services::climate::{check_weight, validate_climate_request_in, ClimateParams, RawClimateRequest, Terms};
+use crate::services::climate::requests::{self, point, validated, validated_site};
+use crate::services::climate::RawClimateRequest;
 use crate::services::raw::RawValue;
-use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
-use crate::transport::client::check_scheme;
-use crate::transport::{ApiKey, Body, Endpoint, Request, Transport};
 
 /// One site-year as Arrow; the typed metadata is the JSON in the schema metadata
 /// (`climate_metadata`), read when asked for.
@@ -62,6 +60,12 @@ pub struct CoreClimateZip {
     batches: Vec<RecordBatch>,
     sites: RecordBatch,
     files: Vec<String>,
+}
+
+impl From<ClimateZip> for CoreClimateZip {
+    fn from(zip: ClimateZip) -> Self {
+        CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files }
+    }
 }
 
 #[pymethods]
@@ -111,58 +115,8 @@ fn raw_request(
     }
 }
 
-fn validated(raw: &RawClimateRequest, format: Format) -> Result<ClimateParams> {
-    let params = validate_climate_request_in(raw, format, Terms::Python).map_err(Error::Parameter)?;
-    check_weight(&params, params.estimated_sites()).map_err(|problem| Error::Parameter(vec![problem]))?;
-    Ok(params)
-}
-
-fn csv_error(error: ClimateCsvError, status: u16, url: &str) -> Error {
-    match error {
-        ClimateCsvError::ErrorBody { status: body_status, code, messages } => {
-            let body = crate::formats::error_body::ErrorBody { code: code.clone(), messages: messages.clone(), html: false };
-            let status = body_status.unwrap_or(status);
-            Error::Api(Box::new(ApiFailure {
-                kind: crate::formats::error_body::classify(status, &body),
-                status,
-                code,
-                errors: messages,
-                body: String::new(),
-                url: url.to_owned(),
-                retry_after: None,
-                remaining: None,
-            }))
-        }
-        other => Error::Parse(other.to_string()),
-    }
-}
-
-fn endpoint(params: &ClimateParams) -> Endpoint {
-    Endpoint::ClimateDownload { dataset: params.dataset.clone(), format: params.format.suffix().to_owned() }
-}
-
-fn pairs(params: &ClimateParams) -> Vec<(String, String)> {
-    params.form_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect()
-}
-
-async fn download_csv(transport: Arc<Transport>, params: ClimateParams, trace: bool) -> Result<CoreClimateTable> {
-    let mut request = Request::get(endpoint(&params), pairs(&params));
-    request.check_body_errors = false;
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let parsed = read_climate_csv(Arc::new(body)).map_err(|e| csv_error(e, response.status, &response.url))?;
-    let year = params.years.first().copied().unwrap_or_default();
-    parsed.table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
-    CoreClimateTable::new(parsed)
-}
-
-/// Streams the CSV of one site and one year (validated first, every problem at once).
-#[pyfunction]
-#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, asynchronous=false, trace=false, cancel=None))]
 #[allow(clippy::too_many_arguments)]
-pub fn climate_download_csv<'py>(
-    py: Python<'py>,
+fn download_csv_call(
     client: &CoreClient,
     dataset: &Bound<'_, PyAny>,
     lat: &Bound<'_, PyAny>,
@@ -176,71 +130,38 @@ pub fn climate_download_csv<'py>(
     affiliation: &Bound<'_, PyAny>,
     reason: &Bound<'_, PyAny>,
     mailing_list: &Bound<'_, PyAny>,
-    asynchronous: bool,
     trace: bool,
     cancel: Option<PyRef<'_, CancelToken>>,
-) -> PyResult<Bound<'py, PyAny>> {
-    let mut problems = Vec::new();
-    let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
-        let raw = raw_value(Some(value));
-        raw.as_finite_f64().filter(|v| (range.min..=range.max).contains(v)).or_else(|| {
-            problems.push(format!("{} must be a number between {} and {} (got {})", range.name, range.min, range.max, raw.describe()));
-            None
-        })
-    };
-    let point = (coordinate(lat, LATITUDE), coordinate(lon, LONGITUDE));
-    let wkt = match point {
-        (Some(lat), Some(lon)) => RawValue::Text(point_wkt(lat, lon)),
-        _ => RawValue::Text(point_wkt(0.0, 0.0)),
-    };
-    let raw = raw_request(dataset, wkt, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
-    let params = match (validated(&raw, Format::Csv), problems.is_empty()) {
-        (Ok(params), true) => params,
-        (Ok(_), false) => return Err(client.error(Error::Parameter(problems))),
-        (Err(Error::Parameter(more)), _) => {
-            problems.extend(more);
-            return Err(client.error(Error::Parameter(problems)));
-        }
-        (Err(other), _) => return Err(client.error(other)),
-    };
-    let download = download_csv(client.transport.clone(), params, trace);
-    match cancel {
-        Some(token) => client.run(py, asynchronous, token.guard(download)),
-        None => client.run(py, asynchronous, download),
-    }
+) -> PyResult<impl Future<Output = Result<CoreClimateTable>> + Send + 'static> {
+    let raw = raw_request(dataset, RawValue::Missing, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
+    let params = validated_site(&raw_value(Some(lat)), &raw_value(Some(lon)), raw).map_err(|e| client.error(e))?;
+    let download = requests::download_csv(client.core(trace), params);
+    Ok(CancelToken::handle(cancel.as_deref()).guard(async move { CoreClimateTable::new(download.await?) }))
 }
 
-async fn submit_request(transport: Arc<Transport>, params: ClimateParams, post: bool, trace: bool) -> Result<(String, String, String)> {
-    let mut request = Request::get(endpoint(&params), Vec::new());
-    if post {
-        request.method = reqwest::Method::POST;
-        request.body = Body::Form(pairs(&params));
-        request.idempotent = false;
-    } else {
-        request.query = pairs(&params);
-    }
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let value: serde_json::Value = serde_json::from_slice(&body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
-    let outputs = value.get("outputs").ok_or_else(|| missing_outputs(&body, &["outputs"], &transport))?;
-    let text = |name: &str| outputs.get(name).and_then(serde_json::Value::as_str).map(str::to_owned);
-    let (Some(message), Some(url)) = (text("message"), text("downloadUrl")) else {
-        let missing: Vec<&str> = ["outputs.message", "outputs.downloadUrl"]
-            .into_iter()
-            .filter(|name| text(name.trim_start_matches("outputs.")).is_none())
-            .collect();
-        return Err(missing_outputs(&body, &missing, &transport));
-    };
-    Ok((message, url, String::from_utf8_lossy(&body).into_owned()))
+sync_and_async! {
+    /// Streams the CSV of one site and one year (validated first, every problem at once).
+    #[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, trace=false, cancel=None))]
+    climate_download_csv, climate_download_csv_async -> CoreClimateTable = download_csv_call(
+        dataset: &Bound<'_, PyAny>,
+        lat: &Bound<'_, PyAny>,
+        lon: &Bound<'_, PyAny>,
+        year: &Bound<'_, PyAny>,
+        attributes: &Bound<'_, PyAny>,
+        utc: &Bound<'_, PyAny>,
+        leap_day: &Bound<'_, PyAny>,
+        email: &Bound<'_, PyAny>,
+        full_name: &Bound<'_, PyAny>,
+        affiliation: &Bound<'_, PyAny>,
+        reason: &Bound<'_, PyAny>,
+        mailing_list: &Bound<'_, PyAny>,
+        trace: bool,
+        cancel: Option<PyRef<'_, CancelToken>>,
+    )
 }
 
-/// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
-#[pyfunction]
-#[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn climate_request<'py>(
-    py: Python<'py>,
+fn request_call(
     client: &CoreClient,
     dataset: &Bound<'_, PyAny>,
     wkt: &Bound<'_, PyAny>,
@@ -254,17 +175,11 @@ pub fn climate_request<'py>(
     reason: &Bound<'_, PyAny>,
     mailing_list: &Bound<'_, PyAny>,
     method: &Bound<'_, PyAny>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let mut problems = Vec::new();
-    let post = match raw_value(Some(method)).as_text().map(str::to_ascii_uppercase).as_deref() {
-        Some("POST") => true,
-        Some("GET") => false,
-        _ => {
-            problems.push(format!("method must be \"POST\" or \"GET\" (got {})", raw_value(Some(method)).describe()));
-            true
-        }
+) -> PyResult<impl Future<Output = Result<(String, String, String)>> + Send + 'static> {
+    let (post, mut problems) = match requests::posts(&raw_value(Some(method))) {
+        Ok(post) => (post, Vec::new()),
+        Err(problem) => (true, vec![problem]),
     };
     let raw = raw_request(dataset, raw_value(Some(wkt)), years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
     let params = match validated(&raw, Format::Json) {
@@ -276,89 +191,42 @@ pub fn climate_request<'py>(
         }
         Err(other) => return Err(client.error(other)),
     };
-    client.run(py, asynchronous, submit_request(client.transport.clone(), params, post, trace))
+    Ok(requests::submit_request(client.core(trace), params, post))
 }
 
-/// An answer without outputs it must have: the error it carries if it is an error body,
-/// otherwise an `ApiError` naming what is missing.
-fn missing_outputs(body: &[u8], missing: &[&str], transport: &Transport) -> Error {
-    crate::services::missing::missing_outputs(body, missing, |text| transport.redact(text))
+sync_and_async! {
+    /// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
+    #[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method, trace=false))]
+    climate_request, climate_request_async -> (String, String, String) = request_call(
+        dataset: &Bound<'_, PyAny>,
+        wkt: &Bound<'_, PyAny>,
+        years: &Bound<'_, PyAny>,
+        attributes: &Bound<'_, PyAny>,
+        utc: &Bound<'_, PyAny>,
+        leap_day: &Bound<'_, PyAny>,
+        email: &Bound<'_, PyAny>,
+        full_name: &Bound<'_, PyAny>,
+        affiliation: &Bound<'_, PyAny>,
+        reason: &Bound<'_, PyAny>,
+        mailing_list: &Bound<'_, PyAny>,
+        method: &Bound<'_, PyAny>,
+        trace: bool,
+    )
 }
 
-fn is_not_ready(error: &Error) -> bool {
-    matches!(error, Error::Api(failure) if failure.kind == ApiErrorKind::NotFound)
-}
-
-fn zip_error(transport: &Transport, url: &str, error: ClimateZipError) -> Error {
-    let message = match error {
-        ClimateZipError::NotZip(messages) => format!("{url}: the download is not a zip file: {}", messages.join("; ")),
-        other => format!("{url}: {other}"),
-    };
-    Error::Parse(transport.redact(&message))
-}
-
-async fn fetch_zip(transport: Arc<Transport>, url: String, wait: bool, timeout: Duration, trace: bool) -> Result<CoreClimateZip> {
-    let started = Instant::now();
-    let mut pause = Duration::from_millis(250);
-    let max_unzipped = transport.config().byte_limits.unzipped;
-    loop {
-        let mut request = Request::download(url.clone());
-        request.trace = trace;
-        match transport.send(&request).await {
-            Ok(response) => {
-                let body = response.body;
-                let key = transport.config().api_key.clone();
-                let zip = tokio::task::spawn_blocking(move || read_climate_zip(&body, max_unzipped, key.as_ref().map(ApiKey::expose)))
-                    .await
-                    .map_err(|e| Error::Parse(format!("the zip reader stopped: {e}")))?
-                    .map_err(|e| zip_error(&transport, &url, e))?;
-                return Ok(CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files });
-            }
-            Err(error) if wait && is_not_ready(&error) => {
-                let waited = started.elapsed();
-                if waited >= timeout {
-                    return Err(Error::JobTimeout {
-                        message: format!(
-                            "the download file was not ready after {:.1} s; call fetch again later with the same URL",
-                            waited.as_secs_f64()
-                        ),
-                        job_id: transport.redact(&url),
-                        last_status: "not ready".into(),
-                    });
-                }
-                tokio::time::sleep(pause.min(timeout.saturating_sub(waited))).await;
-                pause = (pause * 3 / 2).min(Duration::from_secs(10));
-            }
-            Err(error) => return Err(error),
-        }
-    }
-}
-
-/// Downloads (polling while not ready) and parses the zip behind a download URL; the API key is
-/// never sent with it. Every argument is checked at once.
-#[pyfunction]
-#[pyo3(signature = (client, url, wait, timeout, asynchronous=false, trace=false))]
-pub fn climate_fetch<'py>(
-    py: Python<'py>,
+fn fetch_call(
     client: &CoreClient,
     url: &Bound<'_, PyAny>,
     wait: &Bound<'_, PyAny>,
     timeout: &Bound<'_, PyAny>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<impl Future<Output = Result<CoreClimateZip>> + Send + 'static> {
     let mut args = Arguments::new();
-    let url = args.text("download_url", url).and_then(|url| {
-        let problem = match reqwest::Url::parse(&url) {
-            Ok(parsed) => check_scheme(&parsed).err().map(|problem| format!("download_url {problem}")),
-            Err(e) => Some(format!("download_url is not a URL ({e})")),
-        };
-        match problem {
-            Some(problem) => {
-                args.problems.push(format!("{problem}: {:?}", client.transport.redact(&url)));
-                None
-            }
-            None => Some(url),
+    let url = args.text("download_url", url).and_then(|url| match requests::checked_download_url(&url, |t| client.transport.redact(t)) {
+        Ok(()) => Some(url),
+        Err(problem) => {
+            args.problems.push(problem);
+            None
         }
     });
     let wait = args.flag("wait", wait);
@@ -367,7 +235,20 @@ pub fn climate_fetch<'py>(
     let (Some(url), Some(wait), Some(timeout)) = (url, wait, timeout) else {
         return Err(client.error(Error::Parameter(vec!["invalid fetch arguments".into()])));
     };
-    client.run(py, asynchronous, fetch_zip(client.transport.clone(), url, wait, timeout, trace))
+    let fetch = requests::fetch_zip(client.core(trace), url, wait, timeout);
+    Ok(async move { fetch.await.map(CoreClimateZip::from) })
+}
+
+sync_and_async! {
+    /// Downloads (polling while not ready) and parses the zip behind a download URL; the API key
+    /// is never sent with it. Every argument is checked at once.
+    #[pyo3(signature = (client, url, wait, timeout, trace=false))]
+    climate_fetch, climate_fetch_async -> CoreClimateZip = fetch_call(
+        url: &Bound<'_, PyAny>,
+        wait: &Bound<'_, PyAny>,
+        timeout: &Bound<'_, PyAny>,
+        trace: bool,
+    )
 }
 
 /// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).
@@ -384,21 +265,10 @@ pub fn climate_cache_key(
     leap_day: &Bound<'_, PyAny>,
     email: &Bound<'_, PyAny>,
 ) -> PyResult<String> {
-    let mut problems = Vec::new();
-    let mut coordinate = |value: &Bound<'_, PyAny>, range: NumberRange| {
-        let raw = raw_value(Some(value));
-        raw.as_finite_f64().filter(|v| (range.min..=range.max).contains(v)).unwrap_or_else(|| {
-            problems.push(format!("{} must be a number between {} and {} (got {})", range.name, range.min, range.max, raw.describe()));
-            0.0
-        })
-    };
-    let (lat, lon) = (coordinate(lat, LATITUDE), coordinate(lon, LONGITUDE));
-    if !problems.is_empty() {
-        return Err(to_pyerr(Error::Parameter(problems)));
-    }
+    let wkt = point(&raw_value(Some(lat)), &raw_value(Some(lon))).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
     let raw = RawClimateRequest {
         dataset: raw_value(Some(dataset)),
-        wkt: RawValue::Text(point_wkt(lat, lon)),
+        wkt: RawValue::Text(wkt),
         names: raw_value(Some(year)),
         attributes: raw_value(Some(attributes)),
         utc: raw_value(Some(utc)),
@@ -423,7 +293,7 @@ pub fn parse_climate_csv_bytes(py: Python<'_>, body: PyBackedBytes, whole_year: 
             }
             Ok(parsed)
         })
-        .map_err(|e| to_pyerr(csv_error(e, 200, "")))?;
+        .map_err(|e| to_pyerr(requests::csv_error(e, 200, "")))?;
     CoreClimateTable::new(parsed).map_err(to_pyerr)
 }
 
@@ -445,5 +315,5 @@ pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped
             other => Error::Parse(other.to_string()),
         })
     })?;
-    Ok(CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files })
+    Ok(CoreClimateZip::from(zip))
 }

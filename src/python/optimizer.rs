@@ -2,20 +2,20 @@
 //! validation with the rules the embedded endpoint uses, the request, and the load as Arrow),
 //! and the outage survival simulation (`sunflux.optimizer.simulate_outages`).
 
-use std::sync::Arc;
+use std::future::Future;
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 
-use super::bridge::{awaitable, block_on};
+use super::client::sync_and_async;
 use super::client::CoreClient;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::local::optimizer::outage_sim::{self, OutageSimInputs};
 use crate::local::optimizer::model::resilience_inputs::fuel_slope_and_intercept;
-use crate::services::simulated_load::{load_batch, parse_simulated_load, validate_simulated_load, RawSimulatedLoad, SimulatedLoadQuery};
-use crate::transport::{Endpoint, Request, Transport};
+use crate::services::simulated_load::request::{fetch_simulated_load, LoadProfile};
+use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 
 /// A load profile with its summary; the Python side turns `table()` into a polars frame.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreSimulatedLoad")]
@@ -39,23 +39,20 @@ impl CoreSimulatedLoad {
     }
 }
 
-async fn run(transport: Arc<Transport>, query: SimulatedLoadQuery, trace: bool) -> Result<CoreSimulatedLoad> {
-    let mut request = Request::get(Endpoint::OptimizerSimulatedLoad, query.query_pairs());
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let load = parse_simulated_load(&response.body).map_err(Error::Parse)?;
-    let time_steps_per_hour = load.loads_kw.len() / 8760;
-    let batch = load_batch(load.loads_kw, query.year).map_err(|e| Error::Parse(e.to_string()))?;
-    Ok(CoreSimulatedLoad { batch, annual_kwh: load.annual_kwh, max_kw: load.max_kw, year: query.year, time_steps_per_hour })
+impl From<LoadProfile> for CoreSimulatedLoad {
+    fn from(load: LoadProfile) -> Self {
+        CoreSimulatedLoad {
+            batch: load.batch,
+            annual_kwh: load.annual_kwh,
+            max_kw: load.max_kw,
+            year: load.year,
+            time_steps_per_hour: load.time_steps_per_hour,
+        }
+    }
 }
 
-/// Validates every parameter at once, asks the service for the load and parses it; blocking,
-/// or an awaitable with `asynchronous=True`.
-#[pyfunction]
-#[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn optimizer_simulated_load<'py>(
-    py: Python<'py>,
+fn simulated_load_call(
     client: &CoreClient,
     latitude: &Bound<'_, PyAny>,
     longitude: &Bound<'_, PyAny>,
@@ -65,9 +62,8 @@ pub fn optimizer_simulated_load<'py>(
     monthly_totals_kwh: Vec<Bound<'_, PyAny>>,
     year: Option<&Bound<'_, PyAny>>,
     time_steps_per_hour: Option<&Bound<'_, PyAny>>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<impl Future<Output = Result<CoreSimulatedLoad>> + Send + 'static> {
     let raws = |values: &[Bound<'_, PyAny>]| values.iter().map(|v| raw_value(Some(v))).collect::<Vec<_>>();
     let raw = RawSimulatedLoad {
         latitude: raw_value(Some(latitude)),
@@ -80,12 +76,24 @@ pub fn optimizer_simulated_load<'py>(
         time_steps_per_hour: raw_value(time_steps_per_hour),
     };
     let query = validate_simulated_load(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
-    let future = run(client.transport.clone(), query, trace);
-    if asynchronous {
-        awaitable(py, future)
-    } else {
-        Bound::new(py, block_on(py, future)?).map(|load| load.into_any())
-    }
+    let load = fetch_simulated_load(client.core(trace), query);
+    Ok(async move { load.await.map(CoreSimulatedLoad::from) })
+}
+
+sync_and_async! {
+    /// Validates every parameter at once, asks the service for the load and parses it.
+    #[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false))]
+    optimizer_simulated_load, optimizer_simulated_load_async -> CoreSimulatedLoad = simulated_load_call(
+        latitude: &Bound<'_, PyAny>,
+        longitude: &Bound<'_, PyAny>,
+        doe_reference_names: Vec<Bound<'_, PyAny>>,
+        percent_shares: Vec<Bound<'_, PyAny>>,
+        annual_kwh: Option<&Bound<'_, PyAny>>,
+        monthly_totals_kwh: Vec<Bound<'_, PyAny>>,
+        year: Option<&Bound<'_, PyAny>>,
+        time_steps_per_hour: Option<&Bound<'_, PyAny>>,
+        trace: bool,
+    )
 }
 
 /// Hours survived by an outage starting at every time step, and their summary, as a dict with

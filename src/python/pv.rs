@@ -1,18 +1,20 @@
 //! Bindings of the PV estimator v6 and of the estimate result shared with the local engine.
 
-use std::sync::Arc;
+use std::future::Future;
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 
+use super::client::sync_and_async;
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
 use crate::formats::Format;
-use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, NOMINAL_YEAR};
-use crate::transport::{Endpoint, Request, Transport};
+use crate::services::pv_estimator::request::request_estimate;
+use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, RawSystem, NOMINAL_YEAR};
+use crate::transport::Endpoint;
 
 /// A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CorePvEstimate")]
@@ -32,7 +34,7 @@ impl CorePvEstimate {
         let tz_hours = estimate.tz_hours();
         let hourly = match estimate.hourly.take() {
             Some(hourly) => {
-                let stamps = utc_us.unwrap_or_else(|| consecutive_hours_utc_us(NOMINAL_YEAR, hourly.ac.len(), tz_hours));
+                let stamps = utc_us.unwrap_or_else(|| consecutive_hours_utc_us(NOMINAL_YEAR, hourly.series.ac.len(), tz_hours));
                 Some(hourly_batch(hourly, tz_hours, stamps).map_err(|e| Error::Parse(e.to_string()))?)
             }
             None => None,
@@ -120,21 +122,13 @@ pub(crate) fn raw_estimate(args: &[Option<&Bound<'_, PyAny>>; 17]) -> RawEstimat
     let [system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, file_id, dataset, radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback] =
         args.map(raw_value);
     RawEstimate {
-        system_capacity,
-        module_type,
-        losses,
-        array_type,
-        tilt,
-        azimuth,
+        system: RawSystem { system_capacity, module_type, losses, array_type, tilt, azimuth, dc_ac_ratio, gcr, inv_eff },
         lat,
         lon,
         file_id,
         dataset,
         radius,
         timeframe,
-        dc_ac_ratio,
-        gcr,
-        inv_eff,
         callback,
         format,
     }
@@ -144,47 +138,23 @@ fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
     validate_estimate(&raw_estimate(args)).map_err(Error::Parameter)
 }
 
-async fn run(transport: Arc<Transport>, params: EstimateParams, trace: bool) -> Result<CorePvEstimate> {
-    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let endpoint = Endpoint::PvEstimator { format: params.format.suffix().to_owned() };
-    request_estimate(transport, endpoint, query, params.format, trace).await
-}
-
-/// Sends an estimator request (v6 or v8) and parses the answer; an answer with errors raises.
-pub(crate) async fn request_estimate(
-    transport: Arc<Transport>,
+/// The estimator call (v6 or v8) as the future a binding runs.
+pub(crate) fn estimate_call(
+    client: &CoreClient,
     endpoint: Endpoint,
     query: Vec<(String, String)>,
     format: Format,
     trace: bool,
-) -> Result<CorePvEstimate> {
-    let mut request = Request::get(endpoint, query);
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let estimate = parse_estimate(&body, format).map_err(|e| parse_failure(&body, &e, |t| transport.redact(t)))?;
-    if !estimate.errors.is_empty() {
-        return Err(Error::Api(Box::new(crate::error::ApiFailure {
-            kind: crate::error::ApiErrorKind::Other,
-            status: response.status,
-            code: None,
-            errors: estimate.errors.clone(),
-            body: String::from_utf8_lossy(&body).into_owned(),
-            url: response.url.clone(),
-            retry_after: None,
-            remaining: response.rate_limit.remaining,
-        })));
+) -> impl Future<Output = Result<CorePvEstimate>> + Send + 'static {
+    let request = request_estimate(client.core(trace), endpoint, query, format);
+    async move {
+        let (estimate, raw) = request.await?;
+        CorePvEstimate::new(estimate, None, raw)
     }
-    CorePvEstimate::new(estimate, None, String::from_utf8_lossy(&body).into_owned())
 }
 
-/// Validates (every problem at once), estimates and parses; blocking, or an awaitable with
-/// `asynchronous=True`.
-#[pyfunction]
-#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn pv_estimate<'py>(
-    py: Python<'py>,
+fn pv_estimate_call(
     client: &CoreClient,
     system_capacity: &Bound<'_, PyAny>,
     module_type: &Bound<'_, PyAny>,
@@ -203,13 +173,39 @@ pub fn pv_estimate<'py>(
     inv_eff: Option<&Bound<'_, PyAny>>,
     format: Option<&Bound<'_, PyAny>>,
     callback: Option<&Bound<'_, PyAny>>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<impl Future<Output = Result<CorePvEstimate>> + Send + 'static> {
     let params = params(&[
         Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
         radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
     ])
     .map_err(|e| client.error(e))?;
-    client.run(py, asynchronous, run(client.transport.clone(), params, trace))
+    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let endpoint = Endpoint::PvEstimator { format: params.format.suffix().to_owned() };
+    Ok(estimate_call(client, endpoint, query, params.format, trace))
+}
+
+sync_and_async! {
+    /// Validates (every problem at once), estimates and parses.
+    #[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
+    pv_estimate, pv_estimate_async -> CorePvEstimate = pv_estimate_call(
+        system_capacity: &Bound<'_, PyAny>,
+        module_type: &Bound<'_, PyAny>,
+        losses: &Bound<'_, PyAny>,
+        array_type: &Bound<'_, PyAny>,
+        tilt: &Bound<'_, PyAny>,
+        azimuth: &Bound<'_, PyAny>,
+        lat: Option<&Bound<'_, PyAny>>,
+        lon: Option<&Bound<'_, PyAny>>,
+        file_id: Option<&Bound<'_, PyAny>>,
+        dataset: Option<&Bound<'_, PyAny>>,
+        radius: Option<&Bound<'_, PyAny>>,
+        timeframe: Option<&Bound<'_, PyAny>>,
+        dc_ac_ratio: Option<&Bound<'_, PyAny>>,
+        gcr: Option<&Bound<'_, PyAny>>,
+        inv_eff: Option<&Bound<'_, PyAny>>,
+        format: Option<&Bound<'_, PyAny>>,
+        callback: Option<&Bound<'_, PyAny>>,
+        trace: bool,
+    )
 }

@@ -1,16 +1,17 @@
 //! Bindings of the solar dataset query: validate, send, parse, and hand the stations over as
 //! Python values and an Arrow table.
 
-use std::sync::Arc;
+use std::future::Future;
 
 use pyo3::prelude::*;
 
+use super::client::sync_and_async;
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
+use crate::services::solar::request::query_stations;
 use crate::services::solar::{parse_data_query, stations_to_record_batch, validate_data_query, DataQueryParams, RawDataQuery, Station, StationQuery};
-use crate::transport::{Endpoint, Request, Transport};
 
 /// A parsed dataset query answer; the Python `StationQuery` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreStationQuery")]
@@ -131,24 +132,8 @@ fn params(
     validate_data_query(&raw).map_err(Error::Parameter)
 }
 
-async fn run(transport: Arc<Transport>, params: DataQueryParams, trace: bool) -> Result<CoreStationQuery> {
-    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let endpoint = Endpoint::DataQuery { version: params.version.as_str().to_owned(), format: params.format.suffix().to_owned() };
-    let mut request = Request::get(endpoint, query);
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let parsed = parse_data_query(&body, &params).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
-    Ok(CoreStationQuery { query: parsed, raw: String::from_utf8_lossy(&body).into_owned() })
-}
-
-/// Validates (every problem at once), queries and parses; blocking, or an awaitable with
-/// `asynchronous=True`.
-#[pyfunction]
-#[pyo3(signature = (client, lat, lon, radius, all, version, format, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn solar_data_query<'py>(
-    py: Python<'py>,
+fn data_query_call(
     client: &CoreClient,
     lat: &Bound<'_, PyAny>,
     lon: &Bound<'_, PyAny>,
@@ -156,9 +141,23 @@ pub fn solar_data_query<'py>(
     all: &Bound<'_, PyAny>,
     version: &Bound<'_, PyAny>,
     format: &Bound<'_, PyAny>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<impl Future<Output = Result<CoreStationQuery>> + Send + 'static> {
     let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
-    client.run(py, asynchronous, run(client.transport.clone(), params, trace))
+    let query = query_stations(client.core(trace), params);
+    Ok(async move { query.await.map(|(query, raw)| CoreStationQuery { query, raw }) })
+}
+
+sync_and_async! {
+    /// Validates (every problem at once), queries and parses.
+    #[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
+    solar_data_query, solar_data_query_async -> CoreStationQuery = data_query_call(
+        lat: &Bound<'_, PyAny>,
+        lon: &Bound<'_, PyAny>,
+        radius: &Bound<'_, PyAny>,
+        all: &Bound<'_, PyAny>,
+        version: &Bound<'_, PyAny>,
+        format: &Bound<'_, PyAny>,
+        trace: bool,
+    )
 }

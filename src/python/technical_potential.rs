@@ -1,29 +1,19 @@
 //! Bindings of the technical potential service: configuration, job submission validated against
 //! it, polling, results with class tables, deletion.
 
-use std::sync::Arc;
+use std::future::Future;
 
 use pyo3::prelude::*;
 
+use super::client::sync_and_async;
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
-use crate::services::missing::parse_failure;
-use crate::services::technical_potential::{
-    classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, parse_job_submission, validate_config_query,
-    validate_job, ConfigQuery, Configuration, JobResult, JobStatus,
+use crate::services::technical_potential::request::{
+    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job,
 };
-use crate::transport::{Body, Endpoint, Request, Transport};
-
-/// The `<explorer>` path segment: letters, digits, `-` and `_` only.
-fn checked_explorer(explorer: &str) -> Result<String> {
-    if !explorer.is_empty() && explorer.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        Ok(explorer.to_owned())
-    } else {
-        Err(Error::Parameter(vec![format!("explorer must be a name of letters, digits, '-' or '_', such as \"rede\" (got {explorer:?})")]))
-    }
-}
+use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
 
 /// A parsed configuration; the Python `Configuration` wraps it.
 #[pyclass(module = "sunflux._core", frozen, name = "CoreTpConfiguration")]
@@ -114,77 +104,19 @@ impl CoreTpJobResult {
     }
 }
 
-async fn fetch_config(transport: Arc<Transport>, explorer: String, query: ConfigQuery, trace: bool) -> Result<CoreTpConfiguration> {
-    let pairs = query.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let mut request = Request::get(Endpoint::TechnicalPotentialConfig { explorer }, pairs);
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let config = parse_configuration(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
-    Ok(CoreTpConfiguration { config })
+/// A Python argument checked by `check`, its problem added to `args`.
+fn checked(args: &mut Arguments, name: &str, value: &Bound<'_, PyAny>, check: fn(&str) -> std::result::Result<String, String>) -> Option<String> {
+    let text = args.text(name, value)?;
+    check(&text).map_err(|problem| args.problems.push(problem)).ok()
 }
 
-async fn post_job(transport: Arc<Transport>, explorer: String, body: Vec<u8>, trace: bool) -> Result<(String, String)> {
-    let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, Vec::new());
-    request.method = reqwest::Method::POST;
-    request.body = Body::Json(body);
-    request.idempotent = false;
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let submission = parse_job_submission(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
-    Ok((submission.job_id, submission.status.as_str().to_owned()))
-}
-
-async fn job_call(transport: Arc<Transport>, explorer: String, job_id: String, delete: bool, trace: bool) -> Result<CoreTpJobResult> {
-    let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, vec![("jobId".to_owned(), job_id.clone())]);
-    if delete {
-        request.method = reqwest::Method::DELETE;
-    }
-    request.check_body_errors = false;
-    request.trace = trace;
-    let response = transport.send(&request).await?;
-    let body = transport.scrub(&response.body);
-    let result = parse_job_result(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| transport.redact(t)))?;
-    if let JobStatus::Failed(status) = &result.status {
-        let detail = if result.errors.is_empty() { String::new() } else { format!(": {}", result.errors.join("; ")) };
-        return Err(Error::JobFailed {
-            message: format!("technical potential job {job_id} ended with status {status:?}{detail}"),
-            job_id,
-            status: status.clone(),
-            messages: serde_json::json!(result.errors),
-        });
-    }
-    Ok(CoreTpJobResult { result })
-}
-
-/// The explorer and the query, or every problem with either.
-fn config_args(explorer: &str, countries: Option<&str>, wkt: Option<&str>) -> Result<(String, ConfigQuery)> {
-    match (checked_explorer(explorer), validate_config_query(countries, wkt)) {
-        (Ok(explorer), Ok(query)) => Ok((explorer, query)),
-        (explorer, query) => {
-            let mut problems = match explorer {
-                Err(Error::Parameter(problems)) => problems,
-                _ => Vec::new(),
-            };
-            problems.extend(query.err().unwrap_or_default());
-            Err(Error::Parameter(problems))
-        }
-    }
-}
-
-/// Fetches the configuration (regions, resources, input fields); blocking, or an awaitable.
-#[pyfunction]
-#[pyo3(signature = (client, explorer, countries=None, wkt=None, asynchronous=false, trace=false))]
-pub fn tp_config<'py>(
-    py: Python<'py>,
+fn config_call(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
     countries: Option<&Bound<'_, PyAny>>,
     wkt: Option<&Bound<'_, PyAny>>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<impl Future<Output = Result<CoreTpConfiguration>> + Send + 'static> {
     let mut args = Arguments::new();
     let explorer = args.text("explorer", explorer);
     let countries = args.optional_text("countries", countries);
@@ -194,34 +126,33 @@ pub fn tp_config<'py>(
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
     let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
-    client.run(py, asynchronous, fetch_config(client.transport.clone(), explorer, query, trace))
+    let config = fetch_config(client.core(trace), explorer, query);
+    Ok(async move { config.await.map(|config| CoreTpConfiguration { config }) })
 }
 
-/// Validates the job against `config` (every problem at once) and returns the body to POST.
-fn job_body(config: &CoreTpConfiguration, region: &str, resource: &str, fields_json: &str) -> Result<Vec<u8>> {
-    let fields: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(fields_json).map_err(|e| Error::Parameter(vec![format!("fields must be JSON values: {e}")]))?;
-    let request = validate_job(&config.config, region, resource, &fields).map_err(Error::Parameter)?;
-    serde_json::to_vec(&serde_json::Value::Object(request.body)).map_err(|e| Error::Parameter(vec![e.to_string()]))
+sync_and_async! {
+    /// Fetches the configuration (regions, resources, input fields).
+    #[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
+    tp_config, tp_config_async -> CoreTpConfiguration = config_call(
+        explorer: &Bound<'_, PyAny>,
+        countries: Option<&Bound<'_, PyAny>>,
+        wkt: Option<&Bound<'_, PyAny>>,
+        trace: bool,
+    )
 }
 
-/// Submits a job; returns `(job_id, status)` (blocking, or an awaitable).
-#[pyfunction]
-#[pyo3(signature = (client, explorer, config, region, resource, fields_json, asynchronous=false, trace=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn tp_submit<'py>(
-    py: Python<'py>,
+fn submit_call(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
-    config: &CoreTpConfiguration,
+    config: PyRef<'_, CoreTpConfiguration>,
     region: &Bound<'_, PyAny>,
     resource: &Bound<'_, PyAny>,
     fields_json: &Bound<'_, PyAny>,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<impl Future<Output = Result<(String, String)>> + Send + 'static> {
     let mut args = Arguments::new();
-    let explorer = args.text("explorer", explorer).and_then(|e| checked_explorer(&e).map_err(|e| args.problems.extend(problems_of(e))).ok());
+    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
     let region = args.text("region", region);
     let resource = args.text("resource", resource);
     let fields_json = args.text("fields", fields_json);
@@ -229,45 +160,58 @@ pub fn tp_submit<'py>(
     let (Some(explorer), Some(region), Some(resource), Some(fields_json)) = (explorer, region, resource, fields_json) else {
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
-    let body = job_body(config, &region, &resource, &fields_json).map_err(|e| client.error(e))?;
-    client.run(py, asynchronous, post_job(client.transport.clone(), explorer, body, trace))
+    let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&fields_json)
+        .map_err(|e| client.error(Error::Parameter(vec![format!("fields must be JSON values: {e}")])))?;
+    let body = job_body(&config.config, &region, &resource, &fields).map_err(|e| client.error(e))?;
+    Ok(post_job(client.core(trace), explorer, body))
 }
 
-fn problems_of(error: Error) -> Vec<String> {
-    match error {
-        Error::Parameter(problems) => problems,
-        other => vec![other.to_string()],
+sync_and_async! {
+    /// Submits a job validated against `config` (every problem at once); returns `(job_id, status)`.
+    #[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
+    tp_submit, tp_submit_async -> (String, String) = submit_call(
+        explorer: &Bound<'_, PyAny>,
+        config: PyRef<'_, CoreTpConfiguration>,
+        region: &Bound<'_, PyAny>,
+        resource: &Bound<'_, PyAny>,
+        fields_json: &Bound<'_, PyAny>,
+        trace: bool,
+    )
+}
+
+/// The explorer and job id, or every problem with the two.
+fn job_args(client: &CoreClient, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+    let mut args = Arguments::new();
+    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
+    let job_id = checked(&mut args, "job_id", job_id, checked_job_id);
+    args.finish().map_err(|e| client.error(e))?;
+    match (explorer, job_id) {
+        (Some(explorer), Some(job_id)) => Ok((explorer, job_id)),
+        _ => Err(client.error(Error::Parameter(vec!["invalid arguments".into()]))),
     }
 }
 
-fn checked_job_id(job_id: &str) -> Result<()> {
-    if job_id.trim().is_empty() {
-        return Err(Error::Parameter(vec!["job_id must not be empty: use the id submit() returned".into()]));
-    }
-    Ok(())
-}
-
-/// Polls (`delete=False`) or deletes a job (blocking, or an awaitable); a job in a failure
-/// status raises `JobFailed`.
-#[pyfunction]
-#[pyo3(signature = (client, explorer, job_id, delete=false, asynchronous=false, trace=false))]
-pub fn tp_job<'py>(
-    py: Python<'py>,
+fn job_call_of(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
     job_id: &Bound<'_, PyAny>,
     delete: bool,
-    asynchronous: bool,
     trace: bool,
-) -> PyResult<Bound<'py, PyAny>> {
-    let mut args = Arguments::new();
-    let explorer = args.text("explorer", explorer).and_then(|e| checked_explorer(&e).map_err(|e| args.problems.extend(problems_of(e))).ok());
-    let job_id = args.text("job_id", job_id).and_then(|id| checked_job_id(&id).map(|()| id).map_err(|e| args.problems.extend(problems_of(e))).ok());
-    args.finish().map_err(|e| client.error(e))?;
-    let (Some(explorer), Some(job_id)) = (explorer, job_id) else {
-        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-    };
-    client.run(py, asynchronous, job_call(client.transport.clone(), explorer, job_id, delete, trace))
+) -> PyResult<impl Future<Output = Result<CoreTpJobResult>> + Send + 'static> {
+    let (explorer, job_id) = job_args(client, explorer, job_id)?;
+    let call = job_call(client.core(trace), explorer, job_id, delete);
+    Ok(async move { call.await.map(|result| CoreTpJobResult { result }) })
+}
+
+sync_and_async! {
+    /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
+    #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
+    tp_job, tp_job_async -> CoreTpJobResult = job_call_of(
+        explorer: &Bound<'_, PyAny>,
+        job_id: &Bound<'_, PyAny>,
+        delete: bool,
+        trace: bool,
+    )
 }
 
 /// Parses a configuration body from elsewhere.

@@ -17,6 +17,8 @@
 //!   each; a polygon is estimated from its area at the data set's nominal 4 km spacing (the
 //!   embedded service checks again with its exact site count).
 
+pub mod requests;
+
 use super::raw::RawValue;
 use crate::formats::climate_csv::{expected_rows, Attribute};
 use crate::formats::wkt::{parse_wkt, Geometry};

@@ -6,7 +6,9 @@
 )]
 
 pub mod climate;
+pub mod core;
 pub mod missing;
+pub mod poll;
 pub mod pv_estimator;
 pub mod pv_estimator_v8;
 pub mod raw;

@@ -2,6 +2,8 @@
 //! endpoint; the system ranges themselves live in `pvwatts::params`), the typed result shared
 //! with the local engine, and parsing of JSON, JSONP and XML answers into it.
 
+pub mod request;
+
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Float64Array, Int64Array, RecordBatch, TimestampMicrosecondArray};
@@ -15,7 +17,7 @@ use crate::formats::climate_csv::days_from_civil;
 use crate::formats::timezone::standard_time_zone;
 use crate::formats::xml::read_xml;
 use crate::formats::Format;
-use crate::pvwatts::{validate_params, PvOutput, RawParams, SystemParams};
+use crate::pvwatts::{validate_params, HourlySeries, PvOutput, RawParams, SystemParams};
 
 /// The estimator's default search radius, miles.
 pub const DEFAULT_RADIUS_MILES: u32 = 100;
@@ -25,21 +27,13 @@ pub const NOMINAL_YEAR: i32 = 1990;
 /// The estimator's parameters before validation.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RawEstimate {
-    pub system_capacity: RawValue,
-    pub module_type: RawValue,
-    pub losses: RawValue,
-    pub array_type: RawValue,
-    pub tilt: RawValue,
-    pub azimuth: RawValue,
+    pub system: RawSystem,
     pub lat: RawValue,
     pub lon: RawValue,
     pub file_id: RawValue,
     pub dataset: RawValue,
     pub radius: RawValue,
     pub timeframe: RawValue,
-    pub dc_ac_ratio: RawValue,
-    pub gcr: RawValue,
-    pub inv_eff: RawValue,
     pub callback: RawValue,
     pub format: RawValue,
 }
@@ -51,21 +45,23 @@ impl RawEstimate {
             pairs.iter().rev().find(|(key, _)| key == name).map_or(RawValue::Missing, |(_, value)| RawValue::from(value.as_str()))
         };
         RawEstimate {
-            system_capacity: get("system_capacity"),
-            module_type: get("module_type"),
-            losses: get("losses"),
-            array_type: get("array_type"),
-            tilt: get("tilt"),
-            azimuth: get("azimuth"),
+            system: RawSystem {
+                system_capacity: get("system_capacity"),
+                module_type: get("module_type"),
+                losses: get("losses"),
+                array_type: get("array_type"),
+                tilt: get("tilt"),
+                azimuth: get("azimuth"),
+                dc_ac_ratio: get("dc_ac_ratio"),
+                gcr: get("gcr"),
+                inv_eff: get("inv_eff"),
+            },
             lat: get("lat"),
             lon: get("lon"),
             file_id: get("file_id"),
             dataset: get("dataset"),
             radius: get("radius"),
             timeframe: get("timeframe"),
-            dc_ac_ratio: get("dc_ac_ratio"),
-            gcr: get("gcr"),
-            inv_eff: get("inv_eff"),
             callback: get("callback"),
             format: RawValue::from(format.suffix()),
         }
@@ -152,22 +148,6 @@ pub struct RawSystem {
     pub inv_eff: RawValue,
 }
 
-impl RawEstimate {
-    pub fn system(&self) -> RawSystem {
-        RawSystem {
-            system_capacity: self.system_capacity.clone(),
-            module_type: self.module_type.clone(),
-            losses: self.losses.clone(),
-            array_type: self.array_type.clone(),
-            tilt: self.tilt.clone(),
-            azimuth: self.azimuth.clone(),
-            dc_ac_ratio: self.dc_ac_ratio.clone(),
-            gcr: self.gcr.clone(),
-            inv_eff: self.inv_eff.clone(),
-        }
-    }
-}
-
 /// Checks the system parameters: types here, ranges in `pvwatts::validate_params`.
 pub fn validate_system(raw: &RawSystem) -> Result<SystemParams, Vec<String>> {
     let mut problems = Vec::new();
@@ -230,7 +210,7 @@ pub fn validate_timeframe(raw: &RawValue) -> Result<Timeframe, String> {
 /// parameter's name.
 pub fn validate_estimate(raw: &RawEstimate) -> Result<EstimateParams, Vec<String>> {
     let mut problems = Vec::new();
-    let system = checked_system(&raw.system(), &mut problems);
+    let system = checked_system(&raw.system, &mut problems);
     let location = location(raw, &V6_LOCATION, &mut problems);
     let timeframe = validate_timeframe(&raw.timeframe).map_err(|problem| problems.push(problem)).ok();
     let format = check_format(&raw.format, &mut problems);
@@ -471,17 +451,11 @@ pub struct Monthly {
     pub solrad: Vec<f64>,
 }
 
-/// Hourly outputs (W, W/m², °C, m/s), one value per hour of the year.
+/// Hourly outputs (W, W/m², °C, m/s), one value per hour of the year: the engine's eight series
+/// (`pvwatts::HourlySeries`, moved, not copied, out of a local simulation) and any further ones.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Hourly {
-    pub ac: Vec<f64>,
-    pub poa: Vec<f64>,
-    pub dn: Vec<f64>,
-    pub dc: Vec<f64>,
-    pub df: Vec<f64>,
-    pub tamb: Vec<f64>,
-    pub tcell: Vec<f64>,
-    pub wspd: Vec<f64>,
+    pub series: HourlySeries,
     /// Further hourly series, in answer order: v8's `alb`, and the local v8 engine's outputs.
     pub extra: Vec<(String, Vec<f64>)>,
 }
@@ -675,14 +649,14 @@ fn from_envelope(envelope: EnvelopeDe) -> Result<PvEstimate, String> {
     let hourly = match (outputs.ac, outputs.poa, outputs.dn, outputs.dc, outputs.df, outputs.tamb, outputs.tcell, outputs.wspd) {
         (Some(ac), Some(poa), Some(dn), Some(dc), Some(df), Some(tamb), Some(tcell), Some(wspd)) => {
             let extra: Vec<(String, Vec<f64>)> = outputs.alb.into_iter().map(|alb| ("alb".to_owned(), alb)).collect();
-            let hourly = Hourly { ac, poa, dn, dc, df, tamb, tcell, wspd, extra };
-            let lengths: Vec<usize> = [&hourly.poa, &hourly.dn, &hourly.dc, &hourly.df, &hourly.tamb, &hourly.tcell, &hourly.wspd]
+            let hourly = Hourly { series: HourlySeries { ac, poa, dn, dc, df, tamb, tcell, wspd }, extra };
+            let lengths: Vec<usize> = [&hourly.series.poa, &hourly.series.dn, &hourly.series.dc, &hourly.series.df, &hourly.series.tamb, &hourly.series.tcell, &hourly.series.wspd]
                 .into_iter()
                 .chain(hourly.extra.iter().map(|(_, values)| values))
                 .map(Vec::len)
                 .collect();
-            if lengths.iter().any(|n| *n != hourly.ac.len()) {
-                return Err(format!("hourly outputs have different lengths: ac {} vs {lengths:?}", hourly.ac.len()));
+            if lengths.iter().any(|n| *n != hourly.series.ac.len()) {
+                return Err(format!("hourly outputs have different lengths: ac {} vs {lengths:?}", hourly.series.ac.len()));
             }
             Some(hourly)
         }
@@ -708,17 +682,7 @@ impl PvEstimate {
     /// The result of the local engine, in the estimator's units and shape.
     pub fn from_simulation(output: PvOutput, timeframe: Timeframe, station_info: Option<StationInfo>, inputs: Map<String, Value>) -> Self {
         let hours = output.hourly;
-        let hourly = (timeframe == Timeframe::Hourly).then(|| Hourly {
-            ac: hours.ac,
-            poa: hours.poa,
-            dn: hours.dn,
-            dc: hours.dc,
-            df: hours.df,
-            tamb: hours.tamb,
-            tcell: hours.tcell,
-            wspd: hours.wspd,
-            extra: Vec::new(),
-        });
+        let hourly = (timeframe == Timeframe::Hourly).then(|| Hourly { series: hours.series, extra: Vec::new() });
         PvEstimate {
             version: None,
             inputs,
@@ -750,7 +714,7 @@ impl PvEstimate {
         outputs.insert("solrad_annual".into(), json!(self.solrad_annual));
         outputs.insert("capacity_factor".into(), json!(self.capacity_factor));
         if let Some(h) = &self.hourly {
-            for (name, values) in [("ac", &h.ac), ("poa", &h.poa), ("dn", &h.dn), ("dc", &h.dc), ("df", &h.df), ("tamb", &h.tamb), ("tcell", &h.tcell), ("wspd", &h.wspd)] {
+            for (name, values) in [("ac", &h.series.ac), ("poa", &h.series.poa), ("dn", &h.series.dn), ("dc", &h.series.dc), ("df", &h.series.df), ("tamb", &h.series.tamb), ("tcell", &h.series.tcell), ("wspd", &h.series.wspd)] {
                 outputs.insert(name.into(), json!(values));
             }
             for (name, values) in &h.extra {
@@ -799,11 +763,11 @@ pub fn consecutive_hours_utc_us(year: i32, hours: usize, tz_hours: f64) -> Vec<i
 /// the station's standard time zone; µs, tz-aware) and the eight series, the Vecs moved into
 /// Arrow buffers without copying.
 pub fn hourly_batch(hourly: Hourly, tz_hours: f64, utc_us: Vec<i64>) -> Result<RecordBatch, ArrowError> {
-    if utc_us.len() != hourly.ac.len() {
+    if utc_us.len() != hourly.series.ac.len() {
         return Err(ArrowError::InvalidArgumentError(format!(
             "{} time stamps for {} hourly values",
             utc_us.len(),
-            hourly.ac.len()
+            hourly.series.ac.len()
         )));
     }
     let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
@@ -811,14 +775,14 @@ pub fn hourly_batch(hourly: Hourly, tz_hours: f64, utc_us: Vec<i64>) -> Result<R
     let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Microsecond, Some(zone.as_str().into())), false)];
     let mut columns: Vec<ArrayRef> = vec![Arc::new(timestamp)];
     let series = [
-        ("ac", hourly.ac),
-        ("poa", hourly.poa),
-        ("dn", hourly.dn),
-        ("dc", hourly.dc),
-        ("df", hourly.df),
-        ("tamb", hourly.tamb),
-        ("tcell", hourly.tcell),
-        ("wspd", hourly.wspd),
+        ("ac", hourly.series.ac),
+        ("poa", hourly.series.poa),
+        ("dn", hourly.series.dn),
+        ("dc", hourly.series.dc),
+        ("df", hourly.series.df),
+        ("tamb", hourly.series.tamb),
+        ("tcell", hourly.series.tcell),
+        ("wspd", hourly.series.wspd),
     ];
     for (name, values) in series.into_iter().map(|(name, values)| (name.to_owned(), values)).chain(hourly.extra) {
         fields.push(Field::new(name, DataType::Float64, false));
@@ -949,7 +913,8 @@ mod tests {
 
     #[test]
     fn timestamps_start_at_local_midnight_in_microseconds() {
-        let hourly = Hourly { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3], extra: Vec::new() };
+        let series = HourlySeries { ac: vec![0.0; 3], poa: vec![0.0; 3], dn: vec![0.0; 3], dc: vec![0.0; 3], df: vec![0.0; 3], tamb: vec![0.0; 3], tcell: vec![0.0; 3], wspd: vec![0.0; 3] };
+        let hourly = Hourly { series, extra: Vec::new() };
         let batch = hourly_batch(hourly, -7.0, consecutive_hours_utc_us(1990, 3, -7.0)).unwrap();
         assert_eq!(batch.schema().field(0).data_type(), &DataType::Timestamp(TimeUnit::Microsecond, Some("Etc/GMT+7".into())));
         let stamps = batch.column(0).as_any().downcast_ref::<TimestampMicrosecondArray>().unwrap();

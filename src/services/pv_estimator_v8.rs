@@ -242,7 +242,7 @@ impl EstimateParamsV8 {
 /// the parameter's name.
 pub fn validate_estimate_v8(raw: &RawEstimateV8) -> Result<EstimateParamsV8, Vec<String>> {
     let mut problems = Vec::new();
-    let system = checked_system_with(&raw.base.system(), &mut problems, validate_v8_system);
+    let system = checked_system_with(&raw.base.system, &mut problems, validate_v8_system);
     let options = checked_options(&raw.options, &mut problems);
     let location = location(&raw.base, &V8_LOCATION, &mut problems);
     let timeframe = validate_timeframe(&raw.base.timeframe).map_err(|problem| problems.push(problem)).ok();

@@ -6,6 +6,8 @@
 //! `doe_reference_name[i]` with `percent_share[i]` (fractions summing to 1), `annual_kwh` or
 //! `monthly_totals_kwh[0..11]`, `year`, `time_steps_per_hour`.
 
+pub mod request;
+
 use std::sync::Arc;
 
 use arrow_array::{ArrayRef, Float64Array, RecordBatch, TimestampMicrosecondArray};

@@ -24,6 +24,8 @@
 //! - Job status: `queued`, `started`, `finished`; any other value is a failure
 //!   ([`JobStatus::Failed`]) whose messages are the body's `errors`.
 
+pub mod request;
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 

@@ -19,15 +19,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
+from sunflux._client import handle_of
 from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
 from sunflux._frames import to_polars
+from sunflux._polling import Backoff
+from sunflux._twins import async_twin_of
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client, Response
+    from sunflux._client import AsyncClient, Client, CoreHandle, Response
 
 __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
 
@@ -48,7 +51,7 @@ def _blend(doe_reference_name: str | Mapping[str, float]) -> tuple[list[Any], li
     return [doe_reference_name], []
 
 
-def _load_frame(core: Any) -> Any:
+def _load_frame(core: _core.CoreSimulatedLoad) -> pl.DataFrame:
     return to_polars(core.table())
 
 
@@ -208,10 +211,10 @@ def _scenario_dict(scenario: Scenario | Mapping[str, Any]) -> dict[str, Any]:
     return document
 
 
-def _answer(client: Client | AsyncClient, response: Response) -> dict[str, Any]:
+def _answer(handle: CoreHandle, response: Response) -> dict[str, Any]:
     """The JSON object of an answer with the client's key masked (a typed result never holds
     it); `ApiError` when the body is not a JSON object."""
-    text = client._core.redact(response.text)
+    text = handle.core.redact(response.text)
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
@@ -284,29 +287,25 @@ def _failure(result: OptimizerResult) -> JobFailed:
 
 
 class _Poller:
-    """Deadline, backoff and the 404 grace shared by the sync and async ``run``."""
+    """The polling schedule and the 404 grace shared by the sync and async ``run``."""
 
     def __init__(self, run_uuid: str, timeout: float, poll_interval: float, max_interval: float) -> None:
         self.run_uuid = run_uuid
-        self.started = time.monotonic()
-        self.deadline = self.started + timeout
-        self.interval = poll_interval
-        self.max_interval = max_interval
+        self.backoff = Backoff(timeout, poll_interval, max_interval)
+        self.started = self.backoff.started
         self.timeout = timeout
         self.last_status = "submitted"
 
     def next_wait(self) -> float:
-        remaining = self.deadline - time.monotonic()
-        if remaining <= 0:
-            raise JobTimeout(
-                f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
-                f"resume with client.optimizer.results({self.run_uuid!r})",
-                job_id=self.run_uuid,
-                last_status=self.last_status,
-            )
-        wait = min(self.interval, remaining)
-        self.interval = min(self.interval * 1.5, self.max_interval)
-        return wait
+        return self.backoff.next_wait(self._expired)
+
+    def _expired(self) -> JobTimeout:
+        return JobTimeout(
+            f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
+            f"resume with client.optimizer.results({self.run_uuid!r})",
+            job_id=self.run_uuid,
+            last_status=self.last_status,
+        )
 
     def settle(self, result: OptimizerResult | None) -> OptimizerResult | None:
         """The final result, None to keep polling; raises for failures."""
@@ -322,11 +321,16 @@ class _Poller:
         raise _failure(result)
 
 
-class OptimizerService:
-    """``client.optimizer``: submit scenarios, read results, or run to completion."""
+class _OptimizerBase:
+    """What both optimizer classes share: the core handle (the requests, checks and results are
+    the module's functions above)."""
 
-    def __init__(self, client: Client) -> None:
-        self._client = client
+    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
+        self._handle = handle_of(handle)
+
+
+class OptimizerService(_OptimizerBase):
+    """``client.optimizer``: submit scenarios, read results, or run to completion."""
 
     def submit(self, scenario: Scenario | Mapping[str, Any]) -> str:
         """Validates with the scenario builder's rules (`ParameterError` with every problem,
@@ -334,19 +338,19 @@ class OptimizerService:
         `ValidationError` with ``input_errors`` (per section)."""
         document = _scenario_dict(scenario)
         try:
-            response = self._client.request("POST", "optimizer_job", json=document)
+            response = self._handle.request("POST", "optimizer_job", json=document)
         except ValidationError as error:
             raise _validation_error(error) from None
-        return _run_uuid(_answer(self._client, response), response)
+        return _run_uuid(_answer(self._handle, response), response)
 
     def results(self, run_uuid: str) -> OptimizerResult:
         """The run in whatever state it is (a 404 raises `NotFoundError`; a run_uuid that is not a
         UUID raises `ParameterError` before anything is sent)."""
         try:
-            response = self._client.request("GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False)
+            response = self._handle.request("GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False)
         except ValidationError as error:
             return _result_from_error(error)
-        return OptimizerResult(_answer(self._client, response), response.status)
+        return OptimizerResult(_answer(self._handle, response), response.status)
 
     def run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
@@ -374,7 +378,7 @@ class OptimizerService:
         monthly_totals_kwh: Sequence[float] | None = None,
         year: int | None = None,
         time_steps_per_hour: int | None = None,
-    ) -> Any:
+    ) -> pl.DataFrame:
         """The service's load profile of a reference building type (or a blend
         ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1), scaled to
         ``annual_kwh`` or ``monthly_totals_kwh`` (else the type's default at the site), for
@@ -383,15 +387,15 @@ class OptimizerService:
         listing every problem, nothing sent)."""
         names, shares = _blend(doe_reference_name)
         core = _core.optimizer_simulated_load(
-            self._client._core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
-            time_steps_per_hour, False, self._client._trace(),
+            self._handle.core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
+            time_steps_per_hour, self._handle.trace(),
         )
         return _load_frame(core)
 
     def urdb_rate(self, label: str) -> dict[str, Any]:
         """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate."""
-        response = self._client._urdb_request(_urdb_query(getpage=_check_label(label)))
+        response = self._handle.urdb_request(_urdb_query(getpage=_check_label(label)))
         return _rate_from_items(response.json(), f"label {label}")
 
     def urdb_rate_by_name(self, utility: str, rate_name: str) -> dict[str, Any]:
@@ -399,32 +403,30 @@ class OptimizerService:
         reads ``urdb_utility_name`` with ``urdb_rate_name``)."""
         if not utility or not rate_name:
             raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
-        response = self._client._urdb_request(_urdb_query(ratesforutility=utility))
+        response = self._handle.urdb_request(_urdb_query(ratesforutility=utility))
         return _newest_named(response.json(), utility, rate_name)
 
 
-class AsyncOptimizerService:
+@async_twin_of(OptimizerService)
+class AsyncOptimizerService(_OptimizerBase):
     """``async_client.optimizer``: the same calls, awaitable."""
-
-    def __init__(self, client: AsyncClient) -> None:
-        self._client = client
 
     async def submit(self, scenario: Scenario | Mapping[str, Any]) -> str:
         document = _scenario_dict(scenario)
         try:
-            response = await self._client.request("POST", "optimizer_job", json=document)
+            response = await self._handle.request_async("POST", "optimizer_job", json=document)
         except ValidationError as error:
             raise _validation_error(error) from None
-        return _run_uuid(_answer(self._client, response), response)
+        return _run_uuid(_answer(self._handle, response), response)
 
     async def results(self, run_uuid: str) -> OptimizerResult:
         try:
-            response = await self._client.request(
+            response = await self._handle.request_async(
                 "GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False
             )
         except ValidationError as error:
             return _result_from_error(error)
-        return OptimizerResult(_answer(self._client, response), response.status)
+        return OptimizerResult(_answer(self._handle, response), response.status)
 
     async def run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
@@ -452,20 +454,20 @@ class AsyncOptimizerService:
         monthly_totals_kwh: Sequence[float] | None = None,
         year: int | None = None,
         time_steps_per_hour: int | None = None,
-    ) -> Any:
+    ) -> pl.DataFrame:
         names, shares = _blend(doe_reference_name)
-        core = await _core.optimizer_simulated_load(
-            self._client._core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
-            time_steps_per_hour, True, self._client._trace(),
+        core = await _core.optimizer_simulated_load_async(
+            self._handle.core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
+            time_steps_per_hour, self._handle.trace(),
         )
         return _load_frame(core)
 
     async def urdb_rate(self, label: str) -> dict[str, Any]:
-        response = await self._client._urdb_request(_urdb_query(getpage=_check_label(label)))
+        response = await self._handle.urdb_request_async(_urdb_query(getpage=_check_label(label)))
         return _rate_from_items(response.json(), f"label {label}")
 
     async def urdb_rate_by_name(self, utility: str, rate_name: str) -> dict[str, Any]:
         if not utility or not rate_name:
             raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
-        response = await self._client._urdb_request(_urdb_query(ratesforutility=utility))
+        response = await self._handle.urdb_request_async(_urdb_query(ratesforutility=utility))
         return _newest_named(response.json(), utility, rate_name)

@@ -593,11 +593,11 @@ pub fn simulate_v8_with_sun_path(
         }
         let dc = optics.module_dc * (snow_factor * losses);
         let ac = system.inverter.ac_power(dc);
-        hourly.poa[i] = optics.poa;
+        hourly.series.poa[i] = optics.poa;
         hourly.tpoa[i] = optics.tpoa;
-        hourly.tcell[i] = optics.tcell;
-        hourly.dc[i] = dc;
-        hourly.ac[i] = ac;
+        hourly.series.tcell[i] = optics.tcell;
+        hourly.series.dc[i] = dc;
+        hourly.series.ac[i] = ac;
         hourly.aoi[i] = optics.aoi;
         hourly.shad_beam_factor[i] = optics.ss_beam;
         extra.tpoa[i] = optics.tpoa;
@@ -739,11 +739,11 @@ fn aggregate(
     let records_per_hour = 1.0 / step_hours;
     for (i, &month) in weather.month.iter().enumerate() {
         let m = usize::from(month - 1);
-        poa_sum[m] += hourly.poa[i];
-        dc_sum[m] += hourly.dc[i];
-        ac_sum[m] += hourly.ac[i];
-        ac_total += hourly.ac[i];
-        ac_energy_kwh += hourly.ac[i] * 0.001 / records_per_hour;
+        poa_sum[m] += hourly.series.poa[i];
+        dc_sum[m] += hourly.series.dc[i];
+        ac_sum[m] += hourly.series.ac[i];
+        ac_total += hourly.series.ac[i];
+        ac_energy_kwh += hourly.series.ac[i] * 0.001 / records_per_hour;
     }
     let scale = 0.001 * step_hours;
     let poa_monthly = poa_sum.map(|s| s * scale);

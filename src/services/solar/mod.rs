@@ -25,6 +25,7 @@ use crate::services::raw::{exact_i64, rounded_i64};
 pub use crate::spec::vocabulary::Dataset;
 
 mod fast_json;
+pub mod request;
 
 /// Miles to metres, for the `radius` parameter (distances in responses are metres).
 pub const METRES_PER_MILE: f64 = 1609.344;

@@ -1,0 +1,26 @@
+//! The load call: send the validated query and turn the answer into a timed Arrow table.
+
+use arrow_array::RecordBatch;
+
+use super::{load_batch, parse_simulated_load, SimulatedLoadQuery};
+use crate::error::{Error, Result};
+use crate::services::core::Core;
+use crate::transport::{Endpoint, Request};
+
+/// A load profile as Arrow (`timestamp`, `load_kw`) with its summary.
+pub struct LoadProfile {
+    pub batch: RecordBatch,
+    pub annual_kwh: f64,
+    pub max_kw: f64,
+    pub year: i32,
+    pub time_steps_per_hour: usize,
+}
+
+/// Asks the service for the load of `query` and parses it.
+pub async fn fetch_simulated_load(core: Core, query: SimulatedLoadQuery) -> Result<LoadProfile> {
+    let response = core.send(Request::get(Endpoint::OptimizerSimulatedLoad, query.query_pairs())).await?;
+    let load = parse_simulated_load(&response.body).map_err(Error::Parse)?;
+    let time_steps_per_hour = load.loads_kw.len() / 8760;
+    let batch = load_batch(load.loads_kw, query.year).map_err(|e| Error::Parse(e.to_string()))?;
+    Ok(LoadProfile { batch, annual_kwh: load.annual_kwh, max_kw: load.max_kw, year: query.year, time_steps_per_hour })
+}
