@@ -451,17 +451,19 @@ impl CoreClient {
     }
 }
 
-/// Defines a blocking binding and its `_async` twin (an awaitable of the same value) around one
-/// function that checks the arguments and returns the call's future, so the two share every rule:
-/// `sync_and_async! { #[pyo3(signature = ...)] name, name_async -> Value = call(arg: Type, ...) }`
-/// with `call(client: &CoreClient, arg: Type, ...) -> PyResult<impl Future<Output = Result<Value>>>`.
+/// Defines a blocking binding and its `_async` twin (an awaitable of the same value) from one
+/// body that checks the arguments and evaluates to `PyResult<impl Future<Output = Result<Value>>>`;
+/// the body is written once and expanded into both, so the two share every rule:
+/// `sync_and_async! { #[pyo3(signature = ...)] fn name, name_async(client, arg: Type, ...) -> Value { ... } }`.
 macro_rules! sync_and_async {
-    ($(#[$attr:meta])* $sync:ident, $asynchronous:ident -> $value:ty = $call:ident($($arg:ident: $ty:ty),* $(,)?)) => {
+    ($(#[$attr:meta])* fn $sync:ident, $asynchronous:ident($client:ident, $($arg:ident: $ty:ty),* $(,)?) -> $value:ty $body:block) => {
         #[pyo3::pyfunction]
         $(#[$attr])*
         #[allow(clippy::too_many_arguments)]
-        pub fn $sync(py: pyo3::Python<'_>, client: &$crate::python::client::CoreClient, $($arg: $ty),*) -> pyo3::PyResult<$value> {
-            client.blocking(py, $call(client, $($arg),*)?)
+        pub fn $sync(py: pyo3::Python<'_>, $client: &$crate::python::client::CoreClient, $($arg: $ty),*) -> pyo3::PyResult<$value> {
+            let future: pyo3::PyResult<_> = $body;
+            let future = future?;
+            $client.blocking(py, future)
         }
 
         #[pyo3::pyfunction]
@@ -469,10 +471,12 @@ macro_rules! sync_and_async {
         #[allow(clippy::too_many_arguments)]
         pub fn $asynchronous<'py>(
             py: pyo3::Python<'py>,
-            client: &$crate::python::client::CoreClient,
+            $client: &$crate::python::client::CoreClient,
             $($arg: $ty),*
         ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-            client.awaitable(py, $call(client, $($arg),*)?)
+            let future: pyo3::PyResult<_> = $body;
+            let future = future?;
+            $client.awaitable(py, future)
         }
     };
 }

@@ -1,12 +1,9 @@
 //! Bindings of the solar dataset query: validate, send, parse, and hand the stations over as
 //! Python values and an Arrow table.
 
-use std::future::Future;
-
 use pyo3::prelude::*;
 
 use super::client::sync_and_async;
-use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
@@ -132,26 +129,11 @@ fn params(
     validate_data_query(&raw).map_err(Error::Parameter)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn data_query_call(
-    client: &CoreClient,
-    lat: &Bound<'_, PyAny>,
-    lon: &Bound<'_, PyAny>,
-    radius: &Bound<'_, PyAny>,
-    all: &Bound<'_, PyAny>,
-    version: &Bound<'_, PyAny>,
-    format: &Bound<'_, PyAny>,
-    trace: bool,
-) -> PyResult<impl Future<Output = Result<CoreStationQuery>> + Send + 'static> {
-    let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
-    let query = query_stations(client.core(trace), params);
-    Ok(async move { query.await.map(|(query, raw)| CoreStationQuery { query, raw }) })
-}
-
 sync_and_async! {
     /// Validates (every problem at once), queries and parses.
     #[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
-    solar_data_query, solar_data_query_async -> CoreStationQuery = data_query_call(
+    fn solar_data_query, solar_data_query_async(
+        client,
         lat: &Bound<'_, PyAny>,
         lon: &Bound<'_, PyAny>,
         radius: &Bound<'_, PyAny>,
@@ -159,5 +141,9 @@ sync_and_async! {
         version: &Bound<'_, PyAny>,
         format: &Bound<'_, PyAny>,
         trace: bool,
-    )
+    ) -> CoreStationQuery {
+        let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
+        let query = query_stations(client.core(trace), params);
+        Ok(async move { query.await.map(|(query, raw)| CoreStationQuery { query, raw }) })
+    }
 }

@@ -1,15 +1,13 @@
 //! Bindings of the technical potential service: configuration, job submission validated against
 //! it, polling, results with class tables, deletion.
 
-use std::future::Future;
-
 use pyo3::prelude::*;
 
 use super::client::sync_and_async;
 use super::client::CoreClient;
 use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
-use crate::error::{Error, Result};
+use crate::error::Error;
 use crate::services::technical_potential::request::{
     checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job,
 };
@@ -110,73 +108,56 @@ fn checked(args: &mut Arguments, name: &str, value: &Bound<'_, PyAny>, check: fn
     check(&text).map_err(|problem| args.problems.push(problem)).ok()
 }
 
-fn config_call(
-    client: &CoreClient,
-    explorer: &Bound<'_, PyAny>,
-    countries: Option<&Bound<'_, PyAny>>,
-    wkt: Option<&Bound<'_, PyAny>>,
-    trace: bool,
-) -> PyResult<impl Future<Output = Result<CoreTpConfiguration>> + Send + 'static> {
-    let mut args = Arguments::new();
-    let explorer = args.text("explorer", explorer);
-    let countries = args.optional_text("countries", countries);
-    let wkt = args.optional_text("wkt", wkt);
-    args.finish().map_err(|e| client.error(e))?;
-    let (Some(explorer), Some(countries), Some(wkt)) = (explorer, countries, wkt) else {
-        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-    };
-    let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
-    let config = fetch_config(client.core(trace), explorer, query);
-    Ok(async move { config.await.map(|config| CoreTpConfiguration { config }) })
-}
-
 sync_and_async! {
     /// Fetches the configuration (regions, resources, input fields).
     #[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
-    tp_config, tp_config_async -> CoreTpConfiguration = config_call(
+    fn tp_config, tp_config_async(
+        client,
         explorer: &Bound<'_, PyAny>,
         countries: Option<&Bound<'_, PyAny>>,
         wkt: Option<&Bound<'_, PyAny>>,
         trace: bool,
-    )
-}
-
-#[allow(clippy::too_many_arguments)]
-fn submit_call(
-    client: &CoreClient,
-    explorer: &Bound<'_, PyAny>,
-    config: PyRef<'_, CoreTpConfiguration>,
-    region: &Bound<'_, PyAny>,
-    resource: &Bound<'_, PyAny>,
-    fields_json: &Bound<'_, PyAny>,
-    trace: bool,
-) -> PyResult<impl Future<Output = Result<(String, String)>> + Send + 'static> {
-    let mut args = Arguments::new();
-    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
-    let region = args.text("region", region);
-    let resource = args.text("resource", resource);
-    let fields_json = args.text("fields", fields_json);
-    args.finish().map_err(|e| client.error(e))?;
-    let (Some(explorer), Some(region), Some(resource), Some(fields_json)) = (explorer, region, resource, fields_json) else {
-        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-    };
-    let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&fields_json)
-        .map_err(|e| client.error(Error::Parameter(vec![format!("fields must be JSON values: {e}")])))?;
-    let body = job_body(&config.config, &region, &resource, &fields).map_err(|e| client.error(e))?;
-    Ok(post_job(client.core(trace), explorer, body))
+    ) -> CoreTpConfiguration {
+        let mut args = Arguments::new();
+        let explorer = args.text("explorer", explorer);
+        let countries = args.optional_text("countries", countries);
+        let wkt = args.optional_text("wkt", wkt);
+        args.finish().map_err(|e| client.error(e))?;
+        let (Some(explorer), Some(countries), Some(wkt)) = (explorer, countries, wkt) else {
+            return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+        };
+        let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
+        let config = fetch_config(client.core(trace), explorer, query);
+        Ok(async move { config.await.map(|config| CoreTpConfiguration { config }) })
+    }
 }
 
 sync_and_async! {
     /// Submits a job validated against `config` (every problem at once); returns `(job_id, status)`.
     #[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
-    tp_submit, tp_submit_async -> (String, String) = submit_call(
+    fn tp_submit, tp_submit_async(
+        client,
         explorer: &Bound<'_, PyAny>,
         config: PyRef<'_, CoreTpConfiguration>,
         region: &Bound<'_, PyAny>,
         resource: &Bound<'_, PyAny>,
         fields_json: &Bound<'_, PyAny>,
         trace: bool,
-    )
+    ) -> (String, String) {
+        let mut args = Arguments::new();
+        let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
+        let region = args.text("region", region);
+        let resource = args.text("resource", resource);
+        let fields_json = args.text("fields", fields_json);
+        args.finish().map_err(|e| client.error(e))?;
+        let (Some(explorer), Some(region), Some(resource), Some(fields_json)) = (explorer, region, resource, fields_json) else {
+            return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+        };
+        let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&fields_json)
+            .map_err(|e| client.error(Error::Parameter(vec![format!("fields must be JSON values: {e}")])))?;
+        let body = job_body(&config.config, &region, &resource, &fields).map_err(|e| client.error(e))?;
+        Ok(post_job(client.core(trace), explorer, body))
+    }
 }
 
 /// The explorer and job id, or every problem with the two.
@@ -191,27 +172,20 @@ fn job_args(client: &CoreClient, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_,
     }
 }
 
-fn job_call_of(
-    client: &CoreClient,
-    explorer: &Bound<'_, PyAny>,
-    job_id: &Bound<'_, PyAny>,
-    delete: bool,
-    trace: bool,
-) -> PyResult<impl Future<Output = Result<CoreTpJobResult>> + Send + 'static> {
-    let (explorer, job_id) = job_args(client, explorer, job_id)?;
-    let call = job_call(client.core(trace), explorer, job_id, delete);
-    Ok(async move { call.await.map(|result| CoreTpJobResult { result }) })
-}
-
 sync_and_async! {
     /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
     #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
-    tp_job, tp_job_async -> CoreTpJobResult = job_call_of(
+    fn tp_job, tp_job_async(
+        client,
         explorer: &Bound<'_, PyAny>,
         job_id: &Bound<'_, PyAny>,
         delete: bool,
         trace: bool,
-    )
+    ) -> CoreTpJobResult {
+        let (explorer, job_id) = job_args(client, explorer, job_id)?;
+        let call = job_call(client.core(trace), explorer, job_id, delete);
+        Ok(async move { call.await.map(|result| CoreTpJobResult { result }) })
+    }
 }
 
 /// Parses a configuration body from elsewhere.
