@@ -283,6 +283,7 @@ def _check_section(
     _check_bounds(report, key, where, values)
     _check_blend(report, key, where, values)
     _check_needs(report, key, where, values)
+    _check_same_length(report, key, where, values)
     rule = SECTION_RULES.get(key)
     if rule is not None:
         rule(report, where, values, context)
@@ -306,7 +307,13 @@ def _check_possible_sets(
 
 
 def _check_needs(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
-    """The ``needs`` rules: a field given (or equal to a value) needs another field given."""
+    """The ``needs`` and ``exclusive`` rules of the section: a field given (or equal to a value)
+    needs another field given; fields of one group exclude those of the other."""
+    for rule in RULES["exclusive"]:
+        if rule["section"] == key and any(_given(values.get(name)) for name in rule["either"]) \
+                and any(_given(values.get(name)) for name in rule["or"]):
+            report.add(key, where, rule["report"], "exclusive", values.get(rule["report"]),
+                       rule["message"])
     for need in RULES["needs"]:
         if need["section"] != key or _given(values.get(need["need"])):
             continue
@@ -314,6 +321,15 @@ def _check_needs(report: _Report, key: str, where: str, values: Mapping[str, Any
         if when == need["equals"] if "equals" in need else _given(when):
             report.add(key, where, need["need"], need["rule"], values.get(need["need"]),
                        need["message"])
+
+
+def _check_same_length(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
+    for group in RULES["same_length"].get(key, ()):
+        lengths = {len(values[name]) for name in group
+                   if isinstance(values.get(name), list) and values[name]}
+        if len(lengths) > 1:
+            report.add(key, where, group[0], "matching_length", values.get(group[0]),
+                       f"{', '.join(group[:-1])}, and {group[-1]} must all have the same length.")
 
 
 def _check_bounds(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
@@ -636,10 +652,6 @@ def _electric_utility_rules(
     starts = values.get("outage_start_time_steps")
     durations = values.get("outage_durations")
     probabilities = values.get("outage_probabilities")
-    if (_given(start) or _given(end)) and (_given(starts) or _given(durations)):
-        add("outage_start_time_steps", "exclusive", starts,
-            "Give either one outage (outage_start_time_step and outage_end_time_step) or "
-            "multiple outages (outage_start_time_steps and outage_durations), not both.")
     if isinstance(probabilities, list) and isinstance(durations, list) and _given(probabilities):
         if len(probabilities) != len(durations):
             add("outage_probabilities", "matching_length", probabilities,
@@ -692,32 +704,10 @@ def _chp_rules(report: _Report, where: str, values: Mapping[str, Any], context: 
             break
 
 
-def _ashp_rules(section: str) -> Any:
-    def rules(report: _Report, where: str, values: Mapping[str, Any], context: _Context) -> None:
-        if _given(values.get("min_allowable_ton")) and _given(
-            values.get("min_allowable_peak_capacity_fraction")
-        ):
-            report.add(section, where, "min_allowable_ton", "exclusive",
-                       values.get("min_allowable_ton"),
-                       "At most one of min_allowable_ton and min_allowable_peak_capacity_fraction "
-                       f"may be input to model {section}.")
-        for curve in RULES["ashp_curves"][section]:
-            lengths = {len(values[name]) for name in curve if isinstance(values.get(name), list)
-                       and values[name]}
-            if len(lengths) > 1:
-                report.add(section, where, curve[0], "matching_length", values.get(curve[0]),
-                           f"{', '.join(curve[:-1])}, and {curve[-1]} must all have the same "
-                           "length.")
-
-    return rules
-
-
 SECTION_RULES = {
     "ElectricTariff": _electric_tariff_rules,
     "ElectricUtility": _electric_utility_rules,
     "CHP": _chp_rules,
-    "ASHPSpaceHeater": _ashp_rules("ASHPSpaceHeater"),
-    "ASHPWaterHeater": _ashp_rules("ASHPWaterHeater"),
 }
 
 
@@ -744,11 +734,12 @@ def _check_cross_section(report: _Report, scenario: Mapping[str, Any], context: 
                        f"Must provide DOE commercial reference building profiles either under "
                        f"{key} or ElectricLoad.")
 
-    for key in RULES["fuel_priced_sections"]:
-        burner = _section(scenario, key)
-        if burner is not None and not _given(burner.get("fuel_cost_per_mmbtu")):
-            report.add(key, key, "fuel_cost_per_mmbtu", "required", None,
-                       f"Must provide fuel_cost_per_mmbtu to model {key}.")
+    for need in RULES["section_needs"]:
+        needing = need["section"]
+        if _section(scenario, need["when"]) is not None and not _given(
+            (_section(scenario, needing) or {}).get(need["need"])
+        ):
+            report.add(needing, needing, need["need"], need["rule"], None, need["message"])
 
     heating = [key for key in RULES["heating_loads"] if key in scenario]
     if heating and "ExistingBoiler" not in scenario:
@@ -757,10 +748,6 @@ def _check_cross_section(report: _Report, scenario: Mapping[str, Any], context: 
                    "(with fuel_cost_per_mmbtu) to serve it in the business-as-usual case.")
 
     site = _section(scenario, "Site") or {}
-    if "CST" in scenario and not _given(site.get("land_acres")):
-        report.add("Site", "Site", "land_acres", "cross_section", None,
-                   "CST needs Site.land_acres (the land available for the collectors).")
-
     utility = _section(scenario, "ElectricUtility") or {}
     resilience = site.get("min_resil_time_steps")
     durations = utility.get("outage_durations")
