@@ -10,7 +10,7 @@ silent; the field facts (types, ranges, choices, shapes) come from the generated
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence, TypeGuard
 
 from sunflux.optimizer._fields import RULES, SECTIONS, TOP_LEVEL_STRINGS
@@ -63,17 +63,8 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (the value shortened when it is a long list or an object)."""
-        value = self.value
-        if isinstance(value, (list, dict)) and len(value) > MONTHS:
-            value = _short(value)
-        return {
-            "section": self.section,
-            "field": self.field,
-            "path": self.path,
-            "rule": self.rule,
-            "value": value,
-            "message": self.message,
-        }
+        long = isinstance(self.value, (list, dict)) and len(self.value) > MONTHS
+        return {**asdict(self), "value": _short(self.value) if long else self.value}
 
 
 def _short(value: Any) -> str:
@@ -115,8 +106,7 @@ class _Context:
             int(steps) if _is_number(steps) and steps in TIME_STEPS_PER_HOUR else 1
         )
         self.off_grid = settings.get("off_grid_flag") is True
-        self.series_length = HOURS_PER_YEAR * self.time_steps_per_hour
-        self.max_time_step = self.series_length
+        self.series_length = self.max_time_step = HOURS_PER_YEAR * self.time_steps_per_hour
 
 
 class _Report:
@@ -297,13 +287,9 @@ def _check_possible_sets(
     if not sets or any(all(_given(values.get(name)) for name in names) for names in sets):
         return
     listing = "[" + ", ".join("[" + ", ".join(repr(n) for n in names) + "]" for names in sets) + "]"
+    note = RULES["input_set_notes"].get(key)
     message = f"Must provide at least one set of valid inputs from {listing}."
-    if key == "ElectricTariff":
-        message += (
-            " If this is an off-grid analysis, ElectricTariff inputs will not be used in REopt, "
-            "and can be removed from input JSON."
-        )
-    report.add(key, where, "", "input_set", None, message)
+    report.add(key, where, "", "input_set", None, f"{message} {note}" if note else message)
 
 
 def _check_needs(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
