@@ -266,6 +266,12 @@ class Record:
         """A deep copy; changing it leaves this one alone."""
         return copy.deepcopy(self)
 
+    def __delitem__(self, key: str) -> None:
+        del self._values[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
 
 class Section(Record):
     """Base class of the section classes (``PV``, ``ElectricLoad``, ...)."""
@@ -338,12 +344,6 @@ class Section(Record):
     def __setitem__(self, key: str, value: Any) -> None:
         """Set any key, including one the field table does not know (sent as is)."""
         self._set(key, value)
-
-    def __delitem__(self, key: str) -> None:
-        del self._values[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values
 
     def to_dict(self, *, include_defaults: bool = False) -> dict[str, Any]:
         """The set fields as plain JSON-ready values; with defaults for the others if asked."""

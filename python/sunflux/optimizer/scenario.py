@@ -161,12 +161,6 @@ class Scenario(ScenarioSections):
         else:
             self._values[key] = to_plain(value)
 
-    def __delitem__(self, key: str) -> None:
-        del self._values[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values
-
     # ---------------------------------------------------------------- building
 
     def with_section(self, *sections: Section) -> Scenario:

@@ -374,16 +374,12 @@ def _check_field(
     def add(rule: str, bad: Any, message: str) -> None:
         report.add(key, where, name, rule, bad, message)
 
-    if value is None:
-        if record.get("required"):
-            add("required", None, "This field is required.")
-        elif not record["nullable"]:
-            add("null", None, "This field cannot be null.")
-        return
-    if isinstance(value, (str, list, dict)) and len(value) == 0:
+    if not _given(value):
         if record.get("required"):
             add("required", value, "This field is required.")
-        elif not record["blank"]:
+        elif value is None and not record["nullable"]:
+            add("null", None, "This field cannot be null.")
+        elif value is not None and not record["blank"]:
             add("blank", value, "This field cannot be blank.")
         return
     kind = record["type"]
