@@ -245,7 +245,8 @@ def _check_unique_names(
 
 
 def _check_presence(report: _Report, scenario: Mapping[str, Any], context: _Context) -> None:
-    required = ["Site", "ElectricLoad"] + ([] if context.off_grid else ["ElectricTariff"])
+    required = RULES["required_sections"] + (
+        [] if context.off_grid else RULES["required_on_grid_sections"])
     for key in required:
         if key not in scenario:
             report.add(key, key, "", "required", None, "Missing required inputs.")
