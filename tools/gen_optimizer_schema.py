@@ -1,9 +1,9 @@
-"""Generate the optimizer scenario schema of sunflux from its two inputs in ``tools/optimizer_schema``.
+"""Generate the optimizer scenario schema of sunflux from its inputs in ``tools/optimizer_schema``.
 
 Reads the live service's field table (``service_fields.json``) and what the spec's "Optimizer
 input scenario" section says of each field (``spec_facts.json``: section names, defaults, ranges,
 choices, shapes and valid input sets, as data), merges them (the spec wins where the two differ;
-the service's value is kept as a note) and writes:
+the service's value is kept as a note), adds the cross-field rules (``rules.json``) and writes:
 
 * ``python/sunflux/optimizer/schema.json`` -- the field table as data, shipped with the package:
   read at run time by ``sunflux.optimizer`` (section classes, docstrings, signatures,
@@ -38,6 +38,7 @@ REPO = Path(__file__).resolve().parent.parent
 INPUTS = REPO / "tools" / "optimizer_schema"
 FIELDS_JSON = Path("service_fields.json")
 SPEC_FACTS_JSON = Path("spec_facts.json")
+RULES_JSON = Path("rules.json")
 PACKAGE = REPO / "python" / "sunflux" / "optimizer"
 OUTPUT_SCHEMA = PACKAGE / "schema.json"
 OUTPUT_STUB = PACKAGE / "sections.pyi"
@@ -448,10 +449,12 @@ GENERATED_NOTE = (
 LINE_WIDTH = 99
 
 
-def render_schema(table: dict[str, Any], source: dict[str, Any]) -> str:
-    """The data file: every section and field, read by Python at run time and by Rust at build."""
+def render_schema(table: dict[str, Any], source: dict[str, Any], rules: dict[str, Any]) -> str:
+    """The data file: every section and field, read by Python at run time and by Rust at build,
+    and the cross-field rules (``rules.json`` without its note), read by the validation."""
     document = {"note": GENERATED_NOTE, "source": source,
-                "top_level_strings": TOP_LEVEL_STRINGS, "sections": table}
+                "top_level_strings": TOP_LEVEL_STRINGS, "sections": table,
+                "rules": {key: value for key, value in rules.items() if key != "note"}}
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
@@ -541,7 +544,8 @@ def render(inputs: Path = INPUTS) -> dict[Path, str]:
         "service_commit": service["source"]["commit"],
         "spec": spec_facts["source"]["document"],
     }
-    return {OUTPUT_SCHEMA: render_schema(table, source), OUTPUT_STUB: render_stub(table)}
+    rules = json.loads((inputs / RULES_JSON).read_text(encoding="utf-8"))
+    return {OUTPUT_SCHEMA: render_schema(table, source, rules), OUTPUT_STUB: render_stub(table)}
 
 
 def differences(inputs: Path = INPUTS) -> list[str]:

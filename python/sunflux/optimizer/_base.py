@@ -137,26 +137,21 @@ class FieldInfo:
 
     @classmethod
     def from_table(cls, section: str, name: str, record: Mapping[str, Any]) -> FieldInfo:
-        return cls(
-            section=section,
-            name=name,
-            type=record["type"],
-            unit=record.get("unit"),
-            has_default="default" in record,
-            default=record.get("default"),
-            minimum=record.get("min"),
-            maximum=record.get("max"),
-            item_minimum=record.get("item_min"),
-            item_maximum=record.get("item_max"),
-            choices=tuple(record["choices"]) if "choices" in record else None,
-            item_choices=tuple(record["item_choices"]) if "item_choices" in record else None,
-            shape=record.get("shape"),
-            nullable=record["nullable"],
-            required=record.get("required", False),
-            doc=record["doc"],
-            spec=record.get("spec"),
-            service_differences=dict(record.get("service", {})),
-        )
+        facts = {attr: record.get(key) for attr, key in _INFO_KEYS.items()}
+        for attr in ("choices", "item_choices"):
+            facts[attr] = tuple(facts[attr]) if facts[attr] is not None else None
+        return cls(section=section, name=name, has_default="default" in record, **facts,
+                   required=record.get("required", False),
+                   service_differences=dict(record.get("service", {})))
+
+
+# FieldInfo attribute -> schema record key, for the facts read as they are.
+_INFO_KEYS = {
+    "type": "type", "unit": "unit", "default": "default", "minimum": "min", "maximum": "max",
+    "item_minimum": "item_min", "item_maximum": "item_max", "choices": "choices",
+    "item_choices": "item_choices", "shape": "shape", "nullable": "nullable", "doc": "doc",
+    "spec": "spec",
+}
 
 
 def copy_json(value: Any) -> Any:
@@ -271,6 +266,12 @@ class Record:
         """A deep copy; changing it leaves this one alone."""
         return copy.deepcopy(self)
 
+    def __delitem__(self, key: str) -> None:
+        del self._values[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._values
+
 
 class Section(Record):
     """Base class of the section classes (``PV``, ``ElectricLoad``, ...)."""
@@ -343,12 +344,6 @@ class Section(Record):
     def __setitem__(self, key: str, value: Any) -> None:
         """Set any key, including one the field table does not know (sent as is)."""
         self._set(key, value)
-
-    def __delitem__(self, key: str) -> None:
-        del self._values[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values
 
     def to_dict(self, *, include_defaults: bool = False) -> dict[str, Any]:
         """The set fields as plain JSON-ready values; with defaults for the others if asked."""

@@ -1,4 +1,4 @@
-"""The optimizer scenario field table, read from ``schema.json`` (shipped with the package).
+"""The optimizer scenario field table and cross-field rules, read from ``schema.json`` (shipped with the package).
 
 One source of truth for the section classes, ``validate_scenario_dict`` and the embedded Rust
 optimizer (which embeds the same file). ``tools/gen_optimizer_schema.py`` writes it.
@@ -12,3 +12,4 @@ _SCHEMA: dict[str, Any] = json.loads((Path(__file__).parent / "schema.json").rea
 
 TOP_LEVEL_STRINGS: tuple[str, ...] = tuple(_SCHEMA["top_level_strings"])
 SECTIONS: dict[str, dict[str, Any]] = _SCHEMA["sections"]
+RULES: dict[str, Any] = _SCHEMA["rules"]

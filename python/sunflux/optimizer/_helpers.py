@@ -21,7 +21,7 @@ HOURS_PER_DAY = 24
 def _check_time_steps_per_hour(time_steps_per_hour: int) -> None:
     if time_steps_per_hour not in TIME_STEPS_PER_HOUR:
         raise ParameterError(
-            f"time_steps_per_hour must be 1, 2 or 4 (got {time_steps_per_hour!r})"
+            f"time_steps_per_hour must be one of {TIME_STEPS_PER_HOUR} (got {time_steps_per_hour!r})"
         )
 
 

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import UnknownFieldWarning
+from sunflux.optimizer.validation import _given
 
 if TYPE_CHECKING:
     from sunflux._client import Client
@@ -92,10 +93,6 @@ class _DiskCache:
                 json.dump({"key": stored_key, "value": value}, file)
             os.replace(temporary, path)
         return value
-
-
-def _given(value: Any) -> bool:
-    return value not in (None, "", [], {})
 
 
 def _site(document: dict[str, Any]) -> tuple[float, float]:

@@ -14,7 +14,7 @@ import os
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Mapping, Sequence
+from typing import IO, Any, Callable, Mapping, Sequence
 
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import (
@@ -115,17 +115,30 @@ class Scenario(ScenarioSections):
         _warn_unknown([f"{section_class._key}.{name}" for name in section.extra])
         return section
 
-    def _raw(self) -> dict[str, Any]:
-        """The scenario as a dict that shares its values (for validation; do not modify)."""
-        raw: dict[str, Any] = {}
+    def _map(self, section: Callable[[Section], Any], other: Callable[[Any], Any]) -> dict[str, Any]:
+        """The values with ``section`` applied to each section object (in a list too) and
+        ``other`` to everything else."""
+        result: dict[str, Any] = {}
         for key, value in self._values.items():
             if isinstance(value, Section):
-                raw[key] = value._values
+                result[key] = section(value)
             elif isinstance(value, list) and value and isinstance(value[0], Section):
-                raw[key] = [item._values for item in value]
+                result[key] = [section(item) for item in value]
             else:
-                raw[key] = value
-        return raw
+                result[key] = other(value)
+        return result
+
+    def _sections(self, key: str) -> list[tuple[str, Section]]:
+        """(path, section) of the section objects under ``key``, a PV list's arrays one by one."""
+        value = self._values.get(key)
+        if isinstance(value, list):
+            return [(f"{key}[{index}]", item) for index, item in enumerate(value)
+                    if isinstance(item, Section)]
+        return [(key, value)] if isinstance(value, Section) else []
+
+    def _raw(self) -> dict[str, Any]:
+        """The scenario as a dict that shares its values (for validation; do not modify)."""
+        return self._map(lambda section: section._values, lambda value: value)
 
     @property
     def extra(self) -> dict[str, Any]:
@@ -147,12 +160,6 @@ class Scenario(ScenarioSections):
             self._set(key, value)
         else:
             self._values[key] = to_plain(value)
-
-    def __delitem__(self, key: str) -> None:
-        del self._values[key]
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._values
 
     # ---------------------------------------------------------------- building
 
@@ -224,16 +231,10 @@ class Scenario(ScenarioSections):
         """(section, field, path, value) of every key the field table does not know."""
         found: list[tuple[str, str, str, Any]] = []
         for key, value in self._values.items():
-            if key in TOP_LEVEL_STRINGS:
-                continue
-            if key not in SECTIONS:
+            if key not in SECTIONS and key not in TOP_LEVEL_STRINGS:
                 found.append(("", key, key, value))
-            elif isinstance(value, Section):
-                found += [(key, name, f"{key}.{name}", extra) for name, extra in value.extra.items()]
-            elif isinstance(value, list):
-                for index, item in enumerate(value):
-                    if isinstance(item, Section):
-                        found += [(key, name, f"{key}[{index}].{name}", extra) for name, extra in item.extra.items()]
+            found += [(key, name, f"{path}.{name}", extra) for path, section in self._sections(key)
+                      for name, extra in section.extra.items()]
         return found
 
     def check(self, *, strict: bool = False) -> Scenario:
@@ -272,34 +273,26 @@ class Scenario(ScenarioSections):
             )
         if not any(key in SECTIONS for key in data):
             raise ParameterError(not_a_scenario_message(data))
-        scenario = cls()
-        unknown: list[str] = []
-        problems: list[Problem] = []
-        for key, value in data.items():
-            if key in TOP_LEVEL_STRINGS:
-                scenario._values[key] = to_plain(value)
-            elif key not in SECTIONS:
-                unknown.append(key)
-                scenario._values[key] = to_plain(value)
-            else:
-                section_class = SECTION_CLASSES[key]
-                items = value if SECTIONS[key]["many"] and isinstance(value, list) else None
-                if items and all(isinstance(item, Mapping) for item in items):
-                    sections = [section_class._from_raw(item) for item in items]
-                    scenario._values[key] = sections
-                    for index, section in enumerate(sections):
-                        unknown += [f"{key}[{index}].{name}" for name in section.extra]
-                elif isinstance(value, Mapping):
-                    section = section_class._from_raw(value)
-                    scenario._values[key] = section
-                    unknown += [f"{key}.{name}" for name in section.extra]
-                else:
-                    expected = "an object or a list of objects" if items is not None else "an object"
-                    problems.append(Problem(key, "", key, "type", value,
-                                            f"Section {key} must be {expected}."))
+        listed = {key: SECTIONS[key]["many"] and isinstance(value, list)
+                  for key, value in data.items() if key in SECTIONS}
+        problems = [
+            Problem(key, "", key, "type", data[key], "Section {} must be {}.".format(
+                key, "an object or a list of objects" if many else "an object"))
+            for key, many in listed.items()
+            if not (isinstance(data[key], Mapping) or many and data[key]
+                    and all(isinstance(item, Mapping) for item in data[key]))
+        ]
         if problems:
             raise ParameterError(problems)
-        _warn_unknown(unknown)
+        scenario = cls()
+        for key, value in data.items():
+            if key not in SECTIONS:
+                scenario._values[key] = to_plain(value)
+            elif listed[key]:
+                scenario._values[key] = [SECTION_CLASSES[key]._from_raw(item) for item in value]
+            else:
+                scenario._values[key] = SECTION_CLASSES[key]._from_raw(value)
+        _warn_unknown([path for _, _, path, _ in scenario._unknown_keys()])
         return scenario
 
     @classmethod
@@ -326,15 +319,8 @@ class Scenario(ScenarioSections):
         With ``include_defaults=True`` every section present also gets the default of each
         field not set (fields without a default stay absent; no section is added).
         """
-        result: dict[str, Any] = {}
-        for key, value in self._values.items():
-            if isinstance(value, Section):
-                result[key] = value.to_dict(include_defaults=include_defaults)
-            elif isinstance(value, list) and value and isinstance(value[0], Section):
-                result[key] = [item.to_dict(include_defaults=include_defaults) for item in value]
-            else:
-                result[key] = copy_json(value)
-        return result
+        return self._map(lambda section: section.to_dict(include_defaults=include_defaults),
+                         copy_json)
 
     def to_json(
         self,
@@ -392,16 +378,11 @@ class Scenario(ScenarioSections):
     def _repr_html_(self) -> str:
         rows: list[str] = []
         for key, value in self._values.items():
-            if isinstance(value, Section):
-                rows += value._html_rows(key)
-            elif isinstance(value, list) and value and isinstance(value[0], Section):
-                for index, item in enumerate(value):
-                    rows += item._html_rows(f"{key}[{index}]")
-            else:
-                rows.append(
-                    f"<tr><td colspan='2'><code>{html.escape(key)}</code></td>"
-                    f"<td>{html.escape(summarize(value))}</td><td></td></tr>"
-                )
+            if key not in SECTIONS:
+                rows.append(f"<tr><td colspan='2'><code>{html.escape(key)}</code></td>"
+                            f"<td>{html.escape(summarize(value))}</td><td></td></tr>")
+            for path, section in self._sections(key):
+                rows += section._html_rows(path)
         if not rows:
             rows.append("<tr><td colspan='4'>(empty scenario)</td></tr>")
         return html_table(rows)

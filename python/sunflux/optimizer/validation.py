@@ -10,10 +10,10 @@ silent; the field facts (types, ranges, choices, shapes) come from the generated
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence, TypeGuard
 
-from sunflux.optimizer._fields import SECTIONS, TOP_LEVEL_STRINGS
+from sunflux.optimizer._fields import RULES, SECTIONS, TOP_LEVEL_STRINGS
 
 __all__ = [
     "Problem",
@@ -24,96 +24,16 @@ __all__ = [
     "OFF_GRID_SECTIONS",
 ]
 
-SERIES_LENGTHS = (8760, 17520, 35040)
-TIME_STEPS_PER_HOUR = (1, 2, 4)
+TIME_STEPS_PER_HOUR = tuple(SECTIONS["Settings"]["fields"]["time_steps_per_hour"]["choices"])
 HOURS_PER_YEAR = 8760
+SERIES_LENGTHS = tuple(HOURS_PER_YEAR * steps for steps in TIME_STEPS_PER_HOUR)
 MONTHS = 12
 
-# Sections an off-grid scenario may hold (the service's list, plus Meta which it never forwards).
-OFF_GRID_SECTIONS = frozenset(
-    {"PV", "Wind", "ElectricStorage", "Generator", "Settings", "Site", "Financial",
-     "ElectricLoad", "ElectricTariff", "ElectricUtility", "Meta"}
-)
-
-# Off-grid-only fields and the value they are fixed at on the grid.
-ON_GRID_FIXED = {
-    ("ElectricLoad", "operating_reserve_required_fraction"): 0.0,
-    ("ElectricLoad", "min_load_met_annual_fraction"): 1.0,
-    ("PV", "operating_reserve_required_fraction"): 0.0,
-    ("Wind", "operating_reserve_required_fraction"): 0.0,
-    ("CHP", "operating_reserve_required_fraction"): 0.0,
-    ("Financial", "offgrid_other_capital_costs"): 0.0,
-    ("Financial", "offgrid_other_annual_costs"): 0.0,
-}
-
-# Export flags that are always false off the grid.
-OFF_GRID_FALSE_FLAGS = ("can_net_meter", "can_wholesale", "can_export_beyond_nem_limit")
-
-# Pairs of bounds within one section: the lower may not exceed the upper.
-BOUND_PAIRS = (
-    ("min_kw", "max_kw"),
-    ("min_kwh", "max_kwh"),
-    ("min_gal", "max_gal"),
-    ("min_ton", "max_ton"),
-    ("min_mmbtu_per_hour", "max_mmbtu_per_hour"),
-    ("min_duration_hours", "max_duration_hours"),
-    ("CO2_emissions_reduction_min_fraction", "CO2_emissions_reduction_max_fraction"),
-    ("renewable_electricity_min_fraction", "renewable_electricity_max_fraction"),
-    ("min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"),
-)
-
-# Sections that model a fuel burner and so need a fuel price.
-FUEL_PRICED_SECTIONS = ("ExistingBoiler", "Boiler", "CHP")
-
-HEATING_LOADS = ("SpaceHeatingLoad", "DomesticHotWaterLoad", "ProcessHeatLoad")
-
-# Loads that, given no profile of their own, take ElectricLoad's DOE building(s).
-INHERITING_LOADS = {
-    "SpaceHeatingLoad": ("fuel_loads_mmbtu_per_hour", "doe_reference_name",
-                         "blended_doe_reference_names"),
-    "DomesticHotWaterLoad": ("fuel_loads_mmbtu_per_hour", "doe_reference_name",
-                             "blended_doe_reference_names"),
-    "CoolingLoad": ("thermal_loads_ton", "doe_reference_name", "blended_doe_reference_names",
-                    "annual_fraction_of_electric_load", "monthly_fractions_of_electric_load",
-                    "per_time_step_fractions_of_electric_load"),
-}
-
-# Blended reference buildings: (names field, percents field) per section.
-BLENDS = {
-    "ElectricLoad": ("blended_doe_reference_names", "blended_doe_reference_percents"),
-    "SpaceHeatingLoad": ("blended_doe_reference_names", "blended_doe_reference_percents"),
-    "DomesticHotWaterLoad": ("blended_doe_reference_names", "blended_doe_reference_percents"),
-    "CoolingLoad": ("blended_doe_reference_names", "blended_doe_reference_percents"),
-    "ProcessHeatLoad": ("blended_industrial_reference_names",
-                        "blended_industrial_reference_percents"),
-}
-
-# ASHP reference curves that must have one value per reference temperature.
-ASHP_CURVES = {
-    "ASHPSpaceHeater": (
-        ("heating_cop_reference", "heating_cf_reference", "heating_reference_temps_degF"),
-        ("cooling_cop_reference", "cooling_cf_reference", "cooling_reference_temps_degF"),
-    ),
-    "ASHPWaterHeater": (
-        ("heating_cop_reference", "heating_cf_reference", "heating_reference_temps_degF"),
-    ),
-}
-
-CHP_UNAVAILABILITY_KEYS = {
-    "month": (1, 12),
-    "start_week_of_month": (1, 6),
-    "start_day_of_week": (1, 7),
-    "start_hour": (1, 24),
-    "duration_hours": (0, None),
-}
-
-URDB_SCHEDULES = (
-    ("energyweekdayschedule", "energyratestructure"),
-    ("energyweekendschedule", "energyratestructure"),
-    ("demandweekdayschedule", "demandratestructure"),
-    ("demandweekendschedule", "demandratestructure"),
-)
-URDB_TIER_NUMBERS = ("rate", "adj", "sell", "max")
+# The cross-field rule tables, from schema.json (tools/optimizer_schema/rules.json says what
+# each one is and where it comes from).
+OFF_GRID_SECTIONS = frozenset(RULES["off_grid_sections"])
+ON_GRID_FIXED = {(section, name): fixed for section, name, fixed in RULES["on_grid_fixed"]}
+BOUND_PAIRS = tuple(tuple(pair) for pair in RULES["bound_pairs"])
 
 SUM_TOLERANCE = 1e-9
 PROBABILITY_TOLERANCE = 1e-8
@@ -143,17 +63,8 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (the value shortened when it is a long list or an object)."""
-        value = self.value
-        if isinstance(value, (list, dict)) and len(value) > MONTHS:
-            value = _short(value)
-        return {
-            "section": self.section,
-            "field": self.field,
-            "path": self.path,
-            "rule": self.rule,
-            "value": value,
-            "message": self.message,
-        }
+        long = isinstance(self.value, (list, dict)) and len(self.value) > MONTHS
+        return {**asdict(self), "value": _short(self.value) if long else self.value}
 
 
 def _short(value: Any) -> str:
@@ -195,8 +106,7 @@ class _Context:
             int(steps) if _is_number(steps) and steps in TIME_STEPS_PER_HOUR else 1
         )
         self.off_grid = settings.get("off_grid_flag") is True
-        self.series_length = HOURS_PER_YEAR * self.time_steps_per_hour
-        self.max_time_step = self.series_length
+        self.series_length = self.max_time_step = HOURS_PER_YEAR * self.time_steps_per_hour
 
 
 class _Report:
@@ -335,7 +245,8 @@ def _check_unique_names(
 
 
 def _check_presence(report: _Report, scenario: Mapping[str, Any], context: _Context) -> None:
-    required = ["Site", "ElectricLoad"] + ([] if context.off_grid else ["ElectricTariff"])
+    required = RULES["required_sections"] + (
+        [] if context.off_grid else RULES["required_on_grid_sections"])
     for key in required:
         if key not in scenario:
             report.add(key, key, "", "required", None, "Missing required inputs.")
@@ -362,6 +273,8 @@ def _check_section(
     _check_possible_sets(report, key, where, values)
     _check_bounds(report, key, where, values)
     _check_blend(report, key, where, values)
+    _check_needs(report, key, where, values)
+    _check_same_length(report, key, where, values)
     rule = SECTION_RULES.get(key)
     if rule is not None:
         rule(report, where, values, context)
@@ -375,13 +288,35 @@ def _check_possible_sets(
     if not sets or any(all(_given(values.get(name)) for name in names) for names in sets):
         return
     listing = "[" + ", ".join("[" + ", ".join(repr(n) for n in names) + "]" for names in sets) + "]"
+    note = RULES["input_set_notes"].get(key)
     message = f"Must provide at least one set of valid inputs from {listing}."
-    if key == "ElectricTariff":
-        message += (
-            " If this is an off-grid analysis, ElectricTariff inputs will not be used in REopt, "
-            "and can be removed from input JSON."
-        )
-    report.add(key, where, "", "input_set", None, message)
+    report.add(key, where, "", "input_set", None, f"{message} {note}" if note else message)
+
+
+def _check_needs(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
+    """The ``needs`` and ``exclusive`` rules of the section: a field given (or equal to a value)
+    needs another field given; fields of one group exclude those of the other."""
+    for rule in RULES["exclusive"]:
+        if rule["section"] == key and any(_given(values.get(name)) for name in rule["either"]) \
+                and any(_given(values.get(name)) for name in rule["or"]):
+            report.add(key, where, rule["report"], "exclusive", values.get(rule["report"]),
+                       rule["message"])
+    for need in RULES["needs"]:
+        if need["section"] != key or _given(values.get(need["need"])):
+            continue
+        when = values.get(need["when"])
+        if when == need["equals"] if "equals" in need else _given(when):
+            report.add(key, where, need["need"], need["rule"], values.get(need["need"]),
+                       need["message"])
+
+
+def _check_same_length(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
+    for group in RULES["same_length"].get(key, ()):
+        lengths = {len(values[name]) for name in group
+                   if isinstance(values.get(name), list) and values[name]}
+        if len(lengths) > 1:
+            report.add(key, where, group[0], "matching_length", values.get(group[0]),
+                       f"{', '.join(group[:-1])}, and {group[-1]} must all have the same length.")
 
 
 def _check_bounds(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
@@ -393,9 +328,9 @@ def _check_bounds(report: _Report, key: str, where: str, values: Mapping[str, An
 
 
 def _check_blend(report: _Report, key: str, where: str, values: Mapping[str, Any]) -> None:
-    if key not in BLENDS:
+    if key not in RULES["blends"]:
         return
-    names_field, percents_field = BLENDS[key]
+    names_field, percents_field = RULES["blends"][key]
     names, percents = values.get(names_field), values.get(percents_field)
     if not (_given(names) or _given(percents)):
         return
@@ -415,8 +350,8 @@ def _check_grid_mode(
     report: _Report, key: str, where: str, values: Mapping[str, Any], context: _Context
 ) -> None:
     if context.off_grid:
-        if key in ("PV", "Wind"):
-            for flag in OFF_GRID_FALSE_FLAGS:
+        if key in RULES["off_grid_false_flags"]["sections"]:
+            for flag in RULES["off_grid_false_flags"]["flags"]:
                 if values.get(flag) is True:
                     report.add(key, where, flag, "off_grid", True,
                                f"{flag} is always false when Settings.off_grid_flag is true.")
@@ -440,16 +375,12 @@ def _check_field(
     def add(rule: str, bad: Any, message: str) -> None:
         report.add(key, where, name, rule, bad, message)
 
-    if value is None:
-        if record.get("required"):
-            add("required", None, "This field is required.")
-        elif not record["nullable"]:
-            add("null", None, "This field cannot be null.")
-        return
-    if isinstance(value, (str, list, dict)) and len(value) == 0:
+    if not _given(value):
         if record.get("required"):
             add("required", value, "This field is required.")
-        elif not record["blank"]:
+        elif value is None and not record["nullable"]:
+            add("null", None, "This field cannot be null.")
+        elif value is not None and not record["blank"]:
             add("blank", value, "This field cannot be blank.")
         return
     kind = record["type"]
@@ -591,22 +522,6 @@ def _check_series_length(add: Any, items: list[Any], context: _Context, also: st
 # In-section rules
 
 
-def _site_rules(report: _Report, where: str, values: Mapping[str, Any], context: _Context) -> None:
-    if values.get("sector") == "federal":
-        for name in ("federal_procurement_type", "federal_sector_state"):
-            if not _given(values.get(name)):
-                report.add("Site", where, name, "required", values.get(name),
-                           f"If sector is federal, must provide {name}.")
-
-
-def _electric_load_rules(
-    report: _Report, where: str, values: Mapping[str, Any], context: _Context
-) -> None:
-    if _given(values.get("loads_kw")) and not _given(values.get("year")):
-        report.add("ElectricLoad", where, "year", "required", None,
-                   "Must provide ElectricLoad.year when using loads_kw input.")
-
-
 def _electric_tariff_rules(
     report: _Report, where: str, values: Mapping[str, Any], context: _Context
 ) -> None:
@@ -630,7 +545,7 @@ def _electric_tariff_rules(
 def _urdb_problems(rate: Mapping[str, Any], context: _Context) -> list[tuple[str, Any]]:
     """Structure checks of a URDB rate (schedules, periods, tiers)."""
     problems: list[tuple[str, Any]] = []
-    for name in ("energyweekdayschedule", "energyweekendschedule", "energyratestructure"):
+    for name in RULES["urdb"]["required"]:
         value = rate.get(name)
         if value is None:
             problems.append((f"Missing valid entry for {name}.", None))
@@ -638,7 +553,7 @@ def _urdb_problems(rate: Mapping[str, Any], context: _Context) -> list[tuple[str
             problems.append((f"Expecting a list for {name}.", value))
         elif not value:
             problems.append((f"List is empty for {name}.", value))
-    for schedule_name, structure_name in URDB_SCHEDULES:
+    for schedule_name, structure_name in RULES["urdb"]["schedules"]:
         schedule = rate.get(schedule_name)
         if not isinstance(schedule, list) or not schedule:
             continue
@@ -648,7 +563,7 @@ def _urdb_problems(rate: Mapping[str, Any], context: _Context) -> list[tuple[str
             continue
         problems += _urdb_schedule_problems(schedule_name, schedule, structure_name,
                                             len(structure), context)
-    for structure_name in ("energyratestructure", "demandratestructure", "flatdemandstructure"):
+    for structure_name in RULES["urdb"]["tiered_structures"]:
         structure = rate.get(structure_name)
         if isinstance(structure, list):
             problems += _urdb_tier_problems(structure_name, structure)
@@ -692,7 +607,7 @@ def _urdb_tier_problems(structure_name: str, structure: list[Any]) -> list[tuple
             return [(f"Period {number} of {structure_name} must be a list of tier objects.",
                      period)]
         for tier_index, tier in enumerate(period):
-            for key in URDB_TIER_NUMBERS:
+            for key in RULES["urdb"]["tier_numbers"]:
                 if key in tier and tier[key] is not None and not _is_number(tier[key]):
                     return [(f"Tier {tier_index} of period {number} in {structure_name} has a "
                              f"non-numeric {key}.", tier[key])]
@@ -709,12 +624,6 @@ def _electric_utility_rules(
         report.add("ElectricUtility", where, field, rule, value, message)
 
     start, end = values.get("outage_start_time_step"), values.get("outage_end_time_step")
-    if _given(start) and not _given(end):
-        add("outage_end_time_step", "pair", None,
-            "Got outage_start_time_step but no outage_end_time_step.")
-    if _given(end) and not _given(start):
-        add("outage_start_time_step", "pair", None,
-            "Got outage_end_time_step but no outage_start_time_step.")
     if _is_number(start) and _is_number(end) and end < start:
         add("outage_end_time_step", "order", end,
             "outage_end_time_step must be larger than or equal to outage_start_time_step.")
@@ -726,19 +635,6 @@ def _electric_utility_rules(
     starts = values.get("outage_start_time_steps")
     durations = values.get("outage_durations")
     probabilities = values.get("outage_probabilities")
-    if _given(starts) and not _given(durations):
-        add("outage_durations", "pair", None,
-            "outage_durations is required with outage_start_time_steps.")
-    if _given(durations) and not _given(starts):
-        add("outage_start_time_steps", "pair", None,
-            "outage_start_time_steps is required with outage_durations.")
-    if (_given(start) or _given(end)) and (_given(starts) or _given(durations)):
-        add("outage_start_time_steps", "exclusive", starts,
-            "Give either one outage (outage_start_time_step and outage_end_time_step) or "
-            "multiple outages (outage_start_time_steps and outage_durations), not both.")
-    if _given(probabilities) and not _given(durations):
-        add("outage_durations", "required", None,
-            "outage_durations is required if outage_probabilities is present.")
     if isinstance(probabilities, list) and isinstance(durations, list) and _given(probabilities):
         if len(probabilities) != len(durations):
             add("outage_probabilities", "matching_length", probabilities,
@@ -777,7 +673,7 @@ def _chp_rules(report: _Report, where: str, values: Mapping[str, Any], context: 
     for index, period in enumerate(periods):
         if not isinstance(period, Mapping):
             continue
-        for name, (low, high) in CHP_UNAVAILABILITY_KEYS.items():
+        for name, (low, high) in RULES["chp_unavailability_keys"].items():
             value = period.get(name)
             if not (isinstance(value, int) and not isinstance(value, bool)):
                 message = f"Item {index + 1} needs an integer {name}."
@@ -791,34 +687,10 @@ def _chp_rules(report: _Report, where: str, values: Mapping[str, Any], context: 
             break
 
 
-def _ashp_rules(section: str) -> Any:
-    def rules(report: _Report, where: str, values: Mapping[str, Any], context: _Context) -> None:
-        if _given(values.get("min_allowable_ton")) and _given(
-            values.get("min_allowable_peak_capacity_fraction")
-        ):
-            report.add(section, where, "min_allowable_ton", "exclusive",
-                       values.get("min_allowable_ton"),
-                       "At most one of min_allowable_ton and min_allowable_peak_capacity_fraction "
-                       f"may be input to model {section}.")
-        for curve in ASHP_CURVES[section]:
-            lengths = {len(values[name]) for name in curve if isinstance(values.get(name), list)
-                       and values[name]}
-            if len(lengths) > 1:
-                report.add(section, where, curve[0], "matching_length", values.get(curve[0]),
-                           f"{', '.join(curve[:-1])}, and {curve[-1]} must all have the same "
-                           "length.")
-
-    return rules
-
-
 SECTION_RULES = {
-    "Site": _site_rules,
-    "ElectricLoad": _electric_load_rules,
     "ElectricTariff": _electric_tariff_rules,
     "ElectricUtility": _electric_utility_rules,
     "CHP": _chp_rules,
-    "ASHPSpaceHeater": _ashp_rules("ASHPSpaceHeater"),
-    "ASHPWaterHeater": _ashp_rules("ASHPWaterHeater"),
 }
 
 
@@ -836,7 +708,7 @@ def _check_cross_section(report: _Report, scenario: Mapping[str, Any], context: 
     has_reference = _given(electric_load.get("doe_reference_name")) or _given(
         electric_load.get("blended_doe_reference_names")
     )
-    for key, own_profile in INHERITING_LOADS.items():
+    for key, own_profile in RULES["inheriting_loads"].items():
         load = _section(scenario, key)
         if load is None or any(_given(load.get(name)) for name in own_profile):
             continue
@@ -845,23 +717,20 @@ def _check_cross_section(report: _Report, scenario: Mapping[str, Any], context: 
                        f"Must provide DOE commercial reference building profiles either under "
                        f"{key} or ElectricLoad.")
 
-    for key in FUEL_PRICED_SECTIONS:
-        burner = _section(scenario, key)
-        if burner is not None and not _given(burner.get("fuel_cost_per_mmbtu")):
-            report.add(key, key, "fuel_cost_per_mmbtu", "required", None,
-                       f"Must provide fuel_cost_per_mmbtu to model {key}.")
+    for need in RULES["section_needs"]:
+        needing = need["section"]
+        if _section(scenario, need["when"]) is not None and not _given(
+            (_section(scenario, needing) or {}).get(need["need"])
+        ):
+            report.add(needing, needing, need["need"], need["rule"], None, need["message"])
 
-    heating = [key for key in HEATING_LOADS if key in scenario]
+    heating = [key for key in RULES["heating_loads"] if key in scenario]
     if heating and "ExistingBoiler" not in scenario:
         report.add("ExistingBoiler", "ExistingBoiler", "", "cross_section", None,
                    f"A heating load ({', '.join(heating)}) needs an ExistingBoiler section "
                    "(with fuel_cost_per_mmbtu) to serve it in the business-as-usual case.")
 
     site = _section(scenario, "Site") or {}
-    if "CST" in scenario and not _given(site.get("land_acres")):
-        report.add("Site", "Site", "land_acres", "cross_section", None,
-                   "CST needs Site.land_acres (the land available for the collectors).")
-
     utility = _section(scenario, "ElectricUtility") or {}
     resilience = site.get("min_resil_time_steps")
     durations = utility.get("outage_durations")
