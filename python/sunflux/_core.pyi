@@ -659,6 +659,9 @@ def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str:
     """The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail)."""
+def climate_weather(table: _ArrowStream, local_time: bool = True) -> CoreWeather:
+    """The weather year of a climate table (a `CoreClimateTable`'s Arrow, or a copy keeping its
+    schema metadata), in the site's standard time with `local_time`, else in the table's zone."""
 def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable:
     """Parses a climate CSV body from elsewhere (a file, another client); the parser threads read the
     `bytes` in place. With `whole_year`, the rows must be one whole year."""

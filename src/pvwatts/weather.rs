@@ -20,6 +20,8 @@
 //! * File readers round every weather value through `f32`, as SSC stores file columns as
 //!   `float`; `Weather::from_columns` keeps the values it is given.
 
+mod climate;
+pub use climate::weather_from_climate_table;
 mod csv;
 pub use csv::metadata_keys;
 mod epw;
