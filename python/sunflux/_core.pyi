@@ -3,6 +3,8 @@
 from collections.abc import Awaitable
 from typing import Any, Callable, Final, Literal, Protocol
 
+from sunflux.technical_potential import Region
+
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
 API_KEY_LENGTH: Final[int]
@@ -490,7 +492,9 @@ def pvwatts_simulate_many_v8(
 
 class CoreTpConfiguration:
     """A parsed configuration; the Python `Configuration` wraps it."""
-    def regions(self) -> list[dict[str, Any]]: ...
+    def regions(self) -> list[Region]:
+        """Every region with its resources and their input fields, as the public records of
+        `sunflux.technical_potential` built from the typed configuration."""
     @property
     def version(self) -> str | None: ...
     def inputs(self) -> dict[str, Any]: ...
