@@ -32,7 +32,7 @@ mod tmy3;
 
 use super::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
 use crate::formats::calendar::days_from_civil;
-pub use table::{column_field_name, weather_from_columns, NamedColumn};
+pub use table::{column_field_name, numeric_column, weather_from_columns, NamedColumn};
 use std::fmt;
 use std::path::Path;
 

@@ -3,13 +3,13 @@
 //! or the site's standard time computed from the UTC instants.
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, TimestampMicrosecondType};
-use arrow_array::{Array, RecordBatch};
+use arrow_array::types::TimestampMicrosecondType;
+use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Schema};
 use serde::Deserialize;
 
-use super::table::{weather_from_columns, NamedColumn};
-use super::{Series, SiteHints, Weather};
+use super::table::{numeric_column, weather_from_columns, NamedColumn};
+use super::{SiteHints, Weather};
 use crate::formats::calendar::civil_from_days;
 use crate::formats::climate_csv::SCHEMA_METADATA_KEY;
 
@@ -80,31 +80,15 @@ pub fn weather_from_climate_table(schema: &Schema, batches: &[RecordBatch], loca
     Ok(weather)
 }
 
-/// Every numeric column but those in `left_out`, as float64 (a float64 column of one batch in
-/// place).
+/// Every numeric column but those in `left_out`, as float64 (see [`numeric_column`]).
 fn numeric_columns(schema: &Schema, batches: &[RecordBatch], left_out: &[&str]) -> Vec<NamedColumn> {
     schema
         .fields()
         .iter()
         .enumerate()
-        .filter(|(_, field)| field.data_type().is_numeric() && !left_out.contains(&field.name().as_str()))
-        .filter_map(|(index, field)| Some(NamedColumn { name: field.name().clone(), values: float_column(batches, index)? }))
+        .filter(|(_, field)| !left_out.contains(&field.name().as_str()))
+        .filter_map(|(index, field)| Some(NamedColumn { name: field.name().clone(), values: numeric_column(batches, index)? }))
         .collect()
-}
-
-fn float_column(batches: &[RecordBatch], index: usize) -> Option<Series> {
-    if let [batch] = batches {
-        let column = batch.column(index);
-        if column.data_type() == &DataType::Float64 && column.null_count() == 0 {
-            return Some(column.as_primitive::<Float64Type>().values().clone());
-        }
-    }
-    let mut values = Vec::new();
-    for batch in batches {
-        let as_f64 = arrow_cast::cast(batch.column(index), &DataType::Float64).ok()?;
-        values.extend(as_f64.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(f64::NAN)));
-    }
-    Some(values.into())
 }
 
 /// year, month, day, hour and minute of each UTC instant seen at `zone` hours east of UTC.
