@@ -4,6 +4,7 @@ the same parameters, and mypy accepts the package's typed surface."""
 from __future__ import annotations
 
 import ast
+import importlib
 import inspect
 import pathlib
 import subprocess
@@ -264,6 +265,17 @@ _BUILTINS: dict[str, type | tuple[type, ...]] = {
 }
 
 
+def _stubbed_class(name: str) -> type:
+    """A class the stub names: the core's own, or a public record it imports (the core builds
+    those, such as `technical_potential.Region`)."""
+    if hasattr(_core, name):
+        return getattr(_core, name)  # type: ignore[no-any-return]
+    for node in ast.parse(STUB.read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.module and any(alias.name == name for alias in node.names):
+            return getattr(importlib.import_module(node.module), name)  # type: ignore[no-any-return]
+    raise AssertionError(f"the stub names {name}, which neither the core nor its imports define")
+
+
 def _conforms(value: object, annotation: ast.expr) -> bool:
     """Whether ``value`` has the stubbed type (containers checked element by element)."""
     if isinstance(annotation, ast.Constant) and annotation.value is None:
@@ -275,7 +287,7 @@ def _conforms(value: object, annotation: ast.expr) -> bool:
             return True
         if annotation.id == "_ArrowStream":
             return hasattr(value, "__arrow_c_stream__")
-        expected = _BUILTINS.get(annotation.id) or getattr(_core, annotation.id)
+        expected = _BUILTINS.get(annotation.id) or _stubbed_class(annotation.id)
         return isinstance(value, expected) and not (annotation.id == "int" and isinstance(value, bool))
     assert isinstance(annotation, ast.Subscript), ast.unparse(annotation)
     container = ast.unparse(annotation.value)

@@ -117,6 +117,20 @@ def test_config_lists_every_region_with_its_resources_and_fields(instant: Instan
     )
 
 
+def test_config_records_are_the_public_dataclasses_typed_by_the_core(instant: Instant) -> None:
+    import dataclasses
+
+    from sunflux.technical_potential import InputField, Region, Resource
+
+    india = instant.client.technical_potential.config("rede").region("India")
+    assert type(india) is Region and dataclasses.is_dataclass(india)
+    resource = india.resources[0]
+    assert type(resource) is Resource and all(type(f) is InputField for f in resource.input_fields)
+    assert type(resource.default_power_density) is float and type(resource.id) is int
+    assert dataclasses.replace(india) == india
+    assert repr(india).startswith("Region(id=6, region_id=6, label='India', resources=[Resource(id=")
+
+
 def test_config_by_countries_keeps_configuration_order_and_ignores_unknown_names(instant: Instant) -> None:
     config = instant.client.technical_potential.config("rede", countries=["kenya", "India", "Atlantis"])
     assert [r.label for r in config.regions] == ["India", "Kenya"]

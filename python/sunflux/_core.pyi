@@ -3,6 +3,8 @@
 from collections.abc import Awaitable
 from typing import Any, Callable, Final, Literal, Protocol
 
+from sunflux.technical_potential import Region
+
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
 API_KEY_LENGTH: Final[int]
@@ -490,7 +492,9 @@ def pvwatts_simulate_many_v8(
 
 class CoreTpConfiguration:
     """A parsed configuration; the Python `Configuration` wraps it."""
-    def regions(self) -> list[dict[str, Any]]: ...
+    def regions(self) -> list[Region]:
+        """Every region with its resources and their input fields, as the public records of
+        `sunflux.technical_potential` built from the typed configuration."""
     @property
     def version(self) -> str | None: ...
     def inputs(self) -> dict[str, Any]: ...
@@ -659,6 +663,9 @@ def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str:
     """The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail)."""
+def climate_weather(table: _ArrowStream, local_time: bool = True) -> CoreWeather:
+    """The weather year of a climate table (a `CoreClimateTable`'s Arrow, or a copy keeping its
+    schema metadata), in the site's standard time with `local_time`, else in the table's zone."""
 def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable:
     """Parses a climate CSV body from elsewhere (a file, another client); the parser threads read the
     `bytes` in place. With `whole_year`, the rows must be one whole year."""

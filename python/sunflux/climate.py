@@ -132,30 +132,9 @@ class ClimateTable:
         reads NSRDB files in UTC: the results then equal SSC's on such a file, including SSC's
         sunrise rule, which at eastern longitudes counts some sunny UTC hours as night on days
         whose sunrise falls near midnight UTC."""
-        from sunflux.pvwatts import read_weather
+        from sunflux.pvwatts import Weather
 
-        if self.data.height == 0:
-            raise ParameterError("the table has no rows: a PV simulation needs one whole year")
-        needed = ("ghi", "dni", "dhi")
-        missing = [name for name in needed if name not in self.data.columns]
-        if missing:
-            raise ParameterError(f"the table lacks {', '.join(missing)} for a PV simulation")
-        m = self.metadata
-        site = {"lat": m.latitude, "lon": m.longitude, "elevation": m.elevation if m.elevation is not None else 0.0}
-        if not local_time or m.local_time_zone is None or m.local_time_zone == (m.time_zone or 0.0):
-            return self._placed(read_weather(self.data, tz=m.time_zone or 0.0, **site))
-        import polars as pl
-
-        tz = m.local_time_zone
-        local = pl.col("timestamp").dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(tz * 60))
-        frame = self.data.drop(["Year", "Month", "Day", "Hour", "Minute"], strict=False).with_columns(
-            local.dt.year().alias("year"),
-            local.dt.month().alias("month"),
-            local.dt.day().alias("day"),
-            local.dt.hour().alias("hour"),
-            local.dt.minute().cast(pl.Float64).alias("minute"),
-        )
-        return self._placed(read_weather(frame.drop("timestamp"), tz=tz, **site))
+        return Weather(_core.climate_weather(self._core.to_arrow(), local_time))
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickles the table as Arrow (its buffers travel out of band with protocol 5) and the
@@ -163,13 +142,6 @@ class ClimateTable:
         from sunflux._frames import to_pyarrow
 
         return ClimateTable, (_SavedClimateTable(to_pyarrow(self._core.to_arrow()), self._core.metadata()),)
-
-    def _placed(self, weather: Weather) -> Weather:
-        """``weather`` naming this table's place (a table carries numbers only)."""
-        from sunflux.pvwatts import Weather
-
-        m = self.metadata
-        return Weather(weather._core.with_place(m.city, m.state, m.country, m.location_id, m.source))
 
     def __repr__(self) -> str:
         m = self.metadata

@@ -93,24 +93,12 @@ class Region:
         raise ParameterError(f"region {self.label} has no resource {key_or_id!r} (it has {', '.join(r.key for r in self.resources)})")
 
 
-def _region(record: dict[str, Any]) -> Region:
-    resources = []
-    for entry in record.get("availableResources", []):
-        info = entry["resource"]
-        fields = [
-            InputField(f.get("fieldId", 0), f.get("fieldName", ""), f.get("dataType", ""), f.get("fieldValues"), f.get("defaultValue"))
-            for f in entry.get("inputFields", [])
-        ]
-        resources.append(Resource(info["id"], info["key"], info.get("label", info["key"]), info.get("defaultPowerDensity"), fields))
-    return Region(record["id"], record["region"]["id"], record["region"]["label"], resources)
-
-
 class Configuration:
     """What a technical-potential server offers: ``regions`` with their resources and fields."""
 
     def __init__(self, core: _core.CoreTpConfiguration) -> None:
         self._core = core
-        self.regions: list[Region] = [_region(r) for r in core.regions()]
+        self.regions: list[Region] = core.regions()
         self.version: str | None = core.version
         self.inputs: dict[str, Any] = core.inputs()
 

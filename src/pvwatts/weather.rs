@@ -20,6 +20,8 @@
 //! * File readers round every weather value through `f32`, as SSC stores file columns as
 //!   `float`; `Weather::from_columns` keeps the values it is given.
 
+mod climate;
+pub use climate::weather_from_climate_table;
 mod csv;
 pub use csv::metadata_keys;
 mod epw;
@@ -30,7 +32,7 @@ mod tmy3;
 
 use super::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
 use crate::formats::calendar::days_from_civil;
-pub use table::{column_field_name, weather_from_columns, NamedColumn};
+pub use table::{column_field_name, numeric_column, weather_from_columns, NamedColumn};
 use std::fmt;
 use std::path::Path;
 

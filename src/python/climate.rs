@@ -6,16 +6,19 @@ use std::sync::Arc;
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
+use pyo3_arrow::PyTable;
 
 use super::bridge::CancelToken;
 use super::client::sync_and_async;
 use super::convert::{arrow_table, json_to_py, raw_value, Arguments};
 use super::errors::to_pyerr;
+use super::pvwatts::CoreWeather;
 use crate::error::{Error, Result};
 use crate::formats::climate_csv::{read_climate_csv, ParsedClimateCsv, SCHEMA_METADATA_KEY};
 use crate::formats::climate_zip::{read_climate_zip, ClimateZip, ClimateZipError};
 use crate::formats::Format;
 use crate::limits::DEFAULT_MAX_UNZIPPED_BYTES;
+use crate::pvwatts::weather::weather_from_climate_table;
 use crate::services::climate::requests::{self, point, validated, validated_site};
 use crate::services::climate::RawClimateRequest;
 use crate::services::raw::RawValue;
@@ -272,4 +275,14 @@ pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped
         })
     })?;
     Ok(CoreClimateZip::from(zip))
+}
+
+/// The weather year of a climate table (a `CoreClimateTable`'s Arrow, or a copy keeping its
+/// schema metadata), in the site's standard time with `local_time`, else in the table's zone.
+#[pyfunction]
+#[pyo3(signature = (table, local_time=true))]
+pub fn climate_weather(py: Python<'_>, table: PyTable, local_time: bool) -> PyResult<CoreWeather> {
+    let (batches, schema) = table.into_inner();
+    let weather = py.detach(|| weather_from_climate_table(&schema, &batches, local_time)).map_err(|message| to_pyerr(Error::Parameter(vec![message])))?;
+    Ok(CoreWeather::new(Arc::new(weather)))
 }

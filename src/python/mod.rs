@@ -60,6 +60,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(climate::climate_fetch, m)?)?;
     m.add_function(wrap_pyfunction!(climate::climate_fetch_async, m)?)?;
     m.add_function(wrap_pyfunction!(climate::climate_cache_key, m)?)?;
+    m.add_function(wrap_pyfunction!(climate::climate_weather, m)?)?;
     m.add_function(wrap_pyfunction!(climate::parse_climate_csv_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(climate::parse_climate_zip_bytes, m)?)?;
     m.add_class::<technical_potential::CoreTpConfiguration>()?;

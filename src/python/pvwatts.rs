@@ -4,8 +4,6 @@
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
 
-use arrow_array::cast::AsArray;
-use arrow_array::types::Float64Type;
 use arrow_array::{Array, ArrayRef, Float64Array, Int64Array, RecordBatch, TimestampMicrosecondArray};
 use crate::formats::timezone::standard_time_zone;
 use arrow_schema::{DataType, Field, Schema};
@@ -19,6 +17,7 @@ use super::pv::CorePvEstimate;
 use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
+use crate::pvwatts::weather::numeric_column;
 use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_controlled, BatchControl, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
 use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
@@ -151,25 +150,6 @@ pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String, lat: Opti
 
 /// A numeric column of the table as f64: the Arrow buffer itself when it is one float64 chunk
 /// without nulls (no copy), otherwise a converted copy (nulls become NaN); `None` for other types.
-fn column_f64(batches: &[RecordBatch], index: usize) -> Option<Series> {
-    if let [batch] = batches {
-        let column = batch.column(index);
-        if column.data_type() == &DataType::Float64 && column.null_count() == 0 {
-            return Some(column.as_primitive::<Float64Type>().values().clone());
-        }
-    }
-    let mut out = Vec::new();
-    for batch in batches {
-        let column = batch.column(index);
-        if !column.data_type().is_numeric() {
-            return None;
-        }
-        let as_f64 = arrow_cast::cast(column, &DataType::Float64).ok()?;
-        out.extend(as_f64.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(f64::NAN)));
-    }
-    Some(out.into())
-}
-
 /// Builds a weather year from an Arrow table (polars, pyarrow or pandas): its numeric columns
 /// under any of the names the file readers accept, the site from the arguments.
 #[pyfunction]
@@ -181,7 +161,7 @@ pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon:
         .fields()
         .iter()
         .enumerate()
-        .filter_map(|(index, field)| column_f64(&batches, index).map(|values| NamedColumn { name: field.name().clone(), values }))
+        .filter_map(|(index, field)| numeric_column(&batches, index).map(|values| NamedColumn { name: field.name().clone(), values }))
         .collect();
     let hints = SiteHints { lat, lon, tz, elevation };
     let weather = py.detach(|| weather_from_columns(columns, &hints, name, fill_gaps)).map_err(weather_error)?;

@@ -11,6 +11,7 @@ use crate::error::Error;
 use crate::services::technical_potential::request::{
     checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job,
 };
+use crate::services::technical_potential::{InputField, RegionConfig, ResourceConfig};
 use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
 
 /// A parsed configuration; the Python `Configuration` wraps it.
@@ -21,9 +22,12 @@ pub struct CoreTpConfiguration {
 
 #[pymethods]
 impl CoreTpConfiguration {
-    /// Every region with its resources and their input fields, as plain values.
+    /// Every region with its resources and their input fields, as the public records of
+    /// `sunflux.technical_potential` (`Region`, `Resource`, `InputField`) built from the typed
+    /// configuration.
     fn regions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        self.config.regions.iter().map(|region| json_to_py(py, &region.to_value())).collect()
+        let records = PublicRecords::new(py)?;
+        self.config.regions.iter().map(|region| records.region(region)).collect()
     }
 
     #[getter]
@@ -40,6 +44,37 @@ impl CoreTpConfiguration {
         let batch = configuration_to_record_batch(&self.config).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
         let schema = batch.schema();
         arrow_table(py, vec![batch], schema)
+    }
+}
+
+/// The configuration's public record classes, so a typed region becomes a Python record
+/// without a detour through JSON.
+struct PublicRecords<'py> {
+    region: Bound<'py, PyAny>,
+    resource: Bound<'py, PyAny>,
+    input_field: Bound<'py, PyAny>,
+}
+
+impl<'py> PublicRecords<'py> {
+    fn new(py: Python<'py>) -> PyResult<Self> {
+        let module = py.import("sunflux.technical_potential")?;
+        Ok(PublicRecords { region: module.getattr("Region")?, resource: module.getattr("Resource")?, input_field: module.getattr("InputField")? })
+    }
+
+    fn region(&self, region: &RegionConfig) -> PyResult<Bound<'py, PyAny>> {
+        let resources = region.resources.iter().map(|resource| self.resource(resource)).collect::<PyResult<Vec<_>>>()?;
+        self.region.call1((region.id, region.region_id, region.label.as_str(), resources))
+    }
+
+    fn resource(&self, resource: &ResourceConfig) -> PyResult<Bound<'py, PyAny>> {
+        let fields = resource.input_fields.iter().map(|field| self.input_field(field)).collect::<PyResult<Vec<_>>>()?;
+        self.resource.call1((resource.id, resource.key.as_str(), resource.label.as_str(), resource.default_power_density, fields))
+    }
+
+    fn input_field(&self, field: &InputField) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.input_field.py();
+        let optional = |value: &Option<serde_json::Value>| value.as_ref().map_or_else(|| Ok(py.None().into_bound(py)), |value| json_to_py(py, value));
+        self.input_field.call1((field.field_id, field.field_name.as_str(), field.data_type.as_str(), optional(&field.field_values)?, optional(&field.default_value)?))
     }
 }
 

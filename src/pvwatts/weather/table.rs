@@ -12,6 +12,10 @@
 use super::csv::choose_columns;
 use super::epw::fill_missing;
 use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
+use arrow_array::cast::AsArray;
+use arrow_array::types::Float64Type;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
 use std::borrow::Cow;
 
 /// One column of a table.
@@ -27,6 +31,28 @@ pub struct NamedColumn {
 /// "albedo", "snow_depth").
 pub fn column_field_name(name: &str) -> Option<&'static str> {
     super::csv::field_of(&super::csv::normalize_column_name(name).base).map(Field::default_name)
+}
+
+/// Column `index` of an Arrow table as float64, or `None` when it is not numeric: a float64
+/// column without nulls in one batch is used in place; other columns are converted once, nulls
+/// becoming NaN.
+pub fn numeric_column(batches: &[RecordBatch], index: usize) -> Option<Series> {
+    if let [batch] = batches {
+        let column = batch.column(index);
+        if column.data_type() == &DataType::Float64 && column.null_count() == 0 {
+            return Some(column.as_primitive::<Float64Type>().values().clone());
+        }
+    }
+    let mut out = Vec::new();
+    for batch in batches {
+        let column = batch.column(index);
+        if !column.data_type().is_numeric() {
+            return None;
+        }
+        let as_f64 = arrow_cast::cast(column, &DataType::Float64).ok()?;
+        out.extend(as_f64.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(f64::NAN)));
+    }
+    Some(out.into())
 }
 
 /// The minute that replaces EPW's hour-ending minute 60 (SSC's rule for such data).
