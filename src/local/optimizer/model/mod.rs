@@ -25,7 +25,7 @@ use super::pv_costs;
 use super::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
-use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+use super::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
 pub mod resilience_inputs;
 
