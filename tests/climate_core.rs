@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use sunflux::formats::climate_csv::{expected_rows, parse_climate_csv, write_climate_csv, Attribute, ClimateCsvError};
+use sunflux::formats::climate_csv::{expected_rows, parse_climate_csv, write_climate_csv, ClimateCsvError};
+use sunflux::spec::vocabulary::Attribute;
 use sunflux::formats::climate_zip::read_climate_zip;
 use sunflux::formats::wkt::{parse_wkt, Geometry, LonLat};
 use sunflux::formats::Format;

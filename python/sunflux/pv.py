@@ -5,7 +5,7 @@ local engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` en
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -244,47 +244,25 @@ class _PvBase:
     def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
         self._handle = handle_of(handle)
 
-    def _estimate_call(
-        self,
-        system_capacity: float,
-        module_type: ModuleType | ModuleTypeCode,
-        losses: float,
-        array_type: ArrayType | ArrayTypeCode,
-        tilt: float,
-        azimuth: float,
-        *,
-        lat: float | None = None,
-        lon: float | None = None,
-        file_id: str | Station | None = None,
-        dataset: EstimatorDataset | None = None,
-        radius: int | None = None,
-        timeframe: Timeframe = "monthly",
-        dc_ac_ratio: float = 1.2,
-        gcr: float = 0.4,
-        inv_eff: float = 96,
-        format: EstimateFormat = "json",
-        callback: str | None = None,
-        version: EstimatorVersion | None = None,
-        bifaciality: float | None = None,
-        albedo: float | Sequence[float] | None = None,
-        use_wf_albedo: bool | None = None,
-        soiling: Sequence[float] | None = None,
-        en_snowloss: bool | None = None,
-    ) -> _EstimateCall:
-        check_pvwatts_system(system_capacity, losses, array_type)
-        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
-        chosen = _version(version, self._handle.routes, options)
-        core, site = self._handle.core, _file_id(file_id, chosen)
+    def _estimate_call(self, arguments: Mapping[str, Any]) -> _EstimateCall:
+        """Checks ``estimate``'s arguments, given as its locals so that only the blocking and
+        async methods write its signature, and returns the core's arguments for the version
+        chosen."""
+        a = arguments
+        check_pvwatts_system(a["system_capacity"], a["losses"], a["array_type"])
+        options = {name: a[name] for name in V8_PARAMETERS}
+        chosen = _version(a["version"], self._handle.routes, options)
+        common = (
+            self._handle.core, a["system_capacity"], a["module_type"], a["losses"], a["array_type"], a["tilt"], a["azimuth"],
+            a["lat"], a["lon"], _file_id(a["file_id"], chosen), a["dataset"], a["radius"], a["timeframe"], a["dc_ac_ratio"],
+            a["gcr"], a["inv_eff"],
+        )
         if chosen == "v8":
             return _EstimateCall(None, (
-                core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
-                dc_ac_ratio, gcr, inv_eff, bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss,
-                format, callback,
+                *common, a["bifaciality"], number_list(a["albedo"]), a["use_wf_albedo"], number_list(a["soiling"]),
+                a["en_snowloss"], a["format"], a["callback"],
             ))
-        return _EstimateCall((
-            core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
-            dc_ac_ratio, gcr, inv_eff, format, callback,
-        ), None)
+        return _EstimateCall((*common, a["format"], a["callback"]), None)
 
 
 class PvService(_PvBase):
@@ -317,12 +295,7 @@ class PvService(_PvBase):
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
     ) -> PvEstimate:
-        call = self._estimate_call(
-            system_capacity, module_type, losses, array_type, tilt, azimuth, lat=lat, lon=lon, file_id=file_id, dataset=dataset,
-            radius=radius, timeframe=timeframe, dc_ac_ratio=dc_ac_ratio, gcr=gcr, inv_eff=inv_eff, format=format,
-            callback=callback, version=version, bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo,
-            soiling=soiling, en_snowloss=en_snowloss,
-        )
+        call = self._estimate_call(locals())
         if call.v8 is not None:
             return _finish(_core.pv_estimate_v8(*call.v8, trace=self._handle.trace()))
         assert call.v6 is not None
@@ -362,12 +335,7 @@ class AsyncPvService(_PvBase):
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
     ) -> PvEstimate:
-        call = self._estimate_call(
-            system_capacity, module_type, losses, array_type, tilt, azimuth, lat=lat, lon=lon, file_id=file_id, dataset=dataset,
-            radius=radius, timeframe=timeframe, dc_ac_ratio=dc_ac_ratio, gcr=gcr, inv_eff=inv_eff, format=format,
-            callback=callback, version=version, bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo,
-            soiling=soiling, en_snowloss=en_snowloss,
-        )
+        call = self._estimate_call(locals())
         if call.v8 is not None:
             return _finish(await _core.pv_estimate_v8_async(*call.v8, trace=self._handle.trace()))
         assert call.v6 is not None

@@ -13,6 +13,16 @@ pub const HOURS_PER_YEAR: usize = 8760;
 /// Hours in a 366-day year.
 pub const HOURS_PER_LEAP_YEAR: usize = 8784;
 
+/// Steps per hour that a year-long series of the optimizer's services may have: hourly,
+/// 30-minute and 15-minute (the spec's `time_steps_per_hour`).
+pub const STEPS_PER_HOUR_CHOICES: [usize; 3] = [1, 2, 4];
+
+/// The steps per hour of a series of `len` values covering one 8760-hour year: 1, 2 or 4, or
+/// `None` for any other length.
+pub fn steps_per_hour_of_year(len: usize) -> Option<usize> {
+    STEPS_PER_HOUR_CHOICES.into_iter().find(|steps| steps * HOURS_PER_YEAR == len)
+}
+
 /// Gregorian leap year.
 pub fn is_leap_year(year: i32) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0

@@ -353,7 +353,8 @@ fn assemble(tables: Vec<(String, ClimateTable)>) -> Result<ClimateZip, ClimateZi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::climate_csv::{write_climate_csv, Attribute, ClimateMetadata, DataColumn};
+    use crate::formats::climate_csv::{write_climate_csv, ClimateMetadata, DataColumn};
+    use crate::spec::vocabulary::Attribute;
 
     const HOURS: usize = 8760;
 

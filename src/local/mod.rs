@@ -5,9 +5,7 @@ pub mod catalog;
 pub mod climate;
 pub mod faults;
 pub mod gateway;
-pub mod load_profiles;
 pub mod optimizer;
-pub mod optimizer_routes;
 pub mod prng;
 pub mod pv;
 pub mod reply;
@@ -17,7 +15,6 @@ pub mod state;
 pub mod station_weather;
 pub mod status;
 pub mod technical_potential;
-pub mod urdb_standin;
 pub mod weather_gen;
 
 pub use faults::{FaultConfig, FaultKind};

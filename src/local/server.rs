@@ -18,7 +18,7 @@ use super::faults::{html_error_page, FaultKind};
 use super::gateway::{check_key, find_key, gateway_error, GatewayCode};
 use super::reply::ServiceReply;
 use super::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceConfig, ServiceState};
-use super::{climate, optimizer_routes, pv, solar, status, technical_potential};
+use super::{climate, optimizer, pv, solar, status, technical_potential};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::limits::SERVICE_MAX_BODY_BYTES;
@@ -39,10 +39,10 @@ pub fn router(state: Arc<ServiceState>) -> Router {
             Served::PvEstimator => get(pv::handle),
             Served::ClimateDownload => get(climate::handle).post(climate::handle),
             Served::DownloadFile => get(climate::handle_download),
-            Served::OptimizerJob => post(optimizer_routes::handle_post),
-            Served::OptimizerResults => get(optimizer_routes::handle_results),
-            Served::OptimizerSimulatedLoad => get(optimizer_routes::handle_simulated_load),
-            Served::UtilityRates => get(optimizer_routes::handle_utility_rates),
+            Served::OptimizerJob => post(optimizer::http::handle_post),
+            Served::OptimizerResults => get(optimizer::http::handle_results),
+            Served::OptimizerSimulatedLoad => get(optimizer::http::handle_simulated_load),
+            Served::UtilityRates => get(optimizer::http::handle_utility_rates),
             Served::TechnicalPotentialConfig => get(technical_potential::handle_config),
             Served::TechnicalPotentialJob => {
                 get(technical_potential::handle_job_get).post(technical_potential::handle_job_post).delete(technical_potential::handle_job_delete)

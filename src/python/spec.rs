@@ -7,10 +7,9 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::formats::climate_csv::Attribute;
 use crate::local::FaultKind;
 use crate::pvwatts::weather::metadata_keys;
-use crate::spec::vocabulary::Dataset;
+use crate::spec::vocabulary::{Attribute, Dataset};
 use crate::spec::limits;
 
 /// Why an id from dataset query v2 cannot be the v6 estimator's `file_id`.

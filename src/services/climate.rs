@@ -20,7 +20,8 @@
 pub mod requests;
 
 use super::raw::RawValue;
-use crate::formats::climate_csv::{expected_rows, Attribute};
+use crate::formats::climate_csv::expected_rows;
+use crate::spec::vocabulary::Attribute;
 use crate::formats::wkt::{parse_wkt, Geometry};
 use crate::formats::Format;
 use crate::spec::routes::DatasetFamily;

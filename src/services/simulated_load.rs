@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use super::raw::RawValue;
 use super::solar::{check_range, NumberRange};
-use crate::formats::calendar::days_from_civil;
+use crate::formats::calendar::{days_from_civil, steps_per_hour_of_year};
 
 /// Commercial reference building types and the flat profiles the service knows.
 pub const BUILDING_TYPES: [&str; 22] = [
@@ -249,7 +249,7 @@ pub struct SimulatedLoad {
 /// Parses an answer body; the load must have 8760 values per step-hour.
 pub fn parse_simulated_load(body: &[u8]) -> Result<SimulatedLoad, String> {
     let load: SimulatedLoad = serde_json::from_slice(body).map_err(|e| format!("the simulated_load answer is not the expected JSON: {e}"))?;
-    if load.loads_kw.is_empty() || load.loads_kw.len() % 8760 != 0 || !(1..=4).contains(&(load.loads_kw.len() / 8760)) {
+    if steps_per_hour_of_year(load.loads_kw.len()).is_none() {
         return Err(format!("the simulated_load answer has {} load values (expected 8760, 17520 or 35040)", load.loads_kw.len()));
     }
     Ok(load)
@@ -258,7 +258,7 @@ pub fn parse_simulated_load(body: &[u8]) -> Result<SimulatedLoad, String> {
 /// `timestamp` (naive local time from 1 January of `year`, one per step) and `load_kw`; the
 /// load buffer is moved in, not copied.
 pub fn load_batch(loads_kw: Vec<f64>, year: i32) -> Result<RecordBatch, ArrowError> {
-    let steps_per_hour = i64::try_from(loads_kw.len() / 8760).unwrap_or(1).max(1);
+    let steps_per_hour = steps_per_hour_of_year(loads_kw.len()).and_then(|steps| i64::try_from(steps).ok()).unwrap_or(1);
     let step_us = 3_600_000_000 / steps_per_hour;
     let start = days_from_civil(year, 1, 1) * 86_400_000_000;
     let stamps: Vec<i64> = (0..i64::try_from(loads_kw.len()).unwrap_or(0)).map(|i| start + i * step_us).collect();

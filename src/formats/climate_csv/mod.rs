@@ -1,6 +1,7 @@
-//! The climate download CSV: the 12 attributes and their file names, the typed metadata of
-//! rows 1–2, the writer (the embedded service) and the fast parser (the client) into typed
-//! columns and an Arrow `RecordBatch`, plus the calendar rules of the row count.
+//! The climate download CSV: the typed metadata of rows 1–2, the writer (the embedded service)
+//! and the fast parser (the client) into typed columns and an Arrow `RecordBatch`, plus the
+//! column naming and calendar rules of the row count (`layout`). The 12 attributes and their
+//! file names are the spec's vocabulary (`spec::vocabulary::Attribute`).
 //!
 //! Layout (spec, "CSV layout"): row 1 the 21 metadata names, row 2 their values, row 3 `Year,
 //! Month, Day, Hour, Minute` and one column per attribute (long names, e.g. `air temperature at
@@ -27,18 +28,20 @@
 //!   gateway JSON/CSV/XML/HTML) is recognised and returned as `ClimateCsvError::ErrorBody`.
 
 
+use crate::spec::vocabulary::Attribute;
+
 mod arrow;
+mod layout;
 mod metadata;
 mod reader;
 mod table;
-mod vocabulary;
 mod writer;
 
 pub use arrow::*;
+pub use layout::*;
 pub use metadata::*;
 pub use reader::*;
 pub use table::*;
-pub use vocabulary::*;
 pub use writer::*;
 
 #[cfg(test)]

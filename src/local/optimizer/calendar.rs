@@ -5,15 +5,17 @@
 /// Hours in a modelled year: a 365-day year's.
 pub use crate::formats::calendar::HOURS_PER_YEAR;
 
-/// Days in each month of a non-leap year.
-pub const DAYS_IN_MONTH: [usize; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 pub use crate::formats::calendar::is_leap_year;
-use crate::formats::calendar::{civil_from_days, days_from_civil};
+use crate::formats::calendar::{civil_from_days, days_from_civil, DAYS_IN_MONTH};
+
+/// Days in each month of a non-leap year, as counts.
+fn non_leap_days_in_month() -> [usize; 12] {
+    DAYS_IN_MONTH.map(usize::from)
+}
 
 /// Days of each month as modelled for `year` (leap: February 29, December 30).
 pub fn modelled_days_in_month(year: i32) -> [usize; 12] {
-    let mut days = DAYS_IN_MONTH;
+    let mut days = non_leap_days_in_month();
     if is_leap_year(year) {
         days[1] = 29;
         days[11] = 30;
@@ -33,7 +35,7 @@ pub fn month_of_each_step(year: i32, steps_per_hour: usize) -> Vec<u8> {
 /// Month index of every step for 12 monthly values expanded by the non-leap calendar (how the
 /// service expands 12-value export rates before they reach the optimizer).
 pub fn month_of_each_hour_non_leap() -> Vec<u8> {
-    DAYS_IN_MONTH
+    non_leap_days_in_month()
         .iter()
         .enumerate()
         .flat_map(|(month, days)| std::iter::repeat_n(month as u8, days * 24))

@@ -2,7 +2,9 @@
 //! supported subset of an optimizer scenario (site load, a non-URDB tariff with net metering and
 //! export rates, one PV array, electric storage, the financial present-worth conventions, and
 //! the business-as-usual case), the job store behind the local job endpoints, and the results
-//! body in the live service's shape. Pure Rust; the HTTP wiring and validation live elsewhere.
+//! body in the live service's shape; the HTTP wiring (`http`), the load profiles of its
+//! simulated-load endpoint (`load_profiles`) and the Utility Rate Database stand-in
+//! (`urdb_standin`). Validation of scenarios is the Python builder's.
 //!
 //! Flow: `model::from_scenario` (resolved scenario → `Model`, or the unsupported parts) →
 //! `run::optimize` (cases → `lp::build` → `solve::solve` with Clarabel) →
@@ -13,7 +15,9 @@ pub mod branching;
 pub mod calendar;
 pub mod endpoint;
 pub mod finance;
+pub mod http;
 pub mod jobs;
+pub mod load_profiles;
 pub mod lp;
 pub mod model;
 pub mod outage_sim;
@@ -23,6 +27,7 @@ pub mod run;
 pub mod schema;
 pub mod solve;
 pub mod tariff;
+pub mod urdb_standin;
 
 pub use endpoint::{post_job_reply, results_reply};
 pub use jobs::{JobStore, JobStoreConfig, Lookup, Submission};

@@ -16,6 +16,8 @@
 //! generator survives nothing: every start 0 hours and no durations (the service's answer).
 //! Each start is independent, so the starts are split between threads.
 
+use crate::formats::calendar::steps_per_hour_of_year;
+
 /// What the simulation needs: series per time step, sizes, the fuel curve.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutageSimInputs {
@@ -59,9 +61,9 @@ const MET_TOLERANCE_KW: f64 = 0.5e-5;
 
 fn validate(inputs: &OutageSimInputs) -> Result<usize, OutageSimError> {
     let n = inputs.critical_load_kw.len();
-    if n == 0 || !n.is_multiple_of(8760) || ![1, 2, 4].contains(&(n / 8760)) {
+    let Some(steps_per_hour) = steps_per_hour_of_year(n) else {
         return Err(OutageSimError(format!("critical_load_kw must have 8760, 17520 or 35040 values, got {n}.")));
-    }
+    };
     for (name, series) in [("renewable_kw", &inputs.renewable_kw), ("initial_soc_fraction", &inputs.initial_soc_fraction)] {
         if !series.is_empty() && series.len() != n {
             return Err(OutageSimError(format!("{name} must be empty or have one value per time step ({n}), got {}.", series.len())));
@@ -87,7 +89,7 @@ fn validate(inputs: &OutageSimInputs) -> Result<usize, OutageSimError> {
     if inputs.generator_kw > 0.0 && inputs.fuel_slope_gal_per_kwh <= 0.0 {
         return Err(OutageSimError("a generator needs a fuel slope above 0 gallons per kWh.".into()));
     }
-    Ok(n / 8760)
+    Ok(steps_per_hour)
 }
 
 /// Simulates an outage starting at every step.

@@ -12,6 +12,8 @@
 //! whole dollars. When only the O&M cost is missing and an installed cost is given, the
 //! service takes no size class and uses 18 $/kW-year.
 
+use crate::formats::calendar::HOURS_PER_YEAR;
+
 /// One size class: its range of sizes (kW), average installed cost and O&M cost of a roof
 /// mount ($/kW, $/kW-year), and the multiplier for ground mounts.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -81,7 +83,7 @@ pub fn size_class(inputs: &PvCostInputs) -> u32 {
     let space_kw = (roof_kw.is_some() || land_kw.is_some()).then(|| roof_kw.unwrap_or(0.0) + land_kw.unwrap_or(0.0));
     let space_constrained = space_kw.is_some_and(|kw| kw < inputs.max_kw);
     let limit_kw = if space_constrained { space_kw.unwrap_or(inputs.max_kw) } else { inputs.max_kw };
-    let full_load_kw = inputs.annual_kwh / (8760.0 * 0.2);
+    let full_load_kw = inputs.annual_kwh / (HOURS_PER_YEAR as f64 * 0.2);
     let mut estimate = if space_constrained { limit_kw.min(full_load_kw) } else { 0.5 * full_load_kw };
     if limit_kw != UNLIMITED_MAX_KW {
         estimate = estimate.min(limit_kw);

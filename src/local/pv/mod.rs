@@ -59,15 +59,15 @@ pub fn estimate_reply(format: Format, query: &[(String, String)], catalog: &Cata
     let inputs = echoed_inputs(query);
     let params = match validate_estimate(&RawEstimate::from_query(query, format)) {
         Ok(params) => params,
-        Err(problems) => return rejection(format, inputs, problems),
+        Err(problems) => return rejection(SERVICE_VERSION, format, inputs, problems),
     };
     let (station, distance_m) = match resolve_station(&params, catalog) {
         Ok(found) => found,
-        Err(problem) => return rejection(params.format, inputs, vec![problem]),
+        Err(problem) => return rejection(SERVICE_VERSION, params.format, inputs, vec![problem]),
     };
     let weather = match source.weather(&station) {
         Ok(weather) => weather,
-        Err(problem) => return rejection(params.format, inputs, vec![format!("Unable to load data file for the station: {problem}")]),
+        Err(problem) => return rejection(SERVICE_VERSION, params.format, inputs, vec![format!("Unable to load data file for the station: {problem}")]),
     };
     let output = simulate(&weather, &params.system);
     let mut estimate = PvEstimate::from_simulation(output, params.timeframe, Some(station_info(&station, distance_m)), inputs);
@@ -135,12 +135,14 @@ pub(crate) fn echoed_inputs(query: &[(String, String)]) -> Map<String, Value> {
     inputs
 }
 
-fn rejection(format: Format, inputs: Map<String, Value>, problems: Vec<String>) -> ServiceReply {
+/// The estimator's 422 answer (JSON, or XML when asked) naming every problem, in the envelope of
+/// the estimator `version`.
+pub(crate) fn rejection(version: &str, format: Format, inputs: Map<String, Value>, problems: Vec<String>) -> ServiceReply {
     let envelope = json!({
         "inputs": inputs,
         "errors": problems,
         "warnings": [],
-        "version": SERVICE_VERSION,
+        "version": version,
         "outputs": {},
     });
     written(422, &envelope, if format == Format::Xml { Format::Xml } else { Format::Json }, None)

@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::Format;
 use crate::local::catalog::Catalog;
-use crate::local::pv::{echoed_inputs, resolve_location, station_info, written, SSC_VERSION};
+use crate::local::pv::{echoed_inputs, rejection, resolve_location, station_info, written, SSC_VERSION};
 use crate::local::station_weather::WeatherSource;
 use crate::local::reply::ServiceReply;
 use crate::pvwatts::v8::simulate_v8_with_sun_path;
@@ -36,35 +36,24 @@ fn echoed_inputs_v8(query: &[(String, String)]) -> Map<String, Value> {
     inputs
 }
 
-fn rejection(format: Format, inputs: Map<String, Value>, problems: Vec<String>) -> ServiceReply {
-    let envelope = json!({
-        "inputs": inputs,
-        "errors": problems,
-        "warnings": [],
-        "version": SERVICE_VERSION_V8,
-        "outputs": {},
-    });
-    written(422, &envelope, if format == Format::Xml { Format::Xml } else { Format::Json }, None)
-}
-
 /// Answers one v8 estimator request.
 pub fn estimate_reply_v8(format: Format, query: &[(String, String)], catalog: &Catalog, source: &dyn WeatherSource) -> ServiceReply {
     let inputs = echoed_inputs_v8(query);
     let params = match validate_estimate_v8(&RawEstimateV8::from_query(query, format)) {
         Ok(params) => params,
-        Err(problems) => return rejection(format, inputs, problems),
+        Err(problems) => return rejection(SERVICE_VERSION_V8, format, inputs, problems),
     };
     let (station, distance_m) = match resolve_location(&params.location, catalog, QueryVersion::V2) {
         Ok(found) => found,
-        Err(problem) => return rejection(params.format, inputs, vec![problem]),
+        Err(problem) => return rejection(SERVICE_VERSION_V8, params.format, inputs, vec![problem]),
     };
     let weather = match source.weather(&station) {
         Ok(weather) => weather,
-        Err(problem) => return rejection(params.format, inputs, vec![format!("Unable to load data file for the station: {problem}")]),
+        Err(problem) => return rejection(SERVICE_VERSION_V8, params.format, inputs, vec![format!("Unable to load data file for the station: {problem}")]),
     };
     let output = match simulate_v8_with_sun_path(&weather, &SunPath::compute(&weather, Precision::Fast), &params.params, 1) {
         Ok(output) => output,
-        Err(problem) => return rejection(params.format, inputs, vec![problem.to_string()]),
+        Err(problem) => return rejection(SERVICE_VERSION_V8, params.format, inputs, vec![problem.to_string()]),
     };
     let mut station_v8 = station_info(&station, distance_m);
     station_v8.location = station.v2_id.clone();

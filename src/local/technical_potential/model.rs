@@ -48,6 +48,7 @@ use std::f64::consts::PI;
 
 use serde_json::{json, Value};
 
+use crate::formats::calendar::HOURS_PER_YEAR;
 use crate::formats::wkt::{LonLat, Polygon};
 use crate::geodesy::{haversine_m, EARTH_RADIUS_M};
 use crate::local::catalog::fnv1a64;
@@ -57,8 +58,6 @@ use crate::services::technical_potential::{
     RegionConfig, ResourceConfig, ResourceData, Stats, CORRIDOR_DISTANCES, LAND_USE_TYPES, SOLAR_RESOURCE_DEFAULT,
     WIND_SPEED_DEFAULT,
 };
-
-pub const HOURS_PER_YEAR: f64 = 8760.0;
 
 /// The explorer name of the live service.
 pub const LIVE_EXPLORER: &str = "rede";
@@ -777,7 +776,7 @@ pub fn analyse(country: &Country, resource: &ResourceSpec, filters: &JobFilters)
                 value,
                 area: cell.area_sq_km,
                 capacity,
-                generation: capacity * HOURS_PER_YEAR * kind.capacity_factor(value),
+                generation: capacity * HOURS_PER_YEAR as f64 * kind.capacity_factor(value),
             };
             tally.add(share);
             cumulative.add(share);
@@ -1022,7 +1021,7 @@ mod tests {
         let class_generation: f64 = stats.classes.iter().map(|c| c.ac_generation_mwh).sum();
         assert!((class_generation - stats.total_ac_generation_mwh).abs() / stats.total_ac_generation_mwh < 1e-9);
         assert!(stats.classes.windows(2).all(|pair| pair[0].max <= pair[1].min));
-        let cf = stats.total_ac_generation_mwh / (stats.total_nameplate_capacity_mw * HOURS_PER_YEAR);
+        let cf = stats.total_ac_generation_mwh / (stats.total_nameplate_capacity_mw * HOURS_PER_YEAR as f64);
         assert!((0.15..0.23).contains(&cf), "fleet CF {cf}");
         assert_eq!(result.regional_stats.len(), india.sub_regions.len());
         assert_eq!(result.resource_data.unwrap().units, SOLAR_UNITS);

@@ -4,6 +4,7 @@ use arrow_array::RecordBatch;
 
 use super::{load_batch, parse_simulated_load, SimulatedLoadQuery};
 use crate::error::{Error, Result};
+use crate::formats::calendar::steps_per_hour_of_year;
 use crate::services::core::Core;
 use crate::transport::{Endpoint, Request};
 
@@ -20,7 +21,7 @@ pub struct LoadProfile {
 pub async fn fetch_simulated_load(core: Core, query: SimulatedLoadQuery) -> Result<LoadProfile> {
     let response = core.send(Request::get(Endpoint::OptimizerSimulatedLoad, query.query_pairs())).await?;
     let load = parse_simulated_load(&response.body).map_err(Error::Parse)?;
-    let time_steps_per_hour = load.loads_kw.len() / 8760;
+    let time_steps_per_hour = steps_per_hour_of_year(load.loads_kw.len()).unwrap_or(1);
     let batch = load_batch(load.loads_kw, query.year).map_err(|e| Error::Parse(e.to_string()))?;
     Ok(LoadProfile { batch, annual_kwh: load.annual_kwh, max_kw: load.max_kw, year: query.year, time_steps_per_hour })
 }

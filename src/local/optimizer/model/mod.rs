@@ -20,11 +20,12 @@
 use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
+use crate::formats::calendar::steps_per_hour_of_year;
 use super::pv_costs;
 use super::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
-use crate::local::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+use super::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
 pub mod resilience_inputs;
 
@@ -1378,7 +1379,7 @@ struct TariffParts {
 /// series are averaged, shorter ones repeated. Returns the service's note when it changed.
 pub fn resample(values: &[f64], steps_per_hour: usize) -> Result<(Vec<f64>, Option<&'static str>), String> {
     let target = HOURS_PER_YEAR * steps_per_hour;
-    if ![HOURS_PER_YEAR, 2 * HOURS_PER_YEAR, 4 * HOURS_PER_YEAR].contains(&values.len()) {
+    if steps_per_hour_of_year(values.len()).is_none() {
         return Err(
             "Invalid length. Samples must be hourly (8,760 samples), 30 minute (17,520 samples), or 15 minute (35,040 samples)"
                 .into(),

@@ -17,7 +17,7 @@
 //! (its energy over the same shape at a constant 14 °C). Every number here is invented to give
 //! plausible shapes; none is a reference building's.
 
-use super::optimizer::calendar::{self, HOURS_PER_YEAR};
+use super::calendar::{self, HOURS_PER_YEAR};
 use crate::services::simulated_load::{LoadEnergy, SimulatedLoad, SimulatedLoadQuery};
 
 /// The FlatLoad profiles (constant load over their operating hours).

@@ -12,14 +12,14 @@ use axum::extract::{Path, Request, State};
 use axum::response::Response;
 use serde_json::{json, Map, Value};
 
-use super::catalog::Catalog;
-use super::climate::grid::{describe_site, nearest_site};
-use super::optimizer::{post_job_reply, results_reply, CheckedScenario, Submission};
 use super::load_profiles::{self, DATA_SOURCE};
-use super::reply::ServiceReply;
-use super::state::{query_pairs, reply_response, ServiceState};
 use super::urdb_standin;
-use super::weather_gen::{tmy_year, TmyColumns};
+use super::{post_job_reply, results_reply, CheckedScenario, Submission};
+use crate::local::catalog::Catalog;
+use crate::local::climate::grid::{describe_site, nearest_site};
+use crate::local::reply::ServiceReply;
+use crate::local::state::{query_pairs, reply_response, ServiceState};
+use crate::local::weather_gen::{tmy_year, TmyColumns};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 

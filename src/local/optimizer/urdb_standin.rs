@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-use super::reply::ServiceReply;
+use crate::local::reply::ServiceReply;
 
 /// The made-up utility of every synthetic rate.
 pub const SYNTHETIC_UTILITY: &str = "Sunflux Synthetic Utility";
