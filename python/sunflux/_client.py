@@ -183,7 +183,7 @@ def _call_args(
 class CoreHandle:
     """What a service needs from its client, and nothing else: the service's transport
     (``core``), the rate database's (``urdb_core``), the route profile, whether to trace, and the
-    low-level request in both I/O styles (`request` / `request_async`)."""
+    low-level request in both I/O styles (`prepare(...).send()` / `.send_async()`)."""
 
     __slots__ = ("core", "urdb_core")
 
@@ -214,7 +214,7 @@ class CoreHandle:
     ) -> Response:
         """A blocking call of a named endpoint; raises the typed errors."""
         call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
-        return Response(self.core.request(*call))
+        return Response(self.core.prepare(*call).send())
 
     async def request_async(
         self,
@@ -230,17 +230,17 @@ class CoreHandle:
     ) -> Response:
         """`request`, awaitable."""
         call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
-        return Response(await self.core.request_async(*call))
+        return Response(await self.core.prepare(*call).send_async())
 
     def urdb_request(self, params: Mapping[str, Any]) -> Response:
         """GET the Utility Rate Database API with these query parameters."""
         call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
-        return Response(self.urdb_core.request(*call))
+        return Response(self.urdb_core.prepare(*call).send())
 
     async def urdb_request_async(self, params: Mapping[str, Any]) -> Response:
         """`urdb_request`, awaitable."""
         call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
-        return Response(await self.urdb_core.request_async(*call))
+        return Response(await self.urdb_core.prepare(*call).send_async())
 
 
 def handle_of(owner: CoreHandle | _ClientBase) -> CoreHandle:

@@ -33,6 +33,14 @@ def quiesce() -> None:
     """Called when the interpreter exits (`atexit`): waits for threads of sunflux's that are in Python
     to leave it, and keeps every one out from then on."""
 
+class PreparedRequest:
+    """A request checked by `CoreClient.prepare`, sent in either I/O style (each send is one call,
+    retries and throttles included)."""
+    def send(self) -> RawResponse:
+        """Sends the request and waits for it (GIL released, Ctrl-C honoured)."""
+    def send_async(self) -> Awaitable[RawResponse]:
+        """Sends the request; an awaitable of the response."""
+
 class RawResponse:
     """A finished HTTP exchange handed to Python."""
     @property
@@ -84,7 +92,7 @@ class CoreClient:
         deadline: object = None,
         max_bytes: object = None,
     ) -> CoreClient: ...
-    def request(
+    def prepare(
         self,
         method: str,
         endpoint: str,
@@ -95,19 +103,8 @@ class CoreClient:
         idempotent: bool | None = None,
         check_errors: bool = True,
         trace: bool = False,
-    ) -> RawResponse: ...
-    def request_async(
-        self,
-        method: str,
-        endpoint: str,
-        args: dict[str, str] | None = None,
-        query: list[tuple[str, str]] = ...,
-        form: list[tuple[str, str]] | None = None,
-        json: bytes | None = None,
-        idempotent: bool | None = None,
-        check_errors: bool = True,
-        trace: bool = False,
-    ) -> Awaitable[RawResponse]: ...
+    ) -> PreparedRequest:
+        """Checks a request once; the returned `PreparedRequest` sends it blocking or as an awaitable."""
     def url(self, endpoint: str, args: dict[str, str] | None = None) -> str: ...
     @property
     def rate_limit(self) -> tuple[int | None, int | None]: ...

@@ -356,12 +356,11 @@ impl CoreClient {
         Ok(CoreClient { transport: Arc::new(transport) })
     }
 
-    /// Sends a request and waits for it (GIL released, Ctrl-C honoured).
+    /// Checks a request once; the returned `PreparedRequest` sends it blocking or as an awaitable.
     #[pyo3(signature = (method, endpoint, args=None, query=Vec::new(), form=None, json=None, idempotent=None, check_errors=true, trace=false))]
     #[allow(clippy::too_many_arguments)]
-    fn request(
+    fn prepare(
         &self,
-        py: Python<'_>,
         method: &str,
         endpoint: &str,
         args: Option<HashMap<String, String>>,
@@ -371,31 +370,9 @@ impl CoreClient {
         idempotent: Option<bool>,
         check_errors: bool,
         trace: bool,
-    ) -> PyResult<RawResponse> {
+    ) -> PyResult<PreparedRequest> {
         let request = self.build_request(method, endpoint, args, query, form, json, idempotent, check_errors, trace)?;
-        let transport = self.transport.clone();
-        block_on(py, async move { transport.send(&request).await.map(RawResponse::from) })
-    }
-
-    /// The same as `request`, as an awaitable.
-    #[pyo3(signature = (method, endpoint, args=None, query=Vec::new(), form=None, json=None, idempotent=None, check_errors=true, trace=false))]
-    #[allow(clippy::too_many_arguments)]
-    fn request_async<'py>(
-        &self,
-        py: Python<'py>,
-        method: &str,
-        endpoint: &str,
-        args: Option<HashMap<String, String>>,
-        query: Vec<(String, String)>,
-        form: Option<Vec<(String, String)>>,
-        json: Option<Vec<u8>>,
-        idempotent: Option<bool>,
-        check_errors: bool,
-        trace: bool,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let request = self.build_request(method, endpoint, args, query, form, json, idempotent, check_errors, trace)?;
-        let transport = self.transport.clone();
-        awaitable(py, async move { transport.send(&request).await.map(RawResponse::from) })
+        Ok(PreparedRequest { transport: self.transport.clone(), request: Arc::new(request) })
     }
 
     /// The URL of an endpoint (no key in it).
@@ -481,3 +458,26 @@ macro_rules! sync_and_async {
     };
 }
 pub(crate) use sync_and_async;
+
+/// A request checked by `CoreClient.prepare`, sent in either I/O style (each send is one call,
+/// retries and throttles included).
+#[pyclass(module = "sunflux._core", frozen, name = "PreparedRequest")]
+pub struct PreparedRequest {
+    transport: Arc<Transport>,
+    request: Arc<Request>,
+}
+
+#[pymethods]
+impl PreparedRequest {
+    /// Sends the request and waits for it (GIL released, Ctrl-C honoured).
+    fn send(&self, py: Python<'_>) -> PyResult<RawResponse> {
+        let (transport, request) = (self.transport.clone(), self.request.clone());
+        block_on(py, async move { transport.send(&request).await.map(RawResponse::from) })
+    }
+
+    /// Sends the request; an awaitable of the response.
+    fn send_async<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let (transport, request) = (self.transport.clone(), self.request.clone());
+        awaitable(py, async move { transport.send(&request).await.map(RawResponse::from) })
+    }
+}

@@ -35,6 +35,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spec::register(m)?;
     m.add_class::<client::CoreClient>()?;
     m.add_class::<client::RawResponse>()?;
+    m.add_class::<client::PreparedRequest>()?;
     m.add_class::<bridge::CancelToken>()?;
     m.add_class::<poll::Backoff>()?;
     m.add_function(wrap_pyfunction!(bridge::quiesce, m)?)?;
