@@ -23,6 +23,7 @@ _Self = TypeVar("_Self")
 _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
 _Raw = TypeVar("_Raw")
+_Error = TypeVar("_Error", bound=BaseException)
 
 
 class Call(Generic[_Result]):
@@ -33,6 +34,25 @@ class Call(Generic[_Result]):
     def __init__(self, run: Callable[[], _Result], run_async: Callable[[], Awaitable[_Result]]) -> None:
         self.run = run
         self.run_async = run_async
+
+    def recover(self, kind: type[_Error], handler: Callable[[_Error], _Result]) -> Call[_Result]:
+        """This call, with an error of ``kind`` given to ``handler`` (which returns the result or
+        raises another error)."""
+        run, run_async = self.run, self.run_async
+
+        def guarded() -> _Result:
+            try:
+                return run()
+            except kind as error:
+                return handler(error)
+
+        async def guarded_async() -> _Result:
+            try:
+                return await run_async()
+            except kind as error:
+                return handler(error)
+
+        return Call(guarded, guarded_async)
 
 
 def core_call(
