@@ -23,6 +23,7 @@ _Self = TypeVar("_Self")
 _Params = ParamSpec("_Params")
 _Result = TypeVar("_Result")
 _Raw = TypeVar("_Raw")
+_Then = TypeVar("_Then")
 _Error = TypeVar("_Error", bound=BaseException)
 
 
@@ -53,6 +54,20 @@ class Call(Generic[_Result]):
                 return handler(error)
 
         return Call(guarded, guarded_async)
+
+    def then(self, finish: Callable[[_Result], _Then]) -> Call[_Then]:
+        """This call, its result given to ``finish``."""
+        run, run_async = self.run, self.run_async
+
+        async def finished_async() -> _Then:
+            return finish(await run_async())
+
+        return Call(lambda: finish(run()), finished_async)
+
+
+def unchanged(value: _Result) -> _Result:
+    """The ``finish`` of a `core_call` whose answer is the result."""
+    return value
 
 
 def core_call(
