@@ -86,10 +86,10 @@ def core_call(
     return Call(lambda: finish(run(*args, **kwargs)), awaited)
 
 
-def _rename(method: Callable[..., Any], build: Callable[..., Any]) -> None:
-    """Gives the public ``method`` made from ``build`` its name without the leading underscore
-    and, as its return, the ``T`` of ``build``'s ``Call[T]``."""
-    name, result = build.__name__.lstrip("_"), _result_of(build)
+def _rename(method: Callable[..., Any], build: Callable[..., Any], name: str | None) -> None:
+    """Gives the public ``method`` made from ``build`` its ``name`` (by default the build's
+    without the leading underscore) and, as its return, the ``T`` of ``build``'s ``Call[T]``."""
+    name, result = name or build.__name__.lstrip("_"), _result_of(build)
     method.__name__ = name
     method.__qualname__ = f"{build.__qualname__.rpartition('.')[0]}.{name}".lstrip(".")
     method.__annotations__ = {**build.__annotations__, "return": result}
@@ -104,19 +104,21 @@ def _result_of(build: Callable[..., Any]) -> str:
     return match.group(1)
 
 
-def blocking(build: Callable[Concatenate[_Self, _Params], Call[_Result]]) -> Callable[Concatenate[_Self, _Params], _Result]:
+def blocking(
+    build: Callable[Concatenate[_Self, _Params], Call[_Result]], name: str | None = None
+) -> Callable[Concatenate[_Self, _Params], _Result]:
     """The blocking method made from a base's ``_name(...) -> Call[T]``: checks, sends, waits."""
 
     @functools.wraps(build)
     def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
         return build(self, *args, **kwargs).run()
 
-    _rename(method, build)
+    _rename(method, build, name)
     return method
 
 
 def awaitable(
-    build: Callable[Concatenate[_Self, _Params], Call[_Result]],
+    build: Callable[Concatenate[_Self, _Params], Call[_Result]], name: str | None = None
 ) -> Callable[Concatenate[_Self, _Params], Coroutine[Any, Any, _Result]]:
     """The async method made from a base's ``_name(...) -> Call[T]``: checks when awaited, as an
     ``async def`` does, then awaits the request."""
@@ -125,7 +127,7 @@ def awaitable(
     async def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
         return await build(self, *args, **kwargs).run_async()
 
-    _rename(method, build)
+    _rename(method, build, name)
     return method
 
 

@@ -409,7 +409,7 @@ class _OptimizerBase:
         def found(response: Response) -> dict[str, Any]:
             return _rate_from_items(response.json(), f"label {label}")
 
-        return core_call(found, self._handle.urdb_request, self._handle.urdb_request_async, query)
+        return self._handle.urdb_call(query).then(found)
 
     def _urdb_rate_by_name(self, utility: str, rate_name: str) -> Call[dict[str, Any]]:
         """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
@@ -421,7 +421,7 @@ class _OptimizerBase:
         def found(response: Response) -> dict[str, Any]:
             return _newest_named(response.json(), utility, rate_name)
 
-        return core_call(found, self._handle.urdb_request, self._handle.urdb_request_async, query)
+        return self._handle.urdb_call(query).then(found)
 
 
 def _rejected(error: ValidationError) -> NoReturn:
