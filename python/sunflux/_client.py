@@ -9,15 +9,19 @@ client's private members.
 from __future__ import annotations
 
 import atexit
+import functools
 import json as _json
 import logging
 import os
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Callable, Concatenate, Iterable, Mapping, NamedTuple, ParamSpec
 from urllib.parse import urlsplit
 
 from sunflux import _core
 from sunflux._errors import ParameterError
+from sunflux._twins import Call, awaitable, blocking, core_call
+
+_Params = ParamSpec("_Params")
 
 __all__ = ["Client", "AsyncClient", "Response", "RateLimit", "ServiceLimits", "resolve_api_key", "limits"]
 
@@ -200,7 +204,7 @@ class CoreHandle:
         """Whether the core should report attempts to the ``sunflux`` logger."""
         return _log.isEnabledFor(logging.DEBUG)
 
-    def request(
+    def call(
         self,
         method: str,
         endpoint: str,
@@ -211,36 +215,34 @@ class CoreHandle:
         json: Any = None,
         idempotent: bool | None = None,
         check_errors: bool = True,
-    ) -> Response:
-        """A blocking call of a named endpoint; raises the typed errors."""
+    ) -> Call[Response]:
+        """A call of a named endpoint; raises the typed errors."""
         call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
-        return Response(self.core.prepare(*call).send())
+        return core_call(Response, _core.PreparedRequest.send, _core.PreparedRequest.send_async, self.core.prepare(*call))
 
-    async def request_async(
-        self,
-        method: str,
-        endpoint: str,
-        *,
-        args: Mapping[str, str] | None = None,
-        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
-        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
-        json: Any = None,
-        idempotent: bool | None = None,
-        check_errors: bool = True,
-    ) -> Response:
-        """`request`, awaitable."""
-        call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
-        return Response(await self.core.prepare(*call).send_async())
-
-    def urdb_request(self, params: Mapping[str, Any]) -> Response:
+    def urdb_call(self, params: Mapping[str, Any]) -> Call[Response]:
         """GET the Utility Rate Database API with these query parameters."""
         call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
-        return Response(self.urdb_core.prepare(*call).send())
+        return core_call(Response, _core.PreparedRequest.send, _core.PreparedRequest.send_async, self.urdb_core.prepare(*call))
 
-    async def urdb_request_async(self, params: Mapping[str, Any]) -> Response:
-        """`urdb_request`, awaitable."""
-        call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
-        return Response(await self.urdb_core.prepare(*call).send_async())
+    request = blocking(call, name="request")
+    request_async = awaitable(call, name="request_async")
+    urdb_request = blocking(urdb_call, name="urdb_request")
+    urdb_request_async = awaitable(urdb_call, name="urdb_request_async")
+
+
+def _through_handle(
+    build: Callable[Concatenate[CoreHandle, _Params], Call[Response]], name: str, doc: str
+) -> Callable[Concatenate[_ClientBase, _Params], Call[Response]]:
+    """`_ClientBase`'s method ``name`` made from its handle's: the same parameters, called on the
+    handle."""
+
+    @functools.wraps(build)
+    def method(client: _ClientBase, /, *args: _Params.args, **kwargs: _Params.kwargs) -> Call[Response]:
+        return build(client._handle, *args, **kwargs)
+
+    method.__name__, method.__qualname__, method.__doc__ = name, f"_ClientBase.{name}", doc
+    return method
 
 
 def handle_of(owner: CoreHandle | _ClientBase) -> CoreHandle:
@@ -313,6 +315,8 @@ class _ClientBase:
     def closed(self) -> bool:
         """Whether the client was closed (or the `LocalService` it was made by)."""
         return bool(self._core.closed)
+
+    _request = _through_handle(CoreHandle.call, "_request", doc="Low-level call of a named endpoint (see ``url``); raises the typed errors.")
 
     def _attach_services(self) -> None:
         """Service namespaces are attached by the subclasses."""
@@ -416,22 +420,7 @@ class Client(_ClientBase):
         Connections live in the process-wide pool, so nothing else is released."""
         self._stop(_CLOSED.format(kind="Client", how="close()"))
 
-    def request(
-        self,
-        method: str,
-        endpoint: str,
-        *,
-        args: Mapping[str, str] | None = None,
-        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
-        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
-        json: Any = None,
-        idempotent: bool | None = None,
-        check_errors: bool = True,
-    ) -> Response:
-        """Low-level call of a named endpoint (see ``url``); raises the typed errors."""
-        return self._handle.request(
-            method, endpoint, args=args, params=params, form=form, json=json, idempotent=idempotent, check_errors=check_errors
-        )
+    request = blocking(_ClientBase._request)
 
 
 
@@ -464,20 +453,5 @@ class AsyncClient(_ClientBase):
         Connections live in the process-wide pool, so nothing else is released."""
         self._stop(_CLOSED.format(kind="AsyncClient", how="aclose()"))
 
-    async def request(
-        self,
-        method: str,
-        endpoint: str,
-        *,
-        args: Mapping[str, str] | None = None,
-        params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
-        form: Mapping[str, Any] | Iterable[tuple[str, Any]] | None = None,
-        json: Any = None,
-        idempotent: bool | None = None,
-        check_errors: bool = True,
-    ) -> Response:
-        """Low-level call of a named endpoint; raises the typed errors."""
-        return await self._handle.request_async(
-            method, endpoint, args=args, params=params, form=form, json=json, idempotent=idempotent, check_errors=check_errors
-        )
+    request = awaitable(_ClientBase._request)
 

@@ -20,7 +20,7 @@ from sunflux._errors import ParameterError
 from sunflux._frames import to_pandas, to_polars
 from sunflux._options import RequestMethod
 from sunflux._progress import Progress
-from sunflux._twins import async_twin_of
+from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -338,11 +338,7 @@ class _ClimateBase:
         request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
         return f"{self._handle.core.cache_origin}|{request}"
 
-
-class ClimateService(_ClimateBase):
-    """``client.climate``: the climate download service."""
-
-    def download_csv(
+    def _download_csv(
         self,
         dataset: str,
         *,
@@ -357,14 +353,14 @@ class ClimateService(_ClimateBase):
         affiliation: str | None = None,
         reason: str | None = None,
         mailing_list: bool = False,
-    ) -> ClimateTable:
+    ) -> Call[ClimateTable]:
         """Streams the CSV of one site and one year. Checked first, every problem at once
         (`ParameterError`): dataset slug, coordinates, year 2000–2014, attributes of the spec,
         e-mail; the row count is checked against the year and ``leap_day``."""
         args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
-        return ClimateTable(_core.climate_download_csv(*args, trace=self._handle.trace()))
+        return core_call(ClimateTable, _core.climate_download_csv, _core.climate_download_csv_async, *args, trace=self._handle.trace())
 
-    def request(
+    def _request(
         self,
         dataset: str,
         *,
@@ -379,19 +375,22 @@ class ClimateService(_ClimateBase):
         reason: str | None = None,
         mailing_list: bool = False,
         method: RequestMethod = "POST",
-    ) -> ClimateRequest:
+    ) -> Call[ClimateRequest]:
         """Requests a download file for a POINT, MULTIPOINT or POLYGON and one or more years.
         POST sends a form body (the key never goes in it); GET sends a query string."""
         args = self._request_args(dataset, wkt, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, method)
-        return ClimateRequest(*_core.climate_request(*args, trace=self._handle.trace()))
+        return core_call(_climate_request, _core.climate_request, _core.climate_request_async, *args, trace=self._handle.trace())
 
-    def fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> ClimateDownload:
+    def _fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> Call[ClimateDownload]:
         """Downloads the zip behind ``download_url`` (polling with backoff while it is not ready,
         up to ``timeout`` s, then `JobTimeout`) and parses every CSV in it. The API key is never
         sent to the file host."""
-        return ClimateDownload(_core.climate_fetch(self._handle.core, download_url, wait, timeout, trace=self._handle.trace()))
+        return core_call(
+            ClimateDownload, _core.climate_fetch, _core.climate_fetch_async,
+            self._handle.core, download_url, wait, timeout, trace=self._handle.trace(),
+        )
 
-    def bulk(
+    def _bulk(
         self,
         dataset: str,
         *,
@@ -408,7 +407,7 @@ class ClimateService(_ClimateBase):
         cache_dir: str | os.PathLike[str] | None = None,
         progress: bool = True,
         workers: int = _core.CLIMATE_IN_FLIGHT,
-    ) -> pl.DataFrame:
+    ) -> Call[pl.DataFrame]:
         """One CSV request per (point, year) — points are ``(lat, lon)`` — within the client's
         limits (csv at most 1 per second, at most 20 in flight), each retried on transient
         failures; at most ``workers`` (≤ 20) downloads run at once. With ``cache_dir``, every
@@ -419,27 +418,76 @@ class ClimateService(_ClimateBase):
         within about 100 ms and leaves only complete entries in the cache. Returns one long
         polars frame with ``site`` (the index in ``points``), ``year`` and the data columns."""
         plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
+        trace = self._handle.trace()
+        return Call(lambda: _bulk_in_threads(plan, trace), lambda: _bulk_in_tasks(plan, trace))
 
-        def one(job: _SiteYear) -> tuple[_SiteYear, pl.DataFrame, bool]:
-            cached = plan.cached(job)
+
+def _climate_request(answer: tuple[str, str, str]) -> ClimateRequest:
+    return ClimateRequest(*answer)
+
+
+def _bulk_in_threads(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
+    """Runs a bulk download on a thread pool (the blocking face)."""
+
+    def one(job: _SiteYear) -> tuple[_SiteYear, pl.DataFrame, bool]:
+        cached = plan.cached(job)
+        if cached is not None:
+            return job, cached, True
+        table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop))
+        return job, plan.keep(job, table), False
+
+    import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
+
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=plan.workers)
+    try:
+        for future in [pool.submit(one, job) for job in plan.jobs]:
+            plan.done(*_result_of(future))
+    except BaseException:
+        plan.stop.cancel()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+        plan.bar.close()
+    return plan.frame()
+
+
+async def _bulk_in_tasks(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
+    """Runs a bulk download as asyncio tasks (the awaitable face)."""
+    import asyncio  # here, not at the top: only async callers should pay for importing it
+
+    slots = asyncio.Semaphore(plan.workers)
+
+    async def one(job: _SiteYear) -> None:
+        async with slots:
+            # The cache may be a remote file system: read and write it off the event loop.
+            cached = await asyncio.to_thread(plan.cached, job)
             if cached is not None:
-                return job, cached, True
-            table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=self._handle.trace(), cancel=plan.stop))
-            return job, plan.keep(job, table), False
+                plan.done(job, cached, True)
+                return
+            core = await _core.climate_download_csv_async(*plan.csv_args(job), trace=trace, cancel=plan.stop)
+            plan.done(job, await asyncio.to_thread(plan.keep, job, ClimateTable(core)), False)
 
-        import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
+    tasks = [asyncio.ensure_future(one(job)) for job in plan.jobs]
+    try:
+        await asyncio.gather(*tasks)
+    except BaseException:
+        plan.stop.cancel()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    finally:
+        plan.bar.close()
+    return plan.frame()
 
-        pool = concurrent.futures.ThreadPoolExecutor(max_workers=plan.workers)
-        try:
-            for future in [pool.submit(one, job) for job in plan.jobs]:
-                plan.done(*_result_of(future))
-        except BaseException:
-            plan.stop.cancel()
-            raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
-            plan.bar.close()
-        return plan.frame()
+
+class ClimateService(_ClimateBase):
+    """``client.climate``: the climate download service."""
+
+    download_csv = blocking(_ClimateBase._download_csv)
+    request = blocking(_ClimateBase._request)
+    fetch = blocking(_ClimateBase._fetch)
+    bulk = blocking(_ClimateBase._bulk)
 
 
 #: How often the thread waiting for bulk downloads looks for Ctrl-C: a signal may be delivered
@@ -486,89 +534,7 @@ def _bulk_arguments(points: Any, years: Any, workers: Any) -> tuple[list[Any], l
 class AsyncClimateService(_ClimateBase):
     """``async_client.climate``: the climate download service, awaitable."""
 
-    async def download_csv(
-        self,
-        dataset: str,
-        *,
-        lat: float,
-        lon: float,
-        year: int,
-        email: str,
-        attributes: Iterable[str] | str | None = None,
-        utc: bool = True,
-        leap_day: bool = False,
-        full_name: str | None = None,
-        affiliation: str | None = None,
-        reason: str | None = None,
-        mailing_list: bool = False,
-    ) -> ClimateTable:
-        args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
-        return ClimateTable(await _core.climate_download_csv_async(*args, trace=self._handle.trace()))
-
-    async def request(
-        self,
-        dataset: str,
-        *,
-        wkt: str,
-        years: Iterable[int] | int | str,
-        email: str,
-        attributes: Iterable[str] | str | None = None,
-        utc: bool = True,
-        leap_day: bool = False,
-        full_name: str | None = None,
-        affiliation: str | None = None,
-        reason: str | None = None,
-        mailing_list: bool = False,
-        method: RequestMethod = "POST",
-    ) -> ClimateRequest:
-        args = self._request_args(dataset, wkt, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, method)
-        return ClimateRequest(*await _core.climate_request_async(*args, trace=self._handle.trace()))
-
-    async def fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> ClimateDownload:
-        return ClimateDownload(await _core.climate_fetch_async(self._handle.core, download_url, wait, timeout, trace=self._handle.trace()))
-
-    async def bulk(
-        self,
-        dataset: str,
-        *,
-        points: Sequence[tuple[float, float]],
-        years: Iterable[int],
-        email: str,
-        attributes: Iterable[str] | str | None = None,
-        utc: bool = True,
-        leap_day: bool = False,
-        full_name: str | None = None,
-        affiliation: str | None = None,
-        reason: str | None = None,
-        mailing_list: bool = False,
-        cache_dir: str | os.PathLike[str] | None = None,
-        progress: bool = True,
-        workers: int = _core.CLIMATE_IN_FLIGHT,
-    ) -> pl.DataFrame:
-        import asyncio  # here, not at the top: only async callers should pay for importing it
-
-        plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
-        slots = asyncio.Semaphore(plan.workers)
-
-        async def one(job: _SiteYear) -> None:
-            async with slots:
-                # The cache may be a remote file system: read and write it off the event loop.
-                cached = await asyncio.to_thread(plan.cached, job)
-                if cached is not None:
-                    plan.done(job, cached, True)
-                    return
-                core = await _core.climate_download_csv_async(*plan.csv_args(job), trace=self._handle.trace(), cancel=plan.stop)
-                plan.done(job, await asyncio.to_thread(plan.keep, job, ClimateTable(core)), False)
-
-        tasks = [asyncio.ensure_future(one(job)) for job in plan.jobs]
-        try:
-            await asyncio.gather(*tasks)
-        except BaseException:
-            plan.stop.cancel()
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            raise
-        finally:
-            plan.bar.close()
-        return plan.frame()
+    download_csv = awaitable(_ClimateBase._download_csv)
+    request = awaitable(_ClimateBase._request)
+    fetch = awaitable(_ClimateBase._fetch)
+    bulk = awaitable(_ClimateBase._bulk)

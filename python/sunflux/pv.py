@@ -5,16 +5,16 @@ local engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` en
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._client import handle_of
 from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars
 from sunflux._options import ArrayTypeCode, EstimateFormat, EstimatorDataset, EstimatorVersion, ModuleTypeCode, Timeframe
-from sunflux._twins import async_twin_of
+from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 from sunflux._units import check_pvwatts_system
 
 if TYPE_CHECKING:
@@ -218,25 +218,6 @@ _ESTIMATE_DOC = """Estimates the energy of a PV system with the estimator v6 (PV
         """
 
 
-#: The core's arguments of a v6 estimate (`_core.pv_estimate`).
-_V6Args = tuple[
-    _core.CoreClient, float, int, float, int, float, float, "float | None", "float | None", "str | None", "str | None",
-    "int | None", str, float, float, float, str, "str | None",
-]
-#: The core's arguments of a v8 estimate (`_core.pv_estimate_v8`).
-_V8Args = tuple[
-    _core.CoreClient, float, int, float, int, float, float, "float | None", "float | None", "str | None", "str | None",
-    "int | None", str, float, float, float, "float | None", object, "bool | None", object, "bool | None", str, "str | None",
-]
-
-
-class _EstimateCall(NamedTuple):
-    """One checked estimator request: the core's arguments for v6 or for v8 (the other None)."""
-
-    v6: _V6Args | None
-    v8: _V8Args | None
-
-
 class _PvBase:
     """What both PV classes share: the core handle, the version rule, the request's arguments
     and the result."""
@@ -244,31 +225,7 @@ class _PvBase:
     def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
         self._handle = handle_of(handle)
 
-    def _estimate_call(self, arguments: Mapping[str, Any]) -> _EstimateCall:
-        """Checks ``estimate``'s arguments, given as its locals so that only the blocking and
-        async methods write its signature, and returns the core's arguments for the version
-        chosen."""
-        a = arguments
-        check_pvwatts_system(a["system_capacity"], a["losses"], a["array_type"])
-        options = {name: a[name] for name in V8_PARAMETERS}
-        chosen = _version(a["version"], self._handle.routes, options)
-        common = (
-            self._handle.core, a["system_capacity"], a["module_type"], a["losses"], a["array_type"], a["tilt"], a["azimuth"],
-            a["lat"], a["lon"], _file_id(a["file_id"], chosen), a["dataset"], a["radius"], a["timeframe"], a["dc_ac_ratio"],
-            a["gcr"], a["inv_eff"],
-        )
-        if chosen == "v8":
-            return _EstimateCall(None, (
-                *common, a["bifaciality"], number_list(a["albedo"]), a["use_wf_albedo"], number_list(a["soiling"]),
-                a["en_snowloss"], a["format"], a["callback"],
-            ))
-        return _EstimateCall((*common, a["format"], a["callback"]), None)
-
-
-class PvService(_PvBase):
-    """``client.pv``: the PV estimator (v6 and v8)."""
-
-    def estimate(
+    def _estimate(
         self,
         system_capacity: float,
         module_type: ModuleType | ModuleTypeCode,
@@ -294,49 +251,35 @@ class PvService(_PvBase):
         use_wf_albedo: bool | None = None,
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
-    ) -> PvEstimate:
-        call = self._estimate_call(locals())
-        if call.v8 is not None:
-            return _finish(_core.pv_estimate_v8(*call.v8, trace=self._handle.trace()))
-        assert call.v6 is not None
-        return _finish(_core.pv_estimate(*call.v6, trace=self._handle.trace()))
+    ) -> Call[PvEstimate]:
+        check_pvwatts_system(system_capacity, losses, array_type)
+        options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
+        chosen = _version(version, self._handle.routes, options)
+        core, site, trace = self._handle.core, _file_id(file_id, chosen), self._handle.trace()
+        if chosen == "v8":
+            return core_call(
+                _finish, _core.pv_estimate_v8, _core.pv_estimate_v8_async,
+                core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
+                dc_ac_ratio, gcr, inv_eff, bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss,
+                format, callback, trace=trace,
+            )
+        return core_call(
+            _finish, _core.pv_estimate, _core.pv_estimate_async,
+            core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
+            dc_ac_ratio, gcr, inv_eff, format, callback, trace=trace,
+        )
 
-    estimate.__doc__ = _ESTIMATE_DOC
+    _estimate.__doc__ = _ESTIMATE_DOC
+
+
+class PvService(_PvBase):
+    """``client.pv``: the PV estimator (v6 and v8)."""
+
+    estimate = blocking(_PvBase._estimate)
 
 
 @async_twin_of(PvService)
 class AsyncPvService(_PvBase):
     """``async_client.pv``: the PV estimator (v6 and v8), awaitable."""
 
-    async def estimate(
-        self,
-        system_capacity: float,
-        module_type: ModuleType | ModuleTypeCode,
-        losses: float,
-        array_type: ArrayType | ArrayTypeCode,
-        tilt: float,
-        azimuth: float,
-        *,
-        lat: float | None = None,
-        lon: float | None = None,
-        file_id: str | Station | None = None,
-        dataset: EstimatorDataset | None = None,
-        radius: int | None = None,
-        timeframe: Timeframe = "monthly",
-        dc_ac_ratio: float = 1.2,
-        gcr: float = 0.4,
-        inv_eff: float = 96,
-        format: EstimateFormat = "json",
-        callback: str | None = None,
-        version: EstimatorVersion | None = None,
-        bifaciality: float | None = None,
-        albedo: float | Sequence[float] | None = None,
-        use_wf_albedo: bool | None = None,
-        soiling: Sequence[float] | None = None,
-        en_snowloss: bool | None = None,
-    ) -> PvEstimate:
-        call = self._estimate_call(locals())
-        if call.v8 is not None:
-            return _finish(await _core.pv_estimate_v8_async(*call.v8, trace=self._handle.trace()))
-        assert call.v6 is not None
-        return _finish(await _core.pv_estimate_async(*call.v6, trace=self._handle.trace()))
+    estimate = awaitable(_PvBase._estimate)

@@ -17,7 +17,7 @@ from sunflux._client import handle_of
 from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars, to_pyarrow
 from sunflux._options import QueryFormat, QueryVersion, SolarDataset
-from sunflux._twins import async_twin_of
+from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -167,16 +167,7 @@ class _SolarBase:
     def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
         self._handle = handle_of(handle)
 
-    def _data_query_args(
-        self, lat: float, lon: float, radius: int, all: bool, version: QueryVersion, format: QueryFormat
-    ) -> tuple[_core.CoreClient, float, float, int, bool, str, str]:
-        return (self._handle.core, lat, lon, radius, all, version, format)
-
-
-class SolarService(_SolarBase):
-    """``client.solar``: the solar dataset query."""
-
-    def data_query(
+    def _data_query(
         self,
         lat: float,
         lon: float,
@@ -185,7 +176,7 @@ class SolarService(_SolarBase):
         all: bool = False,
         version: QueryVersion = "v2",
         format: QueryFormat = "json",
-    ) -> StationQuery:
+    ) -> Call[StationQuery]:
         """The closest station of each dataset to (lat, lon), and with ``all=True`` (v1) every
         station within ``radius`` miles.
 
@@ -195,23 +186,20 @@ class SolarService(_SolarBase):
         service's notes on datasets without a station stay on ``.warnings``; they are issued as
         `ServiceWarning` only when no dataset has a station, as are any other warnings.
         """
-        args = self._data_query_args(lat, lon, radius, all, version, format)
-        return _finish(_core.solar_data_query(*args, trace=self._handle.trace()))
+        return core_call(
+            _finish, _core.solar_data_query, _core.solar_data_query_async,
+            self._handle.core, lat, lon, radius, all, version, format, trace=self._handle.trace(),
+        )
+
+
+class SolarService(_SolarBase):
+    """``client.solar``: the solar dataset query."""
+
+    data_query = blocking(_SolarBase._data_query)
 
 
 @async_twin_of(SolarService)
 class AsyncSolarService(_SolarBase):
     """``async_client.solar``: the solar dataset query, awaitable."""
 
-    async def data_query(
-        self,
-        lat: float,
-        lon: float,
-        *,
-        radius: int = 100,
-        all: bool = False,
-        version: QueryVersion = "v2",
-        format: QueryFormat = "json",
-    ) -> StationQuery:
-        args = self._data_query_args(lat, lon, radius, all, version, format)
-        return _finish(await _core.solar_data_query_async(*args, trace=self._handle.trace()))
+    data_query = awaitable(_SolarBase._data_query)

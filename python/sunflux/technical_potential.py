@@ -20,7 +20,7 @@ from sunflux._client import handle_of
 from sunflux._errors import JobTimeout, ParameterError
 from sunflux._frames import to_polars
 from sunflux._polling import Backoff
-from sunflux._twins import async_twin_of
+from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call, unchanged
 
 if TYPE_CHECKING:
     import polars as pl
@@ -48,11 +48,13 @@ DEPRECATION_MESSAGE = (
 _warned = False
 
 
-def _warn_deprecated() -> None:
+def _warn_deprecated(wrappers: int = 0) -> None:
+    """Warns once per process, at the user's line: the caller of the public method calling this,
+    or of the ``wrappers`` functions around it (1 for a base method behind a `_twins` face)."""
     global _warned
     if not _warned:
         _warned = True
-        warnings.warn(DEPRECATION_MESSAGE, DeprecationWarning, stacklevel=3)
+        warnings.warn(DEPRECATION_MESSAGE, DeprecationWarning, stacklevel=3 + wrappers)
 
 
 @dataclass(frozen=True)
@@ -205,8 +207,36 @@ class _JobBase:
         self.job_id = job_id
         self._result: JobResult | None = None
 
-    def _poll_args(self, delete: bool) -> tuple[_core.CoreClient, str, str, bool]:
-        return (self._handle.core, self.explorer, self.job_id, delete)
+    def _poll(self, delete: bool) -> Call[_core.CoreTpJobResult]:
+        return core_call(unchanged, _core.tp_job, _core.tp_job_async, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
+
+    def _status(self) -> Call[JobState]:
+        """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
+        return self._poll(False).then(self._state)
+
+    def _wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> Call[JobResult]:
+        """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
+        half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
+        Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
+        backoff = Backoff(timeout, poll_interval, max_interval)
+
+        def run() -> JobResult:
+            while not isinstance(state := self._status().run(), JobResult):
+                time.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
+            return state
+
+        async def run_async() -> JobResult:
+            import asyncio  # here, not at the top: only async callers should pay for importing it
+
+            while not isinstance(state := await self._status().run_async(), JobResult):
+                await asyncio.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
+            return state
+
+        return Call(run, run_async)
+
+    def _delete(self) -> Call[JobResult]:
+        """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``."""
+        return self._poll(True).then(self._deleted)
 
     def _state(self, core: _core.CoreTpJobResult) -> JobState:
         if core.status == "finished":
@@ -240,47 +270,23 @@ class TechnicalPotentialJob(_JobBase):
     """A submitted job. ``status()`` polls once, ``wait()`` polls with backoff until finished,
     ``result`` is the finished result, ``delete()`` destroys the job's map assets."""
 
-    def status(self) -> JobState:
-        """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
-        return self._state(_core.tp_job(*self._poll_args(False), trace=self._handle.trace()))
-
-    def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
-        """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
-        half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
-        Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
-        backoff = Backoff(timeout, poll_interval, max_interval)
-        while True:
-            state = self.status()
-            if isinstance(state, JobResult):
-                return state
-            time.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
+    status = blocking(_JobBase._status)
+    wait = blocking(_JobBase._wait)
+    delete = blocking(_JobBase._delete)
 
     @property
     def result(self) -> JobResult:
         """The finished result (polls once if not known yet; raises if the job is not finished)."""
         return self._result if self._result is not None else self._finished(self.status())
 
-    def delete(self) -> JobResult:
-        """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``."""
-        return self._deleted(_core.tp_job(*self._poll_args(True), trace=self._handle.trace()))
-
 
 @async_twin_of(TechnicalPotentialJob)
 class AsyncTechnicalPotentialJob(_JobBase):
     """`TechnicalPotentialJob` for `AsyncClient`: the same calls, awaitable (``await job.result``)."""
 
-    async def status(self) -> JobState:
-        return self._state(await _core.tp_job_async(*self._poll_args(False), trace=self._handle.trace()))
-
-    async def wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> JobResult:
-        import asyncio  # here, not at the top: only async callers should pay for importing it
-
-        backoff = Backoff(timeout, poll_interval, max_interval)
-        while True:
-            state = await self.status()
-            if isinstance(state, JobResult):
-                return state
-            await asyncio.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
+    status = awaitable(_JobBase._status)
+    wait = awaitable(_JobBase._wait)
+    delete = awaitable(_JobBase._delete)
 
     @property
     def result(self) -> Awaitable[JobResult]:
@@ -288,9 +294,6 @@ class AsyncTechnicalPotentialJob(_JobBase):
 
     async def _result_now(self) -> JobResult:
         return self._result if self._result is not None else self._finished(await self.status())
-
-    async def delete(self) -> JobResult:
-        return self._deleted(await _core.tp_job_async(*self._poll_args(True), trace=self._handle.trace()))
 
 
 def _countries(countries: Any) -> Any:
@@ -315,8 +318,14 @@ class _TechnicalPotentialBase:
         self._handle = handle_of(handle)
         self._configs: dict[str, Configuration] = {}
 
-    def _config_args(self, explorer: str, countries: str | list[str] | None, wkt: str | None) -> tuple[_core.CoreClient, str, object, str | None]:
-        return (self._handle.core, explorer, _countries(countries), wkt)
+    def _config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Call[Configuration]:
+        """The regions (all of them, those of ``countries``, or the one containing the ``wkt`` point)
+        with their resources and input fields."""
+        _warn_deprecated(wrappers=1)
+        return core_call(
+            Configuration, _core.tp_config, _core.tp_config_async, self._handle.core, explorer, _countries(countries), wkt,
+            trace=self._handle.trace(),
+        )
 
     def _known_config(self, explorer: str) -> Configuration | None:
         return self._configs.get(explorer) if isinstance(explorer, str) else None
@@ -334,12 +343,7 @@ class _TechnicalPotentialBase:
 class TechnicalPotentialService(_TechnicalPotentialBase):
     """``client.technical_potential``."""
 
-    def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
-        """The regions (all of them, those of ``countries``, or the one containing the ``wkt`` point)
-        with their resources and input fields."""
-        _warn_deprecated()
-        args = self._config_args(explorer, countries, wkt)
-        return Configuration(_core.tp_config(*args, trace=self._handle.trace()))
+    config = blocking(_TechnicalPotentialBase._config)
 
     def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
         """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
@@ -360,10 +364,7 @@ class TechnicalPotentialService(_TechnicalPotentialBase):
 class AsyncTechnicalPotentialService(_TechnicalPotentialBase):
     """``async_client.technical_potential``: the same calls as `TechnicalPotentialService`, awaitable."""
 
-    async def config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Configuration:
-        _warn_deprecated()
-        args = self._config_args(explorer, countries, wkt)
-        return Configuration(await _core.tp_config_async(*args, trace=self._handle.trace()))
+    config = awaitable(_TechnicalPotentialBase._config)
 
     async def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> AsyncTechnicalPotentialJob:
         _warn_deprecated()

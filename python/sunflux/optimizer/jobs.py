@@ -15,15 +15,15 @@ import datetime as _dt
 import json
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from sunflux import _core
 from sunflux._client import handle_of
 from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
 from sunflux._frames import to_polars
 from sunflux._polling import Backoff
-from sunflux._twins import async_twin_of
+from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
 
@@ -322,53 +322,62 @@ class _Poller:
 
 
 class _OptimizerBase:
-    """What both optimizer classes share: the core handle (the requests, checks and results are
-    the module's functions above)."""
+    """What both optimizer classes share: the core handle, each call's checks, request and result
+    (the helpers are the module's functions above)."""
 
     def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
         self._handle = handle_of(handle)
 
-
-class OptimizerService(_OptimizerBase):
-    """``client.optimizer``: submit scenarios, read results, or run to completion."""
-
-    def submit(self, scenario: Scenario | Mapping[str, Any]) -> str:
+    def _submit(self, scenario: Scenario | Mapping[str, Any]) -> Call[str]:
         """Validates with the scenario builder's rules (`ParameterError` with every problem,
         nothing sent), POSTs the job and returns its ``run_uuid``. A 400 answer raises
         `ValidationError` with ``input_errors`` (per section)."""
         document = _scenario_dict(scenario)
-        try:
-            response = self._handle.request("POST", "optimizer_job", json=document)
-        except ValidationError as error:
-            raise _validation_error(error) from None
-        return _run_uuid(_answer(self._handle, response), response)
 
-    def results(self, run_uuid: str) -> OptimizerResult:
+        def submitted(response: Response) -> str:
+            return _run_uuid(_answer(self._handle, response), response)
+
+        handle = self._handle
+        return core_call(submitted, handle.request, handle.request_async, "POST", "optimizer_job", json=document).recover(
+            ValidationError, _rejected
+        )
+
+    def _results(self, run_uuid: str) -> Call[OptimizerResult]:
         """The run in whatever state it is (a 404 raises `NotFoundError`; a run_uuid that is not a
         UUID raises `ParameterError` before anything is sent)."""
-        try:
-            response = self._handle.request("GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False)
-        except ValidationError as error:
-            return _result_from_error(error)
-        return OptimizerResult(_answer(self._handle, response), response.status)
+        args = {"run_uuid": _checked_run_uuid(run_uuid)}
 
-    def run(
+        def answered(response: Response) -> OptimizerResult:
+            return OptimizerResult(_answer(self._handle, response), response.status)
+
+        handle = self._handle
+        return core_call(
+            answered, handle.request, handle.request_async, "GET", "optimizer_results", args=args, check_errors=False
+        ).recover(ValidationError, _result_from_error)
+
+    def _run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
-    ) -> OptimizerResult:
+    ) -> Call[OptimizerResult]:
         """Submits and polls with backoff until the run is optimal (returned), fails (`JobFailed`
         with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid)."""
-        poller = _Poller(self.submit(scenario), timeout, poll_interval, max_interval)
-        while True:
-            try:
-                result: OptimizerResult | None = self.results(poller.run_uuid)
-            except NotFoundError:
-                result = None
-            final = poller.settle(result)
-            if final is not None:
-                return final
-            time.sleep(poller.next_wait())
 
-    def simulated_load(
+        def run() -> OptimizerResult:
+            poller = _Poller(self._submit(scenario).run(), timeout, poll_interval, max_interval)
+            while (final := poller.settle(_unless_missing(self._results(poller.run_uuid).run))) is None:
+                time.sleep(poller.next_wait())
+            return final
+
+        async def run_async() -> OptimizerResult:
+            import asyncio  # here, not at the top: only async callers should pay for importing it
+
+            poller = _Poller(await self._submit(scenario).run_async(), timeout, poll_interval, max_interval)
+            while (final := poller.settle(await _unless_missing_async(self._results(poller.run_uuid).run_async))) is None:
+                await asyncio.sleep(poller.next_wait())
+            return final
+
+        return Call(run, run_async)
+
+    def _simulated_load(
         self,
         latitude: float,
         longitude: float,
@@ -378,7 +387,7 @@ class OptimizerService(_OptimizerBase):
         monthly_totals_kwh: Sequence[float] | None = None,
         year: int | None = None,
         time_steps_per_hour: int | None = None,
-    ) -> pl.DataFrame:
+    ) -> Call[pl.DataFrame]:
         """The service's load profile of a reference building type (or a blend
         ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1), scaled to
         ``annual_kwh`` or ``monthly_totals_kwh`` (else the type's default at the site), for
@@ -386,88 +395,73 @@ class OptimizerService(_OptimizerBase):
         ``load_kw``, one row per time step. Every parameter is checked first (`ParameterError`
         listing every problem, nothing sent)."""
         names, shares = _blend(doe_reference_name)
-        core = _core.optimizer_simulated_load(
+        return core_call(
+            _load_frame, _core.optimizer_simulated_load, _core.optimizer_simulated_load_async,
             self._handle.core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
             time_steps_per_hour, self._handle.trace(),
         )
-        return _load_frame(core)
 
-    def urdb_rate(self, label: str) -> dict[str, Any]:
+    def _urdb_rate(self, label: str) -> Call[dict[str, Any]]:
         """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate."""
-        response = self._handle.urdb_request(_urdb_query(getpage=_check_label(label)))
-        return _rate_from_items(response.json(), f"label {label}")
+        query = _urdb_query(getpage=_check_label(label))
 
-    def urdb_rate_by_name(self, utility: str, rate_name: str) -> dict[str, Any]:
+        def found(response: Response) -> dict[str, Any]:
+            return _rate_from_items(response.json(), f"label {label}")
+
+        return self._handle.urdb_call(query).then(found)
+
+    def _urdb_rate_by_name(self, utility: str, rate_name: str) -> Call[dict[str, Any]]:
         """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
         reads ``urdb_utility_name`` with ``urdb_rate_name``)."""
         if not utility or not rate_name:
             raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
-        response = self._handle.urdb_request(_urdb_query(ratesforutility=utility))
-        return _newest_named(response.json(), utility, rate_name)
+        query = _urdb_query(ratesforutility=utility)
+
+        def found(response: Response) -> dict[str, Any]:
+            return _newest_named(response.json(), utility, rate_name)
+
+        return self._handle.urdb_call(query).then(found)
+
+
+def _rejected(error: ValidationError) -> NoReturn:
+    raise _validation_error(error) from None
+
+
+def _unless_missing(results: Callable[[], OptimizerResult]) -> OptimizerResult | None:
+    """A run the database does not know yet (None) is still being stored, until `_Poller` says not."""
+    try:
+        return results()
+    except NotFoundError:
+        return None
+
+
+async def _unless_missing_async(results: Callable[[], Awaitable[OptimizerResult]]) -> OptimizerResult | None:
+    """`_unless_missing`, awaitable."""
+    try:
+        return await results()
+    except NotFoundError:
+        return None
+
+
+class OptimizerService(_OptimizerBase):
+    """``client.optimizer``: submit scenarios, read results, or run to completion."""
+
+    submit = blocking(_OptimizerBase._submit)
+    results = blocking(_OptimizerBase._results)
+    run = blocking(_OptimizerBase._run)
+    simulated_load = blocking(_OptimizerBase._simulated_load)
+    urdb_rate = blocking(_OptimizerBase._urdb_rate)
+    urdb_rate_by_name = blocking(_OptimizerBase._urdb_rate_by_name)
 
 
 @async_twin_of(OptimizerService)
 class AsyncOptimizerService(_OptimizerBase):
     """``async_client.optimizer``: the same calls, awaitable."""
 
-    async def submit(self, scenario: Scenario | Mapping[str, Any]) -> str:
-        document = _scenario_dict(scenario)
-        try:
-            response = await self._handle.request_async("POST", "optimizer_job", json=document)
-        except ValidationError as error:
-            raise _validation_error(error) from None
-        return _run_uuid(_answer(self._handle, response), response)
-
-    async def results(self, run_uuid: str) -> OptimizerResult:
-        try:
-            response = await self._handle.request_async(
-                "GET", "optimizer_results", args={"run_uuid": _checked_run_uuid(run_uuid)}, check_errors=False
-            )
-        except ValidationError as error:
-            return _result_from_error(error)
-        return OptimizerResult(_answer(self._handle, response), response.status)
-
-    async def run(
-        self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
-    ) -> OptimizerResult:
-        import asyncio  # here, not at the top: only async callers should pay for importing it
-
-        poller = _Poller(await self.submit(scenario), timeout, poll_interval, max_interval)
-        while True:
-            try:
-                result: OptimizerResult | None = await self.results(poller.run_uuid)
-            except NotFoundError:
-                result = None
-            final = poller.settle(result)
-            if final is not None:
-                return final
-            await asyncio.sleep(poller.next_wait())
-
-    async def simulated_load(
-        self,
-        latitude: float,
-        longitude: float,
-        doe_reference_name: str | Mapping[str, float],
-        *,
-        annual_kwh: float | None = None,
-        monthly_totals_kwh: Sequence[float] | None = None,
-        year: int | None = None,
-        time_steps_per_hour: int | None = None,
-    ) -> pl.DataFrame:
-        names, shares = _blend(doe_reference_name)
-        core = await _core.optimizer_simulated_load_async(
-            self._handle.core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
-            time_steps_per_hour, self._handle.trace(),
-        )
-        return _load_frame(core)
-
-    async def urdb_rate(self, label: str) -> dict[str, Any]:
-        response = await self._handle.urdb_request_async(_urdb_query(getpage=_check_label(label)))
-        return _rate_from_items(response.json(), f"label {label}")
-
-    async def urdb_rate_by_name(self, utility: str, rate_name: str) -> dict[str, Any]:
-        if not utility or not rate_name:
-            raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
-        response = await self._handle.urdb_request_async(_urdb_query(ratesforutility=utility))
-        return _newest_named(response.json(), utility, rate_name)
+    submit = awaitable(_OptimizerBase._submit)
+    results = awaitable(_OptimizerBase._results)
+    run = awaitable(_OptimizerBase._run)
+    simulated_load = awaitable(_OptimizerBase._simulated_load)
+    urdb_rate = awaitable(_OptimizerBase._urdb_rate)
+    urdb_rate_by_name = awaitable(_OptimizerBase._urdb_rate_by_name)
