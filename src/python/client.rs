@@ -266,42 +266,6 @@ impl CoreClient {
     pub fn error(&self, error: Error) -> PyErr {
         to_pyerr(self.transport.redact_error(error))
     }
-
-    fn build_request(
-        &self,
-        method: &str,
-        endpoint: &str,
-        args: Option<HashMap<String, String>>,
-        query: Vec<(String, String)>,
-        form: Option<Vec<(String, String)>>,
-        json: Option<Vec<u8>>,
-        idempotent: Option<bool>,
-        check_errors: bool,
-        trace: bool,
-    ) -> PyResult<Request> {
-        let args = args.unwrap_or_default();
-        let method = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
-            .map_err(|_| to_pyerr(Error::Parameter(vec![format!("method {method:?} is not an HTTP method")])))?;
-        let target = if endpoint == "absolute" {
-            let url = args.get("url").cloned().ok_or_else(|| to_pyerr(Error::Parameter(vec!["endpoint 'absolute' needs the argument 'url'".into()])))?;
-            Target::Absolute(url)
-        } else {
-            Target::Endpoint(Endpoint::from_name(endpoint, |key| args.get(key).cloned()).map_err(|m| to_pyerr(Error::Parameter(vec![m])))?)
-        };
-        let body = match (form, json) {
-            (Some(_), Some(_)) => return Err(to_pyerr(Error::Parameter(vec!["give either form or json, not both".into()]))),
-            (Some(pairs), None) => Body::Form(pairs),
-            (None, Some(bytes)) => Body::Json(bytes),
-            (None, None) => Body::Empty,
-        };
-        let idempotent = idempotent.unwrap_or(matches!(method, reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::DELETE));
-        let send_key = !matches!(target, Target::Absolute(_));
-        let payload = match &target {
-            Target::Endpoint(endpoint) => endpoint.payload(),
-            Target::Absolute(_) => Payload::ClimateZip,
-        };
-        Ok(Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace, send_key, payload })
-    }
 }
 
 #[pymethods]
@@ -371,7 +335,28 @@ impl CoreClient {
         check_errors: bool,
         trace: bool,
     ) -> PyResult<PreparedRequest> {
-        let request = self.build_request(method, endpoint, args, query, form, json, idempotent, check_errors, trace)?;
+        let args = args.unwrap_or_default();
+        let method = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
+            .map_err(|_| to_pyerr(Error::Parameter(vec![format!("method {method:?} is not an HTTP method")])))?;
+        let target = if endpoint == "absolute" {
+            let url = args.get("url").cloned().ok_or_else(|| to_pyerr(Error::Parameter(vec!["endpoint 'absolute' needs the argument 'url'".into()])))?;
+            Target::Absolute(url)
+        } else {
+            Target::Endpoint(Endpoint::from_name(endpoint, |key| args.get(key).cloned()).map_err(|m| to_pyerr(Error::Parameter(vec![m])))?)
+        };
+        let body = match (form, json) {
+            (Some(_), Some(_)) => return Err(to_pyerr(Error::Parameter(vec!["give either form or json, not both".into()]))),
+            (Some(pairs), None) => Body::Form(pairs),
+            (None, Some(bytes)) => Body::Json(bytes),
+            (None, None) => Body::Empty,
+        };
+        let idempotent = idempotent.unwrap_or(matches!(method, reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::DELETE));
+        let send_key = !matches!(target, Target::Absolute(_));
+        let payload = match &target {
+            Target::Endpoint(endpoint) => endpoint.payload(),
+            Target::Absolute(_) => Payload::ClimateZip,
+        };
+        let request = Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace, send_key, payload };
         Ok(PreparedRequest { transport: self.transport.clone(), request: Arc::new(request) })
     }
 
