@@ -4,7 +4,6 @@ wait starts at ``poll_interval`` s and grows by half each time up to ``max_inter
 
 from __future__ import annotations
 
-import time
 from typing import Callable
 
 from sunflux import _core
@@ -15,8 +14,12 @@ class Backoff:
     schedule of the crate (``services/poll.rs``, which the climate fetch also uses)."""
 
     def __init__(self, timeout: float, poll_interval: float, max_interval: float) -> None:
-        self.started = time.monotonic()
         self._schedule = _core.Backoff(poll_interval, max_interval, timeout)
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the schedule started."""
+        return self._schedule.elapsed
 
     def next_wait(self, expired: Callable[[], Exception]) -> float:
         """Seconds to sleep before the next poll; raises ``expired()`` once the time is up."""

@@ -292,7 +292,6 @@ class _Poller:
     def __init__(self, run_uuid: str, timeout: float, poll_interval: float, max_interval: float) -> None:
         self.run_uuid = run_uuid
         self.backoff = Backoff(timeout, poll_interval, max_interval)
-        self.started = self.backoff.started
         self.timeout = timeout
         self.last_status = "submitted"
 
@@ -310,7 +309,7 @@ class _Poller:
     def settle(self, result: OptimizerResult | None) -> OptimizerResult | None:
         """The final result, None to keep polling; raises for failures."""
         if result is None:
-            if time.monotonic() - self.started > NOT_FOUND_GRACE:
+            if self.backoff.elapsed > NOT_FOUND_GRACE:
                 raise NotFoundError(f"optimizer run {self.run_uuid} is not in the database", status=404)
             return None
         self.last_status = result.status
