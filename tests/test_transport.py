@@ -469,3 +469,35 @@ def test_a_transport_error_shows_the_url_once_without_its_query() -> None:
     assert message.count("http://127.0.0.1:1/api/solar/data_query/v2.json") == 1, message
     assert "?" not in message and "lat=" not in message and "secret_looking" not in message
     assert message.startswith("could not connect (http://127.0.0.1:1/api/solar/data_query/v2.json): ")
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (("x", 1, 1), 'poll_interval must be a number of seconds (got "x")'),
+        ((-1, 1, 1), "poll_interval must be a number of seconds >= 0"),
+        ((1, float("nan"), 1), "max_interval must be a number of seconds >= 0 (got NaN)"),
+        ((1, 1, None), "timeout must be a number of seconds (got nothing)"),
+    ],
+)
+def test_the_polling_schedule_refuses_bad_seconds(arguments: tuple[object, object, object], message: str) -> None:
+    from sunflux import _core
+
+    with pytest.raises(sf.ParameterError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        _core.Backoff(*arguments)
+
+
+def test_a_request_is_checked_once_when_prepared(service: sf.LocalService) -> None:
+    core = service.client()._core
+    with pytest.raises(sf.ParameterError, match="is not an HTTP method"):
+        core.prepare("BAD METHOD", "local_status")
+    with pytest.raises(sf.ParameterError, match="give either form or json, not both"):
+        core.prepare("POST", "local_status", {"format": "json"}, form=[("a", "1")], json=b"{}")
+    prepared = core.prepare("GET", "local_status", {"format": "json"})
+    assert prepared.send().status == 200
+    assert asyncio.run(_send_async(prepared)) == 200
+
+
+async def _send_async(prepared: object) -> int:
+    response = await prepared.send_async()  # type: ignore[attr-defined]
+    return int(response.status)
