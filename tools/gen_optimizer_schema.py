@@ -6,16 +6,18 @@ choices, shapes and valid input sets, as data), merges them (the spec wins where
 the service's value is kept as a note), adds the cross-field rules (``rules.json``) and writes:
 
 * ``python/sunflux/optimizer/schema.json`` -- the field table as data, shipped with the package:
-  read at run time by ``sunflux.optimizer`` (section classes, docstrings, signatures,
-  ``validate_scenario_dict``) and at build time by the Rust optimizer (``include_str!``), whose
-  defaults come from it;
+  read at run time by ``sunflux.optimizer`` (section classes, field facts, validation) and at
+  build time by the Rust optimizer (``include_str!``), whose defaults come from it;
+* ``python/sunflux/optimizer/field_docs.json`` -- the description and the Python types of every
+  section and field (rendered by ``optimizer_schema/describe.py``), read at run time for the
+  section classes' docstrings and ``__init__`` signatures;
 * ``python/sunflux/optimizer/sections.pyi`` -- the static types of the section classes and of the
   section slots of ``Scenario`` (typed attributes and keyword-only ``__init__`` signatures, with
-  the same docstrings the runtime builds), for IDEs and type checkers.
+  the same docstrings), for IDEs and type checkers.
 
 Usage::
 
-    python tools/gen_optimizer_schema.py            # rewrite both files
+    python tools/gen_optimizer_schema.py            # rewrite the three files
     python tools/gen_optimizer_schema.py --check    # exit 1 when the checked-in files are stale
     python tools/gen_optimizer_schema.py --differences   # list spec vs live-service differences
 """
@@ -42,7 +44,8 @@ RULES_JSON = Path("rules.json")
 PACKAGE = REPO / "python" / "sunflux" / "optimizer"
 OUTPUT_SCHEMA = PACKAGE / "schema.json"
 OUTPUT_STUB = PACKAGE / "sections.pyi"
-DESCRIBE_MODULE = PACKAGE / "_describe.py"
+OUTPUT_DOCS = PACKAGE / "field_docs.json"
+DESCRIBE_MODULE = INPUTS / "describe.py"
 HELPERS_MODULE = PACKAGE / "_helpers.py"
 
 # Order of the sections in the generated module: the spec's sections first (in the order the
@@ -155,7 +158,7 @@ NUMERIC_TYPES = {"float", "int", "list[float]", "list[int]", "list[list[int]]"}
 
 
 def load_describe() -> ModuleType:
-    """The package's field-description module, loaded on its own (the package need not import)."""
+    """The field-description module beside the generator's inputs."""
     spec = importlib.util.spec_from_file_location("sunflux_optimizer_describe", DESCRIBE_MODULE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -458,6 +461,20 @@ def render_schema(table: dict[str, Any], source: dict[str, Any], rules: dict[str
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
+def render_docs(table: dict[str, Any]) -> str:
+    """The texts and Python types of every section and field, read by the package at import for
+    ``help()`` and ``inspect.signature`` (the same texts the stub's docstrings hold)."""
+    sections = {
+        key: {"text": DESCRIBE.describe_section(key, section),
+              "fields": {name: dict(zip(("read", "write"), DESCRIBE.annotation(record)),
+                                    text=DESCRIBE.describe_field(record))
+                         for name, record in section["fields"].items()}}
+        for key, section in table.items()
+    }
+    document = {"note": GENERATED_NOTE, "sections": sections}
+    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
+
+
 def docstring(text: str, indent: str) -> list[str]:
     width = LINE_WIDTH - len(indent) - 3  # room for the opening quotes on the first line
     paragraphs = [
@@ -545,7 +562,8 @@ def render(inputs: Path = INPUTS) -> dict[Path, str]:
         "spec": spec_facts["source"]["document"],
     }
     rules = json.loads((inputs / RULES_JSON).read_text(encoding="utf-8"))
-    return {OUTPUT_SCHEMA: render_schema(table, source, rules), OUTPUT_STUB: render_stub(table)}
+    return {OUTPUT_SCHEMA: render_schema(table, source, rules), OUTPUT_DOCS: render_docs(table),
+            OUTPUT_STUB: render_stub(table)}
 
 
 def differences(inputs: Path = INPUTS) -> list[str]:

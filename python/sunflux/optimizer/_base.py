@@ -31,8 +31,7 @@ from typing import (
 )
 
 from sunflux._units import check_optimizer_value
-from sunflux.optimizer._describe import describe_field
-from sunflux.optimizer._fields import SECTIONS
+from sunflux.optimizer._fields import DOCS, SECTIONS
 
 __all__ = [
     "UNSET",
@@ -281,10 +280,10 @@ class Section(Record):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls._key:
-            table = SECTIONS[cls._key]["fields"]
+            docs = DOCS[cls._key]["fields"]
             for name, member in vars(cls).items():
-                if isinstance(member, Field) and name in table:
-                    member.__doc__ = describe_field(table[name])
+                if isinstance(member, Field) and name in docs:
+                    member.__doc__ = docs[name]["text"]
 
     def _table(self) -> Mapping[str, Mapping[str, Any]]:
         fields: Mapping[str, Mapping[str, Any]] = SECTIONS[self._key]["fields"]

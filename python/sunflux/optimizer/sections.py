@@ -1,8 +1,8 @@
 """The section classes of the optimizer scenario, built at import from ``schema.json``.
 
 One class per section (``PV``, ``ElectricLoad``, ...) with a ``Field`` per field; docstrings
-and ``__init__`` signatures come from the schema, so ``help()`` and ``inspect.signature`` show
-them. Static types live in ``sections.pyi``, which the generator writes with the schema.
+and ``__init__`` signatures come from ``field_docs.json``, so ``help()`` and ``inspect.signature``
+show them. Static types live in ``sections.pyi``; the generator writes both with the schema.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ from typing import Any, Callable
 
 from sunflux.optimizer import _helpers
 from sunflux.optimizer._base import UNSET, Field, Record, Section
-from sunflux.optimizer._describe import annotation, describe_section
-from sunflux.optimizer._fields import SECTIONS, TOP_LEVEL_STRINGS
+from sunflux.optimizer._fields import DOCS, SECTIONS, TOP_LEVEL_STRINGS
 
 __all__ = [*SECTIONS, "SECTION_CLASSES"]
 
@@ -46,8 +45,8 @@ def _build(name: str, base: type[Record], doc: str, fields: dict[str, tuple[str,
 
 SECTION_CLASSES: dict[str, type[Section]] = {
     key: _build(
-        key, getattr(_helpers, f"{key}Helpers", Section), describe_section(key, section),
-        {name: (name, annotation(record)[1]) for name, record in section["fields"].items()},
+        key, getattr(_helpers, f"{key}Helpers", Section), DOCS[key]["text"],
+        {name: (name, DOCS[key]["fields"][name]["write"]) for name in section["fields"]},
     )
     for key, section in SECTIONS.items()
 }

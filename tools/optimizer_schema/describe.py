@@ -1,9 +1,8 @@
 """Plain-text descriptions and Python types of the schema's sections and fields.
 
-The generator writes them into ``sections.pyi`` (docstrings and annotations, for IDEs and type
-checkers) and the runtime attaches the same texts and annotations to the section classes (for
-``help()`` and ``inspect.signature``), so both read alike. This module imports nothing from the
-package so the generator can load it on its own.
+The generator renders them once, into ``sections.pyi`` (docstrings and annotations, for IDEs and
+type checkers) and into ``field_docs.json`` (read by the package at import for ``help()`` and
+``inspect.signature``), so both read alike and the package renders nothing at run time.
 """
 
 from __future__ import annotations
