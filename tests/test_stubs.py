@@ -125,7 +125,10 @@ def blocking(client: sf.Client, estimate: sf.PvEstimate, table: ClimateTable, zi
     assert_type(stats.classes, pl.DataFrame | None)
     assert_type(weather.to_polars(), pl.DataFrame)
     assert_type(sf.pvwatts.simulate_many(weather, []), pl.DataFrame)
-    assert_type(sf.pvwatts.simulate_many(weather, [], output="results"), list[sf.PvEstimate])
+    assert_type(sf.pvwatts.simulate_many(weather, [], output="results"), list[sf.pv.HourlyPvEstimate])
+    assert_type(sf.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180).hourly, pl.DataFrame)
+    assert_type(sf.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180, timeframe="monthly").hourly, None)
+    assert_type(client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0, timeframe="hourly").hourly, pl.DataFrame)
     assert_type(client.climate.bulk("slug", points=[(1.0, 2.0)], years=[2010], email="a@b.c"), pl.DataFrame)
     assert_type(client.solar.data_query(1.0, 2.0).to_polars(), pl.DataFrame)
     assert_type(client.optimizer.simulated_load(1.0, 2.0, "Hospital"), pl.DataFrame)
@@ -134,7 +137,8 @@ def blocking(client: sf.Client, estimate: sf.PvEstimate, table: ClimateTable, zi
 
 async def awaitable(client: sf.AsyncClient) -> None:
     assert_type(await client.climate.bulk("slug", points=[(1.0, 2.0)], years=[2010], email="a@b.c"), pl.DataFrame)
-    assert_type(await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0), sf.PvEstimate)
+    assert_type(await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0), sf.pv.MonthlyPvEstimate)
+    assert_type((await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0, timeframe="hourly")).hourly, pl.DataFrame)
     assert_type(await client.technical_potential.job("rede", "id").result, JobResult)
     assert_type(await client.optimizer.simulated_load(1.0, 2.0, "Hospital"), pl.DataFrame)
 """
