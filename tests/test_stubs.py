@@ -123,6 +123,7 @@ def blocking(client: sf.Client, estimate: sf.PvEstimate, table: ClimateTable, zi
     assert_type(config.to_polars(), pl.DataFrame)
     assert_type(stats.classes, pl.DataFrame)
     assert_type(weather.to_polars(), pl.DataFrame)
+    assert_type(sf.LocalService().station_weather("1-741202"), sf.pvwatts.Weather)
     assert_type(sf.pvwatts.simulate_many(weather, []), pl.DataFrame)
     assert_type(sf.pvwatts.simulate_many(weather, [], output="results"), list[sf.pv.HourlyPvEstimate])
     assert_type(sf.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180).hourly, pl.DataFrame)
