@@ -96,11 +96,10 @@ def test_mypy_accepts_the_typed_surface(tmp_path: pathlib.Path) -> None:
 
 
 NOTEBOOKS = pathlib.Path(__file__).resolve().parents[1] / "notebooks"
-#: Exploratory code knows which optional results are set (an hourly estimate's ``hourly``, a
-#: scenario's sections): the notebooks are checked with ``--strict`` less ``strict_optional``.
-#: Calls into dask and matplotlib, which are untyped, are allowed (`UNTYPED_LIBRARIES`).
-#: `NO_ANY` is checked with all of ``--strict``.
-NOTEBOOK_RELAXED = "strict_optional = False\n"
+#: The notebooks are checked with all of ``--strict``: what sunflux knows is set has a type without
+#: None (an hourly estimate's ``hourly``), and what may be None for the call (a scenario's
+#: sections, a dataset without a station) is checked in the notebook. Calls into dask and
+#: matplotlib, which are untyped, are allowed (`UNTYPED_LIBRARIES`).
 UNTYPED_LIBRARIES = "dask,distributed,matplotlib"
 #: What the notebooks read from sunflux is exactly typed: an ``Any`` here fails `assert_type`.
 NO_ANY = """
@@ -122,10 +121,14 @@ def blocking(client: sf.Client, estimate: sf.PvEstimate, table: ClimateTable, zi
     assert_type(zipped.sites, pl.DataFrame)
     assert_type(result.series(), pl.DataFrame)
     assert_type(config.to_polars(), pl.DataFrame)
-    assert_type(stats.classes, pl.DataFrame | None)
+    assert_type(stats.classes, pl.DataFrame)
     assert_type(weather.to_polars(), pl.DataFrame)
+    assert_type(sf.LocalService().station_weather("1-741202"), sf.pvwatts.Weather)
     assert_type(sf.pvwatts.simulate_many(weather, []), pl.DataFrame)
-    assert_type(sf.pvwatts.simulate_many(weather, [], output="results"), list[sf.PvEstimate])
+    assert_type(sf.pvwatts.simulate_many(weather, [], output="results"), list[sf.pv.HourlyPvEstimate])
+    assert_type(sf.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180).hourly, pl.DataFrame)
+    assert_type(sf.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180, timeframe="monthly").hourly, None)
+    assert_type(client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0, timeframe="hourly").hourly, pl.DataFrame)
     assert_type(client.climate.bulk("slug", points=[(1.0, 2.0)], years=[2010], email="a@b.c"), pl.DataFrame)
     assert_type(client.solar.data_query(1.0, 2.0).to_polars(), pl.DataFrame)
     assert_type(client.optimizer.simulated_load(1.0, 2.0, "Hospital"), pl.DataFrame)
@@ -134,7 +137,8 @@ def blocking(client: sf.Client, estimate: sf.PvEstimate, table: ClimateTable, zi
 
 async def awaitable(client: sf.AsyncClient) -> None:
     assert_type(await client.climate.bulk("slug", points=[(1.0, 2.0)], years=[2010], email="a@b.c"), pl.DataFrame)
-    assert_type(await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0), sf.PvEstimate)
+    assert_type(await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0), sf.pv.MonthlyPvEstimate)
+    assert_type((await client.pv.estimate(4, 0, 14, 1, 20, 180, lat=1.0, lon=2.0, timeframe="hourly")).hourly, pl.DataFrame)
     assert_type(await client.technical_potential.job("rede", "id").result, JobResult)
     assert_type(await client.optimizer.simulated_load(1.0, 2.0, "Hospital"), pl.DataFrame)
 """
@@ -163,7 +167,7 @@ def test_mypy_strict_accepts_the_notebooks_code_and_nothing_they_read_is_any(tmp
         (package / f"{notebook.stem}.py").write_text(_notebook_code(notebook))
     (tmp_path / "no_any.py").write_text(NO_ANY)
     config = tmp_path / "mypy.ini"
-    config.write_text(f"[mypy]\nstrict = True\nuntyped_calls_exclude = {UNTYPED_LIBRARIES}\n\n[mypy-notebooks.*]\n{NOTEBOOK_RELAXED}")
+    config.write_text(f"[mypy]\nstrict = True\nuntyped_calls_exclude = {UNTYPED_LIBRARIES}\n")
     mypy = pathlib.Path(sys.executable).parent / "mypy"
     result = subprocess.run(
         [str(mypy) if mypy.exists() else "mypy", "--config-file", str(config), "--cache-dir", str(tmp_path / "cache"), "notebooks", "no_any.py"],

@@ -9,10 +9,13 @@ from __future__ import annotations
 import atexit
 import weakref
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sunflux import _core
 from sunflux._client import AsyncClient, Client
+
+if TYPE_CHECKING:
+    from sunflux.pvwatts import Weather
 
 __all__ = [
     "LocalService", "RateLimits", "Faults", "JobSettings", "ClimateSettings", "OptimizerSettings", "RateDatabaseSettings",
@@ -257,7 +260,7 @@ class LocalService:
         """The e-mails the climate download would have sent (to, subject, body)."""
         return [{"to": to, "subject": subject, "body": body} for to, subject, body in self._core.outbox()]
 
-    def station_weather(self, file_id: str) -> Any:
+    def station_weather(self, file_id: str) -> Weather:
         """The weather year the embedded estimator uses for the station ``file_id`` (a `Weather`).
 
         ``sunflux.pvwatts.simulate(svc.station_weather(id), ...)`` equals the service's estimate.

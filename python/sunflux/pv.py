@@ -7,7 +7,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
+
+from typing_extensions import TypeVar
 
 from sunflux import _core
 from sunflux._client import handle_of
@@ -24,7 +26,18 @@ if TYPE_CHECKING:
     from sunflux._client import AsyncClient, Client, CoreHandle
     from sunflux.solar import Station
 
-__all__ = ["ModuleType", "ArrayType", "PvEstimate", "StationInfo", "SscInfo", "PvService", "AsyncPvService", "parse_estimate"]
+__all__ = [
+    "ModuleType", "ArrayType", "PvEstimate", "HourlyPvEstimate", "MonthlyPvEstimate", "StationInfo", "SscInfo", "PvService",
+    "AsyncPvService", "parse_estimate",
+]
+
+#: `PvEstimate`'s type parameter, the timeframe it was made with: ``hourly`` is a frame when it is
+#: ``"hourly"`` and None when it is ``"monthly"``; a bare ``PvEstimate`` may be either.
+TimeframeT = TypeVar("TimeframeT", bound=Timeframe, default=Timeframe, covariant=True)
+#: The ``timeframe`` of a call whose default is monthly (the estimator) or hourly (the local
+#: engine), as a type, so that the result's type says which timeframe it has.
+MonthlyByDefault = TypeVar("MonthlyByDefault", bound=Timeframe, default=Literal["monthly"])
+HourlyByDefault = TypeVar("HourlyByDefault", bound=Timeframe, default=Literal["hourly"])
 
 
 class ModuleType(enum.IntEnum):
@@ -71,7 +84,29 @@ class SscInfo:
     module: str | None = None
 
 
-class PvEstimate:
+class _HourlyFrame:
+    """``PvEstimate.hourly``, whose type follows the estimate's timeframe."""
+
+    def __init__(self) -> None:
+        # help() shows a descriptor's own text, not its class's.
+        self.__doc__ = "The hourly polars frame (columns: see the class's text), or None for a monthly estimate."
+
+    @overload
+    def __get__(self, estimate: None, owner: type) -> _HourlyFrame: ...
+    @overload
+    def __get__(self, estimate: PvEstimate[Literal["hourly"]], owner: type) -> pl.DataFrame: ...
+    @overload
+    def __get__(self, estimate: PvEstimate[Literal["monthly"]], owner: type) -> None: ...
+    @overload
+    def __get__(self, estimate: PvEstimate, owner: type) -> pl.DataFrame | None: ...
+    def __get__(self, estimate: PvEstimate | None, owner: type) -> _HourlyFrame | pl.DataFrame | None:
+        return self if estimate is None else estimate._hourly
+
+    def __set__(self, estimate: PvEstimate, frame: pl.DataFrame | None) -> None:
+        estimate._hourly = frame
+
+
+class PvEstimate(Generic[TimeframeT]):
     """A PV estimate (from the web estimator or the local engine).
 
     ``ac_annual`` kWhac, ``solrad_annual`` kWh/m²/day, ``capacity_factor`` percent; ``monthly`` is a
@@ -81,7 +116,13 @@ class PvEstimate:
     buffers are the ones the Rust parser filled; v8 estimates add ``alb`` (ground albedo), and the
     local v8 engine also gh, tpoa (W/m²), aoi (°), sunup, ss_beam_factor, ss_sky_diffuse_factor,
     ss_gnd_diffuse_factor, soiling_f, dcsnowderate (%), snow_cover and inv_eff_output (%).
+
+    The type parameter is the timeframe: a call with ``timeframe="hourly"`` returns a
+    ``PvEstimate[Literal["hourly"]]`` (`HourlyPvEstimate`), whose ``hourly`` a type checker knows
+    is a frame; a monthly one (`MonthlyPvEstimate`) has ``hourly`` None.
     """
+
+    hourly = _HourlyFrame()
 
     def __init__(self, core: _core.CorePvEstimate) -> None:
         self._core = core
@@ -99,7 +140,7 @@ class PvEstimate:
         self.ssc_info: SscInfo | None = None if ssc is None else SscInfo(**ssc)
         self.monthly: pl.DataFrame = to_polars(core.monthly())
         hourly = core.hourly()
-        self.hourly: pl.DataFrame | None = None if hourly is None else to_polars(hourly)
+        self._hourly = None if hourly is None else to_polars(hourly)
 
     def to_pandas(self) -> pd.DataFrame:
         """The hourly table (or the monthly one for a monthly estimate) as pandas."""
@@ -114,6 +155,12 @@ class PvEstimate:
     def __repr__(self) -> str:
         kind = "hourly" if self.hourly is not None else "monthly"
         return f"PvEstimate(ac_annual={self.ac_annual:.1f} kWh, capacity_factor={self.capacity_factor:.2f} %, {kind})"
+
+
+#: An estimate made with ``timeframe="hourly"``: its ``hourly`` is a polars frame.
+HourlyPvEstimate = PvEstimate[Literal["hourly"]]
+#: An estimate made with ``timeframe="monthly"``: its ``hourly`` is None.
+MonthlyPvEstimate = PvEstimate[Literal["monthly"]]
 
 
 class _SavedEstimate:
@@ -146,8 +193,9 @@ class _SavedEstimate:
         return None if self._hourly is None else self._hourly.slice(0)
 
 
-def _finish(core: _core.CorePvEstimate) -> PvEstimate:
-    result = PvEstimate(core)
+def _finish(core: _core.CorePvEstimate) -> PvEstimate[Any]:
+    """The estimate of an answer, whose timeframe is the one the call asked for."""
+    result: PvEstimate[Any] = PvEstimate(core)
     for message in result.warnings:
         warn_service(message, stacklevel=3)
     return result
@@ -239,7 +287,7 @@ class _PvBase:
         file_id: str | Station | None = None,
         dataset: EstimatorDataset | None = None,
         radius: int | None = None,
-        timeframe: Timeframe = "monthly",
+        timeframe: MonthlyByDefault = "monthly",  # type: ignore[assignment]  # mypy checks no default against a type variable
         dc_ac_ratio: float = 1.2,
         gcr: float = 0.4,
         inv_eff: float = 96,
@@ -251,7 +299,7 @@ class _PvBase:
         use_wf_albedo: bool | None = None,
         soiling: Sequence[float] | None = None,
         en_snowloss: bool | None = None,
-    ) -> Call[PvEstimate]:
+    ) -> Call[PvEstimate[MonthlyByDefault]]:
         check_pvwatts_system(system_capacity, losses, array_type)
         options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
         chosen = _version(version, self._handle.routes, options)

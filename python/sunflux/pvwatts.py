@@ -23,7 +23,7 @@ from sunflux._frames import to_polars, to_pyarrow
 from sunflux._options import ArrayTypeCode, ModuleTypeCode, Timeframe
 from sunflux._progress import Progress
 from sunflux._units import check_pvwatts_system
-from sunflux.pv import V8_PARAMETERS, ArrayType, ModuleType, PvEstimate, number_list
+from sunflux.pv import V8_PARAMETERS, ArrayType, HourlyByDefault, ModuleType, PvEstimate, number_list
 
 if TYPE_CHECKING:
     import polars as pl
@@ -343,7 +343,7 @@ def simulate(
     dc_ac_ratio: float = 1.2,
     gcr: float = 0.4,
     inv_eff: float = 96,
-    timeframe: Timeframe = "hourly",
+    timeframe: HourlyByDefault = "hourly",  # type: ignore[assignment]  # mypy checks no default against a type variable
     version: EngineVersion = "v5",
     bifaciality: float | None = None,
     albedo: float | Sequence[float] | None = None,
@@ -351,7 +351,7 @@ def simulate(
     soiling: Sequence[float] | None = None,
     en_snowloss: bool | None = None,
     threads: int | None = None,
-) -> PvEstimate:
+) -> PvEstimate[HourlyByDefault]:
     """Simulates one PV system on one weather year with PVWatts v5 or v8 (GIL released).
 
     Parameters and ranges are the estimator's: system_capacity 0.05–500000 kWdc, module_type 0–2,
@@ -428,11 +428,11 @@ def simulate_many(
     systems: Sequence[Mapping[str, Any]],
     *,
     threads: int | None = None,
-    timeframe: Timeframe = "hourly",
+    timeframe: HourlyByDefault = ...,
     output: Literal["results"],
     version: EngineVersion = "v5",
     progress: bool = True,
-) -> list[PvEstimate]: ...
+) -> list[PvEstimate[HourlyByDefault]]: ...
 
 
 def simulate_many(
@@ -444,7 +444,7 @@ def simulate_many(
     output: Literal["table", "results"] = "table",
     version: EngineVersion = "v5",
     progress: bool = True,
-) -> pl.DataFrame | list[PvEstimate]:
+) -> pl.DataFrame | list[PvEstimate[Any]]:
     """Simulates many systems in parallel on all cores with the GIL released.
 
     A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch;
@@ -475,7 +475,7 @@ def simulate_many(
         cores = simulate_all([w._core for w in weathers], system_tuples, threads or 0, timeframe, bar.advance_to)
     finally:
         bar.close()
-    results = [PvEstimate(core) for core in cores]
+    results: list[PvEstimate[Any]] = [PvEstimate(core) for core in cores]
     if output == "results":
         return results
     import polars as pl

@@ -122,14 +122,15 @@ class Configuration:
 @dataclass(frozen=True)
 class Stats:
     """Totals (MW, MWh, km²), the resource range, and ``classes`` (a polars frame: min, max,
-    nameplate_capacity_mw, ac_generation_mwh, land_area_sq_km)."""
+    nameplate_capacity_mw, ac_generation_mwh, land_area_sq_km; no rows when the answer lists no
+    classes)."""
 
     total_nameplate_capacity_mw: float
     total_ac_generation_mwh: float
     total_land_area_sq_km: float
     min: float | None
     max: float | None
-    classes: pl.DataFrame | None
+    classes: pl.DataFrame
 
     def __eq__(self, other: object) -> bool:
         # The generated __eq__ would compare the polars frames with ==, which raises.
@@ -137,11 +138,7 @@ class Stats:
             return NotImplemented
         scalars = (self.total_nameplate_capacity_mw, self.total_ac_generation_mwh, self.total_land_area_sq_km, self.min, self.max)
         other_scalars = (other.total_nameplate_capacity_mw, other.total_ac_generation_mwh, other.total_land_area_sq_km, other.min, other.max)
-        if scalars != other_scalars:
-            return False
-        if self.classes is None or other.classes is None:
-            return self.classes is other.classes
-        return bool(self.classes.equals(other.classes))
+        return scalars == other_scalars and bool(self.classes.equals(other.classes))
 
 
 class JobState:
@@ -181,7 +178,6 @@ class JobResult(JobState):
         self.outputs: dict[str, Any] = outputs
 
     def _stats(self, record: dict[str, Any], region: str | None, low: str, high: str) -> Stats:
-        classes = self._core.classes(region)
         low_value, high_value = record.get(low), record.get(high)
         return Stats(
             float(record.get("total_nameplate_capacity_mw", 0.0)),
@@ -189,7 +185,7 @@ class JobResult(JobState):
             float(record.get("total_land_area_sq_km", 0.0)),
             None if low_value is None else float(low_value),
             None if high_value is None else float(high_value),
-            None if classes is None else to_polars(classes),
+            to_polars(self._core.classes(region)),
         )
 
     def __repr__(self) -> str:

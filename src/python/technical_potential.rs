@@ -122,18 +122,19 @@ impl CoreTpJobResult {
         self.result.results.as_ref().map(|r| r.regional_stats.keys().cloned().collect()).unwrap_or_default()
     }
 
-    /// The classes of the cumulative stats (`region=None`) or of one sub-region, as Arrow.
+    /// The classes of the cumulative stats (`region=None`) or of one sub-region, as Arrow; no
+    /// rows when the answer has no such stats (no results, or no such sub-region), as the totals
+    /// then read 0.
     #[pyo3(signature = (region=None))]
-    fn classes<'py>(&self, py: Python<'py>, region: Option<&str>) -> PyResult<Option<Bound<'py, PyAny>>> {
-        let Some(results) = &self.result.results else { return Ok(None) };
-        let stats = match region {
+    fn classes<'py>(&self, py: Python<'py>, region: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let stats = self.result.results.as_ref().and_then(|results| match region {
             None => Some(&results.cumulative_stats),
             Some(name) => results.regional_stats.get(name),
-        };
-        let Some(stats) = stats else { return Ok(None) };
-        let batch = classes_to_record_batch(&stats.classes).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
+        });
+        let classes = stats.map_or(&[][..], |stats| &stats.classes[..]);
+        let batch = classes_to_record_batch(classes).map_err(|e| to_pyerr(Error::Parse(e.to_string())))?;
         let schema = batch.schema();
-        arrow_table(py, vec![batch], schema).map(Some)
+        arrow_table(py, vec![batch], schema)
     }
 }
 
