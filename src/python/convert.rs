@@ -172,3 +172,69 @@ impl Arguments {
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
     value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an object".to_owned())
 }
+
+/// A JSON value handed to Python as plain objects (a result's document, a rate).
+pub struct JsonDocument(pub Value);
+
+impl<'py> IntoPyObject<'py> for JsonDocument {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.0)
+    }
+}
+
+/// Plain Python objects (dicts and other mappings, lists, tuples, str, int, float, bool, None)
+/// as a JSON value; a float that is not finite becomes null, as in JSON. `ParameterError` for
+/// anything else, naming where it is.
+pub fn py_to_json(value: &Bound<'_, PyAny>, path: &str) -> Result<Value, Error> {
+    json_of(value, path, 0)
+}
+
+fn json_of(value: &Bound<'_, PyAny>, path: &str, depth: usize) -> Result<Value, Error> {
+    if depth > limits::MAX_JSON_DEPTH {
+        return Err(Error::Parameter(vec![format!("{path} is nested deeper than {} levels", limits::MAX_JSON_DEPTH)]));
+    }
+    if value.is_none() {
+        return Ok(Value::Null);
+    }
+    if let Ok(flag) = value.cast::<PyBool>() {
+        return Ok(Value::Bool(flag.is_true()));
+    }
+    if value.is_instance_of::<PyInt>() {
+        if let Ok(int) = value.extract::<i64>() {
+            return Ok(Value::from(int));
+        }
+        if let Ok(uint) = value.extract::<u64>() {
+            return Ok(Value::from(uint));
+        }
+    }
+    if value.is_instance_of::<PyFloat>() || value.is_instance_of::<PyInt>() {
+        let float: f64 = value.extract().map_err(|e| Error::Parameter(vec![format!("{path}: {e}")]))?;
+        return Ok(serde_json::Number::from_f64(float).map_or(Value::Null, Value::Number));
+    }
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(Value::String(text.to_string_lossy().into_owned()));
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<pyo3::types::PyTuple>() {
+        let items = value.try_iter().map_err(|e| Error::Parameter(vec![format!("{path}: {e}")]))?;
+        return items
+            .enumerate()
+            .map(|(index, item)| item.map_err(|e| Error::Parameter(vec![e.to_string()])).and_then(|item| json_of(&item, &format!("{path}[{index}]"), depth + 1)))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if let Ok(items) = value.call_method0("items") {
+        let mut map = serde_json::Map::new();
+        for pair in items.try_iter().map_err(|e| Error::Parameter(vec![format!("{path}: {e}")]))? {
+            let (key, item): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.and_then(|p| p.extract()).map_err(|e| Error::Parameter(vec![format!("{path}: {e}")]))?;
+            let key = key.str().map_err(|e| Error::Parameter(vec![e.to_string()]))?.to_string_lossy().into_owned();
+            let value = json_of(&item, &format!("{path}.{key}"), depth + 1)?;
+            map.insert(key, value);
+        }
+        return Ok(Value::Object(map));
+    }
+    Err(Error::Parameter(vec![format!("{path} must be a JSON value (got {})", type_name(value))]))
+}
