@@ -127,3 +127,18 @@ def test_rate_lookups_check_their_arguments_before_sending(loopback: LoopbackSer
     with pytest.raises(sf.ParameterError, match="urdb_utility_name and urdb_rate_name must both be given"):
         client.optimizer.urdb_rate_by_name("PG&E", "")
     assert loopback.seen == []
+
+
+def test_a_results_document_is_read_from_any_mapping_and_a_bad_value_is_named() -> None:
+    from types import MappingProxyType
+
+    from sunflux.optimizer import simulate_outages
+    from test_optimizer_jobs import results_body
+
+    raw = results_body()
+    raw["outputs"]["ElectricLoad"]["critical_load_series_kw"] = [50.0] * 8760
+    stats = simulate_outages(MappingProxyType(raw))
+    assert stats == simulate_outages(raw) and len(stats["resilience_by_time_step"]) == 8760
+    raw["outputs"]["ElectricLoad"]["critical_load_series_kw"] = [object()] * 8760
+    with pytest.raises(sf.ParameterError, match=r"^result\.outputs\.ElectricLoad\.critical_load_series_kw\[0\] must be a JSON value \(got object\)$"):
+        simulate_outages(raw)

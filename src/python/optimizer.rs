@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::client::sync_and_async;
-use super::convert::{arrow_table, py_to_json, raw_value};
+use super::convert::{arrow_table, py_parts_to_json, raw_value};
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::local::optimizer::outage_inputs::{self, fuel_curve};
@@ -125,7 +125,7 @@ pub fn simulate_outages<'py>(
 #[pyfunction]
 #[pyo3(signature = (result, microgrid_only=false))]
 pub fn simulate_result_outages<'py>(py: Python<'py>, result: &Bound<'py, PyAny>, microgrid_only: bool) -> PyResult<Bound<'py, PyDict>> {
-    let document = py_to_json(result, "result").map_err(to_pyerr)?;
+    let document = py_parts_to_json(result, "result", &outage_inputs::READS).map_err(to_pyerr)?;
     let inputs = outage_inputs::from_results(&document, microgrid_only).map_err(parameter_error)?;
     survival(py, &inputs)
 }

@@ -8,7 +8,7 @@ use pyo3::types::PyTuple;
 use serde_json::Value;
 
 use super::client::sync_and_async;
-use super::convert::{arrow_table, py_to_json, type_name, Arguments, JsonDocument};
+use super::convert::{arrow_table, py_parts_to_json, type_name, Arguments, JsonDocument};
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::local::catalog::Catalog;
@@ -108,7 +108,7 @@ sync_and_async! {
 #[pyfunction]
 #[pyo3(signature = (document, tz=None))]
 pub fn optimizer_series<'py>(py: Python<'py>, document: &Bound<'py, PyAny>, tz: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
-    let document = py_to_json(document, "result").map_err(to_pyerr)?;
+    let document = py_parts_to_json(document, "result", &series::READS).map_err(to_pyerr)?;
     let tz = tz.unwrap_or_else(|| series::site(&document).map_or(0.0, |(lat, lon)| Catalog::shared().standard_offset_near(lat, lon)));
     let batch = py.detach(|| results_series(&document, tz)).map_err(to_pyerr)?;
     arrow_table(py, vec![batch.clone()], batch.schema())

@@ -22,6 +22,10 @@ const DEFAULT_YEAR: i64 = 2017;
 const CHECKED_VALUES: usize = 24;
 const MICROS_PER_MINUTE: i64 = 60_000_000;
 
+/// The parts of a results document `results_series` and `site` read (a caller may hand over only
+/// these; the inputs' year-long loads are not among them).
+pub const READS: [&[&str]; 4] = [&["inputs", "Settings"], &["inputs", "ElectricLoad", "year"], &["inputs", "Site"], &["outputs"]];
+
 /// `section` of a document's `part` (`inputs` or `outputs`), or nothing.
 fn section<'a>(document: &'a Value, part: &str, name: &str) -> Option<&'a Map<String, Value>> {
     document.get(part)?.get(name)?.as_object()
