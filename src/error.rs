@@ -33,6 +33,8 @@ pub struct ApiFailure {
     pub url: String,
     pub retry_after: Option<Duration>,
     pub remaining: Option<i64>,
+    /// The optimizer's per-section `input_errors` of a rejected scenario (`{section: [problems]}`).
+    pub input_errors: Option<serde_json::Value>,
 }
 
 impl ApiFailure {

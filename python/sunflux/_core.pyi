@@ -676,3 +676,48 @@ def standard_time_zone_name(tz_hours: float) -> str:
 def site_standard_offset(lat: float, lon: float) -> float:
     """The standard-time offset (hours east of UTC) of the nearest place sunflux knows within 400 km of
     (`lat`, `lon`), or the nautical zone."""
+# The optimizer's job client and results (src/python/optimizer_jobs.rs over services/optimizer/).
+from collections.abc import Mapping as _Mapping
+
+OPTIMIZER_OPTIMAL: Final[str]
+OPTIMIZER_RUNNING_STATUSES: Final[tuple[str, ...]]
+URDB_API_VERSION: Final[int]
+def optimizer_submit(client: CoreClient, scenario: bytes, trace: bool = False) -> str:
+    """POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
+    `ValidationError` with `input_errors`."""
+def optimizer_submit_async(client: CoreClient, scenario: bytes, trace: bool = False) -> Awaitable[str]:
+    """POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
+    `ValidationError` with `input_errors`. Awaitable."""
+def optimizer_results(client: CoreClient, run_uuid: object, trace: bool = False) -> tuple[dict[str, Any], int]:
+    """One read of a run's results: `(document, http_status)` in whatever state the run is."""
+def optimizer_results_async(client: CoreClient, run_uuid: object, trace: bool = False) -> Awaitable[tuple[dict[str, Any], int]]:
+    """One read of a run's results: `(document, http_status)` in whatever state the run is. Awaitable."""
+def optimizer_run(
+    client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
+) -> tuple[dict[str, Any], int]:
+    """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
+    `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise."""
+def optimizer_run_async(
+    client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
+) -> Awaitable[tuple[dict[str, Any], int]]:
+    """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
+    `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise. Awaitable."""
+def optimizer_urdb_rate(client: CoreClient, label: object, trace: bool = False) -> dict[str, Any]:
+    """The full rate object of a Utility Rate Database label (`client` is the rate database's)."""
+def optimizer_urdb_rate_async(client: CoreClient, label: object, trace: bool = False) -> Awaitable[dict[str, Any]]:
+    """The full rate object of a Utility Rate Database label (`client` is the rate database's). Awaitable."""
+def optimizer_urdb_rate_by_name(client: CoreClient, utility: str | None, rate_name: str | None, trace: bool = False) -> dict[str, Any]:
+    """The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
+    database's)."""
+def optimizer_urdb_rate_by_name_async(
+    client: CoreClient, utility: str | None, rate_name: str | None, trace: bool = False
+) -> Awaitable[dict[str, Any]]:
+    """The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
+    database's). Awaitable."""
+def optimizer_series(document: _Mapping[str, Any], tz: float | None = None) -> _ArrowStream:
+    """The results frame of a results document as an Arrow table: `timestamp` in the standard time
+    `tz` hours east of UTC (when None, the nearest known place's within 400 km of `inputs.Site`,
+    or its nautical zone; UTC without a site), then every year-long output series."""
+def simulate_result_outages(result: _Mapping[str, Any], microgrid_only: bool = False) -> dict[str, Any]:
+    """`simulate_outages` of a results document (a dict): its inputs gathered in Rust, with the
+    schema's defaults for what the body leaves out."""

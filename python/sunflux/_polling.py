@@ -1,4 +1,4 @@
-"""The polling schedule of the jobs Python waits for (technical potential, optimizer runs): the
+"""The polling schedule of the jobs Python waits for (technical potential; the optimizer run polls in Rust): the
 wait starts at ``poll_interval`` s and grows by half each time up to ``max_interval``
 (``_core.Backoff``), and past ``timeout`` s the caller's `JobTimeout` is raised. Both I/O styles use it; only the sleep differs."""
 
@@ -15,11 +15,6 @@ class Backoff:
 
     def __init__(self, timeout: float, poll_interval: float, max_interval: float) -> None:
         self._schedule = _core.Backoff(poll_interval, max_interval, timeout)
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds since the schedule started."""
-        return self._schedule.elapsed
 
     def next_wait(self, expired: Callable[[], Exception]) -> float:
         """Seconds to sleep before the next poll; raises ``expired()`` once the time is up."""

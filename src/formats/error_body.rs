@@ -240,7 +240,7 @@ pub fn failure(status: u16, body: &[u8], url: String, retry_after: Option<Durati
     let parsed = parse_error_body(body);
     let kind = classify(status, &parsed);
     let errors = if parsed.messages.is_empty() { vec![default_message(status)] } else { parsed.messages.clone() };
-    ApiFailure { kind, status, code: parsed.code, errors, body: redacted_body, url, retry_after, remaining }
+    ApiFailure { kind, status, code: parsed.code, errors, body: redacted_body, url, retry_after, remaining, input_errors: None }
 }
 
 fn default_message(status: u16) -> String {

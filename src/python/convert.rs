@@ -172,3 +172,117 @@ impl Arguments {
 pub fn type_name(value: &Bound<'_, PyAny>) -> String {
     value.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "an object".to_owned())
 }
+
+/// A JSON value handed to Python as plain objects (a result's document, a rate).
+pub struct JsonDocument(pub Value);
+
+impl<'py> IntoPyObject<'py> for JsonDocument {
+    type Target = PyAny;
+    type Output = Bound<'py, PyAny>;
+    type Error = PyErr;
+
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        json_to_py(py, &self.0)
+    }
+}
+
+/// Plain Python objects (dicts and other mappings, lists, tuples, str, int, float, bool, None)
+/// as a JSON value; a float that is not finite becomes null, as in JSON. `ParameterError` for
+/// anything else, naming where it is (`what` and the path below it).
+pub fn py_to_json(value: &Bound<'_, PyAny>, what: &str) -> Result<Value, Error> {
+    json_of(value, 0).map_err(|(path, problem)| Error::Parameter(vec![format!("{what}{path} {problem}")]))
+}
+
+/// The path of a problem is built only when there is one (a results document holds hundreds of
+/// thousands of values); floats, the common case, are tried first.
+fn json_of(value: &Bound<'_, PyAny>, depth: usize) -> Result<Value, (String, String)> {
+    let failed = |e: PyErr| (String::new(), format!("could not be read: {e}"));
+    if let Ok(float) = value.cast::<PyFloat>() {
+        return Ok(serde_json::Number::from_f64(float.value()).map_or(Value::Null, Value::Number));
+    }
+    if value.is_none() {
+        return Ok(Value::Null);
+    }
+    if depth > limits::MAX_JSON_DEPTH {
+        return Err((String::new(), format!("is nested deeper than {} levels", limits::MAX_JSON_DEPTH)));
+    }
+    if let Ok(flag) = value.cast::<PyBool>() {
+        return Ok(Value::Bool(flag.is_true()));
+    }
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(Value::String(text.to_string_lossy().into_owned()));
+    }
+    if value.is_instance_of::<PyInt>() {
+        if let Ok(int) = value.extract::<i64>() {
+            return Ok(Value::from(int));
+        }
+        if let Ok(uint) = value.extract::<u64>() {
+            return Ok(Value::from(uint));
+        }
+        let float: f64 = value.extract().map_err(failed)?;
+        return Ok(serde_json::Number::from_f64(float).map_or(Value::Null, Value::Number));
+    }
+    let item_of = |index: usize, item: &Bound<'_, PyAny>| json_of(item, depth + 1).map_err(|(path, problem)| (format!("[{index}]{path}"), problem));
+    if let Ok(list) = value.cast::<PyList>() {
+        return list.iter().enumerate().map(|(index, item)| item_of(index, &item)).collect::<Result<Vec<_>, _>>().map(Value::Array);
+    }
+    if let Ok(tuple) = value.cast::<pyo3::types::PyTuple>() {
+        return tuple.iter().enumerate().map(|(index, item)| item_of(index, &item)).collect::<Result<Vec<_>, _>>().map(Value::Array);
+    }
+    let entry_of = |key: &Bound<'_, PyAny>, item: &Bound<'_, PyAny>| -> Result<(String, Value), (String, String)> {
+        let key = key.str().map_err(failed)?.to_string_lossy().into_owned();
+        let value = json_of(item, depth + 1).map_err(|(path, problem)| (format!(".{key}{path}"), problem))?;
+        Ok((key, value))
+    };
+    if let Ok(dict) = value.cast::<PyDict>() {
+        return dict.iter().map(|(key, item)| entry_of(&key, &item)).collect::<Result<serde_json::Map<_, _>, _>>().map(Value::Object);
+    }
+    if let Ok(items) = value.call_method0("items") {
+        let mut map = serde_json::Map::new();
+        for pair in items.try_iter().map_err(failed)? {
+            let (key, item): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.and_then(|p| p.extract()).map_err(failed)?;
+            let (key, item) = entry_of(&key, &item)?;
+            map.insert(key, item);
+        }
+        return Ok(Value::Object(map));
+    }
+    Err((String::new(), format!("must be a JSON value (got {})", type_name(value))))
+}
+
+/// Only the parts of a mapping at `paths` (key paths such as `["outputs", "PV"]`) as a JSON
+/// object of the same shape, so that a reader of a few sections of a large document does not pay
+/// for converting the rest. A part that is absent, or below something that is not a mapping, is
+/// left out (as a reader of the whole document would find nothing there).
+pub fn py_parts_to_json(value: &Bound<'_, PyAny>, what: &str, paths: &[&[&str]]) -> Result<Value, Error> {
+    let mut document = serde_json::Map::new();
+    for path in paths {
+        if let Some(part) = part_at(value, path) {
+            insert_at(&mut document, path, py_to_json(&part, &format!("{what}.{}", path.join(".")))?);
+        }
+    }
+    Ok(Value::Object(document))
+}
+
+fn insert_at(node: &mut serde_json::Map<String, Value>, path: &[&str], value: Value) {
+    match path {
+        [last] => {
+            node.insert((*last).to_owned(), value);
+        }
+        [first, rest @ ..] => {
+            if let Value::Object(child) = node.entry((*first).to_owned()).or_insert_with(|| Value::Object(serde_json::Map::new())) {
+                insert_at(child, rest, value);
+            }
+        }
+        [] => {}
+    }
+}
+
+fn part_at<'py>(value: &Bound<'py, PyAny>, path: &[&str]) -> Option<Bound<'py, PyAny>> {
+    path.iter().try_fold(value.clone(), |node, key| {
+        let is_mapping = node.cast::<PyDict>().is_ok() || node.hasattr("items").unwrap_or(false) && !node.is_instance_of::<PyString>();
+        if !is_mapping {
+            return None;
+        }
+        node.get_item(*key).ok()
+    })
+}

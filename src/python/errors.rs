@@ -43,7 +43,11 @@ fn build(py: Python<'_>, error: Error) -> PyResult<PyErr> {
             kwargs.set_item("url", failure.url.clone())?;
             kwargs.set_item("retry_after", failure.retry_after.map(|d| d.as_secs_f64()))?;
             kwargs.set_item("remaining", failure.remaining)?;
-            module.getattr(class_name(failure.kind))?.call((message,), Some(&kwargs))?
+            let instance = module.getattr(class_name(failure.kind))?.call((message,), Some(&kwargs))?;
+            if let Some(input_errors) = &failure.input_errors {
+                instance.setattr("input_errors", super::convert::json_to_py(py, input_errors)?)?;
+            }
+            instance
         }
         Error::JobFailed { message, job_id, status, messages } => {
             let kwargs = PyDict::new(py);

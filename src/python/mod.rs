@@ -23,6 +23,7 @@ pub mod solar;
 pub mod spec;
 pub mod technical_potential;
 pub mod time_zones;
+pub mod optimizer_jobs;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -87,5 +88,18 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;
     m.add_function(wrap_pyfunction!(time_zones::standard_time_zone_name, m)?)?;
     m.add_function(wrap_pyfunction!(time_zones::site_standard_offset, m)?)?;
+    optimizer_jobs::register(m)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_submit, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_submit_async, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_results, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_results_async, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_run, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_run_async, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_async, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_by_name, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_by_name_async, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_series, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer::simulate_result_outages, m)?)?;
     Ok(())
 }

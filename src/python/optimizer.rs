@@ -1,16 +1,18 @@
 //! Bindings of the optimizer: the service's load endpoint (`client.optimizer.simulated_load`:
 //! validation with the rules the embedded endpoint uses, the request, and the load as Arrow),
-//! and the outage survival simulation (`sunflux.optimizer.simulate_outages`).
+//! and the outage survival simulation (`sunflux.optimizer.simulate_outages`, of given series or
+//! of a results document).
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use super::client::sync_and_async;
-use super::convert::{arrow_table, raw_value};
+use super::convert::{arrow_table, py_parts_to_json, raw_value};
 use super::errors::to_pyerr;
 use crate::error::Error;
+use crate::local::optimizer::outage_inputs::{self, fuel_curve};
 use crate::local::optimizer::outage_sim::{self, OutageSimInputs};
-use crate::local::optimizer::model::resilience_inputs::fuel_slope_and_intercept;
 use crate::services::simulated_load::request::{fetch_simulated_load, LoadProfile};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 
@@ -99,13 +101,9 @@ pub fn simulate_outages<'py>(
     generator_efficiency_half_load: f64,
     fuel_kwh_per_gallon: f64,
     generator_min_turndown_fraction: f64,
-) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-    let efficiencies = [generator_efficiency_full_load, generator_efficiency_half_load, fuel_kwh_per_gallon];
-    if efficiencies.iter().any(|v| !v.is_finite() || *v <= 0.0) {
-        return Err(to_pyerr(Error::Parameter(vec!["generator efficiencies and fuel_kwh_per_gallon must be numbers above 0.".into()])));
-    }
+) -> PyResult<Bound<'py, PyDict>> {
     let (fuel_slope_gal_per_kwh, fuel_intercept_gal_per_hour) =
-        fuel_slope_and_intercept(generator_efficiency_full_load, generator_efficiency_half_load, fuel_kwh_per_gallon);
+        fuel_curve(generator_efficiency_full_load, generator_efficiency_half_load, fuel_kwh_per_gallon).map_err(parameter_error)?;
     let inputs = OutageSimInputs {
         critical_load_kw,
         renewable_kw,
@@ -119,10 +117,27 @@ pub fn simulate_outages<'py>(
         fuel_slope_gal_per_kwh,
         generator_min_turndown_fraction,
     };
-    let survival = py
-        .detach(|| outage_sim::simulate_outages(&inputs))
-        .map_err(|problem| to_pyerr(Error::Parameter(vec![problem.0])))?;
-    let result = pyo3::types::PyDict::new(py);
+    survival(py, &inputs)
+}
+
+/// `simulate_outages` of a results document (a dict): its inputs gathered in Rust
+/// (`local::optimizer::outage_inputs`), with the schema's defaults for what the body leaves out.
+#[pyfunction]
+#[pyo3(signature = (result, microgrid_only=false))]
+pub fn simulate_result_outages<'py>(py: Python<'py>, result: &Bound<'py, PyAny>, microgrid_only: bool) -> PyResult<Bound<'py, PyDict>> {
+    let document = py_parts_to_json(result, "result", &outage_inputs::READS).map_err(to_pyerr)?;
+    let inputs = outage_inputs::from_results(&document, microgrid_only).map_err(parameter_error)?;
+    survival(py, &inputs)
+}
+
+fn parameter_error(problem: String) -> PyErr {
+    to_pyerr(Error::Parameter(vec![problem]))
+}
+
+/// Runs the simulation without the GIL; the dict of the service's `resilience_stats` keys.
+fn survival<'py>(py: Python<'py>, inputs: &OutageSimInputs) -> PyResult<Bound<'py, PyDict>> {
+    let survival = py.detach(|| outage_sim::simulate_outages(inputs)).map_err(|problem| parameter_error(problem.0))?;
+    let result = PyDict::new(py);
     result.set_item("resilience_by_time_step", survival.hours_by_start)?;
     result.set_item("resilience_hours_min", survival.hours_min)?;
     result.set_item("resilience_hours_max", survival.hours_max)?;

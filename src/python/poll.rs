@@ -1,5 +1,5 @@
 //! `sunflux._core.Backoff`: the one polling schedule (`services::poll::Backoff`) for polling loops
-//! written in Python (the technical-potential wait and the optimizer run).
+//! written in Python (the technical-potential wait; the optimizer run polls in Rust).
 
 use std::sync::Mutex;
 

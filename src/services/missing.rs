@@ -53,6 +53,7 @@ fn api_error(kind: ApiErrorKind, code: Option<String>, errors: Vec<String>, body
         url: String::new(),
         retry_after: None,
         remaining: None,
+        input_errors: None,
     }))
 }
 

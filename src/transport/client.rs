@@ -427,6 +427,7 @@ impl Transport {
             url: self.redact(url.as_str()),
             retry_after: None,
             remaining: None,
+            input_errors: None,
         }))
     }
 
@@ -508,6 +509,7 @@ impl Transport {
                         url: shown_url,
                         retry_after: None,
                         remaining: rate_limit.remaining,
+                        input_errors: None,
                     })));
                 }
             }

@@ -88,6 +88,7 @@ mod tests {
             url: String::new(),
             retry_after,
             remaining: None,
+            input_errors: None,
         }))
     }
 

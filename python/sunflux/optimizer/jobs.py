@@ -6,23 +6,20 @@ The job contract (the live service's, followed by the embedded one): POST ``…/
 201 ``{"run_uuid": …}`` or 400 with ``messages.input_errors``; GET ``…/job/<uuid>/results/``
 answers 200 with ``status`` ``"Optimizing..."``, ``"optimal"`` or ``"An error occurred. See
 messages for more."``, 400 with ``status: "error"``, or 404 "not in database" right after the
-POST (a race the client waits out for a short grace period).
+POST (a race the client waits out for a short grace period). The calls, the reading of the
+answers and the run's polling are Rust's (``services/optimizer/``); this module is their face.
 """
 
 from __future__ import annotations
 
-import datetime as _dt
 import json
-import re
-import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._client import handle_of
-from sunflux._errors import ApiError, JobFailed, JobTimeout, NotFoundError, ParameterError, ValidationError
+from sunflux._errors import ParameterError
 from sunflux._frames import to_polars
-from sunflux._polling import Backoff
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
@@ -30,18 +27,17 @@ from sunflux.optimizer.validation import validate_scenario_dict
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client, CoreHandle, Response
+    from sunflux._client import AsyncClient, Client, CoreHandle
 
 __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
 
-OPTIMAL = "optimal"
+OPTIMAL = _core.OPTIMIZER_OPTIMAL
 #: Statuses of a run that is still going.
-RUNNING_STATUSES = frozenset({"Optimizing...", "Validating..."})
+RUNNING_STATUSES = frozenset(_core.OPTIMIZER_RUNNING_STATUSES)
 #: How long a 404 right after POST is taken as "not stored yet" rather than "no such run".
 NOT_FOUND_GRACE = 30.0
 #: The version of the Utility Rate Database API asked for (the one the optimizer reads).
-URDB_API_VERSION = 8
-_URDB_LABEL = re.compile(r"[0-9a-fA-F]{24}")
+URDB_API_VERSION = _core.URDB_API_VERSION
 
 
 def _blend(doe_reference_name: str | Mapping[str, float]) -> tuple[list[Any], list[Any]]:
@@ -53,31 +49,6 @@ def _blend(doe_reference_name: str | Mapping[str, float]) -> tuple[list[Any], li
 
 def _load_frame(core: _core.CoreSimulatedLoad) -> pl.DataFrame:
     return to_polars(core.table())
-
-
-def _check_label(label: str) -> str:
-    if not isinstance(label, str) or not _URDB_LABEL.fullmatch(label):
-        raise ParameterError(f"urdb_label must be a URDB rate label of 24 hexadecimal digits (got {label!r})")
-    return label
-
-
-def _rate_from_items(body: Any, what: str) -> dict[str, Any]:
-    items = body.get("items") if isinstance(body, Mapping) else None
-    if not items:
-        raise NotFoundError(f"the Utility Rate Database has no rate for {what}", status=404)
-    return dict(items[0])
-
-
-def _newest_named(body: Any, utility: str, rate_name: str) -> dict[str, Any]:
-    """The newest rate of a utility whose name is part of ``rate_name`` (the optimizer's rule)."""
-    items = [item for item in (body.get("items") or []) if isinstance(item, Mapping) and str(item.get("name", "")) in rate_name]
-    if not items:
-        raise NotFoundError(f"the Utility Rate Database has no rate {rate_name!r} of {utility!r}", status=404)
-    return dict(max(items, key=lambda item: item.get("startdate") or 0))
-
-
-def _urdb_query(**extra: str) -> dict[str, Any]:
-    return {"version": URDB_API_VERSION, "format": "json", "detail": "full", **extra}
 
 
 class Record(Mapping[str, Any]):
@@ -148,16 +119,6 @@ class OptimizerResult:
     def running(self) -> bool:
         return self.status in RUNNING_STATUSES
 
-    def _inputs(self, section: str) -> Mapping[str, Any]:
-        inputs = self.raw.get("inputs") or {}
-        value = inputs.get(section) if isinstance(inputs, Mapping) else None
-        return value if isinstance(value, Mapping) else {}
-
-    def _steps(self) -> tuple[int, int, int]:
-        per_hour = int(self._inputs("Settings").get("time_steps_per_hour") or 1)
-        year = int(self._inputs("ElectricLoad").get("year") or 2017)
-        return per_hour, 8760 * per_hour, year
-
     def series(self, tz: float | None = None) -> pl.DataFrame:
         """Every series of the outputs (lists of one value per time step) as Float64 columns named
         ``Section.field``, after a ``timestamp`` column: the start of each time step from 1 January
@@ -166,26 +127,7 @@ class OptimizerResult:
         local standard time without saying which; ``tz`` (hours east of UTC) names it, otherwise
         sunflux takes the standard time of the nearest place it knows within 400 km of
         ``inputs.Site`` (or the nautical zone, longitude / 15), and UTC without a site."""
-        import polars as pl
-
-        per_hour, steps, year = self._steps()
-        columns: dict[str, list[float]] = {}
-        for section, fields in (self.raw.get("outputs") or {}).items():
-            if not isinstance(fields, Mapping):
-                continue
-            for name, values in fields.items():
-                if isinstance(values, list) and len(values) == steps and all(isinstance(v, (int, float)) for v in values[:24]):
-                    columns[f"{section}.{name}"] = values
-        if tz is None:
-            site = self._inputs("Site")
-            lat, lon = site.get("latitude"), site.get("longitude")
-            numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lat, lon))
-            tz = _core.site_standard_offset(float(lat), float(lon)) if numeric else 0.0  # type: ignore[arg-type]
-        start = _dt.datetime(year, 1, 1, tzinfo=_dt.timezone.utc) - _dt.timedelta(minutes=round(tz * 60))
-        step = _dt.timedelta(minutes=60 // per_hour)
-        stamps = pl.datetime_range(start, start + step * (steps - 1), step, time_unit="us", time_zone="UTC", eager=True)
-        timestamp = stamps.dt.convert_time_zone(_core.standard_time_zone_name(tz)).alias("timestamp")
-        return pl.DataFrame([timestamp, *(pl.Series(name, values, dtype=pl.Float64) for name, values in columns.items())])
+        return to_polars(_core.optimizer_series(self.raw, tz))
 
     def simulate_outages(self, *, microgrid_only: bool = False) -> dict[str, Any]:
         """Hours the sized system survives an outage starting at each time step, with the
@@ -201,128 +143,27 @@ class OptimizerResult:
         return f"OptimizerResult({self.run_uuid}, status={self.status!r})"
 
 
-def _scenario_dict(scenario: Scenario | Mapping[str, Any]) -> dict[str, Any]:
+def _scenario_json(scenario: Scenario | Mapping[str, Any]) -> bytes:
+    """The scenario's JSON once the builder's rules accept it (`ParameterError` with every problem)."""
     if not isinstance(scenario, (Scenario, Mapping)):
         raise ParameterError(f"scenario must be a Scenario or a dict (got {type(scenario).__name__})")
     document = scenario.to_dict() if isinstance(scenario, Scenario) else dict(scenario)
     problems = validate_scenario_dict(document)
     if problems:
         raise ParameterError(problems)
-    return document
-
-
-def _answer(handle: CoreHandle, response: Response) -> dict[str, Any]:
-    """The JSON object of an answer with the client's key masked (a typed result never holds
-    it); `ApiError` when the body is not a JSON object."""
-    text = handle.core.redact(response.text)
     try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        value = None
-    if not isinstance(value, dict):
-        raise ApiError(
-            f"the optimizer's answer (HTTP {response.status}) is not a JSON object",
-            status=response.status,
-            errors=["the answer is not a JSON object"],
-            body=text[:4096],
-            url=response.url,
-        )
-    return value
+        return json.dumps(document).encode()
+    except (TypeError, ValueError) as error:
+        raise ParameterError(f"scenario must be JSON-serialisable: {error}") from None
 
 
-def _run_uuid(answer: Mapping[str, Any], response: Response) -> str:
-    """The run_uuid a POST answered with; `ApiError` when it has none."""
-    run_uuid = answer.get("run_uuid")
-    if not isinstance(run_uuid, str) or not run_uuid:
-        raise ApiError(
-            f"the optimizer's answer (HTTP {response.status}) has no run_uuid",
-            status=response.status,
-            errors=["the answer has no run_uuid"],
-            body=json.dumps(answer)[:4096],
-            url=response.url,
-        )
-    return run_uuid
-
-
-def _checked_run_uuid(run_uuid: object) -> str:
-    if not isinstance(run_uuid, str):
-        raise ParameterError(f"run_uuid must be a UUID string (got {type(run_uuid).__name__})")
-    return run_uuid
-
-
-def _error_body(error: ApiError) -> Any:
-    try:
-        return json.loads(error.body)
-    except (ValueError, RecursionError, TypeError):
-        return None
-
-
-def _validation_error(error: ValidationError) -> ValidationError:
-    """Adds the service's per-section ``input_errors`` to a 400 answer's error."""
-    body = _error_body(error)
-    messages = body.get("messages") if isinstance(body, Mapping) else None
-    errors = messages.get("input_errors") if isinstance(messages, Mapping) else None
-    error.input_errors = errors or {}  # type: ignore[attr-defined]
-    return error
-
-
-def _result_from_error(error: ApiError) -> OptimizerResult:
-    """A 400 ``status: error`` answer about a run (its body names the run_uuid) is a state of
-    the run, not a transport problem; any other 400 is raised."""
-    body = _error_body(error)
-    if not isinstance(body, Mapping) or "status" not in body or not body.get("run_uuid"):
-        raise error
-    return OptimizerResult(body, error.status)
-
-
-def _failure(result: OptimizerResult) -> JobFailed:
-    errors = result.messages.get("errors") or result.messages.get("error") or {}
-    detail = f": {errors}" if errors else ""
-    return JobFailed(
-        f"optimizer run {result.run_uuid} ended with status {result.status!r}{detail}",
-        job_id=result.run_uuid,
-        messages=result.messages,
-        status=result.status,
-    )
-
-
-class _Poller:
-    """The polling schedule and the 404 grace shared by the sync and async ``run``."""
-
-    def __init__(self, run_uuid: str, timeout: float, poll_interval: float, max_interval: float) -> None:
-        self.run_uuid = run_uuid
-        self.backoff = Backoff(timeout, poll_interval, max_interval)
-        self.timeout = timeout
-        self.last_status = "submitted"
-
-    def next_wait(self) -> float:
-        return self.backoff.next_wait(self._expired)
-
-    def _expired(self) -> JobTimeout:
-        return JobTimeout(
-            f"optimizer run {self.run_uuid} still {self.last_status!r} after {self.timeout} s; "
-            f"resume with client.optimizer.results({self.run_uuid!r})",
-            job_id=self.run_uuid,
-            last_status=self.last_status,
-        )
-
-    def settle(self, result: OptimizerResult | None) -> OptimizerResult | None:
-        """The final result, None to keep polling; raises for failures."""
-        if result is None:
-            if self.backoff.elapsed > NOT_FOUND_GRACE:
-                raise NotFoundError(f"optimizer run {self.run_uuid} is not in the database", status=404)
-            return None
-        self.last_status = result.status
-        if result.optimal:
-            return result
-        if result.running:
-            return None
-        raise _failure(result)
+def _result(state: tuple[dict[str, Any], int]) -> OptimizerResult:
+    return OptimizerResult(*state)
 
 
 class _OptimizerBase:
     """What both optimizer classes share: the core handle, each call's checks, request and result
-    (the helpers are the module's functions above)."""
+    (the calls themselves are Rust's, ``_core.optimizer_*``)."""
 
     def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
         self._handle = handle_of(handle)
@@ -331,50 +172,26 @@ class _OptimizerBase:
         """Validates with the scenario builder's rules (`ParameterError` with every problem,
         nothing sent), POSTs the job and returns its ``run_uuid``. A 400 answer raises
         `ValidationError` with ``input_errors`` (per section)."""
-        document = _scenario_dict(scenario)
-
-        def submitted(response: Response) -> str:
-            return _run_uuid(_answer(self._handle, response), response)
-
-        handle = self._handle
-        return core_call(submitted, handle.request, handle.request_async, "POST", "optimizer_job", json=document).recover(
-            ValidationError, _rejected
+        return core_call(
+            str, _core.optimizer_submit, _core.optimizer_submit_async, self._handle.core, _scenario_json(scenario), self._handle.trace()
         )
 
     def _results(self, run_uuid: str) -> Call[OptimizerResult]:
         """The run in whatever state it is (a 404 raises `NotFoundError`; a run_uuid that is not a
         UUID raises `ParameterError` before anything is sent)."""
-        args = {"run_uuid": _checked_run_uuid(run_uuid)}
-
-        def answered(response: Response) -> OptimizerResult:
-            return OptimizerResult(_answer(self._handle, response), response.status)
-
-        handle = self._handle
         return core_call(
-            answered, handle.request, handle.request_async, "GET", "optimizer_results", args=args, check_errors=False
-        ).recover(ValidationError, _result_from_error)
+            _result, _core.optimizer_results, _core.optimizer_results_async, self._handle.core, run_uuid, self._handle.trace()
+        )
 
     def _run(
         self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
     ) -> Call[OptimizerResult]:
         """Submits and polls with backoff until the run is optimal (returned), fails (`JobFailed`
         with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid)."""
-
-        def run() -> OptimizerResult:
-            poller = _Poller(self._submit(scenario).run(), timeout, poll_interval, max_interval)
-            while (final := poller.settle(_unless_missing(self._results(poller.run_uuid).run))) is None:
-                time.sleep(poller.next_wait())
-            return final
-
-        async def run_async() -> OptimizerResult:
-            import asyncio  # here, not at the top: only async callers should pay for importing it
-
-            poller = _Poller(await self._submit(scenario).run_async(), timeout, poll_interval, max_interval)
-            while (final := poller.settle(await _unless_missing_async(self._results(poller.run_uuid).run_async))) is None:
-                await asyncio.sleep(poller.next_wait())
-            return final
-
-        return Call(run, run_async)
+        return core_call(
+            _result, _core.optimizer_run, _core.optimizer_run_async, self._handle.core, _scenario_json(scenario),
+            timeout, poll_interval, max_interval, NOT_FOUND_GRACE, self._handle.trace(),
+        )
 
     def _simulated_load(
         self,
@@ -403,44 +220,16 @@ class _OptimizerBase:
     def _urdb_rate(self, label: str) -> Call[dict[str, Any]]:
         """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate."""
-        query = _urdb_query(getpage=_check_label(label))
-
-        def found(response: Response) -> dict[str, Any]:
-            return _rate_from_items(response.json(), f"label {label}")
-
-        return self._handle.urdb_call(query).then(found)
+        handle = self._handle
+        return core_call(dict, _core.optimizer_urdb_rate, _core.optimizer_urdb_rate_async, handle.urdb_core, label, handle.trace())
 
     def _urdb_rate_by_name(self, utility: str, rate_name: str) -> Call[dict[str, Any]]:
         """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
         reads ``urdb_utility_name`` with ``urdb_rate_name``)."""
-        if not utility or not rate_name:
-            raise ParameterError("urdb_utility_name and urdb_rate_name must both be given")
-        query = _urdb_query(ratesforutility=utility)
-
-        def found(response: Response) -> dict[str, Any]:
-            return _newest_named(response.json(), utility, rate_name)
-
-        return self._handle.urdb_call(query).then(found)
-
-
-def _rejected(error: ValidationError) -> NoReturn:
-    raise _validation_error(error) from None
-
-
-def _unless_missing(results: Callable[[], OptimizerResult]) -> OptimizerResult | None:
-    """A run the database does not know yet (None) is still being stored, until `_Poller` says not."""
-    try:
-        return results()
-    except NotFoundError:
-        return None
-
-
-async def _unless_missing_async(results: Callable[[], Awaitable[OptimizerResult]]) -> OptimizerResult | None:
-    """`_unless_missing`, awaitable."""
-    try:
-        return await results()
-    except NotFoundError:
-        return None
+        handle = self._handle
+        return core_call(
+            dict, _core.optimizer_urdb_rate_by_name, _core.optimizer_urdb_rate_by_name_async, handle.urdb_core, utility, rate_name, handle.trace()
+        )
 
 
 class OptimizerService(_OptimizerBase):

@@ -20,6 +20,7 @@ pub mod jobs;
 pub mod load_profiles;
 pub mod lp;
 pub mod model;
+pub mod outage_inputs;
 pub mod outage_sim;
 pub mod outputs;
 pub mod pv_costs;

@@ -100,6 +100,7 @@ pub fn csv_error(error: ClimateCsvError, status: u16, url: &str) -> Error {
                 url: url.to_owned(),
                 retry_after: None,
                 remaining: None,
+                input_errors: None,
             }))
         }
         other => Error::Parse(other.to_string()),

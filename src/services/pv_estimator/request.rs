@@ -27,6 +27,7 @@ pub async fn request_estimate(core: Core, endpoint: Endpoint, query: Vec<(String
             url: response.url,
             retry_after: None,
             remaining: response.rate_limit.remaining,
+            input_errors: None,
         })));
     }
     Ok((estimate, text))
