@@ -721,3 +721,19 @@ def optimizer_series(document: _Mapping[str, Any], tz: float | None = None) -> _
 def simulate_result_outages(result: _Mapping[str, Any], microgrid_only: bool = False) -> dict[str, Any]:
     """`simulate_outages` of a results document (a dict): its inputs gathered in Rust, with the
     schema's defaults for what the body leaves out."""
+from os import PathLike as _PathLike
+
+OPTIMIZER_REFERENCE_YEAR: Final[int]
+
+def optimizer_resolve(
+    client: CoreClient, urdb_client: CoreClient, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
+) -> dict[str, Any]:
+    """The scenario document with its reference load and URDB rate replaced by their data,
+    fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
+    service's, `urdb_client` the rate database's."""
+def optimizer_resolve_async(
+    client: CoreClient, urdb_client: CoreClient, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
+) -> Awaitable[dict[str, Any]]:
+    """The scenario document with its reference load and URDB rate replaced by their data,
+    fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
+    service's, `urdb_client` the rate database's. Awaitable."""

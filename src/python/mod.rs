@@ -24,6 +24,7 @@ pub mod spec;
 pub mod technical_potential;
 pub mod time_zones;
 pub mod optimizer_jobs;
+pub mod optimizer_resolve;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -101,5 +102,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_by_name_async, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_series, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::simulate_result_outages, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_resolve::optimizer_resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_resolve::optimizer_resolve_async, m)?)?;
+    optimizer_resolve::register(m)?;
     Ok(())
 }

@@ -7,3 +7,6 @@ pub mod request;
 pub mod series;
 pub mod text;
 pub mod urdb;
+pub mod cache;
+pub mod references;
+pub mod resolve;

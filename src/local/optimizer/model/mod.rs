@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
 use crate::formats::calendar::steps_per_hour_of_year;
+use crate::services::optimizer::references::given as is_given;
 use super::pv_costs;
 use super::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
@@ -373,17 +374,6 @@ pub(super) struct Reader<'a> {
 fn distinct(items: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     items.into_iter().filter(|item| seen.insert(item.clone())).collect()
-}
-
-/// Whether a JSON value counts as given (the service's rule: not null, "" or []).
-fn is_given(value: Option<&Value>) -> bool {
-    match value {
-        None | Some(Value::Null) => false,
-        Some(Value::String(s)) => !s.is_empty(),
-        Some(Value::Array(a)) => !a.is_empty(),
-        Some(Value::Object(o)) => !o.is_empty(),
-        Some(_) => true,
-    }
 }
 
 impl<'a> Reader<'a> {
