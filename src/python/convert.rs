@@ -277,7 +277,22 @@ fn insert_at(node: &mut serde_json::Map<String, Value>, path: &[&str], value: Va
     }
 }
 
-fn part_at<'py>(value: &Bound<'py, PyAny>, path: &[&str]) -> Option<Bound<'py, PyAny>> {
+/// The `(str(key), value)` pairs of a dict or any other mapping (an object with `items()`);
+/// nothing for anything else.
+pub fn mapping_items<'py>(value: &Bound<'py, PyAny>) -> Option<Vec<(String, Bound<'py, PyAny>)>> {
+    let pair = |key: Bound<'py, PyAny>, item: Bound<'py, PyAny>| Some((key.str().ok()?.to_string_lossy().into_owned(), item));
+    if let Ok(dict) = value.cast::<PyDict>() {
+        return dict.iter().map(|(key, item)| pair(key, item)).collect();
+    }
+    if value.is_instance_of::<PyString>() {
+        return None;
+    }
+    let items = value.call_method0("items").ok()?;
+    items.try_iter().ok()?.map(|entry| entry.ok()?.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>().ok().and_then(|(key, item)| pair(key, item))).collect()
+}
+
+/// The value at a key path of nested mappings, or nothing.
+pub fn part_at<'py>(value: &Bound<'py, PyAny>, path: &[&str]) -> Option<Bound<'py, PyAny>> {
     path.iter().try_fold(value.clone(), |node, key| {
         let is_mapping = node.cast::<PyDict>().is_ok() || node.hasattr("items").unwrap_or(false) && !node.is_instance_of::<PyString>();
         if !is_mapping {

@@ -4,17 +4,17 @@
 //! Python values out. A run's state reaches Python as `(document, http_status)`.
 
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyFloat, PyInt, PyList, PyTuple};
 use serde_json::Value;
 
 use super::client::sync_and_async;
-use super::convert::{arrow_table, py_parts_to_json, type_name, Arguments, JsonDocument};
+use super::convert::{arrow_table, mapping_items, part_at, py_parts_to_json, type_name, Arguments, JsonDocument};
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::local::catalog::Catalog;
 use crate::services::optimizer::answer::{RunState, OPTIMAL, RUNNING_STATUSES};
 use crate::services::optimizer::request::{self, RunSchedule};
-use crate::services::optimizer::series::{self, results_series};
+use crate::services::optimizer::series::{self, results_series, SeriesAxis};
 use crate::services::optimizer::urdb::{self, URDB_API_VERSION};
 
 /// The optimizer's constants as `_core` names: `OPTIMIZER_OPTIMAL`, `OPTIMIZER_RUNNING_STATUSES`
@@ -108,8 +108,32 @@ sync_and_async! {
 #[pyfunction]
 #[pyo3(signature = (document, tz=None))]
 pub fn optimizer_series<'py>(py: Python<'py>, document: &Bound<'py, PyAny>, tz: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
-    let document = py_parts_to_json(document, "result", &series::READS).map_err(to_pyerr)?;
-    let tz = tz.unwrap_or_else(|| series::site(&document).map_or(0.0, |(lat, lon)| Catalog::shared().standard_offset_near(lat, lon)));
-    let batch = py.detach(|| results_series(&document, tz)).map_err(to_pyerr)?;
+    let inputs = py_parts_to_json(document, "result", &series::INPUT_READS).map_err(to_pyerr)?;
+    let axis = SeriesAxis::of(&inputs).map_err(to_pyerr)?;
+    let tz = tz.unwrap_or_else(|| series::site(&inputs).map_or(0.0, |(lat, lon)| Catalog::shared().standard_offset_near(lat, lon)));
+    let columns = output_columns(document, axis);
+    let batch = py.detach(|| results_series(axis, tz, columns)).map_err(to_pyerr)?;
     arrow_table(py, vec![batch.clone()], batch.schema())
+}
+
+/// The outputs' year-long series, read straight from the Python lists (a results document holds
+/// hundreds of thousands of values: no JSON value is built for them); a value that is not a
+/// number reads as None.
+fn output_columns(document: &Bound<'_, PyAny>, axis: SeriesAxis) -> Vec<(String, Vec<Option<f64>>)> {
+    let number = |value: &Bound<'_, PyAny>| match value.cast::<PyFloat>() {
+        Ok(float) => Some(float.value()),
+        Err(_) if value.is_instance_of::<PyInt>() => value.extract::<f64>().ok(),
+        Err(_) => None,
+    };
+    let sections = part_at(document, &["outputs"]).and_then(|outputs| mapping_items(&outputs)).unwrap_or_default();
+    let mut columns = Vec::new();
+    for (section, fields) in sections {
+        for (field, values) in mapping_items(&fields).unwrap_or_default() {
+            let Ok(list) = values.cast::<PyList>() else { continue };
+            if axis.is_series(list.len(), |index| list.get_item(index).is_ok_and(|value| number(&value).is_some())) {
+                columns.push((format!("{section}.{field}"), list.iter().map(|value| number(&value)).collect()));
+            }
+        }
+    }
+    columns
 }

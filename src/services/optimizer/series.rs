@@ -22,9 +22,9 @@ const DEFAULT_YEAR: i64 = 2017;
 const CHECKED_VALUES: usize = 24;
 const MICROS_PER_MINUTE: i64 = 60_000_000;
 
-/// The parts of a results document `results_series` and `site` read (a caller may hand over only
-/// these; the inputs' year-long loads are not among them).
-pub const READS: [&[&str]; 4] = [&["inputs", "Settings"], &["inputs", "ElectricLoad", "year"], &["inputs", "Site"], &["outputs"]];
+/// The parts of a results document's inputs `SeriesAxis::of` and `site` read (a caller may hand
+/// over only these; the inputs' year-long loads are not among them).
+pub const INPUT_READS: [&[&str]; 3] = [&["inputs", "Settings"], &["inputs", "ElectricLoad", "year"], &["inputs", "Site"]];
 
 /// `section` of a document's `part` (`inputs` or `outputs`), or nothing.
 fn section<'a>(document: &'a Value, part: &str, name: &str) -> Option<&'a Map<String, Value>> {
@@ -49,48 +49,56 @@ pub fn site(document: &Value) -> Option<(f64, f64)> {
     Some((number("latitude")?, number("longitude")?))
 }
 
-/// The outputs' series of `steps` values whose first values are numbers, in the document's order.
-fn output_series(document: &Value, steps: usize) -> Vec<(String, &Vec<Value>)> {
-    let Some(outputs) = document.get("outputs").and_then(Value::as_object) else { return Vec::new() };
-    let is_series = |values: &Vec<Value>| values.len() == steps && values.iter().take(CHECKED_VALUES).all(|v| v.is_number() || v.is_boolean());
-    outputs
-        .iter()
-        .filter_map(|(name, fields)| Some((name, fields.as_object()?)))
-        .flat_map(|(name, fields)| {
-            fields.iter().filter_map(move |(field, values)| Some((format!("{name}.{field}"), values.as_array().filter(|v| is_series(v))?)))
-        })
-        .collect()
+/// The modelled year's time axis: its first day and how many steps an hour it has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeriesAxis {
+    pub year: i32,
+    pub per_hour: i64,
 }
 
-fn float_of(value: &Value) -> Option<f64> {
-    match value {
-        Value::Bool(flag) => Some(f64::from(u8::from(*flag))),
-        other => other.as_f64(),
+impl SeriesAxis {
+    /// The axis a results document's inputs describe; `ParameterError` for a step count that does
+    /// not divide an hour into whole minutes or a year out of 1..=9999.
+    pub fn of(document: &Value) -> Result<Self> {
+        let per_hour = whole_input(document, "Settings", "time_steps_per_hour", 1);
+        let year = whole_input(document, "ElectricLoad", "year", DEFAULT_YEAR);
+        if !(1..=60).contains(&per_hour) || 60 % per_hour != 0 {
+            return Err(Error::Parameter(vec![format!("inputs.Settings.time_steps_per_hour must divide an hour into whole minutes (got {per_hour})")]));
+        }
+        let year = i32::try_from(year).ok().filter(|y| (1..=9999).contains(y)).ok_or_else(|| Error::Parameter(vec![format!("inputs.ElectricLoad.year must be a year (got {year})")]))?;
+        Ok(Self { year, per_hour })
+    }
+
+    /// Values in a year-long series.
+    pub fn steps(self) -> usize {
+        usize::try_from(8760 * self.per_hour).unwrap_or(0)
+    }
+
+    /// Whether an output list is one of the year's series: one value per step, its leading values
+    /// numbers (`is_number(index)` says whether the value at `index` is one; booleans count, as
+    /// Python's do).
+    pub fn is_series(self, len: usize, is_number: impl FnMut(usize) -> bool) -> bool {
+        len == self.steps() && (0..len.min(CHECKED_VALUES)).all(is_number)
     }
 }
 
-/// The results frame of `document` with timestamps in the standard time `tz_hours` east of UTC.
-pub fn results_series(document: &Value, tz_hours: f64) -> Result<RecordBatch> {
-    let per_hour = whole_input(document, "Settings", "time_steps_per_hour", 1);
-    let year = whole_input(document, "ElectricLoad", "year", DEFAULT_YEAR);
-    if !(1..=60).contains(&per_hour) || 60 % per_hour != 0 {
-        return Err(Error::Parameter(vec![format!("inputs.Settings.time_steps_per_hour must divide an hour into whole minutes (got {per_hour})")]));
-    }
-    let year = i32::try_from(year).ok().filter(|y| (1..=9999).contains(y)).ok_or_else(|| Error::Parameter(vec![format!("inputs.ElectricLoad.year must be a year (got {year})")]))?;
-    let steps = usize::try_from(8760 * per_hour).unwrap_or(0);
+/// The results frame with timestamps in the standard time `tz_hours` east of UTC: `columns` are
+/// the outputs' series as `(Section.field, values)`, in the document's order, a value that is not
+/// a number being None (null).
+pub fn results_series(axis: SeriesAxis, tz_hours: f64, columns: Vec<(String, Vec<Option<f64>>)>) -> Result<RecordBatch> {
     #[allow(clippy::cast_possible_truncation, reason = "minutes of an offset within a day")]
     let offset_minutes = if tz_hours.is_finite() { (tz_hours * 60.0).round() as i64 } else { 0 };
-    let start_us = (days_from_civil(year, 1, 1) * 1440 - offset_minutes) * MICROS_PER_MINUTE;
-    let step_us = 60 / per_hour * MICROS_PER_MINUTE;
+    let start_us = (days_from_civil(axis.year, 1, 1) * 1440 - offset_minutes) * MICROS_PER_MINUTE;
+    let step_us = 60 / axis.per_hour * MICROS_PER_MINUTE;
     let zone = standard_time_zone(tz_hours).unwrap_or_else(|| "UTC".to_owned());
-    let stamps = (0..8760 * per_hour).map(|step| start_us + step * step_us).collect::<Vec<i64>>();
+    let stamps = (0..8760 * axis.per_hour).map(|step| start_us + step * step_us).collect::<Vec<i64>>();
     let mut fields = vec![Field::new("timestamp", DataType::Timestamp(TimeUnit::Microsecond, Some(zone.as_str().into())), false)];
-    let mut columns: Vec<ArrayRef> = vec![Arc::new(TimestampMicrosecondArray::from(stamps).with_timezone(zone.as_str()))];
-    for (name, values) in output_series(document, steps) {
+    let mut arrays: Vec<ArrayRef> = vec![Arc::new(TimestampMicrosecondArray::from(stamps).with_timezone(zone.as_str()))];
+    for (name, values) in columns {
         fields.push(Field::new(name, DataType::Float64, true));
-        columns.push(Arc::new(values.iter().map(float_of).collect::<Float64Array>()));
+        arrays.push(Arc::new(Float64Array::from(values)));
     }
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), columns).map_err(|e| Error::Parse(format!("the results frame could not be built: {e}")))
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).map_err(|e| Error::Parse(format!("the results frame could not be built: {e}")))
 }
 
 #[cfg(test)]
@@ -100,6 +108,20 @@ mod tests {
 
     use super::*;
 
+    /// The outputs' series of a JSON results document, as the binding reads them from Python.
+    fn columns(document: &Value, axis: SeriesAxis) -> Vec<(String, Vec<Option<f64>>)> {
+        let number = |value: &Value| if let Value::Bool(flag) = value { Some(f64::from(u8::from(*flag))) } else { value.as_f64() };
+        let mut found = Vec::new();
+        for (name, fields) in document["outputs"].as_object().into_iter().flatten() {
+            for (field, values) in fields.as_object().into_iter().flatten() {
+                if let Some(values) = values.as_array().filter(|v| axis.is_series(v.len(), |i| v[i].is_number() || v[i].is_boolean())) {
+                    found.push((format!("{name}.{field}"), values.iter().map(number).collect()));
+                }
+            }
+        }
+        found
+    }
+
     #[test]
     fn every_year_long_output_series_follows_the_timestamps_in_standard_time() {
         let gaps: Vec<Value> = (0..17520).map(|step| if step < 24 { Value::from(1.0) } else { Value::Null }).collect();
@@ -108,7 +130,9 @@ mod tests {
             "outputs": {"PV": {"size_kw": 3.0, "electric_to_load_series_kw": vec![1.5; 17520], "short": [1.0, 2.0]},
                         "ElectricUtility": {"electric_to_load_series_kw": gaps, "all_null": vec![Value::Null; 17520]}, "Financial": 1},
         });
-        let batch = results_series(&document, -7.0).unwrap();
+        let axis = SeriesAxis::of(&document).unwrap();
+        assert_eq!((axis, axis.steps()), (SeriesAxis { year: 2023, per_hour: 2 }, 17520));
+        let batch = results_series(axis, -7.0, columns(&document, axis)).unwrap();
         let names: Vec<String> = batch.schema().fields().iter().map(|f| f.name().clone()).collect();
         assert_eq!(names, ["timestamp", "PV.electric_to_load_series_kw", "ElectricUtility.electric_to_load_series_kw"]);
         assert_eq!(batch.num_rows(), 17520);
@@ -122,9 +146,11 @@ mod tests {
 
     #[test]
     fn a_bare_result_still_has_its_time_axis() {
-        let batch = results_series(&json!({"status": "optimal", "inputs": null}), 0.0).unwrap();
+        let axis = SeriesAxis::of(&json!({"status": "optimal", "inputs": null})).unwrap();
+        let batch = results_series(axis, 0.0, Vec::new()).unwrap();
         assert_eq!((batch.num_columns(), batch.num_rows()), (1, 8760));
         assert_eq!(site(&json!({"inputs": {"Site": {"latitude": true, "longitude": 1}}})), None);
-        assert!(results_series(&json!({"inputs": {"Settings": {"time_steps_per_hour": 7}}}), 0.0).is_err());
+        assert!(SeriesAxis::of(&json!({"inputs": {"Settings": {"time_steps_per_hour": 7}}})).is_err());
+        assert!(SeriesAxis::of(&json!({"inputs": {"ElectricLoad": {"year": 12345}}})).is_err());
     }
 }
