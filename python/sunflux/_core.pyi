@@ -71,9 +71,6 @@ class Backoff:
     def __new__(cls, poll_interval: object, max_interval: object, timeout: object) -> Backoff: ...
     def next_pause(self) -> float | None:
         """Seconds to pause before the next poll, or None once the deadline has passed."""
-    @property
-    def elapsed(self) -> float:
-        """Seconds since the schedule started."""
 
 class CoreClient:
     """The shared transport of one `Client`."""

@@ -36,10 +36,4 @@ impl Backoff {
     fn next_pause(&self) -> Option<f64> {
         self.schedule.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_pause().map(|pause| pause.as_secs_f64())
     }
-
-    /// Seconds since the schedule started.
-    #[getter]
-    fn elapsed(&self) -> f64 {
-        self.schedule.lock().unwrap_or_else(std::sync::PoisonError::into_inner).elapsed().as_secs_f64()
-    }
 }
