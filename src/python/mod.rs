@@ -23,6 +23,7 @@ pub mod solar;
 pub mod spec;
 pub mod technical_potential;
 pub mod time_zones;
+pub mod validation;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -87,5 +88,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solar::parse_solar_data_query, m)?)?;
     m.add_function(wrap_pyfunction!(time_zones::standard_time_zone_name, m)?)?;
     m.add_function(wrap_pyfunction!(time_zones::site_standard_offset, m)?)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_validate_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_validate_section, m)?)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_not_a_scenario_message, m)?)?;
     Ok(())
 }

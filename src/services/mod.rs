@@ -15,3 +15,4 @@ pub mod raw;
 pub mod simulated_load;
 pub mod solar;
 pub mod technical_potential;
+pub mod optimizer;

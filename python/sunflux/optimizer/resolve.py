@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import UnknownFieldWarning
-from sunflux.optimizer.validation import _given
 
 if TYPE_CHECKING:
     from sunflux._client import Client
@@ -41,6 +40,13 @@ __all__ = ["resolve", "default_cache_dir", "REFERENCE_PROFILE_YEAR", "CACHE_DIR_
 #: The year the service sets for every reference building profile (they start on a Sunday).
 REFERENCE_PROFILE_YEAR = 2017
 CACHE_DIR_ENV_VAR = "SUNFLUX_CACHE_DIR"
+
+
+def _given(value: Any) -> bool:
+    """The service's notion of "provided": not None, "" or an empty list."""
+    return value is not None and not (isinstance(value, (str, list, dict)) and len(value) == 0)
+
+
 #: Bumped when the layout of cached values changes (older files become misses).
 CACHE_FORMAT = 1
 
