@@ -676,3 +676,16 @@ def standard_time_zone_name(tz_hours: float) -> str:
 def site_standard_offset(lat: float, lon: float) -> float:
     """The standard-time offset (hours east of UTC) of the nearest place sunflux knows within 400 km of
     (`lat`, `lon`), or the nautical zone."""
+def optimizer_validate_scenario(scenario: object) -> list[tuple[str, str, str, str, object, str]]:
+    """Every problem of an optimizer scenario given as plain Python data (as JSON would decode it),
+    as `(section, field, path, rule, value, message)` rows in the validator's order; `value` is the
+    offending object itself when it comes from the input. Raises what Python's `math.fsum` would for
+    sums it cannot take (`ValueError` for `inf` and `-inf`, `OverflowError` past the float range)."""
+def optimizer_validate_section(
+    key: str, values: object, time_steps_per_hour: object
+) -> list[tuple[str, str, str, str, object, str]]:
+    """The problems of one section (a schema key) on its own: its fields and its in-section rules,
+    as `optimizer_validate_scenario`'s rows; `AttributeError` when `values` is not a mapping."""
+def optimizer_not_a_scenario_message(document: object) -> str:
+    """Why a mapping (given by its keys) is not an optimizer scenario, with a hint of what it may be
+    instead (a results response, a URDB rate)."""

@@ -258,3 +258,98 @@ fn check_section<'a>(report: &mut Report<'a>, spec: &SectionSpec, place: &str, v
     }
     rules::check_grid_mode(report, key, place, values, context)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(scenario: serde_json::Value) -> Vec<(String, String, String)> {
+        let value = Value::from_json(&scenario);
+        let found = validate_scenario(&value, &NoHost).unwrap();
+        found.into_iter().map(|problem| (problem.path, problem.rule, problem.message)).collect()
+    }
+
+    fn base() -> serde_json::Value {
+        json!({
+            "Site": {"latitude": 39.7, "longitude": -105.2},
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 100000.0},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 1.0},
+        })
+    }
+
+    fn with(section: &str, values: serde_json::Value) -> serde_json::Value {
+        let mut scenario = base();
+        scenario[section] = values;
+        scenario
+    }
+
+    #[test]
+    fn a_valid_scenario_has_no_problems() {
+        assert_eq!(problems(base()), []);
+    }
+
+    #[test]
+    fn ranges_and_choices_name_their_bounds_as_python_shows_them() {
+        let found = problems(with("PV", json!({"tilt": 95, "array_type": 7, "losses": 1e17})));
+        assert_eq!(
+            found,
+            [
+                ("PV.tilt".into(), "max".into(), "Ensure this value is less than or equal to 90.".into()),
+                ("PV.array_type".into(), "choices".into(), "Value 7 is not a valid choice (choices: 0, 1, 2, 3, 4).".into()),
+                ("PV.losses".into(), "max".into(), "Ensure this value is less than or equal to 0.99.".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_series_of_another_time_step_names_the_settings() {
+        let found = problems(with("ElectricLoad", json!({"loads_kw": vec![1.0; 17520], "year": 2017})));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "series_length");
+        assert_eq!(found[0].2, "Has 17520 samples but Settings.time_steps_per_hour is 1, which needs 8760 (one per time step).");
+    }
+
+    #[test]
+    fn bad_items_are_reported_once_with_a_count() {
+        let found = problems(with("ElectricLoad", json!({"loads_kw": [1.0, "x", "y", "z"], "year": 2017})));
+        assert_eq!(found[0].2, "Item 2 in the array did not validate: “x” value must be a float. (2 more items like it)");
+    }
+
+    #[test]
+    fn an_off_grid_run_refuses_sections_it_cannot_model() {
+        let mut scenario = with("CHP", json!({"fuel_cost_per_mmbtu": 10.0}));
+        scenario["Settings"] = json!({"off_grid_flag": true});
+        let found = problems(scenario);
+        assert!(found.contains(&("CHP".into(), "off_grid".into(), "Currently, off-grid functionality doesn't allow modeling for CHP (Settings.off_grid_flag is true).".into())));
+    }
+
+    #[test]
+    fn a_urdb_schedule_pointing_past_its_structure_is_named() {
+        let rate = json!({"energyweekdayschedule": vec![vec![0; 24]; 12], "energyweekendschedule": vec![vec![2; 24]; 12], "energyratestructure": [[{"rate": 0.1}]]});
+        let found = problems(with("ElectricTariff", json!({"urdb_response": rate})));
+        assert_eq!(found, [("ElectricTariff.urdb_response".into(), "urdb".into(), "energyweekendschedule contains value 2 which has no associated rate in energyratestructure.".into())]);
+    }
+
+    #[test]
+    fn blends_sum_with_fsum_and_show_the_total_as_g() {
+        let found = problems(with("ElectricLoad", json!({"blended_doe_reference_names": ["Hospital", "LargeOffice"], "blended_doe_reference_percents": [0.5, 0.25], "annual_kwh": 1.0})));
+        assert!(found.contains(&("ElectricLoad.blended_doe_reference_percents".into(), "sum".into(), "Sum must = 1.0 (the percents add up to 0.75).".into())));
+    }
+
+    #[test]
+    fn a_document_without_sections_says_what_it_may_be() {
+        let found = problems(json!({"inputs": {}, "outputs": {}}));
+        assert_eq!(found.len(), 1);
+        assert!(found[0].2.ends_with("its top-level keys are 'inputs', 'outputs'. It looks like an optimizer results response; the scenario it ran is under 'inputs' (Scenario.from_dict(response['inputs']))."));
+    }
+
+    #[test]
+    fn input_errors_group_messages_by_section_and_field() {
+        let value = Value::from_json(&json!({"Site": {"latitude": 100}}));
+        let found = validate_scenario(&value, &NoHost).unwrap();
+        let errors = input_errors(&found);
+        assert_eq!(errors["Site"]["longitude"], json!(["This field is required."]));
+        assert_eq!(errors["Site"]["latitude"], json!(["Ensure this value is less than or equal to 90."]));
+        assert_eq!(errors["ElectricLoad"]["required"], json!(["Missing required inputs."]));
+    }
+}

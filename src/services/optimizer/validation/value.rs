@@ -253,6 +253,7 @@ impl Value {
         match self {
             Value::Str(text) => Ok(text.clone()),
             Value::BigInt { handle, .. } | Value::Sub(_, handle) | Value::Object(handle) => host.str(*handle),
+            Value::List(_, Origin { handle: Some(handle), exact: false, .. }) | Value::Map(_, Origin { handle: Some(handle), exact: false, .. }) => host.str(*handle),
             other => other.repr(host),
         }
     }
