@@ -158,6 +158,9 @@ impl Host for ObjectTable<'_> {
     fn type_name(&self, handle: Handle) -> Outcome<String> {
         self.ask(handle, |object| Ok(object.get_type().name()?.to_string()))
     }
+    fn equals(&self, handle: Handle, other: &Value) -> Outcome<bool> {
+        self.ask(handle, |object| object.eq(self.object(object.py(), other)?))
+    }
 }
 
 /// The text of a str that does not encode as UTF-8 (a lone surrogate), for comparisons only

@@ -248,7 +248,7 @@ fn check_section<'a>(report: &mut Report<'a>, spec: &SectionSpec, place: &str, v
     rules::check_possible_sets(report, spec, place, values);
     rules::check_bounds(report, key, place, values)?;
     rules::check_blend(report, key, place, values)?;
-    rules::check_needs(report, key, place, values);
+    rules::check_needs(report, key, place, values)?;
     rules::check_same_length(report, key, place, values);
     match key {
         "ElectricTariff" => rules::electric_tariff_rules(report, place, values, context)?,

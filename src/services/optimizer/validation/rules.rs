@@ -35,7 +35,7 @@ pub(crate) fn check_possible_sets(report: &mut Report<'_>, spec: &SectionSpec, p
 
 /// The `needs` and `exclusive` rules of the section: a field given (or equal to a value) needs
 /// another field given; fields of one group exclude those of the other.
-pub(crate) fn check_needs<'a>(report: &mut Report<'a>, key: &str, place: &str, values: &'a Value) {
+pub(crate) fn check_needs<'a>(report: &mut Report<'a>, key: &str, place: &str, values: &'a Value) -> Outcome<()> {
     let rules = &schema().rules;
     for rule in rules.exclusive.iter().filter(|rule| rule.section == key) {
         if rule.either.iter().any(|name| given(values, name)) && rule.or.iter().any(|name| given(values, name)) {
@@ -48,13 +48,17 @@ pub(crate) fn check_needs<'a>(report: &mut Report<'a>, key: &str, place: &str, v
         }
         let when = values.get(&need.when);
         let applies = match &need.equals {
-            Some(equals) => when.is_some_and(|when| when.py_eq(equals)),
+            Some(equals) => match when {
+                Some(when) => when.equals(equals, report.host)?,
+                None => false,
+            },
             None => when.is_some_and(Value::given),
         };
         if applies {
             report.add(key, place, &need.need, &need.rule, shown(values.get(&need.need)), need.message.clone());
         }
     }
+    Ok(())
 }
 
 pub(crate) fn check_same_length<'a>(report: &mut Report<'a>, key: &str, place: &str, values: &'a Value) {

@@ -31,6 +31,8 @@ pub trait Host {
     fn str(&self, handle: Handle) -> Outcome<String>;
     fn truthy(&self, handle: Handle) -> Outcome<bool>;
     fn type_name(&self, handle: Handle) -> Outcome<String>;
+    /// `bool(object == other)`.
+    fn equals(&self, handle: Handle, other: &Value) -> Outcome<bool>;
 }
 
 /// The host of values that carry no handles (decoded from JSON).
@@ -47,6 +49,9 @@ impl Host for NoHost {
         Err(Raised::Host)
     }
     fn type_name(&self, _: Handle) -> Outcome<String> {
+        Err(Raised::Host)
+    }
+    fn equals(&self, _: Handle, _: &Value) -> Outcome<bool> {
         Err(Raised::Host)
     }
 }
@@ -271,6 +276,16 @@ impl Value {
             Value::List(_, Origin { handle, .. }) | Value::Map(_, Origin { handle, .. }) => host.type_name(handle.ok_or(Raised::Host)?)?,
             Value::BigInt { handle, .. } | Value::Sub(_, handle) | Value::Object(handle) => host.type_name(*handle)?,
         })
+    }
+
+    /// `bool(value == other)` for any value: an object the host holds compares itself (a numpy
+    /// array answers elementwise, and its truth then raises as in Python).
+    pub fn equals(&self, other: &Value, host: &dyn Host) -> Outcome<bool> {
+        match self {
+            Value::Object(handle) | Value::Sub(_, handle) | Value::BigInt { handle, .. } => host.equals(*handle, other),
+            Value::List(_, Origin { handle: Some(handle), exact: false, .. }) | Value::Map(_, Origin { handle: Some(handle), exact: false, .. }) => host.equals(*handle, other),
+            _ => Ok(self.py_eq(other)),
+        }
     }
 
     /// `value == other` for the values the rules compare (numbers, strings, booleans; `True == 1`).
