@@ -13,6 +13,10 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 
 use crate::services::optimizer::validation::{self, Handle, Host, Key, Origin, Outcome, Problem, Raised, Shown, Value};
 
+/// Containers nested deeper than this are not read (no rule looks below the seventh level;
+/// a list that holds itself must not recurse forever): they keep their object, which shows them.
+const DEEPEST: usize = 32;
+
 /// A problem as `(section, field, path, rule, value, message)`.
 type ProblemRow = (String, String, String, String, Py<PyAny>, String);
 
@@ -48,8 +52,8 @@ impl<'py> ObjectTable<'py> {
         }
     }
 
-    /// The validator's view of an object.
-    fn value(&mut self, object: &Bound<'py, PyAny>) -> PyResult<Value> {
+    /// The validator's view of an object `depth` containers down.
+    fn value(&mut self, object: &Bound<'py, PyAny>, depth: usize) -> PyResult<Value> {
         if let Ok(float) = object.cast::<PyFloat>() {
             let number = Value::Float(float.value());
             return Ok(if object.is_exact_instance_of::<PyFloat>() { number } else { Value::Sub(Box::new(number), self.keep(object)) });
@@ -76,15 +80,19 @@ impl<'py> ObjectTable<'py> {
         if object.is_none() {
             return Ok(Value::None);
         }
+        if depth > DEEPEST && (object.is_instance_of::<PyList>() || object.is_instance_of::<PyMapping>()) {
+            let origin = Origin { handle: Some(self.keep(object)), exact: false, dict: object.is_instance_of::<PyDict>() };
+            return Ok(if object.is_instance_of::<PyList>() { Value::List(Vec::new(), origin) } else { Value::Map(Vec::new(), origin) });
+        }
         if let Ok(list) = object.cast::<PyList>() {
-            let items = list.iter().map(|item| self.value(&item)).collect::<PyResult<Vec<_>>>()?;
+            let items = list.iter().map(|item| self.value(&item, depth + 1)).collect::<PyResult<Vec<_>>>()?;
             let origin = Origin { handle: Some(self.keep(object)), exact: object.is_exact_instance_of::<PyList>(), dict: true };
             return Ok(Value::List(items, origin));
         }
         if let Ok(dict) = object.cast::<PyDict>() {
             let mut entries = Vec::with_capacity(dict.len());
             for (key, item) in dict.iter() {
-                entries.push((key_of(&key)?, self.value(&item)?));
+                entries.push((key_of(&key)?, self.value(&item, depth + 1)?));
             }
             let origin = Origin { handle: Some(self.keep(object)), exact: object.is_exact_instance_of::<PyDict>(), dict: true };
             return Ok(Value::Map(entries, origin));
@@ -93,7 +101,7 @@ impl<'py> ObjectTable<'py> {
             let mut entries = Vec::new();
             for pair in object.call_method0("items")?.try_iter()? {
                 let (key, item): (Bound<'py, PyAny>, Bound<'py, PyAny>) = pair?.extract()?;
-                entries.push((key_of(&key)?, self.value(&item)?));
+                entries.push((key_of(&key)?, self.value(&item, depth + 1)?));
             }
             let origin = Origin { handle: Some(self.keep(object)), exact: false, dict: false };
             return Ok(Value::Map(entries, origin));
@@ -185,7 +193,7 @@ fn key_of(key: &Bound<'_, PyAny>) -> PyResult<Key> {
 #[pyfunction]
 pub fn optimizer_validate_scenario(py: Python<'_>, scenario: &Bound<'_, PyAny>) -> PyResult<Vec<ProblemRow>> {
     let mut table = ObjectTable::new();
-    let value = table.value(scenario)?;
+    let value = table.value(scenario, 0)?;
     let problems = validation::validate_scenario(&value, &table);
     table.rows(py, problems)
 }
@@ -194,12 +202,12 @@ pub fn optimizer_validate_scenario(py: Python<'_>, scenario: &Bound<'_, PyAny>) 
 #[pyfunction]
 pub fn optimizer_validate_section(py: Python<'_>, key: &str, values: &Bound<'_, PyAny>, time_steps_per_hour: &Bound<'_, PyAny>) -> PyResult<Vec<ProblemRow>> {
     let mut table = ObjectTable::new();
-    let value = table.value(values)?;
+    let value = table.value(values, 0)?;
     if value.as_map().is_none() {
         let kind = values.get_type().name()?;
         return Err(PyAttributeError::new_err(format!("'{kind}' object has no attribute 'items'")));
     }
-    let steps = table.value(time_steps_per_hour)?;
+    let steps = table.value(time_steps_per_hour, 0)?;
     let problems = validation::validate_section(key, &value, &steps, &table).unwrap_or_else(|| Ok(Vec::new()));
     table.rows(py, problems)
 }
