@@ -137,8 +137,7 @@ pub(crate) fn check_grid_mode<'a>(report: &mut Report<'a>, key: &str, place: &st
         }
         return Ok(());
     }
-    for (section, name, fixed) in rules.on_grid_fixed.iter().filter(|(section, _, _)| section == key) {
-        let _ = section;
+    for (_, name, fixed) in rules.on_grid_fixed.iter().filter(|(section, _, _)| section == key) {
         if let Some(value) = values.get(name).filter(|value| value.number().is_some() && !value.py_eq(fixed)) {
             let message = format!("{name} applies to off-grid scenarios only (Settings.off_grid_flag); on the grid it is fixed at {}.", show(fixed, report.host)?);
             report.add(key, place, name, "off_grid", Shown::Input(value), message);
