@@ -54,6 +54,10 @@ impl<'py> ObjectTable<'py> {
 
     /// The validator's view of an object `depth` containers down.
     fn value(&mut self, object: &Bound<'py, PyAny>, depth: usize) -> PyResult<Value> {
+        // Series are long lists of plain floats: one type comparison each.
+        if let Ok(float) = object.cast_exact::<PyFloat>() {
+            return Ok(Value::Float(float.value()));
+        }
         if let Ok(float) = object.cast::<PyFloat>() {
             let number = Value::Float(float.value());
             return Ok(if object.is_exact_instance_of::<PyFloat>() { number } else { Value::Sub(Box::new(number), self.keep(object)) });

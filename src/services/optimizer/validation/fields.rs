@@ -127,7 +127,17 @@ fn check_list<'a>(add: &mut FieldReport<'_, 'a>, item_kind: &str, field: &FieldS
 fn check_items<'a>(add: &mut FieldReport<'_, 'a>, item_kind: &str, field: &FieldSpec, items: &'a [Value], context: &Context) -> Outcome<()> {
     let host = add.report.host;
     let mut first: Vec<(&'static str, usize, &'a Value, String, usize)> = Vec::new();
+    // A plain finite float within the item bounds has nothing to report (most of a series).
+    let plain_floats = item_kind == "float" && field.item_choices.is_none();
+    let low = field.item_min.as_ref().and_then(Value::number);
+    let high = field.item_max.as_ref().and_then(Value::number);
+    let fits = |x: f64| x.is_finite() && low.is_none_or(|low| !less(Num::Float(x), low)) && high.is_none_or(|high| !less(high, Num::Float(x)));
     for (index, item) in items.iter().enumerate() {
+        if let (true, Value::Float(x)) = (plain_floats, item) {
+            if fits(*x) {
+                continue;
+            }
+        }
         let problem = match item_kind {
             "list[int]" => time_step_set_problem(item, context),
             "object" => item.as_map().is_none().then(|| ("type", "Item must be a JSON object.".to_owned())),
