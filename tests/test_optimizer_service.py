@@ -549,6 +549,41 @@ def test_an_invalid_post_answers_400_with_the_builders_input_errors(optimizer_cl
     assert body["status"] == "Invalid inputs. No optimization task has been created. See messages for details."
 
 
+#: Bad scenarios for several kinds of rule: field types, ranges and choices, a series of the wrong
+#: length, a damaged URDB rate, an off-grid run holding a section it may not, rules across
+#: sections, outage time steps past the year and two PV arrays of one name.
+BAD_SCENARIOS = {
+    "fields": {"Site": {"latitude": "north", "longitude": -105.17}, "ElectricLoad": {"annual_kwh": -5, "doe_reference_name": "Nowhere"},
+               "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": True}, "Settings": {"time_steps_per_hour": 3}},
+    "series": {"Site": SITE.to_dict(), "ElectricLoad": {"loads_kw": [1.0] * 17520, "year": 2017},
+               "ElectricTariff": {"tou_energy_rates_per_kwh": [0.1] * 100, "blended_annual_demand_rate": 1.0}},
+    "urdb": {"Site": SITE.to_dict(), "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 1e5},
+             "ElectricTariff": {"urdb_response": {"energyweekdayschedule": [[0] * 24] * 11, "energyweekendschedule": [[5] * 24] * 12,
+                                                  "energyratestructure": [[{"rate": "x"}]], "demandratchetpercentage": [0.5]}}},
+    "off_grid": {"Settings": {"off_grid_flag": True}, "Site": SITE.to_dict(), "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 1e5},
+                 "CHP": {"fuel_cost_per_mmbtu": 10.0}, "PV": {"can_net_meter": True}},
+    "cross_section": {"Site": {**SITE.to_dict(), "min_resil_time_steps": 48}, "ElectricLoad": {"annual_kwh": 1e5},
+                      "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 1.0},
+                      "SpaceHeatingLoad": {}, "ElectricUtility": {"outage_start_time_steps": [8760], "outage_durations": [24]}},
+    "pv_arrays": {"Site": SITE.to_dict(), "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 1e5},
+                  "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 1.0},
+                  "PV": [{"name": "roof", "min_kw": 5, "max_kw": 2.5}, {"name": "roof"}]},
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_SCENARIOS))
+def test_the_service_and_the_builder_give_the_same_input_errors(optimizer_client: sf.Client, name: str) -> None:
+    """The embedded service validates in Rust without calling back into Python; its input_errors are
+    the builder's, message for message and in the same order."""
+    scenario = BAD_SCENARIOS[name]
+    expected = input_errors(validate_scenario_dict(scenario))
+    assert expected
+    with pytest.raises(sf.ValidationError) as caught:
+        optimizer_client.request("POST", "optimizer_job", json=scenario)
+    errors = json.loads(caught.value.body)["messages"]["input_errors"]
+    assert json.dumps(errors) == json.dumps(expected)
+
+
 def test_submit_refuses_an_invalid_scenario_without_sending_it(optimizer_service: sf.LocalService, optimizer_client: sf.Client) -> None:
     before = optimizer_service.hits()
     with pytest.raises(sf.ParameterError) as caught:

@@ -734,3 +734,16 @@ def optimizer_resolve_async(
     """The scenario document with its reference load and URDB rate replaced by their data,
     fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
     service's, `urdb_client` the rate database's. Awaitable."""
+def optimizer_validate_scenario(scenario: object) -> list[tuple[str, str, str, str, object, str]]:
+    """Every problem of an optimizer scenario given as plain Python data (as JSON would decode it),
+    as `(section, field, path, rule, value, message)` rows in the validator's order; `value` is the
+    offending object itself when it comes from the input. Raises what Python's `math.fsum` would for
+    sums it cannot take (`ValueError` for `inf` and `-inf`, `OverflowError` past the float range)."""
+def optimizer_validate_section(
+    key: str, values: object, time_steps_per_hour: object
+) -> list[tuple[str, str, str, str, object, str]]:
+    """The problems of one section (a schema key) on its own: its fields and its in-section rules,
+    as `optimizer_validate_scenario`'s rows; `AttributeError` when `values` is not a mapping."""
+def optimizer_not_a_scenario_message(document: object) -> str:
+    """Why a mapping (given by its keys) is not an optimizer scenario, with a hint of what it may be
+    instead (a results response, a URDB rate)."""

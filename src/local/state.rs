@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::extract::Request;
@@ -15,7 +15,7 @@ use super::catalog::Catalog;
 use super::climate::jobs::{ClimateJobs, JobLimits, PreparedDownload};
 use super::faults::{FaultConfig, FaultInjector};
 use super::gateway::KeyLimiter;
-use super::optimizer::{JobStore as OptimizerJobs, JobStoreConfig, ScenarioChecker};
+use super::optimizer::{JobStore as OptimizerJobs, JobStoreConfig};
 use super::prng::{alphanumeric, SplitMix64};
 use super::reply::ServiceReply;
 use super::station_weather::GeneratedWeather;
@@ -51,8 +51,6 @@ pub struct ServiceConfig {
     pub climate_build_delay: Duration,
     /// Optimizer job behaviour (the 404 race right after POST, runs that hang).
     pub optimizer: JobStoreConfig,
-    /// Validates posted optimizer scenarios with the scenario builder's rules.
-    pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
     /// The rate stand-in answers every well-formed URDB label (not only its catalogue's).
     pub urdb_any_label: bool,
     /// A connection that has not sent a whole request head after this is closed.
@@ -76,7 +74,6 @@ impl Default for ServiceConfig {
             climate_limits: JobLimits::default(),
             climate_build_delay: Duration::ZERO,
             optimizer: JobStoreConfig::default(),
-            scenario_checker: None,
             urdb_any_label: false,
             header_timeout: SERVICE_HEADER_TIMEOUT,
             body_timeout: SERVICE_BODY_TIMEOUT,
@@ -95,7 +92,6 @@ pub struct ServiceState {
     pub climate_builder_running: AtomicBool,
     pub climate_build_delay: Duration,
     pub optimizer_jobs: OptimizerJobs,
-    pub scenario_checker: Option<Arc<dyn ScenarioChecker>>,
     pub urdb_any_label: bool,
     /// `http://127.0.0.1:<port>`, known once the listener is bound (download URLs use it).
     pub base_url: OnceLock<String>,
@@ -151,7 +147,6 @@ impl ServiceState {
             climate_build_delay: config.climate_build_delay,
             base_url: OnceLock::new(),
             optimizer_jobs: OptimizerJobs::new(config.optimizer.clone()),
-            scenario_checker: config.scenario_checker.clone(),
             urdb_any_label: config.urdb_any_label,
             api_key,
             keys,

@@ -5,7 +5,6 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::prelude::*;
 
-use super::bridge::with_python;
 use super::convert::{raw_value, Arguments};
 use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
@@ -13,27 +12,11 @@ use crate::error::Error;
 use crate::local::state::ServiceState;
 use crate::local::climate::jobs::{JobLimits, RateLimit as ClimateRate};
 use crate::local::optimizer::JobStoreConfig as OptimizerJobConfig;
-use crate::local::optimizer::{CheckedScenario, ScenarioChecker};
 use crate::local::state::lock;
 use crate::local::technical_potential::jobs::{FailureMode, JobTiming};
 use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
 use crate::spec::routes::is_identifier;
-
-/// The scenario builder (Python) as the embedded optimizer's validator.
-struct PythonScenarioChecker;
-
-impl ScenarioChecker for PythonScenarioChecker {
-    fn check(&self, scenario: &serde_json::Value) -> Result<CheckedScenario, String> {
-        let (errors, resolved): (String, String) = with_python(|py| {
-            py.import("sunflux.optimizer._service")?.call_method1("check_for_service", (scenario.to_string(),))?.extract()
-        })
-        .ok_or_else(|| "the scenario could not be validated: the interpreter is exiting".to_owned())?
-        .map_err(|e: PyErr| format!("the scenario could not be validated: {e}"))?;
-        let parse = |text: &str| serde_json::from_str(text).map_err(|e| format!("the validator answered badly: {e}"));
-        Ok(CheckedScenario { input_errors: parse(&errors)?, resolved: parse(&resolved)? })
-    }
-}
 
 #[pyclass(module = "sunflux._core", frozen, name = "CoreLocalService")]
 pub struct CoreLocalService {
@@ -191,7 +174,6 @@ impl CoreLocalService {
             },
             climate_build_delay: build_delay,
             optimizer: OptimizerJobConfig { grace, hang, ..OptimizerJobConfig::default() },
-            scenario_checker: Some(Arc::new(PythonScenarioChecker)),
             urdb_any_label: any_label,
             ..ServiceConfig::default()
         };

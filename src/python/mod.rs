@@ -25,6 +25,7 @@ pub mod technical_potential;
 pub mod time_zones;
 pub mod optimizer_jobs;
 pub mod optimizer_resolve;
+pub mod validation;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -105,5 +106,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimizer_resolve::optimizer_resolve, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_resolve::optimizer_resolve_async, m)?)?;
     optimizer_resolve::register(m)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_validate_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_validate_section, m)?)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_not_a_scenario_message, m)?)?;
     Ok(())
 }

@@ -1,9 +1,10 @@
 //! The embedded optimizer's HTTP face: `POST …/job/`, `GET …/job/<run_uuid>/results/` and
 //! `GET …/simulated_load/` under the optimizer's root of both route profiles (the spec's and the
 //! public host's; `spec::routes::Endpoint::Optimizer*`), and the Utility Rate Database stand-in
-//! (`Endpoint::UtilityRates`). Validation
-//! of scenarios is the scenario builder's (one source of truth): the service calls a
-//! `ScenarioChecker` that the Python layer provides. PV production comes from the local engine
+//! (`Endpoint::UtilityRates`). A posted
+//! scenario is validated by `services::optimizer::validation` (the rules the Python scenario
+//! builder applies too) and, when valid, gets the sections the service creates and the
+//! schema's defaults, as the live service's `inputs` show them. PV production comes from the local engine
 //! on the site's synthetic weather, as do the temperatures of the synthetic load shapes.
 
 use std::sync::Arc;
@@ -14,12 +15,14 @@ use serde_json::{json, Map, Value};
 
 use super::load_profiles::{self, DATA_SOURCE};
 use super::urdb_standin;
-use super::{post_job_reply, results_reply, CheckedScenario, Submission};
+use super::{post_job_reply, results_reply, Submission};
 use crate::local::catalog::Catalog;
 use crate::local::climate::grid::{describe_site, nearest_site};
 use crate::local::reply::ServiceReply;
 use crate::local::state::{query_pairs, reply_response, ServiceState};
 use crate::local::weather_gen::{tmy_year, TmyColumns};
+use crate::services::optimizer::schema::{schema, with_defaults};
+use crate::services::optimizer::validation::{input_errors, validate_scenario, NoHost, Raised, Value as Checked};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 
@@ -157,6 +160,64 @@ pub async fn handle_utility_rates(State(state): State<Arc<ServiceState>>, reques
     reply_response(urdb_standin::reply(&query_pairs(&request), state.urdb_any_label))
 }
 
+/// What validation says of a posted scenario.
+struct CheckedScenario {
+    /// The service's `input_errors` shape (`{}` when there is nothing to report).
+    input_errors: Value,
+    /// The scenario with the created sections and the schema's defaults filled in (as posted
+    /// when it has problems).
+    resolved: Value,
+}
+
+/// Sections the service creates with their defaults when a scenario leaves them out; the
+/// utility only for grid-connected runs (so the results' `inputs` always show them).
+const ALWAYS_CREATED: [&str; 2] = ["Settings", "Financial"];
+const CREATED_ON_GRID: &str = "ElectricUtility";
+
+fn check_scenario(scenario: &Value) -> Result<CheckedScenario, String> {
+    let value = Checked::from_json(scenario);
+    let problems = validate_scenario(&value, &NoHost).map_err(|raised| {
+        let error = match raised {
+            Raised::ValueError(message) => format!("ValueError: {message}"),
+            Raised::OverflowError(message) => format!("OverflowError: {message}"),
+            Raised::Host => "the validator could not show a value".to_owned(),
+        };
+        format!("the scenario could not be validated: {error}")
+    })?;
+    if !problems.is_empty() {
+        return Ok(CheckedScenario { input_errors: input_errors(&problems), resolved: scenario.clone() });
+    }
+    Ok(CheckedScenario { input_errors: json!({}), resolved: Value::Object(resolved(scenario.as_object().cloned().unwrap_or_default())) })
+}
+
+/// A valid scenario with the created sections added and every section's defaults filled in.
+fn resolved(mut document: Map<String, Value>) -> Map<String, Value> {
+    let off_grid = document.get("Settings").and_then(|settings| settings.get("off_grid_flag")) == Some(&Value::Bool(true));
+    let created = ALWAYS_CREATED.iter().chain((!off_grid).then_some(&CREATED_ON_GRID));
+    for name in created {
+        if !document.contains_key(*name) {
+            document.insert((*name).to_owned(), json!({}));
+        }
+    }
+    let table = schema();
+    document
+        .into_iter()
+        .map(|(key, value)| {
+            let filled = match (table.section(&key).is_some(), value) {
+                (true, Value::Object(section)) => Value::Object(with_defaults(&key, &section)),
+                (true, Value::Array(items)) => Value::Array(
+                    items.into_iter().map(|item| match item {
+                        Value::Object(section) => Value::Object(with_defaults(&key, &section)),
+                        other => other,
+                    }).collect(),
+                ),
+                (_, other) => other,
+            };
+            (key, filled)
+        })
+        .collect()
+}
+
 fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Value), ServiceReply> {
     let scenario: Value = serde_json::from_slice(body).map_err(|e| {
         ServiceReply::json(400, &json!({"status": "error", "messages": {"error": format!("The request body is not valid JSON: {e}")}}))
@@ -164,10 +225,7 @@ fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Valu
     if !scenario.is_object() {
         return Err(ServiceReply::json(400, &json!({"status": "error", "messages": {"error": "The scenario must be a JSON object of sections."}})));
     }
-    let checked = match &state.scenario_checker {
-        Some(checker) => checker.check(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?,
-        None => CheckedScenario { input_errors: json!({}), resolved: scenario.clone() },
-    };
+    let checked = check_scenario(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?;
     let mut messages = Map::new();
     let pv_production = match pv_production(&checked.resolved, state.catalog) {
         Ok(production) => production,

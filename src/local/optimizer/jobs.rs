@@ -149,7 +149,7 @@ fn timeout_of(scenario: &Value) -> f64 {
     scenario
         .get("Settings")
         .and_then(|s| s.get(field))
-        .or_else(|| super::schema::default("Settings", field))
+        .or_else(|| crate::services::optimizer::schema::default("Settings", field))
         .and_then(Value::as_f64)
         .unwrap_or(MAX_TIMEOUT_SECONDS)
         .clamp(1.0, MAX_TIMEOUT_SECONDS)

@@ -4,7 +4,8 @@
 //! the business-as-usual case), the job store behind the local job endpoints, and the results
 //! body in the live service's shape; the HTTP wiring (`http`), the load profiles of its
 //! simulated-load endpoint (`load_profiles`) and the Utility Rate Database stand-in
-//! (`urdb_standin`). Validation of scenarios is the Python builder's.
+//! (`urdb_standin`). Scenarios are validated by `services::optimizer::validation`
+//! (the rules the Python builder uses too).
 //!
 //! Flow: `model::from_scenario` (resolved scenario → `Model`, or the unsupported parts) →
 //! `run::optimize` (cases → `lp::build` → `solve::solve` with Clarabel) →
@@ -25,7 +26,6 @@ pub mod outage_sim;
 pub mod outputs;
 pub mod pv_costs;
 pub mod run;
-pub mod schema;
 pub mod solve;
 pub mod tariff;
 pub mod urdb_standin;
@@ -35,16 +35,3 @@ pub use jobs::{JobStore, JobStoreConfig, Lookup, Submission};
 pub use model::{from_scenario, Model, ScenarioError, Unsupported};
 pub use run::{optimize, Optimized, RunError};
 pub use solve::SolveControl;
-
-/// What the scenario builder says of a posted scenario.
-pub struct CheckedScenario {
-    /// The service's `input_errors` shape (`{}` when there is nothing to report).
-    pub input_errors: serde_json::Value,
-    /// The scenario with the builder's defaults filled in.
-    pub resolved: serde_json::Value,
-}
-
-/// Validates scenarios with the builder's rules; provided by the layer that hosts the service.
-pub trait ScenarioChecker: Send + Sync {
-    fn check(&self, scenario: &serde_json::Value) -> Result<CheckedScenario, String>;
-}

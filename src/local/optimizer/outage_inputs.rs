@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::model::resilience_inputs::fuel_slope_and_intercept;
 use super::outage_sim::OutageSimInputs;
-use super::schema;
+use crate::services::optimizer::schema;
 use crate::services::optimizer::text::python_repr;
 
 /// The flows that together are a renewable's AC output.
