@@ -3,6 +3,7 @@
 //! simulation of a results document): Python values in, the `services::optimizer` calls, plain
 //! Python values out. A run's state reaches Python as `(document, http_status)`.
 
+use arrow_array::Float64Array;
 use pyo3::prelude::*;
 use pyo3::types::{PyFloat, PyInt, PyList, PyTuple};
 use serde_json::Value;
@@ -118,8 +119,8 @@ pub fn optimizer_series<'py>(py: Python<'py>, document: &Bound<'py, PyAny>, tz: 
 
 /// The outputs' year-long series, read straight from the Python lists (a results document holds
 /// hundreds of thousands of values: no JSON value is built for them); a value that is not a
-/// number reads as None.
-fn output_columns(document: &Bound<'_, PyAny>, axis: SeriesAxis) -> Vec<(String, Vec<Option<f64>>)> {
+/// number reads as null.
+fn output_columns(document: &Bound<'_, PyAny>, axis: SeriesAxis) -> Vec<(String, Float64Array)> {
     let number = |value: &Bound<'_, PyAny>| match value.cast::<PyFloat>() {
         Ok(float) => Some(float.value()),
         Err(_) if value.is_instance_of::<PyInt>() => value.extract::<f64>().ok(),
@@ -131,7 +132,12 @@ fn output_columns(document: &Bound<'_, PyAny>, axis: SeriesAxis) -> Vec<(String,
         for (field, values) in mapping_items(&fields).unwrap_or_default() {
             let Ok(list) = values.cast::<PyList>() else { continue };
             if axis.is_series(list.len(), |index| list.get_item(index).is_ok_and(|value| number(&value).is_some())) {
-                columns.push((format!("{section}.{field}"), list.iter().map(|value| number(&value)).collect()));
+                // Most series are all numbers: one conversion call per value, then no validity map.
+                let values = match list.extract::<Vec<f64>>() {
+                    Ok(all) => Float64Array::from(all),
+                    Err(_) => list.iter().map(|value| number(&value)).collect(),
+                };
+                columns.push((format!("{section}.{field}"), values));
             }
         }
     }

@@ -84,8 +84,8 @@ impl SeriesAxis {
 
 /// The results frame with timestamps in the standard time `tz_hours` east of UTC: `columns` are
 /// the outputs' series as `(Section.field, values)`, in the document's order, a value that is not
-/// a number being None (null).
-pub fn results_series(axis: SeriesAxis, tz_hours: f64, columns: Vec<(String, Vec<Option<f64>>)>) -> Result<RecordBatch> {
+/// a number being null.
+pub fn results_series(axis: SeriesAxis, tz_hours: f64, columns: Vec<(String, Float64Array)>) -> Result<RecordBatch> {
     #[allow(clippy::cast_possible_truncation, reason = "minutes of an offset within a day")]
     let offset_minutes = if tz_hours.is_finite() { (tz_hours * 60.0).round() as i64 } else { 0 };
     let start_us = (days_from_civil(axis.year, 1, 1) * 1440 - offset_minutes) * MICROS_PER_MINUTE;
@@ -96,7 +96,7 @@ pub fn results_series(axis: SeriesAxis, tz_hours: f64, columns: Vec<(String, Vec
     let mut arrays: Vec<ArrayRef> = vec![Arc::new(TimestampMicrosecondArray::from(stamps).with_timezone(zone.as_str()))];
     for (name, values) in columns {
         fields.push(Field::new(name, DataType::Float64, true));
-        arrays.push(Arc::new(Float64Array::from(values)));
+        arrays.push(Arc::new(values));
     }
     RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).map_err(|e| Error::Parse(format!("the results frame could not be built: {e}")))
 }
@@ -109,13 +109,13 @@ mod tests {
     use super::*;
 
     /// The outputs' series of a JSON results document, as the binding reads them from Python.
-    fn columns(document: &Value, axis: SeriesAxis) -> Vec<(String, Vec<Option<f64>>)> {
+    fn columns(document: &Value, axis: SeriesAxis) -> Vec<(String, Float64Array)> {
         let number = |value: &Value| if let Value::Bool(flag) = value { Some(f64::from(u8::from(*flag))) } else { value.as_f64() };
         let mut found = Vec::new();
         for (name, fields) in document["outputs"].as_object().into_iter().flatten() {
             for (field, values) in fields.as_object().into_iter().flatten() {
                 if let Some(values) = values.as_array().filter(|v| axis.is_series(v.len(), |i| v[i].is_number() || v[i].is_boolean())) {
-                    found.push((format!("{name}.{field}"), values.iter().map(number).collect()));
+                    found.push((format!("{name}.{field}"), values.iter().map(number).collect::<Float64Array>()));
                 }
             }
         }
