@@ -29,8 +29,11 @@ HOURS_PER_YEAR = 8760
 SERIES_LENGTHS = tuple(HOURS_PER_YEAR * steps for steps in TIME_STEPS_PER_HOUR)
 MONTHS = 12
 
-#: Sections an off-grid scenario may hold (schema.json's ``rules``).
+# The cross-field rule tables, from schema.json (tools/optimizer_schema/rules.json says what
+# each one is and where it comes from).
 OFF_GRID_SECTIONS = frozenset(RULES["off_grid_sections"])
+ON_GRID_FIXED = {(section, name): fixed for section, name, fixed in RULES["on_grid_fixed"]}
+BOUND_PAIRS = tuple(tuple(pair) for pair in RULES["bound_pairs"])
 
 
 @dataclass(frozen=True)
