@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::answer::{self, RunState};
-use super::text::{float_repr, string_repr};
+use super::text::{float_repr, str_repr};
 use crate::error::{ApiErrorKind, Error, Result};
 use crate::services::core::Core;
 use crate::services::poll::Backoff;
@@ -86,9 +86,9 @@ fn timed_out(run_uuid: &str, last_status: &str, timeout: Duration) -> Error {
     Error::JobTimeout {
         message: format!(
             "optimizer run {run_uuid} still {} after {} s; resume with client.optimizer.results({})",
-            string_repr(last_status),
+            str_repr(last_status),
             float_repr(timeout.as_secs_f64()),
-            string_repr(run_uuid)
+            str_repr(run_uuid)
         ),
         job_id: run_uuid.to_owned(),
         last_status: last_status.to_owned(),

@@ -1,6 +1,7 @@
-//! How the optimizer client's messages show the values they quote: as Python writes them
-//! (`'optimal'`, `{'REopt': 'infeasible'}`, `None`), since the messages are read by Python users
-//! and have always been written that way.
+//! How the optimizer's messages show the values they quote: as Python writes them (`'optimal'`,
+//! `{'REopt': 'infeasible'}`, `None`, `1e+16`, `format(x, "g")`), since the messages are read by
+//! Python users and have always been written that way. The one home of these texts: the job
+//! client's answers and the scenario validation both read them.
 
 use serde_json::Value;
 
@@ -14,10 +15,10 @@ pub fn python_repr(value: &Value) -> String {
             Some(float) if number.is_f64() => float_repr(float),
             _ => number.to_string(),
         },
-        Value::String(text) => string_repr(text),
+        Value::String(text) => str_repr(text),
         Value::Array(items) => format!("[{}]", items.iter().map(python_repr).collect::<Vec<_>>().join(", ")),
         Value::Object(map) => {
-            let pairs: Vec<String> = map.iter().map(|(key, item)| format!("{}: {}", string_repr(key), python_repr(item))).collect();
+            let pairs: Vec<String> = map.iter().map(|(key, item)| format!("{}: {}", str_repr(key), python_repr(item))).collect();
             format!("{{{}}}", pairs.join(", "))
         }
     }
@@ -43,32 +44,121 @@ pub fn is_truthy(value: &Value) -> bool {
     }
 }
 
-/// A number of seconds as Python prints a float (`1200.0`, `0.2`).
-pub fn float_repr(value: f64) -> String {
-    format!("{value:?}")
+/// `repr(x)` of a float: the shortest digits that read back, fixed notation for exponents
+/// from -4 to 15, else `1e+16` style.
+pub fn float_repr(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    }
+    let (negative, digits, exponent) = decimal_digits(&format!("{x:e}"));
+    let body = if (-4..16).contains(&exponent) { fixed(&digits, exponent, true) } else { scientific(&digits, exponent) };
+    if negative {
+        format!("-{body}")
+    } else {
+        body
+    }
 }
 
-/// Python's repr of a string: single quotes unless the text holds one and no double quote.
-pub fn string_repr(text: &str) -> String {
+/// `format(x, "g")`: six significant digits, trailing zeros dropped, scientific notation
+/// below 1e-4 and from 1e6.
+pub fn format_g(x: f64) -> String {
+    if x.is_nan() {
+        return "nan".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "inf" } else { "-inf" }.into();
+    }
+    if x == 0.0 {
+        return if x.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let (negative, digits, exponent) = decimal_digits(&format!("{x:.5e}"));
+    let digits = digits.trim_end_matches('0');
+    let digits = if digits.is_empty() { "0" } else { digits };
+    let body = if (-4..6).contains(&exponent) { fixed(digits, exponent, false) } else { scientific(digits, exponent) };
+    if negative {
+        format!("-{body}")
+    } else {
+        body
+    }
+}
+
+/// Sign, significant digits and decimal exponent of Rust's `{:e}` text (`-1.25e-7`).
+fn decimal_digits(text: &str) -> (bool, String, i32) {
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
+    (negative, mantissa.replace('.', ""), exponent.parse().unwrap_or(0))
+}
+
+/// Digits `d1d2d3…` times 10^(exponent) in fixed notation; `point_zero` keeps `.0` on whole numbers.
+fn fixed(digits: &str, exponent: i32, point_zero: bool) -> String {
+    let count = i32::try_from(digits.len()).unwrap_or(i32::MAX);
+    if exponent < 0 {
+        let zeros = usize::try_from(-exponent - 1).unwrap_or_default();
+        return format!("0.{}{digits}", "0".repeat(zeros));
+    }
+    if count <= exponent + 1 {
+        let zeros = usize::try_from(exponent + 1 - count).unwrap_or_default();
+        return format!("{digits}{}{}", "0".repeat(zeros), if point_zero { ".0" } else { "" });
+    }
+    let split = usize::try_from(exponent + 1).unwrap_or_default();
+    let (whole, fraction) = digits.split_at(split.min(digits.len()));
+    format!("{whole}.{fraction}")
+}
+
+/// Digits in scientific notation with Python's exponent (`e+16`, `e-05`).
+fn scientific(digits: &str, exponent: i32) -> String {
+    let (first, rest) = digits.split_at(1.min(digits.len()));
+    let mantissa = if rest.is_empty() { first.to_owned() } else { format!("{first}.{rest}") };
+    let sign = if exponent < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs())
+}
+
+/// `repr(text)`: single quotes unless the text holds one and no double quote, with Python's
+/// escapes (`\n`, `\x07`, `\u200b`).
+pub fn str_repr(text: &str) -> String {
     let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
     let mut shown = String::with_capacity(text.len() + 2);
     shown.push(quote);
     for c in text.chars() {
         match c {
             '\\' => shown.push_str("\\\\"),
+            '\t' => shown.push_str("\\t"),
             '\n' => shown.push_str("\\n"),
             '\r' => shown.push_str("\\r"),
-            '\t' => shown.push_str("\\t"),
             c if c == quote => {
                 shown.push('\\');
                 shown.push(c);
             }
-            c if (c as u32) < 0x20 || c == '\u{7f}' => shown.push_str(&format!("\\x{:02x}", c as u32)),
-            c => shown.push(c),
+            c if printable(c) => shown.push(c),
+            c if u32::from(c) < 0x100 => shown.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c if u32::from(c) < 0x10000 => shown.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => shown.push_str(&format!("\\U{:08x}", u32::from(c))),
         }
     }
     shown.push(quote);
     shown
+}
+
+/// Python's `str.isprintable` for one character: not a control, format, separator (but the
+/// space), private-use or unassigned character (the ranges these are common in).
+fn printable(c: char) -> bool {
+    let code = u32::from(c);
+    if c.is_ascii() {
+        return (0x20..0x7f).contains(&code);
+    }
+    !matches!(code,
+        0x80..=0xa0 | 0xad | 0x034f | 0x061c | 0x115f..=0x1160 | 0x1680 | 0x180e | 0x2000..=0x200f
+        | 0x2028..=0x202f | 0x205f..=0x206f | 0x3000 | 0x3164 | 0xd800..=0xf8ff | 0xfeff
+        | 0xfff0..=0xfffb | 0xfffe..=0xffff | 0xe0000..=0xe0fff | 0xf0000..=0x10ffff)
 }
 
 #[cfg(test)]
@@ -78,11 +168,51 @@ mod tests {
     use super::*;
 
     #[test]
+    fn floats_show_as_python_repr_does() {
+        let cases = [
+            (1.0, "1.0"),
+            (0.1, "0.1"),
+            (-2.5, "-2.5"),
+            (1e16, "1e+16"),
+            (1e15, "1000000000000000.0"),
+            (123456789012345680.0, "1.2345678901234568e+17"),
+            (1e-5, "1e-05"),
+            (0.0001, "0.0001"),
+            (1.5e-7, "1.5e-07"),
+            (f64::INFINITY, "inf"),
+            (f64::NEG_INFINITY, "-inf"),
+            (f64::NAN, "nan"),
+            (-0.0, "-0.0"),
+            (1e300, "1e+300"),
+        ];
+        for (value, shown) in cases {
+            assert_eq!(float_repr(value), shown, "{value}");
+        }
+    }
+
+    #[test]
+    fn g_format_keeps_six_significant_digits() {
+        let cases = [(1.0, "1"), (0.999, "0.999"), (1.0000001, "1"), (1e16, "1e+16"), (123456789.0, "1.23457e+08"), (0.00001234, "1.234e-05"), (100000.0, "100000"), (1e6, "1e+06"), (-0.5, "-0.5"), (f64::NAN, "nan")];
+        for (value, shown) in cases {
+            assert_eq!(format_g(value), shown, "{value}");
+        }
+    }
+
+    #[test]
+    fn strings_show_as_python_repr_does() {
+        assert_eq!(str_repr("abc"), "'abc'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
+        assert_eq!(str_repr("tab\tnew\nline\\"), "'tab\\tnew\\nline\\\\'");
+        assert_eq!(str_repr("\u{7}é\u{200b}"), "'\\x07é\\u200b'");
+    }
+
+    #[test]
     fn values_read_as_python_writes_them() {
         assert_eq!(python_repr(&json!({"REopt": "infeasible", "n": [1, 2.5, true, null]})), "{'REopt': 'infeasible', 'n': [1, 2.5, True, None]}");
         assert_eq!(python_repr(&json!(1200.0)), "1200.0");
-        assert_eq!(string_repr("it's"), "\"it's\"");
-        assert_eq!(string_repr("a'\"b\n"), "'a\\'\"b\\n'");
+        assert_eq!(str_repr("it's"), "\"it's\"");
+        assert_eq!(str_repr("a'\"b\n"), "'a\\'\"b\\n'");
         assert_eq!(python_str(&json!("exceeded")), "exceeded");
         assert!(!is_truthy(&json!({})) && !is_truthy(&json!("")) && is_truthy(&json!({"a": 1})));
     }

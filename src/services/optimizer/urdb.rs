@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::answer::not_found;
-use super::text::{python_str, string_repr};
+use super::text::{python_str, str_repr};
 use crate::error::{Error, Result};
 use crate::services::core::Core;
 use crate::services::missing::parse_failure;
@@ -26,7 +26,7 @@ pub fn checked_label(label: &str) -> Result<String> {
     if label.len() == LABEL_DIGITS && label.bytes().all(|b| b.is_ascii_hexdigit()) {
         Ok(label.to_owned())
     } else {
-        Err(Error::Parameter(vec![label_problem(&string_repr(label))]))
+        Err(Error::Parameter(vec![label_problem(&str_repr(label))]))
     }
 }
 
@@ -64,7 +64,7 @@ pub fn newest_named(body: &Value, utility: &str, rate_name: &str) -> Result<Map<
             _ => Some(item),
         })
         .cloned()
-        .ok_or_else(|| not_found(format!("the Utility Rate Database has no rate {} of {}", string_repr(rate_name), string_repr(utility))))
+        .ok_or_else(|| not_found(format!("the Utility Rate Database has no rate {} of {}", str_repr(rate_name), str_repr(utility))))
 }
 
 /// Asks the rate database (the `core` of its own client) and returns the answer's JSON.

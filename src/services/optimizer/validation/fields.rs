@@ -82,7 +82,7 @@ pub(crate) fn show(value: &Value, host: &dyn super::Host) -> Outcome<String> {
             if float.abs() < 1e16 {
                 value.repr(host)
             } else {
-                Ok(super::value::format_g(*float))
+                Ok(crate::services::optimizer::text::format_g(*float))
             }
         }
         Value::Str(_) => value.repr(host),

@@ -3,7 +3,8 @@
 //! rate), ElectricUtility (outage time steps) and CHP (unavailability periods).
 
 use super::fields::show;
-use super::value::{format_g, fsum, greater, less, py_max, to_float, Num, Outcome, Value};
+use super::value::{fsum, greater, less, py_max, to_float, Num, Outcome, Value};
+use crate::services::optimizer::text::{format_g, str_repr};
 use super::{shown, urdb, Context, Report, Shown};
 use crate::services::optimizer::schema::{schema, SectionSpec};
 
@@ -21,7 +22,7 @@ pub(crate) fn check_possible_sets(report: &mut Report<'_>, spec: &SectionSpec, p
     }
     let listing = sets
         .iter()
-        .map(|names| format!("[{}]", names.iter().map(|name| super::value::str_repr(name)).collect::<Vec<_>>().join(", ")))
+        .map(|names| format!("[{}]", names.iter().map(|name| str_repr(name)).collect::<Vec<_>>().join(", ")))
         .collect::<Vec<_>>()
         .join(", ");
     let note = schema().rules.input_set_notes.iter().find(|(key, _)| *key == spec.key).map(|(_, note)| note.as_str()).filter(|note| !note.is_empty());

@@ -9,6 +9,8 @@
 
 use std::cmp::Ordering;
 
+use crate::services::optimizer::text::{float_repr, str_repr};
+
 /// An index into the host's table of original objects.
 pub type Handle = u32;
 
@@ -463,166 +465,9 @@ pub fn fsum(numbers: &[f64]) -> Outcome<f64> {
     Ok(high)
 }
 
-/// `repr(x)` of a float: the shortest digits that read back, fixed notation for exponents
-/// from -4 to 15, else `1e+16` style.
-pub fn float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    let (negative, digits, exponent) = decimal_digits(&format!("{x:e}"));
-    let body = if (-4..16).contains(&exponent) { fixed(&digits, exponent, true) } else { scientific(&digits, exponent) };
-    if negative {
-        format!("-{body}")
-    } else {
-        body
-    }
-}
-
-/// `format(x, "g")`: six significant digits, trailing zeros dropped, scientific notation
-/// below 1e-4 and from 1e6.
-pub fn format_g(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    let (negative, digits, exponent) = decimal_digits(&format!("{x:.5e}"));
-    let digits = digits.trim_end_matches('0');
-    let digits = if digits.is_empty() { "0" } else { digits };
-    let body = if (-4..6).contains(&exponent) { fixed(digits, exponent, false) } else { scientific(digits, exponent) };
-    if negative {
-        format!("-{body}")
-    } else {
-        body
-    }
-}
-
-/// Sign, significant digits and decimal exponent of Rust's `{:e}` text (`-1.25e-7`).
-fn decimal_digits(text: &str) -> (bool, String, i32) {
-    let (negative, text) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let (mantissa, exponent) = text.split_once('e').unwrap_or((text, "0"));
-    (negative, mantissa.replace('.', ""), exponent.parse().unwrap_or(0))
-}
-
-/// Digits `d1d2d3…` times 10^(exponent) in fixed notation; `point_zero` keeps `.0` on whole numbers.
-fn fixed(digits: &str, exponent: i32, point_zero: bool) -> String {
-    let count = i32::try_from(digits.len()).unwrap_or(i32::MAX);
-    if exponent < 0 {
-        let zeros = usize::try_from(-exponent - 1).unwrap_or_default();
-        return format!("0.{}{digits}", "0".repeat(zeros));
-    }
-    if count <= exponent + 1 {
-        let zeros = usize::try_from(exponent + 1 - count).unwrap_or_default();
-        return format!("{digits}{}{}", "0".repeat(zeros), if point_zero { ".0" } else { "" });
-    }
-    let split = usize::try_from(exponent + 1).unwrap_or_default();
-    let (whole, fraction) = digits.split_at(split.min(digits.len()));
-    format!("{whole}.{fraction}")
-}
-
-/// Digits in scientific notation with Python's exponent (`e+16`, `e-05`).
-fn scientific(digits: &str, exponent: i32) -> String {
-    let (first, rest) = digits.split_at(1.min(digits.len()));
-    let mantissa = if rest.is_empty() { first.to_owned() } else { format!("{first}.{rest}") };
-    let sign = if exponent < 0 { '-' } else { '+' };
-    format!("{mantissa}e{sign}{:02}", exponent.unsigned_abs())
-}
-
-/// `repr(text)`: single quotes unless the text holds one and no double quote, with Python's
-/// escapes (`\n`, `\x07`, `\u200b`).
-pub fn str_repr(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
-    let mut shown = String::with_capacity(text.len() + 2);
-    shown.push(quote);
-    for c in text.chars() {
-        match c {
-            '\\' => shown.push_str("\\\\"),
-            '\t' => shown.push_str("\\t"),
-            '\n' => shown.push_str("\\n"),
-            '\r' => shown.push_str("\\r"),
-            c if c == quote => {
-                shown.push('\\');
-                shown.push(c);
-            }
-            c if printable(c) => shown.push(c),
-            c if u32::from(c) < 0x100 => shown.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c if u32::from(c) < 0x10000 => shown.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => shown.push_str(&format!("\\U{:08x}", u32::from(c))),
-        }
-    }
-    shown.push(quote);
-    shown
-}
-
-/// Python's `str.isprintable` for one character: not a control, format, separator (but the
-/// space), private-use or unassigned character (the ranges these are common in).
-fn printable(c: char) -> bool {
-    let code = u32::from(c);
-    if c.is_ascii() {
-        return (0x20..0x7f).contains(&code);
-    }
-    !matches!(code,
-        0x80..=0xa0 | 0xad | 0x034f | 0x061c | 0x115f..=0x1160 | 0x1680 | 0x180e | 0x2000..=0x200f
-        | 0x2028..=0x202f | 0x205f..=0x206f | 0x3000 | 0x3164 | 0xd800..=0xf8ff | 0xfeff
-        | 0xfff0..=0xfffb | 0xfffe..=0xffff | 0xe0000..=0xe0fff | 0xf0000..=0x10ffff)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn floats_show_as_python_repr_does() {
-        let cases = [
-            (1.0, "1.0"),
-            (0.1, "0.1"),
-            (-2.5, "-2.5"),
-            (1e16, "1e+16"),
-            (1e15, "1000000000000000.0"),
-            (123456789012345680.0, "1.2345678901234568e+17"),
-            (1e-5, "1e-05"),
-            (0.0001, "0.0001"),
-            (1.5e-7, "1.5e-07"),
-            (f64::INFINITY, "inf"),
-            (f64::NEG_INFINITY, "-inf"),
-            (f64::NAN, "nan"),
-            (-0.0, "-0.0"),
-            (1e300, "1e+300"),
-        ];
-        for (value, shown) in cases {
-            assert_eq!(float_repr(value), shown, "{value}");
-        }
-    }
-
-    #[test]
-    fn g_format_keeps_six_significant_digits() {
-        let cases = [(1.0, "1"), (0.999, "0.999"), (1.0000001, "1"), (1e16, "1e+16"), (123456789.0, "1.23457e+08"), (0.00001234, "1.234e-05"), (100000.0, "100000"), (1e6, "1e+06"), (-0.5, "-0.5"), (f64::NAN, "nan")];
-        for (value, shown) in cases {
-            assert_eq!(format_g(value), shown, "{value}");
-        }
-    }
-
-    #[test]
-    fn strings_show_as_python_repr_does() {
-        assert_eq!(str_repr("abc"), "'abc'");
-        assert_eq!(str_repr("it's"), "\"it's\"");
-        assert_eq!(str_repr("a'b\"c"), "'a\\'b\"c'");
-        assert_eq!(str_repr("tab\tnew\nline\\"), "'tab\\tnew\\nline\\\\'");
-        assert_eq!(str_repr("\u{7}é\u{200b}"), "'\\x07é\\u200b'");
-    }
 
     #[test]
     fn containers_and_constants_show_as_python_does() {
