@@ -47,14 +47,8 @@ pub fn is_truthy(value: &Value) -> bool {
 /// `repr(x)` of a float: the shortest digits that read back, fixed notation for exponents
 /// from -4 to 15, else `1e+16` style.
 pub fn float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.into();
+    if let Some(shown) = without_digits(x, "0.0") {
+        return shown;
     }
     let (negative, digits, exponent) = decimal_digits(&format!("{x:e}"));
     let body = if (-4..16).contains(&exponent) { fixed(&digits, exponent, true) } else { scientific(&digits, exponent) };
@@ -65,17 +59,25 @@ pub fn float_repr(x: f64) -> String {
     }
 }
 
+/// What Python shows for a float that has no digits to show: `nan`, `inf`, `-inf`, and zero
+/// (`zero`, with its sign).
+fn without_digits(x: f64, zero: &str) -> Option<String> {
+    if x.is_nan() {
+        Some("nan".into())
+    } else if x.is_infinite() {
+        Some(if x > 0.0 { "inf" } else { "-inf" }.into())
+    } else if x == 0.0 {
+        Some(if x.is_sign_negative() { format!("-{zero}") } else { zero.to_owned() })
+    } else {
+        None
+    }
+}
+
 /// `format(x, "g")`: six significant digits, trailing zeros dropped, scientific notation
 /// below 1e-4 and from 1e6.
 pub fn format_g(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0" } else { "0" }.into();
+    if let Some(shown) = without_digits(x, "0") {
+        return shown;
     }
     let (negative, digits, exponent) = decimal_digits(&format!("{x:.5e}"));
     let digits = digits.trim_end_matches('0');
@@ -192,7 +194,7 @@ mod tests {
 
     #[test]
     fn g_format_keeps_six_significant_digits() {
-        let cases = [(1.0, "1"), (0.999, "0.999"), (1.0000001, "1"), (1e16, "1e+16"), (123456789.0, "1.23457e+08"), (0.00001234, "1.234e-05"), (100000.0, "100000"), (1e6, "1e+06"), (-0.5, "-0.5"), (f64::NAN, "nan")];
+        let cases = [(1.0, "1"), (0.999, "0.999"), (1.0000001, "1"), (1e16, "1e+16"), (123456789.0, "1.23457e+08"), (0.00001234, "1.234e-05"), (100000.0, "100000"), (1e6, "1e+06"), (-0.5, "-0.5"), (f64::NAN, "nan"), (0.0, "0"), (-0.0, "-0"), (f64::NEG_INFINITY, "-inf")];
         for (value, shown) in cases {
             assert_eq!(format_g(value), shown, "{value}");
         }
