@@ -24,6 +24,7 @@ pub mod formats;
 pub mod geodesy;
 pub mod limits;
 pub mod local;
+pub mod optimizer;
 pub mod python;
 pub mod pvwatts;
 pub mod redact;

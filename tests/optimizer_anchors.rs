@@ -5,7 +5,7 @@
 //! those cases describe.
 
 use serde_json::{json, Value};
-use sunflux::local::optimizer::{from_scenario, optimize, outputs, Model, Optimized, SolveControl};
+use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, SolveControl};
 
 fn solve(scenario: &Value) -> (Model, Optimized, Value) {
     let model = from_scenario(scenario, &[]).expect("supported scenario");

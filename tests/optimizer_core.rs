@@ -10,9 +10,8 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sunflux::local::optimizer::{
-    endpoint, from_scenario, optimize, outputs, JobStore, JobStoreConfig, Lookup, Model, ScenarioError, SolveControl, Submission,
-};
+use sunflux::local::optimizer::{endpoint, JobStore, JobStoreConfig, Lookup, Submission};
+use sunflux::optimizer::{from_scenario, optimize, outputs, Model, ScenarioError, SolveControl};
 
 static SOLVER: Mutex<()> = Mutex::new(());
 
@@ -72,7 +71,7 @@ fn storage(cost_constant: f64) -> Value {
 
 struct Solved {
     model: Model,
-    run: sunflux::local::optimizer::Optimized,
+    run: sunflux::optimizer::Optimized,
     outputs: Value,
 }
 

@@ -6,8 +6,8 @@
 //! says it must be, no grid exchange during an outage, and the generator idle outside outages.
 
 use serde_json::{json, Value};
-use sunflux::local::optimizer::outputs::resilience as resilience_outputs;
-use sunflux::local::optimizer::{from_scenario, optimize, outputs, Model, Optimized, RunError, SolveControl};
+use sunflux::optimizer::outputs::resilience as resilience_outputs;
+use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, RunError, SolveControl};
 
 fn solve_model(model: &Model) -> (Optimized, Value) {
     let run = optimize(model, &SolveControl::default()).expect("optimal");

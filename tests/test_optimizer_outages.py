@@ -2,7 +2,7 @@
 outage starting at every time step of a sized system, in the service's ``resilience_stats`` shape.
 
 Checked on results bodies built here (every number follows from the load-following rules in
-``src/local/optimizer/outage_sim.rs``), on the typed errors, and on a local solve with PV,
+``src/optimizer/outage_sim.rs``), on the typed errors, and on a local solve with PV,
 storage, a generator and a 48-hour outage (slow).
 """
 

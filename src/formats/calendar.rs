@@ -1,7 +1,7 @@
 //! The crate's one calendar: civil (proleptic Gregorian) arithmetic shared by the formats, the
 //! engine, the services and the embedded service — leap years, month lengths, the hours of a
 //! year, and day counts from 1970-01-01 both ways. The engine's 365-day conventions
-//! (`pvwatts::calendar`) and the optimizer's modelled year (`local::optimizer::calendar`) are
+//! (`pvwatts::calendar`) and the optimizer's modelled year (`optimizer::calendar`) are
 //! built on these facts, not restated.
 
 /// Days per month of a non-leap year (January first).

@@ -11,8 +11,8 @@ use super::client::sync_and_async;
 use super::convert::{arrow_table, py_parts_to_json, raw_value};
 use super::errors::to_pyerr;
 use crate::error::Error;
-use crate::local::optimizer::outage_inputs::{self, fuel_curve};
-use crate::local::optimizer::outage_sim::{self, OutageSimInputs};
+use crate::optimizer::outage_inputs::{self, fuel_curve};
+use crate::optimizer::outage_sim::{self, OutageSimInputs};
 use crate::services::simulated_load::request::{fetch_simulated_load, LoadProfile};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 
@@ -121,7 +121,7 @@ pub fn simulate_outages<'py>(
 }
 
 /// `simulate_outages` of a results document (a dict): its inputs gathered in Rust
-/// (`local::optimizer::outage_inputs`), with the schema's defaults for what the body leaves out.
+/// (`optimizer::outage_inputs`), with the schema's defaults for what the body leaves out.
 #[pyfunction]
 #[pyo3(signature = (result, microgrid_only=false))]
 pub fn simulate_result_outages<'py>(py: Python<'py>, result: &Bound<'py, PyAny>, microgrid_only: bool) -> PyResult<Bound<'py, PyDict>> {

@@ -1,5 +1,5 @@
 //! `sunflux._core.optimizer_validate_*`: the optimizer scenario validator
-//! (`services::optimizer::validation`) on Python objects. Each object becomes a validator
+//! (`optimizer::scenario::validation`) on Python objects. Each object becomes a validator
 //! `Value` directly (no JSON text: NaN, tuples, big ints, non-str keys, numpy scalars and any
 //! other object keep what Python would see in them); what Rust cannot show or test itself
 //! stays in a side table that answers `repr`, `str`, `bool` and `type` for it, and each
@@ -11,7 +11,7 @@ use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 
-use crate::services::optimizer::validation::{self, Handle, Host, Key, Origin, Outcome, Problem, Raised, Shown, Value};
+use crate::optimizer::scenario::validation::{self, Handle, Host, Key, Origin, Outcome, Problem, Raised, Shown, Value};
 
 /// Containers nested deeper than this are not read (no rule looks below the seventh level;
 /// a list that holds itself must not recurse forever): they keep their object, which shows them.

@@ -2,7 +2,7 @@
 //! `GET …/simulated_load/` under the optimizer's root of both route profiles (the spec's and the
 //! public host's; `spec::routes::Endpoint::Optimizer*`), and the Utility Rate Database stand-in
 //! (`Endpoint::UtilityRates`). A posted
-//! scenario is validated by `services::optimizer::validation` (the rules the Python scenario
+//! scenario is validated by `optimizer::scenario::validation` (the rules the Python scenario
 //! builder applies too) and, when valid, gets the sections the service creates and the
 //! schema's defaults, as the live service's `inputs` show them. PV production comes from the local engine
 //! on the site's synthetic weather, as do the temperatures of the synthetic load shapes.
@@ -21,8 +21,8 @@ use crate::local::climate::grid::{describe_site, nearest_site};
 use crate::local::reply::ServiceReply;
 use crate::local::state::{query_pairs, reply_response, ServiceState};
 use crate::local::weather_gen::{tmy_year, TmyColumns};
-use crate::services::optimizer::schema::{schema, with_defaults};
-use crate::services::optimizer::validation::{input_errors, validate_scenario, NoHost, Raised, Value as Checked};
+use crate::optimizer::scenario::schema::{schema, with_defaults};
+use crate::optimizer::scenario::validation::{input_errors, validate_scenario, NoHost, Raised, Value as Checked};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 

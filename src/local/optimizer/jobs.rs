@@ -22,12 +22,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
 
-use super::calendar::iso8601_utc;
-use super::model::{self, ScenarioError};
-use super::outputs::{self, BodyMeta};
-use super::outputs::resilience;
-use super::run::{self, RunError};
-use super::solve::SolveControl;
+use crate::optimizer::calendar::iso8601_utc;
+use crate::optimizer::model::{self, ScenarioError};
+use crate::optimizer::outputs::{self, BodyMeta};
+use crate::optimizer::outputs::resilience;
+use crate::optimizer::run::{self, RunError};
+use crate::optimizer::solve::SolveControl;
 use crate::local::prng::SplitMix64;
 
 pub const STATUS_OPTIMIZING: &str = "Optimizing...";
@@ -149,7 +149,7 @@ fn timeout_of(scenario: &Value) -> f64 {
     scenario
         .get("Settings")
         .and_then(|s| s.get(field))
-        .or_else(|| crate::services::optimizer::schema::default("Settings", field))
+        .or_else(|| crate::optimizer::scenario::schema::default("Settings", field))
         .and_then(Value::as_f64)
         .unwrap_or(MAX_TIMEOUT_SECONDS)
         .clamp(1.0, MAX_TIMEOUT_SECONDS)

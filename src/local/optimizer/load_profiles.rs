@@ -1,7 +1,7 @@
 //! Load profiles of the embedded service: the FlatLoad profiles (exact, as the service defines
 //! them) and **synthetic** shapes for the commercial reference building types, which stand in
-//! for the service's reference data (which is not copied here). Also the scaling of a profile
-//! to annual or monthly energy and the blending of building types, as the service does them.
+//! for the service's reference data (which is not copied here), blended as the service blends
+//! them; the FlatLoad profiles and the scaling to energy are the engine's (`optimizer::loads`).
 //!
 //! A synthetic building shape, per hour h of a day with outdoor temperature T (°C, the climate
 //! generator's typical year at the site):
@@ -17,11 +17,9 @@
 //! (its energy over the same shape at a constant 14 °C). Every number here is invented to give
 //! plausible shapes; none is a reference building's.
 
-use super::calendar::{self, HOURS_PER_YEAR};
+use crate::optimizer::calendar::{self, HOURS_PER_YEAR};
+use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 use crate::services::simulated_load::{LoadEnergy, SimulatedLoad, SimulatedLoadQuery};
-
-/// The FlatLoad profiles (constant load over their operating hours).
-pub const FLAT_LOADS: [&str; 6] = ["FlatLoad", "FlatLoad_24_5", "FlatLoad_16_7", "FlatLoad_16_5", "FlatLoad_8_7", "FlatLoad_8_5"];
 
 /// Default annual energy of the FlatLoad profiles (a 100 kW average; synthetic).
 pub const FLAT_LOAD_ANNUAL_KWH: f64 = 876_000.0;
@@ -76,26 +74,6 @@ const ARCHETYPES: [Archetype; 16] = [
 /// The temperature at which a synthetic shape has no weather load.
 const NEUTRAL_TEMPERATURE_C: f64 = 14.0;
 
-/// Normalized hourly shape of a FlatLoad profile for `year`: 1 in operating hours, 0 elsewhere,
-/// divided by the count. `_5` variants skip Saturdays and Sundays; `_16_` runs 06:00–22:00 and
-/// `_8_` 09:00–17:00.
-pub fn flat_load_shape(name: &str, year: i32) -> Vec<f64> {
-    let weekdays_only = name.ends_with("_5");
-    let hours: std::ops::Range<u8> = if name.starts_with("FlatLoad_16") {
-        6..22
-    } else if name.starts_with("FlatLoad_8") {
-        9..17
-    } else {
-        0..24
-    };
-    let on: Vec<f64> = calendar::step_times(year, 1)
-        .iter()
-        .map(|time| if (!weekdays_only || !time.weekend) && hours.contains(&time.hour) { 1.0 } else { 0.0 })
-        .collect();
-    let count: f64 = on.iter().sum();
-    on.iter().map(|x| x / count).collect()
-}
-
 fn occupancy(a: &Archetype, hour: u8, weekend: bool, month: u8) -> f64 {
     if weekend && !a.weekends {
         return 0.0;
@@ -140,42 +118,6 @@ pub fn building_shape(name: &str, year: i32, temperature_c: &[f64]) -> Option<(V
     let total: f64 = profile.iter().sum();
     let uplift = total / neutral.iter().sum::<f64>();
     Some((profile.iter().map(|x| x / total).collect(), archetype.annual_kwh * uplift))
-}
-
-/// Annual or monthly energy a load profile is scaled to (kWh).
-#[derive(Debug, Clone, PartialEq)]
-pub enum EnergyTarget {
-    Annual(f64),
-    Monthly(Vec<f64>),
-}
-
-/// Scales a profile whose values sum to 1 so that it carries the target energy:
-/// annual → `kW_t = shape_t · E · n`; monthly → each month's steps are scaled to that month's
-/// kWh (a month with no operating steps gets none). `n` = steps per hour of the shape.
-pub fn scale_profile(shape: &[f64], energy: &EnergyTarget, year: i32, steps_per_hour: usize) -> Vec<f64> {
-    let n = steps_per_hour as f64;
-    match energy {
-        EnergyTarget::Annual(total) => shape.iter().map(|x| x * total * n).collect(),
-        EnergyTarget::Monthly(months) => {
-            let month_of_step = calendar::month_of_each_step(year, steps_per_hour);
-            let mut month_share = [0.0; 12];
-            for (x, &m) in shape.iter().zip(&month_of_step) {
-                month_share[m as usize] += x;
-            }
-            shape
-                .iter()
-                .zip(&month_of_step)
-                .map(|(x, &m)| {
-                    let share = month_share[m as usize];
-                    if share > 0.0 {
-                        x * months[m as usize] / share * n
-                    } else {
-                        0.0
-                    }
-                })
-                .collect()
-        }
-    }
 }
 
 /// The endpoint's answer: the buildings' shapes scaled and blended as the service does (each

@@ -132,7 +132,7 @@ pub fn reply(pairs: &[(String, String)], any_label: bool) -> ServiceReply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::optimizer::tariff::read_urdb;
+    use crate::optimizer::tariff::read_urdb;
 
     fn query(pairs: &[(&str, &str)]) -> Value {
         let pairs: Vec<(String, String)> = pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::text::{is_truthy, python_repr, python_str};
+use crate::optimizer::scenario::text::{is_truthy, python_repr, python_str};
 use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
 
 /// The status of a run that found its optimum.

@@ -13,6 +13,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::optimizer::scenario::given;
 use crate::services::raw::RawValue;
 use crate::services::simulated_load::{RawSimulatedLoad, REFERENCE_YEAR};
 
@@ -21,17 +22,6 @@ const LOAD_REFERENCE_FIELDS: [&str; 5] =
     ["doe_reference_name", "blended_doe_reference_names", "blended_doe_reference_percents", "annual_kwh", "monthly_totals_kwh"];
 /// Hourly values in a (non-leap) modelled year.
 const HOURS: usize = 8760;
-
-/// The service's notion of "provided": present and not null, "" or an empty list or mapping.
-pub fn given(value: Option<&Value>) -> bool {
-    match value {
-        None | Some(Value::Null) => false,
-        Some(Value::String(text)) => !text.is_empty(),
-        Some(Value::Array(items)) => !items.is_empty(),
-        Some(Value::Object(fields)) => !fields.is_empty(),
-        Some(_) => true,
-    }
-}
 
 fn section<'a>(document: &'a Value, name: &str) -> Option<&'a Map<String, Value>> {
     document.get(name)?.as_object()

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use super::answer::{self, RunState};
-use super::text::{float_repr, str_repr};
+use crate::optimizer::scenario::text::{float_repr, str_repr};
 use crate::error::{ApiErrorKind, Error, Result};
 use crate::services::core::Core;
 use crate::services::poll::Backoff;

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use super::cache::DiskCache;
 use super::references::{self, RateReference};
-use super::text::python_repr;
+use crate::optimizer::scenario::text::python_repr;
 use super::urdb;
 use crate::error::{Error, Result};
 use crate::services::core::Core;

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::answer::not_found;
-use super::text::{python_str, str_repr};
+use crate::optimizer::scenario::text::{python_str, str_repr};
 use crate::error::{Error, Result};
 use crate::services::core::Core;
 use crate::services::missing::parse_failure;

@@ -3,7 +3,7 @@
 
 use super::value::{less, Num, Outcome, Raised, Value};
 use super::{Context, Report, Shown, MONTHS};
-use crate::services::optimizer::schema::FieldSpec;
+use crate::optimizer::scenario::schema::FieldSpec;
 
 /// The field's problems land under its section, place and name.
 struct FieldReport<'r, 'a> {
@@ -82,7 +82,7 @@ pub(crate) fn show(value: &Value, host: &dyn super::Host) -> Outcome<String> {
             if float.abs() < 1e16 {
                 value.repr(host)
             } else {
-                Ok(crate::services::optimizer::text::format_g(*float))
+                Ok(crate::optimizer::scenario::text::format_g(*float))
             }
         }
         Value::Str(_) => value.repr(host),

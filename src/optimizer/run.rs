@@ -10,10 +10,9 @@
 //! - Storage cost constant: storage is either not built or built paying the constant.
 //!   The cheapest case by the full objective wins.
 //!
-//! Tiers whose price falls with use are either-or choices inside a case: such a case is solved
-//! by branch and bound (`branching`).
+//! The service's other binaries (tiers whose price falls with use, the generator's on/off per
+//! step) are integer variables of a case's program, solved by HiGHS (`solve`).
 
-use super::branching::{self, BranchFailure};
 use super::finance;
 use super::lp::microgrid;
 use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, MicrogridMembers, SizeChoice};
@@ -55,8 +54,8 @@ pub struct SolveStats {
     pub seconds: f64,
     /// The solver met only its reduced tolerances.
     pub reduced_accuracy: bool,
-    /// LPs solved (1 without falling tiers; the branch-and-bound nodes otherwise).
-    pub nodes: usize,
+    /// Branch-and-bound nodes (1 for a pure LP).
+    pub nodes: u64,
 }
 
 /// An optimal run: the optimal case and, when `run_bau`, the business-as-usual case.
@@ -243,7 +242,21 @@ fn export_cases(model: &Model, pv_choice: SizeChoice) -> Vec<(&'static str, Expo
     if !whl && largest_pv <= grid.net_metering_limit_kw {
         return vec![nem_case];
     }
-    vec![nem_case, ("interconnection limit", ExportBins { nem: false, exc: false, whl }, Some(grid.interconnection_limit_kw))]
+    vec![nem_case, ("interconnection limit", ExportBins { nem: false, exc: false, whl }, Some(beyond_net_metering_cap_kw(model, largest_pv)))]
+}
+
+/// The PV cap of the service's "beyond net metering" side (its binary `binNEM` = 0), as its
+/// big-M form sets it: the least of the interconnection limit, the largest total size of the
+/// arrays that can net meter, and the largest monthly load in kWh. The last term mixes units;
+/// it is the service's (REopt.jl `add_export_constraints`), and its answers show it: a flat
+/// 10 kW load with a high wholesale rate gets 7,440 kW of PV (31 days × 24 h × 10 kW).
+fn beyond_net_metering_cap_kw(model: &Model, largest_pv_kw: f64) -> f64 {
+    let mut monthly_kwh = [0.0f64; 12];
+    for (t, kw) in model.load_kw.iter().enumerate() {
+        monthly_kwh[model.tariff.month_of_step[t] as usize] += kw * model.step_hours();
+    }
+    let largest_month = monthly_kwh.iter().copied().fold(0.0, f64::max);
+    model.grid.interconnection_limit_kw.min(largest_pv_kw).min(largest_month)
 }
 
 /// Solves the cases and keeps the cheapest by objective; infeasible cases are skipped.
@@ -323,27 +336,12 @@ fn describe(case: &Case) -> String {
     format!("{:?} PV, {storage}, {}", case.pv, case.label)
 }
 
-/// Builds and solves one case (by branch and bound when it has falling tiers).
+/// Builds and solves one case.
 pub fn solve_case(model: &Model, factors: &CostFactors, case: &Case, control: &SolveControl) -> Result<CaseSolution, RunError> {
     let started = std::time::Instant::now();
     let program = lp::build(model, factors, case);
-    let (outcome, nodes, iterations) = if program.disjunctions.is_empty() {
-        let outcome = solve::solve(&program.lp, control);
-        let iterations = outcome.iterations;
-        (outcome, 1, iterations)
-    } else {
-        match branching::branch_and_bound(&program.lp, &program.disjunctions, model.settings.optimality_tolerance, control) {
-            Ok(found) => (found.solution, found.nodes, found.iterations),
-            Err(BranchFailure::Infeasible) => return Err(RunError::Infeasible),
-            Err(BranchFailure::Stopped(status)) => return Err(stopped(status)),
-            Err(BranchFailure::NodeLimit { nodes, gap }) => {
-                let gap = gap.map_or("no feasible solution yet".to_string(), |g| format!("a relative gap of {g:.2e}"));
-                return Err(RunError::Failed(format!(
-                    "the branch-and-bound over the falling tariff tiers stopped after {nodes} nodes with {gap}"
-                )));
-            }
-        }
-    };
+    let outcome = solve::solve(&program.lp, control, model.settings.optimality_tolerance);
+    let (nodes, iterations) = (outcome.nodes, outcome.iterations);
     match outcome.status {
         SolveStatus::Optimal | SolveStatus::AlmostOptimal => {}
         other => return Err(stopped(other)),

@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::local::optimizer::model::{FilledDefault, Reader};
+use crate::optimizer::model::{FilledDefault, Reader};
 
 /// Higher heating value of diesel the service uses unless given (kWh per gallon).
 pub const KWH_PER_GALLON_DIESEL: f64 = 40.7;

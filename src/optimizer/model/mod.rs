@@ -4,7 +4,7 @@
 //!
 //! Units: kW, kWh, $, fractions; every series has one value per time step of the modelled
 //! year (8760 · time_steps_per_hour). An input left out takes its default from the optimizer
-//! schema (`services::optimizer::schema`, the data file the Python builder reads too), never a number restated
+//! schema (`optimizer::scenario::schema`, the data file the Python builder reads too), never a number restated
 //! here. Values the service leaves null and fills later (sector defaults of Financial, PV and
 //! ElectricStorage; the on-grid storage defaults) are filled here with the service's numbers and
 //! recorded in `Model::filled_defaults` so results can echo them.
@@ -21,12 +21,12 @@ use serde_json::{Map, Value};
 
 use super::calendar::{self, HOURS_PER_YEAR};
 use crate::formats::calendar::steps_per_hour_of_year;
-use crate::services::optimizer::references::given as is_given;
+use crate::optimizer::scenario::given as is_given;
 use super::pv_costs;
-use crate::services::optimizer::schema;
+use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
-use super::load_profiles::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
 pub mod resilience_inputs;
 

@@ -9,7 +9,7 @@
 
 use std::cmp::Ordering;
 
-use crate::services::optimizer::text::{float_repr, str_repr};
+use crate::optimizer::scenario::text::{float_repr, str_repr};
 
 /// An index into the host's table of original objects.
 pub type Handle = u32;

@@ -1,7 +1,7 @@
-//! The linear program: cost factors (present worth of every cost item), the variants solved
-//! (`Case`), and a solver-neutral LP (`LinearProgram`) with the index map (`Layout`) to read a
-//! solution back as sizes and dispatch series, plus the either-or choices (`Disjunction`) that
-//! tiers whose price falls with use add, for the branch-and-bound in `branching`.
+//! The mixed-integer program: cost factors (present worth of every cost item), the variants
+//! solved (`Case`), and a solver-neutral program (`LinearProgram`, with integer columns for the
+//! service's binaries) with the index map (`Layout`) to read a solution back as sizes and
+//! dispatch series.
 //!
 //! Notation: t = time step (T = 8760·n steps, Δ = 1/n h), m = month, i = PV array, k = tier,
 //! N = analysis years, d_o/d_w = offtaker/owner discount rates, τ_o/τ_w = their tax rates,
@@ -113,12 +113,16 @@ pub struct GeneratorCosts {
     pub net_present_cost_per_kw: f64,
     /// Present value after tax of the replacement per kW (inside the net present cost).
     pub replacement_present_cost_per_kw: f64,
-    /// $ present value per kWh produced: fuel (after the offtaker's tax) and variable O&M
-    /// (after the owner's tax), the fuel curve's intercept spread over the largest size (its
-    /// LP relaxation, see `lp::add_generator`).
+    /// $ present value per kWh produced: fuel on the fuel curve's slope (after the offtaker's
+    /// tax) and variable O&M (after the owner's tax).
     pub cost_per_kwh: f64,
-    /// Gallons per kWh in the LP (slope plus the relaxed intercept).
+    /// Gallons per kWh: the fuel curve's slope.
     pub gallons_per_kwh: f64,
+    /// $ present value per hour on: the fuel curve's intercept (after the offtaker's tax).
+    pub cost_per_hour_on: f64,
+    /// Gallons per kWh with the intercept spread over the largest size: the LP relaxation of
+    /// the on/off binary that the outage microgrids still use (`lp::microgrid`).
+    pub relaxed_gallons_per_kwh: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -246,14 +250,15 @@ fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
     let replacement = (g.replacement_year < f.analysis_years).then_some(Replacement { cost: g.replace_cost_per_kw, year: g.replacement_year });
     let pwf_fuel = finance::present_worth_factor(f.analysis_years, f.generator_fuel_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction);
     let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
-    let gallons_per_kwh = g.fuel_slope_gal_per_kwh + g.fuel_intercept_gal_per_hour / g.max_total_kw().max(1e-9);
+    let fuel_factor = pwf_fuel * (1.0 - f.offtaker_tax_rate_fraction) * g.fuel_cost_per_gallon;
     GeneratorCosts {
         net_present_cost_per_kw: effective_cost(g.installed_cost_per_kw, replacement, &tax, 0.0),
         replacement_present_cost_per_kw: replacement
             .map_or(0.0, |r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + tax.owner_discount_rate).powi(r.year as i32)),
-        cost_per_kwh: pwf_fuel * (1.0 - f.offtaker_tax_rate_fraction) * g.fuel_cost_per_gallon * gallons_per_kwh
-            + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
-        gallons_per_kwh,
+        cost_per_kwh: fuel_factor * g.fuel_slope_gal_per_kwh + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
+        gallons_per_kwh: g.fuel_slope_gal_per_kwh,
+        cost_per_hour_on: fuel_factor * g.fuel_intercept_gal_per_hour,
+        relaxed_gallons_per_kwh: g.fuel_slope_gal_per_kwh + g.fuel_intercept_gal_per_hour / g.max_total_kw().max(1e-9),
     }
 }
 
@@ -354,6 +359,8 @@ pub struct LinearProgram {
     pub values: Vec<f64>,
     pub kinds: Vec<RowKind>,
     pub rhs: Vec<f64>,
+    /// Whether each variable is integer (the service's binaries, bounded to 0..=1).
+    pub integer: Vec<bool>,
 }
 
 impl LinearProgram {
@@ -361,7 +368,20 @@ impl LinearProgram {
         self.objective.push(cost);
         self.lower.push(lower);
         self.upper.push(upper);
+        self.integer.push(false);
         self.objective.len() - 1
+    }
+
+    /// A 0/1 variable.
+    pub(super) fn binary(&mut self, cost: f64) -> usize {
+        let column = self.variable(cost, 0.0, 1.0);
+        self.integer[column] = true;
+        column
+    }
+
+    /// Whether the program has integer variables (and so needs the MILP solver).
+    pub fn is_mixed_integer(&self) -> bool {
+        self.integer.iter().any(|&integer| integer)
     }
 
     /// `count` consecutive variables with per-index costs; returns the first index.
@@ -411,53 +431,6 @@ pub struct Expression {
 impl Expression {
     pub fn value(&self, x: &[f64]) -> f64 {
         self.constant + self.terms.iter().map(|&(j, a)| a * x[j]).sum::<f64>()
-    }
-}
-
-/// One side of an either-or choice, as extra restrictions of the LP.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Restriction {
-    /// These variables are 0.
-    Zero(Vec<usize>),
-    /// `expression ≥ level`.
-    AtLeast(Expression, f64),
-}
-
-impl Restriction {
-    /// Adds the restriction to an LP.
-    pub fn apply(&self, lp: &mut LinearProgram) {
-        match self {
-            Restriction::Zero(columns) => columns.iter().for_each(|&j| lp.upper[j] = 0.0),
-            Restriction::AtLeast(expression, level) => {
-                let negated: Vec<(usize, f64)> = expression.terms.iter().map(|&(j, a)| (j, -a)).collect();
-                lp.row(&negated, RowKind::LessOrEqual, expression.constant - level);
-            }
-        }
-    }
-}
-
-/// A falling tier pair: the cheaper tier k+1 may be used only when tier k is full. Either
-/// `later` (its use) is 0, or `earlier` (the use of tier k) reaches `limit`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Disjunction {
-    pub label: String,
-    pub earlier: Expression,
-    pub limit: f64,
-    pub later: Expression,
-    pub later_columns: Vec<usize>,
-}
-
-impl Disjunction {
-    /// How far a point is from satisfying the choice (0 when it does), in the tier's units.
-    pub fn violation(&self, x: &[f64]) -> f64 {
-        let used_later = self.later.value(x).max(0.0);
-        let room_earlier = (self.limit - self.earlier.value(x)).max(0.0);
-        used_later.min(room_earlier)
-    }
-
-    /// The two sides: no use of the later tier, or the earlier tier full.
-    pub fn sides(&self) -> [Restriction; 2] {
-        [Restriction::Zero(self.later_columns.clone()), Restriction::AtLeast(self.earlier.clone(), self.limit)]
     }
 }
 
@@ -740,7 +713,6 @@ fn trim(mut excess: f64, flows: &mut [&mut f64]) {
 pub struct Program {
     pub lp: LinearProgram,
     pub layout: Layout,
-    pub disjunctions: Vec<Disjunction>,
 }
 
 /// Builds the LP of one case.
@@ -803,14 +775,14 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_load_balance(&mut lp, &layout, model, case);
     add_operating_reserves(&mut lp, &mut layout, model, factors, case);
     layout.microgrid = microgrid::add(&mut lp, &layout, model, factors, case);
-    let mut disjunctions = add_energy_tiers(&mut lp, &mut layout, model, factors);
-    disjunctions.extend(add_demand(&mut lp, &mut layout, model, factors));
+    add_energy_tiers(&mut lp, &mut layout, model, factors);
+    add_demand(&mut lp, &mut layout, model, factors);
     add_lookback(&mut lp, &layout, model);
     add_net_metering_cap(&mut lp, &layout, model);
     add_pv_size_rows(&mut lp, &layout, model, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    Program { lp, layout, disjunctions }
+    Program { lp, layout }
 }
 
 /// An upper bound on the grid purchase of step t: the load plus the storage's charging power.
@@ -822,25 +794,24 @@ fn max_purchase(layout: &Layout, model: &Model, t: usize) -> f64 {
     model.load_kw[t] + charging
 }
 
-/// The either-or choice of a falling tier pair, or None when the later tier can never be used.
-/// `most` bounds the total use (kWh in a month, kW of a peak); `used_before` is the width of the
-/// tiers up to and including the earlier one. Adds the cut `later ≤ (M / limit)·earlier` with
-/// M = the most the later tier can hold: the LP relaxation of the service's big-M formulation
-/// (binary b: later ≤ b·M, b·limit ≤ earlier), which the branch and bound then tightens.
-#[allow(clippy::too_many_arguments)]
-fn falling_choice(lp: &mut LinearProgram, label: String, earlier: Expression, limit: f64, later: (Expression, Vec<usize>), most: f64, used_before: f64, later_width: f64) -> Option<Disjunction> {
-    let (later, later_columns) = later;
+/// The service's binary of a falling tier pair: the later (cheaper) tier may be used only when
+/// the earlier one is full. With b ∈ {0, 1}: `later ≤ room·b` and `earlier ≥ limit·b`, where
+/// room = the most the later tier can hold (its width, or what is left of `most`, the bound on
+/// the total use: kWh in a month, kW of a peak, after the `used_before` of the tiers up to and
+/// including the earlier one). A later tier with no room is closed.
+fn falling_choice(lp: &mut LinearProgram, earlier: &Expression, limit: f64, later: &Expression, most: f64, used_before: f64, later_width: f64) {
     let room = later_width.min(most - used_before);
     if room <= 0.0 || limit <= 0.0 {
-        later_columns.iter().for_each(|&j| lp.upper[j] = 0.0);
-        return None;
+        later.terms.iter().for_each(|&(j, _)| lp.upper[j] = 0.0);
+        return;
     }
-    // later − (room/limit)·earlier ≤ (room/limit)·earlier.constant − later.constant
-    let scale = room / limit;
+    let open = lp.binary(0.0);
     let mut terms = later.terms.clone();
-    terms.extend(earlier.terms.iter().map(|&(j, a)| (j, -scale * a)));
-    lp.row(&terms, RowKind::LessOrEqual, scale * earlier.constant - later.constant);
-    Some(Disjunction { label, earlier, limit, later, later_columns })
+    terms.push((open, -room));
+    lp.row(&terms, RowKind::LessOrEqual, -later.constant);
+    let mut terms: Vec<(usize, f64)> = earlier.terms.iter().map(|&(j, a)| (j, -a)).collect();
+    terms.push((open, limit));
+    lp.row(&terms, RowKind::LessOrEqual, earlier.constant);
 }
 
 /// The variable part of `sign · purchase_t`, where purchase_t = load_t − pv_load − discharge −
@@ -1025,10 +996,19 @@ fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
 /// its output to load and to storage per step at its cost per kWh, at most its size; the
 /// year's fuel at most `fuel_avail_gal`.
 ///
-/// The service's on/off binary per step is relaxed: the output may be anywhere between 0 and
-/// the size (turndown is not enforced), and the fuel curve's intercept is charged per kWh as
-/// intercept / largest size (the binary's LP relaxation, `on_t ≥ output_t / max size`). The
-/// results recompute fuel with the full intercept for every step the generator runs.
+/// The generator: its new capacity, and per step where it may run its output to the load (and
+/// to storage), within its size and fuel. The service's on/off binary per step (`on_t`) is
+/// modelled when it matters, that is with a minimum turndown or a fuel-curve intercept:
+///
+/// ```text
+/// output_t ≤ M_t·on_t                                  (M_t: the most the step can take)
+/// td·(existing + new) − output_t ≤ M_size·(1 − on_t)   (grid-connected steps, or off grid)
+/// fuel = Σ_t Δ·(slope·output_t + intercept·on_t) ≤ fuel available
+/// ```
+///
+/// with the intercept's fuel cost per step on; as in the service, the intercept is per hour on,
+/// not per kW of size. M_size bounds the size: the largest size allowed, or, when a kW costs
+/// money, the most any step can take (a larger generator only costs more).
 fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
     let (Some(g), Some(costs)) = (&model.generator, &factors.generator) else { return };
     if case.generator == SizeChoice::Absent {
@@ -1040,7 +1020,19 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
         layout.generator_new = Some(lp.variable(costs.net_present_cost_per_kw + om, g.min_new_kw, g.max_new_kw));
     }
     let dt = model.step_hours();
-    let storage = model.storage.is_some() && case.storage;
+    let storage = model.storage.as_ref().filter(|_| case.storage);
+    let most_in_step = |t: usize| model.load_kw[t] + storage.map_or(0.0, |s| s.max_kw);
+    let largest_size = match layout.generator_new {
+        Some(_) => g.max_total_kw(),
+        None => g.existing_kw,
+    };
+    let size_bound = if costs.net_present_cost_per_kw + om > 0.0 {
+        let most = (0..model.steps()).map(most_in_step).fold(0.0, f64::max);
+        largest_size.min(most.max(g.existing_kw + g.min_new_kw))
+    } else {
+        largest_size
+    };
+    let exact = g.min_turn_down_fraction > 0.0 || g.fuel_intercept_gal_per_hour > 0.0;
     let mut fuel: Vec<(usize, f64)> = Vec::new();
     let (mut to_load, mut to_storage) = (vec![None; model.steps()], vec![None; model.steps()]);
     for t in 0..model.steps() {
@@ -1049,21 +1041,58 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
         }
         let load = lp.variable(dt * costs.cost_per_kwh - energy_value(model, factors, t), 0.0, f64::INFINITY);
         to_load[t] = Some(load);
-        let mut row = vec![(load, 1.0)];
-        if storage {
+        let mut output = vec![(load, 1.0)];
+        if storage.is_some() {
             let charge = lp.variable(dt * costs.cost_per_kwh, 0.0, f64::INFINITY);
             to_storage[t] = Some(charge);
-            row.push((charge, 1.0));
+            output.push((charge, 1.0));
         }
-        fuel.extend(row.iter().map(|&(j, _)| (j, dt * costs.gallons_per_kwh)));
+        fuel.extend(output.iter().map(|&(j, _)| (j, dt * costs.gallons_per_kwh)));
+        let mut row = output.clone();
         row.extend(layout.generator_new.map(|j| (j, -1.0)));
         lp.row(&row, RowKind::LessOrEqual, g.existing_kw);
+        if exact {
+            let step = OnOffStep { output: &output, dt, most: most_in_step(t).min(size_bound), size_bound, turndown_applies: model.off_grid.is_some() || model.has_grid(t) };
+            add_on_off(lp, layout, g, costs, &step, &mut fuel);
+        }
     }
     if g.fuel_avail_gal < UNLIMITED_FUEL_GAL && !fuel.is_empty() {
         lp.row(&fuel, RowKind::LessOrEqual, g.fuel_avail_gal);
     }
     layout.generator_load = to_load;
     layout.generator_storage = to_storage;
+}
+
+/// One step of the generator's on/off choice.
+struct OnOffStep<'a> {
+    /// The step's output columns (to load, to storage).
+    output: &'a [(usize, f64)],
+    dt: f64,
+    /// A bound on the step's output (kW).
+    most: f64,
+    /// A bound on the generator's size (kW).
+    size_bound: f64,
+    /// Whether the minimum turndown holds in this step.
+    turndown_applies: bool,
+}
+
+/// The on/off binary of one step (see `add_generator`); the intercept's fuel joins `fuel`.
+fn add_on_off(lp: &mut LinearProgram, layout: &Layout, g: &Generator, costs: &GeneratorCosts, step: &OnOffStep, fuel: &mut Vec<(usize, f64)>) {
+    let on = lp.binary(step.dt * costs.cost_per_hour_on);
+    let mut row = step.output.to_vec();
+    row.push((on, -step.most));
+    lp.row(&row, RowKind::LessOrEqual, 0.0);
+    if step.turndown_applies && g.min_turn_down_fraction > 0.0 {
+        // td·new − output + M·on ≤ M − td·existing, with M = td·size_bound
+        let big = g.min_turn_down_fraction * step.size_bound;
+        let mut row: Vec<(usize, f64)> = step.output.iter().map(|&(j, _)| (j, -1.0)).collect();
+        row.extend(layout.generator_new.map(|j| (j, g.min_turn_down_fraction)));
+        row.push((on, big));
+        lp.row(&row, RowKind::LessOrEqual, big - g.min_turn_down_fraction * g.existing_kw);
+    }
+    if g.fuel_intercept_gal_per_hour > 0.0 {
+        fuel.push((on, step.dt * g.fuel_intercept_gal_per_hour));
+    }
 }
 
 /// Off grid, per step: the operating reserve required (the load's share of what is served, the
@@ -1142,12 +1171,12 @@ fn tier_zero_energy(layout: &Layout, model: &Model, month: usize) -> Expression 
 }
 
 /// Energy tiers k ≥ 1 (K > 1): per-step purchases, the tier-0 remainder non-negative, monthly
-/// tier limits, and a disjunction for each month whose tier k+1 is cheaper than tier k.
-fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) -> Vec<Disjunction> {
+/// tier limits, and a binary for each month whose tier k+1 is cheaper than tier k.
+fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) {
     let tariff = &model.tariff;
     let tiers = tariff.energy_tiers();
     if tiers < 2 {
-        return Vec::new();
+        return;
     }
     let steps = model.steps();
     let dt = model.step_hours();
@@ -1164,19 +1193,18 @@ fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, 
         terms.extend(purchase_terms(layout, t, -1.0));
         lp.row(&terms, RowKind::LessOrEqual, model.load_kw[t]);
     }
-    let month_energy = |layout: &Layout, month: usize, k: usize| -> (Expression, Vec<usize>) {
+    let month_energy = |layout: &Layout, month: usize, k: usize| -> Expression {
         if k == 0 {
-            return (tier_zero_energy(layout, model, month), Vec::new());
+            return tier_zero_energy(layout, model, month);
         }
-        let columns: Vec<usize> =
-            (0..steps).filter(|&t| tariff.month_of_step[t] as usize == month).map(|t| layout.energy_tiers[k - 1] + t).collect();
-        (Expression { terms: columns.iter().map(|&j| (j, dt)).collect(), constant: 0.0 }, columns)
+        let columns = (0..steps).filter(|&t| tariff.month_of_step[t] as usize == month).map(|t| layout.energy_tiers[k - 1] + t);
+        Expression { terms: columns.map(|j| (j, dt)).collect(), constant: 0.0 }
     };
     for month in 0..12 {
         for k in 0..tiers {
             let limit = tariff.energy_tier_limits[month][k];
             if limit < NO_TIER_LIMIT {
-                let (expression, _) = month_energy(layout, month, k);
+                let expression = month_energy(layout, month, k);
                 lp.row(&expression.terms, RowKind::LessOrEqual, limit - expression.constant);
             }
         }
@@ -1185,32 +1213,16 @@ fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, 
     for t in (0..steps).filter(|&t| model.has_grid(t)) {
         most[tariff.month_of_step[t] as usize] += dt * max_purchase(layout, model, t);
     }
-    tariff
-        .falling_energy_pairs()
-        .into_iter()
-        .filter_map(|(month, k)| {
-            let limits = &tariff.energy_tier_limits[month];
-            let label = format!("energy tier {} of month {}", k + 2, month + 1);
-            let (earlier, _) = month_energy(layout, month, k);
-            let later = month_energy(layout, month, k + 1);
-            let used_before: f64 = limits[..=k].iter().sum();
-            falling_choice(lp, label, earlier, limits[k], later, most[month], used_before, limits[k + 1])
-        })
-        .collect()
+    for (month, k) in tariff.falling_energy_pairs() {
+        let limits = &tariff.energy_tier_limits[month];
+        let used_before: f64 = limits[..=k].iter().sum();
+        falling_choice(lp, &month_energy(layout, month, k), limits[k], &month_energy(layout, month, k + 1), most[month], used_before, limits[k + 1]);
+    }
 }
 
 /// One billed peak over `steps` with tiered rates: purchase_t ≤ Σ_k peak_k for each step, each
-/// tier at most its width; disjunctions for falling tier pairs.
-fn add_peak(
-    lp: &mut LinearProgram,
-    layout: &Layout,
-    model: &Model,
-    utility: f64,
-    steps: &mut dyn Iterator<Item = usize>,
-    charge: &TieredCharge,
-    label: &str,
-    disjunctions: &mut Vec<Disjunction>,
-) -> PeakVariables {
+/// tier at most its width; a binary for each falling tier pair.
+fn add_peak(lp: &mut LinearProgram, layout: &Layout, model: &Model, utility: f64, steps: &mut dyn Iterator<Item = usize>, charge: &TieredCharge) -> PeakVariables {
     let tiers: Vec<usize> = charge
         .rates
         .iter()
@@ -1227,42 +1239,37 @@ fn add_peak(
     for k in charge.falling_pairs() {
         let used_before: f64 = charge.limits[..=k].iter().sum();
         let earlier = Expression { terms: vec![(tiers[k], 1.0)], constant: 0.0 };
-        let later = (Expression { terms: vec![(tiers[k + 1], 1.0)], constant: 0.0 }, vec![tiers[k + 1]]);
-        let label = format!("demand tier {} of {label}", k + 2);
-        disjunctions.extend(falling_choice(lp, label, earlier, charge.limits[k], later, most, used_before, charge.limits[k + 1]));
+        let later = Expression { terms: vec![(tiers[k + 1], 1.0)], constant: 0.0 };
+        falling_choice(lp, &earlier, charge.limits[k], &later, most, used_before, charge.limits[k + 1]);
     }
     PeakVariables { tiers }
 }
 
 /// Monthly and time-of-use demand charges and coincident peak charges.
-fn add_demand(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) -> Vec<Disjunction> {
+fn add_demand(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors) {
     let utility = factors.utility_factor();
     let tariff = &model.tariff;
-    let mut disjunctions = Vec::new();
     let mut monthly = Vec::with_capacity(tariff.monthly_demand.len());
     for (month, charge) in tariff.monthly_demand.iter().enumerate() {
         let mut steps = (0..model.steps()).filter(|&t| tariff.month_of_step[t] as usize == month);
-        monthly.push(add_peak(lp, layout, model, utility, &mut steps, charge, &format!("month {}", month + 1), &mut disjunctions));
+        monthly.push(add_peak(lp, layout, model, utility, &mut steps, charge));
     }
     let mut tou = Vec::with_capacity(tariff.tou_demand.len());
-    for (index, period) in tariff.tou_demand.iter().enumerate() {
+    for period in &tariff.tou_demand {
         if period.charge.is_free() {
             tou.push(PeakVariables { tiers: Vec::new() });
             continue;
         }
-        let label = format!("demand period {} (month {})", index + 1, period.month + 1);
-        tou.push(add_peak(lp, layout, model, utility, &mut period.steps.iter().copied(), &period.charge, &label, &mut disjunctions));
+        tou.push(add_peak(lp, layout, model, utility, &mut period.steps.iter().copied(), &period.charge));
     }
     let mut coincident = Vec::with_capacity(tariff.coincident_peaks.len());
-    for (index, peak) in tariff.coincident_peaks.iter().enumerate() {
+    for peak in &tariff.coincident_peaks {
         let charge = TieredCharge::flat(peak.charge_per_kw);
-        let label = format!("coincident peak {}", index + 1);
-        coincident.push(add_peak(lp, layout, model, utility, &mut peak.steps.iter().copied(), &charge, &label, &mut disjunctions).tiers[0]);
+        coincident.push(add_peak(lp, layout, model, utility, &mut peak.steps.iter().copied(), &charge).tiers[0]);
     }
     layout.monthly_peaks = monthly;
     layout.tou_peaks = tou;
     layout.coincident_peaks = coincident;
-    disjunctions
 }
 
 /// Demand lookback on the monthly billed peaks.

@@ -4,7 +4,7 @@
 
 use super::value::{less, Num, Outcome, Value};
 use super::{Context, Host, Shown, MONTHS};
-use crate::services::optimizer::schema::schema;
+use crate::optimizer::scenario::schema::schema;
 
 /// (message, offending value) of each problem of a rate.
 pub(crate) fn problems<'a>(rate: &'a Value, context: &Context, host: &dyn Host) -> Outcome<Vec<(String, Shown<'a>)>> {

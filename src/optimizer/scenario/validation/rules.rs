@@ -4,9 +4,9 @@
 
 use super::fields::show;
 use super::value::{fsum, greater, less, py_max, to_float, Num, Outcome, Value};
-use crate::services::optimizer::text::{format_g, str_repr};
+use crate::optimizer::scenario::text::{format_g, str_repr};
 use super::{shown, urdb, Context, Report, Shown};
-use crate::services::optimizer::schema::{schema, SectionSpec};
+use crate::optimizer::scenario::schema::{schema, SectionSpec};
 
 const SUM_TOLERANCE: f64 = 1e-9;
 const PROBABILITY_TOLERANCE: f64 = 1e-8;

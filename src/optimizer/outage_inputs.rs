@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 
 use super::model::resilience_inputs::fuel_slope_and_intercept;
 use super::outage_sim::OutageSimInputs;
-use crate::services::optimizer::schema;
-use crate::services::optimizer::text::python_repr;
+use crate::optimizer::scenario::schema;
+use crate::optimizer::scenario::text::python_repr;
 
 /// The flows that together are a renewable's AC output.
 const RENEWABLE_FLOWS: [&str; 4] =

@@ -10,7 +10,7 @@ use serde_json::{json, Map, Value};
 
 use super::lp::{CostFactors, Dispatch, SizeChoice};
 use super::tariff::{Lookback, TieredCharge};
-use crate::local::optimizer::lp::microgrid;
+use crate::optimizer::lp::microgrid;
 use super::model::{ArrayKind, FilledDefault, Model, Resampled};
 use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};

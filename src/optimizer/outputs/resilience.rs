@@ -5,10 +5,10 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::local::optimizer::lp::{CostFactors, Dispatch};
-use crate::local::optimizer::model::{ArrayKind, Model};
-use crate::local::optimizer::outputs::CostBreakdown;
-use crate::local::optimizer::run::{bau_outage_served_steps, CaseSolution};
+use crate::optimizer::lp::{CostFactors, Dispatch};
+use crate::optimizer::model::{ArrayKind, Model};
+use crate::optimizer::outputs::CostBreakdown;
+use crate::optimizer::run::{bau_outage_served_steps, CaseSolution};
 
 /// Pounds per metric tonne (the service's constant).
 pub const LB_PER_TONNE: f64 = 2204.62;

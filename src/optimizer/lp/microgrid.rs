@@ -32,8 +32,8 @@
 //! each scenario's own duration (the service also keeps the steps up to the longest duration,
 //! which cost nothing).
 
-use crate::local::optimizer::lp::{Case, CostFactors, LinearProgram, Layout, RowKind, SizeChoice};
-use crate::local::optimizer::model::Model;
+use crate::optimizer::lp::{Case, CostFactors, LinearProgram, Layout, RowKind, SizeChoice};
+use crate::optimizer::model::Model;
 
 /// Objective weight of a kWh of unserved critical load (the service's tie-breaker that serves
 /// load in every outage, not only the costliest).
@@ -65,7 +65,7 @@ pub struct MicrogridLayout {
     /// The lost-load cost and the fuel cost of the costliest start of each scenario.
     pub lost_cost: Vec<Option<usize>>,
     pub fuel_cost: Vec<Option<usize>>,
-    pub members: crate::local::optimizer::lp::MicrogridMembers,
+    pub members: crate::optimizer::lp::MicrogridMembers,
 }
 
 /// One outage's dispatch (kW per outage step).
@@ -88,7 +88,7 @@ pub struct OutageDispatch {
 pub struct MicrogridDispatch {
     /// `outages[s][z]`.
     pub outages: Vec<Vec<OutageDispatch>>,
-    pub members: crate::local::optimizer::lp::MicrogridMembers,
+    pub members: crate::optimizer::lp::MicrogridMembers,
 }
 
 /// Adds the microgrids of a case; None without the multiple-outage form.
@@ -106,7 +106,7 @@ pub fn add(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &Cos
         _ => None,
     };
     let lost_value = factors.pwf_e * resilience.value_of_lost_load_per_kwh;
-    let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.gallons_per_kwh);
+    let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.relaxed_gallons_per_kwh);
     let mut layout_outages = Vec::with_capacity(outages.durations.len());
     let mut lost_cost = Vec::with_capacity(outages.durations.len());
     let mut fuel_cost = Vec::with_capacity(outages.durations.len());
@@ -190,7 +190,7 @@ pub fn add(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &Cos
                 lp.row(&row, RowKind::LessOrEqual, -lost_value * dt * critical_total);
             }
             if let Some(g) = generator {
-                if g.fuel_avail_gal < crate::local::optimizer::lp::UNLIMITED_FUEL_GAL && !gallons.is_empty() {
+                if g.fuel_avail_gal < crate::optimizer::lp::UNLIMITED_FUEL_GAL && !gallons.is_empty() {
                     lp.row(&gallons, RowKind::LessOrEqual, g.fuel_avail_gal);
                 }
                 if let Some(fuel) = fuel {
@@ -242,7 +242,7 @@ fn add_upgrade_costs(lp: &mut LinearProgram, layout: &Layout, model: &Model, fac
 }
 
 /// The upgrade cost of the members of a solution ($): renewables, generator, storage.
-pub fn upgrade_costs(model: &Model, factors: &CostFactors, members: crate::local::optimizer::lp::MicrogridMembers, d: &crate::local::optimizer::lp::Dispatch) -> [f64; 3] {
+pub fn upgrade_costs(model: &Model, factors: &CostFactors, members: crate::optimizer::lp::MicrogridMembers, d: &crate::optimizer::lp::Dispatch) -> [f64; 3] {
     let fraction = model.resilience.microgrid_upgrade_cost_fraction;
     let renewables: f64 = if members.renewables {
         model
@@ -276,7 +276,7 @@ impl MicrogridLayout {
         let value = |c: Option<usize>| c.map_or(0.0, |j| clean(x[j]));
         let steps = model.steps();
         let dt = model.step_hours();
-        let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.gallons_per_kwh);
+        let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.relaxed_gallons_per_kwh);
         let outages = model.outages.as_ref();
         let by_scenario = self
             .outages

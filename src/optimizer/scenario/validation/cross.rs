@@ -6,7 +6,7 @@
 use super::fields::show;
 use super::value::{greater, py_max, Value};
 use super::{Context, Outcome, Report, Shown};
-use crate::services::optimizer::schema::schema;
+use crate::optimizer::scenario::schema::schema;
 
 pub(crate) fn check_presence(report: &mut Report<'_>, scenario: &Value, context: &Context) {
     let table = schema();

@@ -1,4 +1,6 @@
-//! Solver adapter: a `LinearProgram` to Clarabel (pure-Rust interior point) and back.
+//! Solver adapter: a program with integer variables goes to HiGHS (`optimizer::highs`, branch
+//! and cut on dual simplex), a pure LP to Clarabel (pure-Rust interior point), which solves the
+//! service's year-long LPs faster (docs/design.md, "The MILP solver").
 //!
 //! Clarabel solves `min c·x s.t. A·x + s = b, s ∈ K`. Equality rows go to the zero cone;
 //! `≤` rows and finite variable bounds (`−x ≤ −lower`, `x ≤ upper`) to the non-negative cone.
@@ -12,6 +14,7 @@ use std::time::Instant;
 use clarabel::algebra::CscMatrix;
 use clarabel::solver::{DefaultSettingsBuilder, DefaultSolver, IPSolver, SolverStatus, SupportedConeT};
 
+use super::highs::{self, Mip, MipOptions, MipStatus};
 use super::lp::{LinearProgram, RowKind};
 
 /// Variable bounds at or beyond this magnitude are the service's "unlimited" defaults (1e9 kW)
@@ -55,11 +58,13 @@ pub struct SolveOutcome {
     pub objective: f64,
     pub iterations: u32,
     pub seconds: f64,
+    /// Branch-and-bound nodes of a MILP (1 for an LP).
+    pub nodes: u64,
 }
 
 impl SolveOutcome {
     fn without_solution(status: SolveStatus, started: Instant) -> Self {
-        SolveOutcome { status, x: Vec::new(), objective: f64::NAN, iterations: 0, seconds: started.elapsed().as_secs_f64() }
+        SolveOutcome { status, x: Vec::new(), objective: f64::NAN, iterations: 0, seconds: started.elapsed().as_secs_f64(), nodes: 0 }
     }
 }
 
@@ -130,11 +135,65 @@ fn constant_outcome(lp: &LinearProgram, started: Instant) -> SolveOutcome {
         RowKind::LessOrEqual => *rhs >= -1e-9,
     });
     let status = if holds { SolveStatus::Optimal } else { SolveStatus::Infeasible };
-    SolveOutcome { status, x: Vec::new(), objective: lp.objective_constant, iterations: 0, seconds: started.elapsed().as_secs_f64() }
+    SolveOutcome { status, x: Vec::new(), objective: lp.objective_constant, iterations: 0, seconds: started.elapsed().as_secs_f64(), nodes: 1 }
 }
 
-/// Solves an LP. Contradictory bounds are reported as infeasible without calling the solver.
-pub fn solve(lp: &LinearProgram, control: &SolveControl) -> SolveOutcome {
+/// The program in HiGHS's row-wise form (bounds at the "unlimited" magnitude become infinite,
+/// as for Clarabel).
+fn mip_form(lp: &LinearProgram) -> Mip {
+    let finite = |bound: f64| if bound.abs() < UNLIMITED_BOUND { bound } else { bound.signum() * f64::INFINITY };
+    let (row_lower, row_upper) = lp
+        .kinds
+        .iter()
+        .zip(&lp.rhs)
+        .map(|(kind, &rhs)| match kind {
+            RowKind::Equal => (rhs, rhs),
+            RowKind::LessOrEqual => (f64::NEG_INFINITY, rhs),
+        })
+        .unzip();
+    Mip {
+        offset: lp.objective_constant,
+        cost: lp.objective.clone(),
+        col_lower: lp.lower.iter().map(|&l| finite(l)).collect(),
+        col_upper: lp.upper.iter().map(|&u| finite(u)).collect(),
+        row_lower,
+        row_upper,
+        row_start: if lp.row_start.is_empty() { vec![0] } else { lp.row_start.clone() },
+        index: lp.columns.clone(),
+        value: lp.values.clone(),
+        integer: lp.integer.clone(),
+    }
+}
+
+/// Solves a MILP with HiGHS to the relative gap.
+fn solve_mip(lp: &LinearProgram, control: &SolveControl, relative_gap: f64, time_limit: f64, started: Instant) -> SolveOutcome {
+    let options = MipOptions { relative_gap, time_limit };
+    let outcome = match highs::solve(&mip_form(lp), options, control.cancel.as_deref()) {
+        Ok(outcome) => outcome,
+        Err(reason) => return SolveOutcome::without_solution(SolveStatus::Failed(reason), started),
+    };
+    let status = match outcome.status {
+        MipStatus::Optimal => SolveStatus::Optimal,
+        MipStatus::Infeasible => SolveStatus::Infeasible,
+        MipStatus::Unbounded => SolveStatus::Unbounded,
+        MipStatus::TimeLimit => SolveStatus::TimedOut,
+        MipStatus::Interrupted => SolveStatus::Cancelled,
+        MipStatus::Other(code) => SolveStatus::Failed(format!("HiGHS ended with model status {code}")),
+    };
+    SolveOutcome {
+        objective: if outcome.x.is_empty() { f64::NAN } else { lp.objective_value(&outcome.x) },
+        status,
+        x: outcome.x,
+        iterations: u32::try_from(outcome.simplex_iterations).unwrap_or(u32::MAX),
+        seconds: started.elapsed().as_secs_f64(),
+        nodes: outcome.nodes.max(1),
+    }
+}
+
+/// Solves the program: a MILP to the relative gap `relative_gap` (the service's
+/// `Settings.optimality_tolerance`), an LP to optimality. Contradictory bounds are reported as
+/// infeasible without calling a solver.
+pub fn solve(lp: &LinearProgram, control: &SolveControl, relative_gap: f64) -> SolveOutcome {
     let started = Instant::now();
     if lp.lower.iter().zip(&lp.upper).any(|(l, u)| l > u) {
         return SolveOutcome::without_solution(SolveStatus::Infeasible, started);
@@ -155,6 +214,9 @@ pub fn solve(lp: &LinearProgram, control: &SolveControl) -> SolveOutcome {
         }
         None => f64::INFINITY,
     };
+    if lp.is_mixed_integer() {
+        return solve_mip(lp, control, relative_gap, time_limit, started);
+    }
     let form = conic_form(lp);
     let n = lp.variable_count();
     let p = CscMatrix::zeros((n, n));
@@ -187,5 +249,6 @@ pub fn solve(lp: &LinearProgram, control: &SolveControl) -> SolveOutcome {
         x,
         iterations: solver.solution.iterations,
         seconds: started.elapsed().as_secs_f64(),
+        nodes: 1,
     }
 }

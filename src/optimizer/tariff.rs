@@ -153,13 +153,6 @@ impl Tariff {
         pairs
     }
 
-    /// Whether any choice needs branching (falling energy or demand tiers).
-    pub fn needs_branching(&self) -> bool {
-        !self.falling_energy_pairs().is_empty()
-            || self.monthly_demand.iter().any(|c| !c.falling_pairs().is_empty())
-            || self.tou_demand.iter().any(|p| !p.charge.falling_pairs().is_empty())
-    }
-
     /// The NEM credit per step from the energy rates: 0.999 × the tier whose rates sum lowest.
     pub fn nem_rates_from_energy(energy_rates: &[Vec<f64>]) -> Vec<f64> {
         let cheapest = (0..energy_rates.len())
