@@ -12,6 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from sunflux._core import __version__
+from sunflux._solver import register_highs as _register_highs
 from sunflux._errors import (
     ApiError,
     AuthError,
@@ -44,6 +45,8 @@ if TYPE_CHECKING:
         RateLimits,
     )
     from sunflux.pv import ArrayType, ModuleType, PvEstimate
+
+_register_highs()
 
 # `import sunflux` loads the extension, the errors and the client. The embedded service, the
 # service modules and what they import (asyncio, thread pools, hashing) load on first use of one

@@ -1,5 +1,6 @@
 # Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
 # these names and signatures with the compiled module.
+import os
 from collections.abc import Awaitable
 from typing import Any, Callable, Final, Literal, Protocol
 
@@ -715,6 +716,12 @@ def optimizer_series(document: _Mapping[str, Any], tz: float | None = None) -> _
     """The results frame of a results document as an Arrow table: `timestamp` in the standard time
     `tz` hours east of UTC (when None, the nearest known place's within 400 km of `inputs.Site`,
     or its nautical zone; UTC without a site), then every year-long output series."""
+def optimizer_solve(scenario_json: bytes, token: CancelToken | None = None) -> dict[str, Any]:
+    """Solves a scenario (JSON text) in process and returns its results document; `ParameterError`
+    for refused scenarios, `JobFailed` / `JobTimeout` when there is no optimum in time, and
+    `KeyboardInterrupt` when `token` is cancelled or Ctrl-C arrives."""
+def set_highs_location(path: str | os.PathLike[str]) -> None:
+    """Tells the engine where `highsbox`'s HiGHS distribution folder is."""
 def simulate_result_outages(result: _Mapping[str, Any], microgrid_only: bool = False) -> dict[str, Any]:
     """`simulate_outages` of a results document (a dict): its inputs gathered in Rust, with the
     schema's defaults for what the body leaves out."""

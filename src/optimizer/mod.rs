@@ -19,6 +19,7 @@
 pub mod calendar;
 pub mod finance;
 pub mod highs;
+pub mod in_process;
 pub mod loads;
 pub mod lp;
 pub mod model;
@@ -28,6 +29,7 @@ pub mod outputs;
 pub mod pv_costs;
 pub mod run;
 pub mod scenario;
+pub mod size;
 pub mod solve;
 pub mod tariff;
 

@@ -19,6 +19,9 @@ use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, Microgrid
 use super::model::Model;
 use super::solve::{self, SolveControl, SolveStatus};
 
+/// `messages.error` of an infeasible scenario (the service adds no support text to it).
+pub const INFEASIBLE_MESSAGE: &str = "REopt could not find an optimal solution for these inputs. For resilience runs, an 'infeasible' status is likely due to system size constraints that prevent the load from being met during a grid outage. For off-grid runs, an 'infeasible' status may be due to load operating reserve, PV operating reserve, or minimum load met requirements that are infeasible with the selected technologies and system size constraints.Please adjust these inputs and try again.";
+
 /// Values below this (kW, kWh) are taken as zero in reported solutions.
 pub const CLEAN_TOLERANCE: f64 = 1e-6;
 

@@ -21,6 +21,18 @@ use super::lp::{LinearProgram, RowKind};
 /// and are left out: as rows they only spoil the problem's scaling.
 pub const UNLIMITED_BOUND: f64 = 1.0e9;
 
+/// The largest objective coefficient handed to a solver: costs in currencies of thousands per
+/// dollar (VND, IDR) make coefficients of 1e8 and more, past which the interior point's
+/// tolerances read a bounded problem as unbounded. The objective is divided down to this; the
+/// reported objective is computed from the original costs.
+pub const LARGEST_OBJECTIVE_COEFFICIENT: f64 = 1.0e4;
+
+/// The factor the objective is divided by (1 when its coefficients are small enough already).
+fn objective_scale(lp: &LinearProgram) -> f64 {
+    let largest = lp.objective.iter().fold(0.0f64, |most, c| most.max(c.abs()));
+    if largest > LARGEST_OBJECTIVE_COEFFICIENT { largest / LARGEST_OBJECTIVE_COEFFICIENT } else { 1.0 }
+}
+
 /// When to give up.
 #[derive(Debug, Clone, Default)]
 pub struct SolveControl {
@@ -151,9 +163,10 @@ fn mip_form(lp: &LinearProgram) -> Mip {
             RowKind::LessOrEqual => (f64::NEG_INFINITY, rhs),
         })
         .unzip();
+    let scale = objective_scale(lp);
     Mip {
-        offset: lp.objective_constant,
-        cost: lp.objective.clone(),
+        offset: lp.objective_constant / scale,
+        cost: lp.objective.iter().map(|c| c / scale).collect(),
         col_lower: lp.lower.iter().map(|&l| finite(l)).collect(),
         col_upper: lp.upper.iter().map(|&u| finite(u)).collect(),
         row_lower,
@@ -225,7 +238,9 @@ pub fn solve(lp: &LinearProgram, control: &SolveControl, relative_gap: f64) -> S
         Ok(settings) => settings,
         Err(error) => return SolveOutcome::without_solution(SolveStatus::Failed(error.to_string()), started),
     };
-    let mut solver = match DefaultSolver::new(&p, &lp.objective, &form.a, &form.b, &cones, settings) {
+    let scale = objective_scale(lp);
+    let objective: Vec<f64> = lp.objective.iter().map(|c| c / scale).collect();
+    let mut solver = match DefaultSolver::new(&p, &objective, &form.a, &form.b, &cones, settings) {
         Ok(solver) => solver,
         Err(error) => return SolveOutcome::without_solution(SolveStatus::Failed(error.to_string()), started),
     };

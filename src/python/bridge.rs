@@ -217,6 +217,11 @@ impl CancelToken {
         token.map_or_else(CancelToken::default, |token| CancelToken { cancelled: token.cancelled.clone(), notify: token.notify.clone() })
     }
 
+    /// The flag that cancelling sets (for work that polls a flag instead of awaiting).
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.cancelled.clone()
+    }
+
     /// `future`, or `Error::Interrupted` once the token is cancelled.
     pub fn guard<F, T>(&self, future: F) -> impl Future<Output = Result<T>> + Send + 'static
     where

@@ -25,6 +25,7 @@ pub mod technical_potential;
 pub mod time_zones;
 pub mod optimizer_jobs;
 pub mod optimizer_resolve;
+pub mod optimizer_solve;
 pub mod validation;
 
 #[pymodule]
@@ -49,6 +50,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load_async, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::simulate_outages, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_solve::optimizer_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer_solve::set_highs_location, m)?)?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate_async, m)?)?;
     m.add_function(wrap_pyfunction!(pv::parse_pv_estimate, m)?)?;

@@ -14,7 +14,8 @@
     scenario.check()            # raises ParameterError listing every problem
     text = scenario.to_json()
 
-``validate_scenario_dict(d)`` applies the same rules to a plain dict without building classes.
+``validate_scenario_dict(d)`` applies the same rules to a plain dict without building classes;
+``solve(scenario)`` and ``solve_many(scenarios)`` optimize in this process (no service).
 """
 
 from sunflux._errors import ParameterError
@@ -22,6 +23,7 @@ from sunflux.optimizer._base import UNSET, FieldInfo, Section, UnknownFieldWarni
 from sunflux.optimizer._fields import SECTIONS
 from sunflux.optimizer.outages import simulate_outages
 from sunflux.optimizer.scenario import Difference, Scenario
+from sunflux.optimizer.solving import solve, solve_many
 from sunflux.optimizer import sections
 from sunflux.optimizer.sections import *  # noqa: F403 (one class per schema section)
 from sunflux.optimizer.validation import (
@@ -33,6 +35,8 @@ from sunflux.optimizer.validation import (
 
 __all__ = [
     "Scenario",
+    "solve",
+    "solve_many",
     "simulate_outages",
     "Difference",
     "Problem",

@@ -21,7 +21,8 @@ use crate::local::climate::grid::{describe_site, nearest_site};
 use crate::local::reply::ServiceReply;
 use crate::local::state::{query_pairs, reply_response, ServiceState};
 use crate::local::weather_gen::{tmy_year, TmyColumns};
-use crate::optimizer::scenario::schema::{schema, with_defaults};
+use crate::optimizer::scenario::with_service_defaults;
+use crate::optimizer::size;
 use crate::optimizer::scenario::validation::{input_errors, validate_scenario, NoHost, Raised, Value as Checked};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
@@ -169,11 +170,6 @@ struct CheckedScenario {
     resolved: Value,
 }
 
-/// Sections the service creates with their defaults when a scenario leaves them out; the
-/// utility only for grid-connected runs (so the results' `inputs` always show them).
-const ALWAYS_CREATED: [&str; 2] = ["Settings", "Financial"];
-const CREATED_ON_GRID: &str = "ElectricUtility";
-
 fn check_scenario(scenario: &Value) -> Result<CheckedScenario, String> {
     let value = Checked::from_json(scenario);
     let problems = validate_scenario(&value, &NoHost).map_err(|raised| {
@@ -187,35 +183,7 @@ fn check_scenario(scenario: &Value) -> Result<CheckedScenario, String> {
     if !problems.is_empty() {
         return Ok(CheckedScenario { input_errors: input_errors(&problems), resolved: scenario.clone() });
     }
-    Ok(CheckedScenario { input_errors: json!({}), resolved: Value::Object(resolved(scenario.as_object().cloned().unwrap_or_default())) })
-}
-
-/// A valid scenario with the created sections added and every section's defaults filled in.
-fn resolved(mut document: Map<String, Value>) -> Map<String, Value> {
-    let off_grid = document.get("Settings").and_then(|settings| settings.get("off_grid_flag")) == Some(&Value::Bool(true));
-    let created = ALWAYS_CREATED.iter().chain((!off_grid).then_some(&CREATED_ON_GRID));
-    for name in created {
-        if !document.contains_key(*name) {
-            document.insert((*name).to_owned(), json!({}));
-        }
-    }
-    let table = schema();
-    document
-        .into_iter()
-        .map(|(key, value)| {
-            let filled = match (table.section(&key).is_some(), value) {
-                (true, Value::Object(section)) => Value::Object(with_defaults(&key, &section)),
-                (true, Value::Array(items)) => Value::Array(
-                    items.into_iter().map(|item| match item {
-                        Value::Object(section) => Value::Object(with_defaults(&key, &section)),
-                        other => other,
-                    }).collect(),
-                ),
-                (_, other) => other,
-            };
-            (key, filled)
-        })
-        .collect()
+    Ok(CheckedScenario { input_errors: json!({}), resolved: Value::Object(with_service_defaults(scenario.as_object().cloned().unwrap_or_default())) })
 }
 
 fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Value), ServiceReply> {
@@ -224,6 +192,9 @@ fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Valu
     })?;
     if !scenario.is_object() {
         return Err(ServiceReply::json(400, &json!({"status": "error", "messages": {"error": "The scenario must be a JSON object of sections."}})));
+    }
+    if let Some(reason) = size::too_large(&scenario) {
+        return Err(ServiceReply::json(400, &json!({"status": "error", "messages": {"error": reason}})));
     }
     let checked = check_scenario(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?;
     let mut messages = Map::new();

@@ -26,7 +26,7 @@ use crate::optimizer::calendar::iso8601_utc;
 use crate::optimizer::model::{self, ScenarioError};
 use crate::optimizer::outputs::{self, BodyMeta};
 use crate::optimizer::outputs::resilience;
-use crate::optimizer::run::{self, RunError};
+use crate::optimizer::run::{self, RunError, INFEASIBLE_MESSAGE};
 use crate::optimizer::solve::SolveControl;
 use crate::local::prng::SplitMix64;
 
@@ -172,8 +172,6 @@ pub fn timeout_message(timeout_seconds: f64, run_uuid: &str) -> String {
     format!("Optimization exceeded timeout: {} seconds.{}", timeout_seconds.round() as i64, support_suffix(run_uuid))
 }
 
-/// `messages.error` of an infeasible scenario (the service adds no support text to it).
-pub const INFEASIBLE_MESSAGE: &str = "REopt could not find an optimal solution for these inputs. For resilience runs, an 'infeasible' status is likely due to system size constraints that prevent the load from being met during a grid outage. For off-grid runs, an 'infeasible' status may be due to load operating reserve, PV operating reserve, or minimum load met requirements that are infeasible with the selected technologies and system size constraints.Please adjust these inputs and try again.";
 
 /// The outcome of one job's work.
 enum Outcome {

@@ -471,6 +471,9 @@ pub struct Layout {
     /// Generator to load and to storage per step (None where it may not run).
     pub generator_load: Vec<Option<usize>>,
     pub generator_storage: Vec<Option<usize>>,
+    /// Generator output curtailed per step (run at its turndown above what is used; only with
+    /// the on/off binary).
+    pub generator_curtail: Vec<Option<usize>>,
     /// Off grid: the battery's operating reserve per step.
     pub battery_reserve: Option<usize>,
     /// The outage microgrids of the multiple-outage form.
@@ -515,6 +518,7 @@ pub struct Dispatch {
     pub generator_new_kw: f64,
     pub generator_load: Vec<f64>,
     pub generator_storage: Vec<f64>,
+    pub generator_curtail: Vec<f64>,
     /// The load each step had to serve: the site load with the grid, the critical load (or
     /// the part the business-as-usual case can carry) without it.
     pub load_target: Vec<f64>,
@@ -589,6 +593,7 @@ impl Layout {
         };
         let mut generator_load = sparse(&self.generator_load);
         let generator_storage = sparse(&self.generator_storage);
+        let generator_curtail = sparse(&self.generator_curtail);
         let load_target: Vec<f64> = (0..self.steps).map(|t| load_target(model, case, t)).collect();
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
@@ -655,6 +660,7 @@ impl Layout {
             generator_new_kw,
             generator_load,
             generator_storage,
+            generator_curtail,
             load_target,
             battery_reserve: series(self.battery_reserve),
             microgrid,
@@ -764,6 +770,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         generator_new: None,
         generator_load: Vec::new(),
         generator_storage: Vec::new(),
+        generator_curtail: Vec::new(),
         battery_reserve: None,
         microgrid: None,
     };
@@ -998,7 +1005,8 @@ fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
 ///
 /// The generator: its new capacity, and per step where it may run its output to the load (and
 /// to storage), within its size and fuel. The service's on/off binary per step (`on_t`) is
-/// modelled when it matters, that is with a minimum turndown or a fuel-curve intercept:
+/// modelled when it matters, that is with a minimum turndown or a fuel-curve intercept; output
+/// is then to load, to storage and curtailed:
 ///
 /// ```text
 /// output_t ≤ M_t·on_t                                  (M_t: the most the step can take)
@@ -1034,7 +1042,7 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
     };
     let exact = g.min_turn_down_fraction > 0.0 || g.fuel_intercept_gal_per_hour > 0.0;
     let mut fuel: Vec<(usize, f64)> = Vec::new();
-    let (mut to_load, mut to_storage) = (vec![None; model.steps()], vec![None; model.steps()]);
+    let (mut to_load, mut to_storage, mut curtailed) = (vec![None; model.steps()], vec![None; model.steps()], vec![None; model.steps()]);
     for t in 0..model.steps() {
         if !g.may_run(model.has_grid(t)) {
             continue;
@@ -1046,6 +1054,13 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
             let charge = lp.variable(dt * costs.cost_per_kwh, 0.0, f64::INFINITY);
             to_storage[t] = Some(charge);
             output.push((charge, 1.0));
+        }
+        if exact {
+            // The service's production balance lets any technology curtail: running at the
+            // turndown above the load burns the fuel of the whole output.
+            let curtail = lp.variable(dt * costs.cost_per_kwh, 0.0, f64::INFINITY);
+            curtailed[t] = Some(curtail);
+            output.push((curtail, 1.0));
         }
         fuel.extend(output.iter().map(|&(j, _)| (j, dt * costs.gallons_per_kwh)));
         let mut row = output.clone();
@@ -1061,6 +1076,7 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
     }
     layout.generator_load = to_load;
     layout.generator_storage = to_storage;
+    layout.generator_curtail = curtailed;
 }
 
 /// One step of the generator's on/off choice.
@@ -1129,6 +1145,7 @@ fn add_operating_reserves(lp: &mut LinearProgram, layout: &mut Layout, model: &M
             rhs += g.existing_kw;
             terms.extend(layout.generator_new.map(|j| (j, -1.0)));
             terms.extend(layout.generator_load[t].map(|j| (j, 1.0)));
+            terms.extend(layout.generator_curtail.get(t).copied().flatten().map(|j| (j, 1.0)));
         }
         if let (Some((s, kw, kwh, discharge, soc)), Some(reserve)) = (battery, reserve) {
             terms.push((reserve + t, -1.0));

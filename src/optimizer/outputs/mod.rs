@@ -284,7 +284,7 @@ fn generator_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> Genera
         };
     };
     let dt = model.step_hours();
-    let produced = (0..model.steps()).map(|t| d.generator_load[t] + d.generator_storage[t]);
+    let produced = (0..model.steps()).map(|t| d.generator_load[t] + d.generator_storage[t] + d.generator_curtail[t]);
     let kwh: f64 = produced.clone().sum::<f64>() * dt;
     let fuel_gal: f64 = produced.map(|kw| generator_gallons(g, kw, dt)).sum();
     let year_one_fuel_cost = fuel_gal * g.fuel_cost_per_gallon;

@@ -24,7 +24,7 @@ fn series(values: &[f64]) -> Value {
 
 /// kWh produced by the generator per step.
 fn generator_output(d: &Dispatch, t: usize) -> f64 {
-    d.generator_load[t] + d.generator_storage[t]
+    d.generator_load[t] + d.generator_storage[t] + d.generator_curtail[t]
 }
 
 pub fn generator_outputs(model: &Model, factors: &CostFactors, optimal: &CaseSolution, costs: &CostBreakdown, bau: Option<&CostBreakdown>) -> Value {
@@ -47,6 +47,7 @@ pub fn generator_outputs(model: &Model, factors: &CostFactors, optimal: &CaseSol
         "electric_to_storage_series_kw": series(&d.generator_storage),
         "electric_to_grid_series_kw": series(&vec![0.0; steps]),
         "electric_to_load_series_kw": series(&d.generator_load),
+        "electric_curtailed_series_kw": series(&d.generator_curtail),
         "annual_energy_produced_kwh": round_to(produced, 2),
     })
 }
@@ -118,7 +119,7 @@ pub fn load_extras(model: &Model, optimal: &CaseSolution, load: &mut Map<String,
     let share = model.pvs.first().map_or(0.0, |pv| pv.operating_reserve_required_fraction);
     let required: Vec<f64> = (0..steps).map(|t| share * d.pv_load[t] + off_grid.load_reserve_fraction * met[t]).collect();
     let provided: Vec<f64> = (0..steps)
-        .map(|t| d.battery_reserve[t] + (1.0 - share) * (d.pv_production[t] - d.pv_load[t]).max(0.0) + (d.generator_kw - d.generator_load[t]).max(0.0))
+        .map(|t| d.battery_reserve[t] + (1.0 - share) * (d.pv_production[t] - d.pv_load[t]).max(0.0) + (d.generator_kw - d.generator_load[t] - d.generator_curtail[t]).max(0.0))
         .collect();
     load.insert("offgrid_load_met_series_kw".into(), series(&met));
     load.insert("offgrid_load_met_fraction".into(), Value::from(round_to(if total > 0.0 { met.iter().sum::<f64>() / total } else { 1.0 }, 6)));
