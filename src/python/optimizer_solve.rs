@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use pyo3::prelude::*;
 use serde_json::{json, Value};
@@ -53,7 +53,7 @@ pub fn optimizer_solve<'py>(py: Python<'py>, scenario_json: &[u8], token: Option
     let timeout_seconds = timeout_of(&scenario);
     let cancel: Arc<AtomicBool> = CancelToken::handle(token).flag();
     let control = SolveControl {
-        deadline: Instant::now().checked_add(Duration::from_secs_f64(timeout_seconds.min(1.0e6))),
+        deadline: Instant::now().checked_add(crate::limits::clamped_seconds(timeout_seconds)),
         cancel: Some(cancel.clone()),
     };
     let (sender, receiver) = std::sync::mpsc::sync_channel(1);
