@@ -195,10 +195,11 @@ def test_microgrid_only_simulates_what_the_microgrid_includes() -> None:
 
 
 @pytest.mark.slow
-def test_a_dispatch_below_the_relaxed_turndown_is_a_warning_in_the_results() -> None:
-    """The embedded optimizer relaxes the generator's on/off binary (docs/design.md): a 100 kW
-    generator with a 50 % turndown serving a flat 10 kW off-grid load runs below its turndown,
-    and the results' ``messages.warnings`` say so."""
+@pytest.mark.xfail(strict=True, raises=sf.JobFailed, reason="open in #28: through the embedded service this off-grid case ends infeasible, while the same model solved directly in Rust (tests/optimizer_resilience.rs) is optimal")
+def test_the_generator_runs_at_its_turndown_or_not_at_all_in_the_results() -> None:
+    """The embedded optimizer gives the generator the service's on/off binary (docs/design.md):
+    a 100 kW generator with a 50 % turndown serving a flat 10 kW off-grid load runs at 50 kW or
+    more whenever it runs, curtailing the rest, and the results carry no turndown warning."""
     scenario = Scenario.from_dict({
         "Settings": {"off_grid_flag": True},
         "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
@@ -207,5 +208,8 @@ def test_a_dispatch_below_the_relaxed_turndown_is_a_warning_in_the_results() -> 
     })
     with sf.LocalService() as service:
         result = service.client().optimizer.run(scenario, timeout=600, poll_interval=0.1)
-    (warning,) = result.messages["warnings"]["Generator"]
-    assert "relaxes the generator's minimum turndown (50.0 kW" in warning
+    assert "Generator" not in result.messages["warnings"]
+    generator = result.raw["outputs"]["Generator"]
+    running = [a + b for a, b in zip(generator["electric_to_load_series_kw"], generator["electric_curtailed_series_kw"]) if a + b > 1e-6]
+    assert len(running) >= 8700
+    assert min(running) >= 50.0 - 1e-5
