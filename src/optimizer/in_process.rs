@@ -1,16 +1,16 @@
-//! A scenario solved in process, without HTTP or polling: validated by the service's rules,
-//! held to the size limits, given the service's defaults, read, optimized and written as the
-//! service's results document. Only what the scenario holds is used: where the service would
-//! fetch data (a reference load, a URDB rate, PV or Wind production), the scenario is refused
-//! with the hint to resolve it first.
+//! One run of a resolved scenario (`optimize_resolved`: read, optimized, the outputs written),
+//! shared by the embedded service's jobs and by in-process runs; and a scenario solved in
+//! process (`solve_scenario`), without HTTP or polling: held to the size limits, validated by
+//! the service's rules, given its defaults, run and written as the service's results document.
+//! Only what the scenario holds is used: where the service would fetch data (a reference load,
+//! a URDB rate, PV or Wind production), the scenario is refused with the hint to resolve it.
 
 use serde_json::{json, Map, Value};
 
-use crate::optimizer::model::{self, ScenarioError};
+use crate::optimizer::model::{self, FilledDefault, ScenarioError};
 use crate::optimizer::outputs::{self, resilience, BodyMeta};
 use crate::optimizer::run::{self, RunError};
-use crate::optimizer::scenario::validation::{validate_scenario, NoHost, Raised, Value as Checked};
-use crate::optimizer::scenario::{given, with_service_defaults};
+use crate::optimizer::scenario::{self, given, pv_arrays};
 use crate::optimizer::size;
 use crate::optimizer::solve::SolveControl;
 
@@ -32,13 +32,50 @@ pub enum InProcessError {
     Cancelled,
 }
 
-/// PV arrays of a scenario: one object or a list.
-fn pv_arrays(scenario: &Value) -> Vec<&Value> {
-    match scenario.get("PV") {
-        Some(Value::Array(items)) => items.iter().collect(),
-        Some(pv) if pv.is_object() => vec![pv],
-        _ => Vec::new(),
-    }
+/// The outputs of an optimal run and its warnings (the service's `messages.warnings`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Optimal {
+    pub outputs: Value,
+    pub warnings: Value,
+}
+
+/// Why a resolved scenario has no outputs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// Parts the engine does not model, named (`Unsupported::message`).
+    Unsupported(String),
+    /// Inputs the service's optimizer rejects at run time.
+    Invalid(Vec<String>),
+    Run(RunError),
+}
+
+/// One run: its outcome, the defaults the model filled in and the note on resampled inputs
+/// (both empty when the scenario could not be read).
+#[derive(Debug, Clone)]
+pub struct Attempt {
+    pub outcome: Result<Optimal, Failure>,
+    pub filled: Vec<FilledDefault>,
+    pub resampled: Option<Value>,
+}
+
+/// Reads a resolved scenario (defaults filled in; `pv_production` per PV array that needs it),
+/// optimizes it and writes its outputs.
+pub fn optimize_resolved(resolved: &Value, pv_production: &[Option<Vec<f64>>], control: &SolveControl) -> Attempt {
+    let failed = |failure: Failure| Attempt { outcome: Err(failure), filled: Vec::new(), resampled: None };
+    let model = match model::from_scenario(resolved, pv_production) {
+        Ok(model) => model,
+        Err(ScenarioError::Unsupported(unsupported)) => return failed(Failure::Unsupported(unsupported.message())),
+        Err(ScenarioError::Invalid(problems)) => return failed(Failure::Invalid(problems)),
+    };
+    let resampled = outputs::resampled_message(&model.resampled);
+    let outcome = run::optimize(&model, control).map_err(Failure::Run).map(|optimized| {
+        let warnings = match resilience::turndown_warning(&model, &optimized.optimal) {
+            Some(warning) => json!({ "Generator": [warning] }),
+            None => json!({}),
+        };
+        Optimal { outputs: outputs::optimal_outputs(&model, &optimized), warnings }
+    });
+    Attempt { outcome, filled: model.filled_defaults, resampled }
 }
 
 /// What the service would fetch for this scenario and `solve` cannot: each with its remedy.
@@ -60,50 +97,36 @@ fn needs_fetching(scenario: &Value) -> Vec<String> {
 
 /// Solves a scenario (a JSON object of sections) and returns its results document.
 pub fn solve_scenario(scenario: &Value, control: &SolveControl) -> Result<Value, InProcessError> {
-    let Some(document) = scenario.as_object() else {
+    if !scenario.is_object() {
         return Err(InProcessError::Refused(vec!["The scenario must be a JSON object of sections.".into()]));
-    };
+    }
     if let Some(reason) = size::too_large(scenario) {
         return Err(InProcessError::Refused(vec![reason]));
     }
-    let checked = Checked::from_json(scenario);
-    let problems = validate_scenario(&checked, &NoHost).map_err(|raised| {
-        let reason = match raised {
-            Raised::ValueError(message) | Raised::OverflowError(message) => message,
-            Raised::Host => "a value could not be shown".into(),
-        };
-        InProcessError::Refused(vec![format!("the scenario could not be validated: {reason}")])
-    })?;
-    if !problems.is_empty() {
-        return Err(InProcessError::Refused(problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect()));
+    let checked = scenario::check(scenario).map_err(|reason| InProcessError::Refused(vec![reason]))?;
+    if !checked.problems.is_empty() {
+        return Err(InProcessError::Refused(checked.problems));
     }
-    let resolved = Value::Object(with_service_defaults(document.clone()));
-    let needs = needs_fetching(&resolved);
+    let needs = needs_fetching(&checked.resolved);
     if !needs.is_empty() {
         return Err(InProcessError::Refused(needs));
     }
-    let model = match model::from_scenario(&resolved, &[]) {
-        Ok(model) => model,
-        Err(ScenarioError::Unsupported(unsupported)) => return Err(InProcessError::Refused(vec![unsupported.message()])),
-        Err(ScenarioError::Invalid(problems)) => return Err(InProcessError::Refused(problems)),
-    };
-    let optimized = match run::optimize(&model, control) {
-        Ok(optimized) => optimized,
-        Err(RunError::Infeasible) => return Err(InProcessError::NotOptimal(run::INFEASIBLE_MESSAGE.into())),
-        Err(RunError::TimedOut) => return Err(InProcessError::TimedOut),
-        Err(RunError::Cancelled) => return Err(InProcessError::Cancelled),
-        Err(RunError::Failed(reason)) => return Err(InProcessError::NotOptimal(format!("no optimal solution: {reason}"))),
-    };
-    let warnings = match resilience::turndown_warning(&model, &optimized.optimal) {
-        Some(warning) => json!({ "Generator": [warning] }),
-        None => json!({}),
+    let attempt = optimize_resolved(&checked.resolved, &[], control);
+    let optimal = match attempt.outcome {
+        Ok(optimal) => optimal,
+        Err(Failure::Unsupported(message)) => return Err(InProcessError::Refused(vec![message])),
+        Err(Failure::Invalid(problems)) => return Err(InProcessError::Refused(problems)),
+        Err(Failure::Run(RunError::Infeasible)) => return Err(InProcessError::NotOptimal(run::INFEASIBLE_MESSAGE.into())),
+        Err(Failure::Run(RunError::TimedOut)) => return Err(InProcessError::TimedOut),
+        Err(Failure::Run(RunError::Cancelled)) => return Err(InProcessError::Cancelled),
+        Err(Failure::Run(RunError::Failed(reason))) => return Err(InProcessError::NotOptimal(format!("no optimal solution: {reason}"))),
     };
     let mut messages = Map::new();
-    if let Some(resampled) = outputs::resampled_message(&model.resampled) {
+    if let Some(resampled) = attempt.resampled {
         messages.insert("resampled inputs".into(), resampled);
     }
     messages.insert("errors".into(), json!({}));
-    messages.insert("warnings".into(), warnings);
+    messages.insert("warnings".into(), optimal.warnings);
     messages.insert("has_stacktrace".into(), Value::Bool(false));
     let meta = BodyMeta {
         run_uuid: String::new(),
@@ -113,6 +136,6 @@ pub fn solve_scenario(scenario: &Value, control: &SolveControl) -> Result<Value,
         created: String::new(),
         reopt_version: concat!("sunflux-", env!("CARGO_PKG_VERSION")).into(),
     };
-    let inputs = outputs::inputs_echo(&resolved, &model.filled_defaults);
-    Ok(outputs::results_body(&meta, "optimal", &inputs, outputs::optimal_outputs(&model, &optimized), Value::Object(messages)))
+    let inputs = outputs::inputs_echo(&checked.resolved, &attempt.filled);
+    Ok(outputs::results_body(&meta, "optimal", &inputs, optimal.outputs, Value::Object(messages)))
 }

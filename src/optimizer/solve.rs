@@ -171,7 +171,7 @@ fn mip_form(lp: &LinearProgram) -> Mip {
         col_upper: lp.upper.iter().map(|&u| finite(u)).collect(),
         row_lower,
         row_upper,
-        row_start: if lp.row_start.is_empty() { vec![0] } else { lp.row_start.clone() },
+        row_start: lp.row_start.clone(),
         index: lp.columns.clone(),
         value: lp.values.clone(),
         integer: lp.integer.clone(),

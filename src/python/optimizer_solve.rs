@@ -15,6 +15,7 @@ use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::optimizer::highs;
 use crate::optimizer::in_process::{solve_scenario, InProcessError};
+use crate::optimizer::scenario;
 use crate::optimizer::solve::SolveControl;
 
 /// The status text of a failed run (the service's).
@@ -38,11 +39,6 @@ fn to_error(error: InProcessError, timeout_seconds: f64) -> Error {
     }
 }
 
-/// `Settings.timeout_seconds` of a scenario, or the service's 1,200 s.
-fn timeout_of(scenario: &Value) -> f64 {
-    scenario.get("Settings").and_then(|s| s.get("timeout_seconds")).and_then(Value::as_f64).filter(|s| s.is_finite() && *s > 0.0).unwrap_or(1200.0)
-}
-
 /// Solves a scenario given as JSON text and returns the results document as a dict. A
 /// cancelled `token` stops the solve (`KeyboardInterrupt`); Ctrl-C on this thread cancels it.
 #[pyfunction]
@@ -50,7 +46,7 @@ fn timeout_of(scenario: &Value) -> f64 {
 pub fn optimizer_solve<'py>(py: Python<'py>, scenario_json: &[u8], token: Option<&CancelToken>) -> PyResult<Bound<'py, PyAny>> {
     let scenario: Value = serde_json::from_slice(scenario_json)
         .map_err(|e| to_pyerr(Error::Parameter(vec![format!("the scenario is not valid JSON: {e}")])))?;
-    let timeout_seconds = timeout_of(&scenario);
+    let timeout_seconds = scenario::timeout_seconds(&scenario);
     let cancel: Arc<AtomicBool> = CancelToken::handle(token).flag();
     let control = SolveControl {
         deadline: Instant::now().checked_add(crate::limits::clamped_seconds(timeout_seconds)),

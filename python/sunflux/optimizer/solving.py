@@ -15,12 +15,18 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from sunflux import _core
+from sunflux._errors import ParameterError
 from sunflux._progress import Progress
 from sunflux.optimizer.jobs import OptimizerResult, _scenario_json
 from sunflux.optimizer.scenario import Scenario
 
 #: How often `solve_many` looks at its workers and at Ctrl-C (seconds).
 _WAIT = 0.1
+
+
+def _check_threads(threads: int | None) -> None:
+    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
+        raise ParameterError(f"threads must be a positive int (got {threads!r})")
 
 
 def solve(scenario: Scenario | Mapping[str, Any], *, threads: int | None = None) -> OptimizerResult:
@@ -51,10 +57,7 @@ def solve(scenario: Scenario | Mapping[str, Any], *, threads: int | None = None)
     KeyboardInterrupt
         Ctrl-C; the solver stops within about 0.1 s.
     """
-    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
-        from sunflux._errors import ParameterError
-
-        raise ParameterError(f"threads must be a positive int (got {threads!r})")
+    _check_threads(threads)
     return OptimizerResult(_core.optimizer_solve(_scenario_json(scenario)))
 
 
@@ -81,10 +84,7 @@ def solve_many(
     KeyboardInterrupt
         Ctrl-C stops every running solve within about 0.2 s.
     """
-    from sunflux._errors import ParameterError
-
-    if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
-        raise ParameterError(f"threads must be a positive int (got {threads!r})")
+    _check_threads(threads)
     bodies: list[bytes] = []
     for index, scenario in enumerate(scenarios):
         try:

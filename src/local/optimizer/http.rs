@@ -21,9 +21,8 @@ use crate::local::climate::grid::{describe_site, nearest_site};
 use crate::local::reply::ServiceReply;
 use crate::local::state::{query_pairs, reply_response, ServiceState};
 use crate::local::weather_gen::{tmy_year, TmyColumns};
-use crate::optimizer::scenario::with_service_defaults;
+use crate::optimizer::scenario::{self, pv_arrays};
 use crate::optimizer::size;
-use crate::optimizer::scenario::validation::{input_errors, validate_scenario, NoHost, Raised, Value as Checked};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 
@@ -41,15 +40,6 @@ fn site_weather(lat: f64, lon: f64, catalog: &Catalog) -> Result<TmyColumns, Str
     let grid = nearest_site(lat, lon).ok_or_else(|| format!("no weather site near {lat}, {lon}"))?;
     let info = describe_site(grid, catalog);
     Ok(tmy_year(&info.spec(WEATHER_DATASET), WEATHER_YEAR))
-}
-
-/// The PV arrays of a scenario: one object or a list.
-fn pv_arrays(scenario: &Value) -> Vec<&Value> {
-    match scenario.get("PV") {
-        Some(Value::Array(items)) => items.iter().collect(),
-        Some(pv) if pv.is_object() => vec![pv],
-        _ => Vec::new(),
-    }
 }
 
 /// Hourly AC output per kW DC (kW/kW) of each PV array at the scenario's site, from the local
@@ -161,31 +151,6 @@ pub async fn handle_utility_rates(State(state): State<Arc<ServiceState>>, reques
     reply_response(urdb_standin::reply(&query_pairs(&request), state.urdb_any_label))
 }
 
-/// What validation says of a posted scenario.
-struct CheckedScenario {
-    /// The service's `input_errors` shape (`{}` when there is nothing to report).
-    input_errors: Value,
-    /// The scenario with the created sections and the schema's defaults filled in (as posted
-    /// when it has problems).
-    resolved: Value,
-}
-
-fn check_scenario(scenario: &Value) -> Result<CheckedScenario, String> {
-    let value = Checked::from_json(scenario);
-    let problems = validate_scenario(&value, &NoHost).map_err(|raised| {
-        let error = match raised {
-            Raised::ValueError(message) => format!("ValueError: {message}"),
-            Raised::OverflowError(message) => format!("OverflowError: {message}"),
-            Raised::Host => "the validator could not show a value".to_owned(),
-        };
-        format!("the scenario could not be validated: {error}")
-    })?;
-    if !problems.is_empty() {
-        return Ok(CheckedScenario { input_errors: input_errors(&problems), resolved: scenario.clone() });
-    }
-    Ok(CheckedScenario { input_errors: json!({}), resolved: Value::Object(with_service_defaults(scenario.as_object().cloned().unwrap_or_default())) })
-}
-
 fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Value), ServiceReply> {
     let scenario: Value = serde_json::from_slice(body).map_err(|e| {
         ServiceReply::json(400, &json!({"status": "error", "messages": {"error": format!("The request body is not valid JSON: {e}")}}))
@@ -196,7 +161,7 @@ fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Valu
     if let Some(reason) = size::too_large(&scenario) {
         return Err(ServiceReply::json(400, &json!({"status": "error", "messages": {"error": reason}})));
     }
-    let checked = check_scenario(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?;
+    let checked = scenario::check(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?;
     let mut messages = Map::new();
     let pv_production = match pv_production(&checked.resolved, state.catalog) {
         Ok(production) => production,

@@ -3,8 +3,8 @@
 //!
 //! States and statuses (the service's strings):
 //! - `Optimizing...` while the solve runs (outputs `{}`);
-//! - `optimal` with outputs (and `messages.warnings` when the relaxed generator turndown is
-//!   not met, see `resilience::turndown_warning`);
+//! - `optimal` with outputs (and `messages.warnings` when the outage microgrids' relaxed
+//!   turndown is not met, see `resilience::turndown_warning`);
 //! - `An error occurred. See messages for more.` (HTTP 200): timeout, infeasible or not
 //!   optimal, or a scenario outside the supported subset; `messages.error` says which;
 //! - `error` (HTTP 400): inputs the service's optimizer rejects at run time; `messages.errors`.
@@ -23,10 +23,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Map, Value};
 
 use crate::optimizer::calendar::iso8601_utc;
-use crate::optimizer::model::{self, ScenarioError};
+use crate::optimizer::in_process::{optimize_resolved, Failure};
+use crate::optimizer::model;
 use crate::optimizer::outputs::{self, BodyMeta};
-use crate::optimizer::outputs::resilience;
-use crate::optimizer::run::{self, RunError, INFEASIBLE_MESSAGE};
+use crate::optimizer::run::{RunError, INFEASIBLE_MESSAGE};
+use crate::optimizer::scenario::timeout_seconds;
 use crate::optimizer::solve::SolveControl;
 use crate::local::prng::SplitMix64;
 
@@ -34,9 +35,6 @@ pub const STATUS_OPTIMIZING: &str = "Optimizing...";
 pub const STATUS_OPTIMAL: &str = "optimal";
 pub const STATUS_FAILED: &str = "An error occurred. See messages for more.";
 pub const STATUS_ERROR: &str = "error";
-
-/// The longest `Settings.timeout_seconds` the service accepts.
-pub const MAX_TIMEOUT_SECONDS: f64 = 1200.0;
 
 /// How the store behaves.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,19 +140,6 @@ pub fn canonical_uuid(text: &str) -> Option<String> {
     Some(format!("{}-{}-{}-{}-{}", &hex[0..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..32]))
 }
 
-/// `Settings.timeout_seconds` of a scenario (absent: the schema's default), clamped to the
-/// service's 1..=1200 s.
-fn timeout_of(scenario: &Value) -> f64 {
-    let field = "timeout_seconds";
-    scenario
-        .get("Settings")
-        .and_then(|s| s.get(field))
-        .or_else(|| crate::optimizer::scenario::schema::default("Settings", field))
-        .and_then(Value::as_f64)
-        .unwrap_or(MAX_TIMEOUT_SECONDS)
-        .clamp(1.0, MAX_TIMEOUT_SECONDS)
-}
-
 /// A top-level id string kept only when it has a UUID's length (the service's rule).
 fn top_level_id(scenario: &Value, key: &str) -> String {
     scenario.get(key).and_then(Value::as_str).filter(|s| s.len() == 36).unwrap_or("").to_string()
@@ -184,31 +169,20 @@ enum Outcome {
 
 /// Reads, optimizes and writes the outputs of one scenario (runs on the job's thread).
 fn work(submission: &Submission, run_uuid: &str, control: &SolveControl) -> (Outcome, Vec<model::FilledDefault>, Option<Value>) {
-    let model = match model::from_scenario(&submission.scenario, &submission.pv_production) {
-        Ok(model) => model,
-        Err(ScenarioError::Unsupported(unsupported)) => return (Outcome::Failed(unsupported.message()), Vec::new(), None),
-        Err(ScenarioError::Invalid(problems)) => {
-            return (Outcome::Error(json!({"local_optimizer_inputs": problems})), Vec::new(), None);
-        }
-    };
-    let resampled = outputs::resampled_message(&model.resampled);
-    let outcome = match run::optimize(&model, control) {
-        Ok(optimized) => {
-            let warnings = match resilience::turndown_warning(&model, &optimized.optimal) {
-                Some(warning) => json!({ "Generator": [warning] }),
-                None => json!({}),
-            };
-            Outcome::Optimal(outputs::optimal_outputs(&model, &optimized), warnings)
-        }
-        Err(RunError::Infeasible) => Outcome::Failed(INFEASIBLE_MESSAGE.into()),
-        Err(RunError::TimedOut) => Outcome::Failed(timeout_message(timeout_of(&submission.scenario), run_uuid)),
-        Err(RunError::Cancelled) => Outcome::Abandoned,
-        Err(RunError::Failed(reason)) => Outcome::Failed(format!(
+    let attempt = optimize_resolved(&submission.scenario, &submission.pv_production, control);
+    let outcome = match attempt.outcome {
+        Ok(optimal) => Outcome::Optimal(optimal.outputs, optimal.warnings),
+        Err(Failure::Unsupported(message)) => Outcome::Failed(message),
+        Err(Failure::Invalid(problems)) => Outcome::Error(json!({"local_optimizer_inputs": problems})),
+        Err(Failure::Run(RunError::Infeasible)) => Outcome::Failed(INFEASIBLE_MESSAGE.into()),
+        Err(Failure::Run(RunError::TimedOut)) => Outcome::Failed(timeout_message(timeout_seconds(&submission.scenario), run_uuid)),
+        Err(Failure::Run(RunError::Cancelled)) => Outcome::Abandoned,
+        Err(Failure::Run(RunError::Failed(reason))) => Outcome::Failed(format!(
             "REopt could not find an optimal solution for these inputs. (local optimizer: {reason}){}",
             support_suffix(run_uuid)
         )),
     };
-    (outcome, model.filled_defaults, resampled)
+    (outcome, attempt.filled, attempt.resampled)
 }
 
 impl Default for JobStore {
@@ -253,7 +227,7 @@ impl JobStore {
     pub fn submit(&self, submission: Submission) -> String {
         let config = self.config();
         let run_uuid = uuid_v4(&mut lock(&self.shared.rng));
-        let timeout_seconds = timeout_of(&submission.scenario);
+        let timeout_seconds = timeout_seconds(&submission.scenario);
         let posted = Instant::now();
         let deadline = posted + crate::limits::clamped_seconds(timeout_seconds);
         let cancel = Arc::new(AtomicBool::new(false));

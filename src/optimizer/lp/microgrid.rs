@@ -27,8 +27,8 @@
 //! cost constant included). Which technologies are members is enumerated by `run` (each
 //! choice one case: exact), renewables only together with storage or the generator. Two
 //! relaxations, both stated in docs/design.md: the generator's on/off binary (turndown and the
-//! fuel intercept, as in the year's dispatch), and the service's 1 kW minimum microgrid size
-//! of a member, which only keeps its binary from being free. Variables exist for the steps of
+//! fuel intercept, exact in the year's dispatch but relaxed here), and the service's 1 kW
+//! minimum microgrid size of a member, which only keeps its binary from being free. Variables exist for the steps of
 //! each scenario's own duration (the service also keeps the steps up to the longest duration,
 //! which cost nothing).
 

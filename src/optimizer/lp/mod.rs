@@ -1114,7 +1114,7 @@ fn add_on_off(lp: &mut LinearProgram, layout: &Layout, g: &Generator, costs: &Ge
 /// Off grid, per step: the operating reserve required (the load's share of what is served, the
 /// renewables' share of their output to load) is at most what the battery (its charge above the
 /// minimum and its spare power), the renewables (their unused output, less their own share) and
-/// the generator (its spare capacity; the on/off condition relaxed as in `add_generator`) hold.
+/// the generator (its spare capacity above its output, curtailed output included) hold.
 fn add_operating_reserves(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
     let Some(off_grid) = &model.off_grid else { return };
     let steps = model.steps();

@@ -72,7 +72,7 @@ pub struct Generator {
 }
 
 impl Generator {
-    /// The largest total capacity (existing + new), the big-M of the on/off relaxation.
+    /// The largest total capacity (existing + new): a bound on the size for the on/off binaries.
     pub fn max_total_kw(&self) -> f64 {
         self.existing_kw + self.max_new_kw
     }

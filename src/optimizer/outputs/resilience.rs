@@ -56,10 +56,11 @@ pub fn generator_outputs(model: &Model, factors: &CostFactors, optimal: &CaseSol
 const TURNDOWN_TOLERANCE_KW: f64 = 1e-6;
 
 /// Says how many steps the dispatch runs the generator above zero but below its minimum
-/// turndown (`min_turn_down_fraction` × size): the LP relaxes the service's on/off binary (see
-/// `lp::add_generator`), so such steps can be optimal here while the service would keep the
-/// generator off or at least at turndown. Counts the year's dispatch and every outage of the
-/// multiple-outage form; `None` when there is no turndown or no step below it.
+/// turndown (`min_turn_down_fraction` × size): the outage microgrids relax the service's on/off
+/// binary (`lp::microgrid`), so such steps can be optimal there while the service would keep the
+/// generator off or at least at turndown. Counts the year's dispatch (exact with turndown, see
+/// `lp::add_generator`, except where the service itself does not apply it) and every outage of
+/// the multiple-outage form; `None` when there is no turndown or no step below it.
 pub fn turndown_warning(model: &Model, optimal: &CaseSolution) -> Option<String> {
     let g = model.generator.as_ref()?;
     let d = &optimal.dispatch;

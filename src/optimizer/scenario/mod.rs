@@ -1,6 +1,8 @@
 //! The scenario facts every optimizer path shares: the service's schema (sections, fields,
-//! defaults, ranges), the validation of a scenario by the service's rules, Python's text of
-//! values that those rules print, and the service's notion of a given value.
+//! defaults, ranges), the validation of a scenario by the service's rules (`check`, with the
+//! defaults the service fills in), Python's text of values that those rules print, the
+//! service's notion of a given value, and the few readings every path makes of a scenario
+//! (its PV arrays, its time limit).
 
 pub mod schema;
 pub mod text;
@@ -9,6 +11,10 @@ pub mod validation;
 use serde_json::{json, Map, Value};
 
 use schema::{schema, with_defaults};
+use validation::{input_errors, validate_scenario, NoHost, Raised, Value as Checked};
+
+/// The longest `Settings.timeout_seconds` the service accepts.
+pub const MAX_TIMEOUT_SECONDS: f64 = 1200.0;
 
 /// The service's notion of "provided": present and not null, "" or an empty list or mapping.
 pub fn given(value: Option<&Value>) -> bool {
@@ -52,4 +58,61 @@ pub fn with_service_defaults(mut document: Map<String, Value>) -> Map<String, Va
             (key, filled)
         })
         .collect()
+}
+
+/// The PV arrays of a scenario: one object or a list.
+pub fn pv_arrays(scenario: &Value) -> Vec<&Value> {
+    match scenario.get("PV") {
+        Some(Value::Array(items)) => items.iter().collect(),
+        Some(pv) if pv.is_object() => vec![pv],
+        _ => Vec::new(),
+    }
+}
+
+/// `Settings.timeout_seconds` of a scenario (absent: the schema's default), clamped to the
+/// service's 1..=1200 s.
+pub fn timeout_seconds(scenario: &Value) -> f64 {
+    let field = "timeout_seconds";
+    scenario
+        .get("Settings")
+        .and_then(|s| s.get(field))
+        .or_else(|| schema::default("Settings", field))
+        .and_then(Value::as_f64)
+        .unwrap_or(MAX_TIMEOUT_SECONDS)
+        .clamp(1.0, MAX_TIMEOUT_SECONDS)
+}
+
+/// What validation says of a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CheckedScenario {
+    /// Every problem as `path: message` (empty when valid).
+    pub problems: Vec<String>,
+    /// The service's `input_errors` shape (`{}` when there is nothing to report).
+    pub input_errors: Value,
+    /// The scenario with the created sections and the schema's defaults filled in (as given
+    /// when it has problems).
+    pub resolved: Value,
+}
+
+/// Validates a scenario by the service's rules and, when valid, fills in the service's
+/// defaults. Err when the validator itself cannot run (a value it cannot show).
+pub fn check(scenario: &Value) -> Result<CheckedScenario, String> {
+    let value = Checked::from_json(scenario);
+    let problems = validate_scenario(&value, &NoHost).map_err(|raised| {
+        let error = match raised {
+            Raised::ValueError(message) => format!("ValueError: {message}"),
+            Raised::OverflowError(message) => format!("OverflowError: {message}"),
+            Raised::Host => "the validator could not show a value".to_owned(),
+        };
+        format!("the scenario could not be validated: {error}")
+    })?;
+    if !problems.is_empty() {
+        return Ok(CheckedScenario {
+            problems: problems.iter().map(|p| format!("{}: {}", p.path, p.message)).collect(),
+            input_errors: input_errors(&problems),
+            resolved: scenario.clone(),
+        });
+    }
+    let resolved = Value::Object(with_service_defaults(scenario.as_object().cloned().unwrap_or_default()));
+    Ok(CheckedScenario { problems: Vec::new(), input_errors: json!({}), resolved })
 }
