@@ -336,28 +336,30 @@ fn off_grid_wind_and_generator_reserves_add_up() {
     assert!(close(required, load_reserve + wind_reserve, 1.0), "required {required} vs {}", load_reserve + wind_reserve);
 }
 
-/// A 100 kW generator with a 50 % turndown serving a flat 10 kW off-grid load: the service's
-/// on/off binary keeps it at 50 kW or more whenever it runs, the rest curtailed (it burns the
-/// fuel of 50 kW), and the run reports no step below the turndown. With no turndown it follows
-/// the load at 10 kW.
+/// A 100 kW generator with a 50 % turndown that may curtail, serving a flat 10 kW off-grid
+/// load: the service's on/off binary keeps it at 50 kW or more whenever it runs, the rest
+/// curtailed (it burns the fuel of 50 kW), and the run reports no step below the turndown.
+/// Without `can_curtail` (the service's default) it cannot serve the load at all: infeasible.
+/// With no turndown it follows the load at 10 kW.
 #[test]
 fn the_generator_runs_at_its_turndown_or_not_at_all() {
-    let scenario = |turndown: f64| {
+    let scenario = |turndown: f64, can_curtail: bool| {
         json!({
             "Settings": {"off_grid_flag": true},
             "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
-            "Generator": {"min_kw": 100, "max_kw": 100, "min_turn_down_fraction": turndown},
+            "Generator": {"min_kw": 100, "max_kw": 100, "min_turn_down_fraction": turndown, "can_curtail": can_curtail},
             "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
         })
     };
-    let exact = model(&scenario(0.5));
+    assert_eq!(optimize(&model(&scenario(0.5, false)), &SolveControl::default()).map(|_| ()), Err(RunError::Infeasible));
+    let exact = model(&scenario(0.5, true));
     let run = optimize(&exact, &SolveControl::default()).expect("optimal");
     let d = &run.optimal.dispatch;
     let running: Vec<f64> = (0..exact.steps()).map(|t| d.generator_load[t] + d.generator_curtail[t]).filter(|&kw| kw > 1e-6).collect();
     assert!(running.len() >= 8700, "it serves the load in (nearly) every step");
     assert!(running.iter().all(|&kw| kw >= 50.0 - 1e-6), "never between 0 and 50 kW");
     assert_eq!(resilience_outputs::turndown_warning(&exact, &run.optimal), None);
-    let free = model(&scenario(0.0));
+    let free = model(&scenario(0.0, true));
     let run = optimize(&free, &SolveControl::default()).expect("optimal");
     assert!(run.optimal.dispatch.generator_curtail.iter().all(|&kw| kw == 0.0));
     assert_eq!(resilience_outputs::turndown_warning(&free, &run.optimal), None);

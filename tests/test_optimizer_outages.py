@@ -195,15 +195,15 @@ def test_microgrid_only_simulates_what_the_microgrid_includes() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=sf.JobFailed, reason="open in #28: through the embedded service this off-grid case ends infeasible, while the same model solved directly in Rust (tests/optimizer_resilience.rs) is optimal")
 def test_the_generator_runs_at_its_turndown_or_not_at_all_in_the_results() -> None:
     """The embedded optimizer gives the generator the service's on/off binary (docs/design.md):
-    a 100 kW generator with a 50 % turndown serving a flat 10 kW off-grid load runs at 50 kW or
-    more whenever it runs, curtailing the rest, and the results carry no turndown warning."""
+    a 100 kW generator with a 50 % turndown that may curtail, serving a flat 10 kW off-grid load,
+    runs at 50 kW or more whenever it runs, curtailing the rest, and the results carry no
+    turndown warning."""
     scenario = Scenario.from_dict({
         "Settings": {"off_grid_flag": True},
         "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
-        "Generator": {"min_kw": 100, "max_kw": 100, "min_turn_down_fraction": 0.5},
+        "Generator": {"min_kw": 100, "max_kw": 100, "min_turn_down_fraction": 0.5, "can_curtail": True},
         "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
     })
     with sf.LocalService() as service:

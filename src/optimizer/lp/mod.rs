@@ -1006,17 +1006,18 @@ fn add_load_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, case
 /// The generator: its new capacity, and per step where it may run its output to the load (and
 /// to storage), within its size and fuel. The service's on/off binary per step (`on_t`) is
 /// modelled when it matters, that is with a minimum turndown or a fuel-curve intercept; output
-/// is then to load, to storage and curtailed:
+/// is then to load, to storage and, with `can_curtail` (the service's default: no), curtailed:
 ///
 /// ```text
-/// output_t ≤ M_t·on_t                                  (M_t: the most the step can take)
-/// td·(existing + new) − output_t ≤ M_size·(1 − on_t)   (grid-connected steps, or off grid)
+/// output_t ≤ M·on_t
+/// td·(existing + new) − output_t ≤ td·M·(1 − on_t)     (grid-connected steps, or off grid)
 /// fuel = Σ_t Δ·(slope·output_t + intercept·on_t) ≤ fuel available
 /// ```
 ///
 /// with the intercept's fuel cost per step on; as in the service, the intercept is per hour on,
-/// not per kW of size. M_size bounds the size: the largest size allowed, or, when a kW costs
-/// money, the most any step can take (a larger generator only costs more).
+/// not per kW of size. M bounds the size (and so the output, curtailment included): the largest
+/// size allowed, or, when a kW costs money, the most any step can take (a larger generator only
+/// costs more).
 fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
     let (Some(g), Some(costs)) = (&model.generator, &factors.generator) else { return };
     if case.generator == SizeChoice::Absent {
@@ -1055,9 +1056,8 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
             to_storage[t] = Some(charge);
             output.push((charge, 1.0));
         }
-        if exact {
-            // The service's production balance lets any technology curtail: running at the
-            // turndown above the load burns the fuel of the whole output.
+        if exact && g.can_curtail {
+            // Running at the turndown above the load burns the fuel of the whole output.
             let curtail = lp.variable(dt * costs.cost_per_kwh, 0.0, f64::INFINITY);
             curtailed[t] = Some(curtail);
             output.push((curtail, 1.0));
@@ -1067,7 +1067,7 @@ fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, fac
         row.extend(layout.generator_new.map(|j| (j, -1.0)));
         lp.row(&row, RowKind::LessOrEqual, g.existing_kw);
         if exact {
-            let step = OnOffStep { output: &output, dt, most: most_in_step(t).min(size_bound), size_bound, turndown_applies: model.off_grid.is_some() || model.has_grid(t) };
+            let step = OnOffStep { output: &output, dt, size_bound, turndown_applies: model.off_grid.is_some() || model.has_grid(t) };
             add_on_off(lp, layout, g, costs, &step, &mut fuel);
         }
     }
@@ -1084,8 +1084,6 @@ struct OnOffStep<'a> {
     /// The step's output columns (to load, to storage).
     output: &'a [(usize, f64)],
     dt: f64,
-    /// A bound on the step's output (kW).
-    most: f64,
     /// A bound on the generator's size (kW).
     size_bound: f64,
     /// Whether the minimum turndown holds in this step.
@@ -1096,7 +1094,7 @@ struct OnOffStep<'a> {
 fn add_on_off(lp: &mut LinearProgram, layout: &Layout, g: &Generator, costs: &GeneratorCosts, step: &OnOffStep, fuel: &mut Vec<(usize, f64)>) {
     let on = lp.binary(step.dt * costs.cost_per_hour_on);
     let mut row = step.output.to_vec();
-    row.push((on, -step.most));
+    row.push((on, -step.size_bound));
     lp.row(&row, RowKind::LessOrEqual, 0.0);
     if step.turndown_applies && g.min_turn_down_fraction > 0.0 {
         // td·new − output + M·on ≤ M − td·existing, with M = td·size_bound

@@ -60,6 +60,8 @@ pub struct Generator {
     pub fuel_avail_gal: f64,
     /// Lowest output while running, as a fraction of the size.
     pub min_turn_down_fraction: f64,
+    /// Output beyond what is used may be curtailed (the service's default: no).
+    pub can_curtail: bool,
     pub only_runs_during_grid_outage: bool,
     pub macrs_option_years: u32,
     pub macrs_bonus_fraction: f64,
@@ -205,6 +207,7 @@ impl<'a> Reader<'a> {
             fuel_intercept_gal_per_hour: intercept,
             fuel_avail_gal: self.number(map, s, "fuel_avail_gal"),
             min_turn_down_fraction: self.filled_value(map, s, "min_turn_down_fraction", if off_grid { 0.15 } else { 0.0 }),
+            can_curtail: self.flag(map, s, "can_curtail"),
             only_runs_during_grid_outage: only_outage,
             macrs_option_years: self.count(map, s, "macrs_option_years"),
             macrs_bonus_fraction: self.number(map, s, "macrs_bonus_fraction"),
