@@ -227,9 +227,56 @@ pub fn solve(lp: &LinearProgram, control: &SolveControl, relative_gap: f64) -> S
         }
         None => f64::INFINITY,
     };
-    if lp.is_mixed_integer() {
-        return solve_mip(lp, control, relative_gap, time_limit, started);
+    if !lp.is_mixed_integer() {
+        return solve_lp(lp, control, time_limit, started);
     }
+    // The relaxation bounds the MILP from below: when its point, binaries rounded, is feasible
+    // within the gap, it is an answer and HiGHS is not needed (most tariffs' tier choices and
+    // many generators' turndowns are met by the relaxation already).
+    let relaxed = solve_lp(lp, control, time_limit, started);
+    match relaxed.status {
+        SolveStatus::Optimal | SolveStatus::AlmostOptimal => {}
+        SolveStatus::Infeasible | SolveStatus::TimedOut | SolveStatus::Cancelled => return relaxed,
+        SolveStatus::Unbounded | SolveStatus::Failed(_) => return solve_mip(lp, control, relative_gap, time_limit, started),
+    }
+    if let Some(rounded) = rounded_within_gap(lp, &relaxed, relative_gap) {
+        return SolveOutcome { seconds: started.elapsed().as_secs_f64(), ..rounded };
+    }
+    let left = control.deadline.map_or(f64::INFINITY, |deadline| deadline.saturating_duration_since(Instant::now()).as_secs_f64());
+    if left <= 0.0 {
+        return SolveOutcome::without_solution(SolveStatus::TimedOut, started);
+    }
+    solve_mip(lp, control, relative_gap, left, started)
+}
+
+/// A row or objective holds within this share of its size (Clarabel's answers are accurate to
+/// about 1e-8 relative).
+const ROUNDING_TOLERANCE: f64 = 1e-6;
+
+/// The relaxation's point with each binary rounded up when above the tolerance (down
+/// otherwise), when that point meets every row and costs at most the gap more than the
+/// relaxation: then it is optimal within the gap.
+fn rounded_within_gap(lp: &LinearProgram, relaxed: &SolveOutcome, relative_gap: f64) -> Option<SolveOutcome> {
+    let mut x = relaxed.x.clone();
+    for (value, _) in x.iter_mut().zip(&lp.integer).filter(|(_, &integer)| integer) {
+        *value = if *value > ROUNDING_TOLERANCE { 1.0 } else { 0.0 };
+    }
+    let rows_hold = (0..lp.row_count()).all(|i| {
+        let range = lp.row_start[i]..lp.row_start[i + 1];
+        let activity: f64 = lp.columns[range.clone()].iter().zip(&lp.values[range]).map(|(&j, a)| a * x[j]).sum();
+        let slack = ROUNDING_TOLERANCE * lp.rhs[i].abs().max(1.0);
+        match lp.kinds[i] {
+            RowKind::Equal => (activity - lp.rhs[i]).abs() <= slack,
+            RowKind::LessOrEqual => activity <= lp.rhs[i] + slack,
+        }
+    });
+    let objective = lp.objective_value(&x);
+    let allowance = relative_gap.max(ROUNDING_TOLERANCE) * relaxed.objective.abs().max(1.0);
+    (rows_hold && objective <= relaxed.objective + allowance).then(|| SolveOutcome { objective, x, ..relaxed.clone() })
+}
+
+/// Solves the program as an LP with Clarabel (integer variables relaxed to their bounds).
+fn solve_lp(lp: &LinearProgram, control: &SolveControl, time_limit: f64, started: Instant) -> SolveOutcome {
     let form = conic_form(lp);
     let n = lp.variable_count();
     let p = CscMatrix::zeros((n, n));
