@@ -253,23 +253,41 @@ pub fn solve(lp: &LinearProgram, control: &SolveControl, relative_gap: f64) -> S
 /// about 1e-8 relative).
 const ROUNDING_TOLERANCE: f64 = 1e-6;
 
-/// The relaxation's point with each binary rounded up when above the tolerance (down
-/// otherwise), when that point meets every row and costs at most the gap more than the
-/// relaxation: then it is optimal within the gap.
+/// How far a row is from holding at `x` (0 when it holds within the tolerance, relative to the
+/// larger of its right-hand side and the sum of its terms' magnitudes).
+fn row_excess(lp: &LinearProgram, i: usize, x: &[f64]) -> f64 {
+    let range = lp.row_start[i]..lp.row_start[i + 1];
+    let terms = lp.columns[range.clone()].iter().zip(&lp.values[range]).map(|(&j, a)| a * x[j]);
+    let (activity, size) = terms.fold((0.0, 0.0), |(sum, size), term: f64| (sum + term, size + term.abs()));
+    // Relative to the row's own size: a month's tier sums thousands of steps.
+    let slack = ROUNDING_TOLERANCE * lp.rhs[i].abs().max(size).max(1.0);
+    let excess = match lp.kinds[i] {
+        RowKind::Equal => (activity - lp.rhs[i]).abs(),
+        RowKind::LessOrEqual => activity - lp.rhs[i],
+    };
+    if excess > slack { excess } else { 0.0 }
+}
+
+/// The relaxation's continuous point with the fewest binaries on: every binary 0, then each
+/// binary that can relieve a row the point breaks (a negative coefficient in a `≤` row) set to
+/// 1. (An interior point leaves binaries anywhere between their rows' limits, so their relaxed
+/// values say little.) When that point meets every row and costs at most the gap more than the
+/// relaxation, it is optimal within the gap.
 fn rounded_within_gap(lp: &LinearProgram, relaxed: &SolveOutcome, relative_gap: f64) -> Option<SolveOutcome> {
     let mut x = relaxed.x.clone();
     for (value, _) in x.iter_mut().zip(&lp.integer).filter(|(_, &integer)| integer) {
-        *value = if *value > ROUNDING_TOLERANCE { 1.0 } else { 0.0 };
+        *value = 0.0;
     }
-    let rows_hold = (0..lp.row_count()).all(|i| {
-        let range = lp.row_start[i]..lp.row_start[i + 1];
-        let activity: f64 = lp.columns[range.clone()].iter().zip(&lp.values[range]).map(|(&j, a)| a * x[j]).sum();
-        let slack = ROUNDING_TOLERANCE * lp.rhs[i].abs().max(1.0);
-        match lp.kinds[i] {
-            RowKind::Equal => (activity - lp.rhs[i]).abs() <= slack,
-            RowKind::LessOrEqual => activity <= lp.rhs[i] + slack,
+    for i in 0..lp.row_count() {
+        if lp.kinds[i] == RowKind::LessOrEqual && row_excess(lp, i, &x) > 0.0 {
+            for k in lp.row_start[i]..lp.row_start[i + 1] {
+                if lp.integer[lp.columns[k]] && lp.values[k] < 0.0 {
+                    x[lp.columns[k]] = 1.0;
+                }
+            }
         }
-    });
+    }
+    let rows_hold = (0..lp.row_count()).all(|i| row_excess(lp, i, &x) == 0.0);
     let objective = lp.objective_value(&x);
     let allowance = relative_gap.max(ROUNDING_TOLERANCE) * relaxed.objective.abs().max(1.0);
     (rows_hold && objective <= relaxed.objective + allowance).then(|| SolveOutcome { objective, x, ..relaxed.clone() })
@@ -312,5 +330,34 @@ fn solve_lp(lp: &LinearProgram, control: &SolveControl, time_limit: f64, started
         iterations: solver.solution.iterations,
         seconds: started.elapsed().as_secs_f64(),
         nodes: 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A falling tier pair's binary: `later ≤ 50·b`, `earlier ≥ 100·b` (columns: earlier,
+    /// later, b).
+    fn tier_pair() -> LinearProgram {
+        let mut lp = LinearProgram { objective: vec![2.0, 1.0, 0.0], lower: vec![0.0; 3], upper: vec![100.0, 50.0, 1.0], ..LinearProgram::default() };
+        lp.integer = vec![false, false, true];
+        lp.row(&[(1, 1.0), (2, -50.0)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(0, -1.0), (2, 100.0)], RowKind::LessOrEqual, 0.0);
+        lp
+    }
+
+    fn relaxed(lp: &LinearProgram, x: Vec<f64>) -> SolveOutcome {
+        SolveOutcome { status: SolveStatus::Optimal, objective: lp.objective_value(&x), x, iterations: 0, seconds: 0.0, nodes: 1 }
+    }
+
+    #[test]
+    fn a_relaxed_point_whose_binaries_can_be_set_is_kept_with_the_fewest_on() {
+        let lp = tier_pair();
+        let full = rounded_within_gap(&lp, &relaxed(&lp, vec![100.0, 20.0, 0.4]), 1e-9).expect("tier 1 is full: b = 1");
+        assert_eq!(full.x, vec![100.0, 20.0, 1.0]);
+        let unused = rounded_within_gap(&lp, &relaxed(&lp, vec![60.0, 0.0, 0.5]), 1e-9).expect("tier 2 unused: b = 0");
+        assert_eq!(unused.x, vec![60.0, 0.0, 0.0]);
+        assert!(rounded_within_gap(&lp, &relaxed(&lp, vec![60.0, 20.0, 0.4]), 1e-9).is_none(), "tier 2 used before tier 1 is full");
     }
 }
