@@ -96,7 +96,7 @@ def test_generator_reads_only_its_inputs_folder() -> None:
 def test_the_schema_is_package_data_the_rust_optimizer_embeds() -> None:
     schema = REPO / "python" / "sunflux" / "optimizer" / "schema.json"
     assert json.loads(schema.read_text(encoding="utf-8"))["sections"] == SECTIONS
-    rust = (REPO / "src" / "services" / "optimizer" / "schema.rs").read_text(encoding="utf-8")
+    rust = (REPO / "src" / "optimizer" / "scenario" / "schema.rs").read_text(encoding="utf-8")
     assert 'include_str!("../../../python/sunflux/optimizer/schema.json")' in rust
 
 
