@@ -1,6 +1,6 @@
 //! The resilience parts of a scenario as typed values, and their reading: the Generator, grid
 //! outages (one deterministic outage, or the multiple-outage form), critical loads, the value
-//! of lost load, Wind with a given production factor, and the off-grid settings.
+//! of lost load, and the off-grid settings (Wind is read in `technology_inputs`).
 //!
 //! Defaults the service leaves null and fills before its optimizer runs (its input validator's
 //! off-grid dependent rules) are filled here the same way and recorded for the results' echo:
