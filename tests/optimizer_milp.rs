@@ -79,7 +79,6 @@ fn generator_turndown_is_enforced_in_every_step() {
 /// Energy at 0.20 $/kWh up to 20,000 kWh a month, then 0.08 (a falling tier), a 15 $/kW demand
 /// charge and storage to size: the tier binaries and the storage solve within a minute.
 #[test]
-#[ignore = "open in issue #28: HiGHS has not finished this hourly year within 60 s here (the tier big-M relaxation is weak); run with --ignored"]
 fn a_falling_tier_with_storage_solves_within_a_minute() {
     let single = json!(vec![vec![0; 24]; 12]);
     let rate = json!({
@@ -163,4 +162,39 @@ fn in_process_runs_refuse_data_the_scenario_does_not_hold() {
         Err(InProcessError::Refused(reasons)) => assert!(reasons.iter().any(|r| r.contains("production_factor_series")), "{reasons:?}"),
         other => panic!("must be refused: {other:?}"),
     }
+}
+
+/// With nothing on site to size, each month's purchase is its load: the months whose load passes
+/// 20,000 kWh fill the first tier and buy the rest in the cheap one (their choice is decided
+/// without a binary), the others stay in the first tier.
+#[test]
+fn a_falling_tier_is_decided_by_each_months_load() {
+    let single = json!(vec![vec![0; 24]; 12]);
+    let rate = json!({
+        "energyweekdayschedule": single, "energyweekendschedule": single,
+        "energyratestructure": [[{"rate": 0.20, "max": 20000.0, "unit": "kWh"}, {"rate": 0.08, "unit": "kWh"}]],
+    });
+    let load: Vec<f64> = (0..8760).map(|hour| if (hour / 24) % 60 < 30 { 45.0 } else { 20.0 }).collect();
+    let scenario = json!({
+        "Site": {"latitude": 34.58, "longitude": -118.12},
+        "ElectricLoad": {"loads_kw": load, "year": 2017},
+        "ElectricTariff": {"urdb_response": rate},
+    });
+    let (model, run) = solve(&scenario);
+    let d = &run.optimal.dispatch;
+    let mut bought = [[0.0f64; 2]; 12];
+    let mut load_by_month = [0.0f64; 12];
+    for t in 0..model.steps() {
+        let month = model.tariff.month_of_step[t] as usize;
+        bought[month][0] += d.grid_by_tier[0][t];
+        bought[month][1] += d.grid_by_tier[1][t];
+        load_by_month[month] += model.load_kw[t];
+    }
+    for month in 0..12 {
+        let expected = [load_by_month[month].min(20_000.0), (load_by_month[month] - 20_000.0).max(0.0)];
+        for tier in 0..2 {
+            assert!((bought[month][tier] - expected[tier]).abs() < 1e-3, "month {month} tier {tier}: {} kWh, expected {}", bought[month][tier], expected[tier]);
+        }
+    }
+    assert!(bought.iter().any(|[_, cheap]| *cheap > 1.0) && bought.iter().any(|[_, cheap]| *cheap < 1e-6), "both kinds of month occur");
 }

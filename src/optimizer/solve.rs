@@ -270,8 +270,8 @@ fn row_excess(lp: &LinearProgram, i: usize, x: &[f64]) -> f64 {
 
 /// The relaxation's continuous point with the fewest binaries on: every binary 0, then each
 /// binary that can relieve a row the point breaks (a negative coefficient in a `≤` row) set to
-/// 1. (An interior point leaves binaries anywhere between their rows' limits, so their relaxed
-/// values say little.) When that point meets every row and costs at most the gap more than the
+/// one. An interior point leaves binaries anywhere between their rows' limits, so their relaxed
+/// values say little. When that point meets every row and costs at most the gap more than the
 /// relaxation, it is optimal within the gap.
 fn rounded_within_gap(lp: &LinearProgram, relaxed: &SolveOutcome, relative_gap: f64) -> Option<SolveOutcome> {
     let mut x = relaxed.x.clone();

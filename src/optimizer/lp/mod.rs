@@ -82,6 +82,9 @@ pub mod microgrid;
 
 /// Tier limits at or above this are no limit at all (kWh per month, kW).
 pub const NO_TIER_LIMIT: f64 = 1.0e9;
+/// Relative (and absolute, kWh) margin by which the least use must pass a tier's limit for its
+/// falling choice to count as decided.
+const DECIDED_MARGIN: f64 = 1.0e-6;
 
 /// Fuel at or above this is unlimited (the service's default `fuel_avail_gal` is 1e9).
 pub const UNLIMITED_FUEL_GAL: f64 = 1.0e9;
@@ -801,15 +804,30 @@ fn max_purchase(layout: &Layout, model: &Model, t: usize) -> f64 {
     model.load_kw[t] + charging
 }
 
+/// The bounds on the total use of a tiered charge that decide its falling choices in advance:
+/// `least` and `most` (kWh in a month, or kW of a peak).
+struct UseBounds {
+    least: f64,
+    most: f64,
+}
+
 /// The service's binary of a falling tier pair: the later (cheaper) tier may be used only when
 /// the earlier one is full. With b ∈ {0, 1}: `later ≤ room·b` and `earlier ≥ limit·b`, where
-/// room = the most the later tier can hold (its width, or what is left of `most`, the bound on
-/// the total use: kWh in a month, kW of a peak, after the `used_before` of the tiers up to and
-/// including the earlier one). A later tier with no room is closed.
-fn falling_choice(lp: &mut LinearProgram, earlier: &Expression, limit: f64, later: &Expression, most: f64, used_before: f64, later_width: f64) {
-    let room = later_width.min(most - used_before);
+/// room = the most the later tier can hold (its width, or what is left of `use_bounds.most`
+/// after the `used_before` of the tiers up to and including the earlier one). A later tier with
+/// no room is closed. When the least possible use exceeds `used_before`, the later tier is
+/// used in every feasible point, so b = 1 is decided: the earlier tier is full and no binary is
+/// made (a weak big-M relaxation of an hourly year costs HiGHS minutes where there is nothing to
+/// choose).
+fn falling_choice(lp: &mut LinearProgram, earlier: &Expression, limit: f64, later: &Expression, use_bounds: &UseBounds, used_before: f64, later_width: f64) {
+    let room = later_width.min(use_bounds.most - used_before);
     if room <= 0.0 || limit <= 0.0 {
         later.terms.iter().for_each(|&(j, _)| lp.upper[j] = 0.0);
+        return;
+    }
+    if use_bounds.least > used_before * (1.0 + DECIDED_MARGIN) + DECIDED_MARGIN {
+        let terms: Vec<(usize, f64)> = earlier.terms.iter().map(|&(j, a)| (j, -a)).collect();
+        lp.row(&terms, RowKind::LessOrEqual, earlier.constant - limit);
         return;
     }
     let open = lp.binary(0.0);
@@ -1228,11 +1246,45 @@ fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, 
     for t in (0..steps).filter(|&t| model.has_grid(t)) {
         most[tariff.month_of_step[t] as usize] += dt * max_purchase(layout, model, t);
     }
+    let least = least_monthly_purchase(layout, model, factors);
     for (month, k) in tariff.falling_energy_pairs() {
         let limits = &tariff.energy_tier_limits[month];
         let used_before: f64 = limits[..=k].iter().sum();
-        falling_choice(lp, &month_energy(layout, month, k), limits[k], &month_energy(layout, month, k + 1), most[month], used_before, limits[k + 1]);
+        let use_bounds = UseBounds { least: least[month], most: most[month] };
+        falling_choice(lp, &month_energy(layout, month, k), limits[k], &month_energy(layout, month, k + 1), &use_bounds, used_before, limits[k + 1]);
     }
+}
+
+/// A lower bound on each month's grid purchase (kWh): the load of its grid steps less the most
+/// the site could supply itself, every array and the generator at their largest sizes, and the
+/// storage emptied from full (its charging comes from these same sources or from the grid, a
+/// purchase). Negative when the site could cover the month.
+fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors) -> [f64; 12] {
+    let dt = model.step_hours();
+    let has_pv = [layout.pv_load, layout.pv_storage, layout.pv_nem, layout.pv_whl, layout.pv_exc].iter().any(Option::is_some);
+    let generator_kw = match (&model.generator, layout.generator_new) {
+        (Some(g), Some(_)) => g.max_total_kw(),
+        (Some(g), None) => g.existing_kw,
+        (None, _) => 0.0,
+    };
+    let mut least = [0.0f64; 12];
+    for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
+        let pv_kw: f64 = if has_pv {
+            model.pvs.iter().enumerate().map(|(i, pv)| {
+                let sized = if layout.pv_new[i].is_some() { pv.max_new_kw } else { 0.0 };
+                pv.production_factor[t] * factors.levelization[i] * (pv.existing_kw + sized)
+            }).sum()
+        } else {
+            0.0
+        };
+        let generator = if layout.generator_load.get(t).copied().flatten().is_some() { generator_kw } else { 0.0 };
+        least[model.tariff.month_of_step[t] as usize] += dt * (model.load_kw[t] - pv_kw - generator);
+    }
+    let stored = match (&model.storage, layout.discharge) {
+        (Some(s), Some(_)) => s.max_kwh,
+        _ => 0.0,
+    };
+    least.map(|kwh| kwh - stored)
 }
 
 /// One billed peak over `steps` with tiered rates: purchase_t ≤ Σ_k peak_k for each step, each
@@ -1255,7 +1307,7 @@ fn add_peak(lp: &mut LinearProgram, layout: &Layout, model: &Model, utility: f64
         let used_before: f64 = charge.limits[..=k].iter().sum();
         let earlier = Expression { terms: vec![(tiers[k], 1.0)], constant: 0.0 };
         let later = Expression { terms: vec![(tiers[k + 1], 1.0)], constant: 0.0 };
-        falling_choice(lp, &earlier, charge.limits[k], &later, most, used_before, charge.limits[k + 1]);
+        falling_choice(lp, &earlier, charge.limits[k], &later, &UseBounds { least: 0.0, most }, used_before, charge.limits[k + 1]);
     }
     PeakVariables { tiers }
 }
