@@ -34,6 +34,11 @@ __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Reco
 OPTIMAL = _core.OPTIMIZER_OPTIMAL
 #: Statuses of a run that is still going.
 RUNNING_STATUSES = frozenset(_core.OPTIMIZER_RUNNING_STATUSES)
+#: The first pause between polls of `OptimizerService.run` (s); each later one is half again as
+#: long (the crate's one schedule, ``services/poll.rs``) up to `MAX_POLL_INTERVAL`.
+FIRST_POLL_INTERVAL = 0.05
+#: The longest pause between polls of a run (s).
+MAX_POLL_INTERVAL = 15.0
 #: How long a 404 right after POST is taken as "not stored yet" rather than "no such run".
 NOT_FOUND_GRACE = 30.0
 #: The version of the Utility Rate Database API asked for (the one the optimizer reads).
@@ -184,10 +189,22 @@ class _OptimizerBase:
         )
 
     def _run(
-        self, scenario: Scenario | Mapping[str, Any], *, timeout: float = 1200.0, poll_interval: float = 1.0, max_interval: float = 15.0
+        self,
+        scenario: Scenario | Mapping[str, Any],
+        *,
+        timeout: float = 1200.0,
+        poll_interval: float = FIRST_POLL_INTERVAL,
+        max_interval: float = MAX_POLL_INTERVAL,
     ) -> Call[OptimizerResult]:
         """Submits and polls with backoff until the run is optimal (returned), fails (`JobFailed`
-        with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid)."""
+        with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid).
+
+        The first poll follows the POST at once; the pauses between polls start at
+        ``poll_interval`` s (0.05) and grow by half after each poll up to ``max_interval`` s (15),
+        so a run is seen at most about half its duration plus ``poll_interval`` after it ends (a
+        run of the embedded service that takes 0.3 s is seen by 0.41 s, not after a first 1 s
+        pause), and a long one is polled every 15 s after its first half minute: 17 polls in its
+        first minute, 8 more than pauses starting at 1 s would make."""
         return core_call(
             _result, _core.optimizer_run, _core.optimizer_run_async, self._handle.core, _scenario_json(scenario),
             timeout, poll_interval, max_interval, NOT_FOUND_GRACE, self._handle.trace(),
