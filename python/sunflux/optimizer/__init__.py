@@ -15,7 +15,9 @@
     text = scenario.to_json()
 
 ``validate_scenario_dict(d)`` applies the same rules to a plain dict without building classes;
-``solve(scenario)`` and ``solve_many(scenarios)`` optimize in this process (no service).
+``solve(scenario)`` and ``solve_many(scenarios)`` optimize in this process (no service);
+``result.summary()`` and ``summaries(results)`` give one row per run (sizes, costs, bills) as a
+polars frame, and `sunflux.optimizer.outputs` types ``result.outputs``.
 """
 
 from sunflux._errors import ParameterError
@@ -24,7 +26,8 @@ from sunflux.optimizer._fields import SECTIONS
 from sunflux.optimizer.outages import simulate_outages
 from sunflux.optimizer.scenario import Difference, Scenario
 from sunflux.optimizer.solving import solve, solve_many
-from sunflux.optimizer import sections
+from sunflux.optimizer import outputs, sections
+from sunflux.optimizer._summary import summaries
 from sunflux.optimizer.sections import *  # noqa: F403 (one class per schema section)
 from sunflux.optimizer.validation import (
     Problem,
@@ -37,6 +40,7 @@ __all__ = [
     "Scenario",
     "solve",
     "solve_many",
+    "summaries",
     "simulate_outages",
     "Difference",
     "Problem",

@@ -13,7 +13,7 @@ answers and the run's polling are Rust's (``services/optimizer/``); this module 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
@@ -21,6 +21,8 @@ from sunflux._client import handle_of
 from sunflux._errors import ParameterError
 from sunflux._frames import to_polars
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
+from sunflux.optimizer import _summary
+from sunflux.optimizer.outputs import Outputs, Record
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
 
@@ -56,56 +58,12 @@ def _load_frame(core: _core.CoreSimulatedLoad) -> pl.DataFrame:
     return to_polars(core.table())
 
 
-class Record(Mapping[str, Any]):
-    """Read-only attribute access to a nested results mapping: ``outputs.PV.size_kw``."""
-
-    __slots__ = ("_data", "_path")
-
-    def __init__(self, data: Mapping[str, Any], path: str = "") -> None:
-        self._data = data
-        self._path = path
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
-            raise AttributeError(name)
-        try:
-            return self[name]
-        except KeyError:
-            where = self._path or "the results"
-            raise AttributeError(f"{where} has no {name!r} (it has: {', '.join(sorted(self._data))})") from None
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._data[key]
-        return Record(value, f"{self._path}.{key}" if self._path else key) if isinstance(value, Mapping) else value
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __dir__(self) -> list[str]:
-        return sorted(self._data)
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self._data)
-
-    def __repr__(self) -> str:
-        scalars = {k: v for k, v in self._data.items() if not isinstance(v, (list, Mapping))}
-        nested = [k for k, v in self._data.items() if isinstance(v, Mapping)]
-        series = [k for k, v in self._data.items() if isinstance(v, list)]
-        parts = [f"{k}={v!r}" for k, v in list(scalars.items())[:8]]
-        if nested:
-            parts.append(f"sections={nested}")
-        if series:
-            parts.append(f"{len(series)} series")
-        return f"Record({self._path or 'outputs'}: {', '.join(parts)})"
-
-
 class OptimizerResult:
     """A run in whatever state it is: ``status``, ``messages`` (info, warnings, errors),
-    ``inputs``, ``outputs`` (attribute access: ``outputs.PV.size_kw``, ``outputs.Financial.npv``),
-    ``series()`` (every time series of the outputs as one polars frame) and ``raw`` (the dict)."""
+    ``inputs``, ``outputs`` (attribute access, typed for the common fields:
+    ``outputs.PV.size_kw`` is a float, see `sunflux.optimizer.outputs`), ``series()`` (every time
+    series of the outputs as one polars frame), ``summary()`` (one row of sizes and costs) and
+    ``raw`` (the dict)."""
 
     def __init__(self, raw: Mapping[str, Any], http_status: int = 200) -> None:
         self.raw: dict[str, Any] = dict(raw)
@@ -114,7 +72,7 @@ class OptimizerResult:
         self.status: str = str(raw.get("status", ""))
         self.messages: dict[str, Any] = dict(raw.get("messages") or {})
         self.inputs = Record(raw.get("inputs") or {}, "inputs")
-        self.outputs = Record(raw.get("outputs") or {}, "outputs")
+        self.outputs = Outputs(raw.get("outputs") or {}, "outputs")
 
     @property
     def optimal(self) -> bool:
@@ -133,6 +91,16 @@ class OptimizerResult:
         sunflux takes the standard time of the nearest place it knows within 400 km of
         ``inputs.Site`` (or the nautical zone, longitude / 15), and UTC without a site."""
         return to_polars(_core.optimizer_series(self.raw, tz))
+
+    def summary(self) -> pl.DataFrame:
+        """One row: ``run_uuid``, ``status``, the size of every technology (``PV.size_kw``,
+        ``ElectricStorage.size_kwh``, …; ``PV[<name>].size_kw`` per array when there are
+        several), ``Financial.lcc``, ``lcc_bau``, ``npv``, initial capital costs, payback and
+        IRR, the year-one bill (``ElectricTariff.year_one_bill_before_tax`` and ``_bau``) and its
+        parts, and the ``Site`` emissions the run reports. Numbers are Float64, null where the run
+        does not report them. `sunflux.optimizer.summaries` stacks many; the columns are listed in
+        docs/design.md, "Optimizer jobs"."""
+        return _summary.summary(self)
 
     def simulate_outages(self, *, microgrid_only: bool = False) -> dict[str, Any]:
         """Hours the sized system survives an outage starting at each time step, with the

@@ -1,0 +1,272 @@
+"""Typed views of an optimizer run's ``outputs``: ``result.outputs.PV.size_kw`` is a ``float`` to
+mypy and IDEs, not ``Any``.
+
+Every section is a `Record` (read-only attribute and item access to the results mapping). The
+classes below declare the fields that both the embedded/in-process engine and the live service
+report (checked by the tests against a solve and a live results body); any other field is still
+read by attribute or item (``outputs.Financial.simple_payback_years``, typed ``Any``). A section or
+field the run has not got raises `AttributeError` naming what it has, as before: sections are
+present only for the technologies in the scenario.
+
+Several PV arrays: the service's ``outputs.PV`` is then a list of plain dicts (unchanged; typed as
+one array for the common case); `Outputs.pv_arrays` gives every array as `PVOutputs` either way.
+"""
+
+# No ``from __future__ import annotations``: `Record.__init_subclass__` reads the section classes
+# from the annotations themselves.
+
+from collections.abc import Iterator, Mapping
+from typing import Any, ClassVar
+
+__all__ = [
+    "Record",
+    "Outputs",
+    "FinancialOutputs",
+    "ElectricTariffOutputs",
+    "ElectricUtilityOutputs",
+    "ElectricLoadOutputs",
+    "PVOutputs",
+    "WindOutputs",
+    "ElectricStorageOutputs",
+    "GeneratorOutputs",
+]
+
+
+class Record(Mapping[str, Any]):
+    """Read-only attribute access to a nested results mapping: ``outputs.PV.size_kw``."""
+
+    __slots__ = ("_data", "_path")
+    #: The typed class of each child mapping, read from the subclass's annotations.
+    _sections: ClassVar[dict[str, type["Record"]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = {
+            name: kind
+            for name, kind in cls.__dict__.get("__annotations__", {}).items()
+            if isinstance(kind, type) and issubclass(kind, Record)
+        }
+        cls._sections = {**cls._sections, **own}
+
+    def __init__(self, data: Mapping[str, Any], path: str = "") -> None:
+        self._data = data
+        self._path = path
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError:
+            where = self._path or "the results"
+            raise AttributeError(f"{where} has no {name!r} (it has: {', '.join(sorted(self._data))})") from None
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._data[key]
+        if isinstance(value, Mapping):
+            return self._sections.get(key, Record)(value, f"{self._path}.{key}" if self._path else key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __dir__(self) -> list[str]:
+        return sorted(self._data)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self._data)
+
+    def __repr__(self) -> str:
+        scalars = {k: v for k, v in self._data.items() if not isinstance(v, (list, Mapping))}
+        nested = [k for k, v in self._data.items() if isinstance(v, Mapping)]
+        series = [k for k, v in self._data.items() if isinstance(v, list)]
+        parts = [f"{k}={v!r}" for k, v in list(scalars.items())[:8]]
+        if nested:
+            parts.append(f"sections={nested}")
+        if series:
+            parts.append(f"{len(series)} series")
+        return f"Record({self._path or 'outputs'}: {', '.join(parts)})"
+
+
+class FinancialOutputs(Record):
+    """``outputs.Financial``: lifecycle costs ($, present value after tax unless named otherwise).
+    ``npv`` and the ``_bau`` fields are None without a business-as-usual case (off grid)."""
+
+    __slots__ = ()
+    lcc: float
+    lcc_bau: float | None
+    npv: float | None
+    initial_capital_costs: float
+    initial_capital_costs_after_incentives: float
+    lifecycle_capital_costs: float
+    lifecycle_capital_costs_plus_om_after_tax: float
+    lifecycle_generation_tech_capital_costs: float
+    lifecycle_storage_capital_costs: float
+    lifecycle_om_costs_before_tax: float
+    lifecycle_om_costs_after_tax: float
+    lifecycle_om_costs_before_tax_bau: float | None
+    lifecycle_om_costs_after_tax_bau: float | None
+    year_one_om_costs_before_tax: float
+    year_one_om_costs_after_tax: float
+    year_one_om_costs_before_tax_bau: float | None
+    lifecycle_elecbill_after_tax: float
+    lifecycle_fuel_costs_after_tax: float
+    lifecycle_production_incentive_after_tax: float
+    lifecycle_chp_standby_cost_after_tax: float
+    lifecycle_outage_cost: float
+    lifecycle_MG_upgrade_and_fuel_cost: float
+    lifecycle_offgrid_other_annual_costs_after_tax: float
+    lifecycle_offgrid_other_capital_costs: float
+    replacements_present_cost_after_tax: float
+    replacements_future_cost_after_tax: float
+    om_and_replacement_present_cost_after_tax: float
+
+
+class ElectricTariffOutputs(Record):
+    """``outputs.ElectricTariff``: the bill's parts in year one ($, before tax) and over the
+    analysis period ($, present value after tax), each with its business-as-usual twin."""
+
+    __slots__ = ()
+    year_one_bill_before_tax: float
+    year_one_bill_before_tax_bau: float | None
+    year_one_energy_cost_before_tax: float
+    year_one_energy_cost_before_tax_bau: float | None
+    year_one_demand_cost_before_tax: float
+    year_one_demand_cost_before_tax_bau: float | None
+    year_one_fixed_cost_before_tax: float
+    year_one_fixed_cost_before_tax_bau: float | None
+    year_one_min_charge_adder_before_tax: float
+    year_one_min_charge_adder_before_tax_bau: float | None
+    year_one_coincident_peak_cost_before_tax: float
+    year_one_coincident_peak_cost_before_tax_bau: float | None
+    year_one_export_benefit_before_tax: float
+    year_one_export_benefit_before_tax_bau: float | None
+    lifecycle_energy_cost_after_tax: float
+    lifecycle_energy_cost_after_tax_bau: float | None
+    lifecycle_demand_cost_after_tax: float
+    lifecycle_demand_cost_after_tax_bau: float | None
+    lifecycle_fixed_cost_after_tax: float
+    lifecycle_fixed_cost_after_tax_bau: float | None
+    lifecycle_min_charge_adder_after_tax: float
+    lifecycle_min_charge_adder_after_tax_bau: float | None
+    lifecycle_coincident_peak_cost_after_tax: float
+    lifecycle_coincident_peak_cost_after_tax_bau: float | None
+    lifecycle_export_benefit_after_tax: float
+    lifecycle_export_benefit_after_tax_bau: float | None
+
+
+class ElectricUtilityOutputs(Record):
+    """``outputs.ElectricUtility``: what the grid supplies (kW per time step, kWh a year)."""
+
+    __slots__ = ()
+    electric_to_load_series_kw: list[float]
+    electric_to_load_series_kw_bau: list[float] | None
+    electric_to_storage_series_kw: list[float]
+    annual_energy_supplied_kwh: float
+    annual_energy_supplied_kwh_bau: float | None
+
+
+class ElectricLoadOutputs(Record):
+    """``outputs.ElectricLoad``: the load modelled (kW per time step) and its annual energy."""
+
+    __slots__ = ()
+    load_series_kw: list[float]
+    critical_load_series_kw: list[float]
+    annual_calculated_kwh: float
+
+
+class _RenewableOutputs(Record):
+    """The fields PV arrays and Wind share."""
+
+    __slots__ = ()
+    size_kw: float
+    electric_to_load_series_kw: list[float]
+    electric_to_storage_series_kw: list[float]
+    electric_to_grid_series_kw: list[float]
+    electric_curtailed_series_kw: list[float]
+    annual_energy_produced_kwh: float
+    annual_energy_produced_kwh_bau: float | None
+    year_one_energy_produced_kwh: float
+    year_one_energy_produced_kwh_bau: float | None
+    annual_energy_exported_kwh: float
+    lifecycle_om_cost_after_tax: float
+    lifecycle_om_cost_after_tax_bau: float | None
+    production_factor_series: list[float]
+
+
+class PVOutputs(_RenewableOutputs):
+    """One PV array's results (``outputs.PV``, or one item of `Outputs.pv_arrays`): size (kW DC),
+    its flows (kW per time step) and energy (kWh). The ``_bau`` fields are None without existing PV."""
+
+    __slots__ = ()
+    name: str
+
+
+class WindOutputs(_RenewableOutputs):
+    """``outputs.Wind``: size (kW), flows and energy as a PV array's."""
+
+    __slots__ = ()
+
+
+class ElectricStorageOutputs(Record):
+    """``outputs.ElectricStorage``: power (kW) and energy (kWh) sizes, state of charge and discharge
+    per time step (empty lists when nothing is built)."""
+
+    __slots__ = ()
+    size_kw: float
+    size_kwh: float
+    soc_series_fraction: list[float]
+    storage_to_load_series_kw: list[float]
+    initial_capital_cost: float
+
+
+class GeneratorOutputs(Record):
+    """``outputs.Generator``: size (kW), fuel (gal a year) and costs ($), flows (kW per time step)."""
+
+    __slots__ = ()
+    size_kw: float
+    annual_fuel_consumption_gal: float
+    annual_fuel_consumption_gal_bau: float | None
+    annual_energy_produced_kwh: float
+    lifecycle_fuel_cost_after_tax: float
+    lifecycle_fuel_cost_after_tax_bau: float | None
+    year_one_fuel_cost_before_tax: float
+    year_one_fuel_cost_after_tax: float
+    lifecycle_fixed_om_cost_after_tax: float
+    year_one_fixed_om_cost_before_tax: float
+    lifecycle_variable_om_cost_after_tax: float
+    year_one_variable_om_cost_before_tax: float
+    electric_to_load_series_kw: list[float]
+    electric_to_storage_series_kw: list[float]
+    electric_to_grid_series_kw: list[float]
+    electric_curtailed_series_kw: list[float]
+
+
+class Outputs(Record):
+    """``result.outputs``: one typed record per section. ``Financial``, ``ElectricTariff``,
+    ``ElectricUtility``, ``ElectricLoad`` and ``Site`` are there for every optimal run; a
+    technology's section only when the scenario has it (else `AttributeError`)."""
+
+    __slots__ = ()
+    Financial: FinancialOutputs
+    ElectricTariff: ElectricTariffOutputs
+    ElectricUtility: ElectricUtilityOutputs
+    ElectricLoad: ElectricLoadOutputs
+    Site: Record
+    PV: PVOutputs
+    Wind: WindOutputs
+    ElectricStorage: ElectricStorageOutputs
+    Generator: GeneratorOutputs
+
+    def pv_arrays(self) -> list[PVOutputs]:
+        """Every PV array's results, in order: one for a single array (``outputs.PV``), each item
+        of the list the service gives for several, none without PV."""
+        value = self._data.get("PV")
+        if isinstance(value, Mapping):
+            return [PVOutputs(value, "outputs.PV")]
+        if isinstance(value, list):
+            return [PVOutputs(item, f"outputs.PV[{index}]") for index, item in enumerate(value) if isinstance(item, Mapping)]
+        return []
