@@ -4,6 +4,7 @@
     frame = sd.simulate(["a.tm2", "b.csv"], systems, client=client)   # a lazy dask DataFrame
     frame.to_parquet("yields/", partition_on=["site"])
     climate = sd.bulk_download(sd.ClientConfig(), requests, cache="s3://bucket/climate/")
+    results = sd.solve(scenarios, client=client)       # = sunflux.optimizer.solve_many, on the cluster
 
 Dask's own scheduler places the work (a ``distributed.LocalCluster``, dask-jobqueue on SLURM, a
 Kubernetes cluster, ...): see docs/design.md, "Dask".
@@ -21,5 +22,6 @@ except ImportError as error:  # the extra is missing: say which one to install
 
 from sunflux.distributed._download import ClientConfig, CsvRequest, bulk_download
 from sunflux.distributed._simulate import simulate
+from sunflux.distributed._solve import solve
 
-__all__ = ["ClientConfig", "CsvRequest", "bulk_download", "simulate"]
+__all__ = ["ClientConfig", "CsvRequest", "bulk_download", "simulate", "solve"]

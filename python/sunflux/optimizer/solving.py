@@ -29,6 +29,26 @@ def _check_threads(threads: int | None) -> None:
         raise ParameterError(f"threads must be a positive int (got {threads!r})")
 
 
+def _scenario_bodies(scenarios: Iterable[Scenario | Mapping[str, Any]]) -> list[bytes]:
+    """Every scenario's JSON, each checked first (`ParameterError` naming the first bad one by
+    its index)."""
+    if isinstance(scenarios, (str, bytes, Mapping, Scenario)):
+        raise ParameterError(f"scenarios must be an iterable of Scenario or dict (got one {type(scenarios).__name__})")
+    bodies: list[bytes] = []
+    for index, scenario in enumerate(scenarios):
+        try:
+            bodies.append(_scenario_json(scenario))
+        except ParameterError as error:
+            raise ParameterError([f"scenarios[{index}]: {problem}" for problem in error.errors]) from None
+    return bodies
+
+
+def _solve_json(scenario_json: str) -> dict[str, Any]:
+    """One scenario's JSON text (checked by `_scenario_bodies`) solved here: its results
+    document. What a worker of ``sunflux.distributed.solve`` runs."""
+    return _core.optimizer_solve(scenario_json.encode())
+
+
 def solve(scenario: Scenario | Mapping[str, Any], *, threads: int | None = None) -> OptimizerResult:
     """Solve one optimizer scenario in process and return its results.
 
@@ -85,12 +105,7 @@ def solve_many(
         Ctrl-C stops every running solve within about 0.2 s.
     """
     _check_threads(threads)
-    bodies: list[bytes] = []
-    for index, scenario in enumerate(scenarios):
-        try:
-            bodies.append(_scenario_json(scenario))
-        except ParameterError as error:
-            raise ParameterError([f"scenarios[{index}]: {problem}" for problem in error.errors]) from None
+    bodies = _scenario_bodies(scenarios)
     workers = min(threads or os.cpu_count() or 1, max(1, len(bodies)))
     token = _core.CancelToken()
     bar = Progress(len(bodies), progress and len(bodies) > 0, "solve_many", "scenario")
