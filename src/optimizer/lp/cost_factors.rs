@@ -1,0 +1,219 @@
+//! Cost factors: the present-worth factors of the lifecycle cost and the net present cost per
+//! unit of each technology after its tax treatment (ITC, MACRS, replacements) and incentives,
+//! with each PV array's cost curve (capped incentives add pieces). REopt.jl computes these in
+//! its inputs and `src/constraints/cost_curve_constraints.jl`; here they are `CostFactors`,
+//! computed once per model and shared by every case.
+
+use crate::optimizer::finance::{
+    self, effective_cost, incentive_cost_segments, CostSegment, RegionIncentive, Replacement, TaxTreatment,
+};
+use crate::optimizer::model::resilience_inputs::Generator;
+use crate::optimizer::model::{Model, Pv, Storage};
+
+/// Present-worth factors and per-unit present costs of one model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostFactors {
+    pub pwf_e: f64,
+    pub pwf_om: f64,
+    /// PV levelization factor of each array.
+    pub levelization: Vec<f64>,
+    /// (1 − τ_o): utility costs are tax deductible for the offtaker.
+    pub offtaker_after_tax: f64,
+    /// (1 − τ_w): O&M is tax deductible for the owner.
+    pub owner_after_tax: f64,
+    /// Cost curve of each array's new capacity: width (kW) and npc ($/kW) of each piece.
+    pub pv_segments: Vec<Vec<PricedSegment>>,
+    pub storage: Option<StorageCosts>,
+    /// Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y: year-one generator fuel costs.
+    pub pwf_fuel: f64,
+    pub generator: Option<GeneratorCosts>,
+    /// Off grid: present cost of the other capital costs after straight-line depreciation.
+    pub offgrid_other_capital_after_depreciation: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GeneratorCosts {
+    /// Net present $/kW of new capacity (MACRS and replacement included; no incentives).
+    pub net_present_cost_per_kw: f64,
+    /// Present value after tax of the replacement per kW (inside the net present cost).
+    pub replacement_present_cost_per_kw: f64,
+    /// $ present value per kWh produced: fuel on the fuel curve's slope (after the offtaker's
+    /// tax) and variable O&M (after the owner's tax).
+    pub cost_per_kwh: f64,
+    /// Gallons per kWh: the fuel curve's slope.
+    pub gallons_per_kwh: f64,
+    /// $ present value per hour on: the fuel curve's intercept (after the offtaker's tax).
+    pub cost_per_hour_on: f64,
+    /// Gallons per kWh with the intercept spread over the largest size: the LP relaxation of
+    /// the on/off binary that the outage microgrids still use (`lp::microgrid`).
+    pub relaxed_gallons_per_kwh: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PricedSegment {
+    pub width_kw: f64,
+    /// $/kW before any incentive (for initial capital costs).
+    pub installed_cost_per_kw: f64,
+    /// Net present $/kW after incentives, ITC and MACRS.
+    pub net_present_cost_per_kw: f64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StorageCosts {
+    pub net_present_cost_per_kw: f64,
+    pub net_present_cost_per_kwh: f64,
+    pub net_present_cost_constant: f64,
+    /// Present value after tax of replacements per kW, per kWh and of the constant.
+    pub replacement_present_cost_per_kw: f64,
+    pub replacement_present_cost_per_kwh: f64,
+    pub replacement_present_cost_constant: f64,
+}
+
+impl CostFactors {
+    /// Computes every factor; fails only when incentives make a PV cost curve non-convex.
+    pub fn new(model: &Model) -> Result<CostFactors, String> {
+        let f = &model.financial;
+        let pwf_e = finance::present_worth_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction);
+        let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
+        let levelization = model
+            .pvs
+            .iter()
+            .map(|pv| {
+                finance::levelization_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction, pv.degradation_fraction)
+            })
+            .collect();
+        let pv_segments = model.pvs.iter().map(|pv| pv_cost_curve(model, pv)).collect::<Result<_, _>>()?;
+        Ok(CostFactors {
+            pwf_e,
+            pwf_om,
+            levelization,
+            offtaker_after_tax: 1.0 - f.offtaker_tax_rate_fraction,
+            owner_after_tax: 1.0 - f.owner_tax_rate_fraction,
+            pv_segments,
+            storage: model.storage.as_ref().map(|s| storage_costs(model, s)),
+            pwf_fuel: finance::present_worth_factor(
+                f.analysis_years,
+                f.generator_fuel_cost_escalation_rate_fraction,
+                f.offtaker_discount_rate_fraction,
+            ),
+            generator: model.generator.as_ref().map(|g| generator_costs(model, g)),
+            offgrid_other_capital_after_depreciation: model.off_grid.as_ref().map_or(0.0, |o| {
+                o.other_capital_costs
+                    - finance::straight_line_depreciation_savings(
+                        o.other_capital_costs,
+                        f.owner_discount_rate_fraction,
+                        f.analysis_years,
+                        f.owner_tax_rate_fraction,
+                    )
+            }),
+        })
+    }
+
+    /// $ present value per $ of year-one utility cost, after tax.
+    pub fn utility_factor(&self) -> f64 {
+        self.pwf_e * self.offtaker_after_tax
+    }
+
+    /// $ present value per $ of year-one O&M cost, after tax.
+    pub fn om_factor(&self) -> f64 {
+        self.pwf_om * self.owner_after_tax
+    }
+}
+
+fn tax_treatment(model: &Model, itc: f64, macrs_years: u32, bonus: f64, itc_reduction: f64) -> TaxTreatment {
+    TaxTreatment {
+        owner_discount_rate: model.financial.owner_discount_rate_fraction,
+        owner_tax_rate: model.financial.owner_tax_rate_fraction,
+        itc_fraction: itc,
+        macrs_option_years: macrs_years,
+        macrs_bonus_fraction: bonus,
+        macrs_itc_reduction: itc_reduction,
+    }
+}
+
+/// PV cost curve: utility then state incentives (capped ones add pieces), then the ITC, MACRS
+/// and federal rebate on each piece's slope.
+fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
+    let i = &pv.incentives;
+    let utility = RegionIncentive {
+        fraction: i.utility_ibi_fraction,
+        fraction_cap: i.utility_ibi_max,
+        rebate_per_kw: i.utility_rebate_per_kw,
+        rebate_cap: i.utility_rebate_max,
+    };
+    let state = RegionIncentive {
+        fraction: i.state_ibi_fraction,
+        fraction_cap: i.state_ibi_max,
+        rebate_per_kw: i.state_rebate_per_kw,
+        rebate_cap: i.state_rebate_max,
+    };
+    let tax = tax_treatment(model, i.federal_itc_fraction, i.macrs_option_years, i.macrs_bonus_fraction, i.macrs_itc_reduction);
+    let pieces: Vec<CostSegment> = incentive_cost_segments(pv.installed_cost_per_kw, &utility, &state, pv.max_new_kw);
+    let priced: Vec<PricedSegment> = pieces
+        .iter()
+        .map(|piece| PricedSegment {
+            width_kw: piece.width_kw,
+            installed_cost_per_kw: pv.installed_cost_per_kw,
+            net_present_cost_per_kw: effective_cost(piece.pre_federal_cost_per_kw, None, &tax, i.federal_rebate_per_kw),
+        })
+        .collect();
+    if priced.windows(2).any(|w| w[1].net_present_cost_per_kw < w[0].net_present_cost_per_kw - 1e-9) {
+        return Err(format!(
+            "PV {}: incentive caps with these tax inputs give a non-convex cost curve, which a linear program cannot represent.",
+            pv.name
+        ));
+    }
+    Ok(priced)
+}
+
+/// The generator's capital cost per kW (MACRS and replacement, no incentives, as the service
+/// prices it) and its cost per kWh produced.
+fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
+    let f = &model.financial;
+    let tax = tax_treatment(model, 0.0, g.macrs_option_years, g.macrs_bonus_fraction, g.macrs_itc_reduction);
+    let replacement = (g.replacement_year < f.analysis_years).then_some(Replacement { cost: g.replace_cost_per_kw, year: g.replacement_year });
+    let pwf_fuel = finance::present_worth_factor(f.analysis_years, f.generator_fuel_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction);
+    let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
+    let fuel_factor = pwf_fuel * (1.0 - f.offtaker_tax_rate_fraction) * g.fuel_cost_per_gallon;
+    GeneratorCosts {
+        net_present_cost_per_kw: effective_cost(g.installed_cost_per_kw, replacement, &tax, 0.0),
+        replacement_present_cost_per_kw: replacement
+            .map_or(0.0, |r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + tax.owner_discount_rate).powi(r.year as i32)),
+        cost_per_kwh: fuel_factor * g.fuel_slope_gal_per_kwh + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
+        gallons_per_kwh: g.fuel_slope_gal_per_kwh,
+        cost_per_hour_on: fuel_factor * g.fuel_intercept_gal_per_hour,
+        relaxed_gallons_per_kwh: g.fuel_slope_gal_per_kwh + g.fuel_intercept_gal_per_hour / g.max_total_kw().max(1e-9),
+    }
+}
+
+fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
+    let tax = tax_treatment(model, s.total_itc_fraction, s.macrs_option_years, s.macrs_bonus_fraction, s.macrs_itc_reduction);
+    let years = model.financial.analysis_years;
+    let replacement = |cost: f64, year: u32| (year < years).then_some(Replacement { cost, year });
+    let replacement_pv = |r: Option<Replacement>| {
+        r.map_or(0.0, |r| {
+            r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + tax.owner_discount_rate).powi(r.year as i32)
+        })
+    };
+    let kw_replacement = replacement(s.replace_cost_per_kw, s.inverter_replacement_year);
+    let kwh_replacement = replacement(s.replace_cost_per_kwh, s.battery_replacement_year);
+    let constant_replacement = replacement(s.replace_cost_constant, s.cost_constant_replacement_year);
+    StorageCosts {
+        net_present_cost_per_kw: effective_cost(s.installed_cost_per_kw, kw_replacement, &tax, s.total_rebate_per_kw),
+        net_present_cost_per_kwh: effective_cost(s.installed_cost_per_kwh, kwh_replacement, &tax, 0.0) - s.total_rebate_per_kwh,
+        net_present_cost_constant: if s.has_cost_constant() {
+            effective_cost(s.installed_cost_constant, constant_replacement, &tax, 0.0)
+        } else {
+            0.0
+        },
+        replacement_present_cost_per_kw: replacement_pv(kw_replacement),
+        replacement_present_cost_per_kwh: replacement_pv(kwh_replacement),
+        replacement_present_cost_constant: if s.has_cost_constant() { replacement_pv(constant_replacement) } else { 0.0 },
+    }
+}
+
+/// Off grid: the other annual costs (after the owner's tax) and other capital costs (after
+/// depreciation), fixed terms of the lifecycle cost.
+pub(super) fn offgrid_constant_costs(model: &Model, factors: &CostFactors) -> f64 {
+    model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.om_factor() + factors.offgrid_other_capital_after_depreciation)
+}

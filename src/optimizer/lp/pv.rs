@@ -1,0 +1,74 @@
+//! The renewable arrays (PV and wind share these rows): each array's new capacity with the
+//! priced pieces of its cost curve and its O&M, the net-metering or interconnection cap and the
+//! roof and land space the arrays share, and the production balance of each step (the uses of
+//! the output at most, or without curtailment equal to, the production).
+
+use super::{Case, CostFactors, Layout, LinearProgram, RowKind, SizeChoice};
+use crate::optimizer::model::Model;
+
+/// PV capacity of each array: `new_i` with its bounds and the priced pieces of its cost curve,
+/// plus the O&M of the whole capacity (existing included) as objective terms.
+pub(super) fn pv_size_variables(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> (Vec<Option<usize>>, Vec<Vec<usize>>) {
+    let mut news = Vec::new();
+    let mut all_segments = Vec::new();
+    for (i, pv) in model.pvs.iter().enumerate() {
+        if case.pv == SizeChoice::Absent {
+            news.push(None);
+            all_segments.push(Vec::new());
+            continue;
+        }
+        let om = factors.om_factor() * pv.om_cost_per_kw;
+        lp.objective_constant += om * pv.existing_kw;
+        if case.pv != SizeChoice::Sized {
+            news.push(None);
+            all_segments.push(Vec::new());
+            continue;
+        }
+        let new = lp.variable(om, pv.min_new_kw, pv.max_new_kw);
+        let segments: Vec<usize> =
+            factors.pv_segments[i].iter().map(|segment| lp.variable(segment.net_present_cost_per_kw, 0.0, segment.width_kw)).collect();
+        let mut terms = vec![(new, 1.0)];
+        terms.extend(segments.iter().map(|&s| (s, -1.0)));
+        lp.row(&terms, RowKind::Equal, 0.0);
+        news.push(Some(new));
+        all_segments.push(segments);
+    }
+    (news, all_segments)
+}
+
+/// The net-metering or interconnection cap on the arrays' total kW and the space they share.
+pub(super) fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &Model, case: &Case) {
+    let news: Vec<(usize, usize)> = layout.pv_new.iter().enumerate().filter_map(|(i, new)| new.map(|j| (i, j))).collect();
+    if news.is_empty() {
+        return;
+    }
+    if let Some(cap) = case.pv_total_cap_kw {
+        let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
+        let terms: Vec<(usize, f64)> = news.iter().map(|&(_, j)| (j, 1.0)).collect();
+        lp.row(&terms, RowKind::LessOrEqual, cap - existing);
+    }
+    for limit in &model.pv_space_limits {
+        let terms: Vec<(usize, f64)> = news.iter().filter(|(i, _)| limit.arrays.contains(i)).map(|&(_, j)| (j, 1.0)).collect();
+        lp.row(&terms, RowKind::LessOrEqual, limit.max_new_kw);
+    }
+}
+
+pub(super) fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &CostFactors, case: &Case) {
+    if model.pvs.is_empty() || case.pv == SizeChoice::Absent {
+        return;
+    }
+    let uses = [layout.pv_load, layout.pv_storage, layout.pv_nem, layout.pv_whl, layout.pv_exc];
+    let kind = if model.pvs.iter().all(|pv| pv.can_curtail) { RowKind::LessOrEqual } else { RowKind::Equal };
+    for t in 0..model.steps() {
+        let mut terms: Vec<(usize, f64)> = uses.iter().flatten().map(|&start| (start + t, 1.0)).collect();
+        let mut existing = 0.0;
+        for (i, pv) in model.pvs.iter().enumerate() {
+            let production_per_kw = pv.production_factor[t] * factors.levelization[i];
+            existing += production_per_kw * pv.existing_kw;
+            if let Some(new) = layout.pv_new[i] {
+                terms.push((new, -production_per_kw));
+            }
+        }
+        lp.row(&terms, kind, existing);
+    }
+}
