@@ -6,13 +6,17 @@
 //! `blended_doe_reference_percents`, scaled by `annual_kwh` or `monthly_totals_kwh`) becomes
 //! `loads_kw` for `year` 2017, hourly values repeated to `Settings.time_steps_per_hour`; the
 //! reference fields go, and `normalize_and_scale_load_profile_input` is set when
-//! `monthly_peaks_kw` is given. A rate reference (`urdb_label`, or `urdb_utility_name` with
+//! `monthly_peaks_kw` is given. The service leaves those peaks unapplied when the reference is
+//! a FlatLoad (or a blend more than 75 % one FlatLoad), and so does the engine when it sees
+//! that name beside `loads_kw`: such a reference keeps its name fields (`doe_reference_name`,
+//! or the blend's two lists) beside the resolved `loads_kw`. A rate reference (`urdb_label`, or `urdb_utility_name` with
 //! `urdb_rate_name`) becomes `urdb_response`; the label stays as a note. A section that already
 //! holds `loads_kw` or `urdb_response` is left as it is, as the service uses them first.
 
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::optimizer::loads::peak_scaling_skipped;
 use crate::optimizer::scenario::given;
 use crate::services::raw::RawValue;
 use crate::services::simulated_load::{RawSimulatedLoad, REFERENCE_YEAR};
@@ -20,6 +24,9 @@ use crate::services::simulated_load::{RawSimulatedLoad, REFERENCE_YEAR};
 /// ElectricLoad inputs that the resolved `loads_kw` replaces.
 const LOAD_REFERENCE_FIELDS: [&str; 5] =
     ["doe_reference_name", "blended_doe_reference_names", "blended_doe_reference_percents", "annual_kwh", "monthly_totals_kwh"];
+/// The reference fields that name the building; kept beside `loads_kw` when the service would
+/// skip `monthly_peaks_kw` for them (`peak_scaling_skipped`).
+const LOAD_REFERENCE_NAMES: [&str; 3] = ["doe_reference_name", "blended_doe_reference_names", "blended_doe_reference_percents"];
 /// Hourly values in a (non-leap) modelled year.
 const HOURS: usize = 8760;
 
@@ -121,8 +128,20 @@ fn steps_per_hour(document: &Value) -> i64 {
     steps.filter(|steps| *steps != 0).unwrap_or(1)
 }
 
+/// Whether the service leaves `monthly_peaks_kw` unapplied for the reference of `load`: a
+/// FlatLoad `doe_reference_name`, or a blend more than 75 % one FlatLoad (the names and shares
+/// read as the engine reads them beside `loads_kw`).
+fn flat_load_reference(load: &Map<String, Value>) -> bool {
+    let name = load.get("doe_reference_name").and_then(Value::as_str).unwrap_or("");
+    let list = |field: &str| load.get(field).and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let shares = list("blended_doe_reference_percents").iter().filter_map(Value::as_f64);
+    let blend: Vec<(&str, f64)> = list("blended_doe_reference_names").iter().filter_map(Value::as_str).zip(shares).collect();
+    peak_scaling_skipped(name, &blend)
+}
+
 /// `document` with its reference load replaced by `fetched` (the endpoint's values for the year,
-/// hourly or finer) repeated to the scenario's time steps.
+/// hourly or finer) repeated to the scenario's time steps. With `monthly_peaks_kw` given, a
+/// FlatLoad reference keeps its name fields, so that the peaks stay unapplied as in the service.
 pub fn with_loads(mut document: Value, fetched: &[f64]) -> Value {
     let per_hour = steps_per_hour(&document);
     let fetched_steps = i64::try_from(fetched.len() / HOURS).unwrap_or(1).max(1);
@@ -134,7 +153,8 @@ pub fn with_loads(mut document: Value, fetched: &[f64]) -> Value {
     };
     let Some(Value::Object(load)) = document.get_mut("ElectricLoad") else { return document };
     let peaks_given = given(load.get("monthly_peaks_kw"));
-    load.retain(|field, _| !LOAD_REFERENCE_FIELDS.contains(&field.as_str()));
+    let keep_names = peaks_given && flat_load_reference(load);
+    load.retain(|field, _| !LOAD_REFERENCE_FIELDS.contains(&field.as_str()) || (keep_names && LOAD_REFERENCE_NAMES.contains(&field.as_str())));
     load.insert("loads_kw".to_owned(), Value::Array(loads));
     load.insert("year".to_owned(), Value::from(REFERENCE_YEAR));
     if peaks_given {
@@ -237,6 +257,51 @@ mod tests {
         document["ElectricLoad"] = json!({"doe_reference_name": "Hospital"});
         let Err(Error::Parameter(problems)) = load_reference(&document) else { panic!("accepted") };
         assert!(problems[0].starts_with("Site.latitude and Site.longitude are needed"));
+    }
+
+    /// The service leaves `monthly_peaks_kw` unapplied for a FlatLoad reference, or a blend more
+    /// than 75 % one FlatLoad: resolve keeps the names beside `loads_kw`, and the engine, reading
+    /// them there, leaves the fetched load as it is. Other references lose their names and get
+    /// the peaks.
+    #[test]
+    fn a_flatload_reference_keeps_its_names_so_the_peaks_stay_unapplied() {
+        let fetched: Vec<f64> = hourly().iter().map(|kw| kw + 10.0).collect();
+        let resolved = |load: Value| {
+            let mut load = load;
+            load["annual_kwh"] = json!(200_000);
+            load["monthly_peaks_kw"] = json!(vec![40.0; 12]);
+            let document = json!({
+                "Site": {"latitude": 39.74, "longitude": -105.17},
+                "ElectricLoad": load,
+                "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 10.0},
+            });
+            let document = with_loads(document, &fetched);
+            let mut fields: Vec<String> = document["ElectricLoad"].as_object().unwrap().keys().cloned().collect();
+            fields.sort();
+            let model = crate::optimizer::from_scenario(&document, &[]).expect("supported");
+            (fields, model.load_kw)
+        };
+        let resolved_fields = ["loads_kw", "monthly_peaks_kw", "normalize_and_scale_load_profile_input", "year"];
+        let with_names = |names: &[&str]| {
+            let mut fields: Vec<String> = resolved_fields.iter().chain(names).map(|field| (*field).to_owned()).collect();
+            fields.sort();
+            fields
+        };
+        let (fields, load) = resolved(json!({"doe_reference_name": "FlatLoad_16_5"}));
+        assert_eq!((fields, load.as_slice()), (with_names(&["doe_reference_name"]), fetched.as_slice()), "FlatLoad: the peaks are not applied");
+        let blend = ["blended_doe_reference_names", "blended_doe_reference_percents"];
+        let (fields, load) = resolved(json!({"blended_doe_reference_names": ["FlatLoad_8_7", "Hospital"], "blended_doe_reference_percents": [0.8, 0.2]}));
+        assert_eq!((fields, load.as_slice()), (with_names(&blend), fetched.as_slice()), "a blend 80 % FlatLoad: the peaks are not applied");
+        for load in [json!({"doe_reference_name": "MediumOffice"}),
+                     json!({"blended_doe_reference_names": ["FlatLoad", "Hospital"], "blended_doe_reference_percents": [0.75, 0.25]})] {
+            let (fields, load) = resolved(load);
+            assert_eq!(fields, with_names(&[]));
+            let peak = load.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            assert!((peak - 40.0).abs() < 1e-9, "the peaks are applied: {peak} kW");
+        }
+        let mut no_peaks = json!({"ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 1000}});
+        no_peaks = with_loads(no_peaks, &fetched);
+        assert!(no_peaks["ElectricLoad"].get("doe_reference_name").is_none(), "without peaks the name goes as before");
     }
 
     #[test]
