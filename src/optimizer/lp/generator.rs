@@ -9,12 +9,9 @@ use crate::optimizer::model::Model;
 /// Fuel at or above this is unlimited (the service's default `fuel_avail_gal` is 1e9).
 pub const UNLIMITED_FUEL_GAL: f64 = 1.0e9;
 
-/// The generator: new capacity (its net present cost and O&M per kW), and where it may run,
-/// its output to load and to storage per step at its cost per kWh, at most its size; the
-/// year's fuel at most `fuel_avail_gal`.
-///
-/// The generator: its new capacity, and per step where it may run its output to the load (and
-/// to storage), within its size and fuel. The service's on/off binary per step (`on_t`) is
+/// The generator: new capacity (its net present cost and O&M per kW), and per step where it may
+/// run its output to the load (and to storage) at its cost per kWh, within its size; the year's
+/// fuel at most `fuel_avail_gal`. The service's on/off binary per step (`on_t`) is
 /// modelled when it matters, that is with a minimum turndown or a fuel-curve intercept; output
 /// is then to load, to storage and, with `can_curtail` (the service's default: no), curtailed:
 ///

@@ -59,7 +59,7 @@ const TURNDOWN_TOLERANCE_KW: f64 = 1e-6;
 /// turndown (`min_turn_down_fraction` × size): the outage microgrids relax the service's on/off
 /// binary (`lp::microgrid`), so such steps can be optimal there while the service would keep the
 /// generator off or at least at turndown. Counts the year's dispatch (exact with turndown, see
-/// `lp::add_generator`, except where the service itself does not apply it) and every outage of
+/// `lp::generator`, except where the service itself does not apply it) and every outage of
 /// the multiple-outage form; `None` when there is no turndown or no step below it.
 pub fn turndown_warning(model: &Model, optimal: &CaseSolution) -> Option<String> {
     let g = model.generator.as_ref()?;
