@@ -5,7 +5,7 @@
 //! quickly, long jobs are not hammered) up to `max_pause`, and is shortened so that the last one
 //! ends at the deadline. Callers choose the numbers: the climate fetch starts at 0.25 s with a cap
 //! of 10 s; the technical-potential wait and the optimizer run start at `poll_interval` (default
-//! 1 s) with the cap `max_interval` (default 15 s).
+//! 0.05 s for the optimizer run, 1 s for other jobs) with the cap `max_interval` (default 15 s).
 
 use std::time::{Duration, Instant};
 
