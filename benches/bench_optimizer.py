@@ -1,7 +1,7 @@
 """Optimizer: end-to-end ``client.optimizer.run`` against the embedded optimizer for one year of PV
 + storage on a TOU and demand tariff at 1, 2 and 4 time steps per hour, and how time scales with
 the number of steps; then one hourly year on URDB rates (a TOU rate with tiered TOU demand, and a
-declining block rate whose falling tier takes the branch and bound) beside the LP-only case."""
+declining block rate whose falling tier is a binary per month) beside the LP-only case."""
 
 from __future__ import annotations
 
@@ -74,7 +74,7 @@ def urdb_section(client: sf.Client) -> str:
 
 
 def branching_section(client: sf.Client) -> str:
-    """The branch and bound's cost: a falling tier vs the same PV-only scenario on a flat rate."""
+    """The binaries' cost: a falling tier vs the same PV-only scenario on a flat rate."""
     base = (
         Scenario(site=Site(latitude=39.74, longitude=-105.17))
         .with_settings(timeout_seconds=1200)
@@ -83,7 +83,7 @@ def branching_section(client: sf.Client) -> str:
     )
     cases = {
         "blended 12 ¢/kWh, $8/kW (LP only)": base.with_tariff(ElectricTariff.blended(energy_rate=0.12, demand_rate=8.0)).resolve(client, cache_dir=None),
-        "URDB declining block (branch and bound)": base.with_tariff(ElectricTariff(urdb_label=DECLINING_BLOCK)).resolve(client, cache_dir=None),
+        "URDB declining block (MILP)": base.with_tariff(ElectricTariff(urdb_label=DECLINING_BLOCK)).resolve(client, cache_dir=None),
     }
     rows, baseline = [], None
     for label, document in cases.items():
@@ -96,10 +96,10 @@ def branching_section(client: sf.Client) -> str:
         baseline = baseline or seconds
         rows.append(f"| {label} | {seconds:.2f} | {seconds / baseline:.1f}x | {last[-1].outputs.PV.size_kw:.1f} kW |")
     return (
-        "### A tier whose price falls with use (branch and bound), one hourly year of PV\n\n"
+        "### A tier whose price falls with use (a MILP), one hourly year of PV\n\n"
         "A 600 MWh retail load with PV only, once on a flat rate (one LP) and once on the stand-in's "
         "declining block (the cheaper second block needs the first full: every month is an either-or "
-        "choice, solved by the branch and bound over Clarabel LPs). One run each.\n\n"
+        "choice: the relaxation first, HiGHS when its rounded point is not within the gap). One run each.\n\n"
         "| tariff | run() s | vs LP only | PV |\n|---|---|---|---|\n" + "\n".join(rows)
     )
 
