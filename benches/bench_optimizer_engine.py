@@ -15,6 +15,8 @@ import math
 import os
 import subprocess
 import time
+import warnings
+from pathlib import Path
 from typing import Any, Callable
 
 import sunflux as sf
@@ -156,9 +158,6 @@ def corpus_section() -> str:
     folder = os.environ.get("SUNFLUX_SCENARIO_CORPUS")
     if not folder:
         return "### Real scenarios\n\nNot run: `SUNFLUX_SCENARIO_CORPUS` is not set."
-    from pathlib import Path
-    import warnings
-
     manifest = json.loads((Path(folder) / "MANIFEST.json").read_text())["files"]
     valid = [e["file"] for e in manifest if e["expected"] in ("api_valid", "api_valid_runtime_error")]
     resolved: dict[str, dict[str, Any]] = {}
