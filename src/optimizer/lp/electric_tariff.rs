@@ -139,12 +139,8 @@ pub(super) fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, mode
 /// purchase). Negative when the site could cover the month.
 fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors) -> [f64; 12] {
     let dt = model.step_hours();
-    let has_pv = [layout.pv_load, layout.pv_storage, layout.pv_nem, layout.pv_whl, layout.pv_exc].iter().any(Option::is_some);
-    let generator_kw = match (&model.generator, layout.generator_new) {
-        (Some(g), Some(_)) => g.max_total_kw(),
-        (Some(g), None) => g.existing_kw,
-        (None, _) => 0.0,
-    };
+    let has_pv = layout.pv_uses().iter().any(Option::is_some);
+    let generator_kw = model.generator.as_ref().map_or(0.0, |g| g.largest_kw(layout.generator_new.is_some()));
     let mut least = [0.0f64; 12];
     for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
         let pv_kw: f64 = if has_pv {

@@ -38,10 +38,7 @@ pub(super) fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: 
     let dt = model.step_hours();
     let storage = model.storage.as_ref().filter(|_| case.storage);
     let most_in_step = |t: usize| model.load_kw[t] + storage.map_or(0.0, |s| s.max_kw);
-    let largest_size = match layout.generator_new {
-        Some(_) => g.max_total_kw(),
-        None => g.existing_kw,
-    };
+    let largest_size = g.largest_kw(layout.generator_new.is_some());
     let size_bound = if costs.net_present_cost_per_kw + om > 0.0 {
         let most = (0..model.steps()).map(most_in_step).fold(0.0, f64::max);
         largest_size.min(most.max(g.existing_kw + g.min_new_kw))

@@ -274,6 +274,11 @@ impl Dispatch {
 }
 
 impl Layout {
+    /// The series PV output goes to: load, storage, net metering, wholesale, beyond the limit.
+    pub fn pv_uses(&self) -> [Option<usize>; 5] {
+        [self.pv_load, self.pv_storage, self.pv_nem, self.pv_whl, self.pv_exc]
+    }
+
     /// Reads a solution, clipping the interior-point noise (values at or below `tolerance`
     /// become 0, row excesses are trimmed so every step balances exactly), and derives the
     /// substituted flows (grid to load, curtailment) from the rows whose slacks they are.

@@ -57,7 +57,7 @@ pub(super) fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Mo
     if model.pvs.is_empty() || case.pv == SizeChoice::Absent {
         return;
     }
-    let uses = [layout.pv_load, layout.pv_storage, layout.pv_nem, layout.pv_whl, layout.pv_exc];
+    let uses = layout.pv_uses();
     let kind = if model.pvs.iter().all(|pv| pv.can_curtail) { RowKind::LessOrEqual } else { RowKind::Equal };
     for t in 0..model.steps() {
         let mut terms: Vec<(usize, f64)> = uses.iter().flatten().map(|&start| (start + t, 1.0)).collect();

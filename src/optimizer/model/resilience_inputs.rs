@@ -79,6 +79,12 @@ impl Generator {
         self.existing_kw + self.max_new_kw
     }
 
+    /// The largest capacity a case can have: the largest total when it sizes the generator,
+    /// else what exists.
+    pub fn largest_kw(&self, sized: bool) -> f64 {
+        if sized { self.max_total_kw() } else { self.existing_kw }
+    }
+
     /// Whether the generator may run in a step with (true) or without the grid.
     pub fn may_run(&self, grid_available: bool) -> bool {
         !grid_available || !self.only_runs_during_grid_outage
