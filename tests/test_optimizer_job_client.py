@@ -142,3 +142,30 @@ def test_a_results_document_is_read_from_any_mapping_and_a_bad_value_is_named() 
     raw["outputs"]["ElectricLoad"]["critical_load_series_kw"] = [object()] * 8760
     with pytest.raises(sf.ParameterError, match=r"^result\.outputs\.ElectricLoad\.critical_load_series_kw\[0\] must be a JSON value \(got object\)$"):
         simulate_outages(raw)
+
+
+WRONG_SHAPES = [
+    ({}, "has no status"),
+    ({"run_uuid": UUID, "status": ""}, "has no status"),
+    ({"run_uuid": UUID, "status": ["optimal"]}, "has no status"),
+    ({"run_uuid": UUID, "status": "optimal", "messages": ["x"]}, "has messages of type array where an object is expected"),
+    ({"run_uuid": UUID, "status": "optimal", "messages": "x"}, "has messages of type string where an object is expected"),
+    ({"run_uuid": UUID, "status": "optimal", "outputs": [1, 2]}, "has outputs of type array where an object is expected"),
+    ({"run_uuid": UUID, "status": "optimal", "inputs": 3}, "has inputs of type number where an object is expected"),
+    ({"run_uuid": {"a": 1}, "status": "optimal"}, "has a run_uuid of type object where a string is expected"),
+]
+
+
+@pytest.mark.parametrize(("answer", "problem"), WRONG_SHAPES)
+def test_a_results_document_of_the_wrong_shape_is_an_api_error_naming_the_run(loopback: LoopbackServer, answer: dict[str, Any], problem: str) -> None:
+    server = JobServer(loopback, [(200, answer)])
+    for call in (lambda: server.client.optimizer.results(UUID), lambda: server.client.optimizer.run(scenario(), timeout=5, poll_interval=0.01)):
+        with pytest.raises(sf.ApiError) as caught:
+            call()
+        assert type(caught.value) is sf.ApiError and f"for run {UUID} {problem}" in str(caught.value)
+
+
+def test_a_results_document_without_its_run_uuid_gets_the_one_asked_for(loopback: LoopbackServer) -> None:
+    server = JobServer(loopback, [(200, {"status": "optimal", "outputs": None, "messages": None})])
+    result = server.client.optimizer.results(UUID)
+    assert (result.run_uuid, result.status, result.messages, result.outputs.to_dict()) == (UUID, "optimal", {}, {})

@@ -686,18 +686,18 @@ def optimizer_submit(client: CoreClient, scenario: bytes, trace: bool = False) -
 def optimizer_submit_async(client: CoreClient, scenario: bytes, trace: bool = False) -> Awaitable[str]:
     """POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
     `ValidationError` with `input_errors`. Awaitable."""
-def optimizer_results(client: CoreClient, run_uuid: object, trace: bool = False) -> tuple[dict[str, Any], int]:
+def optimizer_results(client: CoreClient, run_uuid: object, trace: bool = False) -> tuple[CoreResultDocument, int]:
     """One read of a run's results: `(document, http_status)` in whatever state the run is."""
-def optimizer_results_async(client: CoreClient, run_uuid: object, trace: bool = False) -> Awaitable[tuple[dict[str, Any], int]]:
+def optimizer_results_async(client: CoreClient, run_uuid: object, trace: bool = False) -> Awaitable[tuple[CoreResultDocument, int]]:
     """One read of a run's results: `(document, http_status)` in whatever state the run is. Awaitable."""
 def optimizer_run(
     client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
-) -> tuple[dict[str, Any], int]:
+) -> tuple[CoreResultDocument, int]:
     """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
     `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise."""
 def optimizer_run_async(
     client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
-) -> Awaitable[tuple[dict[str, Any], int]]:
+) -> Awaitable[tuple[CoreResultDocument, int]]:
     """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
     `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise. Awaitable."""
 def optimizer_urdb_rate(client: CoreClient, label: object, trace: bool = False) -> dict[str, Any]:
@@ -712,19 +712,43 @@ def optimizer_urdb_rate_by_name_async(
 ) -> Awaitable[dict[str, Any]]:
     """The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
     database's). Awaitable."""
-def optimizer_series(document: _Mapping[str, Any], tz: float | None = None) -> _ArrowStream:
-    """The results frame of a results document as an Arrow table: `timestamp` in the standard time
-    `tz` hours east of UTC (when None, the nearest known place's within 400 km of `inputs.Site`,
-    or its nautical zone; UTC without a site), then every year-long output series."""
-def optimizer_solve(scenario_json: bytes, token: CancelToken | None = None) -> dict[str, Any]:
+class CoreResultDocument:
+    """An optimizer results document kept as parsed JSON on the Rust side."""
+    @staticmethod
+    def from_mapping(mapping: _Mapping[str, Any]) -> CoreResultDocument:
+        """The document of a mapping (a results dict a user kept, for example from the live service)."""
+    @staticmethod
+    def from_json(text: bytes) -> CoreResultDocument:
+        """The document of its JSON text (how a result is pickled)."""
+    def to_json(self) -> bytes:
+        """The document's JSON text."""
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+    def head(self) -> tuple[str, str, dict[str, Any]]:
+        """`(run_uuid, status, messages)`: the two texts ("" when absent) and the messages (an empty
+        dict when absent or not an object)."""
+    def part_dict(self, name: str) -> dict[str, Any]:
+        """A top-level part (`inputs`, `outputs`, …) as Python objects; an empty dict when absent."""
+    def number_at(self, path: list[str]) -> float | None:
+        """The number at `path` (keys from the top), or None where there is none."""
+    def to_dict(self) -> dict[str, Any]:
+        """The whole document as Python objects."""
+    def without_series(self) -> dict[str, Any]:
+        """The document with every list of numbers left out of `outputs` (what a summary row reads:
+        sizes, costs, bills, emissions), as Python objects."""
+    def series(self, tz: float | None = None) -> _ArrowStream:
+        """The results frame as an Arrow table: `timestamp` in the standard time `tz` hours east of
+        UTC (when None, the nearest known place's within 400 km of `inputs.Site`, or its nautical
+        zone; UTC without a site), then every year-long output series."""
+    def simulate_outages(self, microgrid_only: bool = False) -> dict[str, Any]:
+        """`simulate_outages` of the result: its inputs gathered in Rust (`optimizer::outage_inputs`),
+        with the schema's defaults for what the document leaves out."""
+
+def optimizer_solve(scenario_json: bytes, token: CancelToken | None = None) -> CoreResultDocument:
     """Solves a scenario (JSON text) in process and returns its results document; `ParameterError`
     for refused scenarios, `JobFailed` / `JobTimeout` when there is no optimum in time, and
     `KeyboardInterrupt` when `token` is cancelled or Ctrl-C arrives."""
 def set_highs_location(path: str | os.PathLike[str]) -> None:
     """Tells the engine where `highsbox`'s HiGHS distribution folder is."""
-def simulate_result_outages(result: _Mapping[str, Any], microgrid_only: bool = False) -> dict[str, Any]:
-    """`simulate_outages` of a results document (a dict): its inputs gathered in Rust, with the
-    schema's defaults for what the body leaves out."""
 from os import PathLike as _PathLike
 
 OPTIMIZER_REFERENCE_YEAR: Final[int]

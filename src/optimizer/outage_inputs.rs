@@ -20,20 +20,6 @@ const STORAGE_EFFICIENCIES: [&str; 3] = ["internal_efficiency_fraction", "invert
 /// The generator's turndown off grid when the inputs give none (the service's).
 const OFF_GRID_TURNDOWN: f64 = 0.15;
 
-/// The parts of a results document `from_results` reads (a caller may hand over only these).
-pub const READS: [&[&str]; 10] = [
-    &["status"],
-    &["inputs", "ElectricStorage"],
-    &["inputs", "Generator"],
-    &["inputs", "Settings"],
-    &["outputs", "ElectricLoad"],
-    &["outputs", "PV"],
-    &["outputs", "Wind"],
-    &["outputs", "Outages"],
-    &["outputs", "ElectricStorage"],
-    &["outputs", "Generator"],
-];
-
 /// The fuel curve (gallons per kWh, gallons per hour running) of the generator's efficiencies.
 pub fn fuel_curve(efficiency_full_load: f64, efficiency_half_load: f64, kwh_per_gallon: f64) -> Result<(f64, f64), String> {
     if [efficiency_full_load, efficiency_half_load, kwh_per_gallon].iter().any(|v| !v.is_finite() || *v <= 0.0) {

@@ -1,5 +1,5 @@
 //! The program's size, estimated from the scenario before anything is built, and the limits a
-//! scenario must stay within (docs/design.md, "Bounded size"): the embedded service answers 400
+//! scenario must stay within (docs/design.md, "Limits"): the embedded service answers 400
 //! and `solve` raises `ParameterError` past them, so no input can make the hosting process
 //! grow without bound.
 
@@ -11,7 +11,7 @@ use crate::optimizer::calendar::HOURS_PER_YEAR;
 pub const MAX_VARIABLES: usize = 3_000_000;
 
 /// Most outage steps of the multiple-outage form: starts × the sum of the durations.
-pub const MAX_OUTAGE_STEPS: usize = 200_000;
+pub const MAX_OUTAGE_STEPS: usize = 50_000;
 
 /// Variables per time step of the year's dispatch, at most (PV flows, storage, grid, tiers,
 /// generator and its on/off): a bound, not a count.
@@ -80,7 +80,7 @@ mod tests {
         let scenario = json!({"ElectricUtility": {"outage_start_time_steps": starts, "outage_durations": [48]}});
         assert_eq!(estimate(&scenario).outage_steps, 384_000);
         let message = too_large(&scenario).unwrap();
-        assert!(message.contains("outage_start_time_steps") && message.contains("200000"), "{message}");
+        assert!(message.contains("outage_start_time_steps") && message.contains("50000"), "{message}");
     }
 
     #[test]

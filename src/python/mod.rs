@@ -25,6 +25,7 @@ pub mod technical_potential;
 pub mod time_zones;
 pub mod optimizer_jobs;
 pub mod optimizer_resolve;
+pub mod optimizer_result;
 pub mod optimizer_solve;
 pub mod validation;
 
@@ -50,6 +51,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load_async, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::simulate_outages, m)?)?;
+    m.add_class::<optimizer_result::CoreResultDocument>()?;
     m.add_function(wrap_pyfunction!(optimizer_solve::optimizer_solve, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_solve::set_highs_location, m)?)?;
     m.add_function(wrap_pyfunction!(pv::pv_estimate, m)?)?;
@@ -104,8 +106,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_async, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_by_name, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_urdb_rate_by_name_async, m)?)?;
-    m.add_function(wrap_pyfunction!(optimizer_jobs::optimizer_series, m)?)?;
-    m.add_function(wrap_pyfunction!(optimizer::simulate_result_outages, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_resolve::optimizer_resolve, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_resolve::optimizer_resolve_async, m)?)?;
     optimizer_resolve::register(m)?;

@@ -1,17 +1,17 @@
 //! Bindings of the optimizer: the service's load endpoint (`client.optimizer.simulated_load`:
 //! validation with the rules the embedded endpoint uses, the request, and the load as Arrow),
-//! and the outage survival simulation (`sunflux.optimizer.simulate_outages`, of given series or
-//! of a results document).
+//! and the outage survival simulation of given series (`sunflux.optimizer.simulate_outages`; a
+//! result's own is `CoreResultDocument.simulate_outages`).
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::client::sync_and_async;
-use super::convert::{arrow_table, py_parts_to_json, raw_value};
+use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use crate::error::Error;
-use crate::optimizer::outage_inputs::{self, fuel_curve};
+use crate::optimizer::outage_inputs::fuel_curve;
 use crate::optimizer::outage_sim::{self, OutageSimInputs};
 use crate::services::simulated_load::request::{fetch_simulated_load, LoadProfile};
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
@@ -120,22 +120,12 @@ pub fn simulate_outages<'py>(
     survival(py, &inputs)
 }
 
-/// `simulate_outages` of a results document (a dict): its inputs gathered in Rust
-/// (`optimizer::outage_inputs`), with the schema's defaults for what the body leaves out.
-#[pyfunction]
-#[pyo3(signature = (result, microgrid_only=false))]
-pub fn simulate_result_outages<'py>(py: Python<'py>, result: &Bound<'py, PyAny>, microgrid_only: bool) -> PyResult<Bound<'py, PyDict>> {
-    let document = py_parts_to_json(result, "result", &outage_inputs::READS).map_err(to_pyerr)?;
-    let inputs = outage_inputs::from_results(&document, microgrid_only).map_err(parameter_error)?;
-    survival(py, &inputs)
-}
-
 fn parameter_error(problem: String) -> PyErr {
     to_pyerr(Error::Parameter(vec![problem]))
 }
 
 /// Runs the simulation without the GIL; the dict of the service's `resilience_stats` keys.
-fn survival<'py>(py: Python<'py>, inputs: &OutageSimInputs) -> PyResult<Bound<'py, PyDict>> {
+pub(super) fn survival<'py>(py: Python<'py>, inputs: &OutageSimInputs) -> PyResult<Bound<'py, PyDict>> {
     let survival = py.detach(|| outage_sim::simulate_outages(inputs)).map_err(|problem| parameter_error(problem.0))?;
     let result = PyDict::new(py);
     result.set_item("resilience_by_time_step", survival.hours_by_start)?;

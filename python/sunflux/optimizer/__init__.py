@@ -23,6 +23,7 @@ polars frame, and `sunflux.optimizer.outputs` types ``result.outputs``.
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import UNSET, FieldInfo, Section, UnknownFieldWarning, Unset
 from sunflux.optimizer._fields import SECTIONS
+from sunflux.optimizer.jobs import OptimizerResult
 from sunflux.optimizer.outages import simulate_outages
 from sunflux.optimizer.scenario import Difference, Scenario
 from sunflux.optimizer.solving import solve, solve_many
@@ -40,6 +41,7 @@ __all__ = [
     "Scenario",
     "solve",
     "solve_many",
+    "OptimizerResult",
     "summaries",
     "simulate_outages",
     "Difference",

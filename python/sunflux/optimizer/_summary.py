@@ -128,7 +128,7 @@ def _frame(rows: list[dict[str, tuple[int, str | float | None]]]) -> pl.DataFram
 
 
 def summary(result: OptimizerResult) -> pl.DataFrame:
-    return _frame([summary_row(result.raw)])
+    return _frame([summary_row(result._document.without_series())])
 
 
 def summaries(results: Iterable[OptimizerResult]) -> pl.DataFrame:
@@ -155,5 +155,5 @@ def summaries(results: Iterable[OptimizerResult]) -> pl.DataFrame:
             from sunflux._errors import ParameterError
 
             raise ParameterError(f"results[{index}] must be an OptimizerResult (got {type(result).__name__})")
-        rows.append(summary_row(result.raw))
+        rows.append(summary_row(result._document.without_series()))
     return _frame(rows)

@@ -12,6 +12,7 @@ answers and the run's polling are Rust's (``services/optimizer/``); this module 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -63,16 +64,41 @@ class OptimizerResult:
     ``inputs``, ``outputs`` (attribute access, typed for the common fields:
     ``outputs.PV.size_kw`` is a float, see `sunflux.optimizer.outputs`), ``series()`` (every time
     series of the outputs as one polars frame), ``summary()`` (one row of sizes and costs) and
-    ``raw`` (the dict)."""
+    ``raw`` (the dict).
 
-    def __init__(self, raw: Mapping[str, Any], http_status: int = 200) -> None:
-        self.raw: dict[str, Any] = dict(raw)
+    The results document stays parsed on the Rust side: ``series()``, ``summary()`` and
+    ``simulate_outages()`` read it there, and its year-long lists become Python objects only
+    when ``raw``, ``inputs`` or ``outputs`` is first read. ``OptimizerResult(document)`` also
+    takes a results dict kept from elsewhere (the live service's JSON, for example)."""
+
+    def __init__(self, raw: Mapping[str, Any] | _core.CoreResultDocument, http_status: int = 200) -> None:
+        if isinstance(raw, _core.CoreResultDocument):
+            self._document = raw
+        elif isinstance(raw, Mapping):
+            self._document = _core.CoreResultDocument.from_mapping(raw)
+        else:
+            raise ParameterError(f"an OptimizerResult is made of a results dict (got {type(raw).__name__})")
         self.http_status = http_status
-        self.run_uuid: str = str(raw.get("run_uuid", ""))
-        self.status: str = str(raw.get("status", ""))
-        self.messages: dict[str, Any] = dict(raw.get("messages") or {})
-        self.inputs = Record(raw.get("inputs") or {}, "inputs")
-        self.outputs = Outputs(raw.get("outputs") or {}, "outputs")
+        run_uuid, status, messages = self._document.head()
+        self.run_uuid: str = run_uuid
+        self.status: str = status
+        self.messages: dict[str, Any] = messages
+
+    @functools.cached_property
+    def raw(self) -> dict[str, Any]:
+        """The whole results document as a dict (converted on first read)."""
+        raw: dict[str, Any] = self._document.to_dict()
+        return raw
+
+    @functools.cached_property
+    def inputs(self) -> Record:
+        """The run's inputs, the service's defaults filled in (converted on first read)."""
+        return Record(self._document.part_dict("inputs"), "inputs")
+
+    @functools.cached_property
+    def outputs(self) -> Outputs:
+        """The run's outputs (converted on first read; typed in `sunflux.optimizer.outputs`)."""
+        return Outputs(self._document.part_dict("outputs"), "outputs")
 
     @property
     def optimal(self) -> bool:
@@ -90,7 +116,7 @@ class OptimizerResult:
         local standard time without saying which; ``tz`` (hours east of UTC) names it, otherwise
         sunflux takes the standard time of the nearest place it knows within 400 km of
         ``inputs.Site`` (or the nautical zone, longitude / 15), and UTC without a site."""
-        return to_polars(_core.optimizer_series(self.raw, tz))
+        return to_polars(self._document.series(tz))
 
     def summary(self) -> pl.DataFrame:
         """One row: ``run_uuid``, ``status``, the size of every technology (``PV.size_kw``,
@@ -111,8 +137,9 @@ class OptimizerResult:
 
     def __repr__(self) -> str:
         if self.optimal:
-            financial = self.raw.get("outputs", {}).get("Financial", {}) or {}
-            return f"OptimizerResult({self.run_uuid}, optimal, lcc={financial.get('lcc')}, npv={financial.get('npv')})"
+            lcc = self._document.number_at(["outputs", "Financial", "lcc"])
+            npv = self._document.number_at(["outputs", "Financial", "npv"])
+            return f"OptimizerResult({self.run_uuid}, optimal, lcc={lcc}, npv={npv})"
         return f"OptimizerResult({self.run_uuid}, status={self.status!r})"
 
 
@@ -130,7 +157,7 @@ def _scenario_json(scenario: Scenario | Mapping[str, Any]) -> bytes:
         raise ParameterError(f"scenario must be JSON-serialisable: {error}") from None
 
 
-def _result(state: tuple[dict[str, Any], int]) -> OptimizerResult:
+def _result(state: tuple[_core.CoreResultDocument, int]) -> OptimizerResult:
     return OptimizerResult(*state)
 
 

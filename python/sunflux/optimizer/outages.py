@@ -13,12 +13,9 @@ reads the simulation's inputs from the results (their defaults from the embedded
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sunflux import _core
-
-if TYPE_CHECKING:
-    from sunflux.optimizer.jobs import OptimizerResult
+from sunflux.optimizer.jobs import OptimizerResult
 
 
 def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_only: bool = False) -> dict[str, Any]:
@@ -29,5 +26,6 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
     multiple-outage form includes (``Outages.*_upgraded``, ``generator_microgrid_size_kw``), as
     the service's option of that name. Raises ``ParameterError`` when the result is not optimal,
     has no critical load series, or has no ``Outages`` section with ``microgrid_only``."""
-    raw: Mapping[str, Any] = result if isinstance(result, Mapping) else result.raw
-    return _core.simulate_result_outages(raw, microgrid_only)
+    document = (result if isinstance(result, OptimizerResult) else OptimizerResult(result))._document
+    simulated: dict[str, Any] = document.simulate_outages(microgrid_only)
+    return simulated

@@ -71,6 +71,51 @@ pub fn answer_object(http_status: u16, body: &[u8], url: &str) -> Result<Map<Str
     }
 }
 
+/// The parts of a results document that are objects when present (null counts as absent).
+const OBJECT_PARTS: [&str; 3] = ["messages", "inputs", "outputs"];
+
+/// The results document of run `run_uuid` from a 200 answer; `ApiError` when the body is not a
+/// JSON object, has no `status` text, or has `messages`, `inputs` or `outputs` that are not
+/// objects (a server's answer of any other shape ends in this error, never in a Python
+/// `TypeError` later). A document without its run_uuid gets the one that was asked for.
+pub fn results_document(http_status: u16, body: &[u8], url: &str, run_uuid: &str) -> Result<Map<String, Value>> {
+    let mut document = answer_object(http_status, body, url)?;
+    let quoted = |document: Map<String, Value>| Value::Object(document).to_string();
+    if !matches!(document.get("status"), Some(Value::String(status)) if !status.is_empty()) {
+        return Err(unexpected(http_status, &format!("for run {run_uuid} has no status"), &quoted(document), url));
+    }
+    if let Some(part) = OBJECT_PARTS.iter().find(|part| document.get(**part).is_some_and(|value| !value.is_null() && !value.is_object())) {
+        let what = format!("for run {run_uuid} has {part} of type {} where an object is expected", json_type(&document[*part]));
+        return Err(unexpected(http_status, &what, &quoted(document), url));
+    }
+    match document.get("run_uuid") {
+        None | Some(Value::Null) => {
+            document.insert("run_uuid".into(), Value::from(run_uuid));
+        }
+        Some(Value::String(text)) if text.is_empty() => {
+            document.insert("run_uuid".into(), Value::from(run_uuid));
+        }
+        Some(Value::String(_)) => {}
+        Some(other) => {
+            let what = format!("for run {run_uuid} has a run_uuid of type {} where a string is expected", json_type(other));
+            return Err(unexpected(http_status, &what, &quoted(document), url));
+        }
+    }
+    Ok(document)
+}
+
+/// The JSON name of a value's type, for messages.
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
 /// The run_uuid a POST answered with; `ApiError` when the answer has none.
 pub fn submitted_run_uuid(http_status: u16, body: &[u8], url: &str) -> Result<String> {
     let document = answer_object(http_status, body, url)?;
@@ -156,6 +201,23 @@ mod tests {
         assert_eq!((plain.kind, plain.errors[0].as_str()), (ApiErrorKind::Other, "the optimizer's answer (HTTP 200) is not a JSON object"));
         let Err(Error::Api(empty)) = submitted_run_uuid(201, br#"{"run_uuid": ""}"#, "u") else { panic!("accepted") };
         assert_eq!(empty.errors[0], "the optimizer's answer (HTTP 201) has no run_uuid");
+    }
+
+    #[test]
+    fn a_results_answer_of_any_other_shape_is_an_api_error_naming_the_run() {
+        let ok = results_document(200, br#"{"status": "optimal", "outputs": null}"#, "u", "abc").unwrap();
+        assert_eq!(ok["run_uuid"], "abc");
+        let problem = |body: &[u8]| match results_document(200, body, "u", "abc") {
+            Err(Error::Api(failure)) => failure.errors[0].clone(),
+            other => panic!("accepted: {other:?}"),
+        };
+        assert_eq!(problem(b"{}"), "the optimizer's answer (HTTP 200) for run abc has no status");
+        assert_eq!(problem(br#"{"status": ""}"#), "the optimizer's answer (HTTP 200) for run abc has no status");
+        assert_eq!(problem(br#"{"status": 3}"#), "the optimizer's answer (HTTP 200) for run abc has no status");
+        assert_eq!(problem(br#"{"status": "optimal", "messages": [1]}"#), "the optimizer's answer (HTTP 200) for run abc has messages of type array where an object is expected");
+        assert_eq!(problem(br#"{"status": "optimal", "outputs": "x"}"#), "the optimizer's answer (HTTP 200) for run abc has outputs of type string where an object is expected");
+        assert_eq!(problem(br#"{"status": "optimal", "run_uuid": 7}"#), "the optimizer's answer (HTTP 200) for run abc has a run_uuid of type number where a string is expected");
+        assert_eq!(problem(b"[]"), "the optimizer's answer (HTTP 200) is not a JSON object");
     }
 
     #[test]

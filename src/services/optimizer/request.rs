@@ -42,13 +42,13 @@ pub async fn submit(core: Core, scenario: Vec<u8>) -> Result<String> {
 /// The run in whatever state it is (a 400 naming the run is one of its states); 404 raises
 /// `NotFoundError`, a run_uuid that is not a UUID `ParameterError` before anything is sent.
 pub async fn results(core: Core, run_uuid: String) -> Result<RunState> {
-    let endpoint = Endpoint::OptimizerResults { run_uuid };
+    let endpoint = Endpoint::OptimizerResults { run_uuid: run_uuid.clone() };
     endpoint.check().map_err(Error::Parameter)?;
     let mut request = Request::get(endpoint, Vec::new());
     request.check_body_errors = false;
     match core.send(request).await {
         Ok(response) => {
-            let document = answer::answer_object(response.status, &core.scrub(&response.body), &response.url)?;
+            let document = answer::results_document(response.status, &core.scrub(&response.body), &response.url, &run_uuid)?;
             Ok(RunState { http_status: response.status, document })
         }
         Err(Error::Api(failure)) if failure.kind == ApiErrorKind::Validation => answer::state_of_refusal(failure),

@@ -22,9 +22,6 @@ const DEFAULT_YEAR: i64 = 2017;
 const CHECKED_VALUES: usize = 24;
 const MICROS_PER_MINUTE: i64 = 60_000_000;
 
-/// The parts of a results document's inputs `SeriesAxis::of` and `site` read (a caller may hand
-/// over only these; the inputs' year-long loads are not among them).
-pub const INPUT_READS: [&[&str]; 3] = [&["inputs", "Settings"], &["inputs", "ElectricLoad", "year"], &["inputs", "Site"]];
 
 /// `section` of a document's `part` (`inputs` or `outputs`), or nothing.
 fn section<'a>(document: &'a Value, part: &str, name: &str) -> Option<&'a Map<String, Value>> {
@@ -82,6 +79,22 @@ impl SeriesAxis {
     }
 }
 
+/// The outputs' year-long series of a results document as `(Section.field, values)`, in the
+/// document's order: every list of `axis.steps()` values whose leading values are numbers (or
+/// booleans, which count as Python's do); a value that is not a number is null.
+pub fn output_columns(document: &Value, axis: SeriesAxis) -> Vec<(String, Float64Array)> {
+    let number = |value: &Value| if let Value::Bool(flag) = value { Some(f64::from(u8::from(*flag))) } else { value.as_f64() };
+    let mut columns = Vec::new();
+    for (name, fields) in document.get("outputs").and_then(Value::as_object).into_iter().flatten() {
+        for (field, values) in fields.as_object().into_iter().flatten() {
+            if let Some(values) = values.as_array().filter(|v| axis.is_series(v.len(), |i| v[i].is_number() || v[i].is_boolean())) {
+                columns.push((format!("{name}.{field}"), values.iter().map(number).collect::<Float64Array>()));
+            }
+        }
+    }
+    columns
+}
+
 /// The results frame with timestamps in the standard time `tz_hours` east of UTC: `columns` are
 /// the outputs' series as `(Section.field, values)`, in the document's order, a value that is not
 /// a number being null.
@@ -108,20 +121,6 @@ mod tests {
 
     use super::*;
 
-    /// The outputs' series of a JSON results document, as the binding reads them from Python.
-    fn columns(document: &Value, axis: SeriesAxis) -> Vec<(String, Float64Array)> {
-        let number = |value: &Value| if let Value::Bool(flag) = value { Some(f64::from(u8::from(*flag))) } else { value.as_f64() };
-        let mut found = Vec::new();
-        for (name, fields) in document["outputs"].as_object().into_iter().flatten() {
-            for (field, values) in fields.as_object().into_iter().flatten() {
-                if let Some(values) = values.as_array().filter(|v| axis.is_series(v.len(), |i| v[i].is_number() || v[i].is_boolean())) {
-                    found.push((format!("{name}.{field}"), values.iter().map(number).collect::<Float64Array>()));
-                }
-            }
-        }
-        found
-    }
-
     #[test]
     fn every_year_long_output_series_follows_the_timestamps_in_standard_time() {
         let gaps: Vec<Value> = (0..17520).map(|step| if step < 24 { Value::from(1.0) } else { Value::Null }).collect();
@@ -132,7 +131,7 @@ mod tests {
         });
         let axis = SeriesAxis::of(&document).unwrap();
         assert_eq!((axis, axis.steps()), (SeriesAxis { year: 2023, per_hour: 2 }, 17520));
-        let batch = results_series(axis, -7.0, columns(&document, axis)).unwrap();
+        let batch = results_series(axis, -7.0, output_columns(&document, axis)).unwrap();
         let names: Vec<String> = batch.schema().fields().iter().map(|f| f.name().clone()).collect();
         assert_eq!(names, ["timestamp", "PV.electric_to_load_series_kw", "ElectricUtility.electric_to_load_series_kw"]);
         assert_eq!(batch.num_rows(), 17520);
