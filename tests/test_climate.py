@@ -1005,6 +1005,18 @@ def test_parse_zip_of_bytes_from_elsewhere(samples: Samples) -> None:
     assert len(partial.files) == 2 and partial.data.height == 2 * hours_in(2010, leap_day=False)
     with pytest.raises(sf.ApiError, match="not a zip"):
         parse_zip(b"<html>Request rejected</html>")
+    only_readme = io.BytesIO()
+    with zipfile.ZipFile(only_readme, "w") as target:
+        target.writestr("README.txt", "no data")
+    for no_csv in (only_readme.getvalue(), _empty_zip()):
+        with pytest.raises(sf.ApiError, match="holds no CSV file"):
+            parse_zip(no_csv)
+
+
+def _empty_zip() -> bytes:
+    empty = io.BytesIO()
+    zipfile.ZipFile(empty, "w").close()
+    return empty.getvalue()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -117,6 +117,13 @@ def test_config_lists_every_region_with_its_resources_and_fields(instant: Instan
     )
 
 
+def test_an_empty_answer_is_no_configuration(loopback: LoopbackServer) -> None:
+    loopback.handler = lambda request: reply(request, 200, b"{}")
+    client = sf.Client(api_key="k" * 40, base_url=loopback.url, retries=0)
+    with pytest.raises(sf.ApiError, match="outputs.*missing"):
+        client.technical_potential.config("rede")
+
+
 def test_config_records_are_the_public_dataclasses_typed_by_the_core(instant: Instant) -> None:
     import dataclasses
 

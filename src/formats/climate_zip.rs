@@ -169,6 +169,12 @@ pub fn read_climate_zip(bytes: &[u8], max_unzipped: u64, key: Option<&str>) -> R
             entries.push((index, redact(&name, key)));
         }
     }
+    if entries.is_empty() {
+        return Err(ClimateZipError::Zip(format!(
+            "the archive holds no CSV file ({} entries), so no site's data: a download has one CSV per site-year",
+            archive.len()
+        )));
+    }
     let by_ratio = u64::try_from(bytes.len()).unwrap_or(u64::MAX).saturating_mul(MAX_ZIP_RATIO).saturating_add(ZIP_RATIO_ALLOWANCE);
     let budget = Budget::new(max_unzipped.min(by_ratio), max_unzipped < by_ratio);
     let tables = parse_entries(&archive, &entries, &budget, key)?;
@@ -414,6 +420,16 @@ mod tests {
             zip.schema.field(7).data_type(),
             &DataType::Timestamp(arrow_schema::TimeUnit::Microsecond, Some("Etc/GMT+7".into()))
         );
+    }
+
+    #[test]
+    fn an_archive_without_a_csv_is_no_download_of_zero_sites() {
+        let empty = build_zip(0, |_| unreachable!("no entries")).unwrap();
+        let readme = build_zip(1, |_| Ok(("README.txt".to_string(), b"no data".to_vec()))).unwrap();
+        for bytes in [empty, readme] {
+            let error = read_climate_zip(&bytes, NO_CAP, None).unwrap_err();
+            assert!(error.to_string().contains("holds no CSV file"), "{error}");
+        }
     }
 
     #[test]

@@ -67,6 +67,9 @@ impl Configuration {
         let version = metadata.and_then(|m| m.get("version")).and_then(text_of);
         let count = metadata.and_then(|m| m.get("resultset")).and_then(|r| r.get("count")).and_then(integer_of);
         let inputs = root.get("inputs").and_then(Value::as_object).cloned().unwrap_or_default();
+        if root.get("outputs").is_none_or(Value::is_null) {
+            return Err(shape("outputs", "missing: a configuration lists its regions there"));
+        }
         let regions = list(root.get("outputs"), "outputs")?
             .iter()
             .enumerate()

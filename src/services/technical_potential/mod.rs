@@ -119,7 +119,8 @@ mod tests {
     fn configuration_rejects_wrong_shapes() {
         assert!(Configuration::from_value(&json!({"outputs": {}})).is_err());
         assert!(Configuration::from_value(&json!({"outputs": [{"region": {"label": "x"}}]})).is_err());
-        assert_eq!(Configuration::from_value(&json!({})).unwrap().regions.len(), 0);
+        assert!(Configuration::from_value(&json!({})).unwrap_err().to_string().contains("outputs"));
+        assert_eq!(Configuration::from_value(&json!({"outputs": []})).unwrap().regions.len(), 0);
     }
 
     #[test]
