@@ -6,7 +6,6 @@
 //! says it must be, no grid exchange during an outage, and the generator idle outside outages.
 
 use serde_json::{json, Value};
-use sunflux::optimizer::outputs::resilience as resilience_outputs;
 use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, RunError, SolveControl};
 
 fn solve_model(model: &Model) -> (Optimized, Value) {
@@ -338,7 +337,7 @@ fn off_grid_wind_and_generator_reserves_add_up() {
 
 /// A 100 kW generator with a 50 % turndown that may curtail, serving a flat 10 kW off-grid
 /// load: the service's on/off binary keeps it at 50 kW or more whenever it runs, the rest
-/// curtailed (it burns the fuel of 50 kW), and the run reports no step below the turndown.
+/// curtailed (it burns the fuel of 50 kW).
 /// Without `can_curtail` (the service's default) it cannot serve the load at all: infeasible.
 /// With no turndown it follows the load at 10 kW.
 #[test]
@@ -358,9 +357,35 @@ fn the_generator_runs_at_its_turndown_or_not_at_all() {
     let running: Vec<f64> = (0..exact.steps()).map(|t| d.generator_load[t] + d.generator_curtail[t]).filter(|&kw| kw > 1e-6).collect();
     assert!(running.len() >= 8700, "it serves the load in (nearly) every step");
     assert!(running.iter().all(|&kw| kw >= 50.0 - 1e-6), "never between 0 and 50 kW");
-    assert_eq!(resilience_outputs::turndown_warning(&exact, &run.optimal), None);
     let free = model(&scenario(0.0, true));
     let run = optimize(&free, &SolveControl::default()).expect("optimal");
     assert!(run.optimal.dispatch.generator_curtail.iter().all(|&kw| kw == 0.0));
-    assert_eq!(resilience_outputs::turndown_warning(&free, &run.optimal), None);
+}
+
+/// The multiple-outage form keeps the service's on/off binary per outage step: a 100 kW
+/// generator with a 50 % turndown carries a 10 kW critical load through a 10-step outage at
+/// 50 kW or more (the rest curtailed, as the service's dvMGCurtail), never between 0 and 50
+/// kW, and the outage's fuel is the slope's on the whole output plus the intercept per hour on.
+#[test]
+fn an_outage_microgrid_runs_its_generator_at_its_turndown_or_not_at_all() {
+    let scenario = json!({
+        "Site": {"latitude": 39.7407, "longitude": -105.1686},
+        "ElectricUtility": {"outage_start_time_steps": [5000], "outage_durations": [10]},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 0.0},
+        "ElectricLoad": {"annual_kwh": 876000.0, "doe_reference_name": "FlatLoad", "critical_load_fraction": 0.1},
+        "Generator": {"existing_kw": 100, "max_kw": 0, "min_turn_down_fraction": 0.5, "fuel_cost_per_gallon": 3.0,
+                      "electric_efficiency_full_load": 0.322, "electric_efficiency_half_load": 0.27},
+        "Financial": {"value_of_lost_load_per_kwh": 100.0},
+    });
+    let model = model(&scenario);
+    let g = model.generator.as_ref().unwrap();
+    assert!(g.fuel_intercept_gal_per_hour > 0.0, "the efficiencies give the fuel curve an intercept");
+    let (run, _) = solve_model(&model);
+    let outage = &run.optimal.dispatch.microgrid.as_ref().unwrap().outages[0][0];
+    let output: Vec<f64> = (0..10).map(|k| outage.generator_load[k] + outage.generator_storage.get(k).unwrap_or(&0.0) + outage.generator_curtailed[k]).collect();
+    assert!(output.iter().all(|&kw| kw >= 50.0 - 1e-6), "on at 50 kW or more in every step: {output:?}");
+    assert!(outage.unserved.iter().all(|&kw| kw <= 1e-6), "the critical load is served");
+    assert!(outage.generator_curtailed.iter().all(|&kw| close(kw, 40.0, 1e-6)), "{:?}", outage.generator_curtailed);
+    let fuel: f64 = output.iter().map(|kw| g.fuel_slope_gal_per_kwh * kw + g.fuel_intercept_gal_per_hour).sum();
+    assert!(close(outage.fuel_gal, fuel, 1e-9), "{} vs {fuel}", outage.fuel_gal);
 }

@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::optimizer::model::{self, FilledDefault, ScenarioError};
-use crate::optimizer::outputs::{self, resilience, BodyMeta};
+use crate::optimizer::outputs::{self, BodyMeta};
 use crate::optimizer::run::{self, RunError};
 use crate::optimizer::scenario::{self, given, pv_arrays};
 use crate::optimizer::size;
@@ -32,11 +32,10 @@ pub enum InProcessError {
     Cancelled,
 }
 
-/// The outputs of an optimal run and its warnings (the service's `messages.warnings`).
+/// The outputs of an optimal run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Optimal {
     pub outputs: Value,
-    pub warnings: Value,
 }
 
 /// Why a resolved scenario has no outputs.
@@ -68,13 +67,9 @@ pub fn optimize_resolved(resolved: &Value, pv_production: &[Option<Vec<f64>>], c
         Err(ScenarioError::Invalid(problems)) => return failed(Failure::Invalid(problems)),
     };
     let resampled = outputs::resampled_message(&model.resampled);
-    let outcome = run::optimize(&model, control).map_err(Failure::Run).map(|optimized| {
-        let warnings = match resilience::turndown_warning(&model, &optimized.optimal) {
-            Some(warning) => json!({ "Generator": [warning] }),
-            None => json!({}),
-        };
-        Optimal { outputs: outputs::optimal_outputs(&model, &optimized), warnings }
-    });
+    let outcome = run::optimize(&model, control)
+        .map_err(Failure::Run)
+        .map(|optimized| Optimal { outputs: outputs::optimal_outputs(&model, &optimized) });
     Attempt { outcome, filled: model.filled_defaults, resampled }
 }
 
@@ -126,7 +121,7 @@ pub fn solve_scenario(scenario: &Value, control: &SolveControl) -> Result<Value,
         messages.insert("resampled inputs".into(), resampled);
     }
     messages.insert("errors".into(), json!({}));
-    messages.insert("warnings".into(), optimal.warnings);
+    messages.insert("warnings".into(), json!({}));
     messages.insert("has_stacktrace".into(), Value::Bool(false));
     let meta = BodyMeta {
         run_uuid: String::new(),

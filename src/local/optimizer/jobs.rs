@@ -3,8 +3,7 @@
 //!
 //! States and statuses (the service's strings):
 //! - `Optimizing...` while the solve runs (outputs `{}`);
-//! - `optimal` with outputs (and `messages.warnings` when the outage microgrids' relaxed
-//!   turndown is not met, see `resilience::turndown_warning`);
+//! - `optimal` with outputs;
 //! - `An error occurred. See messages for more.` (HTTP 200): timeout, infeasible or not
 //!   optimal, or a scenario outside the supported subset; `messages.error` says which;
 //! - `error` (HTTP 400): inputs the service's optimizer rejects at run time; `messages.errors`.
@@ -84,7 +83,7 @@ pub enum Lookup {
 #[derive(Debug, Clone)]
 enum JobState {
     Optimizing,
-    Optimal { outputs: Arc<Value>, warnings: Value },
+    Optimal { outputs: Arc<Value> },
     Failed { message: String },
     Error { messages: Value },
 }
@@ -160,8 +159,8 @@ pub fn timeout_message(timeout_seconds: f64, run_uuid: &str) -> String {
 
 /// The outcome of one job's work.
 enum Outcome {
-    /// The outputs and the run's warnings (the service's `messages.warnings`).
-    Optimal(Value, Value),
+    /// The outputs.
+    Optimal(Value),
     Failed(String),
     Error(Value),
     Abandoned,
@@ -171,7 +170,7 @@ enum Outcome {
 fn work(submission: &Submission, run_uuid: &str, control: &SolveControl) -> (Outcome, Vec<model::FilledDefault>, Option<Value>) {
     let attempt = optimize_resolved(&submission.scenario, &submission.pv_production, control);
     let outcome = match attempt.outcome {
-        Ok(optimal) => Outcome::Optimal(optimal.outputs, optimal.warnings),
+        Ok(optimal) => Outcome::Optimal(optimal.outputs),
         Err(Failure::Unsupported(message)) => Outcome::Failed(message),
         Err(Failure::Invalid(problems)) => Outcome::Error(json!({"local_optimizer_inputs": problems})),
         Err(Failure::Run(RunError::Infeasible)) => Outcome::Failed(INFEASIBLE_MESSAGE.into()),
@@ -284,7 +283,7 @@ impl JobStore {
             job.messages.insert("resampled inputs".into(), resampled);
         }
         job.state = match outcome {
-            Outcome::Optimal(outputs, warnings) => JobState::Optimal { outputs: Arc::new(outputs), warnings },
+            Outcome::Optimal(outputs) => JobState::Optimal { outputs: Arc::new(outputs) },
             Outcome::Failed(message) => JobState::Failed { message },
             Outcome::Error(errors) => JobState::Error { messages: errors },
             Outcome::Abandoned => JobState::Failed { message: timeout_message(job.timeout_seconds, run_uuid) },
@@ -307,13 +306,13 @@ impl JobStore {
         }
         let (status, outputs, messages) = match &job.state {
             JobState::Optimizing => (STATUS_OPTIMIZING, json!({}), Value::Object(job.messages.clone())),
-            JobState::Optimal { outputs, warnings } => (STATUS_OPTIMAL, (**outputs).clone(), reopt_messages(&job.messages, json!({}), warnings.clone())),
+            JobState::Optimal { outputs } => (STATUS_OPTIMAL, (**outputs).clone(), reopt_messages(&job.messages, json!({}))),
             JobState::Failed { message } => {
                 let mut messages = job.messages.clone();
                 messages.insert("error".into(), Value::from(message.as_str()));
                 (STATUS_FAILED, json!({}), Value::Object(messages))
             }
-            JobState::Error { messages } => (STATUS_ERROR, json!({}), reopt_messages(&job.messages, messages.clone(), json!({}))),
+            JobState::Error { messages } => (STATUS_ERROR, json!({}), reopt_messages(&job.messages, messages.clone())),
         };
         Lookup::Found { status: status.to_string(), body: outputs::results_body(&job.meta, status, &job.inputs, outputs, messages) }
     }
@@ -338,12 +337,12 @@ impl JobStore {
     }
 }
 
-/// Validator messages plus the optimizer's `errors`, `warnings` and `has_stacktrace` (the
-/// shape of a finished run's messages).
-fn reopt_messages(validator: &Map<String, Value>, errors: Value, warnings: Value) -> Value {
+/// Validator messages plus the optimizer's `errors`, `warnings` (none) and `has_stacktrace`
+/// (the shape of a finished run's messages).
+fn reopt_messages(validator: &Map<String, Value>, errors: Value) -> Value {
     let mut messages = validator.clone();
     messages.insert("errors".into(), errors);
-    messages.insert("warnings".into(), warnings);
+    messages.insert("warnings".into(), json!({}));
     messages.insert("has_stacktrace".into(), Value::Bool(false));
     Value::Object(messages)
 }

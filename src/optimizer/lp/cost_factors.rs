@@ -44,9 +44,6 @@ pub struct GeneratorCosts {
     pub gallons_per_kwh: f64,
     /// $ present value per hour on: the fuel curve's intercept (after the offtaker's tax).
     pub cost_per_hour_on: f64,
-    /// Gallons per kWh with the intercept spread over the largest size: the LP relaxation of
-    /// the on/off binary that the outage microgrids still use (`lp::microgrid`).
-    pub relaxed_gallons_per_kwh: f64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -182,7 +179,6 @@ fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
         cost_per_kwh: fuel_factor * g.fuel_slope_gal_per_kwh + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
         gallons_per_kwh: g.fuel_slope_gal_per_kwh,
         cost_per_hour_on: fuel_factor * g.fuel_intercept_gal_per_hour,
-        relaxed_gallons_per_kwh: g.fuel_slope_gal_per_kwh + g.fuel_intercept_gal_per_hour / g.max_total_kw().max(1e-9),
     }
 }
 

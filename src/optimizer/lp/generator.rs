@@ -2,7 +2,7 @@
 //! within its size, the year's fuel, and the service's on/off binary per step where a minimum
 //! turndown or a fuel-curve intercept makes it matter.
 
-use super::{energy_value, Case, CostFactors, GeneratorCosts, Layout, LinearProgram, RowKind, SizeChoice};
+use super::{energy_value, Case, CostFactors, Layout, LinearProgram, RowKind, SizeChoice};
 use crate::optimizer::model::resilience_inputs::Generator;
 use crate::optimizer::model::Model;
 
@@ -45,7 +45,8 @@ pub(super) fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: 
     } else {
         largest_size
     };
-    let exact = g.min_turn_down_fraction > 0.0 || g.fuel_intercept_gal_per_hour > 0.0;
+    layout.generator_size_bound = size_bound;
+    let exact = g.needs_on_off();
     let mut fuel: Vec<(usize, f64)> = Vec::new();
     let (mut to_load, mut to_storage, mut curtailed) = (vec![None; model.steps()], vec![None; model.steps()], vec![None; model.steps()]);
     for t in 0..model.steps() {
@@ -71,8 +72,9 @@ pub(super) fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: 
         row.extend(layout.generator_new.map(|j| (j, -1.0)));
         lp.row(&row, RowKind::LessOrEqual, g.existing_kw);
         if exact {
-            let step = OnOffStep { output: &output, dt, size_bound, turndown_applies: model.off_grid.is_some() || model.has_grid(t) };
-            add_on_off(lp, layout, g, costs, &step, &mut fuel);
+            let turndown_applies = model.off_grid.is_some() || model.has_grid(t);
+            let step = OnOffStep { output: &output, dt, size_bound, turndown_applies, cost_per_hour_on: costs.cost_per_hour_on };
+            add_on_off(lp, layout, g, &step, &mut fuel);
         }
     }
     if g.fuel_avail_gal < UNLIMITED_FUEL_GAL && !fuel.is_empty() {
@@ -83,20 +85,24 @@ pub(super) fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: 
     layout.generator_curtail = curtailed;
 }
 
-/// One step of the generator's on/off choice.
-struct OnOffStep<'a> {
-    /// The step's output columns (to load, to storage).
-    output: &'a [(usize, f64)],
-    dt: f64,
+/// One step of the generator's on/off choice (of the year's dispatch or of an outage's).
+pub(super) struct OnOffStep<'a> {
+    /// The step's output columns (to load, to storage, curtailed).
+    pub output: &'a [(usize, f64)],
+    pub dt: f64,
     /// A bound on the generator's size (kW).
-    size_bound: f64,
+    pub size_bound: f64,
     /// Whether the minimum turndown holds in this step.
-    turndown_applies: bool,
+    pub turndown_applies: bool,
+    /// Objective cost ($) of an hour on: the intercept's fuel in the year's dispatch; 0 in an
+    /// outage, whose fuel is costed per outage.
+    pub cost_per_hour_on: f64,
 }
 
-/// The on/off binary of one step (see `add_generator`); the intercept's fuel joins `fuel`.
-fn add_on_off(lp: &mut LinearProgram, layout: &Layout, g: &Generator, costs: &GeneratorCosts, step: &OnOffStep, fuel: &mut Vec<(usize, f64)>) {
-    let on = lp.binary(step.dt * costs.cost_per_hour_on);
+/// The on/off binary of one step (see `add_generator`), returned; the intercept's gallons join
+/// `fuel`.
+pub(super) fn add_on_off(lp: &mut LinearProgram, layout: &Layout, g: &Generator, step: &OnOffStep, fuel: &mut Vec<(usize, f64)>) -> usize {
+    let on = lp.binary(step.dt * step.cost_per_hour_on);
     let mut row = step.output.to_vec();
     row.push((on, -step.size_bound));
     lp.row(&row, RowKind::LessOrEqual, 0.0);
@@ -111,4 +117,5 @@ fn add_on_off(lp: &mut LinearProgram, layout: &Layout, g: &Generator, costs: &Ge
     if g.fuel_intercept_gal_per_hour > 0.0 {
         fuel.push((on, step.dt * g.fuel_intercept_gal_per_hour));
     }
+    on
 }

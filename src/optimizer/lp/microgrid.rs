@@ -7,14 +7,15 @@
 //! ```text
 //! per outage step k (model step τ = (z + k) mod T), for the members of the microgrid:
 //!   ren_load + ren_storage ≤ Σ_i pf_iτ·lvl_i·(existing_i + new_i)       (the rest is curtailed)
-//!   gen_load + gen_storage ≤ existing_g + new_g
+//!   gen_load + gen_storage + gen_curtailed ≤ existing_g + new_g
+//!   (with turndown or intercept) the year's on/off rows on that output, turndown always
 //!   ren_load + gen_load + discharge ≤ critical_τ   (= when k < min_resil_time_steps)
 //!   soc_k = soc_{k−1} + Δ(η_c·(ren_storage + gen_storage) − discharge/η_d)
 //!   soc_{−1} ≤ soc of the year's dispatch at the end of step z
 //!   soc_min·kwh ≤ soc_k (when it applies in outages) ≤ kwh; charge + discharge ≤ kw;
 //!   soc_{k−1} + Δ·η_c·charge ≤ kwh
 //! per outage (s, z):
-//!   Σ_k Δ·gal_per_kwh·(gen_load + gen_storage) ≤ fuel_avail_gal
+//!   Σ_k Δ·(slope·(gen_load + gen_storage + gen_curtailed) + intercept·on_k) ≤ fuel_avail_gal
 //!   lost_s ≥ pwf_e·VOLL·Σ_k (critical − supply);  fuel_s ≥ $/gal·gallons
 //! objective: Σ_s p_s·(lost_s + fuel_s) + upgrade costs of the members
 //!            + 0.0001·Σ unserved kWh (not part of the lifecycle cost)
@@ -25,13 +26,16 @@
 //! (`mg_tech_sizes_equal_grid_sizes`, its default); a member pays
 //! `microgrid_upgrade_cost_fraction` of its capital cost (storage: of its whole capital cost,
 //! cost constant included). Which technologies are members is enumerated by `run` (each
-//! choice one case: exact), renewables only together with storage or the generator. Two
-//! relaxations, both stated in docs/design.md: the generator's on/off binary (turndown and the
-//! fuel intercept, exact in the year's dispatch but relaxed here), and the service's 1 kW
-//! minimum microgrid size of a member, which only keeps its binary from being free. Variables exist for the steps of
+//! choice one case: exact), renewables only together with storage or the generator. The
+//! generator's on/off binary per outage step is the year's (`generator::add_on_off`: turndown
+//! on its whole output, curtailment included, and the intercept's gallons per hour on) wherever
+//! a turndown or an intercept makes it matter. One relaxation, stated in docs/design.md: the
+//! service's 1 kW minimum microgrid size of a member, which only keeps its binary from being
+//! free. Variables exist for the steps of
 //! each scenario's own duration (the service also keeps the steps up to the longest duration,
 //! which cost nothing).
 
+use crate::optimizer::lp::generator::{add_on_off, OnOffStep};
 use crate::optimizer::lp::{Case, CostFactors, LinearProgram, Layout, RowKind, SizeChoice};
 use crate::optimizer::model::Model;
 
@@ -46,6 +50,9 @@ pub struct StepColumns {
     pub renewable_storage: Option<usize>,
     pub generator_load: Option<usize>,
     pub generator_storage: Option<usize>,
+    /// Output above what is used and its on/off binary (only where the binary matters).
+    pub generator_curtailed: Option<usize>,
+    pub generator_on: Option<usize>,
     pub discharge: Option<usize>,
     pub soc: Option<usize>,
 }
@@ -77,6 +84,8 @@ pub struct OutageDispatch {
     pub renewable_curtailed: Vec<f64>,
     pub generator_load: Vec<f64>,
     pub generator_storage: Vec<f64>,
+    /// Run above what is used (at its turndown), burning fuel all the same.
+    pub generator_curtailed: Vec<f64>,
     pub discharge: Vec<f64>,
     /// kWh at the end of each outage step.
     pub soc_kwh: Vec<f64>,
@@ -106,7 +115,7 @@ pub fn add(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &Cos
         _ => None,
     };
     let lost_value = factors.pwf_e * resilience.value_of_lost_load_per_kwh;
-    let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.relaxed_gallons_per_kwh);
+    let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.gallons_per_kwh);
     let mut layout_outages = Vec::with_capacity(outages.durations.len());
     let mut lost_cost = Vec::with_capacity(outages.durations.len());
     let mut fuel_cost = Vec::with_capacity(outages.durations.len());
@@ -148,10 +157,19 @@ pub fn add(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &Cos
                 if let Some(g) = generator {
                     step.generator_load = Some(lp.variable(supply_cost, 0.0, f64::INFINITY));
                     step.generator_storage = storage.map(|_| lp.variable(0.0, 0.0, f64::INFINITY));
-                    let mut row: Vec<(usize, f64)> = [step.generator_load, step.generator_storage].into_iter().flatten().map(|j| (j, 1.0)).collect();
-                    gallons.extend(row.iter().map(|&(j, _)| (j, dt * gallons_per_kwh)));
+                    // On at its turndown above what is used, the rest is curtailed (the service's
+                    // dvMGCurtail); its fuel is burnt all the same.
+                    step.generator_curtailed = g.needs_on_off().then(|| lp.variable(0.0, 0.0, f64::INFINITY));
+                    let output: Vec<(usize, f64)> =
+                        [step.generator_load, step.generator_storage, step.generator_curtailed].into_iter().flatten().map(|j| (j, 1.0)).collect();
+                    gallons.extend(output.iter().map(|&(j, _)| (j, dt * gallons_per_kwh)));
+                    let mut row = output.clone();
                     row.extend(layout.generator_new.map(|j| (j, -1.0)));
                     lp.row(&row, RowKind::LessOrEqual, g.existing_kw);
+                    if g.needs_on_off() {
+                        let on_off = OnOffStep { output: &output, dt, size_bound: layout.generator_size_bound, turndown_applies: true, cost_per_hour_on: 0.0 };
+                        step.generator_on = Some(add_on_off(lp, layout, g, &on_off, &mut gallons));
+                    }
                 }
                 if let Some((s_model, kw, kwh, _)) = storage {
                     step.discharge = Some(lp.variable(supply_cost, 0.0, f64::INFINITY));
@@ -276,7 +294,8 @@ impl MicrogridLayout {
         let value = |c: Option<usize>| c.map_or(0.0, |j| clean(x[j]));
         let steps = model.steps();
         let dt = model.step_hours();
-        let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.relaxed_gallons_per_kwh);
+        let gallons_per_kwh = factors.generator.map_or(0.0, |c| c.gallons_per_kwh);
+        let intercept_gal_per_hour = model.generator.as_ref().map_or(0.0, |g| g.fuel_intercept_gal_per_hour);
         let outages = model.outages.as_ref();
         let by_scenario = self
             .outages
@@ -292,6 +311,7 @@ impl MicrogridLayout {
                             let (ren_load, ren_storage) = (value(c.renewable_load), value(c.renewable_storage));
                             let (gen_load, gen_storage) = (value(c.generator_load), value(c.generator_storage));
                             let discharge = value(c.discharge);
+                            let (curtailed, on) = (value(c.generator_curtailed), c.generator_on.map_or(0.0, |j| x[j].round()));
                             let production: f64 = if self.members.renewables {
                                 model.pvs.iter().enumerate().map(|(i, pv)| pv.production_factor[tau] * factors.levelization[i] * array_kw[i]).sum()
                             } else {
@@ -303,10 +323,11 @@ impl MicrogridLayout {
                             d.renewable_curtailed.push(clean(production - ren_load - ren_storage));
                             d.generator_load.push(gen_load);
                             d.generator_storage.push(gen_storage);
+                            d.generator_curtailed.push(curtailed);
                             d.discharge.push(discharge);
                             d.soc_kwh.push(value(c.soc));
                             d.unserved.push(clean(critical - ren_load - gen_load - discharge));
-                            d.fuel_gal += dt * gallons_per_kwh * (gen_load + gen_storage);
+                            d.fuel_gal += dt * (gallons_per_kwh * (gen_load + gen_storage + curtailed) + intercept_gal_per_hour * on);
                         }
                         d
                     })

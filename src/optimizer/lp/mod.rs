@@ -170,6 +170,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         coincident_peaks: Vec::new(),
         min_charge_adder: None,
         generator_new: None,
+        generator_size_bound: 0.0,
         generator_load: Vec::new(),
         generator_storage: Vec::new(),
         generator_curtail: Vec::new(),

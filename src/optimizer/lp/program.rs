@@ -187,6 +187,8 @@ pub struct Layout {
     pub min_charge_adder: Option<usize>,
     /// New generator kW (None when the case does not size it).
     pub generator_new: Option<usize>,
+    /// The bound on the generator's size (kW) its on/off rows use as big-M (0 without one).
+    pub generator_size_bound: f64,
     /// Generator to load and to storage per step (None where it may not run).
     pub generator_load: Vec<Option<usize>>,
     pub generator_storage: Vec<Option<usize>>,

@@ -85,6 +85,12 @@ impl Generator {
         if sized { self.max_total_kw() } else { self.existing_kw }
     }
 
+    /// Whether the service's on/off binary per step matters: with a minimum turndown or a
+    /// fuel-curve intercept (without both it changes nothing and the program stays an LP).
+    pub fn needs_on_off(&self) -> bool {
+        self.min_turn_down_fraction > 0.0 || self.fuel_intercept_gal_per_hour > 0.0
+    }
+
     /// Whether the generator may run in a step with (true) or without the grid.
     pub fn may_run(&self, grid_available: bool) -> bool {
         !grid_available || !self.only_runs_during_grid_outage

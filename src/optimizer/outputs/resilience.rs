@@ -52,38 +52,6 @@ pub fn generator_outputs(model: &Model, factors: &CostFactors, optimal: &CaseSol
     })
 }
 
-/// Output (kW) within this of zero or of the turndown floor is taken as at it.
-const TURNDOWN_TOLERANCE_KW: f64 = 1e-6;
-
-/// Says how many steps the dispatch runs the generator above zero but below its minimum
-/// turndown (`min_turn_down_fraction` × size): the outage microgrids relax the service's on/off
-/// binary (`lp::microgrid`), so such steps can be optimal there while the service would keep the
-/// generator off or at least at turndown. Counts the year's dispatch (exact with turndown, see
-/// `lp::generator`, except where the service itself does not apply it) and every outage of
-/// the multiple-outage form; `None` when there is no turndown or no step below it.
-pub fn turndown_warning(model: &Model, optimal: &CaseSolution) -> Option<String> {
-    let g = model.generator.as_ref()?;
-    let d = &optimal.dispatch;
-    let floor_kw = g.min_turn_down_fraction * d.generator_kw;
-    if floor_kw <= TURNDOWN_TOLERANCE_KW {
-        return None;
-    }
-    let below = |kw: f64| kw > TURNDOWN_TOLERANCE_KW && kw < floor_kw - TURNDOWN_TOLERANCE_KW;
-    let in_year = (0..model.steps()).filter(|&t| below(generator_output(d, t))).count();
-    let in_outages: usize = d.microgrid.as_ref().map_or(0, |mg| {
-        mg.outages.iter().flatten().map(|o| o.generator_load.iter().zip(&o.generator_storage).filter(|&(a, b)| below(a + b)).count()).sum()
-    });
-    if in_year + in_outages == 0 {
-        return None;
-    }
-    Some(format!(
-        "The local optimizer relaxes the generator's minimum turndown ({:.1} kW, {} % of {:.1} kW): the dispatch runs it below that in {in_year} time steps of the year and {in_outages} outage time steps, where the service's optimizer would keep it off or at least at the turndown.",
-        floor_kw,
-        round_to(100.0 * g.min_turn_down_fraction, 2),
-        d.generator_kw
-    ))
-}
-
 /// `Site` fuel-burn emissions of the generator (annual and over the analysis period).
 pub fn site_outputs(model: &Model, costs: &CostBreakdown, bau: Option<&CostBreakdown>) -> Value {
     let mut site = Map::new();
