@@ -13,11 +13,12 @@ from __future__ import annotations
 import http.server
 import importlib.util
 import os
+import signal
 import shutil
 import subprocess
 import threading
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import pytest
 
@@ -125,3 +126,22 @@ def service() -> Iterator[sf.LocalService]:
 @pytest.fixture
 def client(service: sf.LocalService) -> sf.Client:
     return service.client(backoff=0.01)
+
+
+def kill_once(marker: str, key_part: str, name: str) -> Any:
+    """A Dask worker plugin that SIGKILLs its worker the first time a task whose key holds
+    `key_part` finishes, anywhere in the cluster (the file `marker` says it happened). The class
+    is made inside this function so that it pickles by value to the workers."""
+    from distributed.diagnostics.plugin import WorkerPlugin
+
+    class KillOnce(WorkerPlugin):
+        def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
+            if finish == "memory" and key_part in str(key):
+                try:
+                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+                except FileExistsError:
+                    return
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    KillOnce.name = name
+    return KillOnce()

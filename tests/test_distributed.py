@@ -8,7 +8,6 @@ from __future__ import annotations
 import gzip
 import importlib
 import os
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -17,7 +16,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from conftest import requires_dask
+from conftest import kill_once, requires_dask
 from sunflux import ParameterError
 from sunflux.pvwatts import Weather, read_weather, simulate_many
 
@@ -138,27 +137,16 @@ def test_a_worker_killed_mid_run(dask_client: Any, weather_paths: list[str], tmp
     of the run still to do: Dask recomputes what it held, and the result is still complete
     and identical."""
     import sunflux.distributed as sd
-    from distributed import WorkerPlugin
 
     marker = str(tmp_path / "killed")
 
-    class KillOnce(WorkerPlugin):  # defined here so that it pickles by value to the workers
-        name = "sunflux-kill-once"
-
-        def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
-            if finish == "memory" and "_simulate_partition" in str(key):
-                try:
-                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-                except FileExistsError:
-                    return
-                os.kill(os.getpid(), signal.SIGKILL)
-
     frame = sd.simulate(weather_paths, SYSTEMS, partition_size=2)
-    dask_client.register_plugin(KillOnce())
+    plugin = kill_once(marker, "_simulate_partition", "sunflux-kill-once")
+    dask_client.register_plugin(plugin)
     try:
         result = dask_client.compute(frame).result(timeout=120)
     finally:
-        dask_client.unregister_worker_plugin(KillOnce.name)
+        dask_client.unregister_worker_plugin(plugin.name)
         dask_client.wait_for_workers(2, timeout=60)
     assert os.path.exists(marker), "a worker was killed during the run"
     assert_same(result, reference([read_weather(p) for p in weather_paths], SYSTEMS, "monthly"))

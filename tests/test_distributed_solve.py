@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import json
 import os
-import signal
+import subprocess
+import sys
 from typing import Any, Iterator
 
 import polars as pl
 import pytest
 
 import sunflux as sf
-from conftest import requires_dask
+from conftest import kill_once, requires_dask
 from sunflux.optimizer import Scenario, solve_many, summaries
 from sunflux.optimizer.jobs import OptimizerResult
 from test_optimizer_summary import pv_only, with_generator
@@ -96,32 +97,49 @@ def test_the_current_client_is_used_by_default(dask_client: Any, expected: list[
     assert sd.solve([]) == []
 
 
+NO_CLIENT_SOLVE = """
+import sys
+sys.path.insert(0, {tests!r})
+import sunflux.distributed as sd
+from distributed import default_client
+from sunflux.optimizer import solve
+from test_optimizer_summary import pv_only
+
+if __name__ == "__main__":
+    try:
+        default_client()
+        raise SystemExit("a client exists")
+    except ValueError:
+        pass
+    results = sd.solve([pv_only(900.0), pv_only(1600.0)])
+    assert [r.raw["outputs"] for r in results] == [solve(pv_only(c)).raw["outputs"] for c in (900.0, 1600.0)]
+    print("same")
+"""
+
+
+@pytest.mark.slow
+def test_without_a_client_a_local_cluster_is_made_for_the_call(tmp_path: Any) -> None:
+    script = tmp_path / "no_client.py"
+    script.write_text(NO_CLIENT_SOLVE.format(tests=os.path.dirname(__file__)))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.split()[-1:] == ["same"], done.stderr[-3000:]
+
+
 @pytest.mark.slow
 def test_a_worker_killed_mid_run(dask_client: Any, expected: list[OptimizerResult], tmp_path: Any) -> None:
     """A worker dies (SIGKILL) as soon as it has finished its first scenario, its result still
     in its memory and the sweep not done: Dask runs what it lost elsewhere, and the results are
     complete and identical."""
     import sunflux.distributed as sd
-    from distributed import WorkerPlugin
 
     marker = str(tmp_path / "killed")
 
-    class KillOnce(WorkerPlugin):  # defined here so that it pickles by value to the workers
-        name = "sunflux-kill-once-solve"
-
-        def transition(self, key: Any, start: str, finish: str, **kwargs: Any) -> None:
-            if finish == "memory" and "sunflux-solve" in str(key):
-                try:
-                    os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
-                except FileExistsError:
-                    return
-                os.kill(os.getpid(), signal.SIGKILL)
-
-    dask_client.register_plugin(KillOnce())
+    plugin = kill_once(marker, "sunflux-solve", "sunflux-kill-once-solve")
+    dask_client.register_plugin(plugin)
     try:
         results = sd.solve(sweep(), client=dask_client)
     finally:
-        dask_client.unregister_worker_plugin(KillOnce.name)
+        dask_client.unregister_worker_plugin(plugin.name)
         dask_client.wait_for_workers(2, timeout=60)
     assert os.path.exists(marker), "a worker was killed during the run"
     assert_same(results, expected)
