@@ -946,3 +946,23 @@ def test_strict_validation_reports_unknown_fields_as_problems() -> None:
     with pytest.raises(ParameterError, match="did you mean 'PV.array_type'"):
         scenario.check(strict=True)
     assert scenario.check() is scenario
+
+
+@pytest.mark.parametrize("flag", [True, False, 1, 0, 1.0, 0.0, "t", "True", "1", "f", "False", "0"])
+def test_a_boolean_field_takes_what_the_services_boolean_field_takes_and_keeps_it(flag: Any) -> None:
+    document = {
+        "Site": {"latitude": 39.74, "longitude": -105.17},
+        "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 876_000.0},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.15, "blended_annual_demand_rate": 12.0},
+        "PV": {"can_net_meter": flag},
+        "GHP": {"require_ghp_purchase": flag, "building_sqft": 10_000.0},
+    }
+    assert validate_scenario_dict(document) == []
+    kept = Scenario.from_dict(document).to_dict()
+    assert kept["PV"]["can_net_meter"] == flag and type(kept["GHP"]["require_ghp_purchase"]) is type(flag)
+
+
+@pytest.mark.parametrize("flag", [2, -1, 0.5, "yes", "true", [True]])
+def test_a_boolean_field_refuses_what_the_service_refuses(flag: Any) -> None:
+    problems = validate_scenario_dict({"Site": {"latitude": 39.74, "longitude": -105.17}, "PV": {"can_net_meter": flag}})
+    assert any(p.rule == "type" and "can_net_meter" in str(p.path) and "must be either True or False" in str(p) for p in problems), problems

@@ -87,7 +87,7 @@ pub fn from_results(document: &Value, microgrid_only: bool) -> Result<OutageSimI
     let roundtrip = STORAGE_EFFICIENCIES.iter().try_fold(1.0, |product, field| Ok::<f64, String>(product * input(inputs, "ElectricStorage", field)?))?;
     let generator_in = section(inputs, "Generator");
     let full_load = input(inputs, "Generator", "electric_efficiency_full_load")?;
-    let off_grid = section(inputs, "Settings").and_then(|s| s.get("off_grid_flag")) == Some(&Value::Bool(true));
+    let off_grid = section(inputs, "Settings").and_then(|s| s.get("off_grid_flag")).and_then(crate::optimizer::scenario::text::service_bool) == Some(true);
     let generator_kw = if microgrid_only {
         number(outages, "generator_microgrid_size_kw", 0.0)
     } else {

@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 use super::calendar::HOURS_PER_YEAR;
 use crate::formats::calendar::steps_per_hour_of_year;
 use crate::optimizer::scenario::given as is_given;
+use crate::optimizer::scenario::text::service_bool;
 use super::pv_costs;
 use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
@@ -350,7 +351,7 @@ impl<'a> Reader<'a> {
         ];
         for (section, field, unsupported_value, what) in flags {
             if let Some(map) = self.section(section) {
-                if map.get(field).and_then(Value::as_bool) == Some(unsupported_value) {
+                if map.get(field).and_then(service_bool) == Some(unsupported_value) {
                     self.unsupported.push(format!("{section}.{field}={unsupported_value} ({what})"));
                 }
             }
@@ -480,11 +481,10 @@ impl<'a> Reader<'a> {
     pub(super) fn flag_or(&mut self, map: &Map<String, Value>, section: &str, field: &str, default: bool) -> bool {
         match map.get(field) {
             None | Some(Value::Null) => default,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
+            Some(value) => service_bool(value).unwrap_or_else(|| {
                 self.invalid.push(format!("{section}.{field} must be true or false."));
                 default
-            }
+            }),
         }
     }
 

@@ -16,6 +16,7 @@
 use serde_json::{Map, Value};
 
 use crate::optimizer::model::{FilledDefault, Reader};
+use crate::optimizer::scenario::text::service_bool;
 
 /// Higher heating value of diesel the service uses unless given (kWh per gallon).
 pub const KWH_PER_GALLON_DIESEL: f64 = 40.7;
@@ -191,7 +192,7 @@ impl<'a> Reader<'a> {
         }
         let (slope, intercept) = fuel_slope_and_intercept(full, half, heating_value);
         let sells = self.flag(map, s, "sells_energy_back_to_grid");
-        let exports = ["can_net_meter", "can_wholesale", "can_export_beyond_nem_limit"].into_iter().any(|f| map.get(f).and_then(Value::as_bool) == Some(true));
+        let exports = ["can_net_meter", "can_wholesale", "can_export_beyond_nem_limit"].into_iter().any(|f| map.get(f).and_then(service_bool) == Some(true));
         if sells && exports && !off_grid {
             self.unsupported.push("Generator.sells_energy_back_to_grid=true with export bins (generator exports)".into());
         }

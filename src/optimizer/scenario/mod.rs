@@ -34,7 +34,7 @@ const CREATED_ON_GRID: &str = "ElectricUtility";
 
 /// A valid scenario with the created sections added and every section's defaults filled in.
 pub fn with_service_defaults(mut document: Map<String, Value>) -> Map<String, Value> {
-    let off_grid = document.get("Settings").and_then(|settings| settings.get("off_grid_flag")) == Some(&Value::Bool(true));
+    let off_grid = document.get("Settings").and_then(|settings| settings.get("off_grid_flag")).and_then(text::service_bool) == Some(true);
     let created = ALWAYS_CREATED.iter().chain((!off_grid).then_some(&CREATED_ON_GRID));
     for name in created {
         if !document.contains_key(*name) {

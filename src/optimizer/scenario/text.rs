@@ -32,6 +32,27 @@ pub fn python_str(value: &Value) -> String {
     }
 }
 
+/// The texts the service's boolean inputs (Django's `BooleanField`) read as true and as false.
+pub const TRUE_TEXTS: [&str; 3] = ["t", "True", "1"];
+pub const FALSE_TEXTS: [&str; 3] = ["f", "False", "0"];
+
+/// A boolean input as the service reads it (Django's `BooleanField.to_python`): true and false,
+/// the numbers 1 and 0 (`1.0` and `0.0` too, equal to them as Python compares), and
+/// `TRUE_TEXTS` / `FALSE_TEXTS`; None for anything else (which the service refuses).
+pub fn service_bool(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(flag) => Some(*flag),
+        Value::Number(number) => match number.as_f64() {
+            Some(one) if one == 1.0 => Some(true),
+            Some(zero) if zero == 0.0 => Some(false),
+            _ => None,
+        },
+        Value::String(text) if TRUE_TEXTS.contains(&text.as_str()) => Some(true),
+        Value::String(text) if FALSE_TEXTS.contains(&text.as_str()) => Some(false),
+        _ => None,
+    }
+}
+
 /// Python's truth of a JSON value: null, false, 0, "" and empty containers are false.
 pub fn is_truthy(value: &Value) -> bool {
     match value {
@@ -217,5 +238,7 @@ mod tests {
         assert_eq!(str_repr("a'\"b\n"), "'a\\'\"b\\n'");
         assert_eq!(python_str(&json!("exceeded")), "exceeded");
         assert!(!is_truthy(&json!({})) && !is_truthy(&json!("")) && is_truthy(&json!({"a": 1})));
+        let read: Vec<Option<bool>> = [json!(true), json!(1), json!(0.0), json!("t"), json!("False"), json!("0"), json!(2), json!("yes"), json!(0.5), json!(null)].iter().map(service_bool).collect();
+        assert_eq!(read, [Some(true), Some(true), Some(false), Some(true), Some(false), Some(false), None, None, None, None]);
     }
 }

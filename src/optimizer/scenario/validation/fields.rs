@@ -4,6 +4,7 @@
 use super::value::{less, Num, Outcome, Raised, Value};
 use super::{Context, Report, Shown, MONTHS};
 use crate::optimizer::scenario::schema::FieldSpec;
+use crate::optimizer::scenario::text::{FALSE_TEXTS, TRUE_TEXTS};
 
 /// The field's problems land under its section, place and name.
 struct FieldReport<'r, 'a> {
@@ -68,11 +69,25 @@ pub(crate) fn scalar_problem(kind: &str, value: &Value, host: &dyn super::Host) 
             Some(Num::Float(float)) if !(float.is_finite() && float.fract() == 0.0) => Some(("integer", format!("“{}” value must be an integer.", value.str(host)?))),
             Some(_) => None,
         },
-        "bool" if !matches!(value, Value::Bool(_)) => Some(("type", format!("“{}” value must be either True or False.", value.str(host)?))),
+        "bool" if !reads_as_bool(value) => Some(("type", format!("“{}” value must be either True or False.", value.str(host)?))),
         "str" if value.as_str().is_none() => Some(("type", format!("“{}” value must be a string.", value.str(host)?))),
         "object" if value.as_map().is_none() => Some(("type", "Value must be a JSON object.".into())),
         _ => None,
     })
+}
+
+/// Whether the service's boolean field takes `value` (`text::service_bool`'s rule: a bool, the
+/// numbers 1 and 0, or one of its texts).
+fn reads_as_bool(value: &Value) -> bool {
+    match value.base() {
+        Value::Bool(_) => true,
+        Value::Str(text) => TRUE_TEXTS.contains(&text.as_str()) || FALSE_TEXTS.contains(&text.as_str()),
+        _ => match value.number() {
+            Some(Num::Int(int)) => int == 0 || int == 1,
+            Some(Num::Float(float)) => float == 0.0 || float == 1.0,
+            _ => false,
+        },
+    }
 }
 
 /// `_fmt`: a bound or a value as the messages show it (`5.0`, `1e+16`, `'text'`, `3`).
