@@ -6,6 +6,7 @@ from __future__ import annotations
 import pathlib
 import re
 import subprocess
+import urllib.request
 import sys
 
 import pytest
@@ -43,11 +44,13 @@ def test_demo_runs_offline() -> None:
 
 
 @pytest.mark.slow
-def test_serve_prints_url_and_key_then_serves() -> None:
+@pytest.mark.parametrize(("options", "window"), [([], None), (["--limits", "spec"], "1000"), (["--requests-per-hour", "7"], "7")])
+def test_serve_prints_url_and_key_then_serves_with_the_local_services_limits(options: list[str], window: str | None) -> None:
+    """`serve` defaults to what `LocalService()` does (no request limits, so no window headers)."""
     import sunflux as sf
 
     process = subprocess.Popen(
-        [sys.executable, "-m", "sunflux", "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "sunflux", "serve", "--port", "0", *options], stdout=subprocess.PIPE, text=True
     )
     try:
         assert process.stdout is not None
@@ -58,6 +61,9 @@ def test_serve_prints_url_and_key_then_serves() -> None:
         assert base_url.startswith("http://127.0.0.1:") and len(key) == 40
         client = sf.Client(api_key=key, base_url=base_url)
         assert client.request("GET", "local_status", args={"format": "json"}).status == 200
+        status = urllib.request.Request(f"{base_url}/api/local/v1/status.json", headers={"X-Api-Key": key})
+        with urllib.request.urlopen(status, timeout=10) as answer:
+            assert answer.headers.get("X-RateLimit-Limit") == window
     finally:
         process.terminate()
         process.wait(timeout=10)

@@ -9,7 +9,7 @@ from typing import Sequence
 
 from sunflux import _core
 from sunflux._errors import SunfluxError
-from sunflux._local import LocalService, RateLimits
+from sunflux._local import LIMIT_PROFILES, LocalService, RateLimits
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -20,8 +20,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     try:
-        limits = RateLimits(requests=args.requests_per_hour, window=3600.0)
-        svc = LocalService(port=args.port, rate_limits=limits, api_key=args.api_key, limits="spec")
+        rates = None if args.requests_per_hour is None else RateLimits(requests=args.requests_per_hour, window=3600.0)
+        svc = LocalService(port=args.port, rate_limits=rates, api_key=args.api_key, limits=args.limits)
     except SunfluxError as error:
         # A usage problem (a port in use, a key of the wrong length): one line, as argparse does.
         print(f"python -m sunflux serve: error: {_one_line(error)}", file=sys.stderr)
@@ -55,8 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="run the embedded service in the foreground")
     serve.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (0 picks a free one)")
     serve.add_argument("--api-key", default=None, help="the 40-character key to accept (random by default)")
-    serve.add_argument("--requests-per-hour", type=int, default=_core.KEY_REQUESTS_PER_HOUR,
-                       help=f"per-key limit (default: the spec's {_core.KEY_REQUESTS_PER_HOUR})")
+    serve.add_argument("--limits", choices=LIMIT_PROFILES, default="none",
+                       help=f"'none' (default, as LocalService): no request limits; 'spec': the spec's ({_core.KEY_REQUESTS_PER_HOUR} requests per key per hour, the climate intervals and quotas)")
+    serve.add_argument("--requests-per-hour", type=int, default=None, help="a per-key limit enforced whatever --limits says")
     serve.set_defaults(run=_serve)
     args = parser.parse_args(argv)
     return int(args.run(args))

@@ -139,7 +139,7 @@ class LocalService:
     port:
         0 picks a free port.
     rate_limits:
-        A `RateLimits` (default: the spec's 1,000 requests per rolling hour per key).
+        A `RateLimits` per key, enforced whatever ``limits`` says (default: the profile's).
     faults:
         A `Faults` to make a fraction of responses fail (off by default).
     api_key:
@@ -155,9 +155,10 @@ class LocalService:
     rates:
         `RateDatabaseSettings` for the Utility Rate Database stand-in.
     limits:
-        ``"none"`` (default): the service enforces none of the spec's request limits (no per-key
-        window, no climate intervals or daily quotas) and the clients it makes do not throttle,
-        so tests and notebooks never wait on a limit no one imposes. ``"spec"``: the service
+        ``"none"`` (the default here and for ``python -m sunflux serve``): the service enforces
+        none of the spec's request limits (no per-key window, no climate intervals or daily
+        quotas) and the clients it makes do not throttle, so tests and notebooks never wait on a
+        limit no one imposes. ``"spec"``: the service
         enforces the spec's limits (1,000 requests per key per hour; climate csv 1 per s and
         10,000 per day, other formats 1 per 2 s and 2,000 per day) and its clients throttle for
         them, as they do against the live service — to test throttling. ``rate_limits`` and the
