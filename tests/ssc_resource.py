@@ -24,7 +24,7 @@ def read_for_ssc(path: Path) -> tuple[Weather, dict[str, Any]]:
     try:
         return read_weather(path), {"solar_resource_file": str(path)}
     except sf.ParameterError:
-        weather = read_weather(path, **SITE)
+        weather = read_weather(path, lat=SITE["lat"], lon=SITE["lon"], tz=SITE["tz"], elevation=SITE["elevation"])
     frame = weather.to_polars()
     data: dict[str, Any] = {"lat": SITE["lat"], "lon": SITE["lon"], "tz": SITE["tz"], "elev": SITE["elevation"]}
     data.update({ssc: frame[ours].cast(float).to_list() for ssc, ours in _DATA_COLUMNS.items() if ours in frame.columns})
