@@ -51,10 +51,32 @@ def _corpus(variable: str, what: str) -> tuple[Path | None, pytest.MarkDecorator
     return folder, pytest.mark.skipif(folder is None, reason=reason)
 
 
+def _corpus_folders(variable: str, what: str) -> tuple[list[Path], pytest.MarkDecorator]:
+    """The folders an environment variable lists (separated like PATH), and a marker that skips
+    when it is unset."""
+    value = os.environ.get(variable)
+    folders = [Path(part) for part in value.split(os.pathsep) if part] if value else []
+    for folder in folders:
+        if not folder.is_dir():
+            raise pytest.UsageError(f"{variable} lists {folder}, which is not a directory")
+    reason = f"optional conformance run on {what}: set {variable} to the folders that hold them"
+    return folders, pytest.mark.skipif(not folders, reason=reason)
+
+
 #: Real optimizer scenarios from the service owner's public repositories (with a MANIFEST.json).
 SCENARIO_CORPUS, requires_scenario_corpus = _corpus("SUNFLUX_SCENARIO_CORPUS", "real optimizer scenarios")
-#: Real weather files from pvlib's, SSC's and PySAM's repositories (with a README.md).
-WEATHER_CORPUS, requires_weather_corpus = _corpus("SUNFLUX_WEATHER_CORPUS", "real weather files")
+#: Folders of real weather files from pvlib's, SSC's, PySAM's and bifacial_radiance's repositories.
+WEATHER_CORPORA, requires_weather_corpus = _corpus_folders("SUNFLUX_WEATHER_CORPUS", "real weather files")
+
+
+def weather_corpus_files() -> list[Any]:
+    """Every weather file (CSV, EPW, TMY2) of the weather corpus folders as test parameters named
+    by file, sorted by name (one parameter, None, when the corpus is not given: its tests skip)."""
+    if not WEATHER_CORPORA:
+        return [pytest.param(None, id="no-corpus")]
+    files = (path for folder in WEATHER_CORPORA for path in folder.iterdir())
+    chosen = sorted((path for path in files if path.suffix.lower() in (".csv", ".epw", ".tm2")), key=lambda path: path.name)
+    return [pytest.param(path, id=path.name) for path in chosen]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -12,6 +12,7 @@ import re
 import threading
 import time
 import warnings
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Callable
 
@@ -387,23 +388,31 @@ def test_result_is_the_estimator_result_class(weathers: dict[str, Weather]) -> N
 
 @pytest.mark.parametrize("name", [SAND_POINT, MIAMI])
 def test_hourly_timestamps_use_the_weather_year_and_standard_time(weathers: dict[str, Weather], name: str) -> None:
-    _assert_timestamps_follow_the_records(weathers[name])
+    weather = weathers[name]
+    _assert_timestamps_follow_the_records(weather, year=weather.to_polars()["year"][0])
 
 
-def test_hourly_timestamps_follow_the_records_when_the_first_year_is_a_leap_year(weathers: dict[str, Weather]) -> None:
-    _assert_timestamps_follow_the_records(weathers[GREENSBORO])
+def test_a_typical_year_whose_first_record_is_in_a_leap_year_is_stamped_in_a_year_without_gaps(weathers: dict[str, Weather]) -> None:
+    """Its records skip 29 February, so their own first year (1988 for Greensboro's January) would
+    jump from 28 February 23:00 to 1 March 00:00: they are stamped in 1990 instead."""
+    weather = weathers[GREENSBORO]
+    assert weather.to_polars()["year"][0] % 4 == 0 and not weather.has_leap_day
+    _assert_timestamps_follow_the_records(weather, year=1990)
 
 
-def _assert_timestamps_follow_the_records(weather: Weather) -> None:
+def _assert_timestamps_follow_the_records(weather: Weather, year: int) -> None:
+    """The hourly result and the weather frame are stamped at the records' dates and hours in
+    `year`, one hour apart throughout."""
     hourly = run(weather).hourly
     assert hourly is not None
     assert hourly.schema["timestamp"] == pl.Datetime("us", f"Etc/GMT{-int(weather.tz):+d}")
     records = weather.to_polars()
-    stamps = hourly["timestamp"]
-    assert stamps[0].year == records["year"][0]
-    assert (stamps.dt.month() == records["month"]).all()
-    assert (stamps.dt.day() == records["day"]).all()
-    assert (stamps.dt.hour() == records["hour"]).all()
+    for stamps in (hourly["timestamp"], records["timestamp"]):
+        assert (stamps.dt.year() == year).all()
+        assert (stamps.dt.month() == records["month"]).all()
+        assert (stamps.dt.day() == records["day"]).all()
+        assert (stamps.dt.hour() == records["hour"]).all()
+        assert (stamps.diff().drop_nulls() == timedelta(hours=1)).all()
 
 
 def _reference_cases() -> list[Any]:

@@ -145,6 +145,19 @@ def test_pvlib_epw_output_reads_as_the_file(paths: dict[str, Path]) -> None:
         assert run(from_pvlib, system).ac_annual == pytest.approx(run(from_file, system).ac_annual, rel=1e-6)
 
 
+def test_an_epw_albedo_field_is_read_on_neither_route(paths: dict[str, Path]) -> None:
+    """SSC's EPW reader leaves EPW's albedo field out, so the file route does, and pvlib's frame
+    of the same file (which carries it as ``albedo``) gives the same answer."""
+    pvlib = pytest.importorskip("pvlib")
+    data, metadata = pvlib.iotools.read_epw(paths["greensboro.epw"])
+    from_pvlib = read_weather((data.assign(albedo=0.6), metadata))
+    from_file = read_weather(paths["greensboro.epw"])
+    assert "albedo" not in from_pvlib.to_polars().columns and "albedo" not in from_file.to_polars().columns
+    for version in ("v5", "v8"):
+        one_axis = {**SYSTEMS["one_axis_horizontal"], "version": version}
+        assert run(from_pvlib, one_axis).ac_annual == pytest.approx(run(from_file, one_axis).ac_annual, rel=1e-6)
+
+
 def test_pvlib_tmy3_output_with_hour_ending_labels_reads_as_the_file(tmp_path: Path) -> None:
     pvlib = pytest.importorskip("pvlib")
     source = tmp_path / "723170TYA.CSV"

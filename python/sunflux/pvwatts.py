@@ -250,13 +250,17 @@ def _with_calendar(table: Any, tz: float | None) -> Any:
     return table
 
 
-def _without_epw_markers(table: Any) -> tuple[Any, bool]:
-    """pvlib's EPW frame (recognised by its ``data_source_unct`` column) with EPW's missing-value
-    markers as nulls, and whether it is one: those gaps are then filled as SSC fills EPW files."""
+def _as_the_epw_reader_reads(table: Any) -> tuple[Any, bool]:
+    """pvlib's EPW frame (recognised by its ``data_source_unct`` column) as the EPW file reader
+    reads the file, and whether it is one: EPW's missing-value markers become nulls (the gaps are
+    then filled as SSC fills EPW files) and its albedo field is left out (SSC's EPW reader, and so
+    the file route, does not read it: one EPW gives one answer on both routes)."""
     import pyarrow.compute as pc
 
     if "data_source_unct" not in table.column_names:
         return table, False
+    if "albedo" in table.column_names:
+        table = table.drop_columns(["albedo"])
     for name, marker in _PVLIB_EPW_MISSING.items():
         if name in table.column_names:
             column = table.column(name)
@@ -323,7 +327,7 @@ def read_weather(
     if source is None or isinstance(source, (int, float, str)):
         raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}")
     try:
-        table, from_epw = _without_epw_markers(_with_calendar(_arrow_table(source), hints["tz"]))
+        table, from_epw = _as_the_epw_reader_reads(_with_calendar(_arrow_table(source), hints["tz"]))
     except ParameterError:
         raise
     except Exception as error:  # pyarrow, pandas and polars raise their own types for tables they cannot read

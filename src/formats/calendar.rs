@@ -13,6 +13,15 @@ pub const HOURS_PER_YEAR: usize = 8760;
 /// Hours in a 366-day year.
 pub const HOURS_PER_LEAP_YEAR: usize = 8784;
 
+/// Typical years carry no calendar year of their own, and their months come from different years:
+/// their timestamps use this non-leap year (the service's typical-year answers, and local typical
+/// years without 29 February whose first record's year is a leap year)…
+pub const NOMINAL_YEAR: i32 = 1990;
+
+/// …and this leap year for typical years that hold 29 February when their first record's year
+/// has none.
+pub const NOMINAL_LEAP_YEAR: i32 = 2000;
+
 /// Steps per hour that a year-long series of the optimizer's services may have: hourly,
 /// 30-minute and 15-minute (the spec's `time_steps_per_hour`).
 pub const STEPS_PER_HOUR_CHOICES: [usize; 3] = [1, 2, 4];

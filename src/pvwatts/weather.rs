@@ -31,7 +31,7 @@ mod tmy2;
 mod tmy3;
 
 use super::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
-use crate::formats::calendar::days_from_civil;
+use crate::formats::calendar::{days_from_civil, NOMINAL_LEAP_YEAR, NOMINAL_YEAR};
 pub use table::{column_field_name, numeric_column, weather_from_columns, NamedColumn};
 use std::fmt;
 use std::path::Path;
@@ -487,16 +487,22 @@ impl Weather {
 
     /// The start of the interval each record stands for, microseconds since 1970-01-01 UTC: the
     /// stamp itself for instants, the start of the hour for hour averages (labelled hh:30).
-    /// A time series keeps each record's year; a typical year is stamped in one year, its first
-    /// record's (or 2000 when it holds 29 February and that year has none), so that its stamps
-    /// run through one year in order.
+    /// A time series keeps each record's year; a typical year is stamped in one year whose
+    /// calendar has 29 February exactly when the records do (as pvlib's `coerce_year`), so that
+    /// its stamps run through one gap-free year in order: its first record's year when that fits,
+    /// otherwise `NOMINAL_YEAR` (1990) or, with 29 February, `NOMINAL_LEAP_YEAR` (2000).
     pub fn interval_starts_utc_us(&self) -> Vec<i64> {
         const MINUTE_US: f64 = 60_000_000.0;
         let nominal_year = if self.is_time_series() {
             None
         } else {
-            let first = self.year.first().copied().unwrap_or(2000);
-            Some(if self.has_leap_day() && !is_leap_year(first) { 2000 } else { first })
+            let leap = self.has_leap_day();
+            let first = self.year.first().copied().unwrap_or(NOMINAL_YEAR);
+            Some(match (is_leap_year(first) == leap, leap) {
+                (true, _) => first,
+                (false, true) => NOMINAL_LEAP_YEAR,
+                (false, false) => NOMINAL_YEAR,
+            })
         };
         let zone_offset_us = (self.meta.tz * 60.0 * MINUTE_US).round() as i64;
         let mut date = None;

@@ -22,7 +22,7 @@ use crate::pvwatts::{validate_params, HourlySeries, PvOutput, RawParams, SystemP
 /// The estimator's default search radius, miles.
 pub const DEFAULT_RADIUS_MILES: u32 = 100;
 /// Typical-year data has no calendar year: hourly timestamps use this non-leap year.
-pub const NOMINAL_YEAR: i32 = 1990;
+pub use crate::formats::calendar::NOMINAL_YEAR;
 
 /// The estimator's parameters before validation.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -19,7 +19,9 @@
 //! * `snow`: Marion's snow-coverage model (2013).
 //! * `inverter`: the Sandia inverter model with PVWatts v8's coefficients.
 //! * `exactsun`: SSC's sun position to the last bit, for horizontal-axis trackers (whose
-//!   geometry amplifies the last bit) and records whose refraction inputs v8 carries over.
+//!   geometry amplifies the last bit) and records whose refraction inputs differ from v5's.
+//! * `refraction`: the pressure and temperature SSC's v8 refracts each record's sun with (its
+//!   carry-over and its sun-position table).
 //! * `engine`: the hourly loop, losses, and the monthly/annual aggregation.
 //!
 //! Every stage follows SSC's operation order so that results agree with SSC to floating-point
@@ -37,6 +39,7 @@ pub mod exactsun;
 pub mod inverter;
 pub mod layout;
 pub mod params;
+pub mod refraction;
 pub mod selfshade;
 pub mod singlediode;
 pub mod snow;
