@@ -84,8 +84,9 @@ pub fn results_document(http_status: u16, body: &[u8], url: &str, run_uuid: &str
     if !matches!(document.get("status"), Some(Value::String(status)) if !status.is_empty()) {
         return Err(unexpected(http_status, &format!("for run {run_uuid} has no status"), &quoted(document), url));
     }
-    if let Some(part) = OBJECT_PARTS.iter().find(|part| document.get(**part).is_some_and(|value| !value.is_null() && !value.is_object())) {
-        let what = format!("for run {run_uuid} has {part} of type {} where an object is expected", json_type(&document[*part]));
+    let misshapen = OBJECT_PARTS.iter().find_map(|part| document.get(*part).filter(|value| !value.is_null() && !value.is_object()).map(|value| (part, json_type(value))));
+    if let Some((part, kind)) = misshapen {
+        let what = format!("for run {run_uuid} has {part} of type {kind} where an object is expected");
         return Err(unexpected(http_status, &what, &quoted(document), url));
     }
     match document.get("run_uuid") {

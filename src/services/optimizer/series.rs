@@ -87,7 +87,7 @@ pub fn output_columns(document: &Value, axis: SeriesAxis) -> Vec<(String, Float6
     let mut columns = Vec::new();
     for (name, fields) in document.get("outputs").and_then(Value::as_object).into_iter().flatten() {
         for (field, values) in fields.as_object().into_iter().flatten() {
-            if let Some(values) = values.as_array().filter(|v| axis.is_series(v.len(), |i| v[i].is_number() || v[i].is_boolean())) {
+            if let Some(values) = values.as_array().filter(|v| axis.is_series(v.len(), |i| v.get(i).is_some_and(|item| item.is_number() || item.is_boolean()))) {
                 columns.push((format!("{name}.{field}"), values.iter().map(number).collect::<Float64Array>()));
             }
         }
