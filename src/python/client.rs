@@ -116,6 +116,9 @@ pub fn default_limits() -> Vec<(String, f64)> {
         ("service_body_seconds", l::SERVICE_BODY_TIMEOUT.as_secs_f64()),
         ("service_body_bytes", l::SERVICE_MAX_BODY_BYTES as f64),
         ("service_hit_paths", l::SERVICE_MAX_HIT_PATHS as f64),
+        ("service_discarded_bytes", l::SERVICE_MAX_DISCARDED_BYTES as f64),
+        ("id_chars", l::MAX_ID_CHARS as f64),
+        ("url_bytes", l::MAX_URL_BYTES as f64),
     ].map(|(name, value)| (name.to_owned(), value)));
     named
 }
