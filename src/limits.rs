@@ -120,8 +120,20 @@ pub const SERVICE_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The largest request body the embedded service reads (an optimizer scenario with 35,040-step
 /// series is ~3 MB).
 pub const SERVICE_MAX_BODY_BYTES: usize = 64 << 20;
+/// The most of a refused (too large) request body the embedded service reads and throws away so
+/// that its client, still sending, sees the 413 rather than a reset connection; a body declared
+/// larger is not read at all.
+pub const SERVICE_MAX_DISCARDED_BYTES: u64 = GIB;
 /// Distinct paths `LocalService.hits()` keeps apart; further ones share one counter.
 pub const SERVICE_MAX_HIT_PATHS: usize = 10_000;
+
+/// The longest id or name sunflux writes into a URL (a run UUID is 36 characters, a station id
+/// about 12, a data set slug about 40, a JSONP callback a short identifier): a longer one is not
+/// an id, and is refused before anything is sent.
+pub const MAX_ID_CHARS: usize = 200;
+/// The longest URL sunflux sends, bytes: real ones are a few hundred bytes (a signed download
+/// link about 2 kB). The HTTP stack refuses a URI over 65,534 bytes, with the key added to it.
+pub const MAX_URL_BYTES: usize = 16 * 1024;
 
 /// The longest duration any argument may give, seconds (about 31 years).
 pub const MAX_SECONDS: f64 = 1e9;
@@ -184,6 +196,24 @@ pub fn seconds(name: &str, value: f64, positive: bool) -> Result<Duration, Strin
     Duration::try_from_secs_f64(value).map_err(|e| format!("{name}: {e} (got {value:?})"))
 }
 
+/// An id or name that goes into a URL: at most [`MAX_ID_CHARS`] characters. The message names
+/// the argument and the length, never the value.
+pub fn id_length(name: &str, text: &str) -> Result<(), String> {
+    let length = text.chars().count();
+    if length > MAX_ID_CHARS {
+        return Err(format!("{name} must be at most {MAX_ID_CHARS} characters (got {length}): it is not an id the service gave"));
+    }
+    Ok(())
+}
+
+/// A URL sunflux is about to send: at most [`MAX_URL_BYTES`]. `what` names it in the message.
+pub fn url_length(what: &str, url: &str) -> Result<(), String> {
+    if url.len() > MAX_URL_BYTES {
+        return Err(format!("{what} is {} bytes long, more than the {MAX_URL_BYTES} a request URL may hold", url.len()));
+    }
+    Ok(())
+}
+
 /// A duration from seconds that came from elsewhere (a header, a computation): clamped to
 /// 0..=[`MAX_SECONDS`], NaN as zero. Never panics.
 pub fn clamped_seconds(value: f64) -> Duration {
@@ -207,6 +237,15 @@ mod tests {
         assert_eq!(clamped_seconds(f64::NAN), Duration::ZERO);
         assert_eq!(clamped_seconds(-3.0), Duration::ZERO);
         assert_eq!(clamped_seconds(1e300), Duration::from_secs(1_000_000_000));
+    }
+
+    #[test]
+    fn ids_and_urls_have_a_length_limit() {
+        assert_eq!(id_length("job_id", &"a".repeat(MAX_ID_CHARS)), Ok(()));
+        let message = id_length("job_id", &"a".repeat(100_000)).unwrap_err();
+        assert!(message.starts_with("job_id must be at most 200 characters (got 100000)"), "{message}");
+        assert_eq!(url_length("download_url", &"u".repeat(MAX_URL_BYTES)), Ok(()));
+        assert!(url_length("download_url", &"u".repeat(MAX_URL_BYTES + 1)).unwrap_err().starts_with("download_url is 16385 bytes long"));
     }
 
     #[test]

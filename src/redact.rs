@@ -1,9 +1,10 @@
 //! Removing the API key from any text that may reach a message, a log line, a repr, a typed
 //! result or a cache. A server may reflect the key in any encoding its format has, so the key is
 //! found character by character with each character written literally or escaped: JSON
-//! (`\u0061`, `\/`), XML (`&#97;`, `&#x61;`, `&amp;`), or percent-encoding (`%61`); the base64
-//! form of basic auth (`key:`) is masked too, and so is every `api_key=` value whatever key it
-//! holds.
+//! (`\u0061`, `\/`), XML (`&#97;`, `&#x61;`, `&amp;`), or percent-encoding (`%61`). The key's
+//! whole-value encodings are masked too: the base64 form of basic auth (`key:`), and hex (lower
+//! and upper case) and base64 (standard and URL-safe, with and without padding) of the bare key.
+//! So is every `api_key=` value, whatever key it holds.
 
 #![cfg_attr(
     not(test),
@@ -20,42 +21,58 @@ pub const MASK: &str = "***";
 pub fn redact(text: &str, key: Option<&str>) -> String {
     let out = redact_api_key_params(text);
     let Some(key) = key.filter(|k| !k.is_empty()) else { return out };
-    let masked = mask_key(out.as_bytes(), key.as_bytes());
-    let masked = match masked {
+    let masked = match mask_key(out.as_bytes(), key.as_bytes()) {
         Some(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
         None => out,
     };
-    let basic = basic_form(key);
-    if masked.contains(&basic) {
-        masked.replace(&basic, MASK)
-    } else {
-        masked
-    }
+    encoded_forms(key).iter().fold(masked, |text, form| if text.contains(form.as_str()) { text.replace(form.as_str(), MASK) } else { text })
 }
 
 /// A response body with the key masked, for parsers whose results reach the user; the same
 /// bytes (no copy) when the key is not in it.
 pub fn scrub_body(body: &Bytes, key: Option<&str>) -> Bytes {
     let Some(key) = key.filter(|k| !k.is_empty()) else { return body.clone() };
-    let basic = basic_form(key);
-    let masked = mask_key(body, key.as_bytes());
-    let text = masked.as_deref().unwrap_or(body);
-    match find(text, basic.as_bytes()) {
-        None => masked.map_or_else(|| body.clone(), Bytes::from),
-        Some(_) => Bytes::from(replace_all(text, basic.as_bytes())),
+    let mut masked = mask_key(body, key.as_bytes());
+    for form in encoded_forms(key) {
+        let text = masked.as_deref().unwrap_or(body);
+        if find(text, form.as_bytes()).is_some() {
+            masked = Some(replace_all(text, form.as_bytes()));
+        }
     }
+    masked.map_or_else(|| body.clone(), Bytes::from)
 }
 
-fn basic_form(key: &str) -> String {
+/// The encodings of the whole key a server may reflect (a header echoed back, a debug field):
+/// base64 of basic auth's `key:`, hex in both cases, and base64 in both alphabets with and
+/// without padding. Each padded form comes before the unpadded one it starts with.
+fn encoded_forms(key: &str) -> Vec<String> {
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
     use base64::Engine as _;
-    base64::engine::general_purpose::STANDARD.encode(format!("{key}:"))
+    let bytes = key.as_bytes();
+    let hex: String = bytes.iter().map(|byte| format!("{byte:02x}")).collect();
+    let candidates = [
+        STANDARD.encode(format!("{key}:")),
+        STANDARD.encode(bytes),
+        URL_SAFE.encode(bytes),
+        STANDARD_NO_PAD.encode(bytes),
+        URL_SAFE_NO_PAD.encode(bytes),
+        hex.to_ascii_uppercase(),
+        hex,
+    ];
+    let mut forms: Vec<String> = Vec::with_capacity(candidates.len());
+    for form in candidates {
+        if !forms.contains(&form) {
+            forms.push(form);
+        }
+    }
+    forms
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    if needle.is_empty() || haystack.len() < needle.len() {
+    if needle.is_empty() {
         return None;
     }
-    haystack.windows(needle.len()).position(|window| window == needle)
+    memchr::memmem::find(haystack, needle)
 }
 
 fn replace_all(haystack: &[u8], needle: &[u8]) -> Vec<u8> {
@@ -218,6 +235,33 @@ mod tests {
         assert_eq!(redact(&mixed, Some(KEY)), "***");
         let twice = json_escaped(KEY).replace('\\', "\\\\");
         assert_eq!(redact(&twice, Some(KEY)), "***");
+    }
+
+    #[test]
+    fn hex_and_base64_of_the_bare_key_are_masked() {
+        use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+        use base64::Engine as _;
+        // 41 bytes: base64 needs padding, and its standard and URL-safe alphabets differ.
+        let key = "abcdefghijABCDEFGHIJ0123456789klmnop~~~qr";
+        let hex: String = key.bytes().map(|b| format!("{b:02x}")).collect();
+        let forms = [
+            hex.clone(),
+            hex.to_ascii_uppercase(),
+            STANDARD.encode(key),
+            STANDARD_NO_PAD.encode(key),
+            URL_SAFE.encode(key),
+            URL_SAFE_NO_PAD.encode(key),
+        ];
+        assert_ne!(forms[2], forms[4]);
+        assert!(forms[2].ends_with('='));
+        for form in &forms {
+            let text = format!("{{\"echo\": \"{form}\"}}");
+            assert_eq!(redact(&text, Some(key)), "{\"echo\": \"***\"}", "{form}");
+            let scrubbed = scrub_body(&Bytes::from(text.clone()), Some(key));
+            assert_eq!(&scrubbed[..], b"{\"echo\": \"***\"}", "{form}");
+        }
+        let all = forms.join(" ");
+        assert_eq!(redact(&all, Some(key)), ["***"; 6].join(" "));
     }
 
     #[test]

@@ -15,6 +15,7 @@ import sys
 import textwrap
 import threading
 import time
+import warnings
 from typing import Any, Callable
 
 import pytest
@@ -654,3 +655,70 @@ def test_weather_of_an_empty_table_is_a_parameter_error() -> None:
     empty = sf.climate.parse_csv(year_csv(0), whole_year=False)
     with pytest.raises(sf.ParameterError, match="no rows"):
         empty.weather()
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Untyped errors, third round (issue #33): each bad argument is a ParameterError naming it
+
+HUGE = 10**400
+SYSTEM: dict[str, Any] = dict(system_capacity=4, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180)
+ESTIMATE: dict[str, Any] = dict(SYSTEM, lat=39.74, lon=-105.18)
+TABLE = {name: [0.0] for name in ("year", "month", "day", "hour", "ghi", "dni", "dhi", "temp_air", "wind_speed")}
+SITE: dict[str, Any] = dict(lat=39.74, lon=-105.18, tz=-7, elevation=1800)
+CSV: dict[str, Any] = dict(lat=39.74, lon=-105.18, year=2010, email=EMAIL, attributes="ghi")
+
+
+def station_weather(client: sf.Client, service: sf.LocalService) -> sf.pvwatts.Weather:
+    return service.station_weather(client.solar.data_query(39.74, -105.18, version="v1").closest["tmy3"].file_id)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("argument", "call"),
+    [
+        ("system_capacity", lambda c, s, w: c.pv.estimate(**{**ESTIMATE, "system_capacity": HUGE}, version="v6")),
+        ("losses", lambda c, s, w: c.pv.estimate(**{**ESTIMATE, "losses": -HUGE}, version="v6")),
+        ("system_capacity", lambda c, s, w: c.pv.estimate(**{**ESTIMATE, "system_capacity": HUGE}, version="v8")),
+        ("albedo", lambda c, s, w: c.pv.estimate(**ESTIMATE, version="v8", albedo=object())),
+        ("soiling", lambda c, s, w: c.pv.estimate(**ESTIMATE, version="v8", soiling=object())),
+        ("albedo", lambda c, s, w: c.pv.estimate(**ESTIMATE, version="v8", albedo=[HUGE] * 12)),
+        ("system_capacity", lambda c, s, w: sf.pvwatts.simulate(w, **{**SYSTEM, "system_capacity": HUGE})),
+        ("losses", lambda c, s, w: sf.pvwatts.simulate(w, **{**SYSTEM, "losses": HUGE}, version="v8")),
+        ("lat", lambda c, s, w: sf.pvwatts.read_weather(TABLE, **{**SITE, "lat": HUGE})),
+        ("lon", lambda c, s, w: sf.pvwatts.read_weather(TABLE, **{**SITE, "lon": -HUGE})),
+        ("tz", lambda c, s, w: sf.pvwatts.read_weather(TABLE, **{**SITE, "tz": HUGE})),
+        ("elevation", lambda c, s, w: sf.pvwatts.read_weather(TABLE, **{**SITE, "elevation": HUGE})),
+        ("endpoint", lambda c, s, w: c.request("GET", 5)),
+        ("method", lambda c, s, w: c.request(None, "optimizer_simulated_load")),
+        ("endpoint", lambda c, s, w: c.url(b"data_query")),
+        ("utc", lambda c, s, w: c.climate.download_csv(SLUG, **CSV, utc="")),
+        ("utc", lambda c, s, w: c.climate.download_csv(SLUG, **CSV, utc=None)),
+        ("utc", lambda c, s, w: c.climate.download_csv(SLUG, **CSV, utc=0)),
+        ("leap_day", lambda c, s, w: c.climate.download_csv(SLUG, **CSV, leap_day="true")),
+        ("mailing_list", lambda c, s, w: c.climate.request(SLUG, wkt="POINT(-105 39)", years=[2010], email=EMAIL, mailing_list=1)),
+        ("progress", lambda c, s, w: c.climate.bulk(SLUG, points=[(39.74, -105.18)], years=[2010], email=EMAIL, progress=object())),
+        ("progress", lambda c, s, w: c.climate.bulk(SLUG, points=[(39.74, -105.18)], years=[2010], email=EMAIL, progress=None)),
+        ("job_id", lambda c, s, w: c.technical_potential.job("rede", "j" * 100_000).status()),
+        ("callback", lambda c, s, w: c.pv.estimate(**ESTIMATE, callback="f" * 100_000)),
+        ("download_url", lambda c, s, w: c.climate.fetch(f"{s.base_url}/files/climate/{'0' * 100_000}.zip", wait=False)),
+        ("request URL", lambda c, s, w: c.request("GET", "optimizer_simulated_load", params={"load_type": "x" * 100_000})),
+    ],
+)
+def test_a_bad_argument_is_a_parameter_error_naming_it_before_anything_is_sent(
+    client: sf.Client, service: sf.LocalService, argument: str, call: Callable[[sf.Client, sf.LocalService, sf.pvwatts.Weather], object]
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        weather = station_weather(client, service)
+        before = dict(service.hits())
+        with pytest.raises(sf.ParameterError) as caught:
+            call(client, service, weather)
+    assert any(argument in problem for problem in caught.value.errors), caught.value.errors
+    assert all(len(problem) < 2000 for problem in caught.value.errors), caught.value.errors
+    assert dict(service.hits()) == before
+
+
+def test_booleans_of_the_climate_download_are_true_or_false(client: sf.Client) -> None:
+    for utc in (True, False):
+        table = client.climate.download_csv(SLUG, **CSV, utc=utc, leap_day=False)
+        assert table.data.height == 8760

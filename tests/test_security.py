@@ -21,6 +21,7 @@ import json
 import logging
 import pickle
 import re
+import traceback
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -65,6 +66,10 @@ ENCODINGS = {
     "percent": percent_encoded(SENTINEL),
     "percent-lower": percent_encoded(SENTINEL).lower(),
     "basic": base64.b64encode(f"{SENTINEL}:".encode()).decode(),
+    "hex": SENTINEL.encode().hex(),
+    "hex-upper": SENTINEL.encode().hex().upper(),
+    "base64": base64.b64encode(SENTINEL.encode()).decode(),
+    "base64-unpadded": base64.b64encode(SENTINEL.encode()).decode().rstrip("="),
 }
 
 
@@ -360,6 +365,79 @@ def test_redaction_finds_every_encoding_of_the_key() -> None:
     client = sf.Client(SENTINEL, "http://127.0.0.1:1")
     for name, form in ENCODINGS.items():
         assert client._core.redact(f"<{form}>") == "<***>", name
+
+
+#: A key whose base64 needs padding and differs between the standard and URL-safe alphabets.
+ENCODED_KEY = "SeNtInElKeY0123456789abcdefghijkl~~~???q"
+BARE_ENCODINGS = {
+    "hex": ENCODED_KEY.encode().hex(),
+    "hex-upper": ENCODED_KEY.encode().hex().upper(),
+    "base64": base64.b64encode(ENCODED_KEY.encode()).decode(),
+    "base64-unpadded": base64.b64encode(ENCODED_KEY.encode()).decode().rstrip("="),
+    "base64url": base64.urlsafe_b64encode(ENCODED_KEY.encode()).decode(),
+    "base64url-unpadded": base64.urlsafe_b64encode(ENCODED_KEY.encode()).decode().rstrip("="),
+}
+
+
+@pytest.mark.parametrize(("status", "code", "error_type"), [(403, "API_KEY_INVALID", sf.AuthError), (500, "INTERNAL_ERROR", sf.ServerError)])
+def test_hex_and_base64_of_the_key_a_server_reflects_never_reach_the_user(
+    loopback: LoopbackServer, status: int, code: str, error_type: type[sf.ApiError]
+) -> None:
+    assert "+" in BARE_ENCODINGS["base64"] and "-" in BARE_ENCODINGS["base64url"] and BARE_ENCODINGS["base64"].endswith("=")
+
+    outputs: dict[str, str] = {}
+    for name, form in BARE_ENCODINGS.items():
+        loopback.handler = lambda request, form=form, name=name: reply(
+            request, status, json.dumps({"error": {"code": code, "message": f"the key was {form}"}, "errors": [f"key ({name}) {form}"], "echo": form}).encode()
+        )
+        client = sf.Client(ENCODED_KEY, loopback.url, routes="spec", retries=0)
+        with pytest.raises(error_type) as caught:
+            client.solar.data_query(39.74, -105.18)
+        error = caught.value
+        assert "***" in error.body, error.body
+        outputs[f"{name} message"] = str(error)
+        outputs[f"{name} body"] = error.body
+        outputs[f"{name} errors"] = repr(error.errors)
+        outputs[f"{name} pickle"] = pickle.dumps(error).decode("latin-1")
+        outputs[f"{name} unpickled"] = repr(pickle.loads(pickle.dumps(error)).__dict__)
+        outputs[f"{name} traceback"] = "".join(traceback.format_exception(error))
+    found = sorted((where, name) for where, text in outputs.items() for name, form in BARE_ENCODINGS.items() if form in text)
+    assert not found, found
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        f"https://{SENTINEL}@developer.nlr.gov",
+        f"https://user:{SENTINEL}@developer.nlr.gov/api",
+        f"http://127.0.0.1:9/?api_key={SENTINEL}",
+        f"http://127.0.0.1:9/prefix?key={SENTINEL}&x=1",
+        f"http://{SENTINEL}@127.0.0.1:99999/?api_key={SENTINEL}",
+    ],
+)
+def test_a_key_inside_the_base_url_is_refused_without_showing_it(base_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The client's own key is another one, so redacting it cannot hide the one in the URL."""
+    other_key = "o" * 40
+    attempts: list[Callable[[], object]] = [
+        lambda: sf.Client(other_key, base_url),
+        lambda: sf.AsyncClient(other_key, base_url),
+        lambda: sf.Client(other_key, "http://127.0.0.1:9", urdb_base_url=base_url),
+    ]
+    monkeypatch.setenv(sunflux._client.BASE_URL_ENV_VAR, base_url)
+    attempts.append(lambda: sf.Client(other_key))
+    for attempt in attempts:
+        with pytest.raises(sf.ParameterError, match="base_url") as caught:
+            attempt()
+        texts = [*exposed(caught.value), "".join(traceback.format_exception(caught.value))]
+        assert not [leak for text in texts for leak in leaks(text)], caught.value
+
+
+def test_a_base_url_with_a_path_prefix_joins_the_endpoint_after_it(loopback: LoopbackServer) -> None:
+    path = sf.Client(SENTINEL, loopback.url, routes="spec").url("optimizer_simulated_load").removeprefix(loopback.url)
+    client = sf.Client(SENTINEL, f"{loopback.url}/prefix/", routes="spec")
+    assert client.base_url == f"{loopback.url}/prefix"
+    assert client.url("optimizer_simulated_load") == f"{loopback.url}/prefix{path}"
+    assert path.startswith("/api/") and SENTINEL not in repr(client)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -135,12 +135,25 @@ class Response:
         return repr(self._raw)
 
 
-def _pairs(params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None) -> list[tuple[str, str]]:
+def _pairs(params: Mapping[str, Any] | Iterable[tuple[str, Any]] | None, what: str) -> list[tuple[str, str]]:
+    """Query or form parameters as text pairs (None values left out, booleans as true/false,
+    lists comma-joined); `ParameterError` naming `what` for anything but a mapping or an iterable
+    of (name, value) pairs with text names."""
     if params is None:
         return []
-    items = params.items() if isinstance(params, Mapping) else params
+    if isinstance(params, Mapping):
+        items = list(params.items())
+    elif isinstance(params, (str, bytes)) or not isinstance(params, Iterable):
+        raise ParameterError(f"{what} must be a dict or a list of (name, value) pairs (got {type(params).__name__})")
+    else:
+        items = list(params)
     out: list[tuple[str, str]] = []
-    for name, value in items:
+    for item in items:
+        if not (isinstance(item, (tuple, list)) and len(item) == 2):
+            raise ParameterError(f"{what} must hold (name, value) pairs (got a {type(item).__name__})")
+        if not isinstance(item[0], str):
+            raise ParameterError(f"{what} names must be text (got a {type(item[0]).__name__})")
+        name, value = item
         if value is None:
             continue
         if isinstance(value, bool):
@@ -175,8 +188,8 @@ def _call_args(
         method,
         endpoint,
         {str(name): str(value) for name, value in args.items()} if args else None,
-        _pairs(params),
-        _pairs(form) if form is not None else None,
+        _pairs(params, "params"),
+        _pairs(form, "form") if form is not None else None,
         body,
         idempotent,
         check_errors,

@@ -6,6 +6,15 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+from sunflux._errors import ParameterError
+
+
+def progress_flag(progress: object) -> bool:
+    """The ``progress=`` argument of every call with a bar: `True` or `False`, nothing else."""
+    if not isinstance(progress, bool):
+        raise ParameterError(f"progress must be True or False (got {type(progress).__name__})")
+    return progress
+
 
 class Progress:
     """A bar of ``total`` steps named ``label``, counting ``unit``."""
@@ -13,6 +22,7 @@ class Progress:
     def __init__(self, total: int, enabled: bool, label: str, unit: str) -> None:
         self.total = total
         self.done = 0
+        progress_flag(enabled)
         self.bar: Any = None
         self.enabled = enabled
         self.label = label

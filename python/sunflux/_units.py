@@ -25,9 +25,14 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _number(value: Any) -> float | None:
+    """The value as a float for a unit trap, or None: not a number, or an int beyond a float's
+    range (the call's own check refuses that one by name)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return None
 
 
 def _warn(message: str) -> None:

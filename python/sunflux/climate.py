@@ -19,7 +19,7 @@ from sunflux._client import handle_of
 from sunflux._errors import ParameterError
 from sunflux._frames import to_pandas, to_polars
 from sunflux._options import RequestMethod
-from sunflux._progress import Progress
+from sunflux._progress import Progress, progress_flag
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 
 if TYPE_CHECKING:
@@ -259,6 +259,7 @@ class _BulkPlan:
     ) -> None:
         from sunflux._cache import SiteYearCache
 
+        progress_flag(progress)
         year_list, point_list = _bulk_arguments(points, years, workers)
         self.jobs: list[_SiteYear] = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
         attribute_text = _attributes(attributes)

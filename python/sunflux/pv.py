@@ -227,12 +227,24 @@ def _version(version: str | None, routes: str, options: dict[str, Any]) -> Estim
     return "v6"
 
 
-def number_list(values: float | str | Iterable[object] | None) -> float | str | None:
+def number_list(values: object) -> object:
     """A list of numbers as the estimator's query writes it (``a|b|c``, exact decimals); a single
-    number or text is passed on as it is."""
-    if values is None or isinstance(values, (str, int, float)):
+    number, a text or anything that is not a list is passed on as it is, for the core's check to
+    name."""
+    if values is None or isinstance(values, (str, bytes, int, float)) or not isinstance(values, Iterable):
         return values
-    return "|".join(repr(float(v)) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v) for v in values)
+    return "|".join(_decimal(value) for value in values)
+
+
+def _decimal(value: object) -> str:
+    """One value of a number list as text: a float's exact decimal, an int beyond a float's range
+    as its digits (the core refuses it as out of range), anything else as ``str`` gives it."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            return repr(float(value))
+        except OverflowError:
+            return str(value)
+    return str(value)
 
 
 def parse_estimate(body: bytes | str, format: EstimateFormat = "json") -> PvEstimate:

@@ -13,6 +13,7 @@ implementations (SSC ``pvwattsv5`` and ``pvwattsv8``) to floating-point noise; s
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -154,15 +155,36 @@ def _short(value: float) -> str:
     return repr(float(f"{value:.7g}")) if single == value else repr(value)
 
 
+def _site_number(value: object) -> float | None:
+    """A site argument as a float, or None when it is not a finite number (a bool, text, an int
+    beyond a float's range, NaN or infinity)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _shown(value: object) -> str:
+    """A bad argument for a message: a float as written, an int too large for a float by its size,
+    anything else by its type."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"an int of {value.bit_length()} bits, beyond a float's range"
+    return repr(value) if isinstance(value, float) else type(value).__name__
+
+
 def _site_hints(metadata: Mapping[str, Any] | None, given: dict[str, float | None]) -> dict[str, float | None]:
     """The site from the keyword arguments and from a metadata mapping (pvlib's readers, an
     NSRDB header): both may give a value, but then they must agree."""
-    hints = dict(given)
-    problems = [
-        f"{name} must be a number (got {type(value).__name__})"
-        for name, value in given.items()
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)))
-    ]
+    hints: dict[str, float | None] = {}
+    problems = []
+    for name, value in given.items():
+        number = _site_number(value)
+        if value is not None and number is None:
+            problems.append(f"{name} must be a finite number (got {_shown(value)})")
+        hints[name] = number
     by_lower = {str(key).lower(): value for key, value in (metadata or {}).items()}
     for name, keys in _METADATA_KEYS.items():
         found = next((by_lower[key] for key in keys if by_lower.get(key) not in (None, "")), None)

@@ -9,6 +9,7 @@ pub mod optimizer;
 pub mod prng;
 pub mod pv;
 pub mod reply;
+pub mod request_body;
 pub mod server;
 pub mod solar;
 pub mod state;

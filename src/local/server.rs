@@ -17,11 +17,11 @@ use tokio::task::JoinHandle;
 use super::faults::{html_error_page, FaultKind};
 use super::gateway::{check_key, find_key, gateway_error, GatewayCode};
 use super::reply::ServiceReply;
+use super::request_body::buffered;
 use super::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceConfig, ServiceState};
 use super::{climate, optimizer, pv, solar, status, technical_potential};
 use crate::error::{Error, Result};
 use crate::formats::Format;
-use crate::limits::SERVICE_MAX_BODY_BYTES;
 use crate::spec::routes::{served_routes, Served, DOWNLOAD_FILES_PREFIX};
 
 /// The format an error for this path must be written in: the path's suffix, JSON otherwise.
@@ -135,24 +135,6 @@ async fn gateway(State(state): State<Arc<ServiceState>>, request: Request, next:
     }
 }
 
-/// The request with its body read into memory: at most `SERVICE_MAX_BODY_BYTES` (413 beyond),
-/// within `timeout` (408 after), so that a client sending its body slowly or without end never
-/// holds the service.
-async fn buffered(request: Request, timeout: Duration) -> std::result::Result<Request, ServiceReply> {
-    let (parts, body) = request.into_parts();
-    match tokio::time::timeout(timeout, axum::body::to_bytes(body, SERVICE_MAX_BODY_BYTES)).await {
-        Ok(Ok(bytes)) => Ok(Request::from_parts(parts, Body::from(bytes))),
-        Ok(Err(_)) => Err(ServiceReply::json(
-            413,
-            &serde_json::json!({"error": {"code": "PAYLOAD_TOO_LARGE", "message": format!("The request body is larger than {SERVICE_MAX_BODY_BYTES} bytes.")}}),
-        )),
-        Err(_) => Err(ServiceReply::json(
-            408,
-            &serde_json::json!({"error": {"code": "REQUEST_TIMEOUT", "message": format!("The request body did not arrive within {:.1} s.", timeout.as_secs_f64())}}),
-        )),
-    }
-}
-
 fn html_response(status: u16) -> Response {
     reply_response(ServiceReply::new(status, "text/html; charset=utf-8", html_error_page(status)))
 }
@@ -256,7 +238,7 @@ mod tests {
     use std::net::TcpStream;
 
     use super::*;
-    use crate::limits::{SERVICE_HEADER_TIMEOUT, SERVICE_MAX_HIT_PATHS};
+    use crate::limits::{SERVICE_HEADER_TIMEOUT, SERVICE_MAX_BODY_BYTES, SERVICE_MAX_HIT_PATHS};
     use crate::local::state::OTHER_PATHS;
 
     fn started(timeout: Duration) -> (tokio::runtime::Runtime, LocalService) {
@@ -332,6 +314,54 @@ mod tests {
             let _ = stream.read_to_end(&mut rest);
         }
         assert!(started_at.elapsed() < Duration::from_secs(4), "{:?}", started_at.elapsed());
+        service.close(&runtime);
+    }
+
+    /// The first bytes of the answer to `head` and `body_bytes` of body, read once the whole body
+    /// is sent, as an HTTP client reads it; or how sending or reading failed. Writes and reads
+    /// give up after 10 s, far less than the service's wait for a body.
+    fn answer_after_sending(port: u16, head: &str, body_bytes: usize) -> String {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.set_write_timeout(Some(Duration::from_secs(10))).unwrap();
+        stream.write_all(head.as_bytes()).unwrap();
+        let chunk = vec![b'x'; 1 << 20];
+        let mut sent = 0;
+        while sent < body_bytes {
+            let part = chunk.get(..(body_bytes - sent).min(chunk.len())).unwrap();
+            if let Err(error) = stream.write_all(part) {
+                return format!("sending failed after {sent} bytes: {error}");
+            }
+            sent += part.len();
+        }
+        let mut answer = [0u8; 12];
+        match stream.read_exact(&mut answer) {
+            Ok(()) => String::from_utf8_lossy(&answer).into_owned(),
+            Err(error) => format!("reading failed: {error}"),
+        }
+    }
+
+    #[test]
+    fn a_declared_body_over_the_limit_is_answered_413_before_it_is_sent() {
+        let (runtime, mut service) = started(Duration::from_secs(600));
+        let port = service.port;
+        for declared in [SERVICE_MAX_BODY_BYTES as u64 + 1, 1 << 40, 1 << 62] {
+            let head = format!("POST /api/optimizer/stable/job/ HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ncontent-length: {declared}\r\n\r\n");
+            assert_eq!(answer_after_sending(port, &head, 0), "HTTP/1.1 413", "{declared}");
+        }
+        service.close(&runtime);
+    }
+
+    #[test]
+    fn a_100_mb_body_gets_a_413_not_a_closed_connection() {
+        // With and without a Content-Length: one refused from its head, one once it outgrows the limit.
+        let (runtime, mut service) = started(Duration::from_secs(600));
+        let port = service.port;
+        let size = 100 << 20;
+        let declared = format!("POST /api/optimizer/stable/job/ HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ncontent-length: {size}\r\n\r\n");
+        assert_eq!(answer_after_sending(port, &declared, size), "HTTP/1.1 413");
+        let chunked = format!("POST /api/optimizer/stable/job/ HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ntransfer-encoding: chunked\r\n\r\n{size:x}\r\n");
+        assert_eq!(answer_after_sending(port, &chunked, size), "HTTP/1.1 413");
         service.close(&runtime);
     }
 

@@ -116,6 +116,9 @@ pub fn default_limits() -> Vec<(String, f64)> {
         ("service_body_seconds", l::SERVICE_BODY_TIMEOUT.as_secs_f64()),
         ("service_body_bytes", l::SERVICE_MAX_BODY_BYTES as f64),
         ("service_hit_paths", l::SERVICE_MAX_HIT_PATHS as f64),
+        ("service_discarded_bytes", l::SERVICE_MAX_DISCARDED_BYTES as f64),
+        ("id_chars", l::MAX_ID_CHARS as f64),
+        ("url_bytes", l::MAX_URL_BYTES as f64),
     ].map(|(name, value)| (name.to_owned(), value)));
     named
 }
@@ -215,6 +218,16 @@ fn base_url_of(args: &mut Arguments, value: &Bound<'_, PyAny>, key: Option<&str>
             None
         }
     }
+}
+
+/// The method and endpoint name of a low-level request, each a `str` (`ParameterError` naming
+/// the one that is not).
+fn method_and_endpoint(method: &Bound<'_, PyAny>, endpoint: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+    let mut args = Arguments::new();
+    let method = args.text("method", method);
+    let endpoint = args.text("endpoint", endpoint);
+    args.finish().map_err(to_pyerr)?;
+    Ok((method.unwrap_or_default(), endpoint.unwrap_or_default()))
 }
 
 /// The default route profile of a base URL: `nlr` for the public host, `spec` for any other.
@@ -325,8 +338,8 @@ impl CoreClient {
     #[allow(clippy::too_many_arguments)]
     fn prepare(
         &self,
-        method: &str,
-        endpoint: &str,
+        method: &Bound<'_, PyAny>,
+        endpoint: &Bound<'_, PyAny>,
         args: Option<HashMap<String, String>>,
         query: Vec<(String, String)>,
         form: Option<Vec<(String, String)>>,
@@ -335,6 +348,8 @@ impl CoreClient {
         check_errors: bool,
         trace: bool,
     ) -> PyResult<PreparedRequest> {
+        let (method, endpoint) = method_and_endpoint(method, endpoint)?;
+        let endpoint = endpoint.as_str();
         let args = args.unwrap_or_default();
         let method = reqwest::Method::from_bytes(method.to_ascii_uppercase().as_bytes())
             .map_err(|_| to_pyerr(Error::Parameter(vec![format!("method {method:?} is not an HTTP method")])))?;
@@ -362,9 +377,12 @@ impl CoreClient {
 
     /// The URL of an endpoint (no key in it).
     #[pyo3(signature = (endpoint, args=None))]
-    fn url(&self, endpoint: &str, args: Option<HashMap<String, String>>) -> PyResult<String> {
+    fn url(&self, endpoint: &Bound<'_, PyAny>, args: Option<HashMap<String, String>>) -> PyResult<String> {
+        let mut checked = Arguments::new();
+        let endpoint = checked.text("endpoint", endpoint);
+        checked.finish().map_err(to_pyerr)?;
         let args = args.unwrap_or_default();
-        let endpoint = Endpoint::from_name(endpoint, |key| args.get(key).cloned()).map_err(|m| to_pyerr(Error::Parameter(vec![m])))?;
+        let endpoint = Endpoint::from_name(&endpoint.unwrap_or_default(), |key| args.get(key).cloned()).map_err(|m| to_pyerr(Error::Parameter(vec![m])))?;
         Ok(self.transport.endpoint_url(&endpoint))
     }
 

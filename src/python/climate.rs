@@ -234,6 +234,8 @@ pub fn climate_cache_key(
         leap_day: raw_value(Some(leap_day)),
         interval: RawValue::Int(60),
         email: raw_value(Some(email)),
+        // Not part of the key; given so that the check of Python's booleans has a value.
+        mailing_list: RawValue::Bool(false),
         ..RawClimateRequest::default()
     };
     validated(&raw, Format::Csv).map(|params| params.cache_key()).map_err(to_pyerr)

@@ -262,14 +262,14 @@ pub fn validate_climate_request_in(raw: &RawClimateRequest, format: Format, term
     let family = DatasetFamily::of(raw.dataset.as_text().unwrap_or_default());
     let years = record(check_years(&raw.names, terms, requested, year_span(family)), &mut problems);
     let attributes = record(check_attributes(&raw.attributes, family), &mut problems);
-    let utc = record(check_bool(&raw.utc, "utc", true), &mut problems);
-    let leap_day = record(check_bool(&raw.leap_day, "leap_day", false), &mut problems);
+    let utc = record(check_bool(&raw.utc, "utc", true, terms), &mut problems);
+    let leap_day = record(check_bool(&raw.leap_day, "leap_day", false, terms), &mut problems);
     let interval = record(check_interval(&raw.interval), &mut problems);
     let email = record(check_email(&raw.email), &mut problems);
     let full_name = record(check_text(&raw.full_name, "full_name"), &mut problems);
     let affiliation = record(check_text(&raw.affiliation, "affiliation"), &mut problems);
     let reason = record(check_text(&raw.reason, "reason"), &mut problems);
-    let mailing_list = record(check_bool(&raw.mailing_list, "mailing_list", false), &mut problems);
+    let mailing_list = record(check_bool(&raw.mailing_list, "mailing_list", false, terms), &mut problems);
     if let (Some(Format::Csv), Some(geometry), Some(years)) = (format, &geometry, &years) {
         problems.extend(csv_problems(geometry, years, terms));
     }
@@ -433,7 +433,18 @@ fn check_attributes(raw: &RawValue, family: DatasetFamily) -> Result<Vec<Attribu
     Ok(attributes)
 }
 
-fn check_bool(raw: &RawValue, name: &str, default: bool) -> Result<bool, String> {
+/// A boolean parameter (the spec's type for `utc`, `leap_day` and `mailing_list`). In Python it is
+/// `True` or `False` and nothing else (None, 0, "" and "true" are refused: the spec's boolean has
+/// two values). On the wire it is `true` or `false` in any case; the embedded service also reads
+/// `1`, `0` and an empty value (absent), as it always has.
+fn check_bool(raw: &RawValue, name: &str, default: bool, terms: Terms) -> Result<bool, String> {
+    if terms == Terms::Python {
+        return match raw {
+            RawValue::Bool(flag) => Ok(*flag),
+            RawValue::Missing => Err(format!("{name} must be True or False (got None)")),
+            other => Err(format!("{name} must be True or False (got {})", other.describe())),
+        };
+    }
     match raw {
         RawValue::Missing => Ok(default),
         RawValue::Bool(flag) => Ok(*flag),
@@ -536,6 +547,20 @@ mod tests {
         assert!(nsrdb("temperature_2m").unwrap_err().contains("air_temperature"));
         assert!(check_attributes(&RawValue::from("air_temperature"), DatasetFamily::Climate).is_err());
         assert_eq!(check_attributes(&RawValue::Missing, DatasetFamily::Nsrdb).map(|a| a.len()), Ok(8));
+    }
+
+    #[test]
+    fn python_booleans_are_true_or_false_only() {
+        for flag in [true, false] {
+            assert_eq!(check_bool(&RawValue::Bool(flag), "utc", true, Terms::Python), Ok(flag));
+        }
+        for given in [RawValue::Missing, RawValue::from(""), RawValue::from(0), RawValue::from("true"), RawValue::from("no")] {
+            let problem = check_bool(&given, "utc", true, Terms::Python).unwrap_err();
+            assert!(problem.starts_with("utc must be True or False (got "), "{given:?}: {problem}");
+        }
+        assert_eq!(check_bool(&RawValue::Missing, "utc", true, Terms::Wire), Ok(true));
+        assert_eq!(check_bool(&RawValue::from("FALSE"), "utc", true, Terms::Wire), Ok(false));
+        assert!(check_bool(&RawValue::from("no"), "utc", true, Terms::Wire).is_err());
     }
 
     fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {

@@ -370,6 +370,10 @@ pub(crate) fn callback(value: &RawValue, format: Option<Format>, problems: &mut 
         problems.push("callback applies only to json output: drop it or use format=json".into());
         return None;
     }
+    if let Err(problem) = crate::limits::id_length("callback", &name) {
+        problems.push(problem);
+        return None;
+    }
     if !is_javascript_identifier(&name) {
         problems.push(format!("callback must be a JavaScript identifier such as handleEstimate (got {name:?})"));
         return None;

@@ -15,10 +15,16 @@ pub enum RawValue {
 }
 
 impl RawValue {
-    /// How the value is quoted in a problem message: numbers as written, other text quoted.
+    /// How the value is quoted in a problem message: numbers as written, other text quoted; a
+    /// text longer than [`SHOWN_CHARS`] (a 400-digit int, a pasted document) by its start and
+    /// length.
     pub fn describe(&self) -> String {
         match self {
             RawValue::Missing => "nothing".to_string(),
+            RawValue::Text(text) if text.chars().count() > SHOWN_CHARS => {
+                let start: String = text.chars().take(SHOWN_CHARS).collect();
+                format!("{start:?}… ({} characters)", text.chars().count())
+            }
             RawValue::Text(text) if text.trim().parse::<f64>().is_ok() => text.clone(),
             RawValue::Text(text) => format!("{text:?}"),
             RawValue::Int(number) => number.to_string(),
@@ -47,6 +53,9 @@ impl RawValue {
         }
     }
 }
+
+/// The characters of a text value a message quotes.
+pub const SHOWN_CHARS: usize = 60;
 
 /// A float that holds a whole number below 10^15 (exact in both types) as an integer.
 #[allow(clippy::cast_possible_truncation, reason = "whole and below 10^15, so exact")]
@@ -102,5 +111,18 @@ impl RawValue {
 
     pub fn is_missing(&self) -> bool {
         *self == RawValue::Missing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_texts_are_described_by_their_start_and_length() {
+        let huge = format!("1{}", "0".repeat(400));
+        assert_eq!(RawValue::Text(huge).describe(), format!("\"1{}\"… (401 characters)", "0".repeat(SHOWN_CHARS - 1)));
+        assert_eq!(RawValue::Text("12.5".into()).describe(), "12.5");
+        assert_eq!(RawValue::Text("abc".into()).describe(), "\"abc\"");
     }
 }

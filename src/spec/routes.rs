@@ -268,7 +268,7 @@ impl Endpoint {
 
 /// A path argument: ASCII letters, digits, `-` and `_`, 1 to 200 of them.
 pub fn is_identifier(text: &str) -> bool {
-    (1..=200).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    (1..=crate::limits::MAX_ID_CHARS).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 /// `8-4-4-4-12` hexadecimal digits, as every run UUID is written.

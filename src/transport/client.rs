@@ -40,14 +40,6 @@ pub struct TransportConfig {
     pub byte_limits: ByteLimits,
 }
 
-/// Checks a base URL: it must be absolute, and plain `http://` is allowed only for loopback.
-pub fn parse_base_url(text: &str) -> Result<Url> {
-    let trimmed = text.trim().trim_end_matches('/');
-    let url = Url::parse(trimmed).map_err(|e| Error::Parameter(vec![format!("base_url is not a valid URL ({e}): {trimmed:?}")]))?;
-    check_scheme(&url).map_err(|problem| Error::Parameter(vec![format!("base_url {problem}, got {trimmed:?}")]))?;
-    Ok(url)
-}
-
 /// The rule for every URL sunflux sends a request to (base URLs, download URLs, redirects):
 /// `https://`, or plain `http://` to a loopback host only.
 pub fn check_scheme(url: &Url) -> std::result::Result<(), String> {
@@ -364,6 +356,7 @@ impl Transport {
         if !request.query.is_empty() {
             url.query_pairs_mut().extend_pairs(request.query.iter());
         }
+        crate::limits::url_length("the request URL", url.as_str()).map_err(|problem| Error::Parameter(vec![problem]))?;
         Ok(url)
     }
 
@@ -613,17 +606,6 @@ fn header_int(headers: &reqwest::header::HeaderMap, name: &str) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn base_url_rules() {
-        assert!(parse_base_url("https://developer.nlr.gov").is_ok());
-        assert!(parse_base_url("http://127.0.0.1:8080/").is_ok());
-        assert!(parse_base_url("http://localhost:1").is_ok());
-        let err = parse_base_url("http://developer.nlr.gov").unwrap_err().to_string();
-        assert!(err.contains("https://"), "{err}");
-        assert!(parse_base_url("ftp://x").is_err());
-        assert!(parse_base_url("not a url").is_err());
-    }
 
     #[test]
     fn api_key_params_are_stripped_for_foreign_hosts() {

@@ -7,12 +7,14 @@
 )]
 
 pub mod auth;
+pub mod base_url;
 pub mod client;
 pub mod retry;
 pub mod throttle;
 
 pub use auth::{ApiKey, AuthMode};
-pub use client::{canonical_origin, check_scheme, parse_base_url, AttemptObserver, AttemptRecord, Body, RateLimitInfo, Request, Response, Target, Transport, TransportConfig, DEFAULT_BASE_URL};
+pub use base_url::parse_base_url;
+pub use client::{canonical_origin, check_scheme, AttemptObserver, AttemptRecord, Body, RateLimitInfo, Request, Response, Target, Transport, TransportConfig, DEFAULT_BASE_URL};
 pub use retry::RetryPolicy;
 pub use crate::spec::routes::{Endpoint, RouteProfile, ServiceClass};
 pub use throttle::{ClassLimits, ThrottleConfig, WindowLimit};

@@ -16,7 +16,7 @@ from typing import Any
 
 from sunflux import _core
 from sunflux._errors import ParameterError
-from sunflux._progress import Progress
+from sunflux._progress import Progress, progress_flag
 from sunflux.optimizer.jobs import OptimizerResult, _scenario_json
 from sunflux.optimizer.scenario import Scenario
 
@@ -105,6 +105,7 @@ def solve_many(
         Ctrl-C stops every running solve within about 0.2 s.
     """
     _check_threads(threads)
+    progress_flag(progress)
     bodies = _scenario_bodies(scenarios)
     workers = min(threads or os.cpu_count() or 1, max(1, len(bodies)))
     token = _core.CancelToken()

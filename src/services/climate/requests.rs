@@ -77,6 +77,7 @@ pub fn posts(method: &RawValue) -> std::result::Result<bool, String> {
 
 /// A download URL the client may fetch (http or https); the problem names it without the key.
 pub fn checked_download_url(url: &str, redact: impl Fn(&str) -> String) -> std::result::Result<(), String> {
+    crate::limits::url_length("download_url", url)?;
     let problem = match reqwest::Url::parse(url) {
         Ok(parsed) => check_scheme(&parsed).err().map(|problem| format!("download_url {problem}")),
         Err(e) => Some(format!("download_url is not a URL ({e})")),

@@ -19,11 +19,12 @@ pub fn checked_explorer(explorer: &str) -> std::result::Result<String, String> {
     }
 }
 
-/// A job id as the caller gave it: not blank.
+/// A job id as the caller gave it: not blank, not longer than any id.
 pub fn checked_job_id(job_id: &str) -> std::result::Result<String, String> {
     if job_id.trim().is_empty() {
         return Err("job_id must not be empty: use the id submit() returned".into());
     }
+    crate::limits::id_length("job_id", job_id)?;
     Ok(job_id.to_owned())
 }
 
