@@ -18,7 +18,7 @@ import time
 from typing import Any, Callable
 
 import pytest
-from conftest import LoopbackServer, reply
+from conftest import LoopbackServer, reply, requires_fork
 
 import sunflux as sf
 
@@ -654,3 +654,41 @@ def test_weather_of_an_empty_table_is_a_parameter_error() -> None:
     empty = sf.climate.parse_csv(year_csv(0), whole_year=False)
     with pytest.raises(sf.ParameterError, match="no rows"):
         empty.weather()
+
+
+# ---------------------------------------------------------------------------------------------
+# Forked children (issue #33)
+
+
+@requires_fork
+@pytest.mark.parametrize("threads", [1, 0])
+def test_simulate_many_in_a_forked_child_gives_the_parents_table(threads: int) -> None:
+    """The parent's batch started polars' thread pool, which the child does not have: the child
+    hung building its table. The child must finish with the same table; a hang is killed."""
+    weather_file = os.path.join(os.path.dirname(__file__), "data", "723170TYA.CSV.gz")
+    done = isolated(
+        f"""
+        import gzip, os, time, signal
+        import sunflux as sf
+        weather = sf.pvwatts.read_weather(gzip.decompress(open({weather_file!r}, "rb").read()))
+        systems = [dict(system_capacity=4 + i, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180) for i in range(50)]
+        parent = sf.pvwatts.simulate_many(weather, systems, threads={threads}, progress=False).to_arrow()
+        pid = os.fork()
+        if pid == 0:
+            child = sf.pvwatts.simulate_many(weather, systems, threads={threads}, progress=False).to_arrow()
+            os._exit(0 if child.equals(parent) else 3)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished:
+                print("child exit", os.waitstatus_to_exitcode(status))
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            print("child hung")
+        """,
+        timeout=30,
+    )
+    assert done.stdout.strip() == "child exit 0"
