@@ -108,6 +108,11 @@ pub const MAX_CSV_ROWS: usize = 366 * 24 * 60;
 /// Bytes of a weather file: a one-minute leap year with 50 columns is ~200 MB.
 pub const MAX_WEATHER_FILE_BYTES: u64 = GIB;
 
+/// Bytes of one entry of the `climate.bulk` cache: an Arrow file of one site-year parsed from
+/// a CSV of at most [`Payload::ClimateCsv`]'s 64 MiB, whose values take at least 2 bytes of
+/// text each and 8 in Arrow.
+pub const MAX_CACHE_ENTRY_BYTES: u64 = 256 * MIB;
+
 /// The default total time of one call, every attempt, backoff and client-side throttle wait
 /// included (`timeout` bounds each attempt).
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(600);

@@ -692,3 +692,43 @@ def test_simulate_many_in_a_forked_child_gives_the_parents_table(threads: int) -
         timeout=30,
     )
     assert done.stdout.strip() == "child exit 0"
+
+
+# ---------------------------------------------------------------------------------------------
+# Cache entries that are not regular files (issue #33)
+
+
+@pytest.mark.parametrize("shape", ["fifo", "link_to_device", "link_to_entry", "oversized"])
+def test_a_cache_entry_that_is_not_a_regular_file_is_downloaded_again(tmp_path: os.PathLike[str], shape: str) -> None:
+    """A named pipe under an entry's name hung `bulk` (its open blocks) and a link to /dev/zero
+    was read until memory ran out; neither is read now, nor a link to a good entry, nor a file
+    larger than any entry: each is downloaded again, in a child with bounded memory and time."""
+    cache = os.path.join(tmp_path, "cache")
+    done = isolated(
+        f"""
+        import os, sunflux as sf
+        cache, shape = {cache!r}, {shape!r}
+        with sf.LocalService(climate=sf.ClimateSettings(csv_interval=0)) as service:
+            client = service.client(limits={{"climate_csv": sf.ServiceLimits(min_interval=0.001)}})
+            def run():
+                return client.climate.bulk({SLUG!r}, points=[(39.0, -105.0)], years=[2010], email={EMAIL!r}, attributes="ghi", cache_dir=cache, progress=False)
+            first = run()
+            (name,) = [name for name in os.listdir(cache) if name.endswith(".arrow")]
+            entry = os.path.join(cache, name)
+            os.rename(entry, os.path.join(cache, "elsewhere"))
+            if shape == "fifo":
+                os.mkfifo(entry)
+            elif shape == "link_to_device":
+                os.symlink("/dev/zero", entry)
+            elif shape == "link_to_entry":
+                os.symlink(os.path.join(cache, "elsewhere"), entry)
+            else:
+                with open(entry, "wb") as sparse:
+                    sparse.truncate(int(sf.limits()["cache_entry_bytes"]) + 1)
+            before = sum(service.hits().values())
+            again = run()
+            print("downloads", sum(service.hits().values()) - before, "equal", again.equals(first))
+        """,
+        timeout=30,
+    )
+    assert done.stdout.split() == ["downloads", "1", "equal", "True"]
