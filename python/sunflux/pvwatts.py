@@ -302,7 +302,10 @@ def read_weather(
     60) through one calendar year — 8760·k records, or 8784·k with 29 February — and may start at
     any record (a UTC year seen in local time starts on 31 December of the year before). A bad
     file raises `ParameterError` naming the file, line and column; a missing one
-    `MissingFileError` (also a `FileNotFoundError`).
+    `MissingFileError` (also a `FileNotFoundError`). A file or bytes larger than
+    ``sunflux.limits()["weather_file_bytes"]`` (1 GiB) or of more lines than a one-minute leap
+    year has (``"weather_file_lines"``), and a table of more rows (``"weather_records"``), are
+    refused before anything is parsed.
     """
     if isinstance(source, Weather):
         return source

@@ -110,6 +110,8 @@ pub fn default_limits() -> Vec<(String, f64)> {
         ("csv_columns", l::MAX_CSV_COLUMNS as f64),
         ("csv_rows", l::MAX_CSV_ROWS as f64),
         ("weather_file_bytes", l::MAX_WEATHER_FILE_BYTES as f64),
+        ("weather_file_lines", l::MAX_WEATHER_FILE_LINES as f64),
+        ("weather_records", l::MAX_WEATHER_RECORDS as f64),
         ("cache_entry_bytes", l::MAX_CACHE_ENTRY_BYTES as f64),
         ("deadline_seconds", l::DEFAULT_DEADLINE.as_secs_f64()),
         ("max_seconds", l::MAX_SECONDS),
