@@ -107,6 +107,17 @@ pub const MAX_CSV_ROWS: usize = 366 * 24 * 60;
 
 /// Bytes of a weather file: a one-minute leap year with 50 columns is ~200 MB.
 pub const MAX_WEATHER_FILE_BYTES: u64 = GIB;
+/// Records of a weather year: a leap year at one-minute steps, the finest a year may have.
+pub const MAX_WEATHER_RECORDS: usize = 366 * 24 * 60;
+/// Lines of a weather file: [`MAX_WEATHER_RECORDS`] plus header rows and blank lines. Counted
+/// before anything is parsed, so a file of many years is refused at the speed of counting its
+/// line breaks.
+pub const MAX_WEATHER_FILE_LINES: usize = MAX_WEATHER_RECORDS + 1024;
+
+/// Bytes of one entry of the `climate.bulk` cache: an Arrow file of one site-year parsed from
+/// a CSV of at most [`Payload::ClimateCsv`]'s 64 MiB, whose values take at least 2 bytes of
+/// text each and 8 in Arrow.
+pub const MAX_CACHE_ENTRY_BYTES: u64 = 256 * MIB;
 
 /// The default total time of one call, every attempt, backoff and client-side throttle wait
 /// included (`timeout` bounds each attempt).

@@ -1,10 +1,11 @@
 """The fuzz suite (issue #20): every parser — dataset query and estimator answers (JSON, XML, CSV),
 climate CSV and zips, technical-potential answers, answers as a server sends them (status,
-framing, headers), weather files and tables, optimizer scenario dicts — gets mutated real
+framing, headers), weather files and tables, optimizer scenario dicts, cache entries of every
+file type — gets mutated real
 samples from ``tools/fuzz.py``, which runs them in a supervised worker process so that a crash is
 a reported failure with its input saved, not the end of the test run.
 
-The default run tries 1,300 inputs (100 per target, about a minute); the slow suite 5,200 more
+The default run tries 1,400 inputs (100 per target, about a minute); the slow suite 5,600 more
 (a few minutes). The release run is ``python tools/fuzz.py --inputs 100000`` (see
 docs/design.md, "Fuzzing").
 """
@@ -39,15 +40,15 @@ def run_fuzz(inputs: int, seed: int, out: Path) -> dict[str, object]:
 
 
 def test_every_parser_survives_mutated_inputs(tmp_path: Path) -> None:
-    summary = run_fuzz(1300, seed=20, out=tmp_path)
-    assert summary["inputs"] == 1300
-    assert set(summary["targets"]) >= {"climate_zip", "data_query_xml", "weather_table", "scenario", "http_answers"}  # type: ignore[arg-type]
+    summary = run_fuzz(1400, seed=20, out=tmp_path)
+    assert summary["inputs"] == 1400
+    assert set(summary["targets"]) >= {"climate_zip", "data_query_xml", "weather_table", "scenario", "http_answers", "cache_entry"}  # type: ignore[arg-type]
 
 
 @pytest.mark.slow
 def test_every_parser_survives_a_longer_run(tmp_path: Path) -> None:
-    summary = run_fuzz(5_200, seed=21, out=tmp_path)
-    assert summary["inputs"] == 5_200
+    summary = run_fuzz(5_600, seed=21, out=tmp_path)
+    assert summary["inputs"] == 5_600
 
 
 def test_a_crash_is_reported_with_its_input(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import warnings
 from typing import Any, Callable
 
 import pytest
-from conftest import LoopbackServer, reply
+from conftest import LoopbackServer, reply, requires_fork
 
 import sunflux as sf
 
@@ -722,3 +722,174 @@ def test_booleans_of_the_climate_download_are_true_or_false(client: sf.Client) -
     for utc in (True, False):
         table = client.climate.download_csv(SLUG, **CSV, utc=utc, leap_day=False)
         assert table.data.height == 8760
+
+
+# ---------------------------------------------------------------------------------------------
+# Forked children (issue #33)
+
+
+@requires_fork
+@pytest.mark.parametrize("threads", [1, 0])
+def test_simulate_many_in_a_forked_child_gives_the_parents_table(threads: int) -> None:
+    """The parent's batch started polars' thread pool, which the child does not have: the child
+    hung building its table. The child must finish with the same table; a hang is killed."""
+    weather_file = os.path.join(os.path.dirname(__file__), "data", "723170TYA.CSV.gz")
+    done = isolated(
+        f"""
+        import gzip, os, time, signal
+        import sunflux as sf
+        weather = sf.pvwatts.read_weather(gzip.decompress(open({weather_file!r}, "rb").read()))
+        systems = [dict(system_capacity=4 + i, module_type=0, losses=14, array_type=1, tilt=20, azimuth=180) for i in range(50)]
+        parent = sf.pvwatts.simulate_many(weather, systems, threads={threads}, progress=False).to_arrow()
+        pid = os.fork()
+        if pid == 0:
+            child = sf.pvwatts.simulate_many(weather, systems, threads={threads}, progress=False).to_arrow()
+            os._exit(0 if child.equals(parent) else 3)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            finished, status = os.waitpid(pid, os.WNOHANG)
+            if finished:
+                print("child exit", os.waitstatus_to_exitcode(status))
+                break
+            time.sleep(0.05)
+        else:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            print("child hung")
+        """,
+        timeout=30,
+    )
+    assert done.stdout.strip() == "child exit 0"
+
+
+# ---------------------------------------------------------------------------------------------
+# Cache entries that are not regular files (issue #33)
+
+
+@pytest.mark.parametrize("shape", ["fifo", "link_to_device", "link_to_entry", "oversized"])
+def test_a_cache_entry_that_is_not_a_regular_file_is_downloaded_again(tmp_path: os.PathLike[str], shape: str) -> None:
+    """A named pipe under an entry's name hung `bulk` (its open blocks) and a link to /dev/zero
+    was read until memory ran out; neither is read now, nor a link to a good entry, nor a file
+    larger than any entry: each is downloaded again, in a child with bounded memory and time."""
+    cache = os.path.join(tmp_path, "cache")
+    done = isolated(
+        f"""
+        import os, sunflux as sf
+        cache, shape = {cache!r}, {shape!r}
+        with sf.LocalService(climate=sf.ClimateSettings(csv_interval=0)) as service:
+            client = service.client(limits={{"climate_csv": sf.ServiceLimits(min_interval=0.001)}})
+            def run():
+                return client.climate.bulk({SLUG!r}, points=[(39.0, -105.0)], years=[2010], email={EMAIL!r}, attributes="ghi", cache_dir=cache, progress=False)
+            first = run()
+            (name,) = [name for name in os.listdir(cache) if name.endswith(".arrow")]
+            entry = os.path.join(cache, name)
+            os.rename(entry, os.path.join(cache, "elsewhere"))
+            if shape == "fifo":
+                os.mkfifo(entry)
+            elif shape == "link_to_device":
+                os.symlink("/dev/zero", entry)
+            elif shape == "link_to_entry":
+                os.symlink(os.path.join(cache, "elsewhere"), entry)
+            else:
+                with open(entry, "wb") as sparse:
+                    sparse.truncate(int(sf.limits()["cache_entry_bytes"]) + 1)
+            before = sum(service.hits().values())
+            again = run()
+            print("downloads", sum(service.hits().values()) - before, "equal", again.equals(first))
+        """,
+        timeout=30,
+    )
+    assert done.stdout.split() == ["downloads", "1", "equal", "True"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Weather files near the limit (issue #33)
+
+#: A leap year of one-minute records, the most records a weather year has.
+MINUTE_YEAR = 366 * 24 * 60
+#: The bytes of such a year read as weather: 11 columns (timestamp, calendar, five quantities).
+MINUTE_YEAR_WEATHER_BYTES = MINUTE_YEAR * 11 * 8
+MINUTE_HEADER = "Year,Month,Day,Hour,Minute,GHI,DNI,DHI,Temperature,Wind Speed"
+SITE = "lat=40, lon=-105, tz=-7, elevation=1600"
+
+
+def test_a_weather_file_of_many_years_is_refused_before_it_is_parsed(tmp_path: os.PathLike[str]) -> None:
+    """Twelve one-minute years (215 MB): every row used to be parsed before the row count was
+    checked (minutes and gigabytes; an abort under a 1 GiB address space). The line count is
+    checked first now, for a path and for bytes alike, within 1 GiB."""
+    path = os.path.join(tmp_path, "years.csv")
+    with open(path, "wb") as out:
+        out.write(MINUTE_HEADER.encode() + b"\n" + b"2020,1,1,0,0,500,600,100,20.5,3.2\n" * (12 * MINUTE_YEAR))
+    done = isolated(
+        f"""
+        import resource, sunflux as sf
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+        for source in ({path!r}, open({path!r}, "rb").read()):
+            try:
+                sf.pvwatts.read_weather(source, {SITE})
+            except sf.ParameterError as error:
+                print(str(error).partition(": ")[2])
+        """,
+        timeout=120,
+    )
+    refusal = f"has {12 * MINUTE_YEAR + 1} lines, more than a weather year can have (528064: a leap year of one-minute records plus headers)"
+    assert done.stdout.splitlines() == [refusal, refusal], done.stdout + done.stderr
+
+
+def test_weather_bytes_over_the_file_limit_are_refused_at_once() -> None:
+    """The 1 GiB limit of weather files holds for bytes too (they were copied and parsed)."""
+    done = isolated(
+        f"""
+        import sunflux as sf
+        try:
+            sf.pvwatts.read_weather(bytes((1 << 30) + 1), {SITE})
+        except sf.ParameterError as error:
+            print(error)
+        """,
+        timeout=60,
+    )
+    assert done.stdout.strip() == "bytes: is larger than 1073741824 bytes, the limit for a weather file"
+
+
+def test_a_weather_table_of_more_rows_than_a_year_is_refused() -> None:
+    import pyarrow as pa
+
+    rows = MINUTE_YEAR + 1
+    table = pa.table({name: pa.array([1.0] * rows) for name in ("year", "month", "day", "hour", "ghi", "dni", "dhi", "temp_air", "wind_speed")})
+    with pytest.raises(sf.ParameterError, match=f"has {rows} rows, more than a weather year has"):
+        sf.pvwatts.read_weather(table, lat=40, lon=-105, tz=-7, elevation=1600)
+
+
+def test_the_largest_weather_year_is_read_within_its_size_plus_four_times_the_weather(tmp_path: os.PathLike[str]) -> None:
+    """A one-minute leap year with 40 more columns (225 MB): reading it from its path or its
+    bytes needs no more address space than the file, the interpreter and 4× the weather read
+    (docs/design.md, "Limits")."""
+    import datetime
+
+    path = os.path.join(tmp_path, "minutes.csv")
+    padding = "".join(f",{column}.123456" for column in range(40))
+    start = datetime.datetime(2020, 1, 1)
+    with open(path, "w") as out:
+        out.write(MINUTE_HEADER + "".join(f",x{column}" for column in range(40)) + "\n")
+        for day in range(366):
+            stamp = start + datetime.timedelta(days=day)
+            out.write("".join(f"2020,{stamp.month},{stamp.day},{minute // 60},{minute % 60},500,600,100,20.5,3.2{padding}\n" for minute in range(1440)))
+    done = isolated(
+        f"""
+        import os, resource, sunflux as sf
+        def address_space():
+            status = open("/proc/self/status").read()
+            return int(status.split("VmSize:")[1].split()[0]) * 1024
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        for form in ("path", "bytes"):
+            source = {path!r} if form == "path" else open({path!r}, "rb").read()
+            file_bytes = os.path.getsize({path!r}) if form == "path" else 0
+            cap = address_space() + file_bytes + 4 * {MINUTE_YEAR_WEATHER_BYTES}
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+            print(form, len(sf.pvwatts.read_weather(source, {SITE})))
+            resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+            del source
+        """,
+        timeout=120,
+    )
+    assert done.stdout.split() == ["path", str(MINUTE_YEAR), "bytes", str(MINUTE_YEAR)], done.stdout + done.stderr

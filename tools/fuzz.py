@@ -6,8 +6,9 @@ and hangs; each such input is saved.
 
 Targets are the public parsers: dataset query answers (JSON, XML, CSV), estimator answers (JSON,
 XML), climate CSV, download zips, technical-potential answers, gateway error bodies through the
-client, weather files (TMY2, TMY3, SAM CSV, climate CSV), weather tables and optimizer scenario
-dicts. Each input is a mutation of a real sample (made by the embedded service or taken from
+client, weather files (TMY2, TMY3, SAM CSV, climate CSV), weather tables, optimizer scenario
+dicts and `climate.bulk` cache entries (damaged files, links, named pipes, devices, directories,
+oversized files under an entry's name). Each input is a mutation of a real sample (made by the embedded service or taken from
 ``tests/data``): bit flips, interesting bytes, cut, repeated and spliced ranges, extreme numbers,
 deep nesting, and for structured inputs mutations of the parsed tree (types swapped, keys
 dropped, values made huge or NaN, columns cut or misaligned).
@@ -263,6 +264,71 @@ def weather_table(rng: random.Random) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Cache entries: what may sit under an entry's name in a `climate.bulk` cache
+
+#: The request every fuzzed cache entry answers.
+CACHE_KEY = "fuzz|climate|site-year"
+#: What is put under the entry's name: its bytes as a file named by the seed's checksum (the
+#: mutated bytes fail it), as a file named by their own checksum (the Arrow reader sees them), a
+#: link to them, a named pipe, a link to an endless device, a directory, a sparse file larger
+#: than any entry.
+CACHE_SHAPES = ("file", "checksummed_file", "link_to_file", "fifo", "link_to_device", "directory", "oversized")
+
+
+def cache_entry_seeds(climate_csvs: list[bytes]) -> list[tuple[str, bytes]]:
+    """Real entries: the climate CSV samples as the cache writes them, with their file names."""
+    import tempfile
+
+    import sunflux as sf
+    from sunflux._cache import SiteYearCache
+
+    seeds = []
+    for body in climate_csvs:
+        with tempfile.TemporaryDirectory() as folder:
+            SiteYearCache(folder).write(CACHE_KEY, sf.climate.parse_csv(body))
+            (name,) = os.listdir(folder)
+            seeds.append((name, (Path(folder) / name).read_bytes()))
+    return seeds
+
+
+def mutate_cache_entry(seed: tuple[str, bytes], rng: random.Random, others: list[tuple[str, bytes]]) -> tuple[str, str, bytes]:
+    name, data = seed
+    return rng.choice(CACHE_SHAPES), name, mutate_bytes(data, rng, [other for _, other in others])
+
+
+def read_cache_entry(value: tuple[str, str, bytes]) -> None:
+    """Puts the entry in a fresh cache and reads it: a damaged file is skipped or refused, and
+    nothing but a regular file is ever read."""
+    import hashlib
+    import tempfile
+
+    from sunflux._cache import MAX_ENTRY_BYTES, SiteYearCache
+
+    shape, name, data = value
+    with tempfile.TemporaryDirectory() as folder:
+        if shape == "checksummed_file":
+            name = f"{name.rpartition('-')[0]}-{hashlib.sha256(data).hexdigest()[:16]}.arrow"
+        path = Path(folder) / name
+        if shape in ("file", "checksummed_file"):
+            path.write_bytes(data)
+        elif shape == "link_to_file":
+            (Path(folder) / "elsewhere").write_bytes(data)
+            path.symlink_to(Path(folder) / "elsewhere")
+        elif shape == "fifo":
+            os.mkfifo(path)
+        elif shape == "link_to_device":
+            path.symlink_to("/dev/zero")
+        elif shape == "directory":
+            path.mkdir()
+        else:
+            with path.open("wb") as sparse:
+                sparse.truncate(MAX_ENTRY_BYTES + 1)
+        frame = SiteYearCache(folder).read(CACHE_KEY)
+        if frame is not None and shape not in ("file", "checksummed_file"):
+            raise AssertionError(f"a cache entry that is a {shape} was read")
+
+
+# ---------------------------------------------------------------------------------------------
 # Targets
 
 
@@ -337,6 +403,7 @@ def _targets(seeds_path: Path) -> dict[str, Target]:
         Target("weather_table", [None], lambda _seed, rng, _others: weather_table(rng), lambda table: sf.pvwatts.read_weather(table, lat=40.0, lon=-105.0, tz=-7, elevation=1600)),
         Target("scenario", scenarios, lambda seed, rng, _others: mutate_tree(mutate_tree(seed, rng), rng), scenario),
         Target("http_answers", ERROR_BODIES + samples["data_query_json"][:1], answers.mutate, answers.run),
+        Target("cache_entry", cache_entry_seeds(samples["climate_csv"]), mutate_cache_entry, read_cache_entry),
     ]
     return {target.name: target for target in targets}
 
@@ -549,7 +616,7 @@ def main() -> int:
 
 TARGET_NAMES = (
     "data_query_json", "data_query_xml", "data_query_csv", "estimate_json", "estimate_xml", "climate_csv", "climate_zip",
-    "tp_config", "tp_job", "weather_file", "weather_table", "scenario", "http_answers",
+    "tp_config", "tp_job", "weather_file", "weather_table", "scenario", "http_answers", "cache_entry",
 )
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ request's data parameters; never the key or the e-mail), the second the SHA-256 
 own bytes. A file whose bytes do not match its checksum (a flipped byte, a cut copy, an object
 store's half-written upload) or whose stored request differs is removed and downloaded again.
 Files are written to a temporary name and renamed, so an interrupted run leaves complete entries
-only, and whatever a writer leaves behind is never read as an entry.
+only, and whatever a writer leaves behind is never read as an entry. An entry is read only if it
+is a regular file (not a link, a named pipe or a device), and never beyond its recorded size;
+anything else under an entry's name is skipped and downloaded again.
 
 The directory is a local path or an fsspec URL (``s3://bucket/climate``, ``file:///shared/c``):
 a Dask cluster's workers share one cache through it.
@@ -17,11 +19,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 from typing import TYPE_CHECKING, Any
+
+from sunflux import _core
 
 if TYPE_CHECKING:
     from sunflux.climate import ClimateTable
 
+#: The largest entry read (``sunflux.limits()["cache_entry_bytes"]``); larger files are skipped.
+MAX_ENTRY_BYTES = int(dict(_core.default_limits())["cache_entry_bytes"])
 #: The schema metadata key that holds the request an entry answers.
 CACHE_KEY = b"sunflux_cache_key"
 _SUFFIX = ".arrow"
@@ -43,8 +50,24 @@ class _LocalFiles:
         return os.listdir(self.directory)
 
     def read(self, name: str) -> bytes:
-        with open(os.path.join(self.directory, name), "rb") as source:
-            return source.read()
+        """The entry's bytes, read through a link-free, non-blocking open of a regular file and
+        never beyond the size the file system records for it (a FIFO would block, a link to a
+        device would be read without end)."""
+        flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        descriptor = os.open(os.path.join(self.directory, name), flags)
+        try:
+            size = _entry_size(os.fstat(descriptor), name)
+            chunks: list[bytes] = []
+            remaining = size
+            while remaining > 0:
+                chunk = os.read(descriptor, remaining)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            return b"".join(chunks)
+        finally:
+            os.close(descriptor)
 
     def write(self, name: str, data: bytes) -> None:
         path = os.path.join(self.directory, name)
@@ -74,7 +97,16 @@ class _FsspecFiles:
         return [path.rstrip("/").rpartition("/")[2] for path in self.fs.ls(self.root, detail=False)]
 
     def read(self, name: str) -> bytes:
-        data: bytes = self.fs.cat_file(f"{self.root}/{name}")
+        """The object's bytes if it is a file (not a link) no larger than an entry can be, read
+        up to its listed size."""
+        path = f"{self.root}/{name}"
+        info = self.fs.info(path)
+        if info.get("type") != "file" or info.get("islink"):
+            raise OSError(f"cache entry {name} is not a regular file")
+        size = info.get("size")
+        if not isinstance(size, int) or not 0 <= size <= MAX_ENTRY_BYTES:
+            raise OSError(f"cache entry {name} is larger than {MAX_ENTRY_BYTES} bytes or has no size")
+        data: bytes = self.fs.cat_file(path, start=0, end=size)
         return data
 
     def write(self, name: str, data: bytes) -> None:
@@ -145,6 +177,15 @@ class SiteYearCache:
             writer.write_table(arrow)
         data = sink.getvalue().to_pybytes()
         self._files.write(f"{_request_hash(key)}-{hashlib.sha256(data).hexdigest()[:_CHECKSUM_DIGITS]}{_SUFFIX}", data)
+
+
+def _entry_size(status: os.stat_result, name: str) -> int:
+    """The size of an open entry, which must be a regular file no larger than an entry can be."""
+    if not stat.S_ISREG(status.st_mode):
+        raise OSError(f"cache entry {name} is not a regular file")
+    if status.st_size > MAX_ENTRY_BYTES:
+        raise OSError(f"cache entry {name} is larger than {MAX_ENTRY_BYTES} bytes")
+    return status.st_size
 
 
 def _remove(path: str) -> None:

@@ -328,7 +328,10 @@ def read_weather(
     60) through one calendar year — 8760·k records, or 8784·k with 29 February — and may start at
     any record (a UTC year seen in local time starts on 31 December of the year before). A bad
     file raises `ParameterError` naming the file, line and column; a missing one
-    `MissingFileError` (also a `FileNotFoundError`).
+    `MissingFileError` (also a `FileNotFoundError`). A file or bytes larger than
+    ``sunflux.limits()["weather_file_bytes"]`` (1 GiB) or of more lines than a one-minute leap
+    year has (``"weather_file_lines"``), and a table of more rows (``"weather_records"``), are
+    refused before anything is parsed.
     """
     if isinstance(source, Weather):
         return source
@@ -501,16 +504,39 @@ def simulate_many(
         cores = simulate_all([w._core for w in weathers], system_tuples, threads or 0, timeframe, bar.advance_to)
     finally:
         bar.close()
-    results: list[PvEstimate[Any]] = [PvEstimate(core) for core in cores]
     if output == "results":
-        return results
-    import polars as pl
+        return [PvEstimate(core) for core in cores]
+    return _long_table(cores)
 
-    frames = [
-        (r.hourly if r.hourly is not None else r.monthly).with_columns(pl.lit(i, dtype=pl.Int64).alias("system"))
-        for i, r in enumerate(results)
-    ]
-    if len({frame.schema.get("timestamp") for frame in frames}) > 1:
-        frames = [frame.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")) for frame in frames]
-    table = pl.concat(frames) if frames else pl.DataFrame()
-    return table.select(["system", *[c for c in table.columns if c != "system"]]) if frames else table
+
+def _long_table(cores: Sequence[_core.CorePvEstimate]) -> pl.DataFrame:
+    """The estimates' hourly (or monthly) tables one after the other, led by their ``system``
+    index; timestamps in UTC when the tables' zones differ.
+
+    Joined in pyarrow and handed to polars as one Arrow stream: polars' own concatenation and
+    table import wait on its thread pool, which a forked child does not have, so a child of a
+    process that had used polars hung here (issue #33); importing a stream does not use it.
+    """
+    import pyarrow as pa
+
+    tables = [to_pyarrow(core.hourly() or core.monthly()) for core in cores]
+    if not tables:
+        import polars as pl
+
+        return pl.DataFrame()
+    zones = {table.schema.field("timestamp").type for table in tables if "timestamp" in table.column_names}
+    if len(zones) > 1:
+        tables = [_timestamps_in_utc(table) for table in tables]
+    numbered = [table.add_column(0, "system", pa.array([index] * table.num_rows, pa.int64())) for index, table in enumerate(tables)]
+    joined = pa.concat_tables(numbered)
+    return to_polars(pa.RecordBatchReader.from_batches(joined.schema, joined.to_batches()))
+
+
+def _timestamps_in_utc(table: pa.Table) -> pa.Table:
+    """``table`` with its timestamp column's zone set to UTC (the instants are unchanged: Arrow
+    stores them in UTC whatever the zone)."""
+    import pyarrow as pa
+
+    index = table.column_names.index("timestamp")
+    unit = table.schema.field(index).type.unit
+    return table.set_column(index, "timestamp", table.column(index).cast(pa.timestamp(unit, "UTC")))

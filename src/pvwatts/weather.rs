@@ -32,7 +32,8 @@ mod tmy3;
 
 use super::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
 use crate::formats::calendar::{days_from_civil, NOMINAL_LEAP_YEAR, NOMINAL_YEAR};
-pub use table::{column_field_name, numeric_column, weather_from_columns, NamedColumn};
+use crate::limits::{MAX_WEATHER_FILE_BYTES, MAX_WEATHER_FILE_LINES};
+pub use table::{check_table_rows, column_field_name, numeric_column, weather_from_columns, NamedColumn};
 use std::fmt;
 use std::path::Path;
 
@@ -903,12 +904,14 @@ pub fn parse_weather(bytes: &[u8], name_for_errors: &str) -> Result<Weather, Wea
 /// Parse weather file content: TMY2 (`.tm2`), TMY3 CSV, EPW, SAM CSV, NSRDB or the
 /// climate-download CSV (three header rows: metadata names, metadata values, column names; or
 /// the column names alone, with the site from `hints`). `name_for_errors` is used in error
-/// messages and its extension helps to recognise TMY2 and EPW.
+/// messages and its extension helps to recognise TMY2 and EPW. Content larger or longer than
+/// a weather file can be is refused before it is decoded (see `check_size`).
 pub fn parse_weather_with(
     bytes: &[u8],
     name_for_errors: &str,
     hints: &SiteHints,
 ) -> Result<Weather, WeatherError> {
+    check_size(bytes, name_for_errors)?;
     let content = text::decode(bytes);
     let head: Vec<&str> = content.lines().take(HEAD_LINES).collect();
     let weather = match detect_format(&head, name_for_errors)? {
@@ -919,6 +922,34 @@ pub fn parse_weather_with(
     }?;
     hints.check_against(&weather.meta, name_for_errors)?;
     Ok(weather)
+}
+
+/// Refuses content of more than [`MAX_WEATHER_FILE_BYTES`] bytes or [`MAX_WEATHER_FILE_LINES`]
+/// lines, whatever it came from (a path, bytes), before it is decoded or parsed: parsing keeps
+/// every record, so a file of many years used to take memory in proportion to its rows before
+/// the record count was checked. With the lines bounded, the readers' columns are too.
+fn check_size(bytes: &[u8], name: &str) -> Result<(), WeatherError> {
+    if u64::try_from(bytes.len()).unwrap_or(u64::MAX) > MAX_WEATHER_FILE_BYTES {
+        return Err(WeatherError::new(
+            name,
+            None,
+            None,
+            format!("is larger than {MAX_WEATHER_FILE_BYTES} bytes, the limit for a weather file"),
+        ));
+    }
+    let lines = text::line_count(bytes);
+    if lines > MAX_WEATHER_FILE_LINES {
+        return Err(WeatherError::new(
+            name,
+            None,
+            None,
+            format!(
+                "has {lines} lines, more than a weather year can have ({MAX_WEATHER_FILE_LINES}: a leap year of \
+                 one-minute records plus headers)"
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn detect_format(lines: &[&str], name: &str) -> Result<Format, WeatherError> {

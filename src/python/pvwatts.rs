@@ -17,7 +17,7 @@ use super::pv::CorePvEstimate;
 use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
-use crate::pvwatts::weather::numeric_column;
+use crate::pvwatts::weather::{check_table_rows, numeric_column};
 use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_controlled, BatchControl, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
 use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
@@ -142,9 +142,10 @@ pub fn read_weather_path(py: Python<'_>, path: std::path::PathBuf, lat: Option<f
 /// Reads weather from the bytes of one of those files; `name` is used in error messages.
 #[pyfunction]
 #[pyo3(signature = (data, name, lat=None, lon=None, tz=None, elevation=None))]
-pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<CoreWeather> {
+pub fn read_weather_bytes(py: Python<'_>, data: &[u8], name: String, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<CoreWeather> {
     let hints = SiteHints { lat, lon, tz, elevation };
-    let weather = py.detach(move || parse_weather_with(&data, &name, &hints)).map_err(weather_error)?;
+    // The bytes object's own buffer, not a copy: a copy doubled the memory of a large file.
+    let weather = py.detach(move || parse_weather_with(data, &name, &hints)).map_err(weather_error)?;
     Ok(CoreWeather::new(Arc::new(weather)))
 }
 
@@ -157,6 +158,7 @@ pub fn read_weather_bytes(py: Python<'_>, data: Vec<u8>, name: String, lat: Opti
 #[allow(clippy::too_many_arguments)]
 pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>, name: &str, fill_gaps: bool) -> PyResult<CoreWeather> {
     let (batches, schema) = table.into_inner();
+    check_table_rows(batches.iter().map(RecordBatch::num_rows).sum(), name).map_err(weather_error)?;
     let columns: Vec<NamedColumn> = schema
         .fields()
         .iter()

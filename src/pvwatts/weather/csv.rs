@@ -20,7 +20,7 @@
 //! Reference: SAM CSV weather format (NREL, "SAM CSV Files for Solar Resource Data"); SSC
 //! `shared/lib_weatherfile.cpp` (column aliases).
 
-use super::text::{line_start, parse_value, read_in_parts, split_csv, ProjectedRows, Value};
+use super::text::{line_start, parse_value, read_in_parts, record_capacity, split_csv, ProjectedRows, Value};
 use super::{Field, Origin, Series, SiteHints, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::borrow::Cow;
 
@@ -463,7 +463,7 @@ fn read_part(
     wanted: &[usize],
     file: &str,
 ) -> Result<Table, WeatherError> {
-    let mut table = Table::new(chosen, part.len() / 40 + 1);
+    let mut table = Table::new(chosen, record_capacity(part));
     let mut rows = ProjectedRows::new(part, 1, wanted);
     while let Some(line) = rows.next_row() {
         if wanted.iter().all(|&column| rows.get(column).is_none_or(str::is_empty)) {

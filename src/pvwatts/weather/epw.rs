@@ -20,7 +20,7 @@
 //! Reference: EnergyPlus Auxiliary Programs, "Weather Converter Program" (EPW data dictionary);
 //! SSC `shared/lib_weatherfile.cpp` (`weatherfile::open`, `handle_missing_field`).
 
-use super::text::{parse_integer, parse_value, split_csv, ProjectedRows, Value};
+use super::text::{parse_integer, parse_value, record_capacity, split_csv, ProjectedRows, Value};
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 
 /// Lines before the first record.
@@ -74,7 +74,7 @@ pub(super) fn looks_like_header(line: &str) -> bool {
 /// Parse an EPW file given as lines.
 pub(super) fn parse(text: &str, head: &[&str], file: &str) -> Result<Weather, WeatherError> {
     let meta = parse_location(head.first().copied().unwrap_or(""), file)?;
-    let records = text.len() / 120 + 1;
+    let records = record_capacity(text);
     let mut columns: WeatherColumns = WeatherColumns::with_capacity(records);
     let mut minute = Vec::with_capacity(records);
     let mut values: [Vec<f32>; COLUMNS.len()] = std::array::from_fn(|_| Vec::with_capacity(records));

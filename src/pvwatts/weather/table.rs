@@ -16,6 +16,7 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::Float64Type;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
+use crate::limits::MAX_WEATHER_RECORDS;
 use std::borrow::Cow;
 
 /// One column of a table.
@@ -53,6 +54,20 @@ pub fn numeric_column(batches: &[RecordBatch], index: usize) -> Option<Series> {
         out.extend(as_f64.as_primitive::<Float64Type>().iter().map(|v| v.unwrap_or(f64::NAN)));
     }
     Some(out.into())
+}
+
+/// Refuses a table of more rows than a weather year has ([`MAX_WEATHER_RECORDS`]) before its
+/// columns are converted.
+pub fn check_table_rows(rows: usize, name: &str) -> Result<(), WeatherError> {
+    if rows > MAX_WEATHER_RECORDS {
+        return Err(WeatherError::new(
+            name,
+            None,
+            None,
+            format!("has {rows} rows, more than a weather year has ({MAX_WEATHER_RECORDS}: a leap year of one-minute records)"),
+        ));
+    }
+    Ok(())
 }
 
 /// The minute that replaces EPW's hour-ending minute 60 (SSC's rule for such data).

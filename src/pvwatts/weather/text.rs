@@ -13,6 +13,18 @@ pub(super) fn decode(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+/// Lines of `bytes`: its line breaks, plus one for a last line without one.
+pub(super) fn line_count(bytes: &[u8]) -> usize {
+    let breaks = memchr::memchr_iter(b'\n', bytes).count();
+    breaks + usize::from(bytes.last().is_some_and(|&last| last != b'\n'))
+}
+
+/// Room to reserve for the records of `part`: one per line at most. (An estimate from the
+/// bytes per record reserved gigabytes for a large file of long lines.)
+pub(super) fn record_capacity(part: &str) -> usize {
+    line_count(part.as_bytes())
+}
+
 /// Split one CSV line into trimmed fields. Double quotes group a field (commas inside stay) and
 /// are removed; a doubled quote inside quotes is a literal quote. Unquoted fields are borrowed.
 pub(super) fn split_csv(line: &str) -> Vec<Cow<'_, str>> {
@@ -407,6 +419,15 @@ fn plain_decimal_f32(cell: &[u8]) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_counted_with_or_without_a_last_line_break() {
+        assert_eq!(line_count(b""), 0);
+        assert_eq!(line_count(b"a"), 1);
+        assert_eq!(line_count(b"a\n"), 1);
+        assert_eq!(line_count(b"a\r\nb\n\nc"), 4);
+        assert_eq!(record_capacity("h\n1\n2\n"), 3);
+    }
 
     #[test]
     fn plain_decimals_parse_to_the_bits_of_the_standard_parser() {

@@ -7,7 +7,7 @@
 //! (cm). Values are stored as `f32` like SSC does. TMY2 has no albedo.
 //! Reference: Marion & Urban (1995), User's Manual for TMY2s, NREL; SSC `shared/lib_weatherfile.cpp`.
 
-use super::text::{line_start, parse_integer, read_in_parts, NumberedLines};
+use super::text::{line_start, parse_integer, read_in_parts, record_capacity, NumberedLines};
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 use std::ops::Range;
 
@@ -100,7 +100,7 @@ impl Rows {
 
 /// Reads the data lines of `part`, whose first line is file line `first_line`.
 fn read_rows(part: &str, first_line: usize, file: &str) -> Result<Rows, WeatherError> {
-    let mut rows = Rows::with_capacity(part.len() / 140 + 1);
+    let mut rows = Rows::with_capacity(record_capacity(part));
     for (part_line, line) in NumberedLines::new(part, 1) {
         let line_number = part_line + first_line - 1;
         if line.trim_ascii().is_empty() {
