@@ -810,7 +810,7 @@ MINUTE_YEAR = 366 * 24 * 60
 #: The bytes of such a year read as weather: 11 columns (timestamp, calendar, five quantities).
 MINUTE_YEAR_WEATHER_BYTES = MINUTE_YEAR * 11 * 8
 MINUTE_HEADER = "Year,Month,Day,Hour,Minute,GHI,DNI,DHI,Temperature,Wind Speed"
-SITE = "lat=40, lon=-105, tz=-7, elevation=1600"
+SITE_ARGUMENTS = "lat=40, lon=-105, tz=-7, elevation=1600"
 
 
 def test_a_weather_file_of_many_years_is_refused_before_it_is_parsed(tmp_path: os.PathLike[str]) -> None:
@@ -826,7 +826,7 @@ def test_a_weather_file_of_many_years_is_refused_before_it_is_parsed(tmp_path: o
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
         for source in ({path!r}, open({path!r}, "rb").read()):
             try:
-                sf.pvwatts.read_weather(source, {SITE})
+                sf.pvwatts.read_weather(source, {SITE_ARGUMENTS})
             except sf.ParameterError as error:
                 print(str(error).partition(": ")[2])
         """,
@@ -842,7 +842,7 @@ def test_weather_bytes_over_the_file_limit_are_refused_at_once() -> None:
         f"""
         import sunflux as sf
         try:
-            sf.pvwatts.read_weather(bytes((1 << 30) + 1), {SITE})
+            sf.pvwatts.read_weather(bytes((1 << 30) + 1), {SITE_ARGUMENTS})
         except sf.ParameterError as error:
             print(error)
         """,
@@ -886,7 +886,7 @@ def test_the_largest_weather_year_is_read_within_its_size_plus_four_times_the_we
             file_bytes = os.path.getsize({path!r}) if form == "path" else 0
             cap = address_space() + file_bytes + 4 * {MINUTE_YEAR_WEATHER_BYTES}
             resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-            print(form, len(sf.pvwatts.read_weather(source, {SITE})))
+            print(form, len(sf.pvwatts.read_weather(source, {SITE_ARGUMENTS})))
             resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
             del source
         """,

@@ -3,8 +3,8 @@ bifacial_radiance's test and example files), read from the folders ``SUNFLUX_WEA
 (``.ci/run`` sets it when the material is present; see ``tests/conftest.py``).
 
 For every file, hourly or sub-hourly, CSV or EPW, sunflux agrees with PySAM's ``Pvwattsv5`` on the
-same records for 147 systems (array types 0–4 × module types 0–2 × tilts 0/20/40 × azimuths
-90/180/270, plus DC/AC ratio, GCR and inverter efficiency variations): cell temperature within
+same records for 72 systems (array types 0–4 × module types 0–2 × flat, south 20°, east 20° and
+west 40°, plus DC/AC ratio, GCR and inverter efficiency variations): cell temperature within
 1e-6 K, hourly AC within 1e-6 W, annual AC within 1e-12 relative. Files without a site (raw NSRDB
 downloads, which SSC refuses) are read with a site given and handed to SSC as data
 (``ssc_resource``); only an extract shorter than a year is refused, by both.
@@ -26,9 +26,13 @@ from sunflux.pvwatts import Weather, simulate
 
 pytestmark = [requires_weather_corpus, pytest.mark.slow]
 
+#: Every array and module type on a flat, a south, an east and a west plane (the orientations
+#: reach every branch of the sun-angle and incidence code), plus ratio, GCR and inverter
+#: variations: 72 systems, half of the full grid, so that CI stays within its time on 14 files.
+ORIENTATIONS = ((0, 180), (20, 90), (20, 180), (40, 270))
 SYSTEMS: list[dict[str, Any]] = [
     {"array_type": a, "module_type": m, "tilt": t, "azimuth": z}
-    for a, m, t, z in itertools.product(range(5), range(3), (0, 20, 40), (90, 180, 270))
+    for a, m, (t, z) in itertools.product(range(5), range(3), ORIENTATIONS)
 ] + [
     {"array_type": a, "module_type": 0, "tilt": 20, "azimuth": 180, "dc_ac_ratio": d, "gcr": g, "inv_eff": e}
     for a in (0, 1, 2, 3)

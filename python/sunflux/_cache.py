@@ -156,6 +156,12 @@ class SiteYearCache:
             if hashlib.sha256(data).hexdigest()[:_CHECKSUM_DIGITS] == checksum:
                 try:
                     table = pa.ipc.open_file(pa.BufferReader(data)).read_all()
+                    # A file whose checksum matches may still hold text that is not UTF-8 (in
+                    # its values or its metadata), on which polars panics: refused here first.
+                    table.validate(full=True)
+                    for metadata in (table.schema.metadata, *(field.metadata for field in table.schema)):
+                        for metadata_key, metadata_value in (metadata or {}).items():
+                            metadata_key.decode(), metadata_value.decode()
                 except (pa.ArrowException, OSError, ValueError):
                     table = None
             if table is not None and (table.schema.metadata or {}).get(CACHE_KEY) == key.encode():
