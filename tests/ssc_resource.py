@@ -29,3 +29,13 @@ def read_for_ssc(path: Path) -> tuple[Weather, dict[str, Any]]:
     data: dict[str, Any] = {"lat": SITE["lat"], "lon": SITE["lon"], "tz": SITE["tz"], "elev": SITE["elevation"]}
     data.update({ssc: frame[ours].cast(float).to_list() for ssc, ours in _DATA_COLUMNS.items() if ours in frame.columns})
     return weather, {"solar_resource_data": data}
+
+
+def read_year_for_ssc(path: Path) -> tuple[Weather, dict[str, Any]] | None:
+    """`read_for_ssc`, or None for an extract shorter than a year, which both sunflux and SSC
+    refuse (any other refusal fails the test)."""
+    try:
+        return read_for_ssc(path)
+    except sf.ParameterError as error:
+        assert "expected one year of records" in str(error), error
+        return None

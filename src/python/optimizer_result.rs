@@ -13,6 +13,7 @@ use super::optimizer::survival;
 use crate::error::Error;
 use crate::local::catalog::Catalog;
 use crate::optimizer::outage_inputs;
+use crate::optimizer::scenario::text::python_str;
 use crate::services::optimizer::series::{self, output_columns, results_series, SeriesAxis};
 
 /// A results document (a JSON object) of the service, the embedded service or `solve`.
@@ -37,15 +38,6 @@ fn object(document: Value, what: &str) -> PyResult<CoreResultDocument> {
     match document {
         document @ Value::Object(_) => Ok(CoreResultDocument::new(document)),
         _ => Err(to_pyerr(Error::Parameter(vec![format!("{what} must be a JSON object (a results document)")]))),
-    }
-}
-
-/// A JSON value as Python text: a string as itself, null as "", anything else as its JSON.
-fn text(value: Option<&Value>) -> String {
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(text)) => text.clone(),
-        Some(other) => other.to_string(),
     }
 }
 
@@ -75,14 +67,15 @@ impl CoreResultDocument {
         Ok((rebuild, PyTuple::new(py, [slf.get().to_json(py)])?))
     }
 
-    /// `(run_uuid, status, messages)`: the two texts ("" when absent) and the messages (an empty
-    /// dict when absent or not an object).
+    /// `(run_uuid, status, messages)`: the two texts as Python's `str` writes them ("" when
+    /// absent or null) and the messages (an empty dict when absent or not an object).
     fn head<'py>(&self, py: Python<'py>) -> PyResult<(String, String, Bound<'py, PyAny>)> {
         let messages = match self.part("messages") {
             Some(messages @ Value::Object(_)) => json_to_py(py, messages)?,
             _ => PyDict::new(py).into_any(),
         };
-        Ok((text(self.part("run_uuid")), text(self.part("status")), messages))
+        let text = |name: &str| self.part(name).map(python_str).unwrap_or_default();
+        Ok((text("run_uuid"), text("status"), messages))
     }
 
     /// A top-level part (`inputs`, `outputs`, …) as Python objects; an empty dict when absent.

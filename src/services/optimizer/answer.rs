@@ -90,13 +90,10 @@ pub fn results_document(http_status: u16, body: &[u8], url: &str, run_uuid: &str
         return Err(unexpected(http_status, &what, &quoted(document), url));
     }
     match document.get("run_uuid") {
-        None | Some(Value::Null) => {
+        Some(Value::String(text)) if !text.is_empty() => {}
+        None | Some(Value::Null | Value::String(_)) => {
             document.insert("run_uuid".into(), Value::from(run_uuid));
         }
-        Some(Value::String(text)) if text.is_empty() => {
-            document.insert("run_uuid".into(), Value::from(run_uuid));
-        }
-        Some(Value::String(_)) => {}
         Some(other) => {
             let what = format!("for run {run_uuid} has a run_uuid of type {} where a string is expected", json_type(other));
             return Err(unexpected(http_status, &what, &quoted(document), url));
