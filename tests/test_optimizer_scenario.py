@@ -966,3 +966,24 @@ def test_a_boolean_field_takes_what_the_services_boolean_field_takes_and_keeps_i
 def test_a_boolean_field_refuses_what_the_service_refuses(flag: Any) -> None:
     problems = validate_scenario_dict({"Site": {"latitude": 39.74, "longitude": -105.17}, "PV": {"can_net_meter": flag}})
     assert any(p.rule == "type" and "can_net_meter" in str(p.path) and "must be either True or False" in str(p) for p in problems), problems
+
+
+def test_rates_loads_and_storage_costs_in_the_wrong_unit_warn_with_the_fix() -> None:
+    import sunflux as sf
+
+    with pytest.warns(sf.UnitWarning, match=r"ElectricTariff.tou_energy_rates_per_kwh is in \$/kWh: 28 \$/kWh .* ¢/kWh; for 28 ¢/kWh give 0.28") as caught:
+        ElectricTariff.tou([0.12] * 8759 + [28.0])
+    assert [w.filename for w in caught if w.category is sf.UnitWarning][0] == __file__
+    with pytest.warns(sf.UnitWarning, match=r"ElectricTariff.blended_annual_energy_rate is in \$/kWh"):
+        ElectricTariff(blended_annual_energy_rate=15, blended_annual_demand_rate=20)
+    with pytest.warns(sf.UnitWarning, match=r"ElectricLoad.loads_kw is in kW: a peak of 91,324 kW is a 91.3 MW site"):
+        ElectricLoad(loads_kw=[50_000.0] * 8759 + [91_324.0])
+    with pytest.warns(sf.UnitWarning, match=r"ElectricStorage.installed_cost_per_kwh is in \$/kWh: 0.3 .* for 0.3 \$/Wh give 300"):
+        Scenario.from_dict({"ElectricStorage": {"installed_cost_per_kwh": 0.3}})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", sf.UnitWarning)
+        ElectricTariff.tou([0.28] * 8760)
+        ElectricTariff(monthly_energy_rates=[2.5] * 12, monthly_demand_rates=[30.0] * 12)
+        ElectricLoad(loads_kw=[91.324] * 8760, critical_loads_kw=[49_999.0] * 8760)
+        ElectricStorage(installed_cost_per_kwh=0, replace_cost_per_kwh=250)
+        ElectricStorage(installed_cost_per_kwh=5)
