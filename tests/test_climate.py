@@ -54,6 +54,8 @@ TIME_COLUMNS = ("Year", "Month", "Day", "Hour", "Minute", "timestamp")
 #: A service without request spacing, so that tests never wait and are never refused (the clients
 #: keep their own short spacing from `quick_limits`).
 QUICK = sf.ClimateSettings(csv_interval=0, json_interval=0)
+#: Sites no data set covers (Sydney, New Delhi) try the time-zone rules of the whole world.
+WORLD = sf.ClimateSettings(csv_interval=0, json_interval=0, anywhere=True)
 
 
 def quick_limits(csv_in_flight: int | None = None) -> dict[str, sf.ServiceLimits]:
@@ -157,6 +159,13 @@ def climate_client(climate_service: sf.LocalService) -> sf.Client:
     return climate_service.client(limits=quick_limits(), backoff=0.01)
 
 
+@pytest.fixture(scope="module")
+def world_client() -> Iterator[sf.Client]:
+    """A client of an embedded service whose data sets serve every point (`WORLD`)."""
+    with sf.LocalService(climate=WORLD) as service:
+        yield service.client(limits=quick_limits(), backoff=0.01)
+
+
 @dataclass(frozen=True)
 class Samples:
     """Bodies and results fetched once from an embedded service."""
@@ -236,8 +245,8 @@ def instants(data: pl.DataFrame) -> pl.Series:
 
 
 @pytest.mark.parametrize("site", [DENVER, SYDNEY, NEW_DELHI], ids=["denver", "sydney", "new_delhi"])
-def test_local_stamps_are_the_instants_shifted_by_the_site_offset(climate_client: sf.Client, site: tuple[float, float]) -> None:
-    download = climate_client.climate.download_csv
+def test_local_stamps_are_the_instants_shifted_by_the_site_offset(world_client: sf.Client, site: tuple[float, float]) -> None:
+    download = world_client.climate.download_csv
     utc = download(SLUG, lat=site[0], lon=site[1], year=2010, email=EMAIL, attributes="ghi")
     local = download(SLUG, lat=site[0], lon=site[1], year=2010, email=EMAIL, attributes="ghi", utc=False)
     offset = local.metadata.local_time_zone
@@ -249,8 +258,8 @@ def test_local_stamps_are_the_instants_shifted_by_the_site_offset(climate_client
 
 
 @pytest.mark.parametrize("site", [DENVER, SYDNEY], ids=["denver", "sydney"])
-def test_local_time_table_holds_the_utc_series_shifted(climate_client: sf.Client, site: tuple[float, float]) -> None:
-    download = climate_client.climate.download_csv
+def test_local_time_table_holds_the_utc_series_shifted(world_client: sf.Client, site: tuple[float, float]) -> None:
+    download = world_client.climate.download_csv
     utc = download(SLUG, lat=site[0], lon=site[1], year=2010, email=EMAIL, utc=True)
     local = download(SLUG, lat=site[0], lon=site[1], year=2010, email=EMAIL, utc=False)
     offset = local.metadata.local_time_zone
@@ -864,7 +873,7 @@ def test_bulk_without_work_is_a_parameter_error(climate_client: sf.Client) -> No
 
 @pytest.fixture(scope="module")
 def weather_tables() -> dict[str, ClimateTable]:
-    with sf.LocalService(climate=QUICK) as service:
+    with sf.LocalService(climate=WORLD) as service:
         client = service.client(limits=quick_limits())
         sites = {"denver": (DENVER, False), "sydney": (SYDNEY, False), "miami": (MIAMI, True)}
         return {
@@ -917,7 +926,7 @@ def test_sun_is_down_at_local_night_and_up_at_local_noon(weather_tables: dict[st
     assert (noon["ghi"] > 0).all()
 
 
-SLUGS = ["ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", "ncdb-4km-Hourly-CONUS-v1-0-0-RCP8-5", "ncdb-4km-hourly-conus", "nsrdb-GOES-aggregated-v4-0-0"]
+SLUGS = ["ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", "ncdb-4km-Hourly-CONUS-v1-0-0-RCP8-5", "nsrdb-GOES-aggregated-v4-0-0"]
 
 
 def test_every_dataset_slug_works_and_seeds_different_data(climate_service: sf.LocalService, climate_client: sf.Client) -> None:
@@ -1139,6 +1148,21 @@ def test_unknown_nsrdb_data_set_is_refused(climate_client: sf.Client) -> None:
         climate_client.climate.download_csv("nsrdb-GOES-nowhere-v4-0-0", lat=DENVER[0], lon=DENVER[1], year=2020, email=EMAIL)
 
 
+@pytest.mark.parametrize("slug", ["ncdb-nonexistent-set", "ncdb-4km-hourly-conus"])
+def test_unknown_climate_data_set_is_refused_as_nsrdb_ones_are(climate_client: sf.Client, slug: str) -> None:
+    with pytest.raises(sf.NotFoundError, match=f"no climate data set named \"{slug}\".*{SLUG}"):
+        climate_client.climate.download_csv(slug, lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL, attributes="ghi")
+    with pytest.raises(sf.NotFoundError, match="no climate data set"):
+        climate_client.climate.request(slug, wkt=point_wkt(TWO_POINTS), years=[2010], email=EMAIL, attributes="ghi")
+
+
+def test_points_outside_a_climate_sets_coverage_are_refused(climate_client: sf.Client) -> None:
+    with pytest.raises(sf.ValidationError, match=f"outside the coverage of {SLUG}"):
+        climate_client.climate.download_csv(SLUG, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2010, email=EMAIL, attributes="ghi")
+    with pytest.raises(sf.ValidationError, match=r"\(lat 28.62, lon 77.18\) outside the coverage"):
+        climate_client.climate.request(SLUG, wkt=f"MULTIPOINT(({DENVER[1]} {DENVER[0]}), (77.18 28.62))", years=[2010], email=EMAIL, attributes="ghi")
+
+
 def test_points_outside_a_data_sets_coverage_are_refused(climate_client: sf.Client) -> None:
     with pytest.raises(sf.ValidationError, match=f"outside the coverage of {NSRDB_CONUS}"):
         climate_client.climate.download_csv(NSRDB_CONUS, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2021, email=EMAIL, attributes="ghi")
@@ -1146,6 +1170,14 @@ def test_points_outside_a_data_sets_coverage_are_refused(climate_client: sf.Clie
         climate_client.climate.request(NSRDB_CONUS, wkt=f"MULTIPOINT(({DENVER[1]} {DENVER[0]}), (-150 0))", years=[2021], email=EMAIL, attributes="ghi")
     wide = climate_client.climate.download_csv(NSRDB, lat=MID_PACIFIC[0], lon=MID_PACIFIC[1], year=2021, email=EMAIL, attributes="ghi")
     assert wide.data.height == hours_in(2021, leap_day=False)
+
+
+def test_a_service_told_to_serve_anywhere_lifts_the_regions_but_not_the_names(world_client: sf.Client) -> None:
+    table = world_client.climate.download_csv(SLUG, lat=SYDNEY[0], lon=SYDNEY[1], year=2010, email=EMAIL, attributes="ghi")
+    assert table.metadata.local_time_zone == 10
+    with pytest.raises(sf.NotFoundError, match="no climate data set"):
+        world_client.climate.download_csv("ncdb-nonexistent-set", lat=DENVER[0], lon=DENVER[1], year=2010, email=EMAIL)
+    assert sf.LocalService.DATASETS[:2] == (SLUG, "ncdb-4km-Hourly-CONUS-v1-0-0-RCP8-5") and NSRDB_CONUS in sf.LocalService.DATASETS
 
 
 def test_nsrdb_years_are_checked_against_its_span_before_sending(climate_service: sf.LocalService, climate_client: sf.Client) -> None:

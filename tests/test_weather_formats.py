@@ -194,8 +194,9 @@ def test_pvlib_nsrdb_style_frame_with_a_utc_index_reads_in_its_metadata_zone(pat
 
 @pytest.mark.parametrize("lat, lon", [(39.74, -105.18), (28.62, 77.18)], ids=["UTC-7", "UTC+5:30"])
 @pytest.mark.parametrize("year", [2010, 2012], ids=["2010", "leap 2012"])
-def test_a_climate_year_and_its_simulation_join_row_for_row(client: sf.Client, lat: float, lon: float, year: int) -> None:
-    table = client.climate.download_csv("ncdb-4km-hourly-conus", lat=lat, lon=lon, year=year, email="me@example.org")
+def test_a_climate_year_and_its_simulation_join_row_for_row(lat: float, lon: float, year: int) -> None:
+    with sf.LocalService(climate=sf.ClimateSettings(anywhere=True)) as service:  # New Delhi is in no data set's region
+        table = service.client().climate.download_csv("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", lat=lat, lon=lon, year=year, email="me@example.org")
     weather = table.weather()
     assert len(weather) == 8760 and weather.tz == table.metadata.local_time_zone
     simulated = run(weather, SYSTEMS["fixed_roof"]).hourly
@@ -210,7 +211,7 @@ def test_a_climate_year_and_its_simulation_join_row_for_row(client: sf.Client, l
 
 
 def test_a_leap_year_downloaded_with_29_february_gives_8784_records(client: sf.Client) -> None:
-    table = client.climate.download_csv("ncdb-4km-hourly-conus", lat=39.74, lon=-105.18, year=2012, leap_day=True,
+    table = client.climate.download_csv("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", lat=39.74, lon=-105.18, year=2012, leap_day=True,
                                         email="me@example.org")
     weather = table.weather()
     assert len(weather) == 8784 and weather.has_leap_day
@@ -219,7 +220,7 @@ def test_a_leap_year_downloaded_with_29_february_gives_8784_records(client: sf.C
 
 
 def test_the_local_year_of_a_utc_download_keeps_real_dates(client: sf.Client) -> None:
-    table = client.climate.download_csv("ncdb-4km-hourly-conus", lat=39.74, lon=-105.18, year=2010, email="me@example.org")
+    table = client.climate.download_csv("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", lat=39.74, lon=-105.18, year=2010, email="me@example.org")
     stamps = table.weather().to_polars()["timestamp"]
     assert stamps[0].year == 2009 and (stamps[0].month, stamps[0].day, stamps[0].hour) == (12, 31, 17)
     assert stamps.is_sorted() and stamps.dt.convert_time_zone("UTC").equals(table.data["timestamp"])

@@ -17,6 +17,7 @@ CLIMATE_CSV_PER_DAY: Final[int]
 CLIMATE_JSON_INTERVAL: Final[float]
 CLIMATE_JSON_PER_DAY: Final[int]
 CLIMATE_IN_FLIGHT: Final[int]
+CLIMATE_DATASETS: Final[tuple[str, ...]]
 SOLAR_DATASETS: Final[tuple[Literal["tmy2", "tmy3", "intl", "satdb"], ...]]
 CLIMATE_ATTRIBUTES: Final[tuple[str, ...]]
 FAULT_KINDS: Final[tuple[str, ...]]
@@ -146,6 +147,7 @@ class CoreLocalService:
         climate_in_flight: object,
         climate_queue: object,
         climate_build_delay: object,
+        climate_anywhere: object,
         optimizer_grace: object,
         optimizer_hang: object,
         urdb_any_label: object,

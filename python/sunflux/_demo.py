@@ -61,7 +61,7 @@ def run_demo(out: TextIO) -> int:
         out.write(f"  best array type at this site: {best.name}\n")
 
         _step(out, "climate download (one site-year as CSV, then the engine on it)")
-        year = client.climate.download_csv("ncdb-4km-hourly-conus", lat=39.74, lon=-105.18, year=2010, email="demo@example.org")
+        year = client.climate.download_csv("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", lat=39.74, lon=-105.18, year=2010, email="demo@example.org")
         import polars as pl
 
         monthly = year.data.group_by(pl.col("timestamp").dt.month().alias("month")).agg(pl.col("temperature_2m").mean()).sort("month")

@@ -64,7 +64,12 @@ class ClimateSettings:
     ``json_per_day``), ``in_flight`` at once, ``queue`` unfinished download files before it refuses
     with "queue is full"; ``build_delay`` s before each file is built (to observe "not ready").
     A rate left at ``None`` follows the service's ``limits`` profile: none with ``"none"``, the
-    spec's (1 csv per s and 10,000 per day, 1 json per 2 s and 2,000 per day) with ``"spec"``."""
+    spec's (1 csv per s and 10,000 per day, 1 json per 2 s and 2,000 per day) with ``"spec"``.
+
+    Data sets are served as the live service serves them: each by name
+    (``sunflux.LocalService.DATASETS``) and only over its region, so
+    ``ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5`` refuses a point in Sydney. ``anywhere=True`` lifts the
+    region (the synthetic weather exists everywhere), to try a pipeline on sites no set covers."""
 
     csv_interval: float | None = None
     json_interval: float | None = None
@@ -73,6 +78,7 @@ class ClimateSettings:
     in_flight: int = _core.CLIMATE_IN_FLIGHT
     queue: int = 100
     build_delay: float = 0.0
+    anywhere: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,7 +169,14 @@ class LocalService:
         10,000 per day, other formats 1 per 2 s and 2,000 per day) and its clients throttle for
         them, as they do against the live service — to test throttling. ``rate_limits`` and the
         rates given in ``climate`` are enforced whatever the profile.
+
+    The climate download serves the data sets of `DATASETS` (the two climate scenarios over the
+    contiguous United States, and the NSRDB GOES v4 sets), each only over its region unless
+    ``ClimateSettings(anywhere=True)``; other names answer 404, as the live service does.
     """
+
+    #: The climate and NSRDB data set slugs the download serves (one catalogue, in the Rust core).
+    DATASETS: tuple[str, ...] = _core.CLIMATE_DATASETS
 
     def __init__(
         self,
@@ -224,6 +237,7 @@ class LocalService:
             climate_settings.in_flight,
             climate_settings.queue,
             climate_settings.build_delay,
+            climate_settings.anywhere,
             optimizer_settings.not_found_grace,
             optimizer_settings.hang,
             rate_settings.any_label,

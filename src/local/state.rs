@@ -49,6 +49,9 @@ pub struct ServiceConfig {
     pub climate_limits: JobLimits,
     /// Wait before building each climate download file (to observe "not ready" and a full queue).
     pub climate_build_delay: Duration,
+    /// Every climate data set serves every point (its synthetic weather exists everywhere), to try
+    /// sites away from a set's region; unknown data set names are still refused.
+    pub climate_anywhere: bool,
     /// Optimizer job behaviour (the 404 race right after POST, runs that hang).
     pub optimizer: JobStoreConfig,
     /// The rate stand-in answers every well-formed URDB label (not only its catalogue's).
@@ -73,6 +76,7 @@ impl Default for ServiceConfig {
             tp_failure: None,
             climate_limits: JobLimits::default(),
             climate_build_delay: Duration::ZERO,
+            climate_anywhere: false,
             optimizer: JobStoreConfig::default(),
             urdb_any_label: false,
             header_timeout: SERVICE_HEADER_TIMEOUT,
@@ -91,6 +95,7 @@ pub struct ServiceState {
     pub climate_jobs: Mutex<ClimateJobs<PreparedDownload>>,
     pub climate_builder_running: AtomicBool,
     pub climate_build_delay: Duration,
+    pub climate_anywhere: bool,
     pub optimizer_jobs: OptimizerJobs,
     pub urdb_any_label: bool,
     /// `http://127.0.0.1:<port>`, known once the listener is bound (download URLs use it).
@@ -145,6 +150,7 @@ impl ServiceState {
             climate_jobs: Mutex::new(ClimateJobs::new(config.climate_limits.clone(), SplitMix64::from_entropy().next_u64())),
             climate_builder_running: AtomicBool::new(false),
             climate_build_delay: config.climate_build_delay,
+            climate_anywhere: config.climate_anywhere,
             base_url: OnceLock::new(),
             optimizer_jobs: OptimizerJobs::new(config.optimizer.clone()),
             urdb_any_label: config.urdb_any_label,

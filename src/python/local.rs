@@ -66,7 +66,7 @@ impl CoreLocalService {
     /// Every argument is checked and every problem reported at once (`ParameterError`); the
     /// Python face hands in `problems` it found in the settings objects themselves.
     #[new]
-    #[pyo3(signature = (port, api_key, extra_keys, requests_per_window, window_seconds, fault_rate, fault_seed, fault_kinds, fault_delay, fault_retry_after, explorers, tp_start_delay, tp_run_time, tp_failure_status, tp_failure_message, tp_failure_region, climate_csv_interval, climate_json_interval, climate_csv_per_day, climate_json_per_day, climate_in_flight, climate_queue, climate_build_delay, optimizer_grace, optimizer_hang, urdb_any_label, problems=Vec::new()))]
+    #[pyo3(signature = (port, api_key, extra_keys, requests_per_window, window_seconds, fault_rate, fault_seed, fault_kinds, fault_delay, fault_retry_after, explorers, tp_start_delay, tp_run_time, tp_failure_status, tp_failure_message, tp_failure_region, climate_csv_interval, climate_json_interval, climate_csv_per_day, climate_json_per_day, climate_in_flight, climate_queue, climate_build_delay, climate_anywhere, optimizer_grace, optimizer_hang, urdb_any_label, problems=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -93,6 +93,7 @@ impl CoreLocalService {
         climate_in_flight: &Bound<'_, PyAny>,
         climate_queue: &Bound<'_, PyAny>,
         climate_build_delay: &Bound<'_, PyAny>,
+        climate_anywhere: &Bound<'_, PyAny>,
         optimizer_grace: &Bound<'_, PyAny>,
         optimizer_hang: &Bound<'_, PyAny>,
         urdb_any_label: &Bound<'_, PyAny>,
@@ -131,6 +132,7 @@ impl CoreLocalService {
         let in_flight = args.whole::<usize>("climate in_flight", climate_in_flight, 1, 1_000_000);
         let queue = args.whole::<usize>("climate queue", climate_queue, 1, 1_000_000);
         let build_delay = args.seconds("climate build_delay", climate_build_delay, false);
+        let anywhere = args.flag("climate anywhere", climate_anywhere);
         let grace = args.seconds("optimizer not_found_grace", optimizer_grace, false);
         let hang = args.flag("optimizer hang", optimizer_hang);
         let any_label = args.flag("rates any_label", urdb_any_label);
@@ -139,11 +141,11 @@ impl CoreLocalService {
             Some(port), Some(api_key), Some(extra_keys), Some(requests_per_window), Some(window), Some(faults), Some(explorers),
             Some(start_delay), Some(run_time), Some(failure_status), Some(failure_message), Some(failure_region),
             Some(csv_interval), Some(json_interval), Some(csv_per_day), Some(json_per_day), Some(in_flight), Some(queue),
-            Some(build_delay), Some(grace), Some(hang), Some(any_label),
+            Some(build_delay), Some(anywhere), Some(grace), Some(hang), Some(any_label),
         ) = (
             port, api_key, extra_keys, requests_per_window, window, faults, explorers, start_delay, run_time, failure_status,
             failure_message, failure_region, csv_interval, json_interval, csv_per_day, json_per_day, in_flight, queue,
-            build_delay, grace, hang, any_label,
+            build_delay, anywhere, grace, hang, any_label,
         )
         else {
             return Err(to_pyerr(Error::Parameter(vec!["invalid service configuration".into()])));
@@ -173,6 +175,7 @@ impl CoreLocalService {
                 ..JobLimits::default()
             },
             climate_build_delay: build_delay,
+            climate_anywhere: anywhere,
             optimizer: OptimizerJobConfig { grace, hang, ..OptimizerJobConfig::default() },
             urdb_any_label: any_label,
             ..ServiceConfig::default()

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
 use crate::local::FaultKind;
+use crate::local::climate::datasets::DATASETS;
 use crate::pvwatts::weather::metadata_keys;
 use crate::spec::vocabulary::{Attribute, Dataset};
 use crate::spec::limits;
@@ -33,6 +34,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CLIMATE_JSON_INTERVAL", limits::CLIMATE_OTHER_INTERVAL.as_secs_f64())?;
     m.add("CLIMATE_JSON_PER_DAY", limits::CLIMATE_OTHER_PER_DAY)?;
     m.add("CLIMATE_IN_FLIGHT", limits::CLIMATE_IN_FLIGHT)?;
+    m.add("CLIMATE_DATASETS", PyTuple::new(py, DATASETS.map(|dataset| dataset.slug))?)?;
     m.add("SOLAR_DATASETS", PyTuple::new(py, Dataset::ALL.map(Dataset::code))?)?;
     m.add("CLIMATE_ATTRIBUTES", PyTuple::new(py, Attribute::ALL.map(Attribute::name))?)?;
     m.add("FAULT_KINDS", PyTuple::new(py, FaultKind::ALL.map(FaultKind::name))?)?;

@@ -1,10 +1,10 @@
-//! Which data sets the embedded download serves, by family (`transport::routes::DatasetFamily`):
-//! the spec's climate family takes any slug (the spec treats the slug as data); the NSRDB family
-//! serves the GOES v4 sets named below, each over the region it covers, so that an unknown name
-//! or a point outside a set's coverage is refused as the live service refuses it (before, any
-//! slug and any place returned a year of rows). The regions are this service's rectangles
-//! around the satellites' footprints, not the live service's exact coverage; the data are
-//! synthetic, like all of the embedded service's weather.
+//! The one catalogue of the data sets the embedded download serves, both families
+//! (`spec::routes::DatasetFamily`), each with the region it covers: an unknown name or a point
+//! outside a set's coverage is refused as the live service refuses it, for the climate (NCDB)
+//! sets as for the NSRDB ones. The climate sets are the two downscaled CONUS scenarios the
+//! live service documents; the NSRDB sets are the GOES v4 sets. The regions are this
+//! service's rectangles around the real footprints, not the live service's exact coverage;
+//! the data are synthetic, like all of the embedded service's weather.
 
 use crate::spec::routes::DatasetFamily;
 
@@ -28,32 +28,48 @@ impl Coverage {
     }
 }
 
+/// The 4 km downscaled grid of the contiguous United States.
+const NCDB_CONUS: Coverage = Coverage { name: "the 4 km CONUS grid", south: 24.0, north: 50.0, west: -125.0, east: -66.0 };
 /// The full disks of GOES-East and GOES-West: the Americas and the eastern Pacific.
 const GOES_FULL_DISK: Coverage = Coverage { name: "the GOES full disks", south: -60.0, north: 60.0, west: -180.0, east: -20.0 };
 /// The GOES CONUS scan: the contiguous United States and its surroundings.
 const GOES_CONUS: Coverage = Coverage { name: "the GOES CONUS scan", south: 20.0, north: 52.0, west: -130.0, east: -60.0 };
 
-/// The NSRDB data sets served, with their coverage.
-pub const NSRDB_DATASETS: [(&str, Coverage); 4] = [
-    ("nsrdb-GOES-aggregated-v4-0-0", GOES_FULL_DISK),
-    ("nsrdb-GOES-full-disc-v4-0-0", GOES_FULL_DISK),
-    ("nsrdb-GOES-conus-v4-0-0", GOES_CONUS),
-    ("nsrdb-GOES-tmy-v4-0-0", GOES_FULL_DISK),
+/// A data set this service serves.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dataset {
+    pub slug: &'static str,
+    pub coverage: Coverage,
+}
+
+/// Every data set served: the names the README, the notebooks and the tests use.
+pub const DATASETS: [Dataset; 6] = [
+    Dataset { slug: "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", coverage: NCDB_CONUS },
+    Dataset { slug: "ncdb-4km-Hourly-CONUS-v1-0-0-RCP8-5", coverage: NCDB_CONUS },
+    Dataset { slug: "nsrdb-GOES-aggregated-v4-0-0", coverage: GOES_FULL_DISK },
+    Dataset { slug: "nsrdb-GOES-full-disc-v4-0-0", coverage: GOES_FULL_DISK },
+    Dataset { slug: "nsrdb-GOES-conus-v4-0-0", coverage: GOES_CONUS },
+    Dataset { slug: "nsrdb-GOES-tmy-v4-0-0", coverage: GOES_FULL_DISK },
 ];
 
 /// Why a data set is not served.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownDataset(pub String);
 
-/// The coverage of `dataset` (`None`: anywhere), or why it is not served.
-pub fn coverage_of(dataset: &str) -> Result<Option<Coverage>, UnknownDataset> {
-    match DatasetFamily::of(dataset) {
-        DatasetFamily::Climate => Ok(None),
-        DatasetFamily::Nsrdb => NSRDB_DATASETS.iter().find(|(slug, _)| *slug == dataset).map(|(_, coverage)| Some(*coverage)).ok_or_else(|| {
-            let known: Vec<&str> = NSRDB_DATASETS.iter().map(|(slug, _)| *slug).collect();
-            UnknownDataset(format!("no NSRDB data set named {dataset:?}; this service serves {}", known.join(", ")))
-        }),
+/// The coverage of `dataset`, or why it is not served (naming the sets of its family).
+pub fn coverage_of(dataset: &str) -> Result<Coverage, UnknownDataset> {
+    if let Some(known) = DATASETS.iter().find(|known| known.slug == dataset) {
+        return Ok(known.coverage);
     }
+    let family = DatasetFamily::of(dataset);
+    let siblings: Vec<&str> = DATASETS.iter().filter(|known| DatasetFamily::of(known.slug) == family).map(|known| known.slug).collect();
+    let spelled_otherwise = siblings.iter().find(|slug| slug.eq_ignore_ascii_case(dataset));
+    let hint = spelled_otherwise.map(|slug| format!(" (names are case-sensitive: {slug:?})")).unwrap_or_default();
+    let family_name = match family {
+        DatasetFamily::Climate => "climate",
+        DatasetFamily::Nsrdb => "NSRDB",
+    };
+    Err(UnknownDataset(format!("no {family_name} data set named {dataset:?}{hint}; this service serves {}", siblings.join(", "))))
 }
 
 /// The problems of points outside `coverage` (at most five named, then a count).
@@ -76,11 +92,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn nsrdb_sets_are_known_by_name_and_cover_their_region() {
-        assert_eq!(coverage_of("ncdb-anything"), Ok(None));
-        let conus = coverage_of("nsrdb-GOES-conus-v4-0-0").unwrap().unwrap();
+    fn every_family_knows_its_sets_by_name_and_covers_their_region() {
+        let climate = coverage_of("ncdb-4km-Hourly-CONUS-v1-0-0-RCP8-5").unwrap();
+        assert!(climate.contains(39.7, -105.2) && !climate.contains(0.0, -150.0));
+        let unknown = coverage_of("ncdb-nonexistent-set").unwrap_err().0;
+        assert!(unknown.contains("no climate data set") && unknown.contains("ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5"), "{unknown}");
+        assert!(!unknown.contains("nsrdb-"), "{unknown}");
+        assert!(coverage_of("ncdb-4km-hourly-conus-v1-0-0-rcp4-5").unwrap_err().0.contains("case-sensitive"));
+        let conus = coverage_of("nsrdb-GOES-conus-v4-0-0").unwrap();
         assert!(conus.contains(39.7, -105.2) && !conus.contains(0.0, -150.0));
-        assert!(coverage_of("nsrdb-GOES-aggregated-v4-0-0").unwrap().unwrap().contains(0.0, -150.0));
+        assert!(coverage_of("nsrdb-GOES-aggregated-v4-0-0").unwrap().contains(0.0, -150.0));
         assert!(coverage_of("nsrdb-PSM3-v3").unwrap_err().0.contains("nsrdb-GOES-conus-v4-0-0"));
         let problem = outside("nsrdb-GOES-conus-v4-0-0", &conus, [(39.7, -105.2), (0.0, -150.0)].into_iter()).unwrap();
         assert!(problem.contains("(lat 0, lon -150)") && !problem.contains("-105.2"), "{problem}");

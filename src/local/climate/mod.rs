@@ -127,7 +127,7 @@ pub fn refusal_reply(refusal: &Refusal, inputs: Value) -> ServiceReply {
 }
 
 /// Answers a csv request: one site, one year, streamed in the spec's layout.
-pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> ServiceReply {
+pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog, anywhere: bool) -> ServiceReply {
     let inputs = request.inputs();
     let coverage = match coverage_of(request.dataset) {
         Ok(coverage) => coverage,
@@ -141,7 +141,7 @@ pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> Service
         Ok(sites) => describe_site(sites[0], catalog),
         Err(error) => return error_reply(400, inputs, &[format!("wkt: {error}")]),
     };
-    if let Some(problem) = coverage.and_then(|coverage| outside(&params.dataset, &coverage, std::iter::once((site.lat, site.lon)))) {
+    if let Some(problem) = outside(&params.dataset, &coverage, std::iter::once((site.lat, site.lon))).filter(|_| !anywhere) {
         return error_reply(400, inputs, &[problem]);
     }
     let Some(&year) = params.years.first() else {
@@ -152,7 +152,7 @@ pub fn csv_reply(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> Service
 }
 
 /// Validates a json request and resolves its sites (400 reply on any problem).
-pub fn prepare_download(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> Result<PreparedDownload, ServiceReply> {
+pub fn prepare_download(request: &ClimateHttpRequest<'_>, catalog: &Catalog, anywhere: bool) -> Result<PreparedDownload, ServiceReply> {
     let inputs = request.inputs();
     let coverage = coverage_of(request.dataset).map_err(|UnknownDataset(problem)| error_reply(404, inputs.clone(), &[problem]))?;
     let params = validate_climate_request(&request.raw(), Format::Json)
@@ -176,7 +176,7 @@ pub fn prepare_download(request: &ClimateHttpRequest<'_>, catalog: &Catalog) -> 
     if let Err(problem) = check_weight(&params, grid_sites.len() as u64) {
         return Err(error_reply(400, inputs, &[problem]));
     }
-    if let Some(problem) = coverage.and_then(|coverage| outside(&params.dataset, &coverage, grid_sites.iter().map(|site| (site.lat(), site.lon())))) {
+    if let Some(problem) = outside(&params.dataset, &coverage, grid_sites.iter().map(|site| (site.lat(), site.lon()))).filter(|_| !anywhere) {
         return Err(error_reply(400, inputs, &[problem]));
     }
     let sites = grid_sites.into_iter().map(|site| describe_site(site, catalog)).collect();
@@ -352,7 +352,7 @@ mod tests {
             ("utc", "false"),
         ]);
         let request = ClimateHttpRequest { dataset: "ncdb-test", format: Format::Csv, query: &query, body: &[] };
-        let reply = csv_reply(&request, catalog());
+        let reply = csv_reply(&request, catalog(), false);
         assert_eq!(reply.status, 200);
         let table = parse_climate_csv(&reply.body).unwrap();
         assert_eq!(table.len(), 8784);
@@ -368,7 +368,7 @@ mod tests {
         let query = pairs(&[("api_key", "SECRET"), ("wkt", "POINT(-105 40)")]);
         let body = pairs(&[("names", "2010,2011")]);
         let request = ClimateHttpRequest { dataset: "d", format: Format::Csv, query: &query, body: &body };
-        let reply = csv_reply(&request, catalog());
+        let reply = csv_reply(&request, catalog(), false);
         assert_eq!(reply.status, 400);
         let value: Value = serde_json::from_slice(&reply.body).unwrap();
         assert_eq!(value["status"], 400);
@@ -393,7 +393,7 @@ mod tests {
             ("attributes", "dni,ghi"),
         ]);
         let request = ClimateHttpRequest { dataset: "ncdb-x", format: Format::Json, query: &query, body: &body };
-        let prepared = prepare_download(&request, catalog()).unwrap();
+        let prepared = prepare_download(&request, catalog(), false).unwrap();
         let mut jobs = ClimateJobs::new(JobLimits::default(), 9);
         let reply = json_reply(prepared, &mut jobs, "SECRET", Duration::ZERO, "http://127.0.0.1:5000/");
         assert_eq!(reply.status, 200);
@@ -426,7 +426,7 @@ mod tests {
         let body = pairs(&[("wkt", "POINT(1 2)"), ("names", "2010"), ("interval", "60"), ("email", "me@example.org")]);
         let request = ClimateHttpRequest { dataset: "d", format: Format::Json, query: &[], body: &body };
         let reply =
-            json_reply(prepare_download(&request, catalog()).unwrap(), &mut jobs, "u", Duration::ZERO, "http://h");
+            json_reply(prepare_download(&request, catalog(), false).unwrap(), &mut jobs, "u", Duration::ZERO, "http://h");
         assert_eq!(reply.status, 503);
         assert!(String::from_utf8_lossy(&reply.body).contains("queue is full"));
         assert!(reply.headers.iter().any(|(name, _)| *name == "Retry-After"));
@@ -445,7 +445,7 @@ mod tests {
             ("email", "me@example.org"),
         ]);
         let request = ClimateHttpRequest { dataset: "d", format: Format::Json, query: &[], body: &big };
-        let refused = prepare_download(&request, catalog()).unwrap_err();
+        let refused = prepare_download(&request, catalog(), false).unwrap_err();
         assert_eq!(refused.status, 400);
         let years = "2000,2001,2002,2003,2004,2005,2006,2007,2008,2009,2010,2011,2012,2013,2014";
         let sliver = pairs(&[
@@ -455,7 +455,7 @@ mod tests {
             ("email", "me@example.org"),
         ]);
         let request = ClimateHttpRequest { dataset: "d", format: Format::Json, query: &[], body: &sliver };
-        let refused = prepare_download(&request, catalog()).unwrap_err();
+        let refused = prepare_download(&request, catalog(), false).unwrap_err();
         let text = String::from_utf8_lossy(&refused.body).into_owned();
         assert!(text.contains("covers more than") && text.contains("0.04° grid"), "{text}");
     }
@@ -494,7 +494,7 @@ pub async fn handle(
                 Ok(permit) => {
                     let shared = state.clone();
                     let reply = tokio::task::spawn_blocking(move || {
-                        csv_reply(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog)
+                        csv_reply(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog, shared.climate_anywhere)
                     })
                     .await
                     .unwrap_or_else(|e| error_reply(500, json!({}), &[format!("the download failed: {e}")]));
@@ -506,7 +506,7 @@ pub async fn handle(
         _ => {
             let shared = state.clone();
             let prepared = tokio::task::spawn_blocking(move || {
-                prepare_download(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog)
+                prepare_download(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog, shared.climate_anywhere)
             })
             .await
             .unwrap_or_else(|e| Err(error_reply(500, json!({}), &[format!("the request failed: {e}")])));
