@@ -18,6 +18,8 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
+from sunflux._arguments import call_checked
+
 _Class = TypeVar("_Class", bound=type)
 _Self = TypeVar("_Self")
 _Params = ParamSpec("_Params")
@@ -104,6 +106,11 @@ def _result_of(build: Callable[..., Any]) -> str:
     return match.group(1)
 
 
+def _built(name: str, build: Callable[..., Call[_Result]], owner: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Call[_Result]:
+    """``build``'s `Call`, a mistyped call named as the public method (``ClimateService.download_csv()``)."""
+    return call_checked(f"{type(owner).__name__}.{name}()", build, (owner, *args), kwargs)
+
+
 def blocking(
     build: Callable[Concatenate[_Self, _Params], Call[_Result]], name: str | None = None
 ) -> Callable[Concatenate[_Self, _Params], _Result]:
@@ -111,7 +118,7 @@ def blocking(
 
     @functools.wraps(build)
     def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return build(self, *args, **kwargs).run()
+        return _built(method.__name__, build, self, args, kwargs).run()
 
     _rename(method, build, name)
     return method
@@ -125,7 +132,7 @@ def awaitable(
 
     @functools.wraps(build)
     async def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return await build(self, *args, **kwargs).run_async()
+        return await _built(method.__name__, build, self, args, kwargs).run_async()
 
     _rename(method, build, name)
     return method
