@@ -116,3 +116,64 @@ def test_a_tou_tariff_of_the_wrong_length_is_refused_at_once() -> None:
     with pytest.raises(sf.ParameterError, match=r"or 17520 prices of the year \(8760 x time_steps_per_hour=2\); got 8760"):
         ElectricTariff.tou([0.1] * 8760, time_steps_per_hour=2)
     assert len(ElectricTariff.tou([0.1] * 17520, time_steps_per_hour=2).tou_energy_rates_per_kwh or []) == 17520
+
+
+# ---------------------------------------------------------------------------------------------
+# Synthetic data
+
+
+@pytest.fixture(scope="module")
+def climate_csv() -> bytes:
+    """Denver 2010 (ghi and the air temperature) as the embedded service streams it."""
+    with sf.LocalService() as service:
+        query = {"wkt": "POINT(-105.18 39.74)", "names": 2010, "interval": 60, "email": EMAIL, "attributes": "ghi,temperature_2m"}
+        return service.client().request("GET", "climate_download", args={"dataset": SLUG, "format": "csv"}, params=query).content
+
+
+def test_synthetic_weather_is_labelled_in_arrow_pandas_and_reprs(climate_csv: bytes) -> None:
+    table = sf.climate.parse_csv(climate_csv)
+    assert table.metadata.synthetic and repr(table).endswith(" attributes, synthetic)")
+    assert repr(table.metadata).endswith(", synthetic)")
+    assert pa.table(table).schema.metadata[b"synthetic"] == b"true"
+    assert table.to_pandas().attrs == {"synthetic": True}
+    measured = sf.climate.parse_csv(climate_csv.replace(b"sunflux synthetic weather", b"NSRDB", 1))
+    assert not measured.metadata.synthetic and "synthetic" not in repr(measured)
+    assert b"synthetic" not in (pa.table(measured).schema.metadata or {}) and measured.to_pandas().attrs == {}
+
+
+def test_a_download_zip_and_an_estimate_from_the_embedded_service_are_labelled(service: sf.LocalService) -> None:
+    client = service.client()
+    request = client.climate.request(SLUG, wkt="POINT(-105.18 39.74)", years=[2010], email=EMAIL, attributes="ghi")
+    download = client.climate.fetch(request.download_url)
+    assert download.synthetic and repr(download).endswith(" rows, synthetic)")
+    assert download.to_pandas().attrs == {"synthetic": True}
+    estimate = client.pv.estimate(**SYSTEM, tilt=20, azimuth=180, lat=39.74, lon=-105.18)
+    assert estimate.synthetic and repr(estimate).endswith(", monthly, synthetic)")
+
+
+# ---------------------------------------------------------------------------------------------
+# pandas with a DatetimeIndex
+
+
+def test_to_pandas_index_gives_a_datetime_index(climate_csv: bytes, service: sf.LocalService) -> None:
+    table = sf.climate.parse_csv(climate_csv)
+    plain, indexed = table.to_pandas(), table.to_pandas(index=True)
+    assert isinstance(plain.index, pd.RangeIndex) and "timestamp" in plain.columns
+    assert isinstance(indexed.index, pd.DatetimeIndex) and indexed.index.tz is not None and indexed.index.name == "timestamp"
+    assert "timestamp" not in indexed.columns and len(indexed) == 8760
+    assert list(indexed.index) == list(plain["timestamp"]) and indexed["ghi"].tolist() == table.data["ghi"].to_list()
+    hourly = service.client().pv.estimate(**SYSTEM, tilt=20, azimuth=180, lat=39.74, lon=-105.18, timeframe="hourly")
+    assert isinstance(hourly.to_pandas(index=True).index, pd.DatetimeIndex)
+    monthly = simulate(TMY3, **SYSTEM, tilt=20, azimuth=180, timeframe="monthly")
+    with pytest.raises(sf.ParameterError, match="index=True needs a timestamp column"):
+        monthly.to_pandas(index=True)
+    download_frame = sf.climate.parse_zip(zip_of(climate_csv)).to_pandas(index=True)
+    assert isinstance(download_frame.index, pd.DatetimeIndex) and list(download_frame.columns[:2]) == ["site", "year"]
+
+
+def zip_of(csv: bytes) -> bytes:
+    """A download zip holding one CSV."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("0_39.74_-105.18_2010.csv", csv)
+    return buffer.getvalue()
