@@ -177,3 +177,41 @@ def zip_of(csv: bytes) -> bytes:
     with zipfile.ZipFile(buffer, "w") as archive:
         archive.writestr("0_39.74_-105.18_2010.csv", csv)
     return buffer.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# pytest plugin
+
+PLUGIN_USER_TESTS = '''
+import asyncio
+
+import sunflux as sf
+
+SEEN = []
+
+
+def status(client):
+    return client.request("GET", "local_status", args={"format": "json"})
+
+
+def test_first(sunflux_service_session, sunflux_client_session):
+    SEEN.append(sunflux_service_session.base_url)
+    assert status(sunflux_client_session).status == 200
+
+
+def test_second(sunflux_service_session, sunflux_service, sunflux_async_client, sunflux_async_client_session):
+    SEEN.append(sunflux_service_session.base_url)
+    assert SEEN[0] == SEEN[1] and sunflux_service.base_url != SEEN[0]
+    assert isinstance(sunflux_async_client, sf.AsyncClient) and isinstance(sunflux_async_client_session, sf.AsyncClient)
+
+    async def both():
+        return (await status(sunflux_async_client)).status, (await status(sunflux_async_client_session)).status
+
+    assert asyncio.run(both()) == (200, 200)
+'''
+
+
+def test_the_plugin_gives_async_and_session_fixtures(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_plugin_user=PLUGIN_USER_TESTS)
+    result = pytester.runpytest_inprocess("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
