@@ -1,7 +1,7 @@
 """Calls whose arguments do not fit, told in the user's terms: Python's own `TypeError` names the
 private function a public method is built from (``_ClimateBase._download_csv()``) and gives no
 hint for another library's spelling, so sunflux raises an `ArgumentError` naming the public call,
-the argument and, for pvlib's names, sunflux's (docs/design.md, "Messages in the user's terms").
+the argument and, for pvlib's names, sunflux's (docs/design.md, "Errors").
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from typing import Any, TypeVar
 
 from sunflux._errors import ArgumentError
 
-__all__ = ["ALIASES", "alias_hint", "call_checked", "checked_arguments"]
+__all__ = ["ALIASES", "alias_hint", "mistyped", "checked_arguments"]
 
 _Function = TypeVar("_Function", bound=Callable[..., Any])
-_Result = TypeVar("_Result")
 
 #: Other libraries' names for sunflux's arguments (pvlib's), each with sunflux's name.
 ALIASES = {"surface_tilt": "tilt", "surface_azimuth": "azimuth"}
@@ -53,17 +52,12 @@ def _argument_error(call: str, function: Callable[..., Any], args: tuple[Any, ..
     return ArgumentError(problems) if problems else None
 
 
-def call_checked(call: str, function: Callable[..., _Result], args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> _Result:
-    """``function(*args, **kwargs)``; arguments that do not fit it raise an `ArgumentError`
-    naming ``call``. The check runs only after Python refused the call, so a fitting call costs
-    nothing, and a `TypeError` raised inside ``function`` is kept."""
-    try:
-        return function(*args, **kwargs)
-    except TypeError as error:
-        problem = None if isinstance(error, ArgumentError) else _argument_error(call, function, args, kwargs)
-        if problem is None:
-            raise
-        raise problem from None
+def mistyped(call: str, function: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any], error: TypeError) -> ArgumentError | None:
+    """The `ArgumentError` naming ``call`` for the ``error`` Python raised calling ``function``
+    with these arguments, or None when they fit it (the `TypeError` came from inside and is
+    kept). Callers check only after Python refused a call, so a fitting call costs nothing, and
+    call ``function`` themselves, so a warning's stack level inside it is not moved."""
+    return None if isinstance(error, ArgumentError) else _argument_error(call, function, args, kwargs)
 
 
 def checked_arguments(function: _Function) -> _Function:
@@ -73,6 +67,12 @@ def checked_arguments(function: _Function) -> _Function:
 
     @functools.wraps(function)
     def checked(*args: Any, **kwargs: Any) -> Any:
-        return call_checked(call, function, args, kwargs)
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:
+            problem = mistyped(call, function, args, kwargs, error)
+            if problem is None:
+                raise
+            raise problem from None
 
     return checked  # type: ignore[return-value]

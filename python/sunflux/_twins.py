@@ -18,7 +18,8 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
-from sunflux._arguments import call_checked
+from sunflux._arguments import mistyped
+from sunflux._errors import ArgumentError
 
 _Class = TypeVar("_Class", bound=type)
 _Self = TypeVar("_Self")
@@ -106,9 +107,11 @@ def _result_of(build: Callable[..., Any]) -> str:
     return match.group(1)
 
 
-def _built(name: str, build: Callable[..., Call[_Result]], owner: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Call[_Result]:
-    """``build``'s `Call`, a mistyped call named as the public method (``ClimateService.download_csv()``)."""
-    return call_checked(f"{type(owner).__name__}.{name}()", build, (owner, *args), kwargs)
+def _mistyped(name: str, build: Callable[..., Any], owner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], error: TypeError) -> ArgumentError | None:
+    """The `ArgumentError` for a call of the public method ``name`` whose arguments do not fit
+    ``build`` (named ``ClimateService.download_csv()``, not the private base method), or None.
+    The methods call ``build`` themselves: a warning inside it keeps its stack level."""
+    return mistyped(f"{type(owner).__name__}.{name}()", build, (owner, *args), kwargs, error)
 
 
 def blocking(
@@ -118,7 +121,14 @@ def blocking(
 
     @functools.wraps(build)
     def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return _built(method.__name__, build, self, args, kwargs).run()
+        try:
+            call = build(self, *args, **kwargs)
+        except TypeError as error:
+            problem = _mistyped(method.__name__, build, self, args, kwargs, error)
+            if problem is None:
+                raise
+            raise problem from None
+        return call.run()
 
     _rename(method, build, name)
     return method
@@ -132,7 +142,14 @@ def awaitable(
 
     @functools.wraps(build)
     async def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return await _built(method.__name__, build, self, args, kwargs).run_async()
+        try:
+            call = build(self, *args, **kwargs)
+        except TypeError as error:
+            problem = _mistyped(method.__name__, build, self, args, kwargs, error)
+            if problem is None:
+                raise
+            raise problem from None
+        return await call.run_async()
 
     _rename(method, build, name)
     return method
