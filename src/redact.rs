@@ -4,7 +4,8 @@
 //! (`\u0061`, `\/`), XML (`&#97;`, `&#x61;`, `&amp;`), or percent-encoding (`%61`). The key's
 //! whole-value encodings are masked too: the base64 form of basic auth (`key:`), and hex (lower
 //! and upper case) and base64 (standard and URL-safe, with and without padding) of the bare key.
-//! So is every `api_key=` value, whatever key it holds.
+//! So is every `api_key=` value, whatever key it holds, and every `email=` value (the climate
+//! service's required address is personal data: it has no place in a message, a log or a repr).
 
 #![cfg_attr(
     not(test),
@@ -16,10 +17,10 @@ use bytes::Bytes;
 /// What the key is replaced with.
 pub const MASK: &str = "***";
 
-/// Replaces every occurrence of `key` (in any of the encodings above) and every `api_key=` query
-/// value in `text`.
+/// Replaces every occurrence of `key` (in any of the encodings above) and every `api_key=` and
+/// `email=` query value in `text`.
 pub fn redact(text: &str, key: Option<&str>) -> String {
-    let out = redact_api_key_params(text);
+    let out = SECRET_PARAMS.iter().fold(text.to_owned(), |text, name| redact_param(&text, name));
     let Some(key) = key.filter(|k| !k.is_empty()) else { return out };
     let masked = match mask_key(out.as_bytes(), key.as_bytes()) {
         Some(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
@@ -182,16 +183,19 @@ fn hex_value(digits: &[u8]) -> Option<u32> {
     u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
 }
 
-/// Masks the value of every `api_key=` parameter, whatever key it holds.
-fn redact_api_key_params(text: &str) -> String {
-    const NEEDLE: &str = "api_key=";
-    if !text.contains(NEEDLE) {
+/// The query parameters whose values are masked wherever they appear: any key, and the e-mail
+/// address the climate service asks for.
+const SECRET_PARAMS: [&str; 2] = ["api_key=", "email="];
+
+/// Masks the value of every `needle` (`name=`) parameter in `text`.
+fn redact_param(text: &str, needle: &str) -> String {
+    if !text.contains(needle) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(at) = rest.find(NEEDLE) {
-        let (head, tail) = rest.split_at(at + NEEDLE.len());
+    while let Some(at) = rest.find(needle) {
+        let (head, tail) = rest.split_at(at + needle.len());
         out.push_str(head);
         let value_len = tail.find(|c: char| matches!(c, '&' | ' ' | '"' | '\'' | '#' | '<' | '\n' | ',')).unwrap_or(tail.len());
         if value_len > 0 {
@@ -279,5 +283,12 @@ mod tests {
         assert_eq!(redact(url, None), "https://h/api/x.json?lat=1&api_key=***&lon=2");
         assert_eq!(redact("api_key=", None), "api_key=");
         assert_eq!(redact("{\"q\":\"api_key=zz\"}", None), "{\"q\":\"api_key=***\"}");
+    }
+
+    #[test]
+    fn email_params_are_masked_as_personal_data() {
+        let url = "https://h/api/climate.csv?email=ada%40example.org&lat=1&api_key=K";
+        assert_eq!(redact(url, Some("K")), "https://h/api/climate.csv?email=***&lat=1&api_key=***");
+        assert_eq!(redact("email=", None), "email=");
     }
 }

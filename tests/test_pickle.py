@@ -142,6 +142,7 @@ def error_instances() -> list[Exception]:
         sf.SunfluxError("base"),
         sf.ParameterError(["tilt must be 0-90", "losses must be -5-99"]),
         sf.MissingFileError("weather file not found: /nowhere"),
+        sf.ArgumentError(["ClimateService.download_csv() needs email="]),
         sf.TransportError("connection refused"),
         *(cls("answered", **api) for cls in (sf.ApiError, sf.ValidationError, sf.AuthError, sf.RateLimitError,
                                              sf.QueueFullError, sf.NotFoundError, sf.ServerError)),

@@ -20,6 +20,7 @@ CLIMATE_IN_FLIGHT: Final[int]
 CLIMATE_DATASETS: Final[tuple[str, ...]]
 SOLAR_DATASETS: Final[tuple[Literal["tmy2", "tmy3", "intl", "satdb"], ...]]
 CLIMATE_ATTRIBUTES: Final[tuple[str, ...]]
+SYNTHETIC_METADATA_KEY: Final[str]
 FAULT_KINDS: Final[tuple[str, ...]]
 WEATHER_METADATA_KEYS: Final[dict[str, tuple[str, ...]]]
 
@@ -27,6 +28,8 @@ def v2_file_id_problem(id: str) -> str:
     """The message saying why `id`, from dataset query v2, cannot be the v6 estimator's `file_id`."""
 def v1_file_id_problem(id: str) -> str:
     """The message saying why `id`, from dataset query v1, cannot be the v8 estimator's `file_id`."""
+def is_synthetic_source(source: str) -> bool:
+    """True for a source text of the embedded service's generated data."""
 
 def default_limits() -> list[tuple[str, float]]:
     """Every limit of `crate::limits` by name, with its default value (bytes, levels, rows, columns or

@@ -15,6 +15,7 @@ __all__ = [
     "SunfluxError",
     "ParameterError",
     "MissingFileError",
+    "ArgumentError",
     "TransportError",
     "ApiError",
     "ValidationError",
@@ -58,6 +59,15 @@ class ParameterError(SunfluxError, ValueError):
 
 class MissingFileError(ParameterError, FileNotFoundError):
     """A file sunflux was asked to read does not exist (also a `FileNotFoundError`)."""
+
+    def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
+        ParameterError.__init__(self, errors, message)
+
+
+class ArgumentError(ParameterError, TypeError):
+    """A call's arguments do not fit it: one is missing, unknown, or another library's name for
+    one of sunflux's (pvlib's ``surface_tilt`` for ``tilt``). The message names the public call
+    and the argument. Also a `TypeError`, which Python raises for the same mistakes."""
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
         ParameterError.__init__(self, errors, message)

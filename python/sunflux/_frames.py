@@ -1,9 +1,13 @@
 """Turning Arrow streams from the core into polars, pandas or pyarrow objects without copying
-where the library allows it (polars and pyarrow import the buffers as they are)."""
+where the library allows it (polars and pyarrow import the buffers as they are), and reading the
+embedded service's "synthetic" label from a stream's Arrow schema metadata."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
+
+from sunflux import _core
+from sunflux._errors import ParameterError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -29,6 +33,28 @@ def to_pyarrow(stream: ArrowStream) -> pa.Table:
     return pa.table(stream)
 
 
-def to_pandas(stream: ArrowStream) -> pd.DataFrame:
-    """A ``pandas.DataFrame`` (float columns without nulls are not copied)."""
-    return to_pyarrow(stream).to_pandas(split_blocks=True, self_destruct=True)
+#: The column a pandas frame is indexed by with ``to_pandas(index=True)``.
+TIME_COLUMN = "timestamp"
+
+
+def is_synthetic(stream: ArrowStream) -> bool:
+    """True when the stream's schema carries the label of the embedded service's generated
+    weather (polars frames keep no schema metadata, so the label lives in Arrow and pandas)."""
+    metadata = to_pyarrow(stream).schema.metadata or {}
+    return metadata.get(_core.SYNTHETIC_METADATA_KEY.encode()) == b"true"
+
+
+def to_pandas(stream: ArrowStream, *, index: bool = False) -> pd.DataFrame:
+    """A ``pandas.DataFrame`` (float columns without nulls are not copied). With ``index`` the
+    ``timestamp`` column becomes a tz-aware `DatetimeIndex`. ``attrs["synthetic"]`` is True for
+    the embedded service's generated weather."""
+    table = to_pyarrow(stream)
+    if index and TIME_COLUMN not in table.column_names:
+        raise ParameterError(f"index=True needs a {TIME_COLUMN} column; this table has none ({', '.join(table.column_names[:8])})")
+    synthetic = is_synthetic(table)
+    frame = table.to_pandas(split_blocks=True, self_destruct=True)
+    if index:
+        frame = frame.set_index(TIME_COLUMN)
+    if synthetic:
+        frame.attrs["synthetic"] = True
+    return frame

@@ -18,6 +18,9 @@ import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
+from sunflux._arguments import mistyped
+from sunflux._errors import ArgumentError
+
 _Class = TypeVar("_Class", bound=type)
 _Self = TypeVar("_Self")
 _Params = ParamSpec("_Params")
@@ -104,6 +107,13 @@ def _result_of(build: Callable[..., Any]) -> str:
     return match.group(1)
 
 
+def _mistyped(name: str, build: Callable[..., Any], owner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], error: TypeError) -> ArgumentError | None:
+    """The `ArgumentError` for a call of the public method ``name`` whose arguments do not fit
+    ``build`` (named ``ClimateService.download_csv()``, not the private base method), or None.
+    The methods call ``build`` themselves: a warning inside it keeps its stack level."""
+    return mistyped(f"{type(owner).__name__}.{name}()", build, (owner, *args), kwargs, error)
+
+
 def blocking(
     build: Callable[Concatenate[_Self, _Params], Call[_Result]], name: str | None = None
 ) -> Callable[Concatenate[_Self, _Params], _Result]:
@@ -111,7 +121,14 @@ def blocking(
 
     @functools.wraps(build)
     def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return build(self, *args, **kwargs).run()
+        try:
+            call = build(self, *args, **kwargs)
+        except TypeError as error:
+            problem = _mistyped(method.__name__, build, self, args, kwargs, error)
+            if problem is None:
+                raise
+            raise problem from None
+        return call.run()
 
     _rename(method, build, name)
     return method
@@ -125,7 +142,14 @@ def awaitable(
 
     @functools.wraps(build)
     async def method(self: _Self, /, *args: _Params.args, **kwargs: _Params.kwargs) -> _Result:
-        return await build(self, *args, **kwargs).run_async()
+        try:
+            call = build(self, *args, **kwargs)
+        except TypeError as error:
+            problem = _mistyped(method.__name__, build, self, args, kwargs, error)
+            if problem is None:
+                raise
+            raise problem from None
+        return await call.run_async()
 
     _rename(method, build, name)
     return method

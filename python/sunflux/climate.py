@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from sunflux import _core
 from sunflux._client import handle_of
 from sunflux._errors import ParameterError
-from sunflux._frames import to_pandas, to_polars
+from sunflux._frames import is_synthetic, to_pandas, to_polars
 from sunflux._options import RequestMethod
 from sunflux._progress import Progress, progress_flag
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
@@ -52,7 +52,8 @@ class ClimateMetadata:
     """The two metadata rows of a climate CSV, typed. ``time_zone`` is the offset of the stamps
     (0 for UTC); ``local_time_zone`` the site's standard time; ``columns`` maps each frame column
     to the file's long name and ``units`` each frame column to its unit (same keys as the
-    frame's columns); ``raw`` holds every metadata cell as written."""
+    frame's columns); ``raw`` holds every metadata cell as written; ``synthetic`` is True for
+    the embedded service's generated weather (its ``source`` says so), which is not measured."""
 
     source: str
     location_id: str
@@ -71,6 +72,7 @@ class ClimateMetadata:
     version: str
     columns: dict[str, str] = field(default_factory=dict)
     raw: dict[str, str] = field(default_factory=dict)
+    synthetic: bool = False
 
     @property
     def place(self) -> str:
@@ -83,8 +85,13 @@ class ClimateMetadata:
             zones += f", local_time_zone={self.local_time_zone:g}"
         return (
             f"ClimateMetadata({self.place or self.location_id!r}, lat={self.latitude}, lon={self.longitude}, "
-            f"elevation={self.elevation}, {zones}, {len(self.columns)} columns, source={_clipped(self.source, 80)!r})"
+            f"elevation={self.elevation}, {zones}, {len(self.columns)} columns, source={_clipped(self.source, 80)!r}{_synthetic(self.synthetic)})"
         )
+
+
+def _synthetic(synthetic: bool) -> str:
+    """The label a repr of the embedded service's generated weather ends with."""
+    return ", synthetic" if synthetic else ""
 
 
 def _clipped(text: str, width: int) -> str:
@@ -111,9 +118,10 @@ class ClimateTable:
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object:
         return self._core.to_arrow().__arrow_c_stream__(requested_schema)
 
-    def to_pandas(self) -> pd.DataFrame:
-        """The table as a ``pandas.DataFrame``."""
-        return to_pandas(self._core.to_arrow())
+    def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
+        """The table as a ``pandas.DataFrame``; ``index=True`` makes ``timestamp`` its tz-aware
+        `DatetimeIndex`. ``attrs["synthetic"]`` is True for the embedded service's weather."""
+        return to_pandas(self._core.to_arrow(), index=index)
 
     def weather(self, *, local_time: bool = True) -> Weather:
         """This site-year as a weather year for `sunflux.pvwatts.simulate` (needs ghi, dni, dhi,
@@ -145,7 +153,7 @@ class ClimateTable:
 
     def __repr__(self) -> str:
         m = self.metadata
-        return f"ClimateTable({m.location_id} at {m.latitude}, {m.longitude}: {self.data.height} rows × {len(m.columns)} attributes)"
+        return f"ClimateTable({m.location_id} at {m.latitude}, {m.longitude}: {self.data.height} rows × {len(m.columns)} attributes{_synthetic(m.synthetic)})"
 
 
 class _SavedClimateTable:
@@ -175,16 +183,23 @@ class ClimateRequest:
 
 class ClimateDownload:
     """Every CSV of a download zip: ``data`` (one long polars frame with ``site`` and ``year``
-    columns) and ``sites`` (one metadata row per site); ``files`` lists the zip's entries."""
+    columns) and ``sites`` (one metadata row per site); ``files`` lists the zip's entries;
+    ``synthetic`` is True when it holds the embedded service's generated weather."""
 
     def __init__(self, core: _core.CoreClimateZip) -> None:
         self._core = core
         self.data: pl.DataFrame = to_polars(core.data())
         self.sites: pl.DataFrame = to_polars(core.sites())
         self.files: list[str] = core.files
+        self.synthetic: bool = is_synthetic(core.data())
+
+    def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
+        """``data`` as a ``pandas.DataFrame``; ``index=True`` makes ``timestamp`` its tz-aware
+        `DatetimeIndex`. ``attrs["synthetic"]`` is True for the embedded service's weather."""
+        return to_pandas(self._core.data(), index=index)
 
     def __repr__(self) -> str:
-        return f"ClimateDownload({self.sites.height} sites, {len(self.files)} files, {self.data.height} rows)"
+        return f"ClimateDownload({self.sites.height} sites, {len(self.files)} files, {self.data.height} rows{_synthetic(self.synthetic)})"
 
 
 def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:

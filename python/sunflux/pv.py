@@ -142,10 +142,22 @@ class PvEstimate(Generic[TimeframeT]):
         hourly = core.hourly()
         self._hourly = None if hourly is None else to_polars(hourly)
 
-    def to_pandas(self) -> pd.DataFrame:
-        """The hourly table (or the monthly one for a monthly estimate) as pandas."""
+    @property
+    def synthetic(self) -> bool:
+        """True when the estimate ran on the embedded service's generated weather (its station's
+        ``weather_data_source`` says so)."""
+        source = self.station_info.weather_data_source if self.station_info else None
+        return source is not None and _core.is_synthetic_source(source)
+
+    def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
+        """The hourly table (or the monthly one for a monthly estimate) as pandas; ``index=True``
+        makes the hourly ``timestamp`` its tz-aware `DatetimeIndex` (a monthly table has none:
+        `ParameterError`)."""
         table = self._core.hourly() or self._core.monthly()
-        return to_pandas(table)
+        frame = to_pandas(table, index=index)
+        if self.synthetic:
+            frame.attrs["synthetic"] = True
+        return frame
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickles what the core holds (numbers, texts, the frames as Arrow tables, whose
@@ -154,7 +166,8 @@ class PvEstimate(Generic[TimeframeT]):
 
     def __repr__(self) -> str:
         kind = "hourly" if self.hourly is not None else "monthly"
-        return f"PvEstimate(ac_annual={self.ac_annual:.1f} kWh, capacity_factor={self.capacity_factor:.2f} %, {kind})"
+        label = ", synthetic" if self.synthetic else ""
+        return f"PvEstimate(ac_annual={self.ac_annual:.1f} kWh, capacity_factor={self.capacity_factor:.2f} %, {kind}{label})"
 
 
 #: An estimate made with ``timeframe="hourly"``: its ``hourly`` is a polars frame.

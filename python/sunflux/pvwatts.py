@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from sunflux import _core
+from sunflux._arguments import alias_hint, checked_arguments
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
 from sunflux._options import ArrayTypeCode, ModuleTypeCode, Timeframe
@@ -360,6 +361,7 @@ def read_weather(
     return Weather(_core.weather_from_table(table, name="table", fill_gaps=from_epw, **hints))
 
 
+@checked_arguments
 def simulate(
     weather: Weather | Any,
     system_capacity: float,
@@ -432,6 +434,7 @@ def _system_tuple(index: int, system: Mapping[str, Any], version: str) -> tuple[
     unknown = sorted(set(system) - set(fields))
     if unknown:
         hint = ' (pass version="v8" for its parameters)' if set(unknown) & set(V8_PARAMETERS) else ""
+        hint += "".join(alias_hint(name) for name in unknown)
         raise ParameterError(f"systems[{index}] has unknown fields {unknown} (use {', '.join(fields)}){hint}")
     return tuple(
         number_list(system.get(name)) if name in _LIST_FIELDS else system.get(name, _SYSTEM_DEFAULTS.get(name)) for name in fields
@@ -464,6 +467,7 @@ def simulate_many(
 ) -> list[PvEstimate[HourlyByDefault]]: ...
 
 
+@checked_arguments
 def simulate_many(
     weather: Weather | Sequence[Weather],
     systems: Sequence[Mapping[str, Any]],

@@ -18,6 +18,7 @@
 //!   files' time zone when every file has the same stamp offset, and is `UTC` otherwise (the
 //!   instants are exact either way; `Year … Minute` keep each file's stamps).
 
+use std::collections::HashMap;
 use std::io::{Cursor, Read};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -30,7 +31,7 @@ use zip::{CompressionMethod, DateTime, PreparedZipFile, ZipArchive, ZipWriter};
 
 use super::climate_csv::{
     column_field, metadata_record_batch, parse_climate_csv, time_fields, timestamp_time_zone, ClimateCsvError,
-    ClimateTable,
+    ClimateTable, SYNTHETIC_METADATA_KEY,
 };
 use crate::limits::{MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_RATIO, ZIP_RATIO_ALLOWANCE};
 use crate::formats::error_body::parse_error_body;
@@ -334,7 +335,9 @@ fn assemble(tables: Vec<(String, ClimateTable)>) -> Result<ClimateZip, ClimateZi
             });
         }
     }
-    let schema = Arc::new(Schema::new(fields));
+    let synthetic = tables.iter().any(|(_, table)| table.metadata.is_synthetic());
+    let metadata = if synthetic { HashMap::from([(SYNTHETIC_METADATA_KEY.to_string(), "true".to_string())]) } else { HashMap::new() };
+    let schema = Arc::new(Schema::new_with_metadata(fields, metadata));
     let mut site_rows: Vec<(String, ClimateTable)> = Vec::new();
     let mut batches = Vec::with_capacity(tables.len());
     for (name, table) in tables {
@@ -420,6 +423,16 @@ mod tests {
             zip.schema.field(7).data_type(),
             &DataType::Timestamp(arrow_schema::TimeUnit::Microsecond, Some("Etc/GMT+7".into()))
         );
+    }
+
+    #[test]
+    fn generated_weather_is_labelled_synthetic_in_the_schema() {
+        let measured = [table("7", 2010, -7.0, 1.5)];
+        assert!(read_climate_zip(&zip_of(&measured), NO_CAP, None).unwrap().schema.metadata().is_empty());
+        let mut generated = table("9", 2010, -7.0, 3.5);
+        generated.metadata.source = format!("{} weather", crate::formats::climate_csv::SYNTHETIC_SOURCE);
+        let zip = read_climate_zip(&zip_of(&[measured[0].clone(), generated]), NO_CAP, None).unwrap();
+        assert_eq!(zip.schema.metadata().get(SYNTHETIC_METADATA_KEY).map(String::as_str), Some("true"));
     }
 
     #[test]

@@ -722,6 +722,13 @@ mod tests {
     }
 
     #[test]
+    fn every_station_source_is_labelled_synthetic() {
+        for dataset in [Dataset::Tmy2, Dataset::Tmy3, Dataset::Intl, Dataset::Satdb] {
+            assert!(crate::formats::climate_csv::is_synthetic_source(weather_data_source(dataset)), "{dataset:?}");
+        }
+    }
+
+    #[test]
     fn stations_are_plausible_and_ids_unique() {
         let catalog = Catalog::synthetic();
         let mut seen = std::collections::HashSet::new();

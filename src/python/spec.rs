@@ -19,6 +19,12 @@ pub fn v2_file_id_problem(id: &str) -> String {
     crate::services::solar::v2_file_id_problem(id)
 }
 
+/// True for a source text of the embedded service's generated data.
+#[pyfunction]
+pub fn is_synthetic_source(source: &str) -> bool {
+    crate::formats::climate_csv::is_synthetic_source(source)
+}
+
 /// Why an id from dataset query v1 cannot be the v8 estimator's `file_id`.
 #[pyfunction]
 pub fn v1_file_id_problem(id: &str) -> String {
@@ -37,6 +43,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CLIMATE_DATASETS", PyTuple::new(py, DATASETS.map(|dataset| dataset.slug))?)?;
     m.add("SOLAR_DATASETS", PyTuple::new(py, Dataset::ALL.map(Dataset::code))?)?;
     m.add("CLIMATE_ATTRIBUTES", PyTuple::new(py, Attribute::ALL.map(Attribute::name))?)?;
+    m.add("SYNTHETIC_METADATA_KEY", crate::formats::climate_csv::SYNTHETIC_METADATA_KEY)?;
     m.add("FAULT_KINDS", PyTuple::new(py, FaultKind::ALL.map(FaultKind::name))?)?;
     let weather_metadata_keys = PyDict::new(py);
     for (name, keys) in metadata_keys() {
@@ -45,5 +52,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("WEATHER_METADATA_KEYS", weather_metadata_keys)?;
     m.add_function(wrap_pyfunction!(v2_file_id_problem, m)?)?;
     m.add_function(wrap_pyfunction!(v1_file_id_problem, m)?)?;
+    m.add_function(wrap_pyfunction!(is_synthetic_source, m)?)?;
     Ok(())
 }

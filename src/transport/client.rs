@@ -19,6 +19,9 @@ use crate::limits::{ByteLimits, Payload};
 /// Where the default base URL points (the retired earlier host is never used).
 pub const DEFAULT_BASE_URL: &str = "https://developer.nlr.gov";
 const MAX_REDIRECTS: usize = 10;
+/// Added to an `AuthError` of a client that has no key.
+const NO_KEY_HINT: &str =
+    "this client has no API key: give sunflux.Client an api_key or set SUNFLUX_API_KEY";
 /// Idle connections are dropped sooner than the embedded service closes them
 /// (`limits::SERVICE_HEADER_TIMEOUT`), so a kept connection is never reused as it is closed.
 const POOL_IDLE_TIMEOUT: Duration = Duration::from_secs(15);
@@ -309,8 +312,21 @@ impl Transport {
                     }
                     None => return Err(with_attempts(error, attempt, None)),
                 },
-                Err(error) => return Err(error),
+                Err(error) => return Err(self.with_key_hint(error)),
             }
+        }
+    }
+
+    /// A refusal for want of a key, told how to give one when this client has none: a client
+    /// made without a key is allowed (the embedded service's file host and the URL helpers need
+    /// none), so the first refused call is where the user learns it (docs/design.md, "Keys").
+    fn with_key_hint(&self, error: Error) -> Error {
+        match error {
+            Error::Api(mut failure) if failure.kind == ApiErrorKind::Auth && self.config.api_key.is_none() => {
+                failure.errors.push(NO_KEY_HINT.to_owned());
+                Error::Api(failure)
+            }
+            other => other,
         }
     }
 

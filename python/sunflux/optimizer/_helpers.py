@@ -79,13 +79,20 @@ class ElectricTariffHelpers(Section):
         """A time-of-use energy price ($/kWh) per time step of the year.
 
         ``rates_per_kwh`` is either the full series (8760 x ``time_steps_per_hour`` values) or
-        24 hourly prices of a typical day, repeated over every day of the year. Lists, numpy
-        arrays and polars/pandas Series are accepted.
+        24 hourly prices of a typical day, repeated over every day of the year; any other length
+        is a `ParameterError` here, not at ``check()``. Lists, numpy arrays and polars/pandas
+        Series are accepted.
         """
         _check_time_steps_per_hour(time_steps_per_hour)
         rates = to_plain(rates_per_kwh)
         if not isinstance(rates, list):
             raise ParameterError(f"rates_per_kwh must be a sequence of prices (got {rates!r})")
+        year_length = HOURS_PER_YEAR * time_steps_per_hour
+        if len(rates) not in (HOURS_PER_DAY, year_length):
+            raise ParameterError(
+                f"rates_per_kwh must hold {HOURS_PER_DAY} hourly prices of a day or {year_length} prices of the year"
+                f" (8760 x time_steps_per_hour={time_steps_per_hour}); got {len(rates)}"
+            )
         if len(rates) == HOURS_PER_DAY:
             day = [rate for rate in rates for _ in range(time_steps_per_hour)]
             rates = day * (HOURS_PER_YEAR // HOURS_PER_DAY)

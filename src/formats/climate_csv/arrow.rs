@@ -35,7 +35,10 @@ impl ClimateTable {
     pub fn schema(&self) -> Schema {
         let mut fields = time_fields(&timestamp_time_zone(self.stamp_offset_hours()));
         fields.extend(self.columns.iter().map(column_field));
-        let metadata = HashMap::from([(SCHEMA_METADATA_KEY.to_string(), self.metadata_json().to_string())]);
+        let mut metadata = HashMap::from([(SCHEMA_METADATA_KEY.to_string(), self.metadata_json().to_string())]);
+        if self.metadata.is_synthetic() {
+            metadata.insert(SYNTHETIC_METADATA_KEY.to_string(), "true".to_string());
+        }
         Schema::new_with_metadata(fields, metadata)
     }
 
@@ -78,6 +81,9 @@ impl ClimateTable {
 
 /// Schema metadata key holding the metadata JSON.
 pub const SCHEMA_METADATA_KEY: &str = "climate_metadata";
+/// Schema metadata key present (`"true"`) on the embedded service's generated weather, so that
+/// an Arrow consumer (pyarrow, a Parquet file) keeps the label without reading the JSON.
+pub const SYNTHETIC_METADATA_KEY: &str = "synthetic";
 
 /// Year … Minute and the timestamp field.
 pub fn time_fields(time_zone: &str) -> Vec<Field> {

@@ -79,6 +79,10 @@ impl Units {
     }
 }
 
+/// How the embedded service's `Source` cell (and its stations' `weather_data_source`) starts: its
+/// weather is generated, not measured, and every table, frame and repr made from it says so.
+pub const SYNTHETIC_SOURCE: &str = "sunflux synthetic";
+
 /// Rows 1–2 of a climate CSV, typed. Strings missing from a file are empty; numbers and the
 /// offshore flag missing (or `-`) are `None`.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -108,7 +112,17 @@ pub struct ClimateMetadata {
     pub raw: Vec<(String, String)>,
 }
 
+/// True for a source text of the embedded service's generated data (climate tables, stations).
+pub fn is_synthetic_source(source: &str) -> bool {
+    source.starts_with(SYNTHETIC_SOURCE)
+}
+
 impl ClimateMetadata {
+    /// True for the embedded service's generated weather ([`SYNTHETIC_SOURCE`]).
+    pub fn is_synthetic(&self) -> bool {
+        is_synthetic_source(&self.source)
+    }
+
     /// Row 2 values in the order of [`METADATA_NAMES`].
     pub(super) fn values(&self) -> [String; 21] {
         let number = |value: Option<f64>| value.map_or_else(|| "-".to_string(), |v| v.to_string());
@@ -201,6 +215,7 @@ impl ClimateMetadata {
             "elevation": self.elevation,
             "local_time_zone": self.local_time_zone,
             "version": self.version,
+            "synthetic": self.is_synthetic(),
             "raw": raw,
         })
     }

@@ -481,6 +481,10 @@ mod tests {
         let meta: Value = serde_json::from_str(&schema.metadata()[SCHEMA_METADATA_KEY]).unwrap();
         assert_eq!(meta["columns"]["temperature_2m"], "air temperature at 2m (Celsius)");
         assert_eq!(meta["state"], "Colorado");
+        assert_eq!((meta["synthetic"].as_bool(), schema.metadata().get(SYNTHETIC_METADATA_KEY).map(String::as_str)), (Some(true), Some("true")));
+        let mut measured = sample_table();
+        measured.metadata.source = "NSRDB".into();
+        assert_eq!((measured.metadata_json()["synthetic"].as_bool(), measured.schema().metadata().get(SYNTHETIC_METADATA_KEY)), (Some(false), None));
         assert!(table.check_rows(2010, false, 60).unwrap_err().to_string().contains("expected 8760 rows"));
         let rows = metadata_record_batch(&[("123".into(), &table.metadata)]).unwrap();
         assert_eq!(rows.num_rows(), 1);

@@ -32,7 +32,7 @@ use std::time::Duration;
 
 use serde_json::{json, Map, Value};
 
-use crate::formats::climate_csv::{write_climate_csv, ClimateMetadata, ClimateTable, DataColumn, Units};
+use crate::formats::climate_csv::{write_climate_csv, ClimateMetadata, ClimateTable, DataColumn, Units, SYNTHETIC_SOURCE};
 use crate::formats::climate_zip::{build_zip, entry_name};
 use crate::formats::Format;
 use crate::local::catalog::Catalog;
@@ -304,7 +304,7 @@ pub fn site_year_table(params: &ClimateParams, site: &SiteInfo, year: i32) -> Cl
 /// Rows 1–2 of a site's CSV.
 pub fn site_metadata(dataset: &str, site: &SiteInfo, utc: bool) -> ClimateMetadata {
     ClimateMetadata {
-        source: format!("sunflux synthetic weather for {dataset} (not measured data)"),
+        source: format!("{SYNTHETIC_SOURCE} weather for {dataset} (not measured data)"),
         location_id: site.site.id().to_string(),
         city: site.city.clone(),
         county: site.county.clone(),
