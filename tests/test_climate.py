@@ -211,6 +211,18 @@ def test_download_csv_is_one_site_year_with_typed_metadata(samples: Samples) -> 
     assert parse_csv(samples.csv_body).data.equals(table.data)
 
 
+def test_stack_sites_gives_a_utc_download_its_local_time(samples: Samples) -> None:
+    """A ``utc=True`` table's ``local_time`` is its metadata's standard time, the clock its
+    weather year is simulated on; its timestamps stay in UTC."""
+    table = samples.table
+    stacked = sf.stack_sites({"denver": table})
+    assert stacked.columns == ["site", *TIME_COLUMNS, "local_time", *ATTRIBUTES]
+    assert stacked["timestamp"].equals(table.data["timestamp"])
+    local = table.weather().to_polars()["timestamp"].dt.replace_time_zone(None)
+    assert stacked["local_time"].equals(local.alias("local_time"))
+    assert table.metadata.local_time_zone == -7 and stacked["local_time"][0].month == 12, "UTC midnight is the evening before"
+
+
 @pytest.mark.parametrize("utc", [True, False])
 @pytest.mark.parametrize(("year", "leap_day"), [(2010, False), (2010, True), (2012, False), (2012, True)])
 def test_row_counts_follow_the_year_and_leap_day(climate_client: sf.Client, year: int, leap_day: bool, utc: bool) -> None:

@@ -44,7 +44,8 @@ if TYPE_CHECKING:
         RateDatabaseSettings,
         RateLimits,
     )
-    from sunflux.pv import ArrayType, ModuleType, PvEstimate
+    from sunflux._sites import stack_sites
+    from sunflux.pv import ArrayType, ModuleType, PvEstimate, System
 
 _register_highs()
 
@@ -63,6 +64,8 @@ _LAZY_NAMES = {
     "ArrayType": "sunflux.pv",
     "ModuleType": "sunflux.pv",
     "PvEstimate": "sunflux.pv",
+    "System": "sunflux.pv",
+    "stack_sites": "sunflux._sites",
 }
 _LAZY_MODULES = ("climate", "pv", "pvwatts", "solar", "technical_potential")
 
@@ -121,4 +124,6 @@ __all__ = [
     "ArrayType",
     "ModuleType",
     "PvEstimate",
+    "System",
+    "stack_sites",
 ]
