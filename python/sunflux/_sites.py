@@ -74,15 +74,21 @@ def _in_utc(site: Hashable, source: SiteFrame) -> pl.DataFrame:
     zone = frame.schema["timestamp"]
     if not isinstance(zone, pl.Datetime) or zone.time_zone is None:
         raise ParameterError(f"site {site!r}: the timestamp column must be time-zone-aware to be put in UTC (it is {zone})")
-    stamps = pl.col("timestamp")
     if "local_time" not in frame.columns:
-        if local_offset is None:
-            wall = stamps.dt.replace_time_zone(None)
-        else:  # by the offset itself: polars names no zone for some offsets (+5:45 has only a city's)
-            in_utc = stamps.dt.convert_time_zone("UTC").dt.replace_time_zone(None)
-            wall = in_utc + pl.duration(minutes=round(local_offset * 60))
-        frame = frame.with_columns(wall.alias("local_time"))
-        order = [name for name in frame.columns if name != "local_time"]
-        order.insert(order.index("timestamp") + 1, "local_time")
-        frame = frame.select(order)
-    return frame.with_columns(stamps.dt.convert_time_zone("UTC"))
+        frame = with_local_time(frame, local_offset)
+    return frame.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC"))
+
+
+def with_local_time(frame: pl.DataFrame, local_offset: float | None = None) -> pl.DataFrame:
+    """``frame`` with ``local_time`` after its tz-aware ``timestamp``: the wall clock of the
+    stamps' own zone, or of the standard time ``local_offset`` hours east of UTC when given."""
+    import polars as pl
+
+    stamps = pl.col("timestamp")
+    if local_offset is None:
+        wall = stamps.dt.replace_time_zone(None)
+    else:  # by the offset itself: polars names no zone for some offsets (+5:45 has only a city's)
+        wall = stamps.dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(local_offset * 60))
+    order = list(frame.columns)
+    order.insert(order.index("timestamp") + 1, "local_time")
+    return frame.with_columns(wall.alias("local_time")).select(order)
