@@ -220,6 +220,18 @@ def test_download_csv_is_one_site_year_with_typed_metadata(samples: Samples) -> 
     assert parse_csv(samples.csv_body).data.equals(table.data)
 
 
+def test_stack_sites_gives_a_utc_download_its_local_time(samples: Samples) -> None:
+    """A ``utc=True`` table's ``local_time`` is its metadata's standard time, the clock its
+    weather year is simulated on; its timestamps stay in UTC."""
+    table = samples.table
+    stacked = sf.stack_sites({"denver": table})
+    assert stacked.columns == ["site", *TIME_COLUMNS, "local_time", *ATTRIBUTES]
+    assert stacked["timestamp"].equals(table.data["timestamp"])
+    local = table.weather().to_polars()["timestamp"].dt.replace_time_zone(None)
+    assert stacked["local_time"].equals(local.alias("local_time"))
+    assert table.metadata.local_time_zone == -7 and stacked["local_time"][0].month == 12, "UTC midnight is the evening before"
+
+
 @pytest.mark.parametrize("utc", [True, False])
 @pytest.mark.parametrize(("year", "leap_day"), [(2010, False), (2010, True), (2012, False), (2012, True)])
 def test_row_counts_follow_the_year_and_leap_day(climate_client: sf.Client, year: int, leap_day: bool, utc: bool) -> None:
@@ -820,6 +832,27 @@ def test_bulk_resumes_an_interrupted_run_without_downloading_twice(
     assert hits(climate_service, "csv") == site_years
     uncached = bulk(climate_client, None)
     assert uncached.equals(resumed)
+
+
+def test_bulk_in_local_time_across_time_zones(climate_client: sf.Client) -> None:
+    """Denver (UTC−7) and New York (UTC−5) in their standard times: their zones cannot share a
+    column (this raised SchemaError), so the stamps are in UTC and ``local_time`` keeps each
+    site's clock; its local months hold each site's own single download."""
+    points = [DENVER, (40.7, -74.0)]
+    frame = climate_client.climate.bulk(SLUG, points=points, years=[2010], email=EMAIL, attributes="ghi", utc=False, progress=False)
+    assert frame.columns[:2] == ["site", "year"] and frame.schema["timestamp"] == pl.Datetime("us", "UTC")
+    assert frame.columns.index("local_time") == frame.columns.index("timestamp") + 1
+    for site, (lat, lon) in enumerate(points):
+        single = climate_client.climate.download_csv(SLUG, lat=lat, lon=lon, year=2010, email=EMAIL, attributes="ghi", utc=False)
+        rows = frame.filter(pl.col("site") == site)
+        assert rows["timestamp"].equals(single.data["timestamp"].dt.convert_time_zone("UTC"))
+        assert rows["local_time"].equals(single.data["timestamp"].dt.replace_time_zone(None).alias("local_time"))
+        by_month = rows.group_by(pl.col("local_time").dt.month().alias("m")).agg(pl.col("ghi").sum()).sort("m")
+        own = single.data.group_by(pl.col("timestamp").dt.month().alias("m")).agg(pl.col("ghi").sum()).sort("m")
+        assert by_month.equals(own)
+    one_zone = climate_client.climate.bulk(SLUG, points=TWO_POINTS, years=[2010], email=EMAIL, attributes="ghi", utc=False, progress=False)
+    assert one_zone.schema["timestamp"] == pl.Datetime("us", "Etc/GMT+7"), "one zone: the sites' own"
+    assert "local_time" in one_zone.columns
 
 
 def test_bulk_cache_ignores_the_key_and_email_but_not_what_changes_the_data(tmp_path: Path) -> None:

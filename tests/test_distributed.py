@@ -1,7 +1,8 @@
 """`sunflux.distributed.simulate` on a real two-process `LocalCluster`: the same rows and values
 as `simulate_many` (every column, bit for bit) for weather files, `Weather` objects and a
-Parquet weather dataset, hourly and monthly, also when a worker is killed mid-run; the clear
-ImportError without Dask; typed errors for bad input."""
+Parquet weather dataset (also one `write_weather_dataset` wrote), hourly and monthly, also when
+a worker is killed mid-run; `Weather` objects scattered, not in the graph; the clear ImportError
+without Dask; typed errors for bad input."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import gzip
 import importlib
 import os
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -16,6 +18,7 @@ import pandas as pd
 import polars as pl
 import pytest
 
+import sunflux as sf
 from conftest import kill_once, requires_dask
 from sunflux import ParameterError
 from sunflux.pvwatts import Weather, read_weather, simulate_many
@@ -152,6 +155,51 @@ def test_a_worker_killed_mid_run(dask_client: Any, weather_paths: list[str], tmp
     assert_same(result, reference([read_weather(p) for p in weather_paths], SYSTEMS, "monthly"))
 
 
+@pytest.fixture(scope="module")
+def thread_client() -> Iterator[Any]:
+    """A cluster in this process (its graph is still serialized and sized as a remote one is)."""
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=2, processes=False, threads_per_worker=1, dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
+
+
+def test_weather_objects_are_scattered_not_sent_in_the_graph(thread_client: Any, weather_paths: list[str]) -> None:
+    """Six weather years (about 1 MB each) against a 2 MB threshold: in the graph, Dask warned
+    "Sending large graph"; scattered, the graph holds only references."""
+    import dask
+    import sunflux.distributed as sd
+
+    weathers = [read_weather(path) for path in weather_paths] * 2
+    with dask.config.set({"distributed.admin.large-graph-warning-threshold": "2MB"}), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = thread_client.compute(sd.simulate(weathers, SYSTEMS[:2], client=thread_client)).result()
+    assert [str(w.message) for w in caught if "large graph" in str(w.message)] == []
+    assert_same(result, reference(weathers, SYSTEMS[:2], "monthly"))
+
+
+def test_a_written_weather_dataset_gives_the_weathers_result(thread_client: Any, weather_paths: list[str], tmp_path: Path) -> None:
+    """`write_weather_dataset` writes what `simulate` reads back: the same rows as the `Weather`
+    objects themselves, with their site labels; `System` objects are systems."""
+    import sunflux.distributed as sd
+
+    weathers = [read_weather(path) for path in weather_paths]
+    systems = [sf.System(**system) for system in SYSTEMS[:3]]
+    sd.write_weather_dataset(weathers, tmp_path / "listed")
+    from_dataset = thread_client.compute(sd.simulate(str(tmp_path / "listed"), systems, client=thread_client)).result()
+    from_objects = thread_client.compute(sd.simulate(weathers, systems, client=thread_client)).result()
+    assert_same(from_dataset, reference(weathers, SYSTEMS[:3], "monthly"))
+    assert_same(from_objects, reference(weathers, SYSTEMS[:3], "monthly"))
+    named = {"gso": weathers[0], "sand point": weathers[1]}
+    sd.write_weather_dataset(named, tmp_path / "named")
+    hourly = thread_client.compute(sd.simulate(tmp_path / "named", systems[:1], client=thread_client, timeframe="hourly")).result()
+    assert_same(hourly, reference(list(named.values()), SYSTEMS[:1], "hourly", sites=list(named)))
+    with pytest.raises(ParameterError, match="already holds files"):
+        sd.write_weather_dataset(weathers, tmp_path / "named")
+    with pytest.raises(ParameterError, match="all ints or all texts"):
+        sd.write_weather_dataset({1: weathers[0], "b": weathers[1]}, tmp_path / "mixed")
+
+
 def test_import_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in [m for m in sys.modules if m == "sunflux.distributed" or m.startswith("sunflux.distributed.")]:
         monkeypatch.delitem(sys.modules, name)
@@ -164,7 +212,7 @@ def test_import_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     "weathers, systems, options, message",
     [
         (["a.tm2"], [], {}, "systems is empty"),
-        (["a.tm2"], "tilt=20", {}, "systems must be a list of dicts"),
+        (["a.tm2"], "tilt=20", {}, "systems must be a list of System or dicts"),
         (["a.tm2"], [dict(SYSTEMS[0], tilt=20, size=3)], {}, r"systems\[0\] has unknown fields \['size'\]"),
         (["a.tm2"], [dict(SYSTEMS[0], losses=140)], {}, r"systems\[0\]: losses"),
         ([], SYSTEMS, {}, "weathers is empty"),

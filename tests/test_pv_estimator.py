@@ -167,6 +167,17 @@ def test_hand_sent_bad_request_gets_422_with_the_client_wording(client: sf.Clien
     assert "gcr must be between 0 and 3 (got 4)" in caught.value.errors
 
 
+def test_a_system_is_the_estimators_parameters(service: sf.LocalService, client: sf.Client) -> None:
+    """``client.pv.estimate(**system, lat=..., lon=...)``: the same request and answer as the
+    parameters one by one, checked by the same rules."""
+    system = sf.System(5, ModuleType.PREMIUM, 10, ArrayType.FIXED_OPEN_RACK, 30, 170, dc_ac_ratio=1.3)
+    given = estimate(client, **system, lat=40.0, lon=-105.0, timeframe="hourly")
+    spelled = estimate(client, 5, 1, 10, 0, 30, 170, lat=40.0, lon=-105.0, timeframe="hourly", dc_ac_ratio=1.3)
+    assert given.ac_annual == spelled.ac_annual and given.inputs == spelled.inputs
+    with pytest.raises(sf.ParameterError, match="tilt"):
+        client.pv.estimate(**sf.System(5, 1, 10, 0, 95, 170), lat=40.0, lon=-105.0)
+
+
 def test_nlr_route_profile_reaches_the_alias_path(service: sf.LocalService) -> None:
     client = service.client(routes="nlr")
     assert client.url("pv_estimator", format="json").endswith("/api/pvwatts/v6.json")

@@ -468,7 +468,8 @@ def test_simulate_many_table_is_long_with_a_system_column(weathers: dict[str, We
     assert table.group_by("system").len().sort("system")["len"].to_list() == [8760] * len(SYSTEMS)
     for index, system in enumerate(SYSTEMS):
         rows = table.filter(pl.col("system") == index).drop("system")
-        assert rows.equals(run(weather, **system).hourly)
+        assert rows["local_time"].equals(rows["timestamp"].dt.replace_time_zone(None).alias("local_time"))
+        assert rows.drop("local_time").equals(run(weather, **system).hourly)
 
 
 def test_simulate_many_table_of_sites_in_several_time_zones_is_in_utc(weathers: dict[str, Weather]) -> None:
@@ -478,7 +479,67 @@ def test_simulate_many_table_of_sites_in_several_time_zones_is_in_utc(weathers: 
     for index, weather in enumerate(sites):
         hourly = run(weather, **SYSTEMS[index]).hourly
         assert hourly is not None
-        assert table.filter(pl.col("system") == index).drop("system").equals(hourly.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")))
+        rows = table.filter(pl.col("system") == index).drop("system")
+        assert rows.drop("local_time").equals(hourly.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")))
+        assert rows["local_time"].equals(hourly["timestamp"].dt.replace_time_zone(None).alias("local_time")), "each site's own clock"
+
+
+def test_simulate_many_takes_a_frame_or_a_list_of_system(weathers: dict[str, Weather]) -> None:
+    """One row per system, a column per parameter (an empty cell takes the default), as
+    `sunflux.distributed.simulate` takes it; or `System` objects."""
+    weather = weathers[MIAMI]
+    expected = simulate_many(weather, SYSTEMS, timeframe="monthly")
+    polars_sweep = pl.DataFrame(SYSTEMS)
+    assert polars_sweep["gcr"].null_count() > 0, "the sweep has empty cells"
+    assert simulate_many(weather, polars_sweep, timeframe="monthly").equals(expected)
+    assert simulate_many(weather, pd.DataFrame(SYSTEMS), timeframe="monthly").equals(expected)
+    assert simulate_many(weather, [sf.System(**system) for system in SYSTEMS], timeframe="monthly").equals(expected)
+    (refused,) = parameter_errors(lambda: simulate_many(weather, "tilt=20"))  # type: ignore[call-overload]
+    assert "systems must be a list of System or dicts of simulate's parameters, or a frame" in refused
+
+
+def test_a_system_goes_where_a_dict_of_parameters_goes(weathers: dict[str, Weather]) -> None:
+    import dataclasses
+    import inspect
+
+    weather = weathers[SAND_POINT]
+    system = sf.System(**SYSTEMS[1])
+    assert sf.pvwatts.System is sf.System and sf.pv.System is sf.System
+    assert dict(system) == {**SYSTEMS[0], "dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96, **SYSTEMS[1]}, "no v8 keys unless given"
+    assert_same_result(simulate(weather, **system), run(weather, **SYSTEMS[1]))
+    defaults = {name: p.default for name, p in inspect.signature(simulate).parameters.items() if p.default is not inspect.Parameter.empty}
+    for field in dataclasses.fields(sf.System):
+        if field.default is not dataclasses.MISSING:
+            assert field.default == defaults[field.name], field.name
+    bifacial = sf.System(**BASE, bifaciality=0.7, albedo=[0.2] * 12)
+    assert bifacial.albedo == (0.2,) * 12 and hash(bifacial) == hash(sf.System(**BASE, bifaciality=0.7, albedo=(0.2,) * 12))
+    assert_same_result(simulate(weather, **bifacial, version="v8"), run(weather, bifaciality=0.7, albedo=[0.2] * 12, version="v8"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        system.tilt = 3  # type: ignore[misc]
+    (range_error,) = parameter_errors(lambda: simulate(weather, **sf.System(**dict(BASE, tilt=120))))
+    assert range_error == parameter_errors(lambda: run(weather, tilt=120))[0], "checked where every call is"
+
+
+def test_stack_sites_keeps_each_sites_local_months(weathers: dict[str, Weather]) -> None:
+    """Hourly frames of sites in different zones do not concatenate; stacked in UTC with their
+    ``local_time``, a monthly sum by local month is each site's own monthly result."""
+    sites = {"greensboro": run(weathers[GREENSBORO]), "sand point": run(weathers[SAND_POINT], timeframe="hourly")}
+    frames = [estimate.hourly for estimate in sites.values()]
+    with pytest.raises(pl.exceptions.SchemaError):
+        pl.concat(frames)  # type: ignore[type-var]
+    stacked = sf.stack_sites(sites)
+    assert stacked.columns[:3] == ["site", "timestamp", "local_time"] and stacked.schema["timestamp"] == pl.Datetime("us", "UTC")
+    assert stacked.height == 2 * 8760
+    monthly = stacked.group_by("site", pl.col("local_time").dt.month().alias("month")).agg(pl.col("ac").sum() / 1000)
+    by_utc_month = stacked.group_by("site", pl.col("timestamp").dt.month().alias("month")).agg(pl.col("ac").sum() / 1000)
+    for name, estimate in sites.items():
+        own = monthly.filter(pl.col("site") == name).sort("month")["ac"].to_list()
+        assert own == pytest.approx(estimate.monthly["ac"].to_list(), rel=1e-12)
+        in_utc = by_utc_month.filter(pl.col("site") == name).sort("month")["ac"].to_list()
+        assert in_utc != pytest.approx(own, rel=1e-9), "UTC months are not the site's months"
+    listed = sf.stack_sites([sites["greensboro"].hourly, sites["sand point"]])
+    assert listed["site"].unique().sort().to_list() == [0, 1]
+    assert listed.drop("site").equals(stacked.drop("site"))
 
 
 def test_simulate_many_monthly_has_12_rows_per_system(weathers: dict[str, Weather]) -> None:

@@ -45,7 +45,8 @@ if TYPE_CHECKING:
         RateDatabaseSettings,
         RateLimits,
     )
-    from sunflux.pv import ArrayType, ModuleType, PvEstimate
+    from sunflux._sites import stack_sites
+    from sunflux.pv import ArrayType, ModuleType, PvEstimate, System
 
 _register_highs()
 
@@ -64,6 +65,8 @@ _LAZY_NAMES = {
     "ArrayType": "sunflux.pv",
     "ModuleType": "sunflux.pv",
     "PvEstimate": "sunflux.pv",
+    "System": "sunflux.pv",
+    "stack_sites": "sunflux._sites",
 }
 _LAZY_MODULES = ("climate", "pv", "pvwatts", "solar", "technical_potential")
 
@@ -123,4 +126,6 @@ __all__ = [
     "ArrayType",
     "ModuleType",
     "PvEstimate",
+    "System",
+    "stack_sites",
 ]

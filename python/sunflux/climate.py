@@ -307,16 +307,24 @@ class _BulkPlan:
         self.bar.advance(1, " (cached)" if cached else "")
 
     def frame(self) -> pl.DataFrame:
-        """One long frame: ``site``, ``year`` and the data columns, in the order of the jobs."""
+        """One long frame: ``site``, ``year`` and the data columns, in the order of the jobs. A
+        download in the sites' standard time (``utc=False``) also has ``local_time`` (the clock
+        of each site), and its timestamps are in UTC when the sites' zones differ (a column has
+        one zone), as `sunflux.pvwatts.simulate_many` does."""
         import polars as pl
 
-        long = pl.concat(
-            [
-                self.frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year"))
-                for job in self.jobs
-            ],
-            how="vertical_relaxed",
-        )
+        from sunflux._sites import with_local_time
+
+        frames = [
+            self.frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year"))
+            for job in self.jobs
+        ]
+        in_local_time = not self._request[2]
+        if in_local_time:
+            frames = [with_local_time(frame) for frame in frames]
+            if len({frame.schema["timestamp"] for frame in frames}) > 1:
+                frames = [frame.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")) for frame in frames]
+        long = pl.concat(frames, how="vertical_relaxed")
         return long.select(["site", "year", *[c for c in long.columns if c not in ("site", "year")]])
 
 
@@ -432,7 +440,10 @@ class _ClimateBase:
         anything twice and a damaged file is downloaded again; ``cache_dir`` may be an fsspec URL
         (``s3://bucket/climate``). Ctrl-C (or cancelling the awaiting task) stops every download
         within about 100 ms and leaves only complete entries in the cache. Returns one long
-        polars frame with ``site`` (the index in ``points``), ``year`` and the data columns."""
+        polars frame with ``site`` (the index in ``points``), ``year`` and the data columns; with
+        ``utc=False`` also ``local_time`` (each site's standard-time clock, no zone), and the
+        timestamps are in UTC when the sites' zones differ. For a ``utc=True`` download's local
+        time, stack its sites' `ClimateTable` objects with `sunflux.stack_sites`."""
         plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
         trace = self._handle.trace()
         return Call(lambda: _bulk_in_threads(plan, trace), lambda: _bulk_in_tasks(plan, trace))

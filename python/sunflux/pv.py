@@ -5,8 +5,8 @@ local engine (`sunflux.pvwatts.simulate`), and the `ModuleType` / `ArrayType` en
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 from typing_extensions import TypeVar
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from sunflux.solar import Station
 
 __all__ = [
-    "ModuleType", "ArrayType", "PvEstimate", "HourlyPvEstimate", "MonthlyPvEstimate", "StationInfo", "SscInfo", "PvService",
+    "ModuleType", "ArrayType", "System", "PvEstimate", "HourlyPvEstimate", "MonthlyPvEstimate", "StationInfo", "SscInfo", "PvService",
     "AsyncPvService", "parse_estimate",
 ]
 
@@ -56,6 +56,62 @@ class ArrayType(enum.IntEnum):
     ONE_AXIS = 2
     ONE_AXIS_BACKTRACKING = 3
     TWO_AXIS = 4
+
+
+@dataclass(frozen=True)
+class System(Mapping[str, Any]):
+    """One PV system: the parameters `sunflux.pvwatts.simulate` and ``client.pv.estimate`` take,
+    with the same defaults.
+
+    ``system_capacity`` kWdc; ``module_type`` `ModuleType` (0–2); ``losses`` percent (14 = 14 %);
+    ``array_type`` `ArrayType` (0–4); ``tilt`` degrees from horizontal; ``azimuth`` degrees
+    clockwise from north (180 = south); ``dc_ac_ratio`` DC over AC rating; ``gcr`` ground
+    coverage ratio (row width over row spacing); ``inv_eff`` inverter efficiency in percent.
+    PVWatts v8 only (None = not given): ``bifaciality`` 0–1, ``albedo`` one value or 12 monthly
+    ones, ``use_wf_albedo``, ``soiling`` 12 monthly losses in percent, ``en_snowloss``.
+
+    A `System` is a read-only mapping of the parameters it gives (the v8 ones only when not
+    None), so it goes wherever a dict of parameters goes: ``simulate(weather, **system)``,
+    ``client.pv.estimate(**system, lat=40, lon=-105)``, a list of systems for
+    `sunflux.pvwatts.simulate_many` or `sunflux.distributed.simulate`. The values are checked
+    where every call's are (the Rust core's ranges), not when a `System` is made.
+    """
+
+    system_capacity: float
+    module_type: ModuleType | ModuleTypeCode
+    losses: float
+    array_type: ArrayType | ArrayTypeCode
+    tilt: float
+    azimuth: float
+    dc_ac_ratio: float = 1.2
+    gcr: float = 0.4
+    inv_eff: float = 96
+    bifaciality: float | None = None
+    albedo: float | tuple[float, ...] | None = None
+    use_wf_albedo: bool | None = None
+    soiling: tuple[float, ...] | None = None
+    en_snowloss: bool | None = None
+
+    def __post_init__(self) -> None:
+        # Monthly lists become tuples, so that a System stays immutable and hashable.
+        for name in ("albedo", "soiling"):
+            value = getattr(self, name)
+            if isinstance(value, list):
+                object.__setattr__(self, name, tuple(value))
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._given():
+            raise KeyError(name)
+        return getattr(self, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._given())
+
+    def __len__(self) -> int:
+        return len(self._given())
+
+    def _given(self) -> tuple[str, ...]:
+        return tuple(field.name for field in fields(self) if field.name not in V8_PARAMETERS or getattr(self, field.name) is not None)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ implementations (SSC ``pvwattsv5`` and ``pvwattsv8``) to floating-point noise; s
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from collections.abc import Mapping, Sequence
@@ -25,16 +26,22 @@ from sunflux._frames import to_polars, to_pyarrow
 from sunflux._options import ArrayTypeCode, ModuleTypeCode, Timeframe
 from sunflux._progress import Progress
 from sunflux._units import check_pvwatts_system
-from sunflux.pv import V8_PARAMETERS, ArrayType, HourlyByDefault, ModuleType, PvEstimate, number_list
+from sunflux.pv import V8_PARAMETERS, ArrayType, HourlyByDefault, ModuleType, PvEstimate, System, number_list
 
 if TYPE_CHECKING:
+    import pandas as pd
     import polars as pl
     import pyarrow as pa
+
+    from typing_extensions import TypeAlias
+
+    #: A frame of systems: one row per system, one column per `simulate` parameter.
+    SystemFrame: TypeAlias = "pl.DataFrame | pd.DataFrame"
 
 #: The local engines: PVWatts v5 (the v6 estimator's) and v8.
 EngineVersion = Literal["v5", "v8"]
 
-__all__ = ["Weather", "read_weather", "simulate", "simulate_many"]
+__all__ = ["System", "Weather", "read_weather", "simulate", "simulate_many"]
 
 _TIME_COLUMNS = ("timestamp", "time", "datetime", "date", "index")
 _PVLIB_TMY3_DATE, _PVLIB_TMY3_TIME = "Date (MM/DD/YYYY)", "Time (HH:MM)"
@@ -422,14 +429,32 @@ def _engine_version(version: str, options: Mapping[str, Any]) -> str:
     return version
 
 
-_SYSTEM_FIELDS = ("system_capacity", "module_type", "losses", "array_type", "tilt", "azimuth", "dc_ac_ratio", "gcr", "inv_eff")
-_SYSTEM_DEFAULTS = {"dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96}
+_SYSTEM_FIELDS = tuple(field.name for field in dataclasses.fields(System) if field.name not in V8_PARAMETERS)
+#: The defaults of a system's optional parameters: `System`'s.
+_SYSTEM_DEFAULTS = {field.name: field.default for field in dataclasses.fields(System) if field.default is not dataclasses.MISSING}
 _LIST_FIELDS = ("albedo", "soiling")
+
+
+def _system_rows(systems: object) -> list[Mapping[str, Any]]:
+    """The systems of a list (dicts or `System`) or of a frame (polars or pandas, one row per
+    system, columns named as `simulate`'s parameters) as a list of mappings; a frame's empty
+    cell (polars null, pandas NaN) means the parameter's default, as a missing key does."""
+    if hasattr(systems, "to_dicts"):  # polars
+        rows = systems.to_dicts()
+    elif hasattr(systems, "to_dict") and hasattr(systems, "columns"):  # pandas
+        rows = systems.to_dict("records")
+    elif isinstance(systems, Sequence) and not isinstance(systems, (str, bytes)):
+        return list(systems)
+    else:
+        raise ParameterError(
+            f"systems must be a list of System or dicts of simulate's parameters, or a frame (got {type(systems).__name__})"
+        )
+    return [{str(name): value for name, value in row.items() if value is not None and value == value} for row in rows]
 
 
 def _system_tuple(index: int, system: Mapping[str, Any], version: str) -> tuple[Any, ...]:
     if not isinstance(system, Mapping):
-        raise ParameterError(f"systems[{index}] must be a dict of simulate's parameters (got {type(system).__name__})")
+        raise ParameterError(f"systems[{index}] must be a System or a dict of simulate's parameters (got {type(system).__name__})")
     fields = _SYSTEM_FIELDS + (V8_PARAMETERS if version == "v8" else ())
     unknown = sorted(set(system) - set(fields))
     if unknown:
@@ -444,7 +469,7 @@ def _system_tuple(index: int, system: Mapping[str, Any], version: str) -> tuple[
 @overload
 def simulate_many(
     weather: Weather | Sequence[Weather],
-    systems: Sequence[Mapping[str, Any]],
+    systems: Sequence[Mapping[str, Any]] | SystemFrame,
     *,
     threads: int | None = None,
     timeframe: Timeframe = "hourly",
@@ -457,7 +482,7 @@ def simulate_many(
 @overload
 def simulate_many(
     weather: Weather | Sequence[Weather],
-    systems: Sequence[Mapping[str, Any]],
+    systems: Sequence[Mapping[str, Any]] | SystemFrame,
     *,
     threads: int | None = None,
     timeframe: HourlyByDefault = ...,
@@ -470,7 +495,7 @@ def simulate_many(
 @checked_arguments
 def simulate_many(
     weather: Weather | Sequence[Weather],
-    systems: Sequence[Mapping[str, Any]],
+    systems: Sequence[Mapping[str, Any]] | SystemFrame,
     *,
     threads: int | None = None,
     timeframe: Timeframe = "hourly",
@@ -483,27 +508,30 @@ def simulate_many(
     A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch;
     ``progress=False`` turns it off. Ctrl-C stops the batch within about 100 ms.
 
-    ``weather`` is one weather year for every system, or one per system. ``systems`` are mappings
-    of `simulate`'s parameters (with ``version="v8"`` also its v8 parameters). ``output="table"`` returns one long polars frame (``system``, the
+    ``weather`` is one weather year for every system, or one per system. ``systems`` are `System` objects
+    or mappings of `simulate`'s parameters (with ``version="v8"`` also its v8 parameters), or a
+    polars or pandas frame with one row per system and a column per parameter (an empty cell
+    takes the default). ``output="table"`` returns one long polars frame (``system``, the
     row index of ``systems``, then the hourly columns, or the monthly ones with
     ``timeframe="monthly"``); its timestamps are in the sites' standard time zone, or in UTC when
-    the weathers have different zones. ``output="results"`` returns one `PvEstimate` per system.
+    the weathers have different zones, and ``local_time`` (after ``timestamp``) is each stamp
+    as its site's clock shows it in standard time, without a zone: group by
+    ``pl.col("local_time").dt.month()`` for every site's own months. ``output="results"`` returns one `PvEstimate` per system.
     """
-    if isinstance(systems, (str, bytes)) or not isinstance(systems, Sequence):
-        raise ParameterError(f"systems must be a list of dicts of simulate's parameters (got {type(systems).__name__})")
+    rows = _system_rows(systems)
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 4096):
         raise ParameterError(f"threads must be a whole number between 0 and 4096, or None (got {threads!r:.40})")
     if output not in ("table", "results"):
         raise ParameterError(f'output must be "table" or "results" (got {output!r})')
-    weathers = [read_weather(weather)] * len(systems) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]
-    if len(weathers) != len(systems):
-        raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(systems)} systems)")
+    weathers = [read_weather(weather)] * len(rows) if not isinstance(weather, Sequence) else [read_weather(w) for w in weather]
+    if len(weathers) != len(rows):
+        raise ParameterError(f"give one weather or one per system (got {len(weathers)} weathers for {len(rows)} systems)")
     _engine_version(version, {})
-    system_tuples = [_system_tuple(i, s, version) for i, s in enumerate(systems)]
+    system_tuples = [_system_tuple(i, s, version) for i, s in enumerate(rows)]
     for index, (capacity, _module, losses, array_type, *_rest) in enumerate(system_tuples):
         check_pvwatts_system(capacity, losses, array_type, where=f"systems[{index}]: ")
     simulate_all = _core.pvwatts_simulate_many_v8 if version == "v8" else _core.pvwatts_simulate_many
-    bar = Progress(len(systems), progress, "pvwatts", "system")
+    bar = Progress(len(rows), progress, "pvwatts", "system")
     try:
         cores = simulate_all([w._core for w in weathers], system_tuples, threads or 0, timeframe, bar.advance_to)
     finally:
@@ -515,7 +543,7 @@ def simulate_many(
 
 def _long_table(cores: Sequence[_core.CorePvEstimate]) -> pl.DataFrame:
     """The estimates' hourly (or monthly) tables one after the other, led by their ``system``
-    index; timestamps in UTC when the tables' zones differ.
+    index, hourly ones with their ``local_time``; timestamps in UTC when the tables' zones differ.
 
     Joined in pyarrow and handed to polars as one Arrow stream: polars' own concatenation and
     table import wait on its thread pool, which a forked child does not have, so a child of a
@@ -529,11 +557,23 @@ def _long_table(cores: Sequence[_core.CorePvEstimate]) -> pl.DataFrame:
 
         return pl.DataFrame()
     zones = {table.schema.field("timestamp").type for table in tables if "timestamp" in table.column_names}
+    if zones:
+        tables = [_with_local_time(table) for table in tables]
     if len(zones) > 1:
         tables = [_timestamps_in_utc(table) for table in tables]
     numbered = [table.add_column(0, "system", pa.array([index] * table.num_rows, pa.int64())) for index, table in enumerate(tables)]
     joined = pa.concat_tables(numbered)
     return to_polars(pa.RecordBatchReader.from_batches(joined.schema, joined.to_batches()))
+
+
+def _with_local_time(table: pa.Table) -> pa.Table:
+    """``table`` with a ``local_time`` column after its timestamp: the stamp as the site's clock
+    shows it in its standard time, without a zone, so that sites in different zones stacked in
+    UTC keep their own hours and months."""
+    import pyarrow.compute as pc
+
+    index = table.column_names.index("timestamp")
+    return table.add_column(index + 1, "local_time", pc.local_timestamp(table.column(index)))
 
 
 def _timestamps_in_utc(table: pa.Table) -> pa.Table:

@@ -2,6 +2,8 @@
 
     import sunflux.distributed as sd
     frame = sd.simulate(["a.tm2", "b.csv"], systems, client=client)   # a lazy dask DataFrame
+    sd.write_weather_dataset(weathers, "weather/")                 # Weather objects, once, as Parquet
+    frame = sd.simulate("weather/", systems, client=client)        # each worker reads its sites
     frame.to_parquet("yields/", partition_on=["site"])
     climate = sd.bulk_download(sd.ClientConfig(), requests, cache="s3://bucket/climate/")
     results = sd.solve(scenarios, client=client)       # = sunflux.optimizer.solve_many, on the cluster
@@ -21,7 +23,7 @@ except ImportError as error:  # the extra is missing: say which one to install
     ) from error
 
 from sunflux.distributed._download import ClientConfig, CsvRequest, bulk_download
-from sunflux.distributed._simulate import simulate
+from sunflux.distributed._simulate import simulate, write_weather_dataset
 from sunflux.distributed._solve import solve
 
-__all__ = ["ClientConfig", "CsvRequest", "bulk_download", "simulate", "solve"]
+__all__ = ["ClientConfig", "CsvRequest", "bulk_download", "simulate", "solve", "write_weather_dataset"]

@@ -19,12 +19,16 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._cache import SiteYearCache
 from sunflux._client import Client, ServiceLimits, resolve_api_key
 from sunflux._errors import ParameterError, RateLimitError, ServerError, TransportError
+
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+    import distributed
 
 __all__ = ["ClientConfig", "CsvRequest", "bulk_download"]
 
@@ -193,11 +197,11 @@ class _ClusterLimits:
 
 def bulk_download(
     client_config: ClientConfig,
-    requests: Iterable[CsvRequest | Mapping[str, Any]],
+    requests: Iterable[CsvRequest | Mapping[str, object]],
     cache: str | os.PathLike[str],
     *,
-    dask_client: Any = None,
-) -> Any:
+    dask_client: distributed.Client | None = None,
+) -> dd.DataFrame:
     """Downloads every site-year of ``requests`` on the workers of a Dask cluster into ``cache``
     and returns them as one lazy ``dask.dataframe.DataFrame`` (one partition per site-year,
     read from the cache) with ``request`` (the index in ``requests``), ``lat``, ``lon``, ``year``
@@ -252,7 +256,7 @@ def _run(
     request_of: dict[str, CsvRequest],
     keys: list[str],
     checked: list[CsvRequest],
-) -> Any:
+) -> dd.DataFrame:
     import dask.dataframe as dd
     from distributed import wait
 
@@ -273,7 +277,8 @@ def _run(
         raise
     parts = [(cache_dir, key, index, request) for index, (key, request) in enumerate(zip(keys, checked))]
     meta = dask_client.submit(_read_part, parts[0], pure=False).result().iloc[:0]
-    return dd.from_map(_read_part, parts, meta=meta, enforce_metadata=False)
+    frame: dd.DataFrame = dd.from_map(_read_part, parts, meta=meta, enforce_metadata=False)
+    return frame
 
 
 def _checked_requests(requests: Iterable[CsvRequest | Mapping[str, Any]]) -> list[CsvRequest]:

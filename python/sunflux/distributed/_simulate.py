@@ -11,15 +11,25 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from dask import delayed
 
 from sunflux._errors import ParameterError
 from sunflux._units import check_pvwatts_system
-from sunflux.pvwatts import Weather, _engine_version, _system_tuple, read_weather, simulate_many
+from sunflux.pvwatts import EngineVersion, Weather, _engine_version, _system_rows, _system_tuple, read_weather, simulate_many
 
-__all__ = ["simulate"]
+if TYPE_CHECKING:
+    import dask.dataframe as dd
+    import distributed
+    import pyarrow.dataset
+
+    from sunflux.pvwatts import SystemFrame
+
+    #: What `simulate` reads weather from: weather files and `Weather` objects, or a dataset.
+    WeatherSources = Union[Sequence[Union[str, os.PathLike[str], Weather]], str, os.PathLike[str], pyarrow.dataset.Dataset]
+
+__all__ = ["simulate", "write_weather_dataset"]
 
 #: Site-years per partition by default: about 0.5 s of engine time for monthly results (so the
 #: scheduler's few milliseconds per task are noise) and about 12 MB of rows for hourly ones.
@@ -29,26 +39,27 @@ _SITE_FIELDS = ("lat", "lon", "tz", "elevation")
 
 
 def simulate(
-    weathers: Any,
-    systems: Any,
+    weathers: WeatherSources,
+    systems: Sequence[Mapping[str, object]] | SystemFrame,
     *,
-    client: Any = None,
-    timeframe: str = "monthly",
+    client: distributed.Client | None = None,
+    timeframe: Literal["monthly", "hourly"] = "monthly",
     partition_size: int | None = None,
-    version: str = "v5",
+    version: EngineVersion = "v5",
     site_column: str = "site",
-) -> Any:
+) -> dd.DataFrame:
     """Simulates every system on every weather year on a Dask cluster; returns a lazy
     ``dask.dataframe.DataFrame``.
 
     ``weathers`` is a sequence of weather sources — paths to weather files (TMY2, TMY3, EPW,
     SAM CSV, NSRDB or climate CSV; each worker reads the file itself, so the path must be
-    reachable from the workers) or `Weather` objects (sent with the graph as Arrow IPC) —
-    or a Parquet/Arrow dataset of weather (a path, an fsspec-style URL pyarrow understands, or
+    reachable from the workers) or `Weather` objects (scattered to the workers as Arrow IPC
+    before the graph is sent, which then holds only references to them; with no distributed
+    client they go in the graph) — or a Parquet/Arrow dataset (`write_weather_dataset` writes one) of weather (a path, an fsspec-style URL pyarrow understands, or
     a ``pyarrow.dataset.Dataset``) with a ``site_column`` and ``lat``, ``lon``, ``tz``,
     ``elevation`` columns beside the weather columns `read_weather` accepts. ``systems`` is a
-    list of mappings of `sunflux.pvwatts.simulate`'s parameters or a frame (polars, pandas)
-    whose rows are such systems (a sweep).
+    list of `sunflux.System` or of mappings of `sunflux.pvwatts.simulate`'s parameters, or a
+    frame (polars, pandas) whose rows are such systems (a sweep).
 
     The frame has one row per site × system × month (``timeframe="monthly"``) or hour
     (``"hourly"``): ``site`` (the weather's position in ``weathers``, or the dataset's site
@@ -69,7 +80,7 @@ def simulate(
     _engine_version(version, {})
     system_list = _systems(systems, version)
     client = _client(client)
-    sites, loads = _weather_tasks(weathers, site_column)
+    sites, loads = _weather_tasks(weathers, site_column, client)
     meta = _meta(system_list[0], timeframe, version, sites)
     # The systems travel once per worker (one piece of data every partition depends on, a copy on
     # every worker so that losing one loses nothing), not once per partition inside the graph.
@@ -94,27 +105,63 @@ def simulate(
         )
     import dask.dataframe as dd
 
-    return dd.from_delayed(parts, meta=meta, verify_meta=False)
+    frame: dd.DataFrame = dd.from_delayed(parts, meta=meta, verify_meta=False)
+    return frame
 
 
-def _systems(systems: Any, version: str) -> list[dict[str, Any]]:
+def write_weather_dataset(
+    weathers: Sequence[Weather] | Mapping[int, Weather] | Mapping[str, Weather],
+    path: str | os.PathLike[str],
+    *,
+    site_column: str = "site",
+) -> None:
+    """Writes weather years as the Parquet dataset `simulate` reads: one file per site
+    (``part-00000.parquet``, ...) in the directory ``path`` (a local path or an fsspec-style URL
+    pyarrow understands, e.g. ``s3://bucket/weather``; made if missing, refused if it holds
+    files), each holding the site's records, its ``site_column`` value and its ``lat``, ``lon``
+    (degrees), ``tz`` (hours east of UTC of its standard time) and ``elevation`` (m).
+
+    ``weathers`` is a sequence of `Weather` (sites 0, 1, ..., the labels `simulate` gives a list
+    of weathers, so both routes return the same frame) or a mapping of site labels (all ints
+    or all texts) to `Weather`. Workers then read only their site's rows, and nothing but the
+    dataset's path travels in the graph.
+    """
+    import pyarrow as pa
+    import pyarrow.fs
+    import pyarrow.parquet as pq
+
+    sites = dict(weathers) if isinstance(weathers, Mapping) else dict(enumerate(weathers)) if isinstance(weathers, Sequence) else None
+    if sites is None or not sites:
+        raise ParameterError(f"weathers must be a non-empty list of Weather or a mapping of sites to Weather (got {weathers!r:.60})")
+    label_types = {int if isinstance(site, int) and not isinstance(site, bool) else str if isinstance(site, str) else None for site in sites}
+    if None in label_types or len(label_types) > 1:
+        raise ParameterError(f"site labels must be all ints or all texts (got {sorted({type(s).__name__ for s in sites})})")
+    strays = [f"weathers[{site!r}]" for site, weather in sites.items() if not isinstance(weather, Weather)]
+    if strays:
+        raise ParameterError(f"{', '.join(strays)} must be a Weather (read one with sunflux.pvwatts.read_weather)")
+    target = os.fspath(path)
+    filesystem, root = pyarrow.fs.FileSystem.from_uri(target if "://" in target else os.path.abspath(target))
+    if filesystem.get_file_info(pyarrow.fs.FileSelector(root, allow_not_found=True)):
+        raise ParameterError(f"{target} already holds files: write a weather dataset into a new or empty directory")
+    filesystem.create_dir(root, recursive=True)
+    for position, (site, weather) in enumerate(sites.items()):
+        table = weather.to_arrow().drop_columns(["timestamp"])
+        labels = {site_column: site, "lat": weather.lat, "lon": weather.lon, "tz": weather.tz, "elevation": weather.elevation}
+        for name, value in labels.items():
+            table = table.append_column(name, pa.array([value] * table.num_rows))
+        pq.write_table(table, f"{root}/part-{position:05d}.parquet", filesystem=filesystem)
+
+
+def _systems(systems: Sequence[Mapping[str, Any]] | SystemFrame, version: str) -> list[dict[str, Any]]:
     """The systems as a list of dicts, every one checked before anything is sent."""
-    if hasattr(systems, "to_dicts"):  # polars
-        rows = systems.to_dicts()
-    elif hasattr(systems, "to_dict") and hasattr(systems, "columns"):  # pandas
-        rows = systems.to_dict("records")
-    elif isinstance(systems, Sequence) and not isinstance(systems, (str, bytes)):
-        rows = list(systems)
-    else:
-        raise ParameterError(f"systems must be a list of dicts of simulate's parameters or a frame (got {type(systems).__name__})")
+    rows = _system_rows(systems)
     if not rows:
         raise ParameterError("systems is empty: give at least one system")
     checked = []
     for index, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise ParameterError(f"systems[{index}] must be a dict of simulate's parameters (got {type(row).__name__})")
-        # A frame's empty cell (polars null, pandas NaN) means "the default", as a missing key does.
-        system = {name: value for name, value in row.items() if value is not None and value == value}
+        system = dict(row)
         capacity, _module, losses, array_type, *_rest = _system_tuple(index, system, version)
         check_pvwatts_system(capacity, losses, array_type, where=f"systems[{index}]: ")
         checked.append(system)
@@ -140,8 +187,8 @@ def _is_dataset(weathers: Any) -> bool:
     return type(weathers).__module__.startswith("pyarrow._dataset")
 
 
-def _weather_tasks(weathers: Any, site_column: str) -> tuple[list[Any], list[Any]]:
-    """The site labels and one task per weather year."""
+def _weather_tasks(weathers: Any, site_column: str, client: Any) -> tuple[list[Any], list[Any]]:
+    """The site labels and one task (or scattered future) per weather year."""
     if _is_dataset(weathers):
         return _dataset_tasks(weathers, site_column)
     if isinstance(weathers, (str, bytes, os.PathLike, Weather)) or not isinstance(weathers, Sequence):
@@ -151,16 +198,28 @@ def _weather_tasks(weathers: Any, site_column: str) -> tuple[list[Any], list[Any
         )
     if not weathers:
         raise ParameterError("weathers is empty: give at least one weather year")
-    loads: list[Any] = []
+    loads: list[Any] = [None] * len(weathers)
+    in_memory: list[tuple[int, Weather]] = []
     for index, source in enumerate(weathers):
         if isinstance(source, (str, os.PathLike)):
-            loads.append(delayed(_read_weather_file, pure=True)(os.fspath(source)))
+            loads[index] = delayed(_read_weather_file, pure=True)(os.fspath(source))
         elif isinstance(source, Weather):
-            # In the graph, not scattered: the scheduler keeps it, so a worker lost with its copy
-            # costs a resend, never the run.
-            loads.append(delayed(source, pure=False))
+            in_memory.append((index, source))
         else:
             raise ParameterError(f"weathers[{index}] must be a path to a weather file or a Weather (got {type(source).__name__})")
+    if client is not None and in_memory:
+        # Scattered, not in the graph: a year is about 1 MB, and a graph of tens of them is slow to
+        # send and makes Dask warn. Each is kept on two workers (where there are two), so losing
+        # one worker loses no weather.
+        futures = client.scatter([weather for _, weather in in_memory], hash=False)
+        copies = min(2, len(client.scheduler_info().get("workers", {})))
+        if copies > 1:
+            client.replicate(futures, n=copies)
+        for (index, _), future in zip(in_memory, futures):
+            loads[index] = future
+    else:  # Dask's local scheduler: the graph never leaves this process
+        for index, weather in in_memory:
+            loads[index] = delayed(weather, pure=False)
     return list(range(len(weathers))), loads
 
 
