@@ -6,8 +6,10 @@ and hangs; each such input is saved.
 
 Targets are the public parsers: dataset query answers (JSON, XML, CSV), estimator answers (JSON,
 XML), climate CSV, download zips, technical-potential answers, gateway error bodies through the
-client, weather files (TMY2, TMY3, SAM CSV, climate CSV), weather tables, optimizer scenario
-dicts and `climate.bulk` cache entries (damaged files, links, named pipes, devices, directories,
+client, optimizer results documents served to ``optimizer.results`` (types swapped, keys
+dropped) and read whole, weather files (TMY2, TMY3, SAM CSV, climate CSV), weather tables,
+optimizer scenario dicts, extreme arguments (numbers beyond a float, NaN, wrong types) to the
+engine, the weather reader and the estimator, and `climate.bulk` cache entries (damaged files, links, named pipes, devices, directories,
 oversized files under an entry's name). Each input is a mutation of a real sample (made by the embedded service or taken from
 ``tests/data``): bit flips, interesting bytes, cut, repeated and spliced ranges, extreme numbers,
 deep nesting, and for structured inputs mutations of the parsed tree (types swapped, keys
@@ -75,6 +77,16 @@ def _service_samples() -> dict[str, list[Any]]:
         client.climate.fetch(request.download_url)
         samples["climate_zip"] = [client.request("GET", "absolute", args={"url": request.download_url}).content]
         samples["tp_config"] = [raw("technical_potential_config", {"explorer": "rede"}, {})]
+        daylight = [1.0 if 7 <= hour % 24 < 17 else 0.0 for hour in range(8760)]
+        scenario = {
+            "Site": {"latitude": 39.74, "longitude": -105.17},
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 876_000.0},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.15, "blended_annual_demand_rate": 12.0},
+            "PV": {"max_kw": 500, "production_factor_series": daylight},
+            "ElectricStorage": {"max_kwh": 400, "max_kw": 100},
+        }
+        solved = client.optimizer.run(scenario, timeout=300).raw
+        samples["optimizer_results"] = [json.dumps(solved).encode(), (DATA / "scenarios" / "results_response.json").read_bytes()]
     samples["tp_job"] = [(DATA / name).read_bytes() for name in ("tp_job_finished.json", "tp_job_queued.json")]
     return samples
 
@@ -388,6 +400,8 @@ def _targets(seeds_path: Path) -> dict[str, Target]:
             table.weather()
 
     answers = ServedAnswers()
+    results = ServedResults()
+    arguments = ExtremeArguments(weather[0])
 
     targets = [
         Target("data_query_json", samples["data_query_json"], mutate_json_bytes, both_versions("json")),
@@ -404,6 +418,8 @@ def _targets(seeds_path: Path) -> dict[str, Target]:
         Target("scenario", scenarios, lambda seed, rng, _others: mutate_tree(mutate_tree(seed, rng), rng), scenario),
         Target("http_answers", ERROR_BODIES + samples["data_query_json"][:1], answers.mutate, answers.run),
         Target("cache_entry", cache_entry_seeds(samples["climate_csv"]), mutate_cache_entry, read_cache_entry),
+        Target("optimizer_results", samples["optimizer_results"], mutate_json_bytes, results.run),
+        Target("arguments", list(ARGUMENT_CALLS), lambda call, rng, _others: extreme_arguments(call, rng), arguments.run),
     ]
     return {target.name: target for target in targets}
 
@@ -453,6 +469,67 @@ class ServedAnswers:
         self.current = answer
         client = sf.Client(KEY, f"http://127.0.0.1:{self.port}", retries=0, timeout=2, deadline=3, throttle=False)
         client.solar.data_query(39.74, -105.18)
+
+
+class ServedResults(ServedAnswers):
+    """An optimizer results document served whole over loopback to ``optimizer.results``, then
+    read as a user does: status, messages, summary, series and the outage simulation."""
+
+    def run(self, body: bytes) -> None:  # type: ignore[override]
+        import sunflux as sf
+
+        self.current = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
+        client = sf.Client(KEY, f"http://127.0.0.1:{self.port}", retries=0, timeout=2, deadline=3, throttle=False)
+        result = client.optimizer.results("4b3a05d4-3c3b-4b1e-9d6e-6a1f6d1f0c7e")
+        (result.status, result.messages, result.run_uuid)
+        for read in (result.summary, result.series, result.simulate_outages):
+            with contextlib.suppress(sf.SunfluxError):
+                read()
+
+
+#: Calls that take numbers from users, with one valid set of arguments each.
+ARGUMENT_CALLS: dict[str, dict[str, Any]] = {
+    "simulate": {"system_capacity": 4, "module_type": 0, "losses": 14, "array_type": 1, "tilt": 20, "azimuth": 180, "dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96},
+    "simulate_v8": {"system_capacity": 4, "module_type": 0, "losses": 14, "array_type": 1, "tilt": 20, "azimuth": 180, "bifaciality": 0.7, "albedo": 0.2, "soiling": [1.0] * 12},
+    "read_weather": {"lat": 40.0, "lon": -105.0, "tz": -7, "elevation": 1600},
+    "estimate": {"system_capacity": 4, "module_type": 0, "losses": 14, "array_type": 1, "tilt": 20, "azimuth": 180, "lat": 39.74, "lon": -105.18},
+}
+EXTREME_VALUES: list[Any] = [10**400, -(10**400), 2**63, float("nan"), float("inf"), -float("inf"), 1e308, -0.0, True, "4", "", None, [], {}, [1.0] * 13, object()]
+
+
+def extreme_arguments(call: str, rng: random.Random) -> tuple[str, dict[str, Any]]:
+    """`call` with one to three of its arguments replaced by extreme values."""
+    arguments = dict(ARGUMENT_CALLS[call])
+    for name in rng.sample(sorted(arguments), rng.randint(1, min(3, len(arguments)))):
+        arguments[name] = rng.choice(EXTREME_VALUES)
+    if call in ("simulate", "estimate") and rng.random() < 0.2:
+        arguments[rng.choice(["surface_tilt", "x" * 40])] = rng.choice(EXTREME_VALUES)
+    return call, arguments
+
+
+class ExtremeArguments:
+    """Runs one call of `ARGUMENT_CALLS` with its extreme arguments; the estimator's client points
+    at a closed port, so an argument it does not refuse ends in a `TransportError`."""
+
+    def __init__(self, weather_file: bytes) -> None:
+        import sunflux as sf
+
+        self.weather = sf.pvwatts.read_weather(weather_file)
+        self.table = self.weather.to_polars()
+        self.client = sf.Client(KEY, "http://127.0.0.1:9", retries=0, timeout=1, deadline=2, throttle=False)
+
+    def run(self, value: tuple[str, dict[str, Any]]) -> None:
+        import sunflux as sf
+
+        call, arguments = value
+        if call == "simulate":
+            sf.pvwatts.simulate(self.weather, **arguments, timeframe="monthly")
+        elif call == "simulate_v8":
+            sf.pvwatts.simulate(self.weather, **arguments, version="v8", timeframe="monthly", threads=1)
+        elif call == "read_weather":
+            sf.pvwatts.read_weather(self.table, **arguments)
+        else:
+            self.client.pv.estimate(**arguments)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -616,7 +693,7 @@ def main() -> int:
 
 TARGET_NAMES = (
     "data_query_json", "data_query_xml", "data_query_csv", "estimate_json", "estimate_xml", "climate_csv", "climate_zip",
-    "tp_config", "tp_job", "weather_file", "weather_table", "scenario", "http_answers", "cache_entry",
+    "tp_config", "tp_job", "weather_file", "weather_table", "scenario", "http_answers", "cache_entry", "optimizer_results", "arguments",
 )
 
 if __name__ == "__main__":
