@@ -18,7 +18,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from sunflux import _core, _pvgis
+from sunflux import _core, _pvgis, _solaranywhere
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
 from sunflux._options import ArrayTypeCode, ModuleTypeCode, Timeframe
@@ -372,6 +372,19 @@ def _pvgis_weather(year: _pvgis.PvgisYear, name: str, given: dict[str, float | N
     return Weather(_core.weather_from_table(table, name=name, fill_gaps=False, **hints))
 
 
+def _solaranywhere_weather(year: _solaranywhere.SolarAnywhereYear, name: str, given: dict[str, float | None]) -> Weather:
+    """A SolarAnywhere year as weather: its site from its header (arguments must agree); a header
+    without a time zone needs ``tz=``, the zone of its local-standard-time stamps."""
+    hints = _site_hints(year.site, given)
+    if hints["tz"] is None:
+        raise ParameterError(
+            f"{name}: the SolarAnywhere header has no time zone (field 4 of line 1): give tz=, the hours east of "
+            f"UTC of its {_solaranywhere.TIME_FIELD} stamps (e.g. tz=-8.0 for Pacific standard time)"
+        )
+    table = _with_calendar(year.table, hints["tz"])
+    return Weather(_core.weather_from_table(table, name=name, fill_gaps=False, **hints))
+
+
 def _utc_offset(tz: float) -> str:
     """The fixed offset of a standard time zone, e.g. -5 → "-05:00", 5.5 → "+05:30"."""
     minutes = round(abs(tz) * 60)
@@ -429,13 +442,19 @@ def read_weather(
             raise MissingFileError(f"weather file not found: {path}")
         if os.path.isfile(path):
             with open(path, "rb") as file:
-                if _pvgis.looks_like_pvgis_tmy(file.read(_SNIFFED_BYTES)):
-                    return _pvgis_weather(_pvgis.read_pvgis_tmy(_whole_file(path), path), path, given)
+                head = file.read(_SNIFFED_BYTES)
+            if _pvgis.looks_like_pvgis_tmy(head):
+                return _pvgis_weather(_pvgis.read_pvgis_tmy(_whole_file(path), path), path, given)
+            if _solaranywhere.looks_like_solaranywhere(head):
+                year = _solaranywhere.read_solaranywhere(_whole_file(path), path)
+                return _solaranywhere_weather(year, path, given)
         return Weather(_core.read_weather_path(path, **hints))
     if isinstance(source, (bytes, bytearray, memoryview)):
         content = bytes(source)
         if _pvgis.looks_like_pvgis_tmy(content[:_SNIFFED_BYTES]):
             return _pvgis_weather(_pvgis.read_pvgis_tmy(content, "bytes"), "bytes", given)
+        if _solaranywhere.looks_like_solaranywhere(content[:_SNIFFED_BYTES]):
+            return _solaranywhere_weather(_solaranywhere.read_solaranywhere(content, "bytes"), "bytes", given)
         return Weather(_core.read_weather_bytes(content, "bytes", **hints))
     if hasattr(source, "data") and hasattr(source, "metadata") and hasattr(source, "weather"):
         return source.weather()  # type: ignore[no-any-return]
@@ -450,6 +469,14 @@ def read_weather(
         if stamps is None:
             raise ParameterError(f"{name}: its UTC time index is missing")
         return _pvgis_weather(_pvgis.PvgisYear(_pvgis.engine_table(stamps, columns, name), pvgis_site), name, given)
+    if metadata is not None and _solaranywhere.is_pvlib_metadata(metadata):
+        table = _arrow_table(source)
+        name = "pvlib.iotools.read_solaranywhere frame"
+        columns = {column: table.column(column) for column in table.column_names if column != "timestamp"}
+        if "timestamp" not in table.column_names:
+            raise ParameterError(f"{name}: its time index is missing")
+        engine = _solaranywhere.engine_table(table.column("timestamp"), columns, name)
+        return _solaranywhere_weather(_solaranywhere.SolarAnywhereYear(engine, dict(metadata)), name, given)
     try:
         table = _arrow_table(source)
         reader = _pvlib_file_reader(table, metadata)
