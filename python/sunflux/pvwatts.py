@@ -403,9 +403,14 @@ def read_weather(
     """Reads a weather year.
 
     ``source`` is a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or
-    climate-download CSV, hourly or sub-hourly, with or without its metadata rows), the bytes of
-    one, a `sunflux` `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy
-    arrays), or what pvlib's readers return, ``(data, metadata)``. Tables use the file readers'
+    climate-download CSV, hourly or sub-hourly, with or without its metadata rows; PVGIS TMY CSV
+    or JSON, whose stamps are UTC and whose ``tz`` is 0 unless given; SolarAnywhere TMY3-format
+    CSV, which needs ``tz=`` when its header has none), the bytes of one, a `sunflux`
+    `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy arrays), or what
+    pvlib's readers return, ``(data, metadata)``: the frames of ``read_tmy2``, ``read_tmy3``,
+    ``read_epw``, ``read_nsrdb_psm4``, ``read_pvgis_tmy`` and ``read_solaranywhere`` are read as
+    sunflux reads their files (TMY2's tenths converted, float32 storage as the file readers'), so
+    frame and file give one answer. Tables use the file readers'
     column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m², ``temp_air``/``Temperature``/``tdry``
     in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``, ``snow_depth`` in cm for
     PVWatts v8's snow model...), calendar columns
@@ -425,7 +430,9 @@ def read_weather(
     `MissingFileError` (also a `FileNotFoundError`). A file or bytes larger than
     ``sunflux.limits()["weather_file_bytes"]`` (1 GiB) or of more lines than a one-minute leap
     year has (``"weather_file_lines"``), and a table of more rows (``"weather_records"``), are
-    refused before anything is parsed.
+    refused before anything is parsed. Implausible values are refused on every route, naming the
+    record and column: irradiance outside 0–1500 W/m², air temperature outside −100–70 °C, wind
+    speed outside 0–75 m/s, pressure outside 300–1100 mbar (a column in other units).
     """
     if isinstance(source, Weather):
         return source
