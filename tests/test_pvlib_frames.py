@@ -74,10 +74,11 @@ def test_the_tmy2_frame_is_read_in_engine_units() -> None:
     "reader, name, options",
     [
         ("read_epw", "greensboro.epw", {}),
+        ("read_pvgis_tmy", "greensboro.epw", {"map_variables": True}),
         ("read_nsrdb_psm4", "greensboro_10min_psm3.csv", {"map_variables": True}),
         ("read_nsrdb_psm4", "greensboro_10min_psm3.csv", {"map_variables": False}),
     ],
-    ids=["read_epw", "read_nsrdb_psm4-mapped", "read_nsrdb_psm4-unmapped"],
+    ids=["read_epw", "read_pvgis_tmy-epw", "read_nsrdb_psm4-mapped", "read_nsrdb_psm4-unmapped"],
 )
 def test_a_pvlib_frame_of_a_project_file_gives_the_file_answer(
     reader: str, name: str, options: dict[str, Any], tmp_path: Path
