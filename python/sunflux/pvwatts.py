@@ -53,10 +53,12 @@ _READERS_OF_FLOAT32_HEADERS = frozenset({"read_tmy3", "read_epw", "read_nsrdb_ps
 _FLOAT32_FIELDS = frozenset({"gh", "dn", "df", "tdry", "wspd", "pressure", "albedo", "snow_depth"})
 #: The names a site's numbers are found under in metadata (the CSV reader's list, from Rust).
 _METADATA_KEYS: dict[str, tuple[str, ...]] = _core.WEATHER_METADATA_KEYS
-#: Bytes read from the start of a file to recognise the formats read in Python (PVGIS TMY).
+#: Bytes read from the start of a file to recognise the formats read in Python (PVGIS TMY,
+#: SolarAnywhere).
 _SNIFFED_BYTES = 4096
 _SOURCES = (
-    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB or climate CSV), its bytes, "
+    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB, climate CSV, PVGIS TMY CSV or JSON, "
+    "SolarAnywhere CSV), its bytes, "
     "a ClimateTable, a table (polars, pandas, pyarrow, a mapping of arrays) or pvlib's (data, metadata)"
 )
 
