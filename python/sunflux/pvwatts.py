@@ -19,7 +19,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from sunflux import _core
+from sunflux import _core, _pvgis, _solaranywhere
 from sunflux._arguments import alias_hint, checked_arguments
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
@@ -48,10 +48,25 @@ _PVLIB_TMY3_DATE, _PVLIB_TMY3_TIME = "Date (MM/DD/YYYY)", "Time (HH:MM)"
 #: EPW's missing-value markers under pvlib's column names (pvlib keeps them in its frames).
 _PVLIB_EPW_MISSING = {"ghi": 9999.0, "dni": 9999.0, "dhi": 9999.0, "temp_air": 99.9, "wind_speed": 999.0,
                       "atmospheric_pressure": 999999.0, "snow_depth": 999.0}
+#: Columns only pvlib's ``read_tmy2`` frame has: the file's raw fields under the manual's names.
+_PVLIB_TMY2_SIGNATURE = frozenset({"ETRN", "GHillum", "DryBulb", "Wspd"})
+#: TMY2's fields in tenths of their unit (0.1 °C, 0.1 m/s), which pvlib leaves unscaled.
+_PVLIB_TMY2_TENTHS = {"DryBulb": "temp_air", "Wspd": "wind_speed"}
+#: TMY2's fields pvlib gives in the engine's units (Wh/m², mbar, cm).
+_PVLIB_TMY2_AS_IS = {"GHI": "ghi", "DNI": "dni", "DHI": "dhi", "Pressure": "pressure", "SnowDepth": "snow_depth"}
+#: The pvlib readers of formats whose header numbers sunflux's file reader stores as float32 (SSC
+#: does; TMY2's site is computed from degrees and minutes in float64).
+_READERS_OF_FLOAT32_HEADERS = frozenset({"read_tmy3", "read_epw", "read_nsrdb_psm4"})
+#: The weather fields a file reader stores as float32, as SSC does.
+_FLOAT32_FIELDS = frozenset({"gh", "dn", "df", "tdry", "wspd", "pressure", "albedo", "snow_depth"})
 #: The names a site's numbers are found under in metadata (the CSV reader's list, from Rust).
 _METADATA_KEYS: dict[str, tuple[str, ...]] = _core.WEATHER_METADATA_KEYS
+#: Bytes read from the start of a file to recognise the formats read in Python (PVGIS TMY,
+#: SolarAnywhere).
+_SNIFFED_BYTES = 4096
 _SOURCES = (
-    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB or climate CSV), its bytes, "
+    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB, climate CSV, PVGIS TMY CSV or JSON, "
+    "SolarAnywhere CSV), its bytes, "
     "a ClimateTable, a table (polars, pandas, pyarrow, a mapping of arrays) or pvlib's (data, metadata)"
 )
 
@@ -163,6 +178,13 @@ def _short(value: float) -> str:
     return repr(float(f"{value:.7g}")) if single == value else repr(value)
 
 
+def _as_float32(value: float) -> float:
+    """``value`` as a float32 holds it (the file readers' storage, as SSC's)."""
+    import struct
+
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
 def _site_number(value: object) -> float | None:
     """A site argument as a float, or None when it is not a finite number (a bool, text, an int
     beyond a float's range, NaN or infinity)."""
@@ -183,9 +205,13 @@ def _shown(value: object) -> str:
     return repr(value) if isinstance(value, float) else type(value).__name__
 
 
-def _site_hints(metadata: Mapping[str, Any] | None, given: dict[str, float | None]) -> dict[str, float | None]:
+def _site_hints(
+    metadata: Mapping[str, Any] | None, given: dict[str, float | None], stored_as_float32: bool = False
+) -> dict[str, float | None]:
     """The site from the keyword arguments and from a metadata mapping (pvlib's readers, an
-    NSRDB header): both may give a value, but then they must agree."""
+    NSRDB header): both may give a value, but then they must agree. With ``stored_as_float32``
+    (the metadata of a pvlib frame whose file sunflux's reader stores as float32, as SSC does) a
+    site number from the metadata is kept as that reader keeps it."""
     hints: dict[str, float | None] = {}
     problems = []
     for name, value in given.items():
@@ -203,10 +229,9 @@ def _site_hints(metadata: Mapping[str, Any] | None, given: dict[str, float | Non
         except (TypeError, ValueError):
             problems.append(f"metadata {name} must be a number (got {found!r})")
             continue
-        if hints[name] is None:
-            hints[name] = value
-        elif hints[name] != value:
+        if hints[name] is not None and hints[name] != value:
             problems.append(f"{name}={hints[name]} was given, but the metadata says {value}")
+        hints[name] = _as_float32(value) if stored_as_float32 else value
     if problems:
         raise ParameterError(problems)
     return hints
@@ -280,23 +305,94 @@ def _with_calendar(table: Any, tz: float | None) -> Any:
     return table
 
 
-def _as_the_epw_reader_reads(table: Any) -> tuple[Any, bool]:
-    """pvlib's EPW frame (recognised by its ``data_source_unct`` column) as the EPW file reader
-    reads the file, and whether it is one: EPW's missing-value markers become nulls (the gaps are
-    then filled as SSC fills EPW files) and its albedo field is left out (SSC's EPW reader, and so
-    the file route, does not read it: one EPW gives one answer on both routes)."""
+def _pvlib_file_reader(table: Any, metadata: Mapping[str, Any] | None) -> str | None:
+    """The pvlib reader of a weather file format sunflux also reads whose frame this is, by the
+    columns and metadata only that reader gives: ``read_tmy2``, ``read_tmy3``, ``read_epw``
+    (also ``read_pvgis_tmy`` on an EPW) or ``read_nsrdb_psm4``; None for any other table."""
+    names = set(table.column_names)
+    if _PVLIB_TMY2_SIGNATURE <= names:
+        return "read_tmy2"
+    if {_PVLIB_TMY3_DATE, _PVLIB_TMY3_TIME} <= names:
+        return "read_tmy3"
+    if "data_source_unct" in names:
+        return "read_epw"
+    if metadata is not None and metadata.get("Source") == "NSRDB" and "Local Time Zone" in metadata:
+        return "read_nsrdb_psm4"
+    return None
+
+
+def _tmy2_in_engine_units(table: Any) -> Any:
+    """pvlib's TMY2 frame with the TMY2 reader's units and calendar: dry bulb and wind speed from
+    tenths to °C and m/s, and the two-digit year (62) as 1962."""
+    import pyarrow as pa
     import pyarrow.compute as pc
 
-    if "data_source_unct" not in table.column_names:
-        return table, False
-    if "albedo" in table.column_names:
-        table = table.drop_columns(["albedo"])
-    for name, marker in _PVLIB_EPW_MISSING.items():
-        if name in table.column_names:
-            column = table.column(name)
-            missing = pc.less_equal(pc.abs(pc.subtract(pc.cast(column, "float64"), marker)), 0.01)
-            table = table.set_column(table.column_names.index(name), name, pc.if_else(missing, None, pc.cast(column, "float64")))
-    return table, True
+    year = pc.cast(table.column("year"), pa.int64())
+    columns = {
+        "year": pc.if_else(pc.less(year, 100), pc.add(year, 1900), year),
+        **{name: table.column(name) for name in ("month", "day", "hour")},
+        **{engine: pc.cast(table.column(name), pa.float64()) for name, engine in _PVLIB_TMY2_AS_IS.items()},
+        **{engine: pc.divide(pc.cast(table.column(name), pa.float64()), 10.0) for name, engine in _PVLIB_TMY2_TENTHS.items()},
+    }
+    return pa.table(columns)
+
+
+def _as_the_file_reader_reads(table: Any, reader: str) -> Any:
+    """A frame of pvlib's ``reader`` as sunflux's reader of the same file reads it, so that both
+    routes give one answer: TMY2's units (see `_tmy2_in_engine_units`); for EPW, its missing-value
+    markers as nulls (then filled as SSC fills EPW files) and its albedo field left out (SSC's EPW
+    reader does not read it); and the weather values rounded to float32 as the file readers (and
+    SSC) store them."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if reader == "read_tmy2":
+        table = _tmy2_in_engine_units(table)
+    if reader == "read_epw":
+        if "albedo" in table.column_names:
+            table = table.drop_columns(["albedo"])
+        for name, marker in _PVLIB_EPW_MISSING.items():
+            if name in table.column_names:
+                column = pc.cast(table.column(name), pa.float64())
+                missing = pc.less_equal(pc.abs(pc.subtract(column, marker)), 0.01)
+                table = table.set_column(table.column_names.index(name), name, pc.if_else(missing, None, column))
+    for index, name in enumerate(table.column_names):
+        if _core.weather_column_field(name) in _FLOAT32_FIELDS and pa.types.is_floating(table.column(name).type):
+            stored = pc.cast(pc.cast(table.column(name), pa.float32()), pa.float64())
+            table = table.set_column(index, name, stored)
+    return table
+
+
+def _whole_file(path: str) -> bytes:
+    """A weather file's bytes, refused beyond the weather file size limit before it is read."""
+    limit = dict(_core.default_limits())["weather_file_bytes"]
+    if os.path.getsize(path) > limit:
+        raise ParameterError(f"{path}: is larger than {int(limit)} bytes, the limit for a weather file")
+    with open(path, "rb") as file:
+        return file.read()
+
+
+def _pvgis_weather(year: _pvgis.PvgisYear, name: str, given: dict[str, float | None]) -> Weather:
+    """A PVGIS year as weather: its site from the file (arguments must agree), its UTC stamps in
+    the standard time ``tz`` if one is given, else in UTC (tz 0)."""
+    hints = _site_hints(year.site, given)
+    if hints["tz"] is None:
+        hints["tz"] = 0.0
+    table = _with_calendar(year.table, hints["tz"])
+    return Weather(_core.weather_from_table(table, name=name, fill_gaps=False, **hints))
+
+
+def _solaranywhere_weather(year: _solaranywhere.SolarAnywhereYear, name: str, given: dict[str, float | None]) -> Weather:
+    """A SolarAnywhere year as weather: its site from its header (arguments must agree); a header
+    without a time zone needs ``tz=``, the zone of its local-standard-time stamps."""
+    hints = _site_hints(year.site, given)
+    if hints["tz"] is None:
+        raise ParameterError(
+            f"{name}: the SolarAnywhere header has no time zone (field 4 of line 1): give tz=, the hours east of "
+            f"UTC of its {_solaranywhere.TIME_FIELD} stamps (e.g. tz=-8.0 for Pacific standard time)"
+        )
+    table = _with_calendar(year.table, hints["tz"])
+    return Weather(_core.weather_from_table(table, name=name, fill_gaps=False, **hints))
 
 
 def _utc_offset(tz: float) -> str:
@@ -317,9 +413,14 @@ def read_weather(
     """Reads a weather year.
 
     ``source`` is a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or
-    climate-download CSV, hourly or sub-hourly, with or without its metadata rows), the bytes of
-    one, a `sunflux` `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy
-    arrays), or what pvlib's readers return, ``(data, metadata)``. Tables use the file readers'
+    climate-download CSV, hourly or sub-hourly, with or without its metadata rows; PVGIS TMY CSV
+    or JSON, whose stamps are UTC and whose ``tz`` is 0 unless given; SolarAnywhere TMY3-format
+    CSV, which needs ``tz=`` when its header has none), the bytes of one, a `sunflux`
+    `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy arrays), or what
+    pvlib's readers return, ``(data, metadata)``: the frames of ``read_tmy2``, ``read_tmy3``,
+    ``read_epw``, ``read_nsrdb_psm4``, ``read_pvgis_tmy`` and ``read_solaranywhere`` are read as
+    sunflux reads their files (TMY2's tenths converted, float32 storage as the file readers'), so
+    frame and file give one answer. Tables use the file readers'
     column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m², ``temp_air``/``Temperature``/``tdry``
     in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``, ``snow_depth`` in cm for
     PVWatts v8's snow model...), calendar columns
@@ -339,7 +440,9 @@ def read_weather(
     `MissingFileError` (also a `FileNotFoundError`). A file or bytes larger than
     ``sunflux.limits()["weather_file_bytes"]`` (1 GiB) or of more lines than a one-minute leap
     year has (``"weather_file_lines"``), and a table of more rows (``"weather_records"``), are
-    refused before anything is parsed.
+    refused before anything is parsed. Implausible values are refused on every route, naming the
+    record and column: irradiance outside 0–1500 W/m², air temperature outside −100–70 °C, wind
+    speed outside 0–75 m/s, pressure outside 300–1100 mbar (a column in other units).
     """
     if isinstance(source, Weather):
         return source
@@ -347,25 +450,63 @@ def read_weather(
         if metadata is not None:
             raise ParameterError("give the metadata once: inside the (data, metadata) pair or as metadata=")
         source, metadata = source
-    hints = _site_hints(metadata, {"lat": lat, "lon": lon, "tz": tz, "elevation": elevation})
+    given = {"lat": lat, "lon": lon, "tz": tz, "elevation": elevation}
+    if isinstance(source, (str, os.PathLike, bytes, bytearray, memoryview)):
+        hints = _site_hints(metadata, given)
     if isinstance(source, (str, os.PathLike)):
         path = os.fspath(source)
         if not os.path.exists(path):
             raise MissingFileError(f"weather file not found: {path}")
+        if os.path.isfile(path):
+            with open(path, "rb") as file:
+                head = file.read(_SNIFFED_BYTES)
+            if _pvgis.looks_like_pvgis_tmy(head):
+                return _pvgis_weather(_pvgis.read_pvgis_tmy(_whole_file(path), path), path, given)
+            if _solaranywhere.looks_like_solaranywhere(head):
+                year = _solaranywhere.read_solaranywhere(_whole_file(path), path)
+                return _solaranywhere_weather(year, path, given)
         return Weather(_core.read_weather_path(path, **hints))
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Weather(_core.read_weather_bytes(bytes(source), "bytes", **hints))
+        content = bytes(source)
+        if _pvgis.looks_like_pvgis_tmy(content[:_SNIFFED_BYTES]):
+            return _pvgis_weather(_pvgis.read_pvgis_tmy(content, "bytes"), "bytes", given)
+        if _solaranywhere.looks_like_solaranywhere(content[:_SNIFFED_BYTES]):
+            return _solaranywhere_weather(_solaranywhere.read_solaranywhere(content, "bytes"), "bytes", given)
+        return Weather(_core.read_weather_bytes(content, "bytes", **hints))
     if hasattr(source, "data") and hasattr(source, "metadata") and hasattr(source, "weather"):
         return source.weather()  # type: ignore[no-any-return]
     if source is None or isinstance(source, (int, float, str)):
         raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}")
+    pvgis_site = _pvgis.pvlib_site(metadata) if metadata is not None else None
+    if pvgis_site is not None:
+        table = _arrow_table(source)
+        name = "pvlib.iotools.read_pvgis_tmy frame"
+        columns = {column: table.column(column) for column in table.column_names}
+        stamps = table.column("timestamp") if "timestamp" in columns else None
+        if stamps is None:
+            raise ParameterError(f"{name}: its UTC time index is missing")
+        return _pvgis_weather(_pvgis.PvgisYear(_pvgis.engine_table(stamps, columns, name), pvgis_site), name, given)
+    if metadata is not None and _solaranywhere.is_pvlib_metadata(metadata):
+        table = _arrow_table(source)
+        name = "pvlib.iotools.read_solaranywhere frame"
+        columns = {column: table.column(column) for column in table.column_names if column != "timestamp"}
+        if "timestamp" not in table.column_names:
+            raise ParameterError(f"{name}: its time index is missing")
+        engine = _solaranywhere.engine_table(table.column("timestamp"), columns, name)
+        return _solaranywhere_weather(_solaranywhere.SolarAnywhereYear(engine, dict(metadata)), name, given)
     try:
-        table, from_epw = _as_the_epw_reader_reads(_with_calendar(_arrow_table(source), hints["tz"]))
+        table = _arrow_table(source)
+        reader = _pvlib_file_reader(table, metadata)
+        hints = _site_hints(metadata, given, stored_as_float32=reader in _READERS_OF_FLOAT32_HEADERS)
+        if reader is not None:
+            table = _as_the_file_reader_reads(table, reader)
+        table = _with_calendar(table, hints["tz"])
     except ParameterError:
         raise
     except Exception as error:  # pyarrow, pandas and polars raise their own types for tables they cannot read
         raise ParameterError(f"the table cannot be read as weather: {type(error).__name__}: {error}") from None
-    return Weather(_core.weather_from_table(table, name="table", fill_gaps=from_epw, **hints))
+    name = "table" if reader is None else f"pvlib.iotools.{reader} frame"
+    return Weather(_core.weather_from_table(table, name=name, fill_gaps=reader == "read_epw", **hints))
 
 
 @checked_arguments

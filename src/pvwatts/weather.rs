@@ -37,8 +37,18 @@ pub use table::{check_table_rows, column_field_name, numeric_column, weather_fro
 use std::fmt;
 use std::path::Path;
 
-/// Largest beam (DNI) or diffuse (DHI) irradiance accepted, W/m² (SSC `irrad::check`).
+/// Largest beam (DNI) or diffuse (DHI) irradiance accepted, W/m² (SSC `irrad::check`); global
+/// (GHI) is held to the same bound.
 pub const MAX_IRRADIANCE: f64 = 1500.0;
+/// Plausible air temperature, °C: beyond the records measured on Earth (−89.2 °C, 56.7 °C) with a
+/// margin, so a real year always passes and one in tenths of a degree (TMY2's raw 339 for
+/// 33.9 °C) or in kelvin does not.
+pub const AIR_TEMPERATURE_RANGE: (f64, f64) = (-100.0, 70.0);
+/// Plausible wind speed, m/s: an hour's mean above this is in tenths or knots, not m/s.
+pub const WIND_SPEED_RANGE: (f64, f64) = (0.0, 75.0);
+/// Plausible air pressure, mbar (after the Pa/kPa conversions): below Everest's summit (about
+/// 330 mbar) and above the highest sea-level pressure measured (1084 mbar), with a margin.
+pub const AIR_PRESSURE_RANGE: (f64, f64) = (300.0, 1100.0);
 
 /// Site description from the weather file header.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -360,6 +370,7 @@ impl Weather {
         validate_site(&meta, origin)?;
         let records = columns.year.len();
         validate_lengths(&columns, records, origin)?;
+        validate_plausible_values(&columns, origin)?;
         let instantaneous = columns.minute.is_some();
         let minute = columns.minute.unwrap_or_else(|| vec![30.0; records]);
         let steps_per_hour = validate_time_grid(
@@ -373,56 +384,6 @@ impl Weather {
             instantaneous,
             origin,
         )?;
-        validate_values(
-            &columns.gh,
-            Field::Gh,
-            origin,
-            |v| !v.is_infinite(),
-            "a finite number or empty",
-        )?;
-        validate_values(
-            &columns.dn,
-            Field::Dn,
-            origin,
-            irradiance_in_range,
-            "a value between 0 and 1500 W/m2",
-        )?;
-        validate_values(
-            &columns.df,
-            Field::Df,
-            origin,
-            irradiance_in_range,
-            "a value between 0 and 1500 W/m2",
-        )?;
-        validate_values(
-            &columns.tdry,
-            Field::Tdry,
-            origin,
-            |v| v.is_finite(),
-            "a finite temperature",
-        )?;
-        validate_values(
-            &columns.wspd,
-            Field::Wspd,
-            origin,
-            |v| v.is_finite(),
-            "a finite wind speed",
-        )?;
-        for (values, field) in [
-            (&columns.pressure, Field::Pressure),
-            (&columns.albedo, Field::Albedo),
-            (&columns.snow_depth, Field::SnowDepth),
-        ] {
-            if let Some(values) = values {
-                validate_values(
-                    values,
-                    field,
-                    origin,
-                    |v| !v.is_infinite(),
-                    "a finite number or empty",
-                )?;
-            }
-        }
         Ok(Weather {
             meta,
             columns: WeatherColumns {
@@ -561,8 +522,40 @@ impl Weather {
     }
 }
 
-fn irradiance_in_range(value: f64) -> bool {
-    (0.0..=MAX_IRRADIANCE).contains(&value)
+/// The one plausibility rule for weather values, whatever route they came by (a file, bytes, a
+/// table, pvlib's frames): irradiance 0–[`MAX_IRRADIANCE`] W/m² (GHI may be missing), air
+/// temperature in [`AIR_TEMPERATURE_RANGE`], wind speed in [`WIND_SPEED_RANGE`], air pressure in
+/// [`AIR_PRESSURE_RANGE`] (or missing); albedo and snow depth finite or missing. A value outside
+/// is refused naming its record and column: a frame in other units (tenths, kelvin, Pa taken as
+/// mbar) must never be read silently.
+fn validate_plausible_values<C: Column>(
+    columns: &WeatherColumns<C>,
+    origin: &Origin,
+) -> Result<(), WeatherError> {
+    let within = |(low, high): (f64, f64)| move |v: f64| (low..=high).contains(&v);
+    let irradiance = format!("a value between 0 and {MAX_IRRADIANCE} W/m2");
+    let global_ok = |v: f64| v.is_nan() || within((0.0, MAX_IRRADIANCE))(v);
+    validate_values(&columns.gh, Field::Gh, origin, global_ok, &format!("{irradiance} or empty"))?;
+    validate_values(&columns.dn, Field::Dn, origin, within((0.0, MAX_IRRADIANCE)), &irradiance)?;
+    validate_values(&columns.df, Field::Df, origin, within((0.0, MAX_IRRADIANCE)), &irradiance)?;
+    let (low, high) = AIR_TEMPERATURE_RANGE;
+    let temperature = format!("an air temperature from {low} to {high} C");
+    validate_values(&columns.tdry, Field::Tdry, origin, within(AIR_TEMPERATURE_RANGE), &temperature)?;
+    let (low, high) = WIND_SPEED_RANGE;
+    let wind = format!("a wind speed from {low} to {high} m/s");
+    validate_values(&columns.wspd, Field::Wspd, origin, within(WIND_SPEED_RANGE), &wind)?;
+    if let Some(pressure) = &columns.pressure {
+        let (low, high) = AIR_PRESSURE_RANGE;
+        let expected = format!("an air pressure from {low} to {high} mbar or empty");
+        let pressure_ok = |v: f64| v.is_nan() || within(AIR_PRESSURE_RANGE)(v);
+        validate_values(pressure, Field::Pressure, origin, pressure_ok, &expected)?;
+    }
+    for (values, field) in [(&columns.albedo, Field::Albedo), (&columns.snow_depth, Field::SnowDepth)] {
+        if let Some(values) = values {
+            validate_values(values, field, origin, |v| !v.is_infinite(), "a finite number or empty")?;
+        }
+    }
+    Ok(())
 }
 
 fn validate_site(meta: &SiteMeta, origin: &Origin) -> Result<(), WeatherError> {
