@@ -40,15 +40,17 @@ def run_fuzz(inputs: int, seed: int, out: Path) -> dict[str, object]:
 
 
 def test_every_parser_survives_mutated_inputs(tmp_path: Path) -> None:
-    summary = run_fuzz(1400, seed=20, out=tmp_path)
-    assert summary["inputs"] == 1400
-    assert set(summary["targets"]) >= {"climate_zip", "data_query_xml", "weather_table", "scenario", "http_answers", "cache_entry"}  # type: ignore[arg-type]
+    summary = run_fuzz(1600, seed=20, out=tmp_path)
+    assert summary["inputs"] == 1600
+    assert set(summary["targets"]) >= {
+        "climate_zip", "data_query_xml", "weather_table", "scenario", "http_answers", "cache_entry", "optimizer_results", "arguments",
+    }  # type: ignore[arg-type]
 
 
 @pytest.mark.slow
 def test_every_parser_survives_a_longer_run(tmp_path: Path) -> None:
-    summary = run_fuzz(5_600, seed=21, out=tmp_path)
-    assert summary["inputs"] == 5_600
+    summary = run_fuzz(6_400, seed=21, out=tmp_path)
+    assert summary["inputs"] == 6_400
 
 
 def test_a_crash_is_reported_with_its_input(tmp_path: Path) -> None:
