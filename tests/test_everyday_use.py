@@ -74,6 +74,8 @@ def test_pvlib_argument_names_are_told_sunflux_names() -> None:
         simulate_many("weather.csv", [], surface_tilt=20)  # type: ignore[call-overload]
     with pytest.raises(sf.ParameterError, match=r"systems\[0\] has unknown fields \['surface_tilt'\].*\(pvlib's surface_tilt is sunflux's tilt=\)"):
         simulate_many(TMY3, [dict(SYSTEM, surface_tilt=20, azimuth=180)])
+    with pytest.raises(sf.ArgumentError, match=r"sunflux\.pvwatts\.read_weather\(\) has no argument threads="):
+        sf.pvwatts.read_weather(TMY3, threads=2)  # type: ignore[call-arg]
 
 
 def test_a_type_error_from_inside_a_call_is_kept() -> None:

@@ -502,7 +502,7 @@ def extreme_arguments(call: str, rng: random.Random) -> tuple[str, dict[str, Any
     arguments = dict(ARGUMENT_CALLS[call])
     for name in rng.sample(sorted(arguments), rng.randint(1, min(3, len(arguments)))):
         arguments[name] = rng.choice(EXTREME_VALUES)
-    if call in ("simulate", "estimate") and rng.random() < 0.2:
+    if rng.random() < 0.2:
         arguments[rng.choice(["surface_tilt", "x" * 40])] = rng.choice(EXTREME_VALUES)
     return call, arguments
 

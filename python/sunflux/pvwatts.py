@@ -401,6 +401,7 @@ def _utc_offset(tz: float) -> str:
     return f"{'-' if tz < 0 else '+'}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+@checked_arguments
 def read_weather(
     source: Any,
     metadata: Mapping[str, Any] | None = None,
