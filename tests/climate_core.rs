@@ -186,8 +186,8 @@ fn zip_of_a_request_reads_back_as_one_long_frame() {
         ("attributes", "temperature_2m"),
     ]
     .map(|(k, v)| (k.to_string(), v.to_string()));
-    let request = ClimateHttpRequest { dataset: "zip-test", format: Format::Json, query: &[], body: &body };
-    let prepared = prepare_download(&request, catalog()).unwrap();
+    let request = ClimateHttpRequest { dataset: "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", format: Format::Json, query: &[], body: &body };
+    let prepared = prepare_download(&request, catalog(), false).unwrap();
     let sites = prepared.sites.len();
     assert!(sites >= 3, "{sites}");
     let zip = read_climate_zip(&build_download_zip(&prepared).unwrap(), u64::MAX, None).unwrap();

@@ -330,6 +330,9 @@ mod tests {
     use crate::formats::climate_zip::read_climate_zip;
     use crate::local::climate::jobs::JobLimits;
 
+    /// A data set of the catalogue (`datasets::DATASETS`).
+    const SLUG: &str = "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5";
+
     fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
         items.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
     }
@@ -351,7 +354,7 @@ mod tests {
             ("leap_day", "true"),
             ("utc", "false"),
         ]);
-        let request = ClimateHttpRequest { dataset: "ncdb-test", format: Format::Csv, query: &query, body: &[] };
+        let request = ClimateHttpRequest { dataset: SLUG, format: Format::Csv, query: &query, body: &[] };
         let reply = csv_reply(&request, catalog(), false);
         assert_eq!(reply.status, 200);
         let table = parse_climate_csv(&reply.body).unwrap();
@@ -359,7 +362,7 @@ mod tests {
         assert_eq!(table.columns.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["ghi", "temperature_2m"]);
         assert_eq!(table.metadata.time_zone, Some(-7.0));
         assert_eq!(table.metadata.state, "Colorado");
-        assert!(table.metadata.source.contains("ncdb-test") && table.metadata.source.contains("synthetic"));
+        assert!(table.metadata.source.contains(SLUG) && table.metadata.source.contains("synthetic"));
         assert_eq!((table.year[0], table.month[0], table.day[0], table.hour[0], table.minute[0]), (2012, 1, 1, 0, 0));
     }
 
@@ -367,7 +370,7 @@ mod tests {
     fn bad_requests_get_json_400_without_the_key() {
         let query = pairs(&[("api_key", "SECRET"), ("wkt", "POINT(-105 40)")]);
         let body = pairs(&[("names", "2010,2011")]);
-        let request = ClimateHttpRequest { dataset: "d", format: Format::Csv, query: &query, body: &body };
+        let request = ClimateHttpRequest { dataset: SLUG, format: Format::Csv, query: &query, body: &body };
         let reply = csv_reply(&request, catalog(), false);
         assert_eq!(reply.status, 400);
         let value: Value = serde_json::from_slice(&reply.body).unwrap();
@@ -392,8 +395,8 @@ mod tests {
             ("email", "me@example.org"),
             ("attributes", "dni,ghi"),
         ]);
-        let request = ClimateHttpRequest { dataset: "ncdb-x", format: Format::Json, query: &query, body: &body };
-        let prepared = prepare_download(&request, catalog(), false).unwrap();
+        let request = ClimateHttpRequest { dataset: SLUG, format: Format::Json, query: &query, body: &body };
+        let prepared = prepare_download(&request, catalog(), true).unwrap();
         let mut jobs = ClimateJobs::new(JobLimits::default(), 9);
         let reply = json_reply(prepared, &mut jobs, "SECRET", Duration::ZERO, "http://127.0.0.1:5000/");
         assert_eq!(reply.status, 200);
@@ -424,9 +427,9 @@ mod tests {
         let limits = JobLimits { queue_capacity: 0, ..JobLimits::default() };
         let mut jobs = ClimateJobs::new(limits, 1);
         let body = pairs(&[("wkt", "POINT(1 2)"), ("names", "2010"), ("interval", "60"), ("email", "me@example.org")]);
-        let request = ClimateHttpRequest { dataset: "d", format: Format::Json, query: &[], body: &body };
+        let request = ClimateHttpRequest { dataset: SLUG, format: Format::Json, query: &[], body: &body };
         let reply =
-            json_reply(prepare_download(&request, catalog(), false).unwrap(), &mut jobs, "u", Duration::ZERO, "http://h");
+            json_reply(prepare_download(&request, catalog(), true).unwrap(), &mut jobs, "u", Duration::ZERO, "http://h");
         assert_eq!(reply.status, 503);
         assert!(String::from_utf8_lossy(&reply.body).contains("queue is full"));
         assert!(reply.headers.iter().any(|(name, _)| *name == "Retry-After"));
@@ -444,7 +447,7 @@ mod tests {
             ("interval", "60"),
             ("email", "me@example.org"),
         ]);
-        let request = ClimateHttpRequest { dataset: "d", format: Format::Json, query: &[], body: &big };
+        let request = ClimateHttpRequest { dataset: SLUG, format: Format::Json, query: &[], body: &big };
         let refused = prepare_download(&request, catalog(), false).unwrap_err();
         assert_eq!(refused.status, 400);
         let years = "2000,2001,2002,2003,2004,2005,2006,2007,2008,2009,2010,2011,2012,2013,2014";
@@ -454,7 +457,7 @@ mod tests {
             ("interval", "60"),
             ("email", "me@example.org"),
         ]);
-        let request = ClimateHttpRequest { dataset: "d", format: Format::Json, query: &[], body: &sliver };
+        let request = ClimateHttpRequest { dataset: SLUG, format: Format::Json, query: &[], body: &sliver };
         let refused = prepare_download(&request, catalog(), false).unwrap_err();
         let text = String::from_utf8_lossy(&refused.body).into_owned();
         assert!(text.contains("covers more than") && text.contains("0.04° grid"), "{text}");
