@@ -17,22 +17,21 @@ import numpy as np
 import pytest
 
 import sunflux as sf
-from sunflux.pvwatts import Weather, read_weather, simulate
+from sunflux.pvwatts import Weather, read_weather
+
+from greensboro_year import SITE, annual_ac, as_table, greensboro_columns
 
 pvlib = pytest.importorskip("pvlib")
 
-SITE = {"lat": 36.1, "lon": -79.95, "elevation": 273.0}
 MONTH_YEARS = [2007, 2012, 2010, 2015, 2009, 2011, 2013, 2008, 2016, 2014, 2006, 2005]
 FIELDS = ["T2m", "RH", "G(h)", "Gb(n)", "Gd(h)", "IR(h)", "WS10m", "WD10m", "SP"]
-SYSTEM = {"system_capacity": 4, "module_type": 0, "losses": 14, "array_type": 1, "tilt": 20, "azimuth": 180}
 
 
 @pytest.fixture(scope="module")
 def year() -> dict[str, np.ndarray]:
-    weather = read_weather(Path(pvlib.__file__).parent / "data" / "723170TYA.CSV").to_polars()
-    values = {name: weather[name].to_numpy() for name in ("month", "day", "hour", "gh", "dn", "df", "tdry", "wspd")}
+    values = greensboro_columns(pvlib)
     values["year"] = np.array([MONTH_YEARS[month - 1] for month in values["month"]])
-    values["pascals"] = weather["pressure"].to_numpy() * 100.0
+    values["pascals"] = values.pop("pressure") * 100.0
     return values
 
 
@@ -77,16 +76,9 @@ def files(year: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory)
     return {"csv": csv, "json": document}
 
 
-def annual_ac(weather: Weather, version: str) -> float:
-    return simulate(weather, **SYSTEM, version=version).ac_annual  # type: ignore[arg-type]
-
-
 @pytest.fixture(scope="module")
 def from_table(year: dict[str, np.ndarray]) -> Weather:
-    table = {"year": year["year"], "month": year["month"], "day": year["day"], "hour": year["hour"], "ghi": year["gh"],
-             "dni": year["dn"], "dhi": year["df"], "temp_air": year["tdry"], "wind_speed": year["wspd"],
-             "pressure": year["pascals"]}
-    return read_weather(table, tz=0.0, **SITE)
+    return as_table(year, 0.0, pressure=year["pascals"])
 
 
 @pytest.mark.parametrize("kind", ["csv", "json"])

@@ -14,21 +14,20 @@ import numpy as np
 import pytest
 
 import sunflux as sf
-from sunflux.pvwatts import Weather, read_weather, simulate
+from sunflux.pvwatts import Weather, read_weather
+
+from greensboro_year import SITE, annual_ac, as_table, greensboro_columns
 
 pvlib = pytest.importorskip("pvlib")
 
-SITE = {"lat": 36.1, "lon": -79.95, "elevation": 273.0}
 COLUMNS = ["ObservationTime(LST)", "Global Horizontal Irradiance (GHI) W/m2", "Direct Normal Irradiance (DNI) W/m2",
            "Diffuse Horizontal Irradiance (DIF) W/m2", "AmbientTemperature (deg C)", "WindSpeed (m/s)",
            "Relative Humidity (%)", "Albedo"]
-SYSTEM = {"system_capacity": 4, "module_type": 0, "losses": 14, "array_type": 1, "tilt": 20, "azimuth": 180}
 
 
 @pytest.fixture(scope="module")
 def year() -> dict[str, np.ndarray]:
-    weather = read_weather(Path(pvlib.__file__).parent / "data" / "723170TYA.CSV").to_polars()
-    return {name: weather[name].to_numpy() for name in ("year", "month", "day", "hour", "gh", "dn", "df", "tdry", "wspd")}
+    return greensboro_columns(pvlib)
 
 
 def solaranywhere_text(year: dict[str, np.ndarray], tz: str) -> str:
@@ -50,16 +49,9 @@ def files(year: dict[str, np.ndarray], tmp_path_factory: pytest.TempPathFactory)
     return {"with zone": with_zone, "without zone": without_zone}
 
 
-def annual_ac(weather: Weather, version: str) -> float:
-    return simulate(weather, **SYSTEM, version=version).ac_annual  # type: ignore[arg-type]
-
-
 @pytest.fixture(scope="module")
 def from_table(year: dict[str, np.ndarray]) -> Weather:
-    table = {"year": year["year"], "month": year["month"], "day": year["day"], "hour": year["hour"], "ghi": year["gh"],
-             "dni": year["dn"], "dhi": year["df"], "temp_air": year["tdry"], "wind_speed": year["wspd"],
-             "albedo": np.full(len(year["month"]), 0.2)}
-    return read_weather(table, tz=-5.0, **SITE)
+    return as_table(year, -5.0, albedo=np.full(len(year["month"]), 0.2))
 
 
 def assert_same_answer(weather: Weather, from_table: Weather) -> None:
