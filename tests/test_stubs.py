@@ -4,7 +4,6 @@ the same parameters, and mypy accepts the package's typed surface."""
 from __future__ import annotations
 
 import ast
-import asyncio
 import importlib
 import inspect
 import pathlib
@@ -321,26 +320,25 @@ def _core_objects(service: sunflux.LocalService) -> list[object]:
     core = client._core
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        config = _core.tp_config(core, "rede")
-        job_id, _status = _core.tp_submit(core, "rede", config, "India", "fixlat", "{}")
-        return [
-            core,
-            core.prepare("GET", "local_status", {"format": "json"}),
-            core.prepare("GET", "local_status", {"format": "json"}).send(),
+        config = _core.tp_config(core, "rede").wait()
+        job_id, _status = _core.tp_submit(core, "rede", config, "India", "fixlat", "{}").wait()
+        pending = [
             _core.solar_data_query(core, 40.0, -105.0, 100, True, "v1", "json"),
             _core.pv_estimate(core, 4, 0, 14, 1, 20, 180, 40.0, -105.0, timeframe="hourly"),
-            service.station_weather("1-741202")._core,
-            config,
             _core.tp_job(core, "rede", job_id),
             _core.climate_download_csv(
                 core, "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", 40.0, -105.0, 2010, "ghi", True, False, "a@b.org", None, None, None, False
             ),
             _core.optimizer_simulated_load(core, 40.0, -105.0, ["Hospital"], []),
         ]
-
-
-async def _awaited(method: Any) -> Any:
-    return await method()
+        return [
+            core,
+            core.prepare("GET", "local_status", {"format": "json"}),
+            core.prepare("GET", "local_status", {"format": "json"}).send().wait(),
+            service.station_weather("1-741202")._core,
+            config,
+            *(call.wait() for call in pending),
+        ]
 
 
 def test_core_results_have_the_stubbed_types(service: sunflux.LocalService) -> None:
@@ -360,8 +358,8 @@ def test_core_results_have_the_stubbed_types(service: sunflux.LocalService) -> N
             if member == "close":
                 continue
             returns = definition.returns
-            if isinstance(returns, ast.Subscript) and ast.unparse(returns.value) == "Awaitable":
-                result, returns = asyncio.run(_awaited(getattr(value, member))), returns.slice
+            if isinstance(returns, ast.Subscript) and ast.unparse(returns.value) == "PendingCall":
+                result, returns = getattr(value, member)().wait(), returns.slice
             else:
                 result = getattr(value, member) if is_property else getattr(value, member)()
             assert _conforms(result, returns), f"{type(value).__name__}.{member} -> {result!r:.200}"

@@ -494,10 +494,35 @@ def test_a_request_is_checked_once_when_prepared(service: sf.LocalService) -> No
     with pytest.raises(sf.ParameterError, match="give either form or json, not both"):
         core.prepare("POST", "local_status", {"format": "json"}, form=[("a", "1")], json=b"{}")
     prepared = core.prepare("GET", "local_status", {"format": "json"})
-    assert prepared.send().status == 200
+    assert prepared.send().wait().status == 200
     assert asyncio.run(_send_async(prepared)) == 200
 
 
 async def _send_async(prepared: object) -> int:
-    response = await prepared.send_async()  # type: ignore[attr-defined]
+    response = await prepared.send()  # type: ignore[attr-defined]
     return int(response.status)
+
+
+def test_a_pending_call_is_sent_when_waited_for_or_awaited_and_runs_once(service: sf.LocalService) -> None:
+    """Each I/O function of the core returns a `PendingCall`: nothing reaches the service until it
+    is waited for or awaited, and a second wait or await is refused by name."""
+    core = service.client()._core
+
+    def status_hits() -> int:
+        return sum(count for path, count in service.hits().items() if "status" in path)
+
+    before = status_hits()
+    waited, awaited = (core.prepare("GET", "local_status", {"format": "json"}).send() for _ in range(2))
+    assert type(waited).__name__ == "PendingCall" and status_hits() == before
+    assert waited.wait().status == 200 and status_hits() == before + 1
+
+    async def twice() -> int:
+        response = await awaited
+        with pytest.raises(sf.ParameterError, match="already been waited for or awaited"):
+            await awaited
+        return int(response.status)
+
+    assert asyncio.run(twice()) == 200 and status_hits() == before + 2
+    with pytest.raises(sf.ParameterError, match="already been waited for or awaited; a call runs once"):
+        waited.wait()
+    assert status_hits() == before + 2

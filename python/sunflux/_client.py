@@ -200,7 +200,7 @@ def _call_args(
 class CoreHandle:
     """What a service needs from its client, and nothing else: the service's transport
     (``core``), the rate database's (``urdb_core``), the route profile, whether to trace, and the
-    low-level request in both I/O styles (`prepare(...).send()` / `.send_async()`)."""
+    low-level request in both I/O styles (`prepare(...).send()`, waited for or awaited)."""
 
     __slots__ = ("core", "urdb_core")
 
@@ -231,12 +231,12 @@ class CoreHandle:
     ) -> Call[Response]:
         """A call of a named endpoint; raises the typed errors."""
         call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
-        return core_call(Response, _core.PreparedRequest.send, _core.PreparedRequest.send_async, self.core.prepare(*call))
+        return core_call(Response, _core.PreparedRequest.send, self.core.prepare(*call))
 
     def urdb_call(self, params: Mapping[str, Any]) -> Call[Response]:
         """GET the Utility Rate Database API with these query parameters."""
         call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
-        return core_call(Response, _core.PreparedRequest.send, _core.PreparedRequest.send_async, self.urdb_core.prepare(*call))
+        return core_call(Response, _core.PreparedRequest.send, self.urdb_core.prepare(*call))
 
     request = blocking(call, name="request")
     request_async = awaitable(call, name="request_async")

@@ -1,10 +1,12 @@
 # Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
 # these names and signatures with the compiled module.
 import os
-from collections.abc import Awaitable
-from typing import Any, Callable, Final, Literal, Protocol
+from collections.abc import Generator
+from typing import Any, Callable, Final, Generic, Literal, Protocol, TypeVar
 
 from sunflux.technical_potential import Region
+
+_T = TypeVar("_T")
 
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
@@ -38,13 +40,19 @@ def quiesce() -> None:
     """Called when the interpreter exits (`atexit`): waits for threads of sunflux's that are in Python
     to leave it, and keeps every one out from then on."""
 
+class PendingCall(Generic[_T]):
+    """A checked request not yet sent: `wait()` runs it blocking, `await` runs it on asyncio; a call
+    runs once."""
+    def wait(self) -> _T:
+        """Sends the request and waits for its value with the GIL released (Ctrl-C aborts it)."""
+    def __await__(self) -> Generator[Any, None, _T]:
+        """Sends the request on the shared runtime; cancelling the await aborts it."""
+
 class PreparedRequest:
-    """A request checked by `CoreClient.prepare`, sent in either I/O style (each send is one call,
-    retries and throttles included)."""
-    def send(self) -> RawResponse:
-        """Sends the request and waits for it (GIL released, Ctrl-C honoured)."""
-    def send_async(self) -> Awaitable[RawResponse]:
-        """Sends the request; an awaitable of the response."""
+    """A request checked by `CoreClient.prepare`; each `send()` is one call (retries and throttles
+    included), waited for or awaited."""
+    def send(self) -> PendingCall[RawResponse]:
+        """The send of the request, pending."""
 
 class RawResponse:
     """A finished HTTP exchange handed to Python."""
@@ -200,19 +208,8 @@ def solar_data_query(
     version: object,
     format: object,
     trace: bool = False,
-) -> CoreStationQuery:
+) -> PendingCall[CoreStationQuery]:
     """Validates (every problem at once), queries and parses."""
-def solar_data_query_async(
-    client: CoreClient,
-    lat: object,
-    lon: object,
-    radius: object,
-    all: object,
-    version: object,
-    format: object,
-    trace: bool = False,
-) -> Awaitable[CoreStationQuery]:
-    """Validates (every problem at once), queries and parses. Awaitable."""
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
 ) -> CoreStationQuery:
@@ -263,21 +260,8 @@ def optimizer_simulated_load(
     year: object = None,
     time_steps_per_hour: object = None,
     trace: bool = False,
-) -> CoreSimulatedLoad:
+) -> PendingCall[CoreSimulatedLoad]:
     """Validates every parameter at once, asks the service for the load and parses it."""
-def optimizer_simulated_load_async(
-    client: CoreClient,
-    latitude: object,
-    longitude: object,
-    doe_reference_names: list[object],
-    percent_shares: list[object],
-    annual_kwh: object = None,
-    monthly_totals_kwh: list[object] = ...,
-    year: object = None,
-    time_steps_per_hour: object = None,
-    trace: bool = False,
-) -> Awaitable[CoreSimulatedLoad]:
-    """Validates every parameter at once, asks the service for the load and parses it. Awaitable."""
 
 def simulate_outages(
     critical_load_kw: list[float],
@@ -316,30 +300,8 @@ def pv_estimate(
     format: object = None,
     callback: object = None,
     trace: bool = False,
-) -> CorePvEstimate:
+) -> PendingCall[CorePvEstimate]:
     """Validates (every problem at once), estimates and parses."""
-def pv_estimate_async(
-    client: CoreClient,
-    system_capacity: object,
-    module_type: object,
-    losses: object,
-    array_type: object,
-    tilt: object,
-    azimuth: object,
-    lat: object = None,
-    lon: object = None,
-    file_id: object = None,
-    dataset: object = None,
-    radius: object = None,
-    timeframe: object = None,
-    dc_ac_ratio: object = None,
-    gcr: object = None,
-    inv_eff: object = None,
-    format: object = None,
-    callback: object = None,
-    trace: bool = False,
-) -> Awaitable[CorePvEstimate]:
-    """Validates (every problem at once), estimates and parses. Awaitable."""
 def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate:
     """Parses an estimator body (json, JSONP or xml) that came from elsewhere."""
 def pv_estimate_v8(
@@ -367,35 +329,8 @@ def pv_estimate_v8(
     format: object = None,
     callback: object = None,
     trace: bool = False,
-) -> CorePvEstimate:
+) -> PendingCall[CorePvEstimate]:
     """Validates (every problem at once), estimates with v8 and parses."""
-def pv_estimate_v8_async(
-    client: CoreClient,
-    system_capacity: object,
-    module_type: object,
-    losses: object,
-    array_type: object,
-    tilt: object,
-    azimuth: object,
-    lat: object = None,
-    lon: object = None,
-    file_id: object = None,
-    dataset: object = None,
-    radius: object = None,
-    timeframe: object = None,
-    dc_ac_ratio: object = None,
-    gcr: object = None,
-    inv_eff: object = None,
-    bifaciality: object = None,
-    albedo: object = None,
-    use_wf_albedo: object = None,
-    soiling: object = None,
-    en_snowloss: object = None,
-    format: object = None,
-    callback: object = None,
-    trace: bool = False,
-) -> Awaitable[CorePvEstimate]:
-    """Validates (every problem at once), estimates with v8 and parses. Awaitable."""
 
 class CoreWeather:
     """A weather year for the engine; the Python `Weather` wraps it."""
@@ -522,16 +457,8 @@ def tp_config(
     countries: object = None,
     wkt: object = None,
     trace: bool = False,
-) -> CoreTpConfiguration:
+) -> PendingCall[CoreTpConfiguration]:
     """Fetches the configuration (regions, resources, input fields)."""
-def tp_config_async(
-    client: CoreClient,
-    explorer: object,
-    countries: object = None,
-    wkt: object = None,
-    trace: bool = False,
-) -> Awaitable[CoreTpConfiguration]:
-    """Fetches the configuration (regions, resources, input fields). Awaitable."""
 def tp_submit(
     client: CoreClient,
     explorer: object,
@@ -540,26 +467,24 @@ def tp_submit(
     resource: object,
     fields_json: object,
     trace: bool = False,
-) -> tuple[str, str]:
+) -> PendingCall[tuple[str, str]]:
     """Submits a job validated against `config` (every problem at once); returns `(job_id, status)`."""
-def tp_submit_async(
-    client: CoreClient,
-    explorer: object,
-    config: CoreTpConfiguration,
-    region: object,
-    resource: object,
-    fields_json: object,
-    trace: bool = False,
-) -> Awaitable[tuple[str, str]]:
-    """Submits a job validated against `config` (every problem at once); returns `(job_id, status)`. Awaitable."""
 def tp_job(
     client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
-) -> CoreTpJobResult:
+) -> PendingCall[CoreTpJobResult]:
     """Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`."""
-def tp_job_async(
-    client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
-) -> Awaitable[CoreTpJobResult]:
-    """Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`. Awaitable."""
+def tp_wait(
+    client: CoreClient,
+    explorer: object,
+    job_id: object,
+    timeout: object,
+    poll_interval: object,
+    max_interval: object,
+    trace: bool = False,
+) -> PendingCall[CoreTpJobResult]:
+    """Polls a job until it finishes, on the one polling schedule: the first pause `poll_interval` s,
+    growing by half up to `max_interval` s; `JobTimeout` after `timeout` s, `JobFailed` on a
+    failure status. Every argument is checked at once."""
 def parse_tp_configuration(body: bytes) -> CoreTpConfiguration:
     """Parses a configuration body from elsewhere."""
 def parse_tp_job(body: bytes) -> CoreTpJobResult:
@@ -595,26 +520,8 @@ def climate_download_csv(
     mailing_list: object,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> CoreClimateTable:
+) -> PendingCall[CoreClimateTable]:
     """Streams the CSV of one site and one year (validated first, every problem at once)."""
-def climate_download_csv_async(
-    client: CoreClient,
-    dataset: object,
-    lat: object,
-    lon: object,
-    year: object,
-    attributes: object,
-    utc: object,
-    leap_day: object,
-    email: object,
-    full_name: object,
-    affiliation: object,
-    reason: object,
-    mailing_list: object,
-    trace: bool = False,
-    cancel: CancelToken | None = None,
-) -> Awaitable[CoreClimateTable]:
-    """Streams the CSV of one site and one year (validated first, every problem at once). Awaitable."""
 def climate_request(
     client: CoreClient,
     dataset: object,
@@ -630,35 +537,13 @@ def climate_request(
     mailing_list: object,
     method: object,
     trace: bool = False,
-) -> tuple[str, str, str]:
+) -> PendingCall[tuple[str, str, str]]:
     """Requests a download file for any WKT and years: `(message, download_url, raw body)`."""
-def climate_request_async(
-    client: CoreClient,
-    dataset: object,
-    wkt: object,
-    years: object,
-    attributes: object,
-    utc: object,
-    leap_day: object,
-    email: object,
-    full_name: object,
-    affiliation: object,
-    reason: object,
-    mailing_list: object,
-    method: object,
-    trace: bool = False,
-) -> Awaitable[tuple[str, str, str]]:
-    """Requests a download file for any WKT and years: `(message, download_url, raw body)`. Awaitable."""
 def climate_fetch(
     client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
-) -> CoreClimateZip:
+) -> PendingCall[CoreClimateZip]:
     """Downloads (polling while not ready) and parses the zip behind a download URL; the API key
     is never sent with it. Every argument is checked at once."""
-def climate_fetch_async(
-    client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
-) -> Awaitable[CoreClimateZip]:
-    """Downloads (polling while not ready) and parses the zip behind a download URL; the API key
-    is never sent with it. Every argument is checked at once. Awaitable."""
 def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str:
@@ -685,38 +570,21 @@ from collections.abc import Mapping as _Mapping
 OPTIMIZER_OPTIMAL: Final[str]
 OPTIMIZER_RUNNING_STATUSES: Final[tuple[str, ...]]
 URDB_API_VERSION: Final[int]
-def optimizer_submit(client: CoreClient, scenario: bytes, trace: bool = False) -> str:
+def optimizer_submit(client: CoreClient, scenario: bytes, trace: bool = False) -> PendingCall[str]:
     """POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
     `ValidationError` with `input_errors`."""
-def optimizer_submit_async(client: CoreClient, scenario: bytes, trace: bool = False) -> Awaitable[str]:
-    """POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
-    `ValidationError` with `input_errors`. Awaitable."""
-def optimizer_results(client: CoreClient, run_uuid: object, trace: bool = False) -> tuple[CoreResultDocument, int]:
+def optimizer_results(client: CoreClient, run_uuid: object, trace: bool = False) -> PendingCall[tuple[CoreResultDocument, int]]:
     """One read of a run's results: `(document, http_status)` in whatever state the run is."""
-def optimizer_results_async(client: CoreClient, run_uuid: object, trace: bool = False) -> Awaitable[tuple[CoreResultDocument, int]]:
-    """One read of a run's results: `(document, http_status)` in whatever state the run is. Awaitable."""
 def optimizer_run(
     client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
-) -> tuple[CoreResultDocument, int]:
+) -> PendingCall[tuple[CoreResultDocument, int]]:
     """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
     `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise."""
-def optimizer_run_async(
-    client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
-) -> Awaitable[tuple[CoreResultDocument, int]]:
-    """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
-    `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise. Awaitable."""
-def optimizer_urdb_rate(client: CoreClient, label: object, trace: bool = False) -> dict[str, Any]:
+def optimizer_urdb_rate(client: CoreClient, label: object, trace: bool = False) -> PendingCall[dict[str, Any]]:
     """The full rate object of a Utility Rate Database label (`client` is the rate database's)."""
-def optimizer_urdb_rate_async(client: CoreClient, label: object, trace: bool = False) -> Awaitable[dict[str, Any]]:
-    """The full rate object of a Utility Rate Database label (`client` is the rate database's). Awaitable."""
-def optimizer_urdb_rate_by_name(client: CoreClient, utility: str | None, rate_name: str | None, trace: bool = False) -> dict[str, Any]:
+def optimizer_urdb_rate_by_name(client: CoreClient, utility: str | None, rate_name: str | None, trace: bool = False) -> PendingCall[dict[str, Any]]:
     """The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
     database's)."""
-def optimizer_urdb_rate_by_name_async(
-    client: CoreClient, utility: str | None, rate_name: str | None, trace: bool = False
-) -> Awaitable[dict[str, Any]]:
-    """The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
-    database's). Awaitable."""
 class CoreResultDocument:
     """An optimizer results document kept as parsed JSON on the Rust side."""
     @staticmethod
@@ -760,16 +628,10 @@ OPTIMIZER_REFERENCE_YEAR: Final[int]
 
 def optimizer_resolve(
     client: CoreClient, urdb_client: CoreClient, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
-) -> dict[str, Any]:
+) -> PendingCall[dict[str, Any]]:
     """The scenario document with its reference load and URDB rate replaced by their data,
     fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
     service's, `urdb_client` the rate database's."""
-def optimizer_resolve_async(
-    client: CoreClient, urdb_client: CoreClient, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
-) -> Awaitable[dict[str, Any]]:
-    """The scenario document with its reference load and URDB rate replaced by their data,
-    fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
-    service's, `urdb_client` the rate database's. Awaitable."""
 def optimizer_validate_scenario(scenario: object) -> list[tuple[str, str, str, str, object, str]]:
     """Every problem of an optimizer scenario given as plain Python data (as JSON would decode it),
     as `(section, field, path, rule, value, message)` rows in the validator's order; `value` is the

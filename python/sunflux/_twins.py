@@ -12,13 +12,14 @@ methods with the same signatures."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import inspect
-import re
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar
 
 from sunflux._arguments import mistyped
+from sunflux._core import PendingCall
 from sunflux._errors import ArgumentError
 
 _Class = TypeVar("_Class", bound=type)
@@ -75,18 +76,18 @@ def unchanged(value: _Result) -> _Result:
 
 def core_call(
     finish: Callable[[_Raw], _Result],
-    run: Callable[_Params, _Raw],
-    run_async: Callable[_Params, Awaitable[_Raw]],
+    start: Callable[_Params, PendingCall[_Raw]],
     *args: _Params.args,
     **kwargs: _Params.kwargs,
 ) -> Call[_Result]:
-    """The `Call` of a blocking/awaitable pair of functions taking the same arguments (the core's
-    ``f`` and ``f_async``), whose answer ``finish`` turns into the result."""
+    """The `Call` of a core function (``start``, which checks its arguments and returns a
+    `PendingCall`), whose answer ``finish`` turns into the result. The core call is made when the
+    `Call` runs, so either face checks the arguments at that moment."""
 
     async def awaited() -> _Result:
-        return finish(await run_async(*args, **kwargs))
+        return finish(await start(*args, **kwargs))
 
-    return Call(lambda: finish(run(*args, **kwargs)), awaited)
+    return Call(lambda: finish(start(*args, **kwargs).wait()), awaited)
 
 
 def _rename(method: Callable[..., Any], build: Callable[..., Any], name: str | None) -> None:
@@ -100,11 +101,13 @@ def _rename(method: Callable[..., Any], build: Callable[..., Any], name: str | N
 
 
 def _result_of(build: Callable[..., Any]) -> str:
+    """The ``T`` of ``build``'s ``-> Call[T]`` annotation, as written (annotations stay text, so
+    names imported only for type checkers, such as polars, are not imported here)."""
     written = str(inspect.signature(build).return_annotation)
-    match = re.fullmatch(r"Call\[(.+)\]", written)
-    if match is None:
+    annotation = ast.parse(written, mode="eval").body
+    if not (isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name) and annotation.value.id == "Call"):
         raise TypeError(f"{build.__qualname__} must be annotated `-> Call[...]` (got {written!r})")
-    return match.group(1)
+    return ast.unparse(annotation.slice)
 
 
 def _mistyped(name: str, build: Callable[..., Any], owner: Any, args: tuple[Any, ...], kwargs: dict[str, Any], error: TypeError) -> ArgumentError | None:

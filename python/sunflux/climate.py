@@ -382,7 +382,7 @@ class _ClimateBase:
         (`ParameterError`): dataset slug, coordinates, year 2000–2014, attributes of the spec,
         e-mail; the row count is checked against the year and ``leap_day``."""
         args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
-        return core_call(ClimateTable, _core.climate_download_csv, _core.climate_download_csv_async, *args, trace=self._handle.trace())
+        return core_call(ClimateTable, _core.climate_download_csv, *args, trace=self._handle.trace())
 
     def _request(
         self,
@@ -403,14 +403,14 @@ class _ClimateBase:
         """Requests a download file for a POINT, MULTIPOINT or POLYGON and one or more years.
         POST sends a form body (the key never goes in it); GET sends a query string."""
         args = self._request_args(dataset, wkt, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, method)
-        return core_call(_climate_request, _core.climate_request, _core.climate_request_async, *args, trace=self._handle.trace())
+        return core_call(_climate_request, _core.climate_request, *args, trace=self._handle.trace())
 
     def _fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> Call[ClimateDownload]:
         """Downloads the zip behind ``download_url`` (polling with backoff while it is not ready,
         up to ``timeout`` s, then `JobTimeout`) and parses every CSV in it. The API key is never
         sent to the file host."""
         return core_call(
-            ClimateDownload, _core.climate_fetch, _core.climate_fetch_async,
+            ClimateDownload, _core.climate_fetch,
             self._handle.core, download_url, wait, timeout, trace=self._handle.trace(),
         )
 
@@ -460,7 +460,7 @@ def _bulk_in_threads(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
         cached = plan.cached(job)
         if cached is not None:
             return job, cached, True
-        table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop))
+        table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop).wait())
         return job, plan.keep(job, table), False
 
     import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
@@ -491,7 +491,7 @@ async def _bulk_in_tasks(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
             if cached is not None:
                 plan.done(job, cached, True)
                 return
-            core = await _core.climate_download_csv_async(*plan.csv_args(job), trace=trace, cancel=plan.stop)
+            core = await _core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop)
             plan.done(job, await asyncio.to_thread(plan.keep, job, ClimateTable(core)), False)
 
     tasks = [asyncio.ensure_future(one(job)) for job in plan.jobs]

@@ -387,13 +387,13 @@ class _PvBase:
         core, site, trace = self._handle.core, _file_id(file_id, chosen), self._handle.trace()
         if chosen == "v8":
             return core_call(
-                _finish, _core.pv_estimate_v8, _core.pv_estimate_v8_async,
+                _finish, _core.pv_estimate_v8,
                 core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
                 dc_ac_ratio, gcr, inv_eff, bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss,
                 format, callback, trace=trace,
             )
         return core_call(
-            _finish, _core.pv_estimate, _core.pv_estimate_async,
+            _finish, _core.pv_estimate,
             core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
             dc_ac_ratio, gcr, inv_eff, format, callback, trace=trace,
         )

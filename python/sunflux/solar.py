@@ -187,7 +187,7 @@ class _SolarBase:
         `ServiceWarning` only when no dataset has a station, as are any other warnings.
         """
         return core_call(
-            _finish, _core.solar_data_query, _core.solar_data_query_async,
+            _finish, _core.solar_data_query,
             self._handle.core, lat, lon, radius, all, version, format, trace=self._handle.trace(),
         )
 

@@ -9,7 +9,6 @@ in the Rust core.
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from dataclasses import dataclass, field
 from collections.abc import Awaitable
@@ -17,9 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
 from sunflux._client import handle_of
-from sunflux._errors import JobTimeout, ParameterError
+from sunflux._errors import ParameterError
 from sunflux._frames import to_polars
-from sunflux._polling import Backoff
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call, unchanged
 
 if TYPE_CHECKING:
@@ -204,7 +202,7 @@ class _JobBase:
         self._result: JobResult | None = None
 
     def _poll(self, delete: bool) -> Call[_core.CoreTpJobResult]:
-        return core_call(unchanged, _core.tp_job, _core.tp_job_async, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
+        return core_call(unchanged, _core.tp_job, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
 
     def _status(self) -> Call[JobState]:
         """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
@@ -214,25 +212,14 @@ class _JobBase:
         """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
         half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
         Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
-        backoff = Backoff(timeout, poll_interval, max_interval)
-
-        def run() -> JobResult:
-            while not isinstance(state := self._status().run(), JobResult):
-                time.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
-            return state
-
-        async def run_async() -> JobResult:
-            import asyncio  # here, not at the top: only async callers should pay for importing it
-
-            while not isinstance(state := await self._status().run_async(), JobResult):
-                await asyncio.sleep(backoff.next_wait(lambda: self._timeout(state, timeout)))
-            return state
-
-        return Call(run, run_async)
+        return core_call(
+            self._kept, _core.tp_wait, self._handle.core, self.explorer, self.job_id, timeout, poll_interval, max_interval,
+            trace=self._handle.trace(),
+        )
 
     def _delete(self) -> Call[JobResult]:
         """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``."""
-        return self._poll(True).then(self._deleted)
+        return self._poll(True).then(self._kept)
 
     def _state(self, core: _core.CoreTpJobResult) -> JobState:
         if core.status == "finished":
@@ -240,17 +227,10 @@ class _JobBase:
             return self._result
         return JobState(core)
 
-    def _deleted(self, core: _core.CoreTpJobResult) -> JobResult:
+    def _kept(self, core: _core.CoreTpJobResult) -> JobResult:
+        """The result of a finished job (waited for or deleted), kept as the job's `result`."""
         self._result = JobResult(core)
         return self._result
-
-    def _timeout(self, state: JobState, timeout: float) -> JobTimeout:
-        return JobTimeout(
-            f"technical potential job {self.job_id} still {state.status} after {timeout} s; resume with "
-            f"client.technical_potential.job({self.explorer!r}, {self.job_id!r}).wait()",
-            job_id=self.job_id,
-            last_status=state.status,
-        )
 
     def _finished(self, state: JobState) -> JobResult:
         """The result of a finished job; `ParameterError` for a job that is not finished."""
@@ -319,7 +299,7 @@ class _TechnicalPotentialBase:
         with their resources and input fields."""
         _warn_deprecated(wrappers=1)
         return core_call(
-            Configuration, _core.tp_config, _core.tp_config_async, self._handle.core, explorer, _countries(countries), wkt,
+            Configuration, _core.tp_config, self._handle.core, explorer, _countries(countries), wkt,
             trace=self._handle.trace(),
         )
 
@@ -347,7 +327,7 @@ class TechnicalPotentialService(_TechnicalPotentialBase):
         _warn_deprecated()
         config = self._known_config(explorer) or self._remember(explorer, self.config(explorer))
         args = self._submit_args(explorer, config, region, resource, fields)
-        job_id, _status = _core.tp_submit(*args, trace=self._handle.trace())
+        job_id, _status = _core.tp_submit(*args, trace=self._handle.trace()).wait()
         return TechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> TechnicalPotentialJob:
@@ -366,7 +346,7 @@ class AsyncTechnicalPotentialService(_TechnicalPotentialBase):
         _warn_deprecated()
         config = self._known_config(explorer) or self._remember(explorer, await self.config(explorer))
         args = self._submit_args(explorer, config, region, resource, fields)
-        job_id, _status = await _core.tp_submit_async(*args, trace=self._handle.trace())
+        job_id, _status = await _core.tp_submit(*args, trace=self._handle.trace())
         return AsyncTechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> AsyncTechnicalPotentialJob:

@@ -1,5 +1,5 @@
 //! `sunflux._core.CoreClient`: the Rust transport as seen from Python. The Python `Client` and
-//! `AsyncClient` classes wrap it; service methods call `request`/`request_async`.
+//! `AsyncClient` classes wrap it; service methods send through it and wait for or await the `PendingCall`s it gives.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -8,9 +8,10 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-use super::bridge::{awaitable, block_on, with_python};
+use super::bridge::with_python;
 use super::convert::{type_name, Arguments};
 use super::errors::to_pyerr;
+use super::pending::PendingCall;
 use crate::error::Error;
 use crate::limits::{ByteLimits, Payload};
 use crate::redact::redact;
@@ -249,24 +250,14 @@ impl CoreClient {
         Core::new(self.transport.clone(), trace)
     }
 
-    /// Runs a core call for Python, blocking with the GIL released (Ctrl-C honoured); every error
-    /// leaves with this client's key removed.
-    pub fn blocking<F, T>(&self, py: Python<'_>, future: F) -> PyResult<T>
+    /// A core call as a `PendingCall` (waited for or awaited by the caller); every error leaves
+    /// with this client's key removed.
+    pub fn pending<F, T>(&self, future: F) -> PendingCall
     where
         F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
-        T: Send + 'static,
+        T: for<'py> IntoPyObject<'py> + Send + 'static,
     {
-        block_on(py, self.redacting(future))
-    }
-
-    /// A core call as an awaitable of the running event loop; every error leaves with this
-    /// client's key removed.
-    pub fn awaitable<'py, F, T>(&self, py: Python<'py>, future: F) -> PyResult<Bound<'py, PyAny>>
-    where
-        F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
-        T: for<'a> IntoPyObject<'a> + Send + 'static,
-    {
-        awaitable(py, self.redacting(future))
+        PendingCall::new(self.redacting(future))
     }
 
     fn redacting<F, T>(&self, future: F) -> impl std::future::Future<Output = crate::error::Result<T>> + Send + 'static
@@ -336,7 +327,7 @@ impl CoreClient {
         Ok(CoreClient { transport: Arc::new(transport) })
     }
 
-    /// Checks a request once; the returned `PreparedRequest` sends it blocking or as an awaitable.
+    /// Checks a request once; the returned `PreparedRequest` sends it (waited for or awaited).
     #[pyo3(signature = (method, endpoint, args=None, query=Vec::new(), form=None, json=None, idempotent=None, check_errors=true, trace=false))]
     #[allow(clippy::too_many_arguments)]
     fn prepare(
@@ -434,39 +425,8 @@ impl CoreClient {
     }
 }
 
-/// Defines a blocking binding and its `_async` twin (an awaitable of the same value) from one
-/// body that checks the arguments and evaluates to `PyResult<impl Future<Output = Result<Value>>>`;
-/// the body is written once and expanded into both, so the two share every rule:
-/// `sync_and_async! { #[pyo3(signature = ...)] fn name, name_async(client, arg: Type, ...) -> Value { ... } }`.
-macro_rules! sync_and_async {
-    ($(#[$attr:meta])* fn $sync:ident, $asynchronous:ident($client:ident, $($arg:ident: $ty:ty),* $(,)?) -> $value:ty $body:block) => {
-        #[pyo3::pyfunction]
-        $(#[$attr])*
-        #[allow(clippy::too_many_arguments)]
-        pub fn $sync(py: pyo3::Python<'_>, $client: &$crate::python::client::CoreClient, $($arg: $ty),*) -> pyo3::PyResult<$value> {
-            let future: pyo3::PyResult<_> = $body;
-            let future = future?;
-            $client.blocking(py, future)
-        }
-
-        #[pyo3::pyfunction]
-        $(#[$attr])*
-        #[allow(clippy::too_many_arguments)]
-        pub fn $asynchronous<'py>(
-            py: pyo3::Python<'py>,
-            $client: &$crate::python::client::CoreClient,
-            $($arg: $ty),*
-        ) -> pyo3::PyResult<pyo3::Bound<'py, pyo3::PyAny>> {
-            let future: pyo3::PyResult<_> = $body;
-            let future = future?;
-            $client.awaitable(py, future)
-        }
-    };
-}
-pub(crate) use sync_and_async;
-
-/// A request checked by `CoreClient.prepare`, sent in either I/O style (each send is one call,
-/// retries and throttles included).
+/// A request checked by `CoreClient.prepare`; each `send()` is one call (retries and throttles
+/// included), waited for or awaited.
 #[pyclass(module = "sunflux._core", frozen, name = "PreparedRequest")]
 pub struct PreparedRequest {
     transport: Arc<Transport>,
@@ -475,15 +435,9 @@ pub struct PreparedRequest {
 
 #[pymethods]
 impl PreparedRequest {
-    /// Sends the request and waits for it (GIL released, Ctrl-C honoured).
-    fn send(&self, py: Python<'_>) -> PyResult<RawResponse> {
+    /// The send of the request, pending: a `PendingCall` of `RawResponse`.
+    fn send(&self) -> PendingCall {
         let (transport, request) = (self.transport.clone(), self.request.clone());
-        block_on(py, async move { transport.send(&request).await.map(RawResponse::from) })
-    }
-
-    /// Sends the request; an awaitable of the response.
-    fn send_async<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let (transport, request) = (self.transport.clone(), self.request.clone());
-        awaitable(py, async move { transport.send(&request).await.map(RawResponse::from) })
+        PendingCall::new(async move { transport.send(&request).await.map(RawResponse::from) })
     }
 }

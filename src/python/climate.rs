@@ -9,7 +9,8 @@ use pyo3::pybacked::PyBackedBytes;
 use pyo3_arrow::PyTable;
 
 use super::bridge::CancelToken;
-use super::client::sync_and_async;
+use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{arrow_table, json_to_py, raw_value, Arguments};
 use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
@@ -116,98 +117,103 @@ fn raw_request(
     }
 }
 
-sync_and_async! {
-    /// Streams the CSV of one site and one year (validated first, every problem at once).
-    #[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, trace=false, cancel=None))]
-    fn climate_download_csv, climate_download_csv_async(
-        client,
-        dataset: &Bound<'_, PyAny>,
-        lat: &Bound<'_, PyAny>,
-        lon: &Bound<'_, PyAny>,
-        year: &Bound<'_, PyAny>,
-        attributes: &Bound<'_, PyAny>,
-        utc: &Bound<'_, PyAny>,
-        leap_day: &Bound<'_, PyAny>,
-        email: &Bound<'_, PyAny>,
-        full_name: &Bound<'_, PyAny>,
-        affiliation: &Bound<'_, PyAny>,
-        reason: &Bound<'_, PyAny>,
-        mailing_list: &Bound<'_, PyAny>,
-        trace: bool,
-        cancel: Option<PyRef<'_, CancelToken>>,
-    ) -> CoreClimateTable {
-        let raw = raw_request(dataset, RawValue::Missing, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
-        let params = validated_site(&raw_value(Some(lat)), &raw_value(Some(lon)), raw).map_err(|e| client.error(e))?;
-        let download = requests::download_csv(client.core(trace), params);
-        Ok(CancelToken::handle(cancel.as_deref()).guard(async move { CoreClimateTable::new(download.await?) }))
-    }
+/// Streams the CSV of one site and one year (validated first, every problem at once).
+///
+/// Returns a `PendingCall` of `CoreClimateTable`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, trace=false, cancel=None))]
+pub fn climate_download_csv(
+    client: &CoreClient,
+    dataset: &Bound<'_, PyAny>,
+    lat: &Bound<'_, PyAny>,
+    lon: &Bound<'_, PyAny>,
+    year: &Bound<'_, PyAny>,
+    attributes: &Bound<'_, PyAny>,
+    utc: &Bound<'_, PyAny>,
+    leap_day: &Bound<'_, PyAny>,
+    email: &Bound<'_, PyAny>,
+    full_name: &Bound<'_, PyAny>,
+    affiliation: &Bound<'_, PyAny>,
+    reason: &Bound<'_, PyAny>,
+    mailing_list: &Bound<'_, PyAny>,
+    trace: bool,
+    cancel: Option<PyRef<'_, CancelToken>>,
+) -> PyResult<PendingCall> {
+    let raw = raw_request(dataset, RawValue::Missing, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
+    let params = validated_site(&raw_value(Some(lat)), &raw_value(Some(lon)), raw).map_err(|e| client.error(e))?;
+    let download = requests::download_csv(client.core(trace), params);
+    Ok(client.pending(CancelToken::handle(cancel.as_deref()).guard(async move { CoreClimateTable::new(download.await?) })))
 }
 
-sync_and_async! {
-    /// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
-    #[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method, trace=false))]
-    fn climate_request, climate_request_async(
-        client,
-        dataset: &Bound<'_, PyAny>,
-        wkt: &Bound<'_, PyAny>,
-        years: &Bound<'_, PyAny>,
-        attributes: &Bound<'_, PyAny>,
-        utc: &Bound<'_, PyAny>,
-        leap_day: &Bound<'_, PyAny>,
-        email: &Bound<'_, PyAny>,
-        full_name: &Bound<'_, PyAny>,
-        affiliation: &Bound<'_, PyAny>,
-        reason: &Bound<'_, PyAny>,
-        mailing_list: &Bound<'_, PyAny>,
-        method: &Bound<'_, PyAny>,
-        trace: bool,
-    ) -> (String, String, String) {
-        let (post, mut problems) = match requests::posts(&raw_value(Some(method))) {
-            Ok(post) => (post, Vec::new()),
-            Err(problem) => (true, vec![problem]),
-        };
-        let raw = raw_request(dataset, raw_value(Some(wkt)), years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
-        let params = match validated(&raw, Format::Json) {
-            Ok(params) if problems.is_empty() => params,
-            Ok(_) => return Err(client.error(Error::Parameter(problems))),
-            Err(Error::Parameter(more)) => {
-                problems.extend(more);
-                return Err(client.error(Error::Parameter(problems)));
-            }
-            Err(other) => return Err(client.error(other)),
-        };
-        Ok(requests::submit_request(client.core(trace), params, post))
-    }
+/// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
+///
+/// Returns a `PendingCall` of `(String, String, String)`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method, trace=false))]
+pub fn climate_request(
+    client: &CoreClient,
+    dataset: &Bound<'_, PyAny>,
+    wkt: &Bound<'_, PyAny>,
+    years: &Bound<'_, PyAny>,
+    attributes: &Bound<'_, PyAny>,
+    utc: &Bound<'_, PyAny>,
+    leap_day: &Bound<'_, PyAny>,
+    email: &Bound<'_, PyAny>,
+    full_name: &Bound<'_, PyAny>,
+    affiliation: &Bound<'_, PyAny>,
+    reason: &Bound<'_, PyAny>,
+    mailing_list: &Bound<'_, PyAny>,
+    method: &Bound<'_, PyAny>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let (post, mut problems) = match requests::posts(&raw_value(Some(method))) {
+        Ok(post) => (post, Vec::new()),
+        Err(problem) => (true, vec![problem]),
+    };
+    let raw = raw_request(dataset, raw_value(Some(wkt)), years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
+    let params = match validated(&raw, Format::Json) {
+        Ok(params) if problems.is_empty() => params,
+        Ok(_) => return Err(client.error(Error::Parameter(problems))),
+        Err(Error::Parameter(more)) => {
+            problems.extend(more);
+            return Err(client.error(Error::Parameter(problems)));
+        }
+        Err(other) => return Err(client.error(other)),
+    };
+    Ok(client.pending(requests::submit_request(client.core(trace), params, post)))
 }
 
-sync_and_async! {
-    /// Downloads (polling while not ready) and parses the zip behind a download URL; the API key
-    /// is never sent with it. Every argument is checked at once.
-    #[pyo3(signature = (client, url, wait, timeout, trace=false))]
-    fn climate_fetch, climate_fetch_async(
-        client,
-        url: &Bound<'_, PyAny>,
-        wait: &Bound<'_, PyAny>,
-        timeout: &Bound<'_, PyAny>,
-        trace: bool,
-    ) -> CoreClimateZip {
-        let mut args = Arguments::new();
-        let url = args.text("download_url", url).and_then(|url| match requests::checked_download_url(&url, |t| client.transport.redact(t)) {
-            Ok(()) => Some(url),
-            Err(problem) => {
-                args.problems.push(problem);
-                None
-            }
-        });
-        let wait = args.flag("wait", wait);
-        let timeout = args.seconds("timeout", timeout, false);
-        args.finish().map_err(|e| client.error(e))?;
-        let (Some(url), Some(wait), Some(timeout)) = (url, wait, timeout) else {
-            return Err(client.error(Error::Parameter(vec!["invalid fetch arguments".into()])));
-        };
-        let fetch = requests::fetch_zip(client.core(trace), url, wait, timeout);
-        Ok(async move { fetch.await.map(CoreClimateZip::from) })
-    }
+/// Downloads (polling while not ready) and parses the zip behind a download URL; the API key
+/// is never sent with it. Every argument is checked at once.
+///
+/// Returns a `PendingCall` of `CoreClimateZip`.
+#[pyfunction]
+#[pyo3(signature = (client, url, wait, timeout, trace=false))]
+pub fn climate_fetch(
+    client: &CoreClient,
+    url: &Bound<'_, PyAny>,
+    wait: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let mut args = Arguments::new();
+    let url = args.text("download_url", url).and_then(|url| match requests::checked_download_url(&url, |t| client.transport.redact(t)) {
+        Ok(()) => Some(url),
+        Err(problem) => {
+            args.problems.push(problem);
+            None
+        }
+    });
+    let wait = args.flag("wait", wait);
+    let timeout = args.seconds("timeout", timeout, false);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(url), Some(wait), Some(timeout)) = (url, wait, timeout) else {
+        return Err(client.error(Error::Parameter(vec!["invalid fetch arguments".into()])));
+    };
+    let fetch = requests::fetch_zip(client.core(trace), url, wait, timeout);
+    Ok(client.pending(async move { fetch.await.map(CoreClimateZip::from) }))
 }
 
 /// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).

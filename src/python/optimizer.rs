@@ -7,7 +7,8 @@ use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::client::sync_and_async;
+use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use crate::error::Error;
@@ -50,36 +51,38 @@ impl From<LoadProfile> for CoreSimulatedLoad {
     }
 }
 
-sync_and_async! {
-    /// Validates every parameter at once, asks the service for the load and parses it.
-    #[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false))]
-    fn optimizer_simulated_load, optimizer_simulated_load_async(
-        client,
-        latitude: &Bound<'_, PyAny>,
-        longitude: &Bound<'_, PyAny>,
-        doe_reference_names: Vec<Bound<'_, PyAny>>,
-        percent_shares: Vec<Bound<'_, PyAny>>,
-        annual_kwh: Option<&Bound<'_, PyAny>>,
-        monthly_totals_kwh: Vec<Bound<'_, PyAny>>,
-        year: Option<&Bound<'_, PyAny>>,
-        time_steps_per_hour: Option<&Bound<'_, PyAny>>,
-        trace: bool,
-    ) -> CoreSimulatedLoad {
-        let raws = |values: &[Bound<'_, PyAny>]| values.iter().map(|v| raw_value(Some(v))).collect::<Vec<_>>();
-        let raw = RawSimulatedLoad {
-            latitude: raw_value(Some(latitude)),
-            longitude: raw_value(Some(longitude)),
-            doe_reference_names: raws(&doe_reference_names),
-            percent_shares: raws(&percent_shares),
-            annual_kwh: raw_value(annual_kwh),
-            monthly_totals_kwh: raws(&monthly_totals_kwh),
-            year: raw_value(year),
-            time_steps_per_hour: raw_value(time_steps_per_hour),
-        };
-        let query = validate_simulated_load(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
-        let load = fetch_simulated_load(client.core(trace), query);
-        Ok(async move { load.await.map(CoreSimulatedLoad::from) })
-    }
+/// Validates every parameter at once, asks the service for the load and parses it.
+///
+/// Returns a `PendingCall` of `CoreSimulatedLoad`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false))]
+pub fn optimizer_simulated_load(
+    client: &CoreClient,
+    latitude: &Bound<'_, PyAny>,
+    longitude: &Bound<'_, PyAny>,
+    doe_reference_names: Vec<Bound<'_, PyAny>>,
+    percent_shares: Vec<Bound<'_, PyAny>>,
+    annual_kwh: Option<&Bound<'_, PyAny>>,
+    monthly_totals_kwh: Vec<Bound<'_, PyAny>>,
+    year: Option<&Bound<'_, PyAny>>,
+    time_steps_per_hour: Option<&Bound<'_, PyAny>>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let raws = |values: &[Bound<'_, PyAny>]| values.iter().map(|v| raw_value(Some(v))).collect::<Vec<_>>();
+    let raw = RawSimulatedLoad {
+        latitude: raw_value(Some(latitude)),
+        longitude: raw_value(Some(longitude)),
+        doe_reference_names: raws(&doe_reference_names),
+        percent_shares: raws(&percent_shares),
+        annual_kwh: raw_value(annual_kwh),
+        monthly_totals_kwh: raws(&monthly_totals_kwh),
+        year: raw_value(year),
+        time_steps_per_hour: raw_value(time_steps_per_hour),
+    };
+    let query = validate_simulated_load(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
+    let load = fetch_simulated_load(client.core(trace), query);
+    Ok(client.pending(async move { load.await.map(CoreSimulatedLoad::from) }))
 }
 
 /// Hours survived by an outage starting at every time step, and their summary, as a dict with

@@ -6,7 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use serde_json::Value;
 
-use super::client::sync_and_async;
+use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{type_name, Arguments, JsonDocument};
 use super::optimizer_result::CoreResultDocument;
 use crate::error::Error;
@@ -27,74 +28,79 @@ fn state(run: RunState) -> (CoreResultDocument, u16) {
     (CoreResultDocument::new(Value::Object(run.document)), run.http_status)
 }
 
-sync_and_async! {
-    /// POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
-    /// `ValidationError` with `input_errors`.
-    #[pyo3(signature = (client, scenario, trace=false))]
-    fn optimizer_submit, optimizer_submit_async(client, scenario: Vec<u8>, trace: bool) -> String {
-        Ok(request::submit(client.core(trace), scenario))
-    }
+/// POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
+/// `ValidationError` with `input_errors`.
+///
+/// Returns a `PendingCall` of `String`.
+#[pyfunction]
+#[pyo3(signature = (client, scenario, trace=false))]
+pub fn optimizer_submit(client: &CoreClient, scenario: Vec<u8>, trace: bool) -> PyResult<PendingCall> {
+    Ok(client.pending(request::submit(client.core(trace), scenario)))
 }
 
-sync_and_async! {
-    /// One read of a run's results: `(document, http_status)` in whatever state the run is.
-    #[pyo3(signature = (client, run_uuid, trace=false))]
-    fn optimizer_results, optimizer_results_async(client, run_uuid: &Bound<'_, PyAny>, trace: bool) -> (CoreResultDocument, u16) {
-        let run_uuid = run_uuid
-            .extract::<String>()
-            .map_err(|_| client.error(Error::Parameter(vec![format!("run_uuid must be a UUID string (got {})", type_name(run_uuid))])))?;
-        let results = request::results(client.core(trace), run_uuid);
-        Ok(async move { results.await.map(state) })
-    }
+/// One read of a run's results: `(document, http_status)` in whatever state the run is.
+///
+/// Returns a `PendingCall` of `(CoreResultDocument, u16)`.
+#[pyfunction]
+#[pyo3(signature = (client, run_uuid, trace=false))]
+pub fn optimizer_results(client: &CoreClient, run_uuid: &Bound<'_, PyAny>, trace: bool) -> PyResult<PendingCall> {
+    let run_uuid = run_uuid
+        .extract::<String>()
+        .map_err(|_| client.error(Error::Parameter(vec![format!("run_uuid must be a UUID string (got {})", type_name(run_uuid))])))?;
+    let results = request::results(client.core(trace), run_uuid);
+    Ok(client.pending(async move { results.await.map(state) }))
 }
 
-sync_and_async! {
-    /// Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
-    /// `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise.
-    #[pyo3(signature = (client, scenario, timeout, poll_interval, max_interval, not_found_grace, trace=false))]
-    fn optimizer_run, optimizer_run_async(
-        client,
-        scenario: Vec<u8>,
-        timeout: &Bound<'_, PyAny>,
-        poll_interval: &Bound<'_, PyAny>,
-        max_interval: &Bound<'_, PyAny>,
-        not_found_grace: &Bound<'_, PyAny>,
-        trace: bool,
-    ) -> (CoreResultDocument, u16) {
-        let mut args = Arguments::new();
-        let poll_interval = args.seconds("poll_interval", poll_interval, false);
-        let max_interval = args.seconds("max_interval", max_interval, false);
-        let timeout = args.seconds("timeout", timeout, false);
-        let not_found_grace = args.seconds("not_found_grace", not_found_grace, false);
-        args.finish().map_err(|e| client.error(e))?;
-        let (Some(poll_interval), Some(max_interval), Some(timeout), Some(not_found_grace)) = (poll_interval, max_interval, timeout, not_found_grace) else {
-            return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-        };
-        let run = request::run(client.core(trace), scenario, RunSchedule { poll_interval, max_interval, timeout, not_found_grace });
-        Ok(async move { run.await.map(state) })
-    }
+/// Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
+/// `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise.
+///
+/// Returns a `PendingCall` of `(CoreResultDocument, u16)`.
+#[pyfunction]
+#[pyo3(signature = (client, scenario, timeout, poll_interval, max_interval, not_found_grace, trace=false))]
+pub fn optimizer_run(
+    client: &CoreClient,
+    scenario: Vec<u8>,
+    timeout: &Bound<'_, PyAny>,
+    poll_interval: &Bound<'_, PyAny>,
+    max_interval: &Bound<'_, PyAny>,
+    not_found_grace: &Bound<'_, PyAny>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let mut args = Arguments::new();
+    let poll_interval = args.seconds("poll_interval", poll_interval, false);
+    let max_interval = args.seconds("max_interval", max_interval, false);
+    let timeout = args.seconds("timeout", timeout, false);
+    let not_found_grace = args.seconds("not_found_grace", not_found_grace, false);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(poll_interval), Some(max_interval), Some(timeout), Some(not_found_grace)) = (poll_interval, max_interval, timeout, not_found_grace) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    let run = request::run(client.core(trace), scenario, RunSchedule { poll_interval, max_interval, timeout, not_found_grace });
+    Ok(client.pending(async move { run.await.map(state) }))
 }
 
-sync_and_async! {
-    /// The full rate object of a Utility Rate Database label (`client` is the rate database's).
-    #[pyo3(signature = (client, label, trace=false))]
-    fn optimizer_urdb_rate, optimizer_urdb_rate_async(client, label: &Bound<'_, PyAny>, trace: bool) -> JsonDocument {
-        let label = match label.extract::<String>() {
-            Ok(text) => urdb::checked_label(&text),
-            Err(_) => Err(Error::Parameter(vec![urdb::label_problem(&label.repr()?.to_string())])),
-        };
-        let rate = urdb::rate_by_label(client.core(trace), label.map_err(|e| client.error(e))?);
-        Ok(async move { rate.await.map(|rate| JsonDocument(Value::Object(rate))) })
-    }
+/// The full rate object of a Utility Rate Database label (`client` is the rate database's).
+///
+/// Returns a `PendingCall` of `JsonDocument`.
+#[pyfunction]
+#[pyo3(signature = (client, label, trace=false))]
+pub fn optimizer_urdb_rate(client: &CoreClient, label: &Bound<'_, PyAny>, trace: bool) -> PyResult<PendingCall> {
+    let label = match label.extract::<String>() {
+        Ok(text) => urdb::checked_label(&text),
+        Err(_) => Err(Error::Parameter(vec![urdb::label_problem(&label.repr()?.to_string())])),
+    };
+    let rate = urdb::rate_by_label(client.core(trace), label.map_err(|e| client.error(e))?);
+    Ok(client.pending(async move { rate.await.map(|rate| JsonDocument(Value::Object(rate))) }))
 }
 
-sync_and_async! {
-    /// The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
-    /// database's).
-    #[pyo3(signature = (client, utility, rate_name, trace=false))]
-    fn optimizer_urdb_rate_by_name, optimizer_urdb_rate_by_name_async(client, utility: Option<String>, rate_name: Option<String>, trace: bool) -> JsonDocument {
-        let (utility, rate_name) = urdb::checked_names(utility.as_deref(), rate_name.as_deref()).map_err(|e| client.error(e))?;
-        let rate = urdb::rate_by_name(client.core(trace), utility, rate_name);
-        Ok(async move { rate.await.map(|rate| JsonDocument(Value::Object(rate))) })
-    }
+/// The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
+/// database's).
+///
+/// Returns a `PendingCall` of `JsonDocument`.
+#[pyfunction]
+#[pyo3(signature = (client, utility, rate_name, trace=false))]
+pub fn optimizer_urdb_rate_by_name(client: &CoreClient, utility: Option<String>, rate_name: Option<String>, trace: bool) -> PyResult<PendingCall> {
+    let (utility, rate_name) = urdb::checked_names(utility.as_deref(), rate_name.as_deref()).map_err(|e| client.error(e))?;
+    let rate = urdb::rate_by_name(client.core(trace), utility, rate_name);
+    Ok(client.pending(async move { rate.await.map(|rate| JsonDocument(Value::Object(rate))) }))
 }

@@ -6,29 +6,31 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use super::client::{sync_and_async, CoreClient};
+use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{py_to_json, JsonDocument};
 use crate::services::optimizer::resolve::{resolve, Sources};
 use crate::services::simulated_load::REFERENCE_YEAR;
 
-sync_and_async! {
-    /// The scenario document with its reference load and URDB rate replaced by their data,
-    /// fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
-    /// service's, `urdb_client` the rate database's.
-    #[pyo3(signature = (client, urdb_client, scenario, cache_dir=None, trace=false))]
-    fn optimizer_resolve, optimizer_resolve_async(
-        client,
-        urdb_client: PyRef<'_, CoreClient>,
-        scenario: &Bound<'_, PyAny>,
-        cache_dir: Option<PathBuf>,
-        trace: bool,
-    ) -> JsonDocument {
-        let document = py_to_json(scenario, "scenario").map_err(|e| client.error(e))?;
-        let rates = urdb_client.core(trace);
-        let rates_transport = rates.transport.clone();
-        let resolved = resolve(Sources { load: client.core(trace), rates }, document, cache_dir);
-        Ok(async move { resolved.await.map(JsonDocument).map_err(|e| rates_transport.redact_error(e)) })
-    }
+/// The scenario document with its reference load and URDB rate replaced by their data,
+/// fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
+/// service's, `urdb_client` the rate database's.
+///
+/// Returns a `PendingCall` of `JsonDocument`.
+#[pyfunction]
+#[pyo3(signature = (client, urdb_client, scenario, cache_dir=None, trace=false))]
+pub fn optimizer_resolve(
+    client: &CoreClient,
+    urdb_client: PyRef<'_, CoreClient>,
+    scenario: &Bound<'_, PyAny>,
+    cache_dir: Option<PathBuf>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let document = py_to_json(scenario, "scenario").map_err(|e| client.error(e))?;
+    let rates = urdb_client.core(trace);
+    let rates_transport = rates.transport.clone();
+    let resolved = resolve(Sources { load: client.core(trace), rates }, document, cache_dir);
+    Ok(client.pending(async move { resolved.await.map(JsonDocument).map_err(|e| rates_transport.redact_error(e)) }))
 }
 
 /// The reference profiles' year as `_core.OPTIMIZER_REFERENCE_YEAR`.

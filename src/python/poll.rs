@@ -1,5 +1,5 @@
-//! `sunflux._core.Backoff`: the one polling schedule (`services::poll::Backoff`) for polling loops
-//! written in Python (the technical-potential wait; the optimizer run polls in Rust).
+//! `sunflux._core.Backoff`: the one polling schedule (`services::poll::Backoff`) seen from Python,
+//! so that its pauses can be inspected; every wait itself polls in Rust.
 
 use std::sync::Mutex;
 

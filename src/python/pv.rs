@@ -5,8 +5,8 @@ use std::future::Future;
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 
-use super::client::sync_and_async;
 use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
@@ -153,37 +153,39 @@ pub(crate) fn estimate_call(
     }
 }
 
-sync_and_async! {
-    /// Validates (every problem at once), estimates and parses.
-    #[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
-    fn pv_estimate, pv_estimate_async(
-        client,
-        system_capacity: &Bound<'_, PyAny>,
-        module_type: &Bound<'_, PyAny>,
-        losses: &Bound<'_, PyAny>,
-        array_type: &Bound<'_, PyAny>,
-        tilt: &Bound<'_, PyAny>,
-        azimuth: &Bound<'_, PyAny>,
-        lat: Option<&Bound<'_, PyAny>>,
-        lon: Option<&Bound<'_, PyAny>>,
-        file_id: Option<&Bound<'_, PyAny>>,
-        dataset: Option<&Bound<'_, PyAny>>,
-        radius: Option<&Bound<'_, PyAny>>,
-        timeframe: Option<&Bound<'_, PyAny>>,
-        dc_ac_ratio: Option<&Bound<'_, PyAny>>,
-        gcr: Option<&Bound<'_, PyAny>>,
-        inv_eff: Option<&Bound<'_, PyAny>>,
-        format: Option<&Bound<'_, PyAny>>,
-        callback: Option<&Bound<'_, PyAny>>,
-        trace: bool,
-    ) -> CorePvEstimate {
-        let params = params(&[
-            Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
-            radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
-        ])
-        .map_err(|e| client.error(e))?;
-        let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-        let endpoint = Endpoint::PvEstimator { format: params.format.suffix().to_owned() };
-        Ok(estimate_call(client, endpoint, query, params.format, trace))
-    }
+/// Validates (every problem at once), estimates and parses.
+///
+/// Returns a `PendingCall` of `CorePvEstimate`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
+pub fn pv_estimate(
+    client: &CoreClient,
+    system_capacity: &Bound<'_, PyAny>,
+    module_type: &Bound<'_, PyAny>,
+    losses: &Bound<'_, PyAny>,
+    array_type: &Bound<'_, PyAny>,
+    tilt: &Bound<'_, PyAny>,
+    azimuth: &Bound<'_, PyAny>,
+    lat: Option<&Bound<'_, PyAny>>,
+    lon: Option<&Bound<'_, PyAny>>,
+    file_id: Option<&Bound<'_, PyAny>>,
+    dataset: Option<&Bound<'_, PyAny>>,
+    radius: Option<&Bound<'_, PyAny>>,
+    timeframe: Option<&Bound<'_, PyAny>>,
+    dc_ac_ratio: Option<&Bound<'_, PyAny>>,
+    gcr: Option<&Bound<'_, PyAny>>,
+    inv_eff: Option<&Bound<'_, PyAny>>,
+    format: Option<&Bound<'_, PyAny>>,
+    callback: Option<&Bound<'_, PyAny>>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let params = params(&[
+        Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
+        radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,
+    ])
+    .map_err(|e| client.error(e))?;
+    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let endpoint = Endpoint::PvEstimator { format: params.format.suffix().to_owned() };
+    Ok(client.pending(estimate_call(client, endpoint, query, params.format, trace)))
 }

@@ -3,7 +3,8 @@
 
 use pyo3::prelude::*;
 
-use super::client::sync_and_async;
+use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
@@ -129,21 +130,23 @@ fn params(
     validate_data_query(&raw).map_err(Error::Parameter)
 }
 
-sync_and_async! {
-    /// Validates (every problem at once), queries and parses.
-    #[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
-    fn solar_data_query, solar_data_query_async(
-        client,
-        lat: &Bound<'_, PyAny>,
-        lon: &Bound<'_, PyAny>,
-        radius: &Bound<'_, PyAny>,
-        all: &Bound<'_, PyAny>,
-        version: &Bound<'_, PyAny>,
-        format: &Bound<'_, PyAny>,
-        trace: bool,
-    ) -> CoreStationQuery {
-        let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
-        let query = query_stations(client.core(trace), params);
-        Ok(async move { query.await.map(|(query, raw)| CoreStationQuery { query, raw }) })
-    }
+/// Validates (every problem at once), queries and parses.
+///
+/// Returns a `PendingCall` of `CoreStationQuery`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
+pub fn solar_data_query(
+    client: &CoreClient,
+    lat: &Bound<'_, PyAny>,
+    lon: &Bound<'_, PyAny>,
+    radius: &Bound<'_, PyAny>,
+    all: &Bound<'_, PyAny>,
+    version: &Bound<'_, PyAny>,
+    format: &Bound<'_, PyAny>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
+    let query = query_stations(client.core(trace), params);
+    Ok(client.pending(async move { query.await.map(|(query, raw)| CoreStationQuery { query, raw }) }))
 }

@@ -3,13 +3,13 @@
 
 use pyo3::prelude::*;
 
-use super::client::sync_and_async;
 use super::client::CoreClient;
+use super::pending::PendingCall;
 use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::services::technical_potential::request::{
-    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job,
+    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job, wait_for_job, WaitSchedule,
 };
 use crate::services::technical_potential::{InputField, RegionConfig, ResourceConfig};
 use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
@@ -144,56 +144,58 @@ fn checked(args: &mut Arguments, name: &str, value: &Bound<'_, PyAny>, check: fn
     check(&text).map_err(|problem| args.problems.push(problem)).ok()
 }
 
-sync_and_async! {
-    /// Fetches the configuration (regions, resources, input fields).
-    #[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
-    fn tp_config, tp_config_async(
-        client,
-        explorer: &Bound<'_, PyAny>,
-        countries: Option<&Bound<'_, PyAny>>,
-        wkt: Option<&Bound<'_, PyAny>>,
-        trace: bool,
-    ) -> CoreTpConfiguration {
-        let mut args = Arguments::new();
-        let explorer = args.text("explorer", explorer);
-        let countries = args.optional_text("countries", countries);
-        let wkt = args.optional_text("wkt", wkt);
-        args.finish().map_err(|e| client.error(e))?;
-        let (Some(explorer), Some(countries), Some(wkt)) = (explorer, countries, wkt) else {
-            return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-        };
-        let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
-        let config = fetch_config(client.core(trace), explorer, query);
-        Ok(async move { config.await.map(|config| CoreTpConfiguration { config }) })
-    }
+/// Fetches the configuration (regions, resources, input fields).
+///
+/// Returns a `PendingCall` of `CoreTpConfiguration`.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
+pub fn tp_config(
+    client: &CoreClient,
+    explorer: &Bound<'_, PyAny>,
+    countries: Option<&Bound<'_, PyAny>>,
+    wkt: Option<&Bound<'_, PyAny>>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let mut args = Arguments::new();
+    let explorer = args.text("explorer", explorer);
+    let countries = args.optional_text("countries", countries);
+    let wkt = args.optional_text("wkt", wkt);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(explorer), Some(countries), Some(wkt)) = (explorer, countries, wkt) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
+    let config = fetch_config(client.core(trace), explorer, query);
+    Ok(client.pending(async move { config.await.map(|config| CoreTpConfiguration { config }) }))
 }
 
-sync_and_async! {
-    /// Submits a job validated against `config` (every problem at once); returns `(job_id, status)`.
-    #[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
-    fn tp_submit, tp_submit_async(
-        client,
-        explorer: &Bound<'_, PyAny>,
-        config: PyRef<'_, CoreTpConfiguration>,
-        region: &Bound<'_, PyAny>,
-        resource: &Bound<'_, PyAny>,
-        fields_json: &Bound<'_, PyAny>,
-        trace: bool,
-    ) -> (String, String) {
-        let mut args = Arguments::new();
-        let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
-        let region = args.text("region", region);
-        let resource = args.text("resource", resource);
-        let fields_json = args.text("fields", fields_json);
-        args.finish().map_err(|e| client.error(e))?;
-        let (Some(explorer), Some(region), Some(resource), Some(fields_json)) = (explorer, region, resource, fields_json) else {
-            return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
-        };
-        let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&fields_json)
-            .map_err(|e| client.error(Error::Parameter(vec![format!("fields must be JSON values: {e}")])))?;
-        let body = job_body(&config.config, &region, &resource, &fields).map_err(|e| client.error(e))?;
-        Ok(post_job(client.core(trace), explorer, body))
-    }
+/// Submits a job validated against `config` (every problem at once); returns `(job_id, status)`.
+///
+/// Returns a `PendingCall` of `(String, String)`.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
+pub fn tp_submit(
+    client: &CoreClient,
+    explorer: &Bound<'_, PyAny>,
+    config: PyRef<'_, CoreTpConfiguration>,
+    region: &Bound<'_, PyAny>,
+    resource: &Bound<'_, PyAny>,
+    fields_json: &Bound<'_, PyAny>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let mut args = Arguments::new();
+    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
+    let region = args.text("region", region);
+    let resource = args.text("resource", resource);
+    let fields_json = args.text("fields", fields_json);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(explorer), Some(region), Some(resource), Some(fields_json)) = (explorer, region, resource, fields_json) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&fields_json)
+        .map_err(|e| client.error(Error::Parameter(vec![format!("fields must be JSON values: {e}")])))?;
+    let body = job_body(&config.config, &region, &resource, &fields).map_err(|e| client.error(e))?;
+    Ok(client.pending(post_job(client.core(trace), explorer, body)))
 }
 
 /// The explorer and job id, or every problem with the two.
@@ -208,20 +210,51 @@ fn job_args(client: &CoreClient, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_,
     }
 }
 
-sync_and_async! {
-    /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
-    #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
-    fn tp_job, tp_job_async(
-        client,
-        explorer: &Bound<'_, PyAny>,
-        job_id: &Bound<'_, PyAny>,
-        delete: bool,
-        trace: bool,
-    ) -> CoreTpJobResult {
-        let (explorer, job_id) = job_args(client, explorer, job_id)?;
-        let call = job_call(client.core(trace), explorer, job_id, delete);
-        Ok(async move { call.await.map(|result| CoreTpJobResult { result }) })
-    }
+/// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
+///
+/// Returns a `PendingCall` of `CoreTpJobResult`.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
+pub fn tp_job(
+    client: &CoreClient,
+    explorer: &Bound<'_, PyAny>,
+    job_id: &Bound<'_, PyAny>,
+    delete: bool,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let (explorer, job_id) = job_args(client, explorer, job_id)?;
+    let call = job_call(client.core(trace), explorer, job_id, delete);
+    Ok(client.pending(async move { call.await.map(|result| CoreTpJobResult { result }) }))
+}
+
+/// Polls a job until it finishes, on the one polling schedule: the first pause `poll_interval` s,
+/// growing by half up to `max_interval` s; `JobTimeout` after `timeout` s, `JobFailed` on a
+/// failure status. Every argument is checked at once.
+///
+/// Returns a `PendingCall` of `CoreTpJobResult`.
+#[pyfunction]
+#[pyo3(signature = (client, explorer, job_id, timeout, poll_interval, max_interval, trace=false))]
+pub fn tp_wait(
+    client: &CoreClient,
+    explorer: &Bound<'_, PyAny>,
+    job_id: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    poll_interval: &Bound<'_, PyAny>,
+    max_interval: &Bound<'_, PyAny>,
+    trace: bool,
+) -> PyResult<PendingCall> {
+    let mut args = Arguments::new();
+    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
+    let job_id = checked(&mut args, "job_id", job_id, checked_job_id);
+    let timeout = args.seconds("timeout", timeout, false);
+    let poll_interval = args.seconds("poll_interval", poll_interval, false);
+    let max_interval = args.seconds("max_interval", max_interval, false);
+    args.finish().map_err(|e| client.error(e))?;
+    let (Some(explorer), Some(job_id), Some(timeout), Some(poll_interval), Some(max_interval)) = (explorer, job_id, timeout, poll_interval, max_interval) else {
+        return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
+    };
+    let wait = wait_for_job(client.core(trace), explorer, job_id, WaitSchedule { poll_interval, max_interval, timeout });
+    Ok(client.pending(async move { wait.await.map(|result| CoreTpJobResult { result }) }))
 }
 
 /// Parses a configuration body from elsewhere.

@@ -173,14 +173,14 @@ class _OptimizerBase:
         nothing sent), POSTs the job and returns its ``run_uuid``. A 400 answer raises
         `ValidationError` with ``input_errors`` (per section)."""
         return core_call(
-            str, _core.optimizer_submit, _core.optimizer_submit_async, self._handle.core, _scenario_json(scenario), self._handle.trace()
+            str, _core.optimizer_submit, self._handle.core, _scenario_json(scenario), self._handle.trace()
         )
 
     def _results(self, run_uuid: str) -> Call[OptimizerResult]:
         """The run in whatever state it is (a 404 raises `NotFoundError`; a run_uuid that is not a
         UUID raises `ParameterError` before anything is sent)."""
         return core_call(
-            _result, _core.optimizer_results, _core.optimizer_results_async, self._handle.core, run_uuid, self._handle.trace()
+            _result, _core.optimizer_results, self._handle.core, run_uuid, self._handle.trace()
         )
 
     def _run(
@@ -201,7 +201,7 @@ class _OptimizerBase:
         pause), and a long one is polled every 15 s after its first half minute: 17 polls in its
         first minute, 8 more than pauses starting at 1 s would make."""
         return core_call(
-            _result, _core.optimizer_run, _core.optimizer_run_async, self._handle.core, _scenario_json(scenario),
+            _result, _core.optimizer_run, self._handle.core, _scenario_json(scenario),
             timeout, poll_interval, max_interval, NOT_FOUND_GRACE, self._handle.trace(),
         )
 
@@ -224,7 +224,7 @@ class _OptimizerBase:
         listing every problem, nothing sent)."""
         names, shares = _blend(doe_reference_name)
         return core_call(
-            _load_frame, _core.optimizer_simulated_load, _core.optimizer_simulated_load_async,
+            _load_frame, _core.optimizer_simulated_load,
             self._handle.core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
             time_steps_per_hour, self._handle.trace(),
         )
@@ -233,14 +233,14 @@ class _OptimizerBase:
         """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate."""
         handle = self._handle
-        return core_call(dict, _core.optimizer_urdb_rate, _core.optimizer_urdb_rate_async, handle.urdb_core, label, handle.trace())
+        return core_call(dict, _core.optimizer_urdb_rate, handle.urdb_core, label, handle.trace())
 
     def _urdb_rate_by_name(self, utility: str, rate_name: str) -> Call[dict[str, Any]]:
         """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
         reads ``urdb_utility_name`` with ``urdb_rate_name``)."""
         handle = self._handle
         return core_call(
-            dict, _core.optimizer_urdb_rate_by_name, _core.optimizer_urdb_rate_by_name_async, handle.urdb_core, utility, rate_name, handle.trace()
+            dict, _core.optimizer_urdb_rate_by_name, handle.urdb_core, utility, rate_name, handle.trace()
         )
 
 

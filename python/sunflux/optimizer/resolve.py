@@ -63,7 +63,7 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
     else:
         folder = Path(os.fspath(cache_dir))
     handle = handle_of(client)
-    document = _core.optimizer_resolve(handle.core, handle.urdb_core, scenario.to_dict(), folder, handle.trace())
+    document = _core.optimizer_resolve(handle.core, handle.urdb_core, scenario.to_dict(), folder, handle.trace()).wait()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnknownFieldWarning)
         return Scenario.from_dict(document)

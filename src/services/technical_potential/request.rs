@@ -1,13 +1,17 @@
 //! The technical potential service's calls: the configuration, a job's submission (validated
 //! against the configuration), one poll or deletion of a job, with the checks of their path and
-//! query arguments. The wait is Python's loop over `job_call` with `services::poll::Backoff`.
+//! query arguments, and the wait for a job (`job_call` repeated on the one schedule, `services::poll::Backoff`).
+
+use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use super::{parse_configuration, parse_job_result, parse_job_submission, validate_config_query, validate_job, ConfigQuery, Configuration, JobResult, JobStatus};
 use crate::error::{Error, Result};
+use crate::optimizer::scenario::text::{float_repr, str_repr};
 use crate::services::core::Core;
 use crate::services::missing::parse_failure;
+use crate::services::poll::Backoff;
 use crate::transport::{Body, Endpoint, Request};
 
 /// The `<explorer>` path segment: letters, digits, `-` and `_` only.
@@ -86,6 +90,43 @@ pub async fn job_call(core: Core, explorer: String, job_id: String, delete: bool
         });
     }
     Ok(result)
+}
+
+/// How a job is waited for: the first pause, the longest pause and the deadline.
+#[derive(Debug, Clone, Copy)]
+pub struct WaitSchedule {
+    pub poll_interval: Duration,
+    pub max_interval: Duration,
+    pub timeout: Duration,
+}
+
+/// Polls a job on `schedule` until it finishes (returned). A failure status raises `JobFailed`;
+/// past the deadline, `JobTimeout` names the job, its last status and how to resume the wait.
+pub async fn wait_for_job(core: Core, explorer: String, job_id: String, schedule: WaitSchedule) -> Result<JobResult> {
+    let mut backoff = Backoff::new(schedule.poll_interval, schedule.max_interval, schedule.timeout);
+    loop {
+        let result = job_call(core.clone(), explorer.clone(), job_id.clone(), false).await?;
+        if result.status == JobStatus::Finished {
+            return Ok(result);
+        }
+        match backoff.next_pause() {
+            Some(pause) => tokio::time::sleep(pause).await,
+            None => return Err(timed_out(&explorer, &job_id, result.status.as_str(), schedule.timeout)),
+        }
+    }
+}
+
+fn timed_out(explorer: &str, job_id: &str, last_status: &str, timeout: Duration) -> Error {
+    Error::JobTimeout {
+        message: format!(
+            "technical potential job {job_id} still {last_status} after {} s; resume with client.technical_potential.job({}, {}).wait()",
+            float_repr(timeout.as_secs_f64()),
+            str_repr(explorer),
+            str_repr(job_id)
+        ),
+        job_id: job_id.to_owned(),
+        last_status: last_status.to_owned(),
+    }
 }
 
 #[cfg(test)]
