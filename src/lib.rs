@@ -23,7 +23,7 @@ pub mod files;
 pub mod formats;
 pub mod geodesy;
 pub mod limits;
-pub mod local;
+pub mod embedded;
 pub mod optimizer;
 pub mod python;
 pub mod pvwatts;

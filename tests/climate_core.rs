@@ -9,11 +9,11 @@ use sunflux::spec::vocabulary::Attribute;
 use sunflux::formats::climate_zip::read_climate_zip;
 use sunflux::formats::wkt::{parse_wkt, Geometry, LonLat};
 use sunflux::formats::Format;
-use sunflux::local::catalog::Catalog;
-use sunflux::local::climate::{build_download_zip, prepare_download, site_year_table, ClimateHttpRequest};
-use sunflux::local::climate::grid::{describe_site, nearest_site};
-use sunflux::local::climate::jobs::{ClimateJobs, Download, JobLimits, JobState, NewJob, Refusal};
-use sunflux::local::weather_gen::{generate, ClimateSeries, SeriesOptions, SiteSpec, TimeBase};
+use sunflux::embedded::catalog::Catalog;
+use sunflux::embedded::climate::{build_download_zip, prepare_download, site_year_table, ClimateHttpRequest};
+use sunflux::embedded::climate::grid::{describe_site, nearest_site};
+use sunflux::embedded::climate::jobs::{ClimateJobs, Download, JobLimits, JobState, NewJob, Refusal};
+use sunflux::embedded::weather_gen::{generate, ClimateSeries, SeriesOptions, SiteSpec, TimeBase};
 use sunflux::services::climate::{validate_climate_request, RawClimateRequest};
 
 fn site(lat: f64, elevation_m: f64, seed: u64) -> SiteSpec {

@@ -10,7 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use sunflux::local::optimizer::{endpoint, JobStore, JobStoreConfig, Lookup, Submission};
+use sunflux::embedded::optimizer::{endpoint, JobStore, JobStoreConfig, Lookup, Submission};
 use sunflux::optimizer::{from_scenario, optimize, outputs, Model, ScenarioError, SolveControl};
 
 static SOLVER: Mutex<()> = Mutex::new(());

@@ -2,8 +2,8 @@
 //! parse back to the same result, and real response bodies (tests/data) parse.
 
 use sunflux::formats::Format;
-use sunflux::local::catalog::Catalog;
-use sunflux::local::solar::{answer, data_query_reply};
+use sunflux::embedded::catalog::Catalog;
+use sunflux::embedded::solar::{answer, data_query_reply};
 use sunflux::services::solar::{
     parse_data_query, station_rows, stations_to_record_batch, validate_data_query, DataQueryParams, QueryVersion,
     RawDataQuery, StationQuery,

@@ -6,11 +6,11 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Map, Value};
-use sunflux::local::prng::SplitMix64;
-use sunflux::local::reply::ServiceReply;
-use sunflux::local::technical_potential::{config_reply, job_delete_reply, job_get_reply, job_post_reply, DATA_SOURCE};
-use sunflux::local::technical_potential::jobs::{FailureMode, JobStore, JobTiming};
-use sunflux::local::technical_potential::model::{analyse, TpModel};
+use sunflux::embedded::prng::SplitMix64;
+use sunflux::embedded::reply::ServiceReply;
+use sunflux::embedded::technical_potential::{config_reply, job_delete_reply, job_get_reply, job_post_reply, DATA_SOURCE};
+use sunflux::embedded::technical_potential::jobs::{FailureMode, JobStore, JobTiming};
+use sunflux::embedded::technical_potential::model::{analyse, TpModel};
 use sunflux::services::technical_potential::{
     classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result,
     parse_job_submission, validate_job, Configuration, JobStatus, CORRIDOR_DISTANCES, LAND_USE_TYPES, RESOURCE_KEYS,

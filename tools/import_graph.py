@@ -8,7 +8,7 @@ A module is a file under ``src/`` (``a/mod.rs`` is ``a``). An edge ``a -> b`` is
 Two measures:
 
 - circles: groups of top-level parts (``transport``, ``services``, ``formats``, ``pvwatts``,
-  ``optimizer``, ``local``, ``python`` and the files beside them) that use each other round a loop, and groups
+  ``optimizer``, ``embedded``, ``python`` and the files beside them) that use each other round a loop, and groups
   of modules inside one part that do;
 - upward imports: a part using one that ``LAYERS`` puts above it.
 
@@ -28,7 +28,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 # Bottom to top: a part may use the parts below it, never one above.
-LAYERS = ["error", "geodesy", "redact", "limits", "spec", "files", "runtime", "formats", "pvwatts", "optimizer", "transport", "services", "local", "python", "lib"]
+LAYERS = ["error", "geodesy", "redact", "limits", "spec", "files", "runtime", "formats", "pvwatts", "optimizer", "transport", "services", "embedded", "python", "lib"]
 
 USE = re.compile(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 

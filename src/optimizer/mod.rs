@@ -1,6 +1,6 @@
 //! The optimizer engine: the lifecycle-cost program of an optimizer scenario, solved in
 //! process. It knows no HTTP, no transport and no Python; the embedded service
-//! (`local::optimizer`) and the Python bindings call it.
+//! (`embedded::optimizer`) and the Python bindings call it.
 //!
 //! - `scenario`: the service's schema, validation and text rules, shared with the client;
 //! - `model`: a resolved scenario read into typed inputs (`Model`), or the parts it does not

@@ -12,7 +12,7 @@ pub mod client;
 pub mod climate;
 pub mod convert;
 pub mod errors;
-pub mod local;
+pub mod embedded;
 pub mod optimizer;
 pub mod poll;
 pub mod pv;
@@ -46,7 +46,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<bridge::CancelToken>()?;
     m.add_class::<poll::Backoff>()?;
     m.add_function(wrap_pyfunction!(bridge::quiesce, m)?)?;
-    m.add_class::<local::CoreLocalService>()?;
+    m.add_class::<embedded::CoreLocalService>()?;
     m.add_class::<solar::CoreStationQuery>()?;
     m.add_class::<pv::CorePvEstimate>()?;
     m.add_class::<optimizer::CoreSimulatedLoad>()?;

@@ -11,7 +11,7 @@ use super::convert::{arrow_table, json_to_py, py_to_json};
 use super::errors::to_pyerr;
 use super::optimizer::survival;
 use crate::error::Error;
-use crate::local::catalog::Catalog;
+use crate::embedded::catalog::Catalog;
 use crate::optimizer::outage_inputs;
 use crate::optimizer::scenario::text::python_str;
 use crate::services::optimizer::series::{self, output_columns, results_series, SeriesAxis};

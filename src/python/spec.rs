@@ -7,8 +7,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-use crate::local::FaultKind;
-use crate::local::climate::datasets::DATASETS;
+use crate::embedded::FaultKind;
+use crate::embedded::climate::datasets::DATASETS;
 use crate::pvwatts::weather::metadata_keys;
 use crate::spec::vocabulary::{Attribute, Dataset};
 use crate::spec::limits;

@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 
 use crate::formats::timezone::standard_time_zone;
-use crate::local::catalog::Catalog;
+use crate::embedded::catalog::Catalog;
 
 /// The zone a frame in standard time `tz_hours` (hours east of UTC) is labelled with:
 /// `Etc/GMT∓N` for whole hours, a zone that keeps a fractional offset without daylight saving

@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn fast_writer_matches_display() {
-        let mut rng = crate::local::prng::SplitMix64::new(8);
+        let mut rng = crate::embedded::prng::SplitMix64::new(8);
         let mut values = vec![
             0.0,
             -0.0,
@@ -205,11 +205,11 @@ mod tests {
     /// bits of the standard parser.
     #[test]
     fn random_numbers_parse_like_the_standard_parser() {
-        fn random_digits(rng: &mut crate::local::prng::SplitMix64, most: u64) -> String {
+        fn random_digits(rng: &mut crate::embedded::prng::SplitMix64, most: u64) -> String {
             let count = rng.below(most + 1);
             (0..count).map(|_| char::from(b'0' + rng.below(10) as u8)).collect()
         }
-        let mut rng = crate::local::prng::SplitMix64::new(29);
+        let mut rng = crate::embedded::prng::SplitMix64::new(29);
         let mut texts = Vec::new();
         for _ in 0..300_000 {
             let sign = ["", "", "-", "+"][rng.below(4) as usize];
@@ -282,7 +282,7 @@ mod tests {
     /// anywhere in a large body: parsed in parallel exactly as on one thread.
     #[test]
     fn shared_bodies_parse_like_borrowed_ones() {
-        let mut rng = crate::local::prng::SplitMix64::new(31);
+        let mut rng = crate::embedded::prng::SplitMix64::new(31);
         let mut body = String::from("a\nb\nYear,Month,Day,Hour,Minute,GHI,air temperature at 2m (Celsius)\n");
         let start = days_from_civil(2012, 1, 1);
         for row in 0..20_000i64 {
@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn newline_count_matches_a_byte_count() {
-        let mut rng = crate::local::prng::SplitMix64::new(12);
+        let mut rng = crate::embedded::prng::SplitMix64::new(12);
         let bytes: Vec<u8> =
             (0..10_007).map(|_| [b'\n', b'\r', b'0', 0x8A, 0x0B, 0x09, 0xFF][rng.below(7) as usize]).collect();
         for start in 0..9 {

@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::local::technical_potential::model::{analyse, TpModel};
+use crate::embedded::technical_potential::model::{analyse, TpModel};
 use crate::services::technical_potential::{JobRequest, JobResult, JobResultData, JobStatus, JobSubmission};
 
 /// The number of a store's first job.

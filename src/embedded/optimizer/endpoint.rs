@@ -7,7 +7,7 @@
 use serde_json::{json, Map, Value};
 
 use super::jobs::{JobStore, Lookup, Submission, STATUS_ERROR};
-use crate::local::reply::ServiceReply;
+use crate::embedded::reply::ServiceReply;
 
 /// `status` of a POST rejected by validation.
 pub const INVALID_INPUTS_STATUS: &str =
@@ -76,7 +76,7 @@ pub fn results_reply(store: &JobStore, run_uuid: &str) -> ServiceReply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::optimizer::jobs::JobStoreConfig;
+    use crate::embedded::optimizer::jobs::JobStoreConfig;
 
     fn body(reply: &ServiceReply) -> Value {
         serde_json::from_slice(&reply.body).unwrap()

@@ -21,9 +21,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use crate::local::prng::SplitMix64;
+use crate::embedded::prng::SplitMix64;
 use crate::spec::limits as spec_limits;
-use crate::local::climate::grid::SiteInfo;
+use crate::embedded::climate::grid::SiteInfo;
 use crate::services::climate::ClimateParams;
 use serde_json::Value;
 

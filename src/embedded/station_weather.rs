@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use crate::local::catalog::CatalogStation;
-use crate::local::weather_gen::{tmy_year, SiteSpec};
+use crate::embedded::catalog::CatalogStation;
+use crate::embedded::weather_gen::{tmy_year, SiteSpec};
 use crate::pvwatts::{SiteMeta, Weather, WeatherColumns};
 
 /// Where the station's weather comes from (the synthetic weather generator in the service).

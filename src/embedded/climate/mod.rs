@@ -1,6 +1,6 @@
 //! The embedded climate download endpoint, `GET|POST <family root>/<dataset_slug>-download.<json|csv>`
 //! (the spec's climate download and NSRDB's, `spec::routes::Endpoint::ClimateDownload`; the
-//! roots are `spec::routes::DatasetFamily::root`, the data sets `local::climate::datasets`), as pure functions from a
+//! roots are `spec::routes::DatasetFamily::root`, the data sets `embedded::climate::datasets`), as pure functions from a
 //! request to a `ServiceReply`, plus the download file route and the test outbox.
 //!
 //! Flow for the HTTP layer (the bookkeeping lives behind one lock; no lock is held while data
@@ -35,13 +35,13 @@ use serde_json::{json, Map, Value};
 use crate::formats::climate_csv::{write_climate_csv, ClimateMetadata, ClimateTable, DataColumn, Units, SYNTHETIC_SOURCE};
 use crate::formats::climate_zip::{build_zip, entry_name};
 use crate::formats::Format;
-use crate::local::catalog::Catalog;
-use crate::local::climate::datasets::{coverage_of, outside, UnknownDataset};
-use crate::local::climate::grid::{describe_site, sites_for_geometry, GridError, SiteInfo, GRID_STEP_DEG};
-use crate::local::climate::jobs::{ClimateJobs, Download, NewJob, PreparedDownload, Refusal};
-use crate::local::reply::ServiceReply;
-use crate::local::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
-use crate::local::weather_gen::{generate, SeriesOptions};
+use crate::embedded::catalog::Catalog;
+use crate::embedded::climate::datasets::{coverage_of, outside, UnknownDataset};
+use crate::embedded::climate::grid::{describe_site, sites_for_geometry, GridError, SiteInfo, GRID_STEP_DEG};
+use crate::embedded::climate::jobs::{ClimateJobs, Download, NewJob, PreparedDownload, Refusal};
+use crate::embedded::reply::ServiceReply;
+use crate::embedded::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceState};
+use crate::embedded::weather_gen::{generate, SeriesOptions};
 use crate::spec::routes::{DatasetFamily, DOWNLOAD_FILES_PREFIX};
 use crate::services::climate::{
     check_weight, request_weight, validate_climate_request, ClimateParams, RawClimateRequest, MAX_REQUEST_WEIGHT,
@@ -328,7 +328,7 @@ mod tests {
     use super::*;
     use crate::formats::climate_csv::parse_climate_csv;
     use crate::formats::climate_zip::read_climate_zip;
-    use crate::local::climate::jobs::JobLimits;
+    use crate::embedded::climate::jobs::JobLimits;
 
     /// A data set of the catalogue (`datasets::DATASETS`).
     const SLUG: &str = "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5";

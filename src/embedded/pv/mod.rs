@@ -10,10 +10,10 @@ use serde_json::{json, Map, Value};
 
 use crate::formats::xml::write_xml;
 use crate::formats::Format;
-use crate::local::catalog::{Catalog, CatalogStation};
-use crate::local::reply::ServiceReply;
-use crate::local::station_weather::WeatherSource;
-use crate::local::state::{query_pairs, reply_response, ServiceState};
+use crate::embedded::catalog::{Catalog, CatalogStation};
+use crate::embedded::reply::ServiceReply;
+use crate::embedded::station_weather::WeatherSource;
+use crate::embedded::state::{query_pairs, reply_response, ServiceState};
 use crate::pvwatts::simulate;
 use crate::services::pv_estimator::{validate_estimate, EstimateParams, Location, PvEstimate, RawEstimate, SscInfo, StationInfo};
 use crate::services::solar::{v2_file_id_problem, QueryVersion};

@@ -28,7 +28,7 @@ use crate::optimizer::outputs::{self, BodyMeta};
 use crate::optimizer::run::{RunError, INFEASIBLE_MESSAGE};
 use crate::optimizer::scenario::timeout_seconds;
 use crate::optimizer::solve::SolveControl;
-use crate::local::prng::SplitMix64;
+use crate::embedded::prng::SplitMix64;
 
 pub const STATUS_OPTIMIZING: &str = "Optimizing...";
 pub const STATUS_OPTIMAL: &str = "optimal";

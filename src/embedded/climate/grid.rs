@@ -15,7 +15,7 @@
 //!   band), plus cells whose centre is inside (even–odd crossings on the band's centre line). A
 //!   cell with no edge inside it is wholly in or out, so this is exact. Edges are straight in
 //!   degrees; polygons must not cross the antimeridian.
-//! - Description (synthetic, from `local::catalog`): a site is on land when a tmy3 or intl
+//! - Description (synthetic, from `embedded::catalog`): a site is on land when a tmy3 or intl
 //!   catalog station lies within 400 km (the catalog's land radius); it takes that station's
 //!   state, country, time zone and an elevation varied around the station's (±(12 % + 30 m),
 //!   fixed per site). The city is the station's when it lies within 50 km, else `-`; there is
@@ -25,9 +25,9 @@
 
 use crate::formats::wkt::{Geometry, LonLat, Polygon};
 use crate::geodesy::haversine_m;
-use crate::local::catalog::{fnv1a64, Catalog, CatalogStation, Hit};
-use crate::local::prng::SplitMix64;
-use crate::local::weather_gen::SiteSpec;
+use crate::embedded::catalog::{fnv1a64, Catalog, CatalogStation, Hit};
+use crate::embedded::prng::SplitMix64;
+use crate::embedded::weather_gen::SiteSpec;
 use crate::services::solar::Dataset;
 
 /// Grid spacing, degrees.

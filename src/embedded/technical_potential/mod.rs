@@ -27,10 +27,10 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use crate::local::reply::ServiceReply;
-use crate::local::state::{lock, query_pairs, reply_response, ServiceState};
-use crate::local::technical_potential::jobs::{JobError, JobStore};
-use crate::local::technical_potential::model::TpModel;
+use crate::embedded::reply::ServiceReply;
+use crate::embedded::state::{lock, query_pairs, reply_response, ServiceState};
+use crate::embedded::technical_potential::jobs::{JobError, JobStore};
+use crate::embedded::technical_potential::model::TpModel;
 use crate::services::technical_potential::{
     validate_config_query, validate_job, ConfigQuery, JobRequest, JobResult, RegionConfig,
 };
@@ -172,8 +172,8 @@ fn echoed_inputs(query: &[(String, String)], names: &[&str]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::local::technical_potential::model::LIVE_EXPLORER;
-    use crate::local::technical_potential::jobs::JobTiming;
+    use crate::embedded::technical_potential::model::LIVE_EXPLORER;
+    use crate::embedded::technical_potential::jobs::JobTiming;
     use std::time::Duration;
 
     fn query(pairs: &[(&str, &str)]) -> Vec<(String, String)> {

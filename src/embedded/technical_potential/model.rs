@@ -51,8 +51,8 @@ use serde_json::{json, Value};
 use crate::formats::calendar::HOURS_PER_YEAR;
 use crate::formats::wkt::{LonLat, Polygon};
 use crate::geodesy::{haversine_m, EARTH_RADIUS_M};
-use crate::local::catalog::fnv1a64;
-use crate::local::prng::SplitMix64;
+use crate::embedded::catalog::fnv1a64;
+use crate::embedded::prng::SplitMix64;
 use crate::services::technical_potential::{
     number_value, ClassStats, Configuration, Corridor, FieldName, InputField, JobFilters, JobResultData, Range,
     RegionConfig, ResourceConfig, ResourceData, Stats, CORRIDOR_DISTANCES, LAND_USE_TYPES, SOLAR_RESOURCE_DEFAULT,

@@ -32,7 +32,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::geodesy::{haversine_m, EARTH_RADIUS_M};
-use crate::local::prng::SplitMix64;
+use crate::embedded::prng::SplitMix64;
 use crate::services::solar::{Dataset, QueryVersion};
 
 /// Spacing of the satdb grid, degrees.

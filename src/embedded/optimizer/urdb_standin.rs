@@ -10,7 +10,7 @@
 
 use serde_json::{json, Value};
 
-use crate::local::reply::ServiceReply;
+use crate::embedded::reply::ServiceReply;
 
 /// The made-up utility of every synthetic rate.
 pub const SYNTHETIC_UTILITY: &str = "Sunflux Synthetic Utility";

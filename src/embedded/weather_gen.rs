@@ -42,7 +42,7 @@ use std::f64::consts::PI;
 
 use crate::formats::climate_csv::{civil_from_days, days_from_civil, is_leap_year};
 use crate::spec::vocabulary::Attribute;
-use crate::local::prng::SplitMix64;
+use crate::embedded::prng::SplitMix64;
 use crate::pvwatts::solarpos::{Observer, SolarCalculator};
 
 /// The site a series is generated for.

@@ -9,12 +9,12 @@ use super::convert::{raw_value, Arguments};
 use super::errors::to_pyerr;
 use super::pvwatts::CoreWeather;
 use crate::error::Error;
-use crate::local::state::ServiceState;
-use crate::local::climate::jobs::{JobLimits, RateLimit as ClimateRate};
-use crate::local::optimizer::JobStoreConfig as OptimizerJobConfig;
-use crate::local::state::lock;
-use crate::local::technical_potential::jobs::{FailureMode, JobTiming};
-use crate::local::{FaultConfig, FaultKind, LocalService, ServiceConfig};
+use crate::embedded::state::ServiceState;
+use crate::embedded::climate::jobs::{JobLimits, RateLimit as ClimateRate};
+use crate::embedded::optimizer::JobStoreConfig as OptimizerJobConfig;
+use crate::embedded::state::lock;
+use crate::embedded::technical_potential::jobs::{FailureMode, JobTiming};
+use crate::embedded::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
 use crate::spec::routes::is_identifier;
 

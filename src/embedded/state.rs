@@ -1,6 +1,6 @@
 //! What every endpoint of the embedded service shares: its configuration, the state of one
 //! running service (keys, limits, job stores, counters) and the helpers that turn requests and
-//! replies into HTTP. The bottom of `local/`: it uses no endpoint and no router.
+//! replies into HTTP. The bottom of `embedded/`: it uses no endpoint and no router.
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::AtomicBool;

@@ -7,10 +7,10 @@
 use serde_json::{json, Map, Value};
 
 use crate::formats::Format;
-use crate::local::catalog::Catalog;
-use crate::local::pv::{echoed_inputs, rejection, resolve_location, station_info, written, SSC_VERSION};
-use crate::local::station_weather::WeatherSource;
-use crate::local::reply::ServiceReply;
+use crate::embedded::catalog::Catalog;
+use crate::embedded::pv::{echoed_inputs, rejection, resolve_location, station_info, written, SSC_VERSION};
+use crate::embedded::station_weather::WeatherSource;
+use crate::embedded::reply::ServiceReply;
 use crate::pvwatts::v8::simulate_v8_with_sun_path;
 use crate::pvwatts::solarpos::Precision;
 use crate::pvwatts::SunPath;

@@ -9,9 +9,9 @@
 use serde_json::{json, Map, Value};
 
 use crate::formats::Format;
-use crate::local::catalog::{Catalog, Hit};
-use crate::local::reply::ServiceReply;
-use crate::local::state::{query_pairs, reply_response, AuthenticatedKey, ServiceState};
+use crate::embedded::catalog::{Catalog, Hit};
+use crate::embedded::reply::ServiceReply;
+use crate::embedded::state::{query_pairs, reply_response, AuthenticatedKey, ServiceState};
 use crate::services::solar::{
     no_data_warning, validate_data_query, write_data_query, DataQueryParams, Dataset, QueryVersion, RawDataQuery,
     Station, StationQuery,

@@ -239,7 +239,7 @@ mod tests {
 
     use super::*;
     use crate::limits::{SERVICE_HEADER_TIMEOUT, SERVICE_MAX_BODY_BYTES, SERVICE_MAX_HIT_PATHS};
-    use crate::local::state::OTHER_PATHS;
+    use crate::embedded::state::OTHER_PATHS;
 
     fn started(timeout: Duration) -> (tokio::runtime::Runtime, LocalService) {
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
