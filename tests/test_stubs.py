@@ -4,7 +4,6 @@ the same parameters, and mypy accepts the package's typed surface."""
 from __future__ import annotations
 
 import ast
-import importlib
 import inspect
 import pathlib
 import subprocess
@@ -271,14 +270,18 @@ _BUILTINS: dict[str, type | tuple[type, ...]] = {
 
 
 def _stubbed_class(name: str) -> type:
-    """A class the stub names: the core's own, or a public record it imports (the core builds
-    those, such as `technical_potential.Region`)."""
+    """A class the stub names: the core's own (the stub imports nothing of sunflux's)."""
     if hasattr(_core, name):
         return getattr(_core, name)  # type: ignore[no-any-return]
+    raise AssertionError(f"the stub names {name}, which the core does not define")
+
+
+def _stubbed_alias(name: str) -> ast.expr | None:
+    """The type a private alias of the stub stands for (``_RegionValues = tuple[...]``)."""
     for node in ast.parse(STUB.read_text()).body:
-        if isinstance(node, ast.ImportFrom) and node.module and any(alias.name == name for alias in node.names):
-            return getattr(importlib.import_module(node.module), name)  # type: ignore[no-any-return]
-    raise AssertionError(f"the stub names {name}, which neither the core nor its imports define")
+        if isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and target.id == name for target in node.targets):
+            return node.value
+    return None
 
 
 def _conforms(value: object, annotation: ast.expr) -> bool:
@@ -292,6 +295,9 @@ def _conforms(value: object, annotation: ast.expr) -> bool:
             return True
         if annotation.id == "_ArrowStream":
             return hasattr(value, "__arrow_c_stream__")
+        alias = _stubbed_alias(annotation.id)
+        if alias is not None:
+            return _conforms(value, alias)
         expected = _BUILTINS.get(annotation.id) or _stubbed_class(annotation.id)
         return isinstance(value, expected) and not (annotation.id == "int" and isinstance(value, bool))
     assert isinstance(annotation, ast.Subscript), ast.unparse(annotation)
@@ -365,3 +371,11 @@ def test_core_results_have_the_stubbed_types(service: sunflux.LocalService) -> N
             assert _conforms(result, returns), f"{type(value).__name__}.{member} -> {result!r:.200}"
             checked += 1
     assert checked >= 50
+
+
+def test_the_stub_is_self_contained() -> None:
+    """`_core.pyi` imports nothing of sunflux's: the core sits at the bottom of the package."""
+    imports = [node for node in ast.walk(ast.parse(STUB.read_text())) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    modules = [node.module or "" for node in imports if isinstance(node, ast.ImportFrom)]
+    modules += [alias.name for node in imports if isinstance(node, ast.Import) for alias in node.names]
+    assert [module for module in modules if module.split(".")[0] == "sunflux"] == []

@@ -1,4 +1,5 @@
-"""The Rust core's import graph: which module uses which, its circles and its upward imports.
+"""The import graphs of the Rust core and of the Python package: which module uses which, their
+circles and their upward imports.
 
     python tools/import_graph.py            # a summary
     python tools/import_graph.py --list     # every circle and upward import
@@ -15,17 +16,45 @@ Two measures:
 A module and its own children count as one (a private child using its parent's types is how a
 Rust module splits, not a circle).
 
-Comments and ``#[cfg(test)]`` modules are not read. Exit status 0 always: it measures.
+Comments and ``#[cfg(test)]`` modules are not read.
+
+The Python package (``python/sunflux``, ``_core.pyi`` standing for the compiled core) is measured
+the same way: an edge is an import run at import time or inside a function (both load the module;
+a function-level import only postpones it), never one under ``if TYPE_CHECKING:``, which type
+checkers alone read. ``from package import name`` is an edge to the module ``name`` when it is
+one, else to the package. ``PY_LAYERS`` orders the package bottom to top; a module imports its
+own layer or below, and circles are counted over all modules.
+
+Exit status 0 always: it measures.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import sys
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+PACKAGE = Path(__file__).resolve().parents[1] / "python" / "sunflux"
+
+# The Python package bottom to top (a name covers its submodules): the compiled core; errors and
+# option vocabularies; helpers on frames, units and arguments; the sync/async adapter; the handle
+# services are given; the services and engines; the clients; what builds on clients; the faces.
+PY_LAYERS = [
+    ["sunflux._core"],
+    ["sunflux._errors", "sunflux._options"],
+    ["sunflux._arguments", "sunflux._units", "sunflux._progress", "sunflux._frames", "sunflux._pvgis", "sunflux._solaranywhere",
+     "sunflux._solver", "sunflux._cache"],
+    ["sunflux._twins"],
+    ["sunflux._handle"],
+    ["sunflux.solar", "sunflux.pv", "sunflux.pvwatts", "sunflux.climate", "sunflux.technical_potential", "sunflux.optimizer",
+     "sunflux._sites"],
+    ["sunflux._client"],
+    ["sunflux._local", "sunflux.distributed"],
+    ["sunflux", "sunflux.__main__", "sunflux._demo", "sunflux.pytest_plugin"],
+]
 
 # Bottom to top: a part may use the parts below it, never one above.
 LAYERS = ["error", "geodesy", "redact", "limits", "spec", "files", "runtime", "formats", "pvwatts", "optimizer", "transport", "services", "embedded", "python", "lib"]
@@ -119,6 +148,58 @@ def strongly_connected(graph: dict) -> list[list]:
     return groups
 
 
+def python_module_of(path: Path) -> str:
+    parts = ("sunflux",) + path.relative_to(PACKAGE).with_suffix("").parts
+    return ".".join(parts[:-1]) if parts[-1] == "__init__" else ".".join(parts)
+
+
+def _runtime_imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement outside ``if TYPE_CHECKING:`` blocks (their ``else`` counts)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                for branch in child.orelse:
+                    visit(ast.Module(body=[branch], type_ignores=[]))
+            elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                found.append(child)
+            else:
+                visit(child)
+
+    visit(tree)
+    return found
+
+
+def python_edges() -> dict[str, set[str]]:
+    files = {python_module_of(f): f for f in sorted(PACKAGE.rglob("*.py"))}
+    files.setdefault("sunflux._core", PACKAGE / "_core.pyi")
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, file in files.items():
+        package = name if file.name == "__init__.py" else name.rpartition(".")[0]
+        for node in _runtime_imports(ast.parse(file.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                base = node.module or ""
+                if node.level:
+                    kept = package.split(".")[: len(package.split(".")) - node.level + 1]
+                    base = ".".join(kept + ([base] if base else []))
+                targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in files else base for alias in node.names]
+            graph[name] |= {target for target in targets if target in files and target != name}
+    return graph
+
+
+def python_layer(module: str) -> int | None:
+    """The index in ``PY_LAYERS`` of the longest name covering ``module``."""
+    best: tuple[int, int] | None = None
+    for index, names in enumerate(PY_LAYERS):
+        for covering in names:
+            if (module == covering or module.startswith(covering + ".")) and (best is None or len(covering) > best[0]):
+                best = (len(covering), index)
+    return None if best is None else best[1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="print every circle and upward import")
@@ -152,6 +233,27 @@ def main() -> None:
             print("  circle:", " <-> ".join(name(m) for m in group))
         for source, target in upward:
             print(f"  upward: {name(source)} -> {name(target)}")
+    python = python_edges()
+    python_circles = strongly_connected(python)
+    layers = {module: python_layer(module) for module in python}
+    unlayered = sorted(module for module, layer in layers.items() if layer is None)
+    python_upward = [
+        (source, target)
+        for source, targets in sorted(python.items())
+        for target in sorted(targets)
+        if layers[source] is not None and layers[target] is not None and layers[target] > layers[source]  # type: ignore[operator]
+    ]
+    print(f"python modules: {len(python)}, edges: {sum(len(t) for t in python.values())}")
+    print(f"python circles: {len(python_circles)}")
+    print(f"python upward imports: {len(python_upward)}")
+    print(f"python modules without a layer: {len(unlayered)}")
+    if show:
+        for group in python_circles:
+            print("  python circle:", " <-> ".join(group))
+        for source, target in python_upward:
+            print(f"  python upward: {source} -> {target}")
+        for module in unlayered:
+            print(f"  python without a layer: {module}")
 
 
 if __name__ == "__main__":

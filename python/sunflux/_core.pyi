@@ -4,9 +4,13 @@ import os
 from collections.abc import Generator
 from typing import Any, Callable, Final, Generic, Literal, Protocol, TypeVar
 
-from sunflux.technical_potential import Region
 
 _T = TypeVar("_T")
+# A technical-potential region as plain values: (id, region_id, label, resources), each resource
+# (id, key, label, default_power_density, input_fields), each field (id, name, data type, values, default).
+_InputFieldValues = tuple[int, str, str, Any, Any]
+_ResourceValues = tuple[int, str, str, float | None, list[_InputFieldValues]]
+_RegionValues = tuple[int, int, str, list[_ResourceValues]]
 
 __version__: Final[str]
 DEFAULT_BASE_URL: Final[str]
@@ -427,9 +431,8 @@ def pvwatts_simulate_many_v8(
 
 class CoreTpConfiguration:
     """A parsed configuration; the Python `Configuration` wraps it."""
-    def regions(self) -> list[Region]:
-        """Every region with its resources and their input fields, as the public records of
-        `sunflux.technical_potential` built from the typed configuration."""
+    def regions(self) -> list[_RegionValues]:
+        """Every region with its resources and their input fields, as plain values."""
     @property
     def version(self) -> str | None: ...
     def inputs(self) -> dict[str, Any]: ...

@@ -1,6 +1,7 @@
 """Turning Arrow streams from the core into polars, pandas or pyarrow objects without copying
 where the library allows it (polars and pyarrow import the buffers as they are), and reading the
-embedded service's "synthetic" label from a stream's Arrow schema metadata."""
+embedded service's "synthetic" label from a stream's Arrow schema metadata, and the wall-clock
+``local_time`` column beside a frame's timestamps."""
 
 from __future__ import annotations
 
@@ -58,3 +59,18 @@ def to_pandas(stream: ArrowStream, *, index: bool = False) -> pd.DataFrame:
     if synthetic:
         frame.attrs["synthetic"] = True
     return frame
+
+
+def with_local_time(frame: pl.DataFrame, local_offset: float | None = None) -> pl.DataFrame:
+    """``frame`` with ``local_time`` after its tz-aware ``timestamp``: the wall clock of the
+    stamps' own zone, or of the standard time ``local_offset`` hours east of UTC when given."""
+    import polars as pl
+
+    stamps = pl.col("timestamp")
+    if local_offset is None:
+        wall = stamps.dt.replace_time_zone(None)
+    else:  # by the offset itself: polars names no zone for some offsets (+5:45 has only a city's)
+        wall = stamps.dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(local_offset * 60))
+    order = list(frame.columns)
+    order.insert(order.index("timestamp") + 1, "local_time")
+    return frame.with_columns(wall.alias("local_time")).select(order)

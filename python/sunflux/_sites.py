@@ -7,6 +7,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import TYPE_CHECKING, Union
 
 from sunflux._errors import ParameterError
+from sunflux._frames import with_local_time
 
 if TYPE_CHECKING:
     import polars as pl
@@ -78,17 +79,3 @@ def _in_utc(site: Hashable, source: SiteFrame) -> pl.DataFrame:
         frame = with_local_time(frame, local_offset)
     return frame.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC"))
 
-
-def with_local_time(frame: pl.DataFrame, local_offset: float | None = None) -> pl.DataFrame:
-    """``frame`` with ``local_time`` after its tz-aware ``timestamp``: the wall clock of the
-    stamps' own zone, or of the standard time ``local_offset`` hours east of UTC when given."""
-    import polars as pl
-
-    stamps = pl.col("timestamp")
-    if local_offset is None:
-        wall = stamps.dt.replace_time_zone(None)
-    else:  # by the offset itself: polars names no zone for some offsets (+5:45 has only a city's)
-        wall = stamps.dt.convert_time_zone("UTC").dt.replace_time_zone(None) + pl.duration(minutes=round(local_offset * 60))
-    order = list(frame.columns)
-    order.insert(order.index("timestamp") + 1, "local_time")
-    return frame.with_columns(wall.alias("local_time")).select(order)

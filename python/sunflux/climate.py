@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from sunflux import _core
-from sunflux._client import handle_of
 from sunflux._errors import ParameterError
-from sunflux._frames import is_synthetic, to_pandas, to_polars
+from sunflux._frames import is_synthetic, to_pandas, to_polars, with_local_time
 from sunflux._options import RequestMethod
 from sunflux._progress import Progress, progress_flag
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client, CoreHandle
+    from sunflux._handle import CoreHandle
     from sunflux.pvwatts import Weather
 
 __all__ = [
@@ -313,8 +312,6 @@ class _BulkPlan:
         one zone), as `sunflux.pvwatts.simulate_many` does."""
         import polars as pl
 
-        from sunflux._sites import with_local_time
-
         frames = [
             self.frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year"))
             for job in self.jobs
@@ -332,8 +329,8 @@ class _ClimateBase:
     """What both climate classes share: the core handle, the requests' arguments (lists joined
     as the core reads them) and the bulk download's plan."""
 
-    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
-        self._handle = handle_of(handle)
+    def __init__(self, handle: CoreHandle) -> None:
+        self._handle = handle
 
     def _csv_args(
         self, dataset: str, lat: float, lon: float, year: int, email: str, attributes: Iterable[str] | str | None, utc: bool,

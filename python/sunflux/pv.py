@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 from typing_extensions import TypeVar
 
 from sunflux import _core
-from sunflux._client import handle_of
 from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars
 from sunflux._options import ArrayTypeCode, EstimateFormat, EstimatorDataset, EstimatorVersion, ModuleTypeCode, Timeframe
@@ -23,7 +22,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client, CoreHandle
+    from sunflux._handle import CoreHandle
     from sunflux.solar import Station
 
 __all__ = [
@@ -351,8 +350,8 @@ class _PvBase:
     """What both PV classes share: the core handle, the version rule, the request's arguments
     and the result."""
 
-    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
-        self._handle = handle_of(handle)
+    def __init__(self, handle: CoreHandle) -> None:
+        self._handle = handle
 
     def _estimate(
         self,

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from sunflux import _core
-from sunflux._client import handle_of
 from sunflux._errors import ParameterError, warn_service
 from sunflux._frames import to_pandas, to_polars, to_pyarrow
 from sunflux._options import QueryFormat, QueryVersion, SolarDataset
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
 
-    from sunflux._client import AsyncClient, Client, CoreHandle
+    from sunflux._handle import CoreHandle
 
 __all__ = ["Station", "StationQuery", "SolarService", "AsyncSolarService", "parse_data_query"]
 
@@ -164,8 +163,8 @@ def parse_data_query(
 class _SolarBase:
     """What both solar classes share: the core handle, the request's arguments and the result."""
 
-    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
-        self._handle = handle_of(handle)
+    def __init__(self, handle: CoreHandle) -> None:
+        self._handle = handle
 
     def _data_query(
         self,

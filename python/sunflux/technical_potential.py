@@ -15,7 +15,6 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
-from sunflux._client import handle_of
 from sunflux._errors import ParameterError
 from sunflux._frames import to_polars
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call, unchanged
@@ -23,7 +22,7 @@ from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call, 
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client, CoreHandle
+    from sunflux._handle import CoreHandle
 
 __all__ = [
     "InputField",
@@ -98,7 +97,10 @@ class Configuration:
 
     def __init__(self, core: _core.CoreTpConfiguration) -> None:
         self._core = core
-        self.regions: list[Region] = core.regions()
+        self.regions: list[Region] = [
+            Region(region_id_, region_id, label, [Resource(*resource[:4], [InputField(*f) for f in resource[4]]) for resource in resources])
+            for region_id_, region_id, label, resources in core.regions()
+        ]
         self.version: str | None = core.version
         self.inputs: dict[str, Any] = core.inputs()
 
@@ -195,8 +197,8 @@ class _JobBase:
     """What both job classes share: the handle, the job's identity, the last finished result
     and turning a poll's answer into a `JobState` or `JobResult`."""
 
-    def __init__(self, handle: CoreHandle | Client | AsyncClient, explorer: str, job_id: str) -> None:
-        self._handle = handle_of(handle)
+    def __init__(self, handle: CoreHandle, explorer: str, job_id: str) -> None:
+        self._handle = handle
         self.explorer = explorer
         self.job_id = job_id
         self._result: JobResult | None = None
@@ -290,8 +292,8 @@ class _TechnicalPotentialBase:
     """What both service classes share: the handle, the configurations already read (one per
     explorer, for ``submit``'s checks) and the requests' arguments."""
 
-    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
-        self._handle = handle_of(handle)
+    def __init__(self, handle: CoreHandle) -> None:
+        self._handle = handle
         self._configs: dict[str, Configuration] = {}
 
     def _config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Call[Configuration]:

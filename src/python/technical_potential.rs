@@ -2,6 +2,7 @@
 //! it, polling, results with class tables, deletion.
 
 use pyo3::prelude::*;
+use pyo3::IntoPyObjectExt;
 
 use super::client::CoreClient;
 use super::pending::PendingCall;
@@ -22,12 +23,9 @@ pub struct CoreTpConfiguration {
 
 #[pymethods]
 impl CoreTpConfiguration {
-    /// Every region with its resources and their input fields, as the public records of
-    /// `sunflux.technical_potential` (`Region`, `Resource`, `InputField`) built from the typed
-    /// configuration.
+    /// Every region with its resources and their input fields, as plain values (`region_values`).
     fn regions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
-        let records = PublicRecords::new(py)?;
-        self.config.regions.iter().map(|region| records.region(region)).collect()
+        self.config.regions.iter().map(|region| region_values(py, region)).collect()
     }
 
     #[getter]
@@ -47,35 +45,23 @@ impl CoreTpConfiguration {
     }
 }
 
-/// The configuration's public record classes, so a typed region becomes a Python record
-/// without a detour through JSON.
-struct PublicRecords<'py> {
-    region: Bound<'py, PyAny>,
-    resource: Bound<'py, PyAny>,
-    input_field: Bound<'py, PyAny>,
+/// One region's configuration as plain values: `(id, region_id, label, resources)`, each
+/// resource `(id, key, label, default_power_density, input_fields)`, each input field
+/// `(field_id, field_name, data_type, field_values, default_value)`; `sunflux.technical_potential`
+/// makes its public records of them.
+fn region_values<'py>(py: Python<'py>, region: &RegionConfig) -> PyResult<Bound<'py, PyAny>> {
+    let resources = region.resources.iter().map(|resource| resource_values(py, resource)).collect::<PyResult<Vec<_>>>()?;
+    (region.id, region.region_id, region.label.as_str(), resources).into_bound_py_any(py)
 }
 
-impl<'py> PublicRecords<'py> {
-    fn new(py: Python<'py>) -> PyResult<Self> {
-        let module = py.import("sunflux.technical_potential")?;
-        Ok(PublicRecords { region: module.getattr("Region")?, resource: module.getattr("Resource")?, input_field: module.getattr("InputField")? })
-    }
+fn resource_values<'py>(py: Python<'py>, resource: &ResourceConfig) -> PyResult<Bound<'py, PyAny>> {
+    let fields = resource.input_fields.iter().map(|field| input_field_values(py, field)).collect::<PyResult<Vec<_>>>()?;
+    (resource.id, resource.key.as_str(), resource.label.as_str(), resource.default_power_density, fields).into_bound_py_any(py)
+}
 
-    fn region(&self, region: &RegionConfig) -> PyResult<Bound<'py, PyAny>> {
-        let resources = region.resources.iter().map(|resource| self.resource(resource)).collect::<PyResult<Vec<_>>>()?;
-        self.region.call1((region.id, region.region_id, region.label.as_str(), resources))
-    }
-
-    fn resource(&self, resource: &ResourceConfig) -> PyResult<Bound<'py, PyAny>> {
-        let fields = resource.input_fields.iter().map(|field| self.input_field(field)).collect::<PyResult<Vec<_>>>()?;
-        self.resource.call1((resource.id, resource.key.as_str(), resource.label.as_str(), resource.default_power_density, fields))
-    }
-
-    fn input_field(&self, field: &InputField) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.input_field.py();
-        let optional = |value: &Option<serde_json::Value>| value.as_ref().map_or_else(|| Ok(py.None().into_bound(py)), |value| json_to_py(py, value));
-        self.input_field.call1((field.field_id, field.field_name.as_str(), field.data_type.as_str(), optional(&field.field_values)?, optional(&field.default_value)?))
-    }
+fn input_field_values<'py>(py: Python<'py>, field: &InputField) -> PyResult<Bound<'py, PyAny>> {
+    let optional = |value: &Option<serde_json::Value>| value.as_ref().map_or_else(|| Ok(py.None().into_bound(py)), |value| json_to_py(py, value));
+    (field.field_id, field.field_name.as_str(), field.data_type.as_str(), optional(&field.field_values)?, optional(&field.default_value)?).into_bound_py_any(py)
 }
 
 /// A job's state (and results once finished); the Python job objects wrap it.

@@ -25,6 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from sunflux._errors import ParameterError
+from sunflux.optimizer._document import ResultDocument
+
 if TYPE_CHECKING:
     from sunflux.optimizer.jobs import OptimizerResult
 
@@ -147,13 +150,9 @@ def summaries(results: Iterable[OptimizerResult]) -> pl.DataFrame:
     Float64 (null where a run does not report them; the local engine computes no payback, IRR
     or grid emissions), ``run_uuid`` and ``status`` String (``run_uuid`` null for in-process runs).
     """
-    from sunflux.optimizer.jobs import OptimizerResult
-
     rows = []
     for index, result in enumerate(results):
-        if not isinstance(result, OptimizerResult):
-            from sunflux._errors import ParameterError
-
+        if not isinstance(result, ResultDocument):
             raise ParameterError(f"results[{index}] must be an OptimizerResult (got {type(result).__name__})")
         rows.append(summary_row(result._document.without_series()))
     return _frame(rows)

@@ -18,11 +18,11 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sunflux import _core
-from sunflux._client import handle_of
 from sunflux._errors import ParameterError
 from sunflux._frames import to_polars
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 from sunflux.optimizer import _summary
+from sunflux.optimizer._document import ResultDocument
 from sunflux.optimizer.outputs import Outputs, Record
 from sunflux.optimizer.scenario import Scenario
 from sunflux.optimizer.validation import validate_scenario_dict
@@ -30,7 +30,7 @@ from sunflux.optimizer.validation import validate_scenario_dict
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._client import AsyncClient, Client, CoreHandle
+    from sunflux._handle import CoreHandle
 
 __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
 
@@ -59,7 +59,7 @@ def _load_frame(core: _core.CoreSimulatedLoad) -> pl.DataFrame:
     return to_polars(core.table())
 
 
-class OptimizerResult:
+class OptimizerResult(ResultDocument):
     """A run in whatever state it is: ``status``, ``messages`` (info, warnings, errors),
     ``inputs``, ``outputs`` (attribute access, typed for the common fields:
     ``outputs.PV.size_kw`` is a float, see `sunflux.optimizer.outputs`), ``series()`` (every time
@@ -70,19 +70,6 @@ class OptimizerResult:
     ``simulate_outages()`` read it there, and its year-long lists become Python objects only
     when ``raw``, ``inputs`` or ``outputs`` is first read. ``OptimizerResult(document)`` also
     takes a results dict kept from elsewhere (the live service's JSON, for example)."""
-
-    def __init__(self, raw: Mapping[str, Any] | _core.CoreResultDocument, http_status: int = 200) -> None:
-        if isinstance(raw, _core.CoreResultDocument):
-            self._document = raw
-        elif isinstance(raw, Mapping):
-            self._document = _core.CoreResultDocument.from_mapping(raw)
-        else:
-            raise ParameterError(f"an OptimizerResult is made of a results dict (got {type(raw).__name__})")
-        self.http_status = http_status
-        run_uuid, status, messages = self._document.head()
-        self.run_uuid: str = run_uuid
-        self.status: str = status
-        self.messages: dict[str, Any] = messages
 
     @functools.cached_property
     def raw(self) -> dict[str, Any]:
@@ -165,8 +152,8 @@ class _OptimizerBase:
     """What both optimizer classes share: the core handle, each call's checks, request and result
     (the calls themselves are Rust's, ``_core.optimizer_*``)."""
 
-    def __init__(self, handle: CoreHandle | Client | AsyncClient) -> None:
-        self._handle = handle_of(handle)
+    def __init__(self, handle: CoreHandle) -> None:
+        self._handle = handle
 
     def _submit(self, scenario: Scenario | Mapping[str, Any]) -> Call[str]:
         """Validates with the scenario builder's rules (`ParameterError` with every problem,

@@ -13,9 +13,12 @@ reads the simulation's inputs from the results (their defaults from the embedded
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sunflux.optimizer.jobs import OptimizerResult
+from sunflux.optimizer._document import ResultDocument
+
+if TYPE_CHECKING:
+    from sunflux.optimizer.jobs import OptimizerResult
 
 
 def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_only: bool = False) -> dict[str, Any]:
@@ -26,6 +29,6 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
     multiple-outage form includes (``Outages.*_upgraded``, ``generator_microgrid_size_kw``), as
     the service's option of that name. Raises ``ParameterError`` when the result is not optimal,
     has no critical load series, or has no ``Outages`` section with ``microgrid_only``."""
-    document = (result if isinstance(result, OptimizerResult) else OptimizerResult(result))._document
+    document = (result if isinstance(result, ResultDocument) else ResultDocument(result))._document
     simulated: dict[str, Any] = document.simulate_outages(microgrid_only)
     return simulated

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from sunflux import _core
-from sunflux._client import handle_of
 from sunflux.optimizer._base import UnknownFieldWarning
 
 if TYPE_CHECKING:
@@ -54,16 +53,14 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
     """A copy of ``scenario`` with reference loads and URDB rates replaced by their data (see
     the module's text). ``cache_dir``: a folder, True for `default_cache_dir()`, or None/False
     for no cache."""
-    from sunflux.optimizer.scenario import Scenario
-
     if cache_dir is True:
         folder: Path | None = default_cache_dir()
     elif cache_dir is None or cache_dir is False:
         folder = None
     else:
         folder = Path(os.fspath(cache_dir))
-    handle = handle_of(client)
+    handle = client._handle
     document = _core.optimizer_resolve(handle.core, handle.urdb_core, scenario.to_dict(), folder, handle.trace()).wait()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnknownFieldWarning)
-        return Scenario.from_dict(document)
+        return type(scenario).from_dict(document)
