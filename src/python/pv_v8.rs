@@ -8,7 +8,7 @@ use super::pending::PendingCall;
 use super::convert::raw_value;
 use super::pv::{estimate_call, raw_estimate};
 use crate::error::Error;
-use crate::services::pv_estimator_v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
+use crate::services::pv_estimator::v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
 use crate::transport::Endpoint;
 
 /// Validates (every problem at once), estimates with v8 and parses.

@@ -15,7 +15,7 @@ use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params}
 use crate::pvwatts::solarpos::Precision;
 use crate::pvwatts::{simulate_many_v8_controlled, SunPath, Weather};
 use crate::services::pv_estimator::{validate_timeframe, PvEstimate, RawSystem, Timeframe};
-use crate::services::pv_estimator_v8::{validate_v8_simulation, RawV8Inputs};
+use crate::services::pv_estimator::v8::{validate_v8_simulation, RawV8Inputs};
 
 /// Parameters of `pvwatts_simulate_v8`, in order: the nine system parameters, then bifaciality,
 /// albedo, use_wf_albedo, soiling, en_snowloss.

@@ -28,7 +28,7 @@ pub fn is_synthetic_source(source: &str) -> bool {
 /// Why an id from dataset query v1 cannot be the v8 estimator's `file_id`.
 #[pyfunction]
 pub fn v1_file_id_problem(id: &str) -> String {
-    crate::services::pv_estimator_v8::v1_file_id_problem(id)
+    crate::services::pv_estimator::v8::v1_file_id_problem(id)
 }
 
 /// Adds every constant and message function to the module `m`.

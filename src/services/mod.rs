@@ -10,7 +10,6 @@ pub mod core;
 pub mod missing;
 pub mod poll;
 pub mod pv_estimator;
-pub mod pv_estimator_v8;
 pub mod raw;
 pub mod simulated_load;
 pub mod solar;

@@ -91,7 +91,7 @@ pub(crate) fn resolve_location<'a>(
 ) -> Result<(Cow<'a, CatalogStation>, f64), String> {
     let dataset_code = |dataset: crate::services::solar::Dataset| match ids {
         QueryVersion::V1 => dataset.code(),
-        QueryVersion::V2 => crate::services::pv_estimator_v8::v8_dataset_code(dataset),
+        QueryVersion::V2 => crate::services::pv_estimator::v8::v8_dataset_code(dataset),
     };
     match location {
         Location::Coordinates { lat, lon, dataset, radius_miles } => {
@@ -103,7 +103,7 @@ pub(crate) fn resolve_location<'a>(
         Location::FileId(id) => match catalog.lookup_id(id) {
             Some((version, station)) if version == ids => Ok((station, 0.0)),
             Some((QueryVersion::V2, _)) => Err(v2_file_id_problem(id)),
-            Some((QueryVersion::V1, _)) => Err(crate::services::pv_estimator_v8::v1_file_id_problem(id)),
+            Some((QueryVersion::V1, _)) => Err(crate::services::pv_estimator::v8::v1_file_id_problem(id)),
             None => Err(format!("Unable to load data file for file_id specified: {id}")),
         },
     }

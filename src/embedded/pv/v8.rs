@@ -15,7 +15,7 @@ use crate::pvwatts::v8::simulate_v8_with_sun_path;
 use crate::pvwatts::solarpos::Precision;
 use crate::pvwatts::SunPath;
 use crate::services::pv_estimator::{PvEstimate, SscInfo};
-use crate::services::pv_estimator_v8::{validate_estimate_v8, RawEstimateV8, LIST_SEPARATOR};
+use crate::services::pv_estimator::v8::{validate_estimate_v8, RawEstimateV8, LIST_SEPARATOR};
 use crate::services::solar::QueryVersion;
 
 /// The `version` string of the embedded v8 estimator.

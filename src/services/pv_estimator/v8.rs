@@ -1,7 +1,7 @@
 //! PV estimator v8 (the live service's current estimator, `spec::routes::Endpoint::PvEstimatorV8`): its parameters and
 //! their validation, shared by the client, the embedded endpoint and the local engine's v8
 //! simulations. The system ranges are v6's except the ground coverage ratio, and the v8 options'
-//! ranges live in `pvwatts::v8::params`; answers parse with `pv_estimator::parse_estimate` into
+//! ranges live in `pvwatts::v8::params`; answers parse with `super::parse_estimate` into
 //! the same `PvEstimate` (v8's hourly `alb` becomes an extra column).
 //!
 //! Differences from v6, as the service documents them: `dataset` is `nsrdb` (the satellite
@@ -9,12 +9,12 @@
 //! from dataset query v2; `albedo` is one value or twelve monthly values and `soiling` twelve
 //! monthly values, written `a|b|c` in a query.
 
-use super::pv_estimator::{
+use super::{
     callback, check_format, checked_system_with, location, validate_timeframe, Location, LocationRules, RawEstimate, RawSystem,
     Timeframe,
 };
-use super::raw::RawValue;
-use super::solar::Dataset;
+use crate::services::raw::RawValue;
+use crate::services::solar::Dataset;
 use crate::formats::Format;
 use crate::pvwatts::v8::params::validate_v8_system;
 use crate::pvwatts::v8::{validate_v8_options, RawV8Options, V8Options, V8Params};
