@@ -22,6 +22,7 @@ pub mod error;
 pub mod files;
 pub mod formats;
 pub mod geodesy;
+pub mod places;
 pub mod limits;
 pub mod embedded;
 pub mod optimizer;

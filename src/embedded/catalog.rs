@@ -4,8 +4,8 @@
 //!
 //! How it is made (nothing here is measured data, and v2 responses say so in
 //! `weather_data_source`):
-//! - Anchors are real places listed in the data file `data/cities.csv` (read when the catalog is
-//!   built): about 190 US cities (state, standard GMT offset, approximate elevation) and about
+//! - Anchors are the real places of `crate::places` (the data file `places/cities.csv`): about
+//!   190 US cities (state, standard GMT offset, approximate elevation) and about
 //!   170 cities elsewhere (country instead of state).
 //! - tmy2 gives every US anchor one station and some a second; tmy3 gives every US anchor 4 to 8;
 //!   intl gives every other anchor 2 to 4. The first station of an anchor is named after the city
@@ -33,6 +33,7 @@ use std::collections::HashMap;
 
 use crate::geodesy::{haversine_m, EARTH_RADIUS_M};
 use crate::embedded::prng::SplitMix64;
+use crate::places::{chord_squared, nearest_on_land, unit_vector, Anchor, KdTree};
 use crate::services::solar::{Dataset, QueryVersion};
 
 /// Spacing of the satdb grid, degrees.
@@ -41,8 +42,6 @@ const SATDB_STEP_DEG: f64 = 0.5;
 const SATDB_LAT_LIMIT_DEG: f64 = 60.0;
 const SATDB_ROWS: i64 = 241;
 const SATDB_COLS: i64 = 720;
-/// A satdb node farther than this from every anchor is open water.
-const SATDB_LAND_RADIUS_M: f64 = 400_000.0;
 
 /// One station of the catalog, as the dataset query and the estimator see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,8 +89,6 @@ pub struct Catalog {
     tmy2: StoredDataset,
     tmy3: StoredDataset,
     intl: StoredDataset,
-    anchors: Vec<Anchor>,
-    anchor_index: KdTree,
     ids: HashMap<String, (QueryVersion, Dataset, usize)>,
 }
 
@@ -108,8 +105,6 @@ impl Catalog {
         let tmy2 = StoredDataset::new(generate_stations(Dataset::Tmy2, &us, 1, 2));
         let tmy3 = StoredDataset::new(generate_stations(Dataset::Tmy3, &us, 4, 8));
         let intl = StoredDataset::new(generate_stations(Dataset::Intl, &world, 2, 4));
-        let anchors: Vec<Anchor> = us.into_iter().chain(world).collect();
-        let anchor_index = KdTree::build(anchors.iter().map(|a| unit_vector(a.lat, a.lon)).collect());
         let mut ids = HashMap::new();
         for stored in [&tmy2, &tmy3, &intl] {
             for (position, station) in stored.stations.iter().enumerate() {
@@ -117,7 +112,7 @@ impl Catalog {
                 ids.insert(station.v2_id.clone(), (QueryVersion::V2, station.dataset, position));
             }
         }
-        Catalog { tmy2, tmy3, intl, anchors, anchor_index, ids }
+        Catalog { tmy2, tmy3, intl, ids }
     }
 
     /// How many stations a dataset has (grid nodes for satdb).
@@ -126,16 +121,6 @@ impl Catalog {
             Some(stored) => stored.stations.len(),
             None => (SATDB_ROWS * SATDB_COLS) as usize,
         }
-    }
-
-    /// The standard-time offset (hours east of UTC) of the nearest place within 400 km, or the
-    /// nautical zone (longitude / 15, rounded) away from land: the zone sunflux assumes for a site
-    /// whose data give none (the optimizer's series).
-    pub fn standard_offset_near(&self, lat: f64, lon: f64) -> f64 {
-        self.anchor_index
-            .nearest(unit_vector(lat, lon), chord_squared(SATDB_LAND_RADIUS_M))
-            .and_then(|(position, _)| self.anchors.get(position))
-            .map_or((lon / 15.0).round(), |anchor| anchor.timezone)
     }
 
     /// The stored stations of tmy2, tmy3 or intl (empty for the computed satdb grid).
@@ -240,10 +225,7 @@ impl Catalog {
         let (lat, lon) = (node.lat(), node.lon());
         let v1_id = node.v1_id();
         let seed = fnv1a64(&v1_id);
-        let land = self
-            .anchor_index
-            .nearest(unit_vector(lat, lon), chord_squared(SATDB_LAND_RADIUS_M))
-            .and_then(|(position, _)| self.anchors.get(position));
+        let land = nearest_on_land(lat, lon);
         let (state, country, timezone, elevation) = match land {
             Some(anchor) => (
                 anchor.region.to_string(),
@@ -419,162 +401,6 @@ impl StoredDataset {
     }
 }
 
-fn unit_vector(lat: f64, lon: f64) -> [f64; 3] {
-    let (phi, lambda) = (lat.to_radians(), lon.to_radians());
-    [phi.cos() * lambda.cos(), phi.cos() * lambda.sin(), phi.sin()]
-}
-
-/// The squared chord between unit vectors for a great-circle distance, widened by a hair so that
-/// rounding never drops a station the haversine check would keep.
-fn chord_squared(distance_m: f64) -> f64 {
-    if distance_m.is_nan() || distance_m < 0.0 {
-        return -1.0;
-    }
-    let angle = (distance_m / EARTH_RADIUS_M).min(std::f64::consts::PI);
-    let chord = 2.0 * (angle / 2.0).sin();
-    (chord * (1.0 + 1e-9) + 1e-12).powi(2)
-}
-
-fn squared_distance(a: [f64; 3], b: [f64; 3]) -> f64 {
-    (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
-}
-
-/// A static, balanced k-d tree in one array: the node of a range `lo..hi` sits at its middle,
-/// its left subtree before it and its right subtree after it.
-#[derive(Debug, Clone)]
-struct KdTree {
-    points: Vec<[f64; 3]>,
-    order: Vec<usize>,
-    axes: Vec<usize>,
-}
-
-impl KdTree {
-    fn build(points: Vec<[f64; 3]>) -> KdTree {
-        let mut tree = KdTree { order: (0..points.len()).collect(), axes: vec![0; points.len()], points };
-        tree.split(0, tree.order.len());
-        tree
-    }
-
-    fn split(&mut self, lo: usize, hi: usize) {
-        if hi <= lo {
-            return;
-        }
-        let axis = self.widest_axis(lo, hi);
-        let mid = lo + (hi - lo) / 2;
-        let points = &self.points;
-        self.order[lo..hi].select_nth_unstable_by(mid - lo, |&a, &b| points[a][axis].total_cmp(&points[b][axis]));
-        self.axes[mid] = axis;
-        self.split(lo, mid);
-        self.split(mid + 1, hi);
-    }
-
-    fn widest_axis(&self, lo: usize, hi: usize) -> usize {
-        let spread = |axis: usize| {
-            let values = self.order[lo..hi].iter().map(|&i| self.points[i][axis]);
-            let (min, max) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(min, max), v| (min.min(v), max.max(v)));
-            max - min
-        };
-        (0..3).max_by(|&a, &b| spread(a).total_cmp(&spread(b))).unwrap_or(0)
-    }
-
-    /// The point closest to `query` whose squared distance is at most `bound`, with that distance.
-    fn nearest(&self, query: [f64; 3], bound: f64) -> Option<(usize, f64)> {
-        let mut best = None;
-        let mut best_distance = bound;
-        self.search_nearest(0, self.order.len(), query, &mut best, &mut best_distance);
-        best.map(|position| (position, best_distance))
-    }
-
-    fn search_nearest(&self, lo: usize, hi: usize, query: [f64; 3], best: &mut Option<usize>, best_distance: &mut f64) {
-        if hi <= lo {
-            return;
-        }
-        let mid = lo + (hi - lo) / 2;
-        let position = self.order[mid];
-        let point = self.points[position];
-        let distance = squared_distance(point, query);
-        if distance < *best_distance || (best.is_none() && distance <= *best_distance) {
-            *best = Some(position);
-            *best_distance = distance;
-        }
-        let axis = self.axes[mid];
-        let offset = query[axis] - point[axis];
-        let (near, far) = if offset < 0.0 { ((lo, mid), (mid + 1, hi)) } else { ((mid + 1, hi), (lo, mid)) };
-        self.search_nearest(near.0, near.1, query, best, best_distance);
-        if offset * offset <= *best_distance {
-            self.search_nearest(far.0, far.1, query, best, best_distance);
-        }
-    }
-
-    /// Every point whose squared distance to `query` is at most `bound`, in no particular order.
-    fn within(&self, query: [f64; 3], bound: f64, found: &mut Vec<usize>) {
-        self.search_within(0, self.order.len(), query, bound, found);
-    }
-
-    fn search_within(&self, lo: usize, hi: usize, query: [f64; 3], bound: f64, found: &mut Vec<usize>) {
-        if hi <= lo {
-            return;
-        }
-        let mid = lo + (hi - lo) / 2;
-        let position = self.order[mid];
-        let point = self.points[position];
-        if squared_distance(point, query) <= bound {
-            found.push(position);
-        }
-        let axis = self.axes[mid];
-        let offset = query[axis] - point[axis];
-        if offset <= 0.0 || offset * offset <= bound {
-            self.search_within(lo, mid, query, bound, found);
-        }
-        if offset >= 0.0 || offset * offset <= bound {
-            self.search_within(mid + 1, hi, query, bound, found);
-        }
-    }
-}
-
-/// A real place that synthetic stations cluster around.
-#[derive(Debug, Clone, PartialEq)]
-struct Anchor {
-    city: &'static str,
-    /// US state, or the country elsewhere.
-    region: &'static str,
-    country: &'static str,
-    lat: f64,
-    lon: f64,
-    elevation: i64,
-    timezone: f64,
-}
-
-/// The anchor cities, one a line: `kind,city,region,lat,lon,elevation_m,utc_offset_h`, where
-/// `kind` is `us` (region: the state) or `world` (region: the country), the elevation is in
-/// metres and the offset is the standard one from GMT, in hours.
-const CITIES_CSV: &str = include_str!("data/cities.csv");
-
-impl Anchor {
-    /// One line of `CITIES_CSV`, or `None` when it is not a city (the header).
-    fn parse(line: &'static str) -> Option<(bool, Anchor)> {
-        let mut fields = line.split(',');
-        let mut next = || fields.next().map(str::trim);
-        let (kind, city, region) = (next()?, next()?, next()?);
-        let (lat, lon) = (next()?.parse().ok()?, next()?.parse().ok()?);
-        let (elevation, timezone) = (next()?.parse().ok()?, next()?.parse().ok()?);
-        let us = match kind {
-            "us" => true,
-            "world" => false,
-            _ => return None,
-        };
-        let country = if us { "United States" } else { region };
-        Some((us, Anchor { city, region, country, lat, lon, elevation, timezone }))
-    }
-
-    /// The US anchors and the others, read from `CITIES_CSV`.
-    fn all() -> (Vec<Anchor>, Vec<Anchor>) {
-        let (us, world): (Vec<(bool, Anchor)>, Vec<(bool, Anchor)>) =
-            CITIES_CSV.lines().filter_map(Anchor::parse).partition(|(us, _)| *us);
-        (us.into_iter().map(|(_, anchor)| anchor).collect(), world.into_iter().map(|(_, anchor)| anchor).collect())
-    }
-}
-
 const NAME_SUFFIXES: [&str; 12] = [
     " INTL AP",
     " MUNI AP",
@@ -690,14 +516,6 @@ pub fn fnv1a64(text: &str) -> u64 {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_line_of_the_city_file_is_a_city() {
-        let (us, world) = Anchor::all();
-        assert_eq!(us.len() + world.len(), CITIES_CSV.lines().count() - 1);
-        assert_eq!((us.len(), world.len()), (189, 167));
-        assert!(us.iter().all(|anchor| anchor.country == "United States"));
-        assert!(world.iter().all(|anchor| anchor.country == anchor.region && anchor.country != "United States"));
-    }
     use std::time::Instant;
 
     fn brute_nearest(stations: &[CatalogStation], lat: f64, lon: f64) -> f64 {

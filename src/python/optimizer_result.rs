@@ -11,7 +11,7 @@ use super::convert::{arrow_table, json_to_py, py_to_json};
 use super::errors::to_pyerr;
 use super::optimizer::survival;
 use crate::error::Error;
-use crate::embedded::catalog::Catalog;
+use crate::places::standard_offset_near;
 use crate::optimizer::outage_inputs;
 use crate::optimizer::scenario::text::python_str;
 use crate::services::optimizer::series::{self, output_columns, results_series, SeriesAxis};
@@ -126,7 +126,7 @@ impl CoreResultDocument {
     #[pyo3(signature = (tz=None))]
     fn series<'py>(&self, py: Python<'py>, tz: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
         let axis = SeriesAxis::of(&self.document).map_err(to_pyerr)?;
-        let tz = tz.unwrap_or_else(|| series::site(&self.document).map_or(0.0, |(lat, lon)| Catalog::shared().standard_offset_near(lat, lon)));
+        let tz = tz.unwrap_or_else(|| series::site(&self.document).map_or(0.0, |(lat, lon)| standard_offset_near(lat, lon)));
         let batch = py.detach(|| results_series(axis, tz, output_columns(&self.document, axis))).map_err(to_pyerr)?;
         arrow_table(py, vec![batch.clone()], batch.schema())
     }

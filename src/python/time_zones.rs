@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 
 use crate::formats::timezone::standard_time_zone;
-use crate::embedded::catalog::Catalog;
+use crate::places::standard_offset_near;
 
 /// The zone a frame in standard time `tz_hours` (hours east of UTC) is labelled with:
 /// `Etc/GMT∓N` for whole hours, a zone that keeps a fractional offset without daylight saving
@@ -18,5 +18,5 @@ pub fn standard_time_zone_name(tz_hours: f64) -> String {
 /// 400 km of (`lat`, `lon`), or the nautical zone.
 #[pyfunction]
 pub fn site_standard_offset(lat: f64, lon: f64) -> f64 {
-    Catalog::shared().standard_offset_near(lat, lon)
+    standard_offset_near(lat, lon)
 }
