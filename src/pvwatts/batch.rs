@@ -60,26 +60,36 @@ pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usiz
         })
         .collect();
     let sun_paths: Vec<OnceLock<SunPath>> = distinct.iter().map(|_| OnceLock::new()).collect();
-    let sun_path = |i: usize| {
-        let slot = weather_slot[i];
-        sun_paths[slot].get_or_init(|| SunPath::compute(distinct[slot].0, distinct[slot].1))
-    };
-    simulate_many_with_sun_paths(jobs, sun_path, threads, control)
+    let jobs: Vec<(&Weather, SystemParams, &OnceLock<SunPath>)> = jobs
+        .iter()
+        .zip(weather_slot)
+        .filter_map(|(&(weather, params), slot)| Some((weather, params, sun_paths.get(slot)?)))
+        .collect();
+    simulate_many_with_sun_paths(
+        &jobs,
+        |weather, params, slot| {
+            let slot: &OnceLock<SunPath> = slot;
+            slot.get_or_init(|| SunPath::compute(weather, sun_path_precision(params)))
+        },
+        threads,
+        control,
+    )
 }
 
-/// `simulate_many_controlled` with job `i`'s sun path from `sun_path(i)`, which must be
-/// `SunPath::compute(weather, sun_path_precision(params))` of that job (a cache kept with the
-/// weather, say). Each worker gets the sun path of the job it takes, so the sun-position work of
-/// a batch spreads over the threads with the simulations, without a pass of its own.
-pub fn simulate_many_with_sun_paths<S: Deref<Target = SunPath>>(
-    jobs: &[(&Weather, SystemParams)],
-    sun_path: impl Fn(usize) -> S + Sync,
+/// `simulate_many_controlled` on jobs that carry where their sun path is kept (`cache`, a
+/// cache kept with the weather, say): `sun_path(weather, params, cache)` must give
+/// `SunPath::compute(weather, sun_path_precision(params))`. Each worker asks for the sun path of
+/// the job it takes, so the sun-position work of a batch spreads over the threads with the
+/// simulations, without a pass of its own.
+pub fn simulate_many_with_sun_paths<'a, C: Sync, S: Deref<Target = SunPath> + 'a>(
+    jobs: &'a [(&Weather, SystemParams, C)],
+    sun_path: impl Fn(&Weather, &SystemParams, &'a C) -> S + Sync,
     threads: usize,
     control: &BatchControl,
 ) -> Option<Vec<PvOutput>> {
     let outputs = parallel_map(jobs.len(), thread_count(threads), &control.cancelled, |i| {
-        let (weather, params) = &jobs[i];
-        let output = simulate_with_sun_path(weather, &sun_path(i), params);
+        let (weather, params, cache) = &jobs[i];
+        let output = simulate_with_sun_path(weather, &sun_path(weather, params, cache), params);
         control.done.fetch_add(1, Ordering::Relaxed);
         output
     });
@@ -87,18 +97,18 @@ pub fn simulate_many_with_sun_paths<S: Deref<Target = SunPath>>(
 }
 
 /// Many v8 simulations, one job per thread at a time, counted and stopped as
-/// `simulate_many_controlled` says; each job's own error in its place. Job `i`'s sun path is
-/// `sun_path(i)`, which must be `SunPath::compute(weather, Precision::Fast)` of its weather and is
+/// `simulate_many_controlled` says; each job's own error in its place. Each job's sun path is
+/// `sun_path(cache)` of its `cache`, which must give `SunPath::compute(weather, Precision::Fast)`,
 /// asked for on the worker that runs the job.
-pub fn simulate_many_v8_controlled<S: Deref<Target = SunPath>>(
-    jobs: &[(&Weather, V8Params)],
-    sun_path: impl Fn(usize) -> S + Sync,
+pub fn simulate_many_v8_controlled<'a, C: Sync, S: Deref<Target = SunPath> + 'a>(
+    jobs: &'a [(&Weather, V8Params, C)],
+    sun_path: impl Fn(&'a C) -> S + Sync,
     threads: usize,
     control: &BatchControl,
 ) -> Option<Vec<Result<V8Output, V8Error>>> {
     let outputs = parallel_map(jobs.len(), thread_count(threads), &control.cancelled, |i| {
-        let (weather, params) = &jobs[i];
-        let output = simulate_v8_with_sun_path(weather, &sun_path(i), params, 1);
+        let (weather, params, cache) = &jobs[i];
+        let output = simulate_v8_with_sun_path(weather, &sun_path(cache), params, 1);
         control.done.fetch_add(1, Ordering::Relaxed);
         output
     });

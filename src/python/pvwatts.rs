@@ -342,11 +342,11 @@ pub fn pvwatts_simulate_many(
 ) -> PyResult<Vec<CorePvEstimate>> {
     let params = batch_systems(weathers.len(), &systems, system_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let cores: Vec<&CoreWeather> = weathers.iter().map(|w| &**w).collect();
-    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams)> = cores.iter().map(|w| w.weather.as_ref()).zip(params).collect();
+    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams, &CoreWeather)> =
+        weathers.iter().zip(params).map(|(core, params)| (core.weather.as_ref(), params, &**core)).collect();
     // Each weather's cached sun path, computed by the worker that first needs it and kept for
     // later calls, as `simulate` does.
-    let sun_path = |i: usize| cores[i].sun_path(sun_path_precision(&jobs[i].1));
+    let sun_path = |_: &Weather, params: &crate::pvwatts::SystemParams, core: &&CoreWeather| core.sun_path(sun_path_precision(params));
     let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_with_sun_paths(&jobs, sun_path, threads, control))?;
-    outputs.into_iter().zip(jobs.iter()).map(|(output, (weather, _))| estimate_of(weather, output, timeframe)).collect()
+    outputs.into_iter().zip(jobs.iter()).map(|(output, (weather, _, _))| estimate_of(weather, output, timeframe)).collect()
 }

@@ -90,16 +90,16 @@ pub fn pvwatts_simulate_many_v8(
 ) -> PyResult<Vec<CorePvEstimate>> {
     let params = batch_systems(weathers.len(), &systems, params_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let cores: Vec<&CoreWeather> = weathers.iter().map(|w| &**w).collect();
-    let jobs: Vec<(&Weather, V8Params)> = cores.iter().map(|w| w.weather.as_ref()).zip(params).collect();
+    let jobs: Vec<(&Weather, V8Params, &CoreWeather)> =
+        weathers.iter().zip(params).map(|(core, params)| (core.weather.as_ref(), params, &**core)).collect();
     // Sun paths are computed on the workers (and cached with their weathers), not one by one here.
-    let sun_path = |i: usize| cores[i].sun_path(Precision::Fast);
+    let sun_path = |core: &&CoreWeather| core.sun_path(Precision::Fast);
     let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_v8_controlled(&jobs, sun_path, threads, control))?;
     outputs
         .into_iter()
         .zip(jobs.iter())
         .enumerate()
-        .map(|(index, (output, (weather, _)))| {
+        .map(|(index, (output, (weather, _, _)))| {
             let failed = |e: String| to_pyerr(Error::Parameter(vec![format!("systems[{index}]: {e}")]));
             let output = output.map_err(|e| failed(e.to_string()))?;
             estimate_of(weather, output, timeframe)

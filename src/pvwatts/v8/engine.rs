@@ -24,7 +24,6 @@ use super::cover::{air_mass_modifier, transmitted_irradiance, DiffuseModifiers};
 use super::exactsun::exact_up_positions;
 use super::inverter::SandiaInverter;
 use super::layout::{ArrayLayout, ModuleGeometry, GROUND_CLEARANCE_M};
-use super::lockstep::max_powers;
 use super::params::{V8Options, V8Params, DEFAULT_ALBEDO, DEFAULT_SNOW_ALBEDO};
 use super::selfshade::{
     diffuse_derates, fixed_row_shaded_fraction, DiffuseDerates, DERATE_TOLERANCE,
@@ -338,8 +337,8 @@ struct Optics {
     rear_total: f64,
     tpoa: f64,
     tcell: f64,
-    /// Effective irradiance on the module, front and rear, W/m² (the single-diode model's).
-    module_irradiance: f64,
+    /// DC power of the array before snow and system losses, W.
+    module_dc: f64,
     ss_beam: f64,
     ss_sky: f64,
     ss_ground: f64,
@@ -364,7 +363,7 @@ impl ShadingFactors {
 
 impl System<'_> {
     /// Stage 1 for one sun-up record: plane-of-array irradiance, shading, soiling, cover and
-    /// spectral modifiers and cell temperature (the module's power follows, `module_dc`).
+    /// spectral modifiers, cell temperature and module power.
     fn optics(
         &self,
         weather: &Weather,
@@ -494,6 +493,10 @@ impl System<'_> {
                 tpoa = poa_front;
             }
         }
+        let module_power = self
+            .module
+            .max_power((front_effective + rear) * spectral, tcell)
+            .ok_or(V8Error::ModuleModel { record: index })?;
         Ok(Optics {
             aoi,
             tilt_deg,
@@ -502,7 +505,7 @@ impl System<'_> {
             rear_total,
             tpoa,
             tcell,
-            module_irradiance: (front_effective + rear) * spectral,
+            module_dc: module_power * self.dc_nameplate_w / self.module.rated_power(),
             ss_beam: shading.beam,
             ss_sky,
             ss_ground,
@@ -553,8 +556,6 @@ pub fn simulate_v8_with_sun_path(
             system.optics(weather, record, state)
         });
 
-    let module_dc = module_dc(&system, &optics, threads);
-
     let mut hourly = HourlyOutput::night(weather, sun_path);
     let mut extra = V8Hourly::with_len(records);
     extra.gh = weather.gh.to_vec();
@@ -565,10 +566,9 @@ pub fn simulate_v8_with_sun_path(
         .snow_loss
         .then(|| SnowModel::new(system.layout.modules_up));
     let losses = 1.0 - params.system.losses * 0.01;
-    for ((record, optics), module_dc) in up_records.iter().zip(optics).zip(module_dc) {
+    for (record, optics) in up_records.iter().zip(optics) {
         let optics = optics?;
         let i = record.index;
-        let module_dc = module_dc.ok_or(V8Error::ModuleModel { record: i })?;
         let (mut snow_factor, mut snow_cover) = (1.0, 0.0);
         if let Some(snow) = snow.as_mut() {
             let depth = weather
@@ -591,7 +591,7 @@ pub fn simulate_v8_with_sun_path(
             snow_factor = 1.0 - f64::from(loss);
             snow_cover = f64::from(step.coverage);
         }
-        let dc = module_dc * (snow_factor * losses);
+        let dc = optics.module_dc * (snow_factor * losses);
         let ac = system.inverter.ac_power(dc);
         hourly.series.poa[i] = optics.poa;
         hourly.tpoa[i] = optics.tpoa;
@@ -615,32 +615,6 @@ pub fn simulate_v8_with_sun_path(
         extra,
         system_capacity_ac: system.inverter.ac_rating() / 1000.0,
     })
-}
-
-/// Records whose module power is searched together (`lockstep`), per task of the thread split.
-const MODULE_POWER_CHUNK: usize = 256;
-
-/// DC power of the array before snow and system losses (W) of each record with its optics, or
-/// `None` where the module's maximum power search fails; the searches run several records at a
-/// time (`lockstep`) and are split over `threads` threads.
-fn module_dc(system: &System<'_>, optics: &[Result<Optics, V8Error>], threads: usize) -> Vec<Option<f64>> {
-    let conditions: Vec<(f64, f64)> = optics
-        .iter()
-        .map(|optics| {
-            optics
-                .as_ref()
-                .map_or((0.0, 0.0), |optics| (optics.module_irradiance, optics.tcell))
-        })
-        .collect();
-    let chunks: Vec<&[(f64, f64)]> = conditions.chunks(MODULE_POWER_CHUNK).collect();
-    let scale = system.dc_nameplate_w / system.module.rated_power();
-    split_map(&chunks, threads, || (), |chunk, _| {
-        max_powers(&system.module, chunk)
-    })
-    .into_iter()
-    .flatten()
-    .map(|power| power.map(|module_power| module_power * scale))
-    .collect()
 }
 
 /// The parts of the record loop that depend on earlier records, in record order: each sun-up

@@ -38,7 +38,6 @@ pub mod engine;
 pub mod exactsun;
 pub mod inverter;
 pub mod layout;
-pub mod lockstep;
 pub mod params;
 pub mod refraction;
 pub mod selfshade;

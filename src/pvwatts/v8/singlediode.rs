@@ -119,18 +119,9 @@ impl CecModule {
     /// temperature `cell_c` (°C); 0 below 1 W/m². `None` when the search fails (SSC then stops
     /// the simulation).
     pub fn max_power(&self, irradiance: f64, cell_c: f64) -> Option<f64> {
-        if !makes_power(irradiance) {
+        if !(irradiance >= MIN_IRRADIANCE) {
             return Some(0.0);
         }
-        let diode = self.diode(irradiance, cell_c);
-        let open_circuit = diode.open_circuit_voltage(self.voc);
-        let power = diode.max_power(open_circuit)?;
-        (power >= 0.0).then_some(power)
-    }
-
-    /// The single-diode parameters at effective irradiance `irradiance` (W/m², at least 1) and
-    /// cell temperature `cell_c` (°C).
-    pub(super) fn diode(&self, irradiance: f64, cell_c: f64) -> Diode {
         let cell_k = cell_c + 273.15;
         let temperature_coefficient = self.alpha_isc * (1.0 - self.adj / 100.0);
         let mut light_current = irradiance / REFERENCE_IRRADIANCE
@@ -139,7 +130,7 @@ impl CecModule {
             light_current = 0.0;
         }
         let band_gap = BAND_GAP_EV * (1.0 - 0.0002677 * (cell_k - REFERENCE_TEMPERATURE_K));
-        Diode {
+        let diode = Diode {
             light_current,
             saturation_current: self.io
                 * (cell_k / REFERENCE_TEMPERATURE_K).powf(3.0)
@@ -149,7 +140,10 @@ impl CecModule {
             ideality: self.a * cell_k / REFERENCE_TEMPERATURE_K,
             series_resistance: self.rs,
             shunt_resistance: self.rsh * (REFERENCE_IRRADIANCE / irradiance),
-        }
+        };
+        let open_circuit = diode.open_circuit_voltage(self.voc);
+        let power = diode.max_power(open_circuit)?;
+        (power >= 0.0).then_some(power)
     }
 
     /// Power at the reference conditions' maximum power point (Vmp × Imp), W.
@@ -158,39 +152,33 @@ impl CecModule {
     }
 }
 
-/// Whether a module makes power at effective irradiance `irradiance` (W/m²): at 1 W/m² and above
-/// (not for NaN).
-pub(super) fn makes_power(irradiance: f64) -> bool {
-    irradiance >= MIN_IRRADIANCE
-}
-
 /// The single-diode equation's parameters at operating conditions.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Diode {
+struct Diode {
     /// A.
-    pub(super) light_current: f64,
+    light_current: f64,
     /// A.
-    pub(super) saturation_current: f64,
+    saturation_current: f64,
     /// V.
-    pub(super) ideality: f64,
+    ideality: f64,
     /// Ω.
-    pub(super) series_resistance: f64,
+    series_resistance: f64,
     /// Ω.
-    pub(super) shunt_resistance: f64,
+    shunt_resistance: f64,
 }
 
 /// Newton steps allowed for a current.
-pub(super) const MAX_CURRENT_ITERATIONS: usize = 4000;
+const MAX_CURRENT_ITERATIONS: usize = 4000;
 /// Current steps at or below this end Newton's method, A.
-pub(super) const CURRENT_TOLERANCE: f64 = 0.0001;
+const CURRENT_TOLERANCE: f64 = 0.0001;
 /// Bisection steps allowed for the open-circuit voltage.
-pub(super) const MAX_VOLTAGE_ITERATIONS: usize = 5000;
+const MAX_VOLTAGE_ITERATIONS: usize = 5000;
 /// Bracket width that ends the open-circuit bisection, V.
-pub(super) const VOLTAGE_TOLERANCE: f64 = 0.001;
+const VOLTAGE_TOLERANCE: f64 = 0.001;
 /// Golden-section steps allowed.
-pub(super) const MAX_SEARCH_ITERATIONS: usize = 5000;
+const MAX_SEARCH_ITERATIONS: usize = 5000;
 /// Relative tolerance of the maximum power point voltage.
-pub(super) const SEARCH_TOLERANCE: f64 = 1e-4;
+const SEARCH_TOLERANCE: f64 = 1e-4;
 
 impl Diode {
     /// Open-circuit voltage by bisection on [0, 1.5 `reference_voc`], starting from
@@ -201,7 +189,9 @@ impl Diode {
         let mut voltage = reference_voc;
         let mut steps = 0;
         while (high - low).abs() > VOLTAGE_TOLERANCE {
-            let current = self.current_without_series_resistance(voltage);
+            let current = self.light_current
+                - self.saturation_current * ((voltage / self.ideality).exp() - 1.0)
+                - voltage / self.shunt_resistance;
             if current < 0.0 {
                 high = voltage;
             }
@@ -217,19 +207,9 @@ impl Diode {
         voltage
     }
 
-    /// The current the open-circuit bisection tests at `voltage`, A: the diode equation with the
-    /// series resistance left out (SSC `openvoltage_5par`).
-    #[inline]
-    pub(super) fn current_without_series_resistance(&self, voltage: f64) -> f64 {
-        self.light_current
-            - self.saturation_current * ((voltage / self.ideality).exp() - 1.0)
-            - voltage / self.shunt_resistance
-    }
-
-    /// Where Newton's method for the current at `voltage` goes from `previous`, A (never
-    /// negative).
-    #[inline]
-    pub(super) fn newton_step(&self, voltage: f64, previous: f64) -> f64 {
+    /// Current at `voltage` by Newton's method from 0.9 I_L (never negative); −1 if it does not
+    /// converge.
+    fn current(&self, voltage: f64) -> f64 {
         let Diode {
             light_current: il,
             saturation_current: io,
@@ -237,27 +217,17 @@ impl Diode {
             series_resistance: rs,
             shunt_resistance: rsh,
         } = *self;
-        let diode_voltage = voltage + previous * rs;
-        let exponential = (diode_voltage / a).exp();
-        let residual = il - previous - io * (exponential - 1.0) - diode_voltage / rsh;
-        let slope = -1.0 - io * (rs / a) * exponential - rs / rsh;
-        let next = previous - residual / slope;
-        if 0.0 > next {
-            0.0
-        } else {
-            next
-        }
-    }
-
-    /// Current at `voltage` by Newton's method from 0.9 I_L (never negative); −1 if it does not
-    /// converge.
-    fn current(&self, voltage: f64) -> f64 {
         let mut previous = 0.0;
-        let mut current = 0.9 * self.light_current;
+        let mut current = 0.9 * il;
         let mut steps = 0;
         while (current - previous).abs() > CURRENT_TOLERANCE {
             previous = current;
-            current = self.newton_step(voltage, previous);
+            let diode_voltage = voltage + previous * rs;
+            let exponential = (diode_voltage / a).exp();
+            let residual = il - previous - io * (exponential - 1.0) - diode_voltage / rsh;
+            let slope = -1.0 - io * (rs / a) * exponential - rs / rsh;
+            let next = previous - residual / slope;
+            current = if 0.0 > next { 0.0 } else { next };
             if steps == MAX_CURRENT_ITERATIONS {
                 return -1.0;
             }
@@ -282,14 +252,14 @@ impl Diode {
 }
 
 /// Golden ratio used to expand a bracket.
-pub(super) const GOLDEN_EXPANSION: f64 = 1.618034;
+const GOLDEN_EXPANSION: f64 = 1.618034;
 /// Largest parabolic step, in bracket widths.
 const PARABOLIC_LIMIT: f64 = 100.0;
 /// Guard against a zero denominator in the parabolic step.
 const TINY: f64 = 1.0e-20;
 /// Golden-section ratios.
-pub(super) const GOLDEN_R: f64 = 0.61803399;
-pub(super) const GOLDEN_C: f64 = 1.0 - GOLDEN_R;
+const GOLDEN_R: f64 = 0.61803399;
+const GOLDEN_C: f64 = 1.0 - GOLDEN_R;
 
 /// A bracket (a, b, c) of a minimum: f(b) is below f(a) and f(c).
 struct Bracket {
@@ -310,7 +280,16 @@ fn bracket_minimum(mut a: f64, mut b: f64, f: &impl Fn(f64) -> f64) -> Bracket {
     let mut c = b + GOLDEN_EXPANSION * (b - a);
     let mut fc = f(c);
     while fb > fc {
-        let (mut u, limit) = parabolic_step(a, b, c, fa, fb, fc);
+        let r = (b - a) * (fb - fc);
+        let q = (b - c) * (fb - fa);
+        let spread = (q - r).abs().max_nr(TINY);
+        let signed = if q - r >= 0.0 {
+            spread.abs()
+        } else {
+            -spread.abs()
+        };
+        let mut u = b - ((b - c) * q - (b - a) * r) / (2.0 * signed);
+        let limit = b + PARABOLIC_LIMIT * (c - b);
         let mut fu;
         if (b - u) * (u - c) > 0.0 {
             fu = f(u);
@@ -346,22 +325,6 @@ fn bracket_minimum(mut a: f64, mut b: f64, f: &impl Fn(f64) -> f64) -> Bracket {
         fc = fu;
     }
     Bracket { a, b, c }
-}
-
-/// The minimum of the parabola through (a, fa), (b, fb), (c, fc), guarded against a zero
-/// denominator, and the farthest point `bracket_minimum` may step to from there.
-#[inline]
-pub(super) fn parabolic_step(a: f64, b: f64, c: f64, fa: f64, fb: f64, fc: f64) -> (f64, f64) {
-    let r = (b - a) * (fb - fc);
-    let q = (b - c) * (fb - fa);
-    let spread = (q - r).abs().max_nr(TINY);
-    let signed = if q - r >= 0.0 {
-        spread.abs()
-    } else {
-        -spread.abs()
-    };
-    let u = b - ((b - c) * q - (b - a) * r) / (2.0 * signed);
-    (u, b + PARABOLIC_LIMIT * (c - b))
 }
 
 /// `a.max(b)` as the C macro `((a) > (b) ? (a) : (b))` (NaN handling included).
