@@ -2,7 +2,7 @@
 //! and the v8 engine.
 //!
 //! v5 jobs that share the same `Weather` (the same reference) and sun-position precision share one
-//! sun-path computation; v8 jobs come with their sun path.
+//! sun-path computation; callers that keep sun paths with their weathers pass them in, for v5 and v8.
 //! Results come back in job order whatever the thread count, and are identical to running
 //! `simulate` on each job.
 
@@ -14,7 +14,8 @@ use super::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use super::weather::Weather;
 use super::threads::{parallel_map, thread_count};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::ops::Deref;
+use std::sync::OnceLock;
 
 /// How a caller on another thread follows and stops a batch: `done` counts simulated systems;
 /// setting `cancelled` makes every worker stop before its next job.
@@ -41,7 +42,6 @@ pub fn simulate_many(jobs: &[(&Weather, SystemParams)], threads: usize) -> Vec<P
 /// `simulate_many`, counting finished systems in `control.done` and returning `None` as soon as
 /// the workers see `control.cancelled` (each finishes the system it is on: milliseconds).
 pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usize, control: &BatchControl) -> Option<Vec<PvOutput>> {
-    let threads = thread_count(threads);
     let mut distinct: Vec<(&Weather, Precision)> = Vec::new();
     let weather_slot: Vec<usize> = jobs
         .iter()
@@ -59,12 +59,37 @@ pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usiz
             }
         })
         .collect();
-    let sun_paths = parallel_map(distinct.len(), threads, &control.cancelled, |i| {
-        SunPath::compute(distinct[i].0, distinct[i].1)
-    })?;
-    let outputs = parallel_map(jobs.len(), threads, &control.cancelled, |i| {
-        let (weather, params) = &jobs[i];
-        let output = simulate_with_sun_path(weather, &sun_paths[weather_slot[i]], params);
+    let sun_paths: Vec<OnceLock<SunPath>> = distinct.iter().map(|_| OnceLock::new()).collect();
+    let jobs: Vec<(&Weather, SystemParams, &OnceLock<SunPath>)> = jobs
+        .iter()
+        .zip(weather_slot)
+        .filter_map(|(&(weather, params), slot)| Some((weather, params, sun_paths.get(slot)?)))
+        .collect();
+    simulate_many_with_sun_paths(
+        &jobs,
+        |weather, params, slot| {
+            let slot: &OnceLock<SunPath> = slot;
+            slot.get_or_init(|| SunPath::compute(weather, sun_path_precision(params)))
+        },
+        threads,
+        control,
+    )
+}
+
+/// `simulate_many_controlled` on jobs that carry where their sun path is kept (`cache`, a
+/// cache kept with the weather, say): `sun_path(weather, params, cache)` must give
+/// `SunPath::compute(weather, sun_path_precision(params))`. Each worker asks for the sun path of
+/// the job it takes, so the sun-position work of a batch spreads over the threads with the
+/// simulations, without a pass of its own.
+pub fn simulate_many_with_sun_paths<'a, C: Sync, S: Deref<Target = SunPath> + 'a>(
+    jobs: &'a [(&Weather, SystemParams, C)],
+    sun_path: impl Fn(&Weather, &SystemParams, &'a C) -> S + Sync,
+    threads: usize,
+    control: &BatchControl,
+) -> Option<Vec<PvOutput>> {
+    let outputs = parallel_map(jobs.len(), thread_count(threads), &control.cancelled, |i| {
+        let (weather, params, cache) = &jobs[i];
+        let output = simulate_with_sun_path(weather, &sun_path(weather, params, cache), params);
         control.done.fetch_add(1, Ordering::Relaxed);
         output
     });
@@ -72,15 +97,18 @@ pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usiz
 }
 
 /// Many v8 simulations, one job per thread at a time, counted and stopped as
-/// `simulate_many_controlled` says; each job's own error in its place.
-pub fn simulate_many_v8_controlled(
-    jobs: &[(Arc<Weather>, Arc<SunPath>, V8Params)],
+/// `simulate_many_controlled` says; each job's own error in its place. Each job's sun path is
+/// `sun_path(cache)` of its `cache`, which must give `SunPath::compute(weather, Precision::Fast)`,
+/// asked for on the worker that runs the job.
+pub fn simulate_many_v8_controlled<'a, C: Sync, S: Deref<Target = SunPath> + 'a>(
+    jobs: &'a [(&Weather, V8Params, C)],
+    sun_path: impl Fn(&'a C) -> S + Sync,
     threads: usize,
     control: &BatchControl,
 ) -> Option<Vec<Result<V8Output, V8Error>>> {
     let outputs = parallel_map(jobs.len(), thread_count(threads), &control.cancelled, |i| {
-        let (weather, sun_path, params) = &jobs[i];
-        let output = simulate_v8_with_sun_path(weather, sun_path, params, 1);
+        let (weather, params, cache) = &jobs[i];
+        let output = simulate_v8_with_sun_path(weather, &sun_path(cache), params, 1);
         control.done.fetch_add(1, Ordering::Relaxed);
         output
     });

@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
 use crate::pvwatts::weather::{check_table_rows, numeric_column};
-use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_controlled, BatchControl, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
+use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_with_sun_paths, BatchControl, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
 use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
@@ -342,8 +342,11 @@ pub fn pvwatts_simulate_many(
 ) -> PyResult<Vec<CorePvEstimate>> {
     let params = batch_systems(weathers.len(), &systems, system_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let shared: Vec<Arc<Weather>> = weathers.iter().map(|w| w.weather.clone()).collect();
-    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams)> = shared.iter().map(|w| w.as_ref()).zip(params).collect();
-    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_controlled(&jobs, threads, control))?;
-    outputs.into_iter().zip(shared.iter()).map(|(output, weather)| estimate_of(weather, output, timeframe)).collect()
+    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams, &CoreWeather)> =
+        weathers.iter().zip(params).map(|(core, params)| (core.weather.as_ref(), params, &**core)).collect();
+    // Each weather's cached sun path, computed by the worker that first needs it and kept for
+    // later calls, as `simulate` does.
+    let sun_path = |_: &Weather, params: &crate::pvwatts::SystemParams, core: &&CoreWeather| core.sun_path(sun_path_precision(params));
+    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_with_sun_paths(&jobs, sun_path, threads, control))?;
+    outputs.into_iter().zip(jobs.iter()).map(|(output, (weather, _, _))| estimate_of(weather, output, timeframe)).collect()
 }

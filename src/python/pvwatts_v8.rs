@@ -2,8 +2,6 @@
 //! many in parallel (one core each), with the GIL released; results in the estimator's shape
 //! with v8's further hourly series as extra columns.
 
-use std::sync::Arc;
-
 use pyo3::prelude::*;
 
 use super::convert::raw_value;
@@ -13,7 +11,7 @@ use super::pvwatts::{batch_systems, core_estimate, local_station, run_batch, wit
 use crate::error::Error;
 use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use crate::pvwatts::solarpos::Precision;
-use crate::pvwatts::{simulate_many_v8_controlled, SunPath, Weather};
+use crate::pvwatts::{simulate_many_v8_controlled, Weather};
 use crate::services::pv_estimator::{validate_timeframe, PvEstimate, RawSystem, Timeframe};
 use crate::services::pv_estimator::v8::{validate_v8_simulation, RawV8Inputs};
 
@@ -92,9 +90,11 @@ pub fn pvwatts_simulate_many_v8(
 ) -> PyResult<Vec<CorePvEstimate>> {
     let params = batch_systems(weathers.len(), &systems, params_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let jobs: Vec<(Arc<Weather>, Arc<SunPath>, V8Params)> =
-        weathers.iter().zip(params).map(|(w, p)| (w.weather.clone(), w.sun_path(Precision::Fast), p)).collect();
-    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_v8_controlled(&jobs, threads, control))?;
+    let jobs: Vec<(&Weather, V8Params, &CoreWeather)> =
+        weathers.iter().zip(params).map(|(core, params)| (core.weather.as_ref(), params, &**core)).collect();
+    // Sun paths are computed on the workers (and cached with their weathers), not one by one here.
+    let sun_path = |core: &&CoreWeather| core.sun_path(Precision::Fast);
+    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_v8_controlled(&jobs, sun_path, threads, control))?;
     outputs
         .into_iter()
         .zip(jobs.iter())
