@@ -336,6 +336,7 @@ class _ClientBase:
 
     @property
     def base_url(self) -> str:
+        """The service's base URL every request is joined to (``https://...``, no key in it)."""
         return self._core.base_url
 
     @property

@@ -149,6 +149,8 @@ class CsvRequest:
     leap_day: bool = False
 
     def attribute_text(self) -> Any:
+        """The attributes as the service's comma-separated text when given as a list of names,
+        else as given."""
         if isinstance(self.attributes, (list, tuple)) and all(isinstance(a, str) for a in self.attributes):
             return ",".join(self.attributes)
         return self.attributes
