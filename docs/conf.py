@@ -78,3 +78,5 @@ html_theme_options = {
     "icon_links": [],
 }
 html_sidebars = {"changelog": [], "benchmarks": []}
+# A definite colour mode: without one the theme logs "invalid theme mode" to the console.
+html_context = {"default_mode": "light"}

@@ -79,7 +79,8 @@ def broken_links(site: Path = HTML) -> list[str]:
     """Every internal link of the built site whose file or anchor does not exist, as ``page: link``."""
     _parse.cache_clear()
     broken = []
-    for page in sorted(site.rglob("*.html")):
+    pages = (page for page in sorted(site.rglob("*.html")) if "_static" not in page.relative_to(site).parts)
+    for page in pages:  # the theme's templates under _static are not pages
         for link in _parse(page).links:
             parts = urllib.parse.urlsplit(link)
             path = urllib.parse.unquote(parts.path)

@@ -378,9 +378,53 @@ class _ClimateBase:
         reason: str | None = None,
         mailing_list: bool = False,
     ) -> Call[ClimateTable]:
-        """Streams the CSV of one site and one year. Checked first, every problem at once
-        (`ParameterError`): dataset slug, coordinates, year 2000–2014, attributes of the spec,
-        e-mail; the row count is checked against the year and ``leap_day``."""
+        """Stream the CSV of one site and one year into a table.
+
+        Every argument is checked before anything is sent, and every problem is reported at once.
+        The row count is checked against the year and ``leap_day``.
+
+        Parameters
+        ----------
+        dataset : str
+            Data set slug. A slug starting with ``nsrdb-`` (GOES v4: aggregated, full-disc,
+            conus, tmy) takes the NSRDB download path; any other, the climate download
+            (``ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5``, ``...-RCP8-5``).
+        lat, lon : float
+            Point, degrees north and east (WGS 84); it must lie in the data set's region.
+        year : int
+            Calendar year: 2000–2014 for the climate sets, 1998–2024 for the NSRDB (the service
+            refuses a year a particular set lacks).
+        email : str
+            The requester's address, which the service requires; masked in every message.
+        attributes : iterable of str or str, optional
+            Columns to download, by the family's own names (NSRDB: ``air_temperature``,
+            ``wind_speed``, ...); a comma-separated string or a list. Default: the data set's
+            standard columns.
+        utc : bool, default True
+            Stamp the rows in UTC; False gives the site's local standard time.
+        leap_day : bool, default False
+            Keep 29 February in leap years (8,784 hourly rows instead of 8,760).
+        full_name, affiliation, reason : str, optional
+            Requester details the service records.
+        mailing_list : bool, default False
+            Join the service's mailing list.
+
+        Returns
+        -------
+        ClimateTable
+            The rows as a polars frame (``.data``, tz-aware ``timestamp`` at the start of each
+            interval; irradiance in W/m², temperature in °C, wind speed in m/s) and the file's
+            header (``.metadata``); ``.weather()`` gives a `sunflux.pvwatts.Weather`.
+
+        Raises
+        ------
+        ParameterError
+            An argument is wrong (slug, coordinates, year, attributes, e-mail); nothing was sent.
+        ApiError
+            The service refused the request (unknown set, point outside its region, quota).
+        TransportError
+            The download could not be completed within ``timeout``/``deadline``.
+        """
         args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
         return core_call(ClimateTable, _core.climate_download_csv, _core.climate_download_csv_async, *args, trace=self._handle.trace())
 

@@ -286,6 +286,7 @@ class AsyncTechnicalPotentialJob(_JobBase):
 
     @property
     def result(self) -> Awaitable[JobResult]:
+        """The finished result, awaitable (polls once if not known yet; raises if the job is not finished)."""
         return self._result_now()
 
     async def _result_now(self) -> JobResult:
