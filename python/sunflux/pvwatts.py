@@ -1,5 +1,5 @@
 """The local PV engine: PVWatts v5 (the v6 estimator's algorithm) and PVWatts v8 (the live
-estimator's) in Rust, offline.::
+estimator's) in Rust, offline. ::
 
     weather = sunflux.pvwatts.read_weather("723170TYA.CSV")
     result = sunflux.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180)
