@@ -411,39 +411,56 @@ def read_weather(
     tz: float | None = None,
     elevation: float | None = None,
 ) -> Weather:
-    """Reads a weather year.
+    """Read a weather year for the local engines.
 
-    ``source`` is a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or
-    climate-download CSV, hourly or sub-hourly, with or without its metadata rows; PVGIS TMY CSV
-    or JSON, whose stamps are UTC and whose ``tz`` is 0 unless given; SolarAnywhere TMY3-format
-    CSV, which needs ``tz=`` when its header has none), the bytes of one, a `sunflux`
-    `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy arrays), or what
-    pvlib's readers return, ``(data, metadata)``: the frames of ``read_tmy2``, ``read_tmy3``,
-    ``read_epw``, ``read_nsrdb_psm4``, ``read_pvgis_tmy`` and ``read_solaranywhere`` are read as
-    sunflux reads their files (TMY2's tenths converted, float32 storage as the file readers'), so
-    frame and file give one answer. Tables use the file readers'
-    column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m², ``temp_air``/``Temperature``/``tdry``
-    in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``, ``snow_depth`` in cm for
-    PVWatts v8's snow model...), calendar columns
-    (year, month, day, hour 0–23 or 1–24, minute) or a timestamp column or index; float64 columns
-    are used in place from their Arrow buffers.
-
-    The site (``lat``, ``lon`` in degrees, ``tz`` in hours east of UTC for the stamps' standard
-    time, ``elevation`` in m) comes from the file, from ``metadata`` (pvlib's dicts) or from the
-    keyword arguments; where two give it, they must agree.
-
-    Time: records with a minute (a minute column, EPW files, sub-hourly timestamps) are instants
-    at that minute; records without one are hour averages (TMY files, hourly timestamps on the
+    Records with a minute (a minute column, EPW files, sub-hourly timestamps) are instants at
+    that minute; records without one are hour averages (TMY files, hourly timestamps on the
     hour). The year holds one record per step of 60/k minutes (k records per hour, k dividing
     60) through one calendar year — 8760·k records, or 8784·k with 29 February — and may start at
-    any record (a UTC year seen in local time starts on 31 December of the year before). A bad
-    file raises `ParameterError` naming the file, line and column; a missing one
-    `MissingFileError` (also a `FileNotFoundError`). A file or bytes larger than
-    ``sunflux.limits()["weather_file_bytes"]`` (1 GiB) or of more lines than a one-minute leap
-    year has (``"weather_file_lines"``), and a table of more rows (``"weather_records"``), are
-    refused before anything is parsed. Implausible values are refused on every route, naming the
-    record and column: irradiance outside 0–1500 W/m², air temperature outside −100–70 °C, wind
-    speed outside 0–75 m/s, pressure outside 300–1100 mbar (a column in other units).
+    any record (a UTC year seen in local time starts on 31 December of the year before).
+
+    Parameters
+    ----------
+    source : path, bytes, table, ClimateTable or pvlib's (data, metadata)
+        A weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or climate-download CSV,
+        hourly or sub-hourly, with or without its metadata rows; PVGIS TMY CSV or JSON, whose
+        stamps are UTC and whose ``tz`` is 0 unless given; SolarAnywhere TMY3-format CSV, which
+        needs ``tz=`` when its header has none), the bytes of one, a `ClimateTable`, a table
+        (polars, pandas, pyarrow, or a mapping of numpy arrays), or what pvlib's readers return:
+        the frames of ``read_tmy2``, ``read_tmy3``, ``read_epw``, ``read_nsrdb_psm4``,
+        ``read_pvgis_tmy`` and ``read_solaranywhere`` are read as sunflux reads their files
+        (TMY2's tenths converted), so frame and file give one answer. Tables use the file
+        readers' column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m²; ``temp_air``/
+        ``Temperature``/``tdry`` in °C; ``wind_speed`` in m/s; ``pressure`` in mbar or Pa;
+        ``albedo``; ``snow_depth`` in cm for PVWatts v8's snow model), calendar columns (year,
+        month, day, hour 0–23 or 1–24, minute) or a timestamp column or index; float64 columns
+        are used in place from their Arrow buffers.
+    metadata : mapping, optional
+        The site as pvlib's readers give it, for a table.
+    lat, lon : float, optional
+        Site, degrees north and east.
+    tz : float, optional
+        Hours east of UTC of the stamps' standard time.
+    elevation : float, optional
+        Site elevation, m.
+
+    Returns
+    -------
+    Weather
+        The year and its site; the engine caches its sun path on it.
+
+    Raises
+    ------
+    ParameterError
+        A bad file or table, naming the file, line and column; the site given twice with
+        different values; a file or bytes larger than ``sunflux.limits()["weather_file_bytes"]``
+        (1 GiB), of more lines than a one-minute leap year has (``"weather_file_lines"``), or a
+        table of more rows (``"weather_records"``), refused before anything is parsed;
+        implausible values, naming the record and column: irradiance outside 0–1500 W/m², air
+        temperature outside −100–70 °C, wind speed outside 0–75 m/s, pressure outside
+        300–1100 mbar.
+    MissingFileError
+        The path does not exist (also a `FileNotFoundError`).
     """
     if isinstance(source, Weather):
         return source
