@@ -151,8 +151,14 @@ def browser_check(site: Path = HTML, shots: Path = SCREENSHOTS) -> list[str]:
                 WebDriverWait(driver, 30).until(lambda d: d.execute_script("return document.readyState") == "complete")
                 if not driver.find_elements(By.CSS_SELECTOR, "article h1"):
                     problems.append(f"{name}: {page} has no heading in its article")
-                if name == "gallery" and not driver.find_elements(By.CSS_SELECTOR, "article img"):
-                    problems.append(f"{name}: {page} shows no plot")
+                plots = driver.find_elements(By.CSS_SELECTOR, "article img")
+                if name == "gallery":
+                    if not plots:
+                        problems.append(f"{name}: {page} shows no plot")
+                    else:  # the screenshot shows the first plot
+                        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", plots[0])
+                        if not driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", plots[0]):
+                            problems.append(f"{name}: {page}'s first plot did not load")
                 time.sleep(0.5)
                 driver.save_screenshot(str(shots / f"{name}.png"))
                 console_errors(name)
