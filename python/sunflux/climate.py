@@ -203,11 +203,26 @@ class ClimateDownload:
 
 
 def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:
-    """Parses a climate CSV (two metadata rows, column names, data) that came from elsewhere.
+    """Parse a climate CSV (two metadata rows, column names, data) that came from elsewhere.
 
-    The rows must be one whole calendar year (the year of the first row, at the interval of the
-    first two rows, with 29 February when present): a truncated, padded or doubled file raises
-    `ApiError` naming the rows expected. ``whole_year=False`` reads any number of rows."""
+    Parameters
+    ----------
+    body : bytes or str
+        The CSV.
+    whole_year : bool, default True
+        Require one whole calendar year (the year of the first row, at the interval of the
+        first two rows, with 29 February when present); False reads any number of rows.
+
+    Returns
+    -------
+    ClimateTable
+        The rows and the file's metadata, as ``client.climate.download_csv`` returns them.
+
+    Raises
+    ------
+    ApiError
+        A truncated, padded or doubled year (naming the rows expected), or a body that is not a
+        climate CSV."""
     if isinstance(body, str):
         body = body.encode()
     if not isinstance(body, (bytes, bytearray, memoryview)):
@@ -218,9 +233,20 @@ def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:
 
 
 def parse_zip(body: bytes, *, max_unzipped: int | None = None) -> ClimateDownload:
-    """Parses a download zip that came from elsewhere. Its CSVs may inflate to ``max_unzipped``
-    bytes in all (default: ``sunflux.limits()["max_bytes.climate_unzipped"]``) and to 100 times
-    the zip's size; each must be one whole year."""
+    """Parse a download zip that came from elsewhere (a file, another client).
+
+    Parameters
+    ----------
+    body : bytes
+        The zip.
+    max_unzipped : int, optional
+        Bytes the CSVs may inflate to in all (default:
+        ``sunflux.limits()["max_bytes.climate_unzipped"]``); also at most 100 times the zip's size.
+
+    Returns
+    -------
+    ClimateDownload
+        One `ClimateTable` per CSV; each must be one whole year."""
     if not isinstance(body, (bytes, bytearray, memoryview)):
         raise ParameterError(f"body must be bytes (got {type(body).__name__})")
     return ClimateDownload(_core.parse_climate_zip_bytes(bytes(body), max_unzipped))

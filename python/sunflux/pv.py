@@ -317,7 +317,25 @@ def _decimal(value: object) -> str:
 
 
 def parse_estimate(body: bytes | str, format: EstimateFormat = "json") -> PvEstimate:
-    """Parses an estimator answer (json, JSONP or xml) that came from elsewhere."""
+    """Parse a PV estimator answer that came from elsewhere (a file, another client).
+
+    Parameters
+    ----------
+    body : bytes or str
+        The answer's body (json, JSONP or xml).
+    format : {"json", "xml"}, default "json"
+        The body's format (JSONP is read as json).
+
+    Returns
+    -------
+    PvEstimate
+        The estimate, as ``client.pv.estimate`` returns it.
+
+    Raises
+    ------
+    ApiError
+        The body is an error answer, or not an estimator answer.
+    """
     data = body.encode() if isinstance(body, str) else body
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
