@@ -1,7 +1,7 @@
 """Shared fixtures and the one place where tests are skipped.
 
-Fixtures: a quiet embedded service, a client wired to it, and a small loopback HTTP server for
-transport tests. Skip rules: every test that needs something optional says so with one of the
+Fixtures: a quiet embedded service, a client wired to it, a small loopback HTTP server for
+transport tests, and the documentation site built once per run (which executes the notebooks). Skip rules: every test that needs something optional says so with one of the
 markers below (the way pvlib keeps its ``requires_*`` markers); no test skips because data is
 missing, since everything the suite reads lives in ``tests/data``. The corpora of real files that
 other repositories published are read only through environment variables (``.ci/run`` sets them
@@ -13,6 +13,8 @@ from __future__ import annotations
 import http.server
 import importlib.util
 import os
+import sys
+from dataclasses import dataclass
 import signal
 import shutil
 import subprocess
@@ -38,6 +40,13 @@ requires_fork = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.for
 requires_clippy = pytest.mark.skipif(
     subprocess.run(["cargo", "clippy", "--version"], capture_output=True).returncode != 0 if shutil.which("cargo") else True,
     reason="needs cargo clippy (rustup component add clippy)",
+)
+
+#: The browser check of the documentation site needs Debian's chromium and chromium-driver.
+#: ``.ci/run`` installs them and sets SUNFLUX_REQUIRE_BROWSER=1, so CI fails instead of skipping.
+requires_chromium = pytest.mark.skipif(
+    not (shutil.which("chromium") and shutil.which("chromedriver")) and os.environ.get("SUNFLUX_REQUIRE_BROWSER") != "1",
+    reason="needs chromium and chromedriver (apt-get install chromium chromium-driver)",
 )
 
 
@@ -84,6 +93,39 @@ def pytest_configure(config: pytest.Config) -> None:
                             "the quick inner loop is `pytest -m 'not slow'`")
 
 Handler = Callable[[http.server.BaseHTTPRequestHandler], None]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class DocsBuild:
+    """One build of the documentation site: Sphinx's exit code, its warnings, the HTML folder and
+    the folder of the executed notebooks."""
+
+    code: int
+    warnings: str
+    html: Path
+    executed: Path
+
+
+@pytest.fixture(scope="session")
+def docs_tool() -> Any:
+    """``tools/docs.py`` as a module (build, link check, browser check)."""
+    spec = importlib.util.spec_from_file_location("sunflux_docs_tool", ROOT / "tools" / "docs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def docs_site(docs_tool: Any) -> DocsBuild:
+    """The documentation site, built once per test run with warnings as errors; the build executes
+    every notebook once, and tests/test_notebooks.py checks the executed copies."""
+    code = docs_tool.build()
+    warnings = docs_tool.WARNINGS.read_text("utf-8") if docs_tool.WARNINGS.exists() else ""
+    return DocsBuild(code, warnings, docs_tool.HTML, docs_tool.BUILD / "jupyter_execute" / "gallery")
 
 
 class LoopbackServer:

@@ -1,6 +1,10 @@
-"""Executes every notebook in notebooks/ top to bottom with the installed package only (each one
+"""Every notebook in notebooks/, executed top to bottom with the installed package only (each one
 starts its own embedded service): no error output, at least one plot, and the text each one is
-expected to show."""
+expected to show.
+
+The documentation build executes them once (the gallery, myst-nb); these tests read the executed
+copies it keeps (the ``docs_site`` fixture builds the site once per run), so CI runs each notebook
+once."""
 
 from __future__ import annotations
 
@@ -8,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import requires_dask
+from conftest import DocsBuild, requires_dask
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -39,12 +43,13 @@ NEEDS = {"dask_pv_map.ipynb": requires_dask}
 @pytest.mark.parametrize(
     "name", [pytest.param(p.name, marks=NEEDS.get(p.name, ())) for p in sorted(NOTEBOOKS.glob("*.ipynb"))]
 )
-def test_notebook_runs(name: str, tmp_path: Path) -> None:
-    import nbclient
+def test_notebook_runs(name: str, docs_site: DocsBuild) -> None:
     import nbformat
 
-    notebook = nbformat.read(NOTEBOOKS / name, as_version=4)  # type: ignore[no-untyped-call]
-    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    executed = docs_site.executed / name
+    assert executed.is_file(), f"the documentation build did not execute {name} (exit code {docs_site.code}):\n{docs_site.warnings}"
+    notebook = nbformat.read(executed, as_version=4)  # type: ignore[no-untyped-call]
+    assert [cell.source for cell in notebook.cells] == [cell.source for cell in nbformat.read(NOTEBOOKS / name, as_version=4).cells]  # type: ignore[no-untyped-call]
     outputs = _outputs(notebook)
     errors = [output for output in outputs if output.get("output_type") == "error"]
     assert not errors, errors
@@ -56,3 +61,10 @@ def test_notebook_runs(name: str, tmp_path: Path) -> None:
 
 def test_every_notebook_has_expectations() -> None:
     assert set(EXPECTED_TEXT) == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
+
+
+def test_the_gallery_links_every_notebook() -> None:
+    gallery = NOTEBOOKS.parent / "docs" / "gallery"
+    links = {p.name: p for p in gallery.glob("*.ipynb")}
+    assert set(links) == {p.name for p in NOTEBOOKS.glob("*.ipynb")}
+    assert all(link.is_symlink() and link.resolve() == NOTEBOOKS / name for name, link in links.items())

@@ -106,7 +106,12 @@ def test_help_and_signatures_come_from_the_schema() -> None:
     parameters = inspect.signature(PV).parameters
     assert list(parameters) == list(SECTIONS["PV"]["fields"])
     assert parameters["losses"].kind is inspect.Parameter.KEYWORD_ONLY
-    assert parameters["losses"].annotation == "float | None | Unset"
+    assert parameters["losses"].annotation == "float | None"
+    # The real default (the value an unset field reads as), never the UNSET marker.
+    assert parameters["losses"].default == 0.14 == PV().losses
+    assert inspect.signature(optimizer.Site).parameters["latitude"].default is None
+    assert all(parameter.default is not optimizer.UNSET for section in SECTIONS
+               for parameter in inspect.signature(getattr(optimizer, section)).parameters.values())
     assert "pv" in inspect.signature(Scenario).parameters
 
 

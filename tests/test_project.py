@@ -238,3 +238,26 @@ def test_python_reads_the_spec_rules_from_rust_instead_of_restating_them() -> No
                 if token.type == tokenize.NUMBER and ast.literal_eval(token.string) in limits:
                     restated.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.line.strip()}")
     assert not restated, restated
+
+
+def test_version_from_the_command_line_and_the_package(capsys: pytest.CaptureFixture[str]) -> None:
+    import sunflux
+    from sunflux.__main__ import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["--version"])
+    assert exited.value.code == 0
+    assert capsys.readouterr().out.strip() == f"sunflux {sunflux.__version__}"
+    import tomllib
+
+    assert sunflux.__version__ == tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+
+
+def test_package_metadata_links_the_site_and_names_both_engines() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert {"Documentation", "Source", "Changelog", "Issues"} <= set(project["urls"])
+    assert "v5 and v8" in project["description"]
+    assert any(c.startswith("Programming Language :: Python :: 3.11") for c in project["classifiers"])
+    assert "sunflux[docs]" in project["optional-dependencies"]["test"]

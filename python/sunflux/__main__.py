@@ -1,4 +1,5 @@
-"""Command line: ``python -m sunflux demo`` (the main job, offline) and ``python -m sunflux serve``."""
+"""Command line: ``python -m sunflux demo`` (the main job, offline), ``python -m sunflux serve`` and
+``python -m sunflux --version``."""
 
 from __future__ import annotations
 
@@ -49,6 +50,7 @@ DESCRIPTION = "sunflux command line: 'demo' runs the tour against the embedded s
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m sunflux", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"sunflux {_core.__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     demo = commands.add_parser("demo", help="run the tour against the embedded service (no key, no network)")
     demo.set_defaults(run=_demo)

@@ -87,6 +87,47 @@ class ServiceLimits:
         return {k: v for k, v in fields.items() if v is not None}
 
 
+_REQUEST_DOC = """Send a low-level request to a named endpoint of the spec.
+
+    The request goes through the client's authentication, throttles, retries and error mapping,
+    like the typed calls; the answer's body is returned as the server sent it.
+
+    Parameters
+    ----------
+    method : str
+        HTTP method (``"GET"``, ``"POST"``, ``"DELETE"``).
+    endpoint : str
+        The endpoint's name in the route table (``"data_query"``, ``"pv_estimator"``,
+        ``"local_status"``, ...; an unknown name's error lists them all).
+    args : mapping of str to str, optional
+        Values of the endpoint's path parameters (``{"format": "json"}``).
+    params : mapping or iterable of pairs, optional
+        Query parameters.
+    form : mapping or iterable of pairs, optional
+        A form body (``application/x-www-form-urlencoded``).
+    json : object, optional
+        A JSON body.
+    idempotent : bool, optional
+        Whether a failed attempt may be retried (default: True for GET, HEAD and DELETE).
+    check_errors : bool, default True
+        Raise the typed errors for error answers; False returns them as a `Response`.
+
+    Returns
+    -------
+    Response
+        The status, headers and body.
+
+    Raises
+    ------
+    ApiError
+        The service answered with an error (its subclass by status), unless ``check_errors=False``.
+    TransportError
+        The request could not be completed within ``timeout``/``deadline``.
+    ParameterError
+        An unknown endpoint, a missing path parameter, or a body that is not JSON-ready.
+    """
+
+
 def _through_handle(
     build: Callable[Concatenate[CoreHandle, _Params], Call[Response]], name: str, doc: str
 ) -> Callable[Concatenate[_ClientBase, _Params], Call[Response]]:
@@ -167,13 +208,14 @@ class _ClientBase:
         """Whether the client was closed (or the `LocalService` it was made by)."""
         return bool(self._core.closed)
 
-    _request = _through_handle(CoreHandle.call, "_request", doc="Low-level call of a named endpoint (see ``url``); raises the typed errors.")
+    _request = _through_handle(CoreHandle.call, "_request", doc=_REQUEST_DOC)
 
     def _attach_services(self) -> None:
         """Service namespaces are attached by the subclasses."""
 
     @property
     def base_url(self) -> str:
+        """The service's base URL every request is joined to (``https://...``, no key in it)."""
         return self._core.base_url
 
     @property

@@ -261,10 +261,12 @@ class LocalService:
 
     @property
     def port(self) -> int:
+        """The TCP port the service listens on at 127.0.0.1 (the free one picked when ``port=0``)."""
         return self._core.port
 
     @property
     def running(self) -> bool:
+        """True while the service answers requests: after start, before ``close()``."""
         return self._core.running
 
     def hits(self) -> dict[str, int]:

@@ -22,19 +22,33 @@ __all__ = ["stack_sites"]
 
 
 def stack_sites(frames: Sequence[SiteFrame] | Mapping[Hashable, SiteFrame]) -> pl.DataFrame:
-    """Stacks the frames of several sites into one polars frame whose ``timestamp`` is in UTC.
+    """Stack the frames of several sites into one polars frame whose ``timestamp`` is in UTC.
 
-    ``frames`` is a list (sites 0, 1, ...) or a mapping of site labels to one site's frame each:
-    a polars frame with a time-zone-aware ``timestamp``, a `PvEstimate` (its hourly frame, or
-    its monthly one) or a `ClimateTable` (its data). Each site's rows gain, where the frame has
-    none, ``site`` (its label; first) and ``local_time`` (the stamp as the site's clock shows it in
-    its standard time, with no zone; after ``timestamp``): a `ClimateTable`'s local time is its
-    metadata's ``local_time_zone`` (also for a ``utc=True`` download), a frame's is its own
-    timestamp's zone. Group by ``pl.col("local_time").dt.month()`` for each site's own months;
-    sites whose zones differ cannot share a zone-aware column, so ``pl.concat`` of their frames
-    fails and converting them to UTC alone moves hours across month ends.
+    Sites whose zones differ cannot share a zone-aware column, so ``pl.concat`` of their frames
+    fails, and converting them to UTC alone moves hours across month ends; the ``local_time``
+    column keeps each site's own clock.
 
-    Columns one site lacks are null for it; a column's type is widened to fit every site.
+    Parameters
+    ----------
+    frames : sequence or mapping of per-site frames
+        A list (sites 0, 1, ...) or a mapping of site labels to one site's frame each: a polars
+        frame with a time-zone-aware ``timestamp``, a `PvEstimate` (its hourly frame, or its
+        monthly one) or a `ClimateTable` (its data).
+
+    Returns
+    -------
+    polars.DataFrame
+        Every site's rows, with ``timestamp`` in UTC and, where the frame has none, ``site``
+        (its label; first) and ``local_time`` (the stamp on the site's standard-time clock, with
+        no zone; after ``timestamp``). A `ClimateTable`'s local time is its metadata's
+        ``local_time_zone`` (also for a ``utc=True`` download), a frame's is its own timestamp's
+        zone. Columns one site lacks are null for it; a column's type is widened to fit every
+        site. Group by ``pl.col("local_time").dt.month()`` for each site's own months.
+
+    Raises
+    ------
+    ParameterError
+        ``frames`` is empty, not a list or mapping, or a frame has no zone-aware ``timestamp``.
     """
     import polars as pl
 

@@ -202,11 +202,26 @@ class ClimateDownload:
 
 
 def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:
-    """Parses a climate CSV (two metadata rows, column names, data) that came from elsewhere.
+    """Parse a climate CSV (two metadata rows, column names, data) that came from elsewhere.
 
-    The rows must be one whole calendar year (the year of the first row, at the interval of the
-    first two rows, with 29 February when present): a truncated, padded or doubled file raises
-    `ApiError` naming the rows expected. ``whole_year=False`` reads any number of rows."""
+    Parameters
+    ----------
+    body : bytes or str
+        The CSV.
+    whole_year : bool, default True
+        Require one whole calendar year (the year of the first row, at the interval of the
+        first two rows, with 29 February when present); False reads any number of rows.
+
+    Returns
+    -------
+    ClimateTable
+        The rows and the file's metadata, as ``client.climate.download_csv`` returns them.
+
+    Raises
+    ------
+    ApiError
+        A truncated, padded or doubled year (naming the rows expected), or a body that is not a
+        climate CSV."""
     if isinstance(body, str):
         body = body.encode()
     if not isinstance(body, (bytes, bytearray, memoryview)):
@@ -217,9 +232,20 @@ def parse_csv(body: bytes | str, *, whole_year: bool = True) -> ClimateTable:
 
 
 def parse_zip(body: bytes, *, max_unzipped: int | None = None) -> ClimateDownload:
-    """Parses a download zip that came from elsewhere. Its CSVs may inflate to ``max_unzipped``
-    bytes in all (default: ``sunflux.limits()["max_bytes.climate_unzipped"]``) and to 100 times
-    the zip's size; each must be one whole year."""
+    """Parse a download zip that came from elsewhere (a file, another client).
+
+    Parameters
+    ----------
+    body : bytes
+        The zip.
+    max_unzipped : int, optional
+        Bytes the CSVs may inflate to in all (default:
+        ``sunflux.limits()["max_bytes.climate_unzipped"]``); also at most 100 times the zip's size.
+
+    Returns
+    -------
+    ClimateDownload
+        One `ClimateTable` per CSV; each must be one whole year."""
     if not isinstance(body, (bytes, bytearray, memoryview)):
         raise ParameterError(f"body must be bytes (got {type(body).__name__})")
     return ClimateDownload(_core.parse_climate_zip_bytes(bytes(body), max_unzipped))
@@ -375,9 +401,53 @@ class _ClimateBase:
         reason: str | None = None,
         mailing_list: bool = False,
     ) -> Call[ClimateTable]:
-        """Streams the CSV of one site and one year. Checked first, every problem at once
-        (`ParameterError`): dataset slug, coordinates, year 2000–2014, attributes of the spec,
-        e-mail; the row count is checked against the year and ``leap_day``."""
+        """Stream the CSV of one site and one year into a table.
+
+        Every argument is checked before anything is sent, and every problem is reported at once.
+        The row count is checked against the year and ``leap_day``.
+
+        Parameters
+        ----------
+        dataset : str
+            Data set slug. A slug starting with ``nsrdb-`` (GOES v4: aggregated, full-disc,
+            conus, tmy) takes the NSRDB download path; any other, the climate download
+            (``ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5``, ``...-RCP8-5``).
+        lat, lon : float
+            Point, degrees north and east (WGS 84); it must lie in the data set's region.
+        year : int
+            Calendar year: 2000–2014 for the climate sets, 1998–2024 for the NSRDB (the service
+            refuses a year a particular set lacks).
+        email : str
+            The requester's address, which the service requires; masked in every message.
+        attributes : iterable of str or str, optional
+            Columns to download, by the family's own names (NSRDB: ``air_temperature``,
+            ``wind_speed``, ...); a comma-separated string or a list. Default: the data set's
+            standard columns.
+        utc : bool, default True
+            Stamp the rows in UTC; False gives the site's local standard time.
+        leap_day : bool, default False
+            Keep 29 February in leap years (8,784 hourly rows instead of 8,760).
+        full_name, affiliation, reason : str, optional
+            Requester details the service records.
+        mailing_list : bool, default False
+            Join the service's mailing list.
+
+        Returns
+        -------
+        ClimateTable
+            The rows as a polars frame (``.data``, tz-aware ``timestamp`` at the start of each
+            interval; irradiance in W/m², temperature in °C, wind speed in m/s) and the file's
+            header (``.metadata``); ``.weather()`` gives a `sunflux.pvwatts.Weather`.
+
+        Raises
+        ------
+        ParameterError
+            An argument is wrong (slug, coordinates, year, attributes, e-mail); nothing was sent.
+        ApiError
+            The service refused the request (unknown set, point outside its region, quota).
+        TransportError
+            The download could not be completed within ``timeout``/``deadline``.
+        """
         args = self._csv_args(dataset, lat, lon, year, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list)
         return core_call(ClimateTable, _core.climate_download_csv, *args, trace=self._handle.trace())
 
@@ -397,15 +467,75 @@ class _ClimateBase:
         mailing_list: bool = False,
         method: RequestMethod = "POST",
     ) -> Call[ClimateRequest]:
-        """Requests a download file for a POINT, MULTIPOINT or POLYGON and one or more years.
-        POST sends a form body (the key never goes in it); GET sends a query string."""
+        """Request a download file for a POINT, MULTIPOINT or POLYGON and one or more years.
+
+        The service prepares a zip and answers with its URL (and e-mails it); `fetch` reads it.
+
+        Parameters
+        ----------
+        dataset : str
+            Data set slug, as in `download_csv`.
+        wkt : str
+            ``POINT(lon lat)``, ``MULTIPOINT(...)`` or ``POLYGON((...))`` in degrees (longitude first).
+        years : int, iterable of int, or str
+            Calendar years (2000–2014 for the climate sets, 1998–2024 for the NSRDB).
+        email : str
+            The requester's address, which the service requires; masked in every message.
+        attributes : iterable of str or str, optional
+            Columns, by the family's own names; a list or a comma-separated string. Default: the
+            data set's standard columns.
+        utc : bool, default True
+            Stamp the rows in UTC; False gives the site's local standard time.
+        leap_day : bool, default False
+            Keep 29 February in leap years.
+        full_name, affiliation, reason : str, optional
+            Requester details the service records.
+        mailing_list : bool, default False
+            Join the service's mailing list.
+        method : {"POST", "GET"}, default "POST"
+            POST sends a form body (the key never goes in it); GET sends a query string.
+
+        Returns
+        -------
+        ClimateRequest
+            The request's id, ``download_url`` and the service's messages.
+
+        Raises
+        ------
+        ParameterError
+            An argument is wrong (slug, geometry, years, attributes, e-mail); nothing was sent.
+        ApiError
+            The service refused the request (its messages in ``.errors``).
+        """
         args = self._request_args(dataset, wkt, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, method)
         return core_call(_climate_request, _core.climate_request, *args, trace=self._handle.trace())
 
     def _fetch(self, download_url: str, *, wait: bool = True, timeout: float = 600.0) -> Call[ClimateDownload]:
-        """Downloads the zip behind ``download_url`` (polling with backoff while it is not ready,
-        up to ``timeout`` s, then `JobTimeout`) and parses every CSV in it. The API key is never
-        sent to the file host."""
+        """Download the zip behind ``download_url`` and parse every CSV in it.
+
+        The API key is never sent to the file host.
+
+        Parameters
+        ----------
+        download_url : str
+            The ``download_url`` of a `ClimateRequest`.
+        wait : bool, default True
+            Poll with backoff while the file is not ready yet.
+        timeout : float, default 600
+            Seconds to wait for the file.
+
+        Returns
+        -------
+        ClimateDownload
+            One `ClimateTable` per CSV of the zip.
+
+        Raises
+        ------
+        JobTimeout
+            The file was not ready within ``timeout``.
+        ParameterError
+            The zip breaks a size or shape limit (see `sunflux.limits`).
+        """
         return core_call(
             ClimateDownload, _core.climate_fetch,
             self._handle.core, download_url, wait, timeout, trace=self._handle.trace(),
@@ -429,18 +559,59 @@ class _ClimateBase:
         progress: bool = True,
         workers: int = _core.CLIMATE_IN_FLIGHT,
     ) -> Call[pl.DataFrame]:
-        """One CSV request per (point, year) — points are ``(lat, lon)`` — within the client's
-        limits (csv at most 1 per second, at most 20 in flight), each retried on transient
-        failures; at most ``workers`` (≤ 20) downloads run at once. With ``cache_dir``, every
-        site-year is kept as an Arrow IPC file named by a hash of the request (without the key or
-        e-mail) and a checksum of its content, so an interrupted run resumes without downloading
-        anything twice and a damaged file is downloaded again; ``cache_dir`` may be an fsspec URL
-        (``s3://bucket/climate``). Ctrl-C (or cancelling the awaiting task) stops every download
-        within about 100 ms and leaves only complete entries in the cache. Returns one long
-        polars frame with ``site`` (the index in ``points``), ``year`` and the data columns; with
-        ``utc=False`` also ``local_time`` (each site's standard-time clock, no zone), and the
-        timestamps are in UTC when the sites' zones differ. For a ``utc=True`` download's local
-        time, stack its sites' `ClimateTable` objects with `sunflux.stack_sites`."""
+        """Download many site-years, resumable, within the client's limits.
+
+        One CSV request per (point, year), within the client's limits (at most 1 per second and
+        20 in flight), each retried on transient failures. Ctrl-C (or cancelling the awaiting
+        task) stops every download within about 100 ms and leaves only complete entries in the
+        cache.
+
+        Parameters
+        ----------
+        dataset : str
+            Data set slug, as in `download_csv`.
+        points : sequence of (lat, lon)
+            Sites, degrees north and east.
+        years : iterable of int
+            Calendar years, as in `download_csv`.
+        email : str
+            The requester's address, which the service requires; masked in every message.
+        attributes : iterable of str or str, optional
+            Columns, by the family's own names; a list or a comma-separated string. Default: the
+            data set's standard columns.
+        utc : bool, default True
+            Stamp the rows in UTC; False gives the site's local standard time.
+        leap_day : bool, default False
+            Keep 29 February in leap years.
+        full_name, affiliation, reason : str, optional
+            Requester details the service records.
+        mailing_list : bool, default False
+            Join the service's mailing list.
+        cache_dir : str or path-like, optional
+            Keep every site-year as an Arrow IPC file named by a hash of the request (without the
+            key or e-mail) and a checksum of its content, so an interrupted run resumes without
+            downloading anything twice and a damaged file is downloaded again. A path or an
+            fsspec URL (``s3://bucket/climate``).
+        progress : bool, default True
+            Show a progress bar.
+        workers : int, default 20
+            Downloads running at once (at most 20).
+
+        Returns
+        -------
+        polars.DataFrame
+            One long frame with ``site`` (the index in ``points``), ``year`` and the data columns;
+            with ``utc=False`` also ``local_time`` (each site's standard-time clock, no zone), and
+            the timestamps are in UTC when the sites' zones differ. For a ``utc=True`` download's
+            local time, stack its sites' `ClimateTable` objects with `sunflux.stack_sites`.
+
+        Raises
+        ------
+        ParameterError
+            An argument is wrong; nothing was sent.
+        ApiError
+            The service refused a site-year.
+        """
         plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
         trace = self._handle.trace()
         return Call(lambda: _bulk_in_threads(plan, trace), lambda: _bulk_in_tasks(plan, trace))

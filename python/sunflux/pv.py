@@ -316,7 +316,25 @@ def _decimal(value: object) -> str:
 
 
 def parse_estimate(body: bytes | str, format: EstimateFormat = "json") -> PvEstimate:
-    """Parses an estimator answer (json, JSONP or xml) that came from elsewhere."""
+    """Parse a PV estimator answer that came from elsewhere (a file, another client).
+
+    Parameters
+    ----------
+    body : bytes or str
+        The answer's body (json, JSONP or xml).
+    format : {"json", "xml"}, default "json"
+        The body's format (JSONP is read as json).
+
+    Returns
+    -------
+    PvEstimate
+        The estimate, as ``client.pv.estimate`` returns it.
+
+    Raises
+    ------
+    ApiError
+        The body is an error answer, or not an estimator answer.
+    """
     data = body.encode() if isinstance(body, str) else body
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise ParameterError(f"body must be bytes or str (got {type(body).__name__})")
@@ -325,24 +343,81 @@ def parse_estimate(body: bytes | str, format: EstimateFormat = "json") -> PvEsti
     return PvEstimate(_core.parse_pv_estimate(bytes(data), format))
 
 
-_ESTIMATE_DOC = """Estimates the energy of a PV system with the estimator v6 (PVWatts v5
-        algorithms) or v8 (PVWatts v8: CEC module model, NOCT cell temperature, self-shading,
-        bifacial modules, albedo, soiling).
+_ESTIMATE_DOC = """Estimate the energy of a PV system with the PV estimator v6 or v8.
 
-        ``version`` defaults to ``"v6"`` on spec-following servers (the embedded service) and to
-        ``"v8"`` on the public host, which documents v6 as replaced by v8. Give the location as
-        ``lat`` and ``lon`` (the nearest station of ``dataset`` within ``radius`` miles, default
-        100; 0 = nearest regardless; datasets ``satdb``/``tmy2``/``tmy3``/``intl`` for v6, default
-        ``satdb``, and ``nsrdb``/``tmy2``/``tmy3``/``intl`` for v8, default ``nsrdb``), or as
-        ``file_id`` (a dataset query v1 id for v6, v2 id for v8, or a `Station`). Every parameter is
-        checked before sending and all problems are reported at once (`ParameterError`):
-        system_capacity 0.05–500000 kW, module_type 0–2 (`ModuleType`), losses −5–99 %, array_type
-        0–4 (`ArrayType`), tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3 (v8:
-        0.01–0.99), inv_eff 90–99.5 %, timeframe ``monthly``/``hourly``, format ``json``/``xml``,
-        callback (JSONP, json only). v8 only: ``bifaciality`` 0–1, ``albedo`` one value or 12
-        monthly values, each strictly between 0 and 1, ``use_wf_albedo`` (take the weather's albedo
-        where valid; default True unless ``albedo`` is given), ``soiling`` 12 monthly losses of
-        0–100 %, ``en_snowloss`` (the snow model; not documented by the live service).
+        v6 runs PVWatts v5's algorithms; v8 runs PVWatts v8's (CEC module model, NOCT cell
+        temperature, self-shading, bifacial modules, albedo, soiling). Every parameter is checked
+        before sending, and all problems are reported at once.
+
+        Parameters
+        ----------
+        system_capacity : float
+            DC nameplate, kW (0.05–500,000).
+        module_type : ModuleType or int
+            0 standard, 1 premium, 2 thin film.
+        losses : float
+            System losses, percent (−5–99); ``14`` means 14 %.
+        array_type : ArrayType or int
+            0 fixed open rack, 1 fixed roof mount, 2 one-axis, 3 one-axis backtracking, 4 two-axis.
+        tilt : float
+            Tilt from horizontal, degrees (0–90).
+        azimuth : float
+            Azimuth clockwise from north, degrees (0 ≤ azimuth < 360; 180 faces south).
+        lat, lon : float, optional
+            Location, degrees north and east: the estimator uses the nearest station of
+            ``dataset`` within ``radius``. Give these or ``file_id``.
+        file_id : str or Station, optional
+            A station from the dataset query (a v1 id for v6, a v2 id for v8, or a `Station`).
+        dataset : str, optional
+            v6: ``satdb`` (default), ``tmy2``, ``tmy3``, ``intl``; v8: ``nsrdb`` (default),
+            ``tmy2``, ``tmy3``, ``intl``.
+        radius : int, optional
+            Search radius, miles (default 100; 0: the nearest station whatever its distance).
+        timeframe : {"monthly", "hourly"}, default "monthly"
+            ``"hourly"`` also returns the hourly frame.
+        dc_ac_ratio : float, default 1.2
+            DC to AC size ratio (> 0).
+        gcr : float, default 0.4
+            Ground coverage ratio (0–3; v8: 0.01–0.99).
+        inv_eff : float, default 96
+            Nominal inverter efficiency, percent (90–99.5).
+        format : {"json", "xml"}, default "json"
+            The answer's format (the result is the same).
+        callback : str, optional
+            JSONP callback name (json only).
+        version : {"v6", "v8"}, optional
+            Default: ``"v6"`` on spec-following servers (the embedded service), ``"v8"`` on the
+            public host, which documents v6 as replaced by v8.
+        bifaciality : float, optional
+            v8: rear-side to front-side efficiency ratio (0–1).
+        albedo : float or sequence of 12 floats, optional
+            v8: ground reflectance, one value or one per month, each strictly between 0 and 1.
+        use_wf_albedo : bool, optional
+            v8: take the weather's albedo where valid (default True unless ``albedo`` is given).
+        soiling : sequence of 12 floats, optional
+            v8: monthly soiling losses, percent (0–100).
+        en_snowloss : bool, optional
+            v8: the snow model (not documented by the live service).
+
+        Returns
+        -------
+        PvEstimate
+            ``ac_annual`` (kWh), ``capacity_factor`` (%), ``solrad_annual`` (kWh/m²/day), the
+            ``monthly`` frame and, with ``timeframe="hourly"``, the ``hourly`` frame (W, W/m², °C),
+            the station used (``station_info``) and the service's ``warnings``.
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range or missing; nothing was sent.
+        ApiError
+            The service refused the request (its messages in ``.errors``).
+        TransportError
+            The request could not be completed.
+
+        References
+        ----------
+        .. [1] A. P. Dobos, "PVWatts Version 5 Manual", NREL/TP-6A20-62641, 2014.
         """
 
 

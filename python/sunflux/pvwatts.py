@@ -1,5 +1,5 @@
 """The local PV engine: PVWatts v5 (the v6 estimator's algorithm) and PVWatts v8 (the live
-estimator's) in Rust, offline.
+estimator's) in Rust, offline. ::
 
     weather = sunflux.pvwatts.read_weather("723170TYA.CSV")
     result = sunflux.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180)
@@ -411,39 +411,56 @@ def read_weather(
     tz: float | None = None,
     elevation: float | None = None,
 ) -> Weather:
-    """Reads a weather year.
+    """Read a weather year for the local engines.
 
-    ``source`` is a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or
-    climate-download CSV, hourly or sub-hourly, with or without its metadata rows; PVGIS TMY CSV
-    or JSON, whose stamps are UTC and whose ``tz`` is 0 unless given; SolarAnywhere TMY3-format
-    CSV, which needs ``tz=`` when its header has none), the bytes of one, a `sunflux`
-    `ClimateTable`, a table (polars, pandas, pyarrow, or a mapping of numpy arrays), or what
-    pvlib's readers return, ``(data, metadata)``: the frames of ``read_tmy2``, ``read_tmy3``,
-    ``read_epw``, ``read_nsrdb_psm4``, ``read_pvgis_tmy`` and ``read_solaranywhere`` are read as
-    sunflux reads their files (TMY2's tenths converted, float32 storage as the file readers'), so
-    frame and file give one answer. Tables use the file readers'
-    column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m², ``temp_air``/``Temperature``/``tdry``
-    in °C, ``wind_speed`` in m/s, ``pressure`` in mbar or Pa, ``albedo``, ``snow_depth`` in cm for
-    PVWatts v8's snow model...), calendar columns
-    (year, month, day, hour 0–23 or 1–24, minute) or a timestamp column or index; float64 columns
-    are used in place from their Arrow buffers.
-
-    The site (``lat``, ``lon`` in degrees, ``tz`` in hours east of UTC for the stamps' standard
-    time, ``elevation`` in m) comes from the file, from ``metadata`` (pvlib's dicts) or from the
-    keyword arguments; where two give it, they must agree.
-
-    Time: records with a minute (a minute column, EPW files, sub-hourly timestamps) are instants
-    at that minute; records without one are hour averages (TMY files, hourly timestamps on the
+    Records with a minute (a minute column, EPW files, sub-hourly timestamps) are instants at
+    that minute; records without one are hour averages (TMY files, hourly timestamps on the
     hour). The year holds one record per step of 60/k minutes (k records per hour, k dividing
     60) through one calendar year — 8760·k records, or 8784·k with 29 February — and may start at
-    any record (a UTC year seen in local time starts on 31 December of the year before). A bad
-    file raises `ParameterError` naming the file, line and column; a missing one
-    `MissingFileError` (also a `FileNotFoundError`). A file or bytes larger than
-    ``sunflux.limits()["weather_file_bytes"]`` (1 GiB) or of more lines than a one-minute leap
-    year has (``"weather_file_lines"``), and a table of more rows (``"weather_records"``), are
-    refused before anything is parsed. Implausible values are refused on every route, naming the
-    record and column: irradiance outside 0–1500 W/m², air temperature outside −100–70 °C, wind
-    speed outside 0–75 m/s, pressure outside 300–1100 mbar (a column in other units).
+    any record (a UTC year seen in local time starts on 31 December of the year before).
+
+    Parameters
+    ----------
+    source : path, bytes, table, ClimateTable or pvlib's (data, metadata)
+        A weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB/PSM3/GOES v4 or climate-download CSV,
+        hourly or sub-hourly, with or without its metadata rows; PVGIS TMY CSV or JSON, whose
+        stamps are UTC and whose ``tz`` is 0 unless given; SolarAnywhere TMY3-format CSV, which
+        needs ``tz=`` when its header has none), the bytes of one, a `ClimateTable`, a table
+        (polars, pandas, pyarrow, or a mapping of numpy arrays), or what pvlib's readers return:
+        the frames of ``read_tmy2``, ``read_tmy3``, ``read_epw``, ``read_nsrdb_psm4``,
+        ``read_pvgis_tmy`` and ``read_solaranywhere`` are read as sunflux reads their files
+        (TMY2's tenths converted), so frame and file give one answer. Tables use the file
+        readers' column names (``ghi``/``GHI``, ``dni``, ``dhi`` in W/m²; ``temp_air``/
+        ``Temperature``/``tdry`` in °C; ``wind_speed`` in m/s; ``pressure`` in mbar or Pa;
+        ``albedo``; ``snow_depth`` in cm for PVWatts v8's snow model), calendar columns (year,
+        month, day, hour 0–23 or 1–24, minute) or a timestamp column or index; float64 columns
+        are used in place from their Arrow buffers.
+    metadata : mapping, optional
+        The site as pvlib's readers give it, for a table.
+    lat, lon : float, optional
+        Site, degrees north and east.
+    tz : float, optional
+        Hours east of UTC of the stamps' standard time.
+    elevation : float, optional
+        Site elevation, m.
+
+    Returns
+    -------
+    Weather
+        The year and its site; the engine caches its sun path on it.
+
+    Raises
+    ------
+    ParameterError
+        A bad file or table, naming the file, line and column; the site given twice with
+        different values; a file or bytes larger than ``sunflux.limits()["weather_file_bytes"]``
+        (1 GiB), of more lines than a one-minute leap year has (``"weather_file_lines"``), or a
+        table of more rows (``"weather_records"``), refused before anything is parsed;
+        implausible values, naming the record and column: irradiance outside 0–1500 W/m², air
+        temperature outside −100–70 °C, wind speed outside 0–75 m/s, pressure outside
+        300–1100 mbar.
+    MissingFileError
+        The path does not exist (also a `FileNotFoundError`).
     """
     if isinstance(source, Weather):
         return source
@@ -532,17 +549,74 @@ def simulate(
     en_snowloss: bool | None = None,
     threads: int | None = None,
 ) -> PvEstimate[HourlyByDefault]:
-    """Simulates one PV system on one weather year with PVWatts v5 or v8 (GIL released).
+    """Simulate one PV system on one weather year with PVWatts v5 or v8.
 
-    Parameters and ranges are the estimator's: system_capacity 0.05–500000 kWdc, module_type 0–2,
-    losses −5–99 %, array_type 0–4, tilt 0–90°, azimuth 0 ≤ a < 360°, dc_ac_ratio > 0, gcr 0–3
-    (v8: 0.01–0.99), inv_eff 90–99.5 %. ``version="v8"`` runs PVWatts v8 (SSC ``pvwattsv8``), which
-    also takes ``bifaciality`` (0–1, default 0: monofacial), ``albedo`` (one value or 12 monthly
-    values, each strictly between 0 and 1), ``use_wf_albedo`` (use the weather's albedo where it is
-    valid; default True unless ``albedo`` is given), ``soiling`` (12 monthly losses, 0–100 %) and
-    ``en_snowloss`` (Marion's snow model; needs ``snow_depth`` in the weather); it splits the
-    records over ``threads`` threads (default: all cores). Returns a `PvEstimate` (hourly frame
-    unless ``timeframe="monthly"``); v8's frame has further columns (see `PvEstimate`).
+    Runs in Rust with the GIL released. The parameters and their ranges are the PV estimator's,
+    so the same arguments give the estimator's answer (v6 service = v5 here, v8 service = v8).
+
+    Parameters
+    ----------
+    weather : Weather or anything read_weather reads
+        The weather year (a `Weather`, a path, bytes, a table, a `ClimateTable`, pvlib frames).
+    system_capacity : float
+        DC nameplate, kW (0.05–500,000).
+    module_type : ModuleType or int
+        0 standard, 1 premium, 2 thin film.
+    losses : float
+        System losses, percent (−5–99); ``14`` means 14 %.
+    array_type : ArrayType or int
+        0 fixed open rack, 1 fixed roof mount, 2 one-axis, 3 one-axis backtracking, 4 two-axis.
+    tilt : float
+        Tilt from horizontal, degrees (0–90).
+    azimuth : float
+        Azimuth clockwise from north, degrees (0 ≤ azimuth < 360; 180 faces south).
+    dc_ac_ratio : float, default 1.2
+        DC to AC size ratio (> 0).
+    gcr : float, default 0.4
+        Ground coverage ratio (0–3; v8: 0.01–0.99).
+    inv_eff : float, default 96
+        Nominal inverter efficiency, percent (90–99.5).
+    timeframe : {"hourly", "monthly"}, default "hourly"
+        ``"hourly"`` fills ``hourly`` with one row per weather record; ``"monthly"`` leaves it None.
+    version : {"v5", "v8"}, default "v5"
+        The engine: PVWatts v5 (SSC ``pvwattsv5``) or v8 (SSC ``pvwattsv8``). The parameters
+        below are v8's only.
+    bifaciality : float, optional
+        Rear-side to front-side efficiency ratio (0–1; default 0, monofacial).
+    albedo : float or sequence of 12 floats, optional
+        Ground reflectance, one value or one per month, each strictly between 0 and 1.
+    use_wf_albedo : bool, optional
+        Use the weather's albedo where valid (default True unless ``albedo`` is given).
+    soiling : sequence of 12 floats, optional
+        Monthly soiling losses, percent (0–100).
+    en_snowloss : bool, optional
+        Marion's snow model; needs ``snow_depth`` (cm) in the weather.
+    threads : int, optional
+        v8 splits the records over this many threads (default: all cores).
+
+    Returns
+    -------
+    PvEstimate
+        ``ac_annual`` (kWh), ``capacity_factor`` (%), ``monthly`` and, for hourly runs,
+        ``hourly`` polars frames (AC and DC in W, irradiance in W/m², temperatures in °C,
+        tz-aware ``timestamp`` at the start of each interval); v8's frame has further columns.
+
+    Raises
+    ------
+    ParameterError
+        An argument is out of range, or a v8 parameter is given with ``version="v5"``.
+    UnitWarning
+        A value almost certainly in the wrong unit (``losses=0.14``, a 4,000 kW roof).
+
+    References
+    ----------
+    .. [1] A. P. Dobos, "PVWatts Version 5 Manual", NREL/TP-6A20-62641, 2014.
+    .. [2] NREL System Advisor Model, SSC compute modules ``pvwattsv5`` and ``pvwattsv8``.
+
+    Examples
+    --------
+    >>> weather = sunflux.pvwatts.read_weather("denver.tmy3")  # doctest: +SKIP
+    >>> sunflux.pvwatts.simulate(weather, 4, 0, 14, 1, 20, 180).ac_annual  # doctest: +SKIP
     """
     check_pvwatts_system(system_capacity, losses, array_type)
     core_weather = read_weather(weather)._core
@@ -645,20 +719,44 @@ def simulate_many(
     version: EngineVersion = "v5",
     progress: bool = True,
 ) -> pl.DataFrame | list[PvEstimate[Any]]:
-    """Simulates many systems in parallel on all cores with the GIL released.
+    """Simulate many systems in parallel on all cores, with the GIL released.
 
-    A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch;
-    ``progress=False`` turns it off. Ctrl-C stops the batch within about 100 ms.
+    A progress bar (tqdm when installed, else a line on stderr every tenth) follows the batch.
+    Ctrl-C stops the batch within about 100 ms.
 
-    ``weather`` is one weather year for every system, or one per system. ``systems`` are `System` objects
-    or mappings of `simulate`'s parameters (with ``version="v8"`` also its v8 parameters), or a
-    polars or pandas frame with one row per system and a column per parameter (an empty cell
-    takes the default). ``output="table"`` returns one long polars frame (``system``, the
-    row index of ``systems``, then the hourly columns, or the monthly ones with
-    ``timeframe="monthly"``); its timestamps are in the sites' standard time zone, or in UTC when
-    the weathers have different zones, and ``local_time`` (after ``timestamp``) is each stamp
-    as its site's clock shows it in standard time, without a zone: group by
-    ``pl.col("local_time").dt.month()`` for every site's own months. ``output="results"`` returns one `PvEstimate` per system.
+    Parameters
+    ----------
+    weather : Weather or sequence of Weather
+        One weather year for every system, or one per system (anything `read_weather` reads).
+    systems : sequence of System or mapping, or a polars or pandas frame
+        `System` objects or mappings of `simulate`'s parameters (with ``version="v8"`` also its
+        v8 parameters), or a frame with one row per system and a column per parameter (an
+        empty cell takes the default). Units as in `simulate` (kW, percent, degrees).
+    threads : int, optional
+        Worker threads, 0–4096 (default, None or 0: all cores).
+    timeframe : {"hourly", "monthly"}, default "hourly"
+        Rows per weather record, or 12 per system.
+    output : {"table", "results"}, default "table"
+        ``"table"``: one long polars frame; ``"results"``: one `PvEstimate` per system.
+    version : {"v5", "v8"}, default "v5"
+        The engine, as in `simulate`.
+    progress : bool, default True
+        Show the progress bar.
+
+    Returns
+    -------
+    polars.DataFrame or list of PvEstimate
+        The table has ``system`` (the row index of ``systems``), then the hourly columns of
+        `PvEstimate` (W, W/m², °C), or the monthly ones (kWh). Its timestamps are in the sites'
+        standard time zone, or in UTC when the weathers' zones differ; ``local_time`` (after
+        ``timestamp``) is each stamp on its site's standard-time clock, without a zone: group by
+        ``pl.col("local_time").dt.month()`` for every site's own months.
+
+    Raises
+    ------
+    ParameterError
+        A system's parameter is out of range (named by its index), the weathers do not match
+        the systems one to one, or ``threads``/``output``/``version`` is not one of its values.
     """
     rows = _system_rows(systems)
     if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or not 0 <= threads <= 4096):

@@ -150,9 +150,32 @@ def parse_data_query(
     version: QueryVersion = "v2",
     format: QueryFormat = "json",
 ) -> StationQuery:
-    """Parses a dataset query body that came from elsewhere (a file, another client).
+    """Parse a dataset query answer that came from elsewhere (a file, another client).
 
-    csv bodies do not carry the request, so give the request's parameters.
+    Parameters
+    ----------
+    body : bytes or str
+        The answer's body.
+    lat, lon : float
+        The query's point, degrees north and east (csv bodies do not carry the request).
+    radius : int, default 100
+        The query's search radius, miles.
+    all : bool, default False
+        Whether the query asked for every station within ``radius``.
+    version : {"v1", "v2"}, default "v2"
+        The query's version.
+    format : {"json", "xml", "csv"}, default "json"
+        The body's format.
+
+    Returns
+    -------
+    StationQuery
+        The stations, as ``client.solar.data_query`` returns them.
+
+    Raises
+    ------
+    ApiError
+        The body is not a dataset query answer (the service's own messages stay on the result).
     """
     data = body.encode() if isinstance(body, str) else body
     if not isinstance(data, (bytes, bytearray, memoryview)):

@@ -268,6 +268,7 @@ class AsyncTechnicalPotentialJob(_JobBase):
 
     @property
     def result(self) -> Awaitable[JobResult]:
+        """The finished result, awaitable (polls once if not known yet; raises if the job is not finished)."""
         return self._result_now()
 
     async def _result_now(self) -> JobResult:
@@ -297,8 +298,32 @@ class _TechnicalPotentialBase:
         self._configs: dict[str, Configuration] = {}
 
     def _config(self, explorer: str, *, countries: str | list[str] | None = None, wkt: str | None = None) -> Call[Configuration]:
-        """The regions (all of them, those of ``countries``, or the one containing the ``wkt`` point)
-        with their resources and input fields."""
+        """Read an explorer's regions with their resources and input fields.
+
+        Parameters
+        ----------
+        explorer : str
+            The explorer's name (``"rede"`` on the embedded service).
+        countries : str or list of str, optional
+            Only the regions of these countries.
+        wkt : str, optional
+            Only the region containing this ``POINT(lon lat)`` (degrees).
+
+        Returns
+        -------
+        Configuration
+            The regions, each with its resources and their input fields (types, defaults, ranges).
+
+        Raises
+        ------
+        ApiError
+            The service refused the request.
+
+        Warns
+        -----
+        DeprecationWarning
+            The technical-potential service is deprecated upstream.
+        """
         _warn_deprecated(wrappers=1)
         return core_call(
             Configuration, _core.tp_config, self._handle.core, explorer, _countries(countries), wkt,
@@ -324,8 +349,32 @@ class TechnicalPotentialService(_TechnicalPotentialBase):
     config = blocking(_TechnicalPotentialBase._config)
 
     def submit(self, explorer: str, region: str | int, resource: str | int, **fields: Any) -> TechnicalPotentialJob:
-        """Validates ``fields`` against the configuration of ``region``/``resource`` (every problem
-        at once, `ParameterError`), fills the resource's defaults, and submits the job."""
+        """Check a job's fields against its region and resource, fill the defaults, and submit it.
+
+        Parameters
+        ----------
+        explorer : str
+            The explorer's name.
+        region : str or int
+            The region's name or id, from `config`.
+        resource : str or int
+            The resource's name or id within the region.
+        **fields
+            The resource's input fields (JSON values), in the units its configuration states.
+
+        Returns
+        -------
+        TechnicalPotentialJob
+            The submitted job: poll it with ``status()``/``wait()``, read ``result``, ``delete()`` it.
+
+        Raises
+        ------
+        ParameterError
+            A field is unknown, of the wrong type or out of range (every problem at once); nothing
+            was sent.
+        ApiError
+            The service refused the job.
+        """
         _warn_deprecated()
         config = self._known_config(explorer) or self._remember(explorer, self.config(explorer))
         args = self._submit_args(explorer, config, region, resource, fields)
@@ -333,7 +382,20 @@ class TechnicalPotentialService(_TechnicalPotentialBase):
         return TechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> TechnicalPotentialJob:
-        """Re-attaches to an existing job."""
+        """Re-attach to an existing job.
+
+        Parameters
+        ----------
+        explorer : str
+            The explorer the job was submitted to.
+        job_id : str
+            The job's id (``job.job_id`` of the submitted job).
+
+        Returns
+        -------
+        TechnicalPotentialJob
+            The job; nothing is sent until it is polled.
+        """
         _warn_deprecated()
         return TechnicalPotentialJob(self._handle, explorer, job_id)
 

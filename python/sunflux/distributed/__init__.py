@@ -1,4 +1,4 @@
-"""sunflux on a Dask cluster (the optional extra ``sunflux[dask]``).
+"""sunflux on a Dask cluster (the optional extra ``sunflux[dask]``). ::
 
     import sunflux.distributed as sd
     frame = sd.simulate(["a.tm2", "b.csv"], systems, client=client)   # a lazy dask DataFrame

@@ -149,6 +149,8 @@ class CsvRequest:
     leap_day: bool = False
 
     def attribute_text(self) -> Any:
+        """The attributes as the service's comma-separated text when given as a list of names,
+        else as given."""
         if isinstance(self.attributes, (list, tuple)) and all(isinstance(a, str) for a in self.attributes):
             return ",".join(self.attributes)
         return self.attributes
@@ -202,21 +204,41 @@ def bulk_download(
     *,
     dask_client: distributed.Client | None = None,
 ) -> dd.DataFrame:
-    """Downloads every site-year of ``requests`` on the workers of a Dask cluster into ``cache``
-    and returns them as one lazy ``dask.dataframe.DataFrame`` (one partition per site-year,
-    read from the cache) with ``request`` (the index in ``requests``), ``lat``, ``lon``, ``year``
-    and the data columns of ``client.climate.download_csv``.
+    """Download every site-year of ``requests`` on the workers of a Dask cluster into ``cache``.
 
-    The spec's CSV limits hold for the whole cluster (one request per second and 20 in flight per
-    key, the rolling 24-hour cap included), whatever the number of workers. ``cache`` is a
-    directory every worker reaches — a shared path or an fsspec URL — holding one checksummed
-    Arrow IPC entry per site-year: a site-year already there is never downloaded again (also
-    when a task is retried after its worker died), and a half-written entry is never read.
+    The spec's CSV limits hold for the whole cluster (one request per second and 20 in flight
+    per key, the rolling 24-hour cap included), whatever the number of workers. A site-year
+    already in the cache is never downloaded again (also when a task is retried after its
+    worker died), and a half-written entry is never read.
 
-    ``requests`` are `CsvRequest` objects or mappings with their fields; all are checked before
-    anything is sent (`ParameterError` naming every problem). ``dask_client`` is the
-    ``distributed.Client`` to use: by default the current one, else a `distributed.LocalCluster`
-    made for this call.
+    Parameters
+    ----------
+    client_config : ClientConfig
+        The `sunflux.Client` arguments each worker builds its client from (the key is never
+        shown in a repr; ``api_key=None`` lets each worker find its own).
+    requests : iterable of CsvRequest or mapping
+        One site-year each (data set, lat/lon in degrees, year, e-mail, attributes, ...), as
+        ``client.climate.download_csv`` takes them; all are checked before anything is sent.
+    cache : str or path-like
+        A directory every worker reaches — a shared path or an fsspec URL — holding one
+        checksummed Arrow IPC entry per site-year.
+    dask_client : distributed.Client, optional
+        The cluster to use: by default the current client, else a ``LocalCluster`` made for
+        this call.
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        Lazy, one partition per site-year read from the cache: ``request`` (the index in
+        ``requests``), ``lat``, ``lon``, ``year`` and the data columns of
+        ``client.climate.download_csv`` (W/m², °C, m/s).
+
+    Raises
+    ------
+    ParameterError
+        A request is wrong, naming every problem; nothing was sent.
+    ApiError
+        The service refused a site-year (raised when the frame is computed).
     """
     if not isinstance(client_config, ClientConfig):
         raise ParameterError(f"client_config must be a sunflux.distributed.ClientConfig (got {type(client_config).__name__})")

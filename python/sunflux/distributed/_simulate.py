@@ -48,29 +48,48 @@ def simulate(
     version: EngineVersion = "v5",
     site_column: str = "site",
 ) -> dd.DataFrame:
-    """Simulates every system on every weather year on a Dask cluster; returns a lazy
-    ``dask.dataframe.DataFrame``.
+    """Simulate every system on every weather year on a Dask cluster, as a lazy dask DataFrame.
 
-    ``weathers`` is a sequence of weather sources — paths to weather files (TMY2, TMY3, EPW,
-    SAM CSV, NSRDB or climate CSV; each worker reads the file itself, so the path must be
-    reachable from the workers) or `Weather` objects (scattered to the workers as Arrow IPC
-    before the graph is sent, which then holds only references to them; with no distributed
-    client they go in the graph) — or a Parquet/Arrow dataset (`write_weather_dataset` writes one) of weather (a path, an fsspec-style URL pyarrow understands, or
-    a ``pyarrow.dataset.Dataset``) with a ``site_column`` and ``lat``, ``lon``, ``tz``,
-    ``elevation`` columns beside the weather columns `read_weather` accepts. ``systems`` is a
-    list of `sunflux.System` or of mappings of `sunflux.pvwatts.simulate`'s parameters, or a
-    frame (polars, pandas) whose rows are such systems (a sweep).
+    Compute the result with ``.compute()`` or ``client.compute(...)``, or write it with
+    ``.to_parquet(...)``. Without a distributed client, Dask's local scheduler runs it.
 
-    The frame has one row per site × system × month (``timeframe="monthly"``) or hour
-    (``"hourly"``): ``site`` (the weather's position in ``weathers``, or the dataset's site
-    value), ``system`` (the system's row), then `simulate_many`'s columns with its values.
-    Hourly timestamps are in UTC (the sites' zones differ; `simulate_many` does the same for
-    weathers in different zones). Rows come in site, system, time order.
+    Parameters
+    ----------
+    weathers : sequence of weather sources, or a weather dataset
+        Paths to weather files (TMY2, TMY3, EPW, SAM CSV, NSRDB or climate CSV; each worker
+        reads the file itself, so the path must be reachable from the workers) or `Weather`
+        objects (scattered to the workers as Arrow IPC before the graph is sent; with no
+        distributed client they go in the graph); or a Parquet/Arrow dataset of weather
+        (`write_weather_dataset` writes one: a path, an fsspec-style URL pyarrow understands,
+        or a ``pyarrow.dataset.Dataset``) with a ``site_column`` and ``lat``, ``lon``, ``tz``,
+        ``elevation`` columns beside the weather columns `read_weather` accepts.
+    systems : sequence of System or mapping, or a polars or pandas frame
+        `sunflux.System` objects or mappings of `sunflux.pvwatts.simulate`'s parameters (kW,
+        percent, degrees), or a frame whose rows are such systems (a sweep).
+    client : distributed.Client, optional
+        The client whose workers get the systems up front (default: the current one, if any).
+    timeframe : {"monthly", "hourly"}, default "monthly"
+        One row per site × system × month, or × hour.
+    partition_size : int, optional
+        Site-years per partition (default 256 monthly, 16 hourly).
+    version : {"v5", "v8"}, default "v5"
+        The engine, as in `sunflux.pvwatts.simulate`.
+    site_column : str, default "site"
+        The dataset's column that names each site.
 
-    ``partition_size`` is site-years per partition (default 256 monthly, 16 hourly). ``client``
-    is the ``distributed.Client`` whose workers get the systems up front (default: the current
-    one, if any); compute the result with ``.compute()`` or ``client.compute(...)``, or write it
-    with ``.to_parquet(...)``. Without a distributed client, Dask's local scheduler runs it.
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        ``site`` (the weather's position in ``weathers``, or the dataset's site value),
+        ``system`` (the system's row), then `simulate_many`'s columns (W, W/m², °C hourly; kWh
+        monthly). Hourly timestamps are in UTC (the sites' zones differ). Rows come in site,
+        system, time order.
+
+    Raises
+    ------
+    ParameterError
+        A system's parameter is out of range, or an argument is not one of its values; checked
+        before the graph is built.
     """
     if timeframe not in DEFAULT_PARTITION_SIZE:
         raise ParameterError(f'timeframe must be "monthly" or "hourly" (got {timeframe!r})')
@@ -115,16 +134,29 @@ def write_weather_dataset(
     *,
     site_column: str = "site",
 ) -> None:
-    """Writes weather years as the Parquet dataset `simulate` reads: one file per site
-    (``part-00000.parquet``, ...) in the directory ``path`` (a local path or an fsspec-style URL
-    pyarrow understands, e.g. ``s3://bucket/weather``; made if missing, refused if it holds
-    files), each holding the site's records, its ``site_column`` value and its ``lat``, ``lon``
-    (degrees), ``tz`` (hours east of UTC of its standard time) and ``elevation`` (m).
+    """Write weather years as the Parquet dataset `simulate` reads.
 
-    ``weathers`` is a sequence of `Weather` (sites 0, 1, ..., the labels `simulate` gives a list
-    of weathers, so both routes return the same frame) or a mapping of site labels (all ints
-    or all texts) to `Weather`. Workers then read only their site's rows, and nothing but the
-    dataset's path travels in the graph.
+    Workers then read only their site's rows, and nothing but the dataset's path travels in the
+    graph.
+
+    Parameters
+    ----------
+    weathers : sequence of Weather, or mapping of site labels to Weather
+        Sites 0, 1, ... (the labels `simulate` gives a list of weathers, so both routes return
+        the same frame), or labels that are all ints or all texts.
+    path : str or path-like
+        A directory, local or an fsspec-style URL pyarrow understands (``s3://bucket/weather``);
+        made if missing, refused if it holds files. One file per site (``part-00000.parquet``,
+        ...) holds the site's records, its ``site_column`` value and its ``lat``, ``lon``
+        (degrees), ``tz`` (hours east of UTC of its standard time) and ``elevation`` (m).
+    site_column : str, default "site"
+        The column that names each site.
+
+    Raises
+    ------
+    ParameterError
+        ``weathers`` is empty or holds something other than `Weather`, its labels mix ints and
+        texts, or ``path`` holds files.
     """
     import pyarrow as pa
     import pyarrow.fs

@@ -136,6 +136,7 @@ class FieldInfo:
 
     @classmethod
     def from_table(cls, section: str, name: str, record: Mapping[str, Any]) -> FieldInfo:
+        """The facts of field ``name`` of ``section`` from its record in the schema's field table."""
         facts = {attr: record.get(key) for attr, key in _INFO_KEYS.items()}
         for attr in ("choices", "item_choices"):
             facts[attr] = tuple(facts[attr]) if facts[attr] is not None else None

@@ -89,10 +89,12 @@ class OptimizerResult(ResultDocument):
 
     @property
     def optimal(self) -> bool:
+        """True when the run finished with an optimal solution."""
         return self.status == OPTIMAL
 
     @property
     def running(self) -> bool:
+        """True while the run is still queued or being optimized (poll again)."""
         return self.status in RUNNING_STATUSES
 
     def series(self, tz: float | None = None) -> pl.DataFrame:

@@ -77,6 +77,7 @@ class Record(Mapping[str, Any]):
         return sorted(self._data)
 
     def to_dict(self) -> dict[str, Any]:
+        """A shallow copy of the section's results as a plain dict."""
         return dict(self._data)
 
     def __repr__(self) -> str:

@@ -248,12 +248,36 @@ class Scenario(ScenarioSections):
     # ---------------------------------------------------------------- outside data
 
     def resolve(self, client: Any, *, cache_dir: str | os.PathLike[str] | None | bool = True) -> Scenario:
-        """A self-contained copy for offline solves: ``ElectricLoad.doe_reference_name`` (or the
-        blended form, with ``annual_kwh`` / ``monthly_totals_kwh``) becomes ``loads_kw`` from the
-        optimizer service's load endpoint, and ``ElectricTariff.urdb_label`` (or the utility and
-        rate names) becomes ``urdb_response`` from the Utility Rate Database, both through
-        ``client`` and cached on disk by their inputs (``cache_dir``: a folder, True for
-        ``sunflux.optimizer.resolve.default_cache_dir()``, None for no cache)."""
+        """Return a self-contained copy for offline solves.
+
+        The scenario's references to outside data are fetched through ``client`` and written
+        into the copy, so `solve` and the embedded optimizer need no network; this scenario is
+        left as it is.
+
+        Parameters
+        ----------
+        client : Client
+            The client that fetches the data (the service's or the embedded service's).
+        cache_dir : str, path-like, bool or None, default True
+            A folder where fetched data are kept by their inputs; True for
+            ``sunflux.optimizer.resolve.default_cache_dir()``; None or False for no cache.
+
+        Returns
+        -------
+        Scenario
+            A copy in which ``ElectricLoad.doe_reference_name`` (or the blended form, with
+            ``annual_kwh`` / ``monthly_totals_kwh``) became ``loads_kw`` (kW, one value per time
+            step) from the optimizer service's load endpoint, and ``ElectricTariff.urdb_label``
+            (or the utility and rate names) became ``urdb_response`` from the Utility Rate
+            Database.
+
+        Raises
+        ------
+        ParameterError
+            The scenario's load or tariff reference is incomplete.
+        ApiError
+            The service refused a request (an unknown building type or rate label).
+        """
         from sunflux.optimizer.resolve import resolve
 
         return resolve(self, client, cache_dir=cache_dir)

@@ -1,8 +1,9 @@
 """The section classes of the optimizer scenario, built at import from ``schema.json``.
 
 One class per section (``PV``, ``ElectricLoad``, ...) with a ``Field`` per field; docstrings
-and ``__init__`` signatures come from ``field_docs.json``, so ``help()`` and ``inspect.signature``
-show them. Static types live in ``sections.pyi``; the generator writes both with the schema.
+and ``__init__`` signatures come from ``field_docs.json`` and the schema, so ``help()``,
+``inspect.signature`` and the reference show each field's type and its real default (the value an
+unset field reads as: the schema's default, or None). Static types live in ``sections.pyi``; the generator writes both with the schema.
 """
 
 from __future__ import annotations
@@ -11,14 +12,15 @@ import inspect
 from typing import Any, Callable
 
 from sunflux.optimizer import _helpers
-from sunflux.optimizer._base import UNSET, Field, Record, Section
+from sunflux.optimizer._base import Field, Record, Section
 from sunflux.optimizer._fields import DOCS, SECTIONS, TOP_LEVEL_STRINGS
 
 __all__ = [*SECTIONS, "SECTION_CLASSES"]
 
 
-def _init(attrs: dict[str, str]) -> Callable[..., None]:
-    """A keyword-only ``__init__`` whose signature names each field with its write type."""
+def _init(attrs: dict[str, tuple[str, Any]]) -> Callable[..., None]:
+    """A keyword-only ``__init__`` whose signature names each field with its write type and the
+    value it reads as when not given (the signature documents; ``__init__`` stores only what is given)."""
 
     def __init__(self: Record, **values: Any) -> None:
         Record.__init__(self, **values)
@@ -26,18 +28,20 @@ def _init(attrs: dict[str, str]) -> Callable[..., None]:
     keyword = inspect.Parameter.KEYWORD_ONLY
     __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
-        + [inspect.Parameter(attr, keyword, default=UNSET, annotation=f"{kind} | Unset")
-           for attr, kind in attrs.items()],
+        + [inspect.Parameter(attr, keyword, default=default, annotation=kind)
+           for attr, (kind, default) in attrs.items()],
         return_annotation=None,
     )
     return __init__
 
 
-def _build(name: str, base: type[Record], doc: str, fields: dict[str, tuple[str, str]]) -> Any:
-    """A record class with one ``Field`` per ``attr: (key, write type)``."""
+def _build(name: str, base: type[Record], doc: str, fields: dict[str, tuple[str, str, Any, str]]) -> Any:
+    """A record class with one ``Field`` per ``attr: (key, write type, default, docstring)``."""
     namespace: dict[str, Any] = {"__doc__": doc, "__module__": __name__, "__qualname__": name}
-    namespace.update({attr: Field(key) for attr, (key, _) in fields.items()})
-    namespace["__init__"] = _init({attr: kind for attr, (_, kind) in fields.items()})
+    for attr, (key, _, _, text) in fields.items():
+        namespace[attr] = Field(key)
+        namespace[attr].__doc__ = text
+    namespace["__init__"] = _init({attr: (kind, default) for attr, (_, kind, default, _) in fields.items()})
     if issubclass(base, Section):
         namespace["_key"] = name
     return type(name, (base,), namespace)
@@ -46,7 +50,8 @@ def _build(name: str, base: type[Record], doc: str, fields: dict[str, tuple[str,
 SECTION_CLASSES: dict[str, type[Section]] = {
     key: _build(
         key, getattr(_helpers, f"{key}Helpers", Section), DOCS[key]["text"],
-        {name: (name, DOCS[key]["fields"][name]["write"]) for name in section["fields"]},
+        {name: (name, DOCS[key]["fields"][name]["write"], field.get("default"), DOCS[key]["fields"][name]["text"])
+         for name, field in section["fields"].items()},
     )
     for key, section in SECTIONS.items()
 }
@@ -61,8 +66,7 @@ ScenarioSections = _build(
     "ScenarioSections", Record,
     "The typed section slots of a scenario (base class of ``Scenario``).\n\nEach attribute holds "
     "a section object, or None when the section is not set; ``pv`` may also hold a list of arrays.",
-    {**{section["attr"]: (key, _slot_type(key)) for key, section in SECTIONS.items()},
-     **{name: (name, "str | None") for name in TOP_LEVEL_STRINGS}},
+    {**{section["attr"]: (key, _slot_type(key), None, f"Section ``{key}``: {section['doc']}")
+        for key, section in SECTIONS.items()},
+     **{name: (name, "str | None", None, f"The scenario's top-level ``{name}`` string.") for name in TOP_LEVEL_STRINGS}},
 )
-for _key, _section in SECTIONS.items():
-    vars(ScenarioSections)[_section["attr"]].__doc__ = f"Section ``{_key}``: {_section['doc']}"
