@@ -142,25 +142,27 @@ class LocalService:
 
     Parameters
     ----------
-    port:
-        0 picks a free port.
-    rate_limits:
+    port : int, default 0
+        The TCP port at 127.0.0.1; 0 picks a free port.
+    rate_limits : RateLimits, optional
         A `RateLimits` per key, enforced whatever ``limits`` says (default: the profile's).
-    faults:
+    faults : Faults, optional
         A `Faults` to make a fraction of responses fail (off by default).
-    api_key:
-        The 40-character key the service accepts (random when omitted); ``extra_keys`` adds more.
-    explorers:
+    api_key : str, optional
+        The 40-character key the service accepts (random when omitted).
+    extra_keys : sequence of str, default ()
+        More keys the service accepts.
+    explorers : sequence of str, default ()
         Technical-potential explorer names served besides ``rede``.
-    jobs:
+    jobs : JobSettings, optional
         `JobSettings` for technical-potential jobs (timing, injected failures).
-    climate:
+    climate : ClimateSettings, optional
         `ClimateSettings` for the climate download (limits, queue, build delay).
-    optimizer:
+    optimizer : OptimizerSettings, optional
         `OptimizerSettings` for optimizer jobs (the 404 race, runs that hang).
-    rates:
+    rates : RateDatabaseSettings, optional
         `RateDatabaseSettings` for the Utility Rate Database stand-in.
-    limits:
+    limits : {"none", "spec"}, default "none"
         ``"none"`` (the default here and for ``python -m sunflux serve``): the service enforces
         none of the spec's request limits (no per-key window, no climate intervals or daily
         quotas) and the clients it makes do not throttle, so tests and notebooks never wait on a
@@ -270,17 +272,45 @@ class LocalService:
         return self._core.running
 
     def hits(self) -> dict[str, int]:
-        """How many requests reached each path (whatever their outcome)."""
+        """How many requests reached each path (whatever their outcome).
+
+        Returns
+        -------
+        dict of str to int
+            Request path to the number of requests that reached it since the service started.
+        """
         return dict(self._core.hits())
 
     def outbox(self) -> list[dict[str, str]]:
-        """The e-mails the climate download would have sent (to, subject, body)."""
+        """The e-mails the climate download would have sent (to, subject, body).
+
+        Returns
+        -------
+        list of dict
+            One dict per e-mail, oldest first, with the keys ``"to"``, ``"subject"`` and ``"body"``.
+        """
         return [{"to": to, "subject": subject, "body": body} for to, subject, body in self._core.outbox()]
 
     def station_weather(self, file_id: str) -> Weather:
         """The weather year the embedded estimator uses for the station ``file_id`` (a `Weather`).
 
         ``sunflux.pvwatts.simulate(svc.station_weather(id), ...)`` equals the service's estimate.
+
+        Parameters
+        ----------
+        file_id : str
+            A station id of the embedded catalogue (as `SolarService.data_query` lists them).
+
+        Returns
+        -------
+        Weather
+            The station's typical year, hourly: irradiance in W/m², temperature in °C, wind
+            speed in m/s.
+
+        Raises
+        ------
+        ParameterError
+            ``file_id`` is not a station of the embedded catalogue.
         """
         from sunflux.pvwatts import Weather
 
@@ -289,12 +319,36 @@ class LocalService:
     def client(self, **kwargs: Any) -> Client:
         """A `Client` wired to this service (and to its rate database stand-in) with the
         ``"spec"`` routes; kwargs override. The client keeps the service running while it is
-        used; once the service is closed, its calls raise `TransportError` at once."""
+        used; once the service is closed, its calls raise `TransportError` at once.
+
+        Parameters
+        ----------
+        **kwargs
+            Options of `Client` that replace the service's: by default ``api_key``,
+            ``base_url`` and ``urdb_base_url`` are this service's, ``routes="spec"``, and
+            ``throttle`` is True only with ``limits="spec"``.
+
+        Returns
+        -------
+        Client
+            The client; if the service is already closed, its calls raise `TransportError`.
+        """
         return self._adopt(Client(**self._client_options(kwargs)))
 
     def async_client(self, **kwargs: Any) -> AsyncClient:
         """An `AsyncClient` wired to this service with the ``"spec"`` routes (kept alive and
-        closed with it, as `client`)."""
+        closed with it, as `client`).
+
+        Parameters
+        ----------
+        **kwargs
+            Options of `AsyncClient` that replace the service's, as in `client`.
+
+        Returns
+        -------
+        AsyncClient
+            The client; if the service is already closed, its calls raise `TransportError`.
+        """
         return self._adopt(AsyncClient(**self._client_options(kwargs)))
 
     def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -324,7 +378,12 @@ class LocalService:
         )
 
     def close(self) -> None:
-        """Stops the service (idempotent); its clients' later calls raise `TransportError`."""
+        """Stops the service (idempotent); its clients' later calls raise `TransportError`.
+
+        Returns
+        -------
+        None
+        """
         self._core.close()
         _running.discard(self)
         for client in list(self._clients):
