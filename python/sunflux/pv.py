@@ -207,7 +207,28 @@ class PvEstimate(Generic[TimeframeT]):
     def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
         """The hourly table (or the monthly one for a monthly estimate) as pandas; ``index=True``
         makes the hourly ``timestamp`` its tz-aware `DatetimeIndex` (a monthly table has none:
-        `ParameterError`)."""
+        `ParameterError`).
+
+        Parameters
+        ----------
+        index : bool, default False
+            Make the ``timestamp`` column the frame's tz-aware ``DatetimeIndex``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The hourly table (``ac`` and ``dc`` in W, irradiances in W/m², ``tamb`` and ``tcell``
+            in °C, ``wspd`` in m/s) or the monthly one (``ac`` and ``dc`` in kWh, ``poa`` in
+            kWh/m², ``solrad`` in kWh/m²/day); ``attrs["synthetic"]``
+            is True for the embedded service's generated weather.
+
+        Raises
+        ------
+        ParameterError
+            ``index=True`` on a monthly estimate.
+        ImportError
+            pandas is not installed.
+        """
         table = self._core.hourly() or self._core.monthly()
         frame = to_pandas(table, index=index)
         if self.synthetic:
