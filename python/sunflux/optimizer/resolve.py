@@ -82,10 +82,6 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
         The load or tariff reference is incomplete.
     ApiError
         The service refused a request (an unknown building type or rate).
-
-    See Also
-    --------
-    Scenario.resolve : The same, as a method.
     """
     if cache_dir is True:
         folder: Path | None = default_cache_dir()

@@ -342,10 +342,6 @@ class Scenario(ScenarioSections):
             One per problem (its section, field, path, rule, value and message), empty when the
             scenario is valid.
 
-        See Also
-        --------
-        check : Raise instead of returning the problems.
-
         References
         ----------
         .. [1] NREL, "REopt API: inputs", https://github.com/NREL/REopt_API (the
