@@ -145,7 +145,7 @@ class ClimateTable:
         at this table's stamps.
 
         By default the stamps are put in the site's standard time (``metadata.local_time_zone``),
-        where PVWatts expects them, keeping each record's real date and order: a UTC year at
+        where PVWatts [1]_ expects them, keeping each record's real date and order: a UTC year at
         UTC−7 runs from 31 December 17:00 of the year before to 31 December 16:00; nothing is
         moved from one end of the year to the other. The simulation's ``timestamp`` column holds
         the same instants as this table's, so the two frames join row for row once both are in

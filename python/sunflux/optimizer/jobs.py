@@ -260,7 +260,7 @@ class _OptimizerBase:
         poll_interval: float = FIRST_POLL_INTERVAL,
         max_interval: float = MAX_POLL_INTERVAL,
     ) -> Call[OptimizerResult]:
-        """Submits and polls with backoff until the run is optimal (returned), fails (`JobFailed`
+        """Submits and polls with backoff [1]_ until the run is optimal (returned), fails (`JobFailed`
         with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid).
 
         The first poll follows the POST at once; the pauses between polls start at
@@ -318,7 +318,7 @@ class _OptimizerBase:
         year: int | None = None,
         time_steps_per_hour: int | None = None,
     ) -> Call[pl.DataFrame]:
-        """The service's load profile of a reference building type (or a blend
+        """The service's load profile of a reference building type [1]_ (or a blend
         ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1), scaled to
         ``annual_kwh`` or ``monthly_totals_kwh`` (else the type's default at the site), for
         ``year`` (default 2017). A polars frame of ``timestamp`` (naive local time) and
@@ -368,7 +368,7 @@ class _OptimizerBase:
         )
 
     def _urdb_rate(self, label: str) -> Call[dict[str, Any]]:
-        """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
+        """The full rate object of a Utility Rate Database [1]_ label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate.
 
         Parameters

@@ -27,7 +27,7 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
     ``outage_durations`` (1 … ⌊max⌋ + 1 hours) and ``probs_of_surviving`` (the share of starts
     surviving each duration). ``microgrid_only`` simulates only what the outage microgrid of the
     multiple-outage form includes (``Outages.*_upgraded``, ``generator_microgrid_size_kw``), as
-    the service's option of that name. Raises ``ParameterError`` when the result is not optimal,
+    the service's option of that name [1]_. Raises ``ParameterError`` when the result is not optimal,
     has no critical load series, or has no ``Outages`` section with ``microgrid_only``.
 
     Parameters
@@ -51,6 +51,7 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
     ParameterError
         The result is not optimal, has no critical load series, or (with ``microgrid_only``)
         has no ``Outages`` section.
+
     References
     ----------
     .. [1] NREL, REopt API, "job/results" and "job/resilience_stats" endpoints,

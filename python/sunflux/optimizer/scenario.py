@@ -329,7 +329,8 @@ class Scenario(ScenarioSections):
     def validate(self, *, strict: bool = False) -> list[Problem]:
         """Every problem of the scenario (an empty list when it is valid). Keys the field table
         does not know are kept and sent (the live service ignores them); with ``strict=True``
-        each is a problem too (rule ``"unknown_field"``, with the closest known name).
+        each is a problem too (rule ``"unknown_field"``, with the closest known name). The rules
+        follow the service's field table [1]_.
 
         Parameters
         ----------
