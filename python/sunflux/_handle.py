@@ -54,18 +54,7 @@ class Response:
         return self._raw.attempts
 
     def json(self) -> Any:
-        """The body parsed as JSON (any JSON value).
-
-        Returns
-        -------
-        object
-            A dict, list, str, int, float, bool or None.
-
-        Raises
-        ------
-        json.JSONDecodeError
-            The body is not JSON.
-        """
+        """The body parsed as JSON (any JSON value)."""
         return _json.loads(self._raw.content)
 
     def __repr__(self) -> str:
