@@ -77,6 +77,17 @@ class ServiceLimits:
 
     ``per_window`` requests in any rolling ``window`` seconds; ``min_interval`` seconds between
     sends; ``in_flight`` requests at once.
+
+    Parameters
+    ----------
+    per_window : int, optional
+        Requests in any rolling window.
+    window : float, default 3600.0
+        The window's length (s).
+    min_interval : float, optional
+        The least time between two sends (s).
+    in_flight : int, optional
+        Requests at once.
     """
 
     per_window: int | None = None

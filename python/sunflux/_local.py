@@ -38,6 +38,13 @@ class RateLimits:
 
     The default is the spec's (``sunflux._core.KEY_REQUESTS_PER_HOUR``, 1,000) per hour; tests use small numbers. Given to a
     `LocalService`, it is enforced whatever its ``limits`` profile.
+
+    Parameters
+    ----------
+    requests : int, default 1000
+        Requests a key may make in any rolling window.
+    window : float, default 3600.0
+        The window's length (s).
     """
 
     requests: int = _core.KEY_REQUESTS_PER_HOUR
@@ -48,7 +55,21 @@ class RateLimits:
 class JobSettings:
     """How the service's technical-potential jobs behave: ``start_delay`` s queued, ``run_time`` s
     started; ``failure_status`` makes jobs (of ``failure_region`` only, if given) end in that
-    status with ``failure_message`` instead of finishing, to test clients."""
+    status with ``failure_message`` instead of finishing, to test clients.
+
+    Parameters
+    ----------
+    start_delay : float, default 0.5
+        Seconds a new job stays queued.
+    run_time : float, default 2.0
+        Seconds a started job runs before it finishes.
+    failure_status : str, optional
+        A status the jobs end in instead of finishing (e.g. ``"failed"``).
+    failure_message : str, default "the analysis failed"
+        The message of a failed job.
+    failure_region : str, optional
+        Fail only the jobs of this region.
+    """
 
     start_delay: float = 0.5
     run_time: float = 2.0
@@ -69,7 +90,23 @@ class ClimateSettings:
     Data sets are served as the live service serves them: each by name
     (``sunflux.LocalService.DATASETS``) and only over its region, so
     ``ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5`` refuses a point in Sydney. ``anywhere=True`` lifts the
-    region (the synthetic weather exists everywhere), to try a pipeline on sites no set covers."""
+    region (the synthetic weather exists everywhere), to try a pipeline on sites no set covers.
+
+    Parameters
+    ----------
+    csv_interval, json_interval : float, optional
+        The least time between two requests of a user (s), csv and json/other formats.
+    csv_per_day, json_per_day : int, optional
+        Requests of a user in any rolling day, csv and json/other formats.
+    in_flight : int
+        Requests of a user served at once (default: the spec's, 20).
+    queue : int, default 100
+        Unfinished download files before requests are refused with "queue is full".
+    build_delay : float, default 0.0
+        Seconds before each download file is built.
+    anywhere : bool, default False
+        Serve every data set at any point, not only over its region.
+    """
 
     csv_interval: float | None = None
     json_interval: float | None = None
@@ -85,7 +122,15 @@ class ClimateSettings:
 class OptimizerSettings:
     """The embedded optimizer's job behaviour: for ``not_found_grace`` s after a POST the new
     run answers 404 "not in database" (the live service's race); ``hang`` keeps new runs at
-    "Optimizing..." until their ``Settings.timeout_seconds`` (to test clients)."""
+    "Optimizing..." until their ``Settings.timeout_seconds`` (to test clients).
+
+    Parameters
+    ----------
+    not_found_grace : float, default 0.0
+        Seconds a new run answers 404 after its POST.
+    hang : bool, default False
+        Keep new runs at "Optimizing..." until their timeout.
+    """
 
     not_found_grace: float = 0.0
     hang: bool = False
@@ -95,7 +140,13 @@ class OptimizerSettings:
 class RateDatabaseSettings:
     """The Utility Rate Database stand-in (``GET /utility_rates``): it serves a few synthetic
     rates of a made-up utility; with ``any_label`` it also answers every other well-formed label
-    with one of them, relabelled as a stand-in (for offline runs of real scenarios)."""
+    with one of them, relabelled as a stand-in (for offline runs of real scenarios).
+
+    Parameters
+    ----------
+    any_label : bool, default False
+        Answer every well-formed label with a synthetic rate.
+    """
 
     any_label: bool = False
 
@@ -106,6 +157,19 @@ class Faults:
 
     ``delay`` is how long a ``"delay"`` fault waits; ``retry_after`` is the header value sent with
     ``"429_retry_after"``. Same seed, same sequence of faults.
+
+    Parameters
+    ----------
+    rate : float, default 0.1
+        The fraction of responses that fail (0 to 1).
+    seed : int, default 0
+        The seed of the fault sequence.
+    kinds : tuple of str, default FAULT_KINDS
+        The kinds of fault to draw from (a subset of `FAULT_KINDS`).
+    delay : float, default 0.05
+        Seconds a ``"delay"`` fault waits.
+    retry_after : float, default 0.1
+        The ``Retry-After`` value (s) sent with ``"429_retry_after"``.
     """
 
     rate: float = 0.1
