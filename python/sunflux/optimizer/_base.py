@@ -113,7 +113,42 @@ class Field(Generic[_Read, _Write]):
 
 @dataclass(frozen=True)
 class FieldInfo:
-    """Everything the field table says about one field."""
+    """Everything the field table says about one field.
+
+    Parameters
+    ----------
+    section : str
+        The section's key (``"PV"``).
+    name : str
+        The field's name (``"max_kw"``).
+    type : str
+        The field's type as the table names it (``"float"``, ``"int"``, ``"list[float]"`` ...).
+    unit : str or None
+        The unit of its values (``"kW"``, ``"$/kWh"``, ``"degrees"``, ``"fraction"`` ...), None
+        when the table gives none.
+    has_default : bool
+        Whether the table gives a default.
+    default : object
+        The service's default (None when there is none).
+    minimum, maximum : float or None
+        The allowed range of a scalar, in ``unit``.
+    item_minimum, item_maximum : float or None
+        The allowed range of each item of a list or series.
+    choices, item_choices : tuple or None
+        The allowed values of the field or of each item.
+    shape : str or None
+        ``"series"``, ``"monthly"``, ``"scalar_or_series"`` ... for non-scalar fields, else None.
+    nullable : bool
+        Whether null is allowed.
+    required : bool
+        Whether the service requires the field.
+    doc : str
+        The field's description.
+    spec : str or None
+        The field's rule in short form (``"required -90..90"``).
+    service_differences : mapping
+        Where the live service's handling differs from the table.
+    """
 
     section: str
     name: str

@@ -49,7 +49,17 @@ _ATTRS = {key: section["attr"] for key, section in SECTIONS.items()}
 
 @dataclass(frozen=True)
 class Difference:
-    """One place where two scenarios differ; ``left``/``right`` are UNSET where a side lacks it."""
+    """One place where two scenarios differ; ``left``/``right`` are UNSET where a side lacks it.
+
+    Parameters
+    ----------
+    path : str
+        Where they differ (``"PV.max_kw"``, ``"PV[1].tilt"``, ``"ElectricLoad.loads_kw[5]"``).
+    left, right : object
+        The value in each scenario, in the service's units; UNSET where a side lacks it.
+    note : str, default ""
+        A remark shown after the values.
+    """
 
     path: str
     left: Any

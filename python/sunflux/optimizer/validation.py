@@ -45,6 +45,21 @@ class Problem:
     (``"ElectricLoad.loads_kw"``, ``"PV[1].max_kw"``), ``rule`` a short rule id (``"min"``,
     ``"choices"``, ``"series_length"``, ...), ``value`` the offending value and ``message`` the
     explanation, in the live service's wording where it has one.
+
+    Parameters
+    ----------
+    section : str
+        The section key, ``""`` for the scenario as a whole.
+    field : str
+        The field name, ``""`` for a rule about the section.
+    path : str
+        Where the problem is (``"PV[1].max_kw"``).
+    rule : str
+        The rule's short id (``"min"``, ``"choices"``, ``"series_length"`` ...).
+    value : object
+        The offending value.
+    message : str
+        The explanation.
     """
 
     section: str
