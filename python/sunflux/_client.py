@@ -42,7 +42,14 @@ def limits() -> dict[str, float]:
     """Every limit sunflux sets on data it did not make (answers, files, tables), by name, with
     its default: ``max_bytes.<kind>`` (response caps, raised per client with ``max_bytes=``),
     zip, XML, JSON and CSV bounds, the default ``deadline_seconds``, and the embedded service's
-    timeouts. docs/design.md ("Limits") says why each is what it is."""
+    timeouts. docs/design.md ("Limits") says why each is what it is.
+
+    Returns
+    -------
+    dict of str to float
+        Limit name to its default value: sizes in bytes, counts, and times in seconds
+        (``deadline_seconds`` and the embedded service's timeouts).
+    """
     return dict(_core.default_limits())
 
 
@@ -70,6 +77,17 @@ class ServiceLimits:
 
     ``per_window`` requests in any rolling ``window`` seconds; ``min_interval`` seconds between
     sends; ``in_flight`` requests at once.
+
+    Parameters
+    ----------
+    per_window : int, optional
+        Requests in any rolling window.
+    window : float, default 3600.0
+        The window's length (s).
+    min_interval : float, optional
+        The least time between two sends (s).
+    in_flight : int, optional
+        Requests at once.
     """
 
     per_window: int | None = None
@@ -310,7 +328,12 @@ class Client(_ClientBase):
 
     def close(self) -> None:
         """Closes the client (idempotent): later calls raise `TransportError` at once.
-        Connections live in the process-wide pool, so nothing else is released."""
+        Connections live in the process-wide pool, so nothing else is released.
+
+        Returns
+        -------
+        None
+        """
         self._stop(_CLOSED.format(kind="Client", how="close()"))
 
     request = blocking(_ClientBase._request)
@@ -343,7 +366,12 @@ class AsyncClient(_ClientBase):
 
     async def aclose(self) -> None:
         """Closes the client (idempotent): later calls raise `TransportError` at once.
-        Connections live in the process-wide pool, so nothing else is released."""
+        Connections live in the process-wide pool, so nothing else is released.
+
+        Returns
+        -------
+        None
+        """
         self._stop(_CLOSED.format(kind="AsyncClient", how="aclose()"))
 
     request = awaitable(_ClientBase._request)

@@ -39,6 +39,13 @@ class ParameterError(SunfluxError, ValueError):
     """Client-side validation failed; nothing was sent.
 
     ``errors`` lists every problem found (strings, or problem objects whose ``str`` is readable).
+
+    Parameters
+    ----------
+    errors : sequence or str
+        The problems (strings or problem objects); one string is one problem.
+    message : str, optional
+        The exception's text; by default the one problem, or "N problems:" and a list.
     """
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
@@ -58,7 +65,15 @@ class ParameterError(SunfluxError, ValueError):
 
 
 class MissingFileError(ParameterError, FileNotFoundError):
-    """A file sunflux was asked to read does not exist (also a `FileNotFoundError`)."""
+    """A file sunflux was asked to read does not exist (also a `FileNotFoundError`).
+
+    Parameters
+    ----------
+    errors : sequence or str
+        The problems (strings or problem objects); one string is one problem.
+    message : str, optional
+        The exception's text; by default the one problem, or "N problems:" and a list.
+    """
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
         ParameterError.__init__(self, errors, message)
@@ -67,7 +82,15 @@ class MissingFileError(ParameterError, FileNotFoundError):
 class ArgumentError(ParameterError, TypeError):
     """A call's arguments do not fit it: one is missing, unknown, or another library's name for
     one of sunflux's (pvlib's ``surface_tilt`` for ``tilt``). The message names the public call
-    and the argument. Also a `TypeError`, which Python raises for the same mistakes."""
+    and the argument. Also a `TypeError`, which Python raises for the same mistakes.
+
+    Parameters
+    ----------
+    errors : sequence or str
+        The problems (strings or problem objects); one string is one problem.
+    message : str, optional
+        The exception's text; by default the one problem, or "N problems:" and a list.
+    """
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
         ParameterError.__init__(self, errors, message)
@@ -83,6 +106,25 @@ class ApiError(SunfluxError):
     Attributes: ``status`` (HTTP status), ``errors`` (the service's messages), ``code`` (the
     gateway's error code such as ``API_KEY_INVALID``, or None), ``body`` (the response text with
     the API key redacted), ``url`` (the request URL without the key).
+
+    Parameters
+    ----------
+    message : str
+        The exception's text.
+    status : int, default 0
+        The HTTP status (0 when there was none).
+    errors : sequence of str, default ()
+        The service's messages.
+    code : str, optional
+        The gateway's error code (``API_KEY_INVALID``, ``OVER_RATE_LIMIT`` ...).
+    body : str, default ""
+        The response text, the API key redacted.
+    url : str, default ""
+        The request URL without the key.
+    retry_after : float, optional
+        Seconds the service asked to wait before retrying (``Retry-After``).
+    remaining : int, optional
+        Requests left in the key's window, as the service reported.
     """
 
     def __init__(
@@ -151,7 +193,19 @@ class ServerError(ApiError):
 
 
 class JobFailed(SunfluxError):
-    """An optimizer or technical-potential job ended in error; ``messages`` holds what it said."""
+    """An optimizer or technical-potential job ended in error; ``messages`` holds what it said.
+
+    Parameters
+    ----------
+    message : str
+        The exception's text.
+    job_id : str, default ""
+        The job's id (an optimizer run_uuid or a technical-potential job id).
+    messages : object, optional
+        What the job said (the optimizer's ``messages`` dict; ``{}`` by default).
+    status : str, default ""
+        The job's final status.
+    """
 
     def __init__(self, message: str, *, job_id: str = "", messages: Any = None, status: str = "") -> None:
         super().__init__(message)
@@ -168,7 +222,17 @@ def _rebuild_job_failed(message: str, job_id: str, messages: Any, status: str) -
 
 
 class JobTimeout(SunfluxError, TimeoutError):
-    """A wait deadline passed before the job finished; ``job_id`` lets the caller resume."""
+    """A wait deadline passed before the job finished; ``job_id`` lets the caller resume.
+
+    Parameters
+    ----------
+    message : str
+        The exception's text.
+    job_id : str, default ""
+        The job's id, to poll again later.
+    last_status : str, default ""
+        The status of the last poll.
+    """
 
     def __init__(self, message: str, *, job_id: str = "", last_status: str = "") -> None:
         super().__init__(message)

@@ -38,6 +38,13 @@ class RateLimits:
 
     The default is the spec's (``sunflux._core.KEY_REQUESTS_PER_HOUR``, 1,000) per hour; tests use small numbers. Given to a
     `LocalService`, it is enforced whatever its ``limits`` profile.
+
+    Parameters
+    ----------
+    requests : int, default 1000
+        Requests a key may make in any rolling window.
+    window : float, default 3600.0
+        The window's length (s).
     """
 
     requests: int = _core.KEY_REQUESTS_PER_HOUR
@@ -48,7 +55,21 @@ class RateLimits:
 class JobSettings:
     """How the service's technical-potential jobs behave: ``start_delay`` s queued, ``run_time`` s
     started; ``failure_status`` makes jobs (of ``failure_region`` only, if given) end in that
-    status with ``failure_message`` instead of finishing, to test clients."""
+    status with ``failure_message`` instead of finishing, to test clients.
+
+    Parameters
+    ----------
+    start_delay : float, default 0.5
+        Seconds a new job stays queued.
+    run_time : float, default 2.0
+        Seconds a started job runs before it finishes.
+    failure_status : str, optional
+        A status the jobs end in instead of finishing (e.g. ``"failed"``).
+    failure_message : str, default "the analysis failed"
+        The message of a failed job.
+    failure_region : str, optional
+        Fail only the jobs of this region.
+    """
 
     start_delay: float = 0.5
     run_time: float = 2.0
@@ -69,7 +90,23 @@ class ClimateSettings:
     Data sets are served as the live service serves them: each by name
     (``sunflux.LocalService.DATASETS``) and only over its region, so
     ``ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5`` refuses a point in Sydney. ``anywhere=True`` lifts the
-    region (the synthetic weather exists everywhere), to try a pipeline on sites no set covers."""
+    region (the synthetic weather exists everywhere), to try a pipeline on sites no set covers.
+
+    Parameters
+    ----------
+    csv_interval, json_interval : float, optional
+        The least time between two requests of a user (s), csv and json/other formats.
+    csv_per_day, json_per_day : int, optional
+        Requests of a user in any rolling day, csv and json/other formats.
+    in_flight : int
+        Requests of a user served at once (default: the spec's, 20).
+    queue : int, default 100
+        Unfinished download files before requests are refused with "queue is full".
+    build_delay : float, default 0.0
+        Seconds before each download file is built.
+    anywhere : bool, default False
+        Serve every data set at any point, not only over its region.
+    """
 
     csv_interval: float | None = None
     json_interval: float | None = None
@@ -85,7 +122,15 @@ class ClimateSettings:
 class OptimizerSettings:
     """The embedded optimizer's job behaviour: for ``not_found_grace`` s after a POST the new
     run answers 404 "not in database" (the live service's race); ``hang`` keeps new runs at
-    "Optimizing..." until their ``Settings.timeout_seconds`` (to test clients)."""
+    "Optimizing..." until their ``Settings.timeout_seconds`` (to test clients).
+
+    Parameters
+    ----------
+    not_found_grace : float, default 0.0
+        Seconds a new run answers 404 after its POST.
+    hang : bool, default False
+        Keep new runs at "Optimizing..." until their timeout.
+    """
 
     not_found_grace: float = 0.0
     hang: bool = False
@@ -95,7 +140,13 @@ class OptimizerSettings:
 class RateDatabaseSettings:
     """The Utility Rate Database stand-in (``GET /utility_rates``): it serves a few synthetic
     rates of a made-up utility; with ``any_label`` it also answers every other well-formed label
-    with one of them, relabelled as a stand-in (for offline runs of real scenarios)."""
+    with one of them, relabelled as a stand-in (for offline runs of real scenarios).
+
+    Parameters
+    ----------
+    any_label : bool, default False
+        Answer every well-formed label with a synthetic rate.
+    """
 
     any_label: bool = False
 
@@ -106,6 +157,19 @@ class Faults:
 
     ``delay`` is how long a ``"delay"`` fault waits; ``retry_after`` is the header value sent with
     ``"429_retry_after"``. Same seed, same sequence of faults.
+
+    Parameters
+    ----------
+    rate : float, default 0.1
+        The fraction of responses that fail (0 to 1).
+    seed : int, default 0
+        The seed of the fault sequence.
+    kinds : tuple of str, default FAULT_KINDS
+        The kinds of fault to draw from (a subset of `FAULT_KINDS`).
+    delay : float, default 0.05
+        Seconds a ``"delay"`` fault waits.
+    retry_after : float, default 0.1
+        The ``Retry-After`` value (s) sent with ``"429_retry_after"``.
     """
 
     rate: float = 0.1
@@ -142,25 +206,27 @@ class LocalService:
 
     Parameters
     ----------
-    port:
-        0 picks a free port.
-    rate_limits:
+    port : int, default 0
+        The TCP port at 127.0.0.1; 0 picks a free port.
+    rate_limits : RateLimits, optional
         A `RateLimits` per key, enforced whatever ``limits`` says (default: the profile's).
-    faults:
+    faults : Faults, optional
         A `Faults` to make a fraction of responses fail (off by default).
-    api_key:
-        The 40-character key the service accepts (random when omitted); ``extra_keys`` adds more.
-    explorers:
+    api_key : str, optional
+        The 40-character key the service accepts (random when omitted).
+    extra_keys : sequence of str, default ()
+        More keys the service accepts.
+    explorers : sequence of str, default ()
         Technical-potential explorer names served besides ``rede``.
-    jobs:
+    jobs : JobSettings, optional
         `JobSettings` for technical-potential jobs (timing, injected failures).
-    climate:
+    climate : ClimateSettings, optional
         `ClimateSettings` for the climate download (limits, queue, build delay).
-    optimizer:
+    optimizer : OptimizerSettings, optional
         `OptimizerSettings` for optimizer jobs (the 404 race, runs that hang).
-    rates:
+    rates : RateDatabaseSettings, optional
         `RateDatabaseSettings` for the Utility Rate Database stand-in.
-    limits:
+    limits : {"none", "spec"}, default "none"
         ``"none"`` (the default here and for ``python -m sunflux serve``): the service enforces
         none of the spec's request limits (no per-key window, no climate intervals or daily
         quotas) and the clients it makes do not throttle, so tests and notebooks never wait on a
@@ -270,17 +336,45 @@ class LocalService:
         return self._core.running
 
     def hits(self) -> dict[str, int]:
-        """How many requests reached each path (whatever their outcome)."""
+        """How many requests reached each path (whatever their outcome).
+
+        Returns
+        -------
+        dict of str to int
+            Request path to the number of requests that reached it since the service started.
+        """
         return dict(self._core.hits())
 
     def outbox(self) -> list[dict[str, str]]:
-        """The e-mails the climate download would have sent (to, subject, body)."""
+        """The e-mails the climate download would have sent (to, subject, body).
+
+        Returns
+        -------
+        list of dict
+            One dict per e-mail, oldest first, with the keys ``"to"``, ``"subject"`` and ``"body"``.
+        """
         return [{"to": to, "subject": subject, "body": body} for to, subject, body in self._core.outbox()]
 
     def station_weather(self, file_id: str) -> Weather:
         """The weather year the embedded estimator uses for the station ``file_id`` (a `Weather`).
 
         ``sunflux.pvwatts.simulate(svc.station_weather(id), ...)`` equals the service's estimate.
+
+        Parameters
+        ----------
+        file_id : str
+            A station id of the embedded catalogue (as `SolarService.data_query` lists them).
+
+        Returns
+        -------
+        Weather
+            The station's typical year, hourly: irradiance in W/m², temperature in °C, wind
+            speed in m/s.
+
+        Raises
+        ------
+        ParameterError
+            ``file_id`` is not a station of the embedded catalogue.
         """
         from sunflux.pvwatts import Weather
 
@@ -289,12 +383,36 @@ class LocalService:
     def client(self, **kwargs: Any) -> Client:
         """A `Client` wired to this service (and to its rate database stand-in) with the
         ``"spec"`` routes; kwargs override. The client keeps the service running while it is
-        used; once the service is closed, its calls raise `TransportError` at once."""
+        used; once the service is closed, its calls raise `TransportError` at once.
+
+        Parameters
+        ----------
+        **kwargs
+            Options of `Client` that replace the service's: by default ``api_key``,
+            ``base_url`` and ``urdb_base_url`` are this service's, ``routes="spec"``, and
+            ``throttle`` is True only with ``limits="spec"``.
+
+        Returns
+        -------
+        Client
+            The client; if the service is already closed, its calls raise `TransportError`.
+        """
         return self._adopt(Client(**self._client_options(kwargs)))
 
     def async_client(self, **kwargs: Any) -> AsyncClient:
         """An `AsyncClient` wired to this service with the ``"spec"`` routes (kept alive and
-        closed with it, as `client`)."""
+        closed with it, as `client`).
+
+        Parameters
+        ----------
+        **kwargs
+            Options of `AsyncClient` that replace the service's, as in `client`.
+
+        Returns
+        -------
+        AsyncClient
+            The client; if the service is already closed, its calls raise `TransportError`.
+        """
         return self._adopt(AsyncClient(**self._client_options(kwargs)))
 
     def _client_options(self, kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -324,7 +442,12 @@ class LocalService:
         )
 
     def close(self) -> None:
-        """Stops the service (idempotent); its clients' later calls raise `TransportError`."""
+        """Stops the service (idempotent); its clients' later calls raise `TransportError`.
+
+        Returns
+        -------
+        None
+        """
         self._core.close()
         _running.discard(self)
         for client in list(self._clients):

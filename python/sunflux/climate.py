@@ -119,7 +119,24 @@ class ClimateTable:
 
     def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
         """The table as a ``pandas.DataFrame``; ``index=True`` makes ``timestamp`` its tz-aware
-        `DatetimeIndex`. ``attrs["synthetic"]`` is True for the embedded service's weather."""
+        `DatetimeIndex`. ``attrs["synthetic"]`` is True for the embedded service's weather.
+
+        Parameters
+        ----------
+        index : bool, default False
+            Make the ``timestamp`` column the frame's tz-aware ``DatetimeIndex``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns of ``data`` in the data set's units (irradiance in W/m², temperature in
+            °C, wind speed in m/s, as ``metadata.units`` lists them).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+        """
         return to_pandas(self._core.to_arrow(), index=index)
 
     def weather(self, *, local_time: bool = True) -> Weather:
@@ -128,7 +145,7 @@ class ClimateTable:
         at this table's stamps.
 
         By default the stamps are put in the site's standard time (``metadata.local_time_zone``),
-        where PVWatts expects them, keeping each record's real date and order: a UTC year at
+        where PVWatts [1]_ expects them, keeping each record's real date and order: a UTC year at
         UTC−7 runs from 31 December 17:00 of the year before to 31 December 16:00; nothing is
         moved from one end of the year to the other. The simulation's ``timestamp`` column holds
         the same instants as this table's, so the two frames join row for row once both are in
@@ -138,7 +155,28 @@ class ClimateTable:
         ``local_time=False`` keeps this table's own zone (UTC for ``utc=True`` downloads), as SSC
         reads NSRDB files in UTC: the results then equal SSC's on such a file, including SSC's
         sunrise rule, which at eastern longitudes counts some sunny UTC hours as night on days
-        whose sunrise falls near midnight UTC."""
+        whose sunrise falls near midnight UTC.
+
+        Parameters
+        ----------
+        local_time : bool, default True
+            Put the stamps in the site's standard time; False keeps the table's own zone.
+
+        Returns
+        -------
+        Weather
+            The records as instants: ghi, dni, dhi (W/m²), the temperature (°C) and the wind
+            speed (m/s) of the lowest height.
+
+        Raises
+        ------
+        ParameterError
+            The table lacks an attribute PVWatts needs, or is not a weather year.
+
+        References
+        ----------
+        .. [1] A. P. Dobos, "PVWatts Version 5 Manual", NREL/TP-6A20-62641, 2014.
+        """
         from sunflux.pvwatts import Weather
 
         return Weather(_core.climate_weather(self._core.to_arrow(), local_time))
@@ -194,7 +232,24 @@ class ClimateDownload:
 
     def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
         """``data`` as a ``pandas.DataFrame``; ``index=True`` makes ``timestamp`` its tz-aware
-        `DatetimeIndex`. ``attrs["synthetic"]`` is True for the embedded service's weather."""
+        `DatetimeIndex`. ``attrs["synthetic"]`` is True for the embedded service's weather.
+
+        Parameters
+        ----------
+        index : bool, default False
+            Make the ``timestamp`` column the frame's tz-aware ``DatetimeIndex``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The ``site`` and ``year`` columns and every attribute of the download, in the data
+            set's units (W/m², °C, m/s).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+        """
         return to_pandas(self._core.data(), index=index)
 
     def __repr__(self) -> str:

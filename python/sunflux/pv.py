@@ -60,7 +60,7 @@ class ArrayType(enum.IntEnum):
 @dataclass(frozen=True)
 class System(Mapping[str, Any]):
     """One PV system: the parameters `sunflux.pvwatts.simulate` and ``client.pv.estimate`` take,
-    with the same defaults.
+    with the same defaults (the PVWatts inputs [1]_).
 
     ``system_capacity`` kWdc; ``module_type`` `ModuleType` (0–2); ``losses`` percent (14 = 14 %);
     ``array_type`` `ArrayType` (0–4); ``tilt`` degrees from horizontal; ``azimuth`` degrees
@@ -74,6 +74,41 @@ class System(Mapping[str, Any]):
     ``client.pv.estimate(**system, lat=40, lon=-105)``, a list of systems for
     `sunflux.pvwatts.simulate_many` or `sunflux.distributed.simulate`. The values are checked
     where every call's are (the Rust core's ranges), not when a `System` is made.
+
+    Parameters
+    ----------
+    system_capacity : float
+        DC rating of the array (kW).
+    module_type : ModuleType or int
+        0 standard, 1 premium, 2 thin film.
+    losses : float
+        System losses (%; 14 means 14 %).
+    array_type : ArrayType or int
+        0 fixed open rack, 1 fixed roof mount, 2 one-axis, 3 one-axis backtracking, 4 two-axis.
+    tilt : float
+        Tilt from horizontal (degrees).
+    azimuth : float
+        Azimuth clockwise from north (degrees; 180 is south).
+    dc_ac_ratio : float, default 1.2
+        DC rating over AC rating (unitless).
+    gcr : float, default 0.4
+        Ground coverage ratio (unitless).
+    inv_eff : float, default 96
+        Inverter efficiency at rated power (%).
+    bifaciality : float, optional
+        Rear-side efficiency over front-side (0 to 1; PVWatts v8 only).
+    albedo : float or tuple of 12 floats, optional
+        Ground reflectance (0 to 1), one value or one per month (v8 only).
+    use_wf_albedo : bool, optional
+        Use the weather file's albedo when it has one (v8 only).
+    soiling : tuple of 12 floats, optional
+        Monthly soiling losses (%; v8 only).
+    en_snowloss : bool, optional
+        Model snow losses (v8 only).
+
+    References
+    ----------
+    .. [1] A. P. Dobos, "PVWatts Version 5 Manual", NREL/TP-6A20-62641, 2014.
     """
 
     system_capacity: float
@@ -207,7 +242,28 @@ class PvEstimate(Generic[TimeframeT]):
     def to_pandas(self, *, index: bool = False) -> pd.DataFrame:
         """The hourly table (or the monthly one for a monthly estimate) as pandas; ``index=True``
         makes the hourly ``timestamp`` its tz-aware `DatetimeIndex` (a monthly table has none:
-        `ParameterError`)."""
+        `ParameterError`).
+
+        Parameters
+        ----------
+        index : bool, default False
+            Make the ``timestamp`` column the frame's tz-aware ``DatetimeIndex``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The hourly table (``ac`` and ``dc`` in W, irradiances in W/m², ``tamb`` and ``tcell``
+            in °C, ``wspd`` in m/s) or the monthly one (``ac`` and ``dc`` in kWh, ``poa`` in
+            kWh/m², ``solrad`` in kWh/m²/day); ``attrs["synthetic"]``
+            is True for the embedded service's generated weather.
+
+        Raises
+        ------
+        ParameterError
+            ``index=True`` on a monthly estimate.
+        ImportError
+            pandas is not installed.
+        """
         table = self._core.hourly() or self._core.monthly()
         frame = to_pandas(table, index=index)
         if self.synthetic:

@@ -103,7 +103,13 @@ class Weather:
 
     def without_leap_day(self) -> Weather:
         """The same year without its 29 February records: the 365-day year SSC (and so the
-        PV estimator) simulates when a file holds a leap day."""
+        PV estimator) simulates when a file holds a leap day.
+
+        Returns
+        -------
+        Weather
+            A new weather year (this one unchanged); the same records when there is no 29 February.
+        """
         return Weather(self._core.without_leap_day())
 
     def __len__(self) -> int:
@@ -113,12 +119,27 @@ class Weather:
         return self.to_arrow().__arrow_c_stream__(requested_schema)
 
     def to_polars(self) -> pl.DataFrame:
-        """The records as a polars frame (the columns of `to_arrow`)."""
+        """The records as a polars frame (the columns of `to_arrow`).
+
+        Returns
+        -------
+        polars.DataFrame
+            One row per record, the columns and units of `to_arrow`.
+        """
         return to_polars(self.to_arrow())
 
     def to_arrow(self) -> pa.Table:
         """The records as a ``pyarrow.Table``: calendar columns and one float column per
-        quantity, under the engine's names (``gh``, ``dn``, ``df``, ``tdry``, ``wspd``...)."""
+        quantity, under the engine's names (``gh``, ``dn``, ``df``, ``tdry``, ``wspd``...).
+
+        Returns
+        -------
+        pyarrow.Table
+            ``timestamp``, ``year``, ``month``, ``day``, ``hour`` (and ``minute`` for
+            instantaneous data), then
+            ``gh``, ``dn``, ``df`` (W/m²), ``tdry`` (°C), ``wspd`` (m/s) and any other quantity
+            the weather holds.
+        """
         table = to_pyarrow(self._core.to_arrow())
         return table if self.instantaneous else table.drop_columns(["minute"])
 

@@ -31,37 +31,93 @@ from sunflux._local import LocalService
 
 @pytest.fixture
 def sunflux_service() -> Iterator[LocalService]:
-    """A running embedded service on 127.0.0.1, closed after the test."""
+    """A running embedded service on 127.0.0.1, closed after the test.
+
+    Yields
+    ------
+    LocalService
+        The service (default settings, ``limits="none"``).
+    """
     with LocalService() as service:
         yield service
 
 
 @pytest.fixture
 def sunflux_client(sunflux_service: LocalService) -> Client:
-    """A `Client` wired to ``sunflux_service`` with the spec's routes."""
+    """A `Client` wired to ``sunflux_service`` with the spec's routes.
+
+    Parameters
+    ----------
+    sunflux_service : LocalService
+        The fixture of that name (pytest passes it).
+
+    Returns
+    -------
+    Client
+        ``sunflux_service.client()``.
+    """
     return sunflux_service.client()
 
 
 @pytest.fixture
 def sunflux_async_client(sunflux_service: LocalService) -> AsyncClient:
-    """An `AsyncClient` wired to ``sunflux_service`` with the spec's routes."""
+    """An `AsyncClient` wired to ``sunflux_service`` with the spec's routes.
+
+    Parameters
+    ----------
+    sunflux_service : LocalService
+        The fixture of that name (pytest passes it).
+
+    Returns
+    -------
+    AsyncClient
+        ``sunflux_service.async_client()``.
+    """
     return sunflux_service.async_client()
 
 
 @pytest.fixture(scope="session")
 def sunflux_service_session() -> Iterator[LocalService]:
-    """A running embedded service on 127.0.0.1 shared by every test of the session."""
+    """A running embedded service on 127.0.0.1 shared by every test of the session.
+
+    Yields
+    ------
+    LocalService
+        The service (default settings, ``limits="none"``), closed at the end of the session.
+    """
     with LocalService() as service:
         yield service
 
 
 @pytest.fixture(scope="session")
 def sunflux_client_session(sunflux_service_session: LocalService) -> Client:
-    """A `Client` wired to ``sunflux_service_session``, shared by every test of the session."""
+    """A `Client` wired to ``sunflux_service_session``, shared by every test of the session.
+
+    Parameters
+    ----------
+    sunflux_service_session : LocalService
+        The fixture of that name (pytest passes it).
+
+    Returns
+    -------
+    Client
+        ``sunflux_service_session.client()``.
+    """
     return sunflux_service_session.client()
 
 
 @pytest.fixture(scope="session")
 def sunflux_async_client_session(sunflux_service_session: LocalService) -> AsyncClient:
-    """An `AsyncClient` wired to ``sunflux_service_session``, shared by every test of the session."""
+    """An `AsyncClient` wired to ``sunflux_service_session``, shared by every test of the session.
+
+    Parameters
+    ----------
+    sunflux_service_session : LocalService
+        The fixture of that name (pytest passes it).
+
+    Returns
+    -------
+    AsyncClient
+        ``sunflux_service_session.async_client()``.
+    """
     return sunflux_service_session.async_client()

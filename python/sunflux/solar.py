@@ -106,15 +106,39 @@ class StationQuery:
         return self._core.to_arrow().__arrow_c_stream__(requested_schema)
 
     def to_polars(self) -> pl.DataFrame:
-        """One row per station: ``dataset``, ``closest`` and every station field, typed."""
+        """One row per station: ``dataset``, ``closest`` and every station field, typed.
+
+        Returns
+        -------
+        polars.DataFrame
+            One row per station (latitude and longitude in degrees, ``distance`` and
+            ``elevation`` in m, ``timezone`` in hours, as on `Station`).
+        """
         return to_polars(self._core.to_arrow())
 
     def to_arrow(self) -> pa.Table:
-        """The station table as a ``pyarrow.Table``."""
+        """The station table as a ``pyarrow.Table``.
+
+        Returns
+        -------
+        pyarrow.Table
+            The columns of `to_polars`.
+        """
         return to_pyarrow(self._core.to_arrow())
 
     def to_pandas(self) -> pd.DataFrame:
-        """The station table as a ``pandas.DataFrame``."""
+        """The station table as a ``pandas.DataFrame``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The columns of `to_polars`.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed.
+        """
         return to_pandas(self._core.to_arrow())
 
     def __repr__(self) -> str:
@@ -207,6 +231,34 @@ class _SolarBase:
         ``all`` needs radius > 0, version ``v1``/``v2``, format ``json``/``xml``/``csv``. The
         service's notes on datasets without a station stay on ``.warnings``; they are issued as
         `ServiceWarning` only when no dataset has a station, as are any other warnings.
+
+        Parameters
+        ----------
+        lat : float
+            Latitude (degrees north, -90 to 90).
+        lon : float
+            Longitude (degrees east, -180 to 180).
+        radius : int, default 100
+            Search radius (miles, 0 to 2000); 0 finds the closest station at any distance.
+        all : bool, default False
+            List every station within ``radius`` (v1 only; needs ``radius > 0``).
+        version : {"v2", "v1"}, default "v2"
+            The query's version (v1 ids serve the v6 estimator, v2 ids v8).
+        format : {"json", "xml", "csv"}, default "json"
+            The answer's format (the result is the same).
+
+        Returns
+        -------
+        StationQuery
+            The closest station of each dataset (``closest``), ``all_stations`` with ``all=True``,
+            and the service's ``warnings``.
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range (every problem listed, nothing sent).
+        ApiError
+            The service refused the request.
         """
         return core_call(
             _finish, _core.solar_data_query,

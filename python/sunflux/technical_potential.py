@@ -84,7 +84,22 @@ class Region:
     resources: list[Resource] = field(default_factory=list)
 
     def resource(self, key_or_id: str | int) -> Resource:
-        """The resource with this key, label (case-insensitive, as in ``submit``) or id."""
+        """The resource with this key, label (case-insensitive, as in ``submit``) or id.
+
+        Parameters
+        ----------
+        key_or_id : str or int
+            The resource's key, label or id.
+
+        Returns
+        -------
+        Resource
+
+        Raises
+        ------
+        ParameterError
+            The region has no such resource (the message lists its keys).
+        """
         token = str(key_or_id).strip().lower()
         for resource in self.resources:
             if token in (resource.key.lower(), resource.label.lower(), str(resource.id)):
@@ -105,14 +120,34 @@ class Configuration:
         self.inputs: dict[str, Any] = core.inputs()
 
     def region(self, name_or_id: str | int) -> Region:
-        """The region with this label or id."""
+        """The region with this label or id.
+
+        Parameters
+        ----------
+        name_or_id : str or int
+            The region's label (case-insensitive), ``id`` or ``region_id``.
+
+        Returns
+        -------
+        Region
+
+        Raises
+        ------
+        ParameterError
+            No region matches (the message lists the labels offered).
+        """
         for region in self.regions:
             if str(name_or_id).lower() in (region.label.lower(), str(region.id), str(region.region_id)):
                 return region
         raise ParameterError(f"no region {name_or_id!r} (offered: {', '.join(r.label for r in self.regions)})")
 
     def to_polars(self) -> pl.DataFrame:
-        """One row per region × resource × input field."""
+        """One row per region × resource × input field.
+
+        Returns
+        -------
+        polars.DataFrame
+        """
         return to_polars(self._core.to_arrow())
 
     def __repr__(self) -> str:
@@ -207,20 +242,59 @@ class _JobBase:
         return core_call(unchanged, _core.tp_job, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
 
     def _status(self) -> Call[JobState]:
-        """One poll. A job in any status but queued, started or finished raises `JobFailed`."""
+        """One poll. A job in any status but queued, started or finished raises `JobFailed`.
+
+        Returns
+        -------
+        JobState or JobResult
+            A `JobResult` once the job has finished, else its `JobState`.
+
+        Raises
+        ------
+        JobFailed
+            The job is in a failure status.
+        """
         return self._poll(False).then(self._state)
 
     def _wait(self, timeout: float = 600.0, poll_interval: float = 1.0, max_interval: float = 15.0) -> Call[JobResult]:
         """Polls until the job finishes: the interval starts at ``poll_interval`` s and grows by
         half each time up to ``max_interval`` (polling is not rate-limited, but politeness is free).
-        Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status."""
+        Raises `JobTimeout` (with ``job_id``) after ``timeout`` s, `JobFailed` on a failure status.
+
+        Parameters
+        ----------
+        timeout : float, default 600.0
+            Seconds to wait for the job to finish.
+        poll_interval : float, default 1.0
+            The first pause between polls (s).
+        max_interval : float, default 15.0
+            The longest pause between polls (s).
+
+        Returns
+        -------
+        JobResult
+            The finished job's summary.
+
+        Raises
+        ------
+        JobTimeout
+            ``timeout`` s passed first.
+        JobFailed
+            The job reached a failure status.
+        """
         return core_call(
             self._kept, _core.tp_wait, self._handle.core, self.explorer, self.job_id, timeout, poll_interval, max_interval,
             trace=self._handle.trace(),
         )
 
     def _delete(self) -> Call[JobResult]:
-        """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``."""
+        """Destroys the job's map assets; the summary stays and reports ``map_data_deleted``.
+
+        Returns
+        -------
+        JobResult
+            The job's summary after the deletion.
+        """
         return self._poll(True).then(self._kept)
 
     def _state(self, core: _core.CoreTpJobResult) -> JobState:

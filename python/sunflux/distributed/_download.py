@@ -110,7 +110,13 @@ class ClientConfig:
 
     def client(self) -> Client:
         """A `Client` with these settings and the transport's retries off: `bulk_download`
-        retries itself, booking a cluster-wide slot for every attempt."""
+        retries itself, booking a cluster-wide slot for every attempt.
+
+        Returns
+        -------
+        Client
+            A new client (``retries=0``); close it when done.
+        """
         return Client(
             api_key=None if self.api_key is None else self.api_key.reveal(),
             base_url=self.base_url,
@@ -123,7 +129,14 @@ class ClientConfig:
         )
 
     def csv_limits(self) -> ServiceLimits:
-        """The CSV limits the cluster keeps: ``limits["climate_csv"]``, else the spec's."""
+        """The CSV limits the cluster keeps: ``limits["climate_csv"]``, else the spec's.
+
+        Returns
+        -------
+        ServiceLimits
+            Requests per window, the window (s), the least interval between requests (s) and
+            the requests in flight at once.
+        """
         given: ServiceLimits | None = dict(self.limits or ()).get("climate_csv")
         if given is not None:
             return given
@@ -150,7 +163,13 @@ class CsvRequest:
 
     def attribute_text(self) -> Any:
         """The attributes as the service's comma-separated text when given as a list of names,
-        else as given."""
+        else as given.
+
+        Returns
+        -------
+        str or object
+            ``"ghi,dni,..."`` for a list of names, else ``attributes`` unchanged.
+        """
         if isinstance(self.attributes, (list, tuple)) and all(isinstance(a, str) for a in self.attributes):
             return ",".join(self.attributes)
         return self.attributes

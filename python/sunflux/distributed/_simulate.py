@@ -152,6 +152,11 @@ def write_weather_dataset(
     site_column : str, default "site"
         The column that names each site.
 
+    Returns
+    -------
+    None
+        The dataset is written under ``path``.
+
     Raises
     ------
     ParameterError

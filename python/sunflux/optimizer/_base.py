@@ -113,7 +113,42 @@ class Field(Generic[_Read, _Write]):
 
 @dataclass(frozen=True)
 class FieldInfo:
-    """Everything the field table says about one field."""
+    """Everything the field table says about one field.
+
+    Parameters
+    ----------
+    section : str
+        The section's key (``"PV"``).
+    name : str
+        The field's name (``"max_kw"``).
+    type : str
+        The field's type as the table names it (``"float"``, ``"int"``, ``"list[float]"`` ...).
+    unit : str or None
+        The unit of its values (``"kW"``, ``"$/kWh"``, ``"degrees"``, ``"fraction"`` ...), None
+        when the table gives none.
+    has_default : bool
+        Whether the table gives a default.
+    default : object
+        The service's default (None when there is none).
+    minimum, maximum : float or None
+        The allowed range of a scalar, in ``unit``.
+    item_minimum, item_maximum : float or None
+        The allowed range of each item of a list or series.
+    choices, item_choices : tuple or None
+        The allowed values of the field or of each item.
+    shape : str or None
+        ``"series"``, ``"monthly"``, ``"scalar_or_series"`` ... for non-scalar fields, else None.
+    nullable : bool
+        Whether null is allowed.
+    required : bool
+        Whether the service requires the field.
+    doc : str
+        The field's description.
+    spec : str or None
+        The field's rule in short form (``"required -90..90"``).
+    service_differences : mapping
+        Where the live service's handling differs from the table.
+    """
 
     section: str
     name: str
@@ -136,7 +171,22 @@ class FieldInfo:
 
     @classmethod
     def from_table(cls, section: str, name: str, record: Mapping[str, Any]) -> FieldInfo:
-        """The facts of field ``name`` of ``section`` from its record in the schema's field table."""
+        """The facts of field ``name`` of ``section`` from its record in the schema's field table.
+
+        Parameters
+        ----------
+        section : str
+            The section's key (e.g. ``"PV"``).
+        name : str
+            The field's name.
+        record : mapping
+            The field's record in the field table (``type``, ``unit``, ``default``, ``min``,
+            ``max``, ``choices`` ...).
+
+        Returns
+        -------
+        FieldInfo
+        """
         facts = {attr: record.get(key) for attr, key in _INFO_KEYS.items()}
         for attr in ("choices", "item_choices"):
             facts[attr] = tuple(facts[attr]) if facts[attr] is not None else None
@@ -314,20 +364,52 @@ class Section(Record):
 
     @classmethod
     def fields(cls) -> dict[str, FieldInfo]:
-        """Every field of the section, in the table's order."""
+        """Every field of the section, in the table's order.
+
+        Returns
+        -------
+        dict of str to FieldInfo
+            Field name to what the field table says about it (type, unit such as kW, kWh, $ or
+            degrees, default, range, choices).
+        """
         table = SECTIONS[cls._key]["fields"]
         return {name: FieldInfo.from_table(cls._key, name, record) for name, record in table.items()}
 
     @classmethod
     def field_info(cls, name: str) -> FieldInfo:
-        """What the field table says about one field (type, unit, default, range, choices)."""
+        """What the field table says about one field (type, unit, default, range, choices).
+
+        Parameters
+        ----------
+        name : str
+            The field's name (e.g. ``"max_kw"``).
+
+        Returns
+        -------
+        FieldInfo
+
+        Raises
+        ------
+        KeyError
+            The section has no such field.
+        """
         table = SECTIONS[cls._key]["fields"]
         if name not in table:
             raise KeyError(f"{cls._key} has no field {name!r}")
         return FieldInfo.from_table(cls._key, name, table[name])
 
     def is_set(self, name: str) -> bool:
-        """True when the field holds a value the user set (even one equal to the default)."""
+        """True when the field holds a value the user set (even one equal to the default).
+
+        Parameters
+        ----------
+        name : str
+            The field's name.
+
+        Returns
+        -------
+        bool
+        """
         return name in self._values
 
     @property
@@ -346,7 +428,18 @@ class Section(Record):
         self._set(key, value)
 
     def to_dict(self, *, include_defaults: bool = False) -> dict[str, Any]:
-        """The set fields as plain JSON-ready values; with defaults for the others if asked."""
+        """The set fields as plain JSON-ready values; with defaults for the others if asked.
+
+        Parameters
+        ----------
+        include_defaults : bool, default False
+            Add the default of every field not set (fields without a default stay absent).
+
+        Returns
+        -------
+        dict
+            Field name to value (copied), in the service's units (kW, kWh, $, degrees ...).
+        """
         result = copy_json(self._values)
         if include_defaults:
             for name, record in self._table().items():
@@ -355,7 +448,19 @@ class Section(Record):
         return dict(result)
 
     def validate(self, *, time_steps_per_hour: int = 1) -> list[Any]:
-        """Problems of this section on its own (fields and in-section rules, not cross-section)."""
+        """Problems of this section on its own (fields and in-section rules, not cross-section).
+
+        Parameters
+        ----------
+        time_steps_per_hour : int, default 1
+            The scenario's time steps per hour (1, 2 or 4), which sets the length a series
+            field must have (8760 times it).
+
+        Returns
+        -------
+        list of Problem
+            Empty when the section is valid on its own.
+        """
         from sunflux.optimizer.validation import validate_section_dict
 
         return validate_section_dict(

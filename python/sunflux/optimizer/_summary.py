@@ -149,6 +149,22 @@ def summaries(results: Iterable[OptimizerResult]) -> pl.DataFrame:
     ``ElectricTariff.year_one_*`` parts and the ``Site`` emissions as present. Numbers are
     Float64 (null where a run does not report them; the local engine computes no payback, IRR
     or grid emissions), ``run_uuid`` and ``status`` String (``run_uuid`` null for in-process runs).
+
+    Parameters
+    ----------
+    results : iterable of OptimizerResult
+        The runs, in the order of the rows.
+
+    Returns
+    -------
+    polars.DataFrame
+        One row per run; sizes in kW or kWh, costs and bills in $, payback in years, the IRR as
+        a fraction.
+
+    Raises
+    ------
+    ParameterError
+        An item is not an `OptimizerResult` (named by its index).
     """
     rows = []
     for index, result in enumerate(results):

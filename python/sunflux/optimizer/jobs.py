@@ -104,7 +104,21 @@ class OptimizerResult(ResultDocument):
         ``time_steps_per_hour``, µs, tz-aware in the site's standard time. The optimizer works in
         local standard time without saying which; ``tz`` (hours east of UTC) names it, otherwise
         sunflux takes the standard time of the nearest place it knows within 400 km of
-        ``inputs.Site`` (or the nautical zone, longitude / 15), and UTC without a site."""
+        ``inputs.Site`` (or the nautical zone, longitude / 15), and UTC without a site.
+
+        Parameters
+        ----------
+        tz : float, optional
+            The site's standard time as hours east of UTC (e.g. -7.0); by default found from
+            ``inputs.Site`` as above.
+
+        Returns
+        -------
+        polars.DataFrame
+            ``timestamp`` (Datetime, µs, tz-aware) then one Float64 column per output series in
+            the service's units (``ElectricLoad.load_series_kw`` in kW,
+            ``ElectricStorage.soc_series_fraction`` as 0 to 1, and so on), one row per time step.
+        """
         return to_polars(self._document.series(tz))
 
     def summary(self) -> pl.DataFrame:
@@ -114,12 +128,40 @@ class OptimizerResult(ResultDocument):
         IRR, the year-one bill (``ElectricTariff.year_one_bill_before_tax`` and ``_bau``) and its
         parts, and the ``Site`` emissions the run reports. Numbers are Float64, null where the run
         does not report them. `sunflux.optimizer.summaries` stacks many; the columns are listed in
-        docs/design.md, "Optimizer jobs"."""
+        docs/design.md, "Optimizer jobs".
+
+        Returns
+        -------
+        polars.DataFrame
+            One row; sizes in kW or kWh, costs and bills in $, payback in years, IRR as a
+            fraction, emissions in the service's units (tonnes CO2 and so on).
+        """
         return _summary.summary(self)
 
     def simulate_outages(self, *, microgrid_only: bool = False) -> dict[str, Any]:
         """Hours the sized system survives an outage starting at each time step, with the
-        service's ``resilience_stats`` keys (see ``sunflux.optimizer.outages``)."""
+        service's ``resilience_stats`` keys (see ``sunflux.optimizer.outages``).
+
+        Parameters
+        ----------
+        microgrid_only : bool, default False
+            Simulate only the outage microgrid of the multiple-outage form
+            (``Outages.*_upgraded``, ``generator_microgrid_size_kw``).
+
+        Returns
+        -------
+        dict
+            ``resilience_by_time_step`` (hours survived by an outage starting at each time step),
+            ``resilience_hours_min``, ``resilience_hours_max``, ``resilience_hours_avg`` (hours),
+            ``outage_durations`` (hours, 1 to the floor of the maximum plus 1) and
+            ``probs_of_surviving`` (0 to 1, the share of starts surviving each duration).
+
+        Raises
+        ------
+        ParameterError
+            The result is not optimal, has no critical load series, or (with ``microgrid_only``)
+            has no ``Outages`` section.
+        """
         from sunflux.optimizer.outages import simulate_outages
 
         return simulate_outages(self, microgrid_only=microgrid_only)
@@ -160,14 +202,52 @@ class _OptimizerBase:
     def _submit(self, scenario: Scenario | Mapping[str, Any]) -> Call[str]:
         """Validates with the scenario builder's rules (`ParameterError` with every problem,
         nothing sent), POSTs the job and returns its ``run_uuid``. A 400 answer raises
-        `ValidationError` with ``input_errors`` (per section)."""
+        `ValidationError` with ``input_errors`` (per section).
+
+        Parameters
+        ----------
+        scenario : Scenario or mapping
+            The scenario, or its dict as the service's JSON reads.
+
+        Returns
+        -------
+        str
+            The run's ``run_uuid``.
+
+        Raises
+        ------
+        ParameterError
+            The scenario breaks the builder's rules (every problem listed) or is not JSON.
+        ValidationError
+            The service answered 400 (its ``input_errors``).
+        ApiError
+            Any other refusal (`AuthError`, `RateLimitError`, `ServerError` ...).
+        """
         return core_call(
             str, _core.optimizer_submit, self._handle.core, _scenario_json(scenario), self._handle.trace()
         )
 
     def _results(self, run_uuid: str) -> Call[OptimizerResult]:
         """The run in whatever state it is (a 404 raises `NotFoundError`; a run_uuid that is not a
-        UUID raises `ParameterError` before anything is sent)."""
+        UUID raises `ParameterError` before anything is sent).
+
+        Parameters
+        ----------
+        run_uuid : str
+            The run's id, as `submit` returned it.
+
+        Returns
+        -------
+        OptimizerResult
+            The run; check ``running``/``optimal``, its ``status`` or ``messages``.
+
+        Raises
+        ------
+        ParameterError
+            ``run_uuid`` is not a UUID.
+        NotFoundError
+            The service has no such run.
+        """
         return core_call(
             _result, _core.optimizer_results, self._handle.core, run_uuid, self._handle.trace()
         )
@@ -180,7 +260,7 @@ class _OptimizerBase:
         poll_interval: float = FIRST_POLL_INTERVAL,
         max_interval: float = MAX_POLL_INTERVAL,
     ) -> Call[OptimizerResult]:
-        """Submits and polls with backoff until the run is optimal (returned), fails (`JobFailed`
+        """Submits and polls with backoff [1]_ until the run is optimal (returned), fails (`JobFailed`
         with the messages) or ``timeout`` s pass (`JobTimeout` carrying ``job_id`` = run_uuid).
 
         The first poll follows the POST at once; the pauses between polls start at
@@ -188,7 +268,40 @@ class _OptimizerBase:
         so a run is seen at most about half its duration plus ``poll_interval`` after it ends (a
         run of the embedded service that takes 0.3 s is seen by 0.41 s, not after a first 1 s
         pause), and a long one is polled every 15 s after its first half minute: 17 polls in its
-        first minute, 8 more than pauses starting at 1 s would make."""
+        first minute, 8 more than pauses starting at 1 s would make.
+
+        Parameters
+        ----------
+        scenario : Scenario or mapping
+            The scenario, or its dict as the service's JSON reads.
+        timeout : float, default 1200.0
+            Seconds to wait for the run to end.
+        poll_interval : float, default 0.05
+            The first pause between polls (s).
+        max_interval : float, default 15.0
+            The longest pause between polls (s).
+
+        Returns
+        -------
+        OptimizerResult
+            The optimal run.
+
+        Raises
+        ------
+        ParameterError
+            The scenario breaks the builder's rules (nothing sent).
+        ValidationError
+            The service refused the scenario (400, its ``input_errors``).
+        JobFailed
+            The run ended without an optimal solution (its messages).
+        JobTimeout
+            ``timeout`` s passed first; ``job_id`` is the run_uuid.
+
+        References
+        ----------
+        .. [1] NREL, REopt API, ``job`` and ``job/<run_uuid>/results`` endpoints,
+           https://github.com/NREL/REopt_API.
+        """
         return core_call(
             _result, _core.optimizer_run, self._handle.core, _scenario_json(scenario),
             timeout, poll_interval, max_interval, NOT_FOUND_GRACE, self._handle.trace(),
@@ -205,12 +318,48 @@ class _OptimizerBase:
         year: int | None = None,
         time_steps_per_hour: int | None = None,
     ) -> Call[pl.DataFrame]:
-        """The service's load profile of a reference building type (or a blend
+        """The service's load profile of a reference building type [1]_ (or a blend
         ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1), scaled to
         ``annual_kwh`` or ``monthly_totals_kwh`` (else the type's default at the site), for
         ``year`` (default 2017). A polars frame of ``timestamp`` (naive local time) and
         ``load_kw``, one row per time step. Every parameter is checked first (`ParameterError`
-        listing every problem, nothing sent)."""
+        listing every problem, nothing sent).
+
+        Parameters
+        ----------
+        latitude : float
+            Site latitude (degrees north).
+        longitude : float
+            Site longitude (degrees east).
+        doe_reference_name : str or mapping of str to float
+            A DOE commercial reference building type (``"Hospital"``, ``"LargeOffice"`` ...), or a
+            blend of types to shares (0 to 1, summing to 1).
+        annual_kwh : float, optional
+            The year's total energy (kWh) to scale to.
+        monthly_totals_kwh : sequence of float, optional
+            Twelve monthly totals (kWh) to scale to, instead of ``annual_kwh``.
+        year : int, optional
+            The calendar year of the profile (default 2017).
+        time_steps_per_hour : int, optional
+            1, 2 or 4 (default 1).
+
+        Returns
+        -------
+        polars.DataFrame
+            ``timestamp`` (naive local time) and ``load_kw`` (kW), one row per time step.
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range or unknown (every problem listed, nothing sent).
+        ApiError
+            The service refused the request.
+
+        References
+        ----------
+        .. [1] M. Deru et al., "U.S. Department of Energy Commercial Reference Building Models
+           of the National Building Stock", NREL/TP-5500-46861, 2011.
+        """
         names, shares = _blend(doe_reference_name)
         return core_call(
             _load_frame, _core.optimizer_simulated_load,
@@ -219,14 +368,53 @@ class _OptimizerBase:
         )
 
     def _urdb_rate(self, label: str) -> Call[dict[str, Any]]:
-        """The full rate object of a Utility Rate Database label (what ``urdb_response`` holds);
-        `NotFoundError` when the database has no such rate."""
+        """The full rate object of a Utility Rate Database [1]_ label (what ``urdb_response`` holds);
+        `NotFoundError` when the database has no such rate.
+
+        Parameters
+        ----------
+        label : str
+            The rate's URDB label (a 24-character hex id).
+
+        Returns
+        -------
+        dict
+            The rate object as the URDB API returns it (energy rates in $/kWh, demand rates in
+            $/kW, fixed charges in $/month).
+
+        Raises
+        ------
+        NotFoundError
+            The database has no rate with this label.
+
+        References
+        ----------
+        .. [1] NREL/OpenEI, "Utility Rate Database API", https://openei.org/services/doc/rest/util_rates.
+        """
         handle = self._handle
         return core_call(dict, _core.optimizer_urdb_rate, handle.urdb_core, label, handle.trace())
 
     def _urdb_rate_by_name(self, utility: str, rate_name: str) -> Call[dict[str, Any]]:
         """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
-        reads ``urdb_utility_name`` with ``urdb_rate_name``)."""
+        reads ``urdb_utility_name`` with ``urdb_rate_name``).
+
+        Parameters
+        ----------
+        utility : str
+            The utility's name as the database spells it.
+        rate_name : str
+            A string containing the rate's name.
+
+        Returns
+        -------
+        dict
+            The rate object as the URDB API returns it.
+
+        Raises
+        ------
+        NotFoundError
+            The database has no matching rate.
+        """
         handle = self._handle
         return core_call(
             dict, _core.optimizer_urdb_rate_by_name, handle.urdb_core, utility, rate_name, handle.trace()

@@ -27,8 +27,36 @@ def simulate_outages(result: OptimizerResult | Mapping[str, Any], *, microgrid_o
     ``outage_durations`` (1 … ⌊max⌋ + 1 hours) and ``probs_of_surviving`` (the share of starts
     surviving each duration). ``microgrid_only`` simulates only what the outage microgrid of the
     multiple-outage form includes (``Outages.*_upgraded``, ``generator_microgrid_size_kw``), as
-    the service's option of that name. Raises ``ParameterError`` when the result is not optimal,
-    has no critical load series, or has no ``Outages`` section with ``microgrid_only``."""
+    the service's option of that name [1]_. Raises ``ParameterError`` when the result is not optimal,
+    has no critical load series, or has no ``Outages`` section with ``microgrid_only``.
+
+    Parameters
+    ----------
+    result : OptimizerResult or mapping
+        An optimal result, or a results document as a dict (the live service's JSON).
+    microgrid_only : bool, default False
+        Simulate only the outage microgrid of the multiple-outage form
+        (``Outages.*_upgraded``, ``generator_microgrid_size_kw``).
+
+    Returns
+    -------
+    dict
+        ``resilience_by_time_step`` (hours survived by an outage starting at each time step),
+        ``resilience_hours_min``, ``resilience_hours_max``, ``resilience_hours_avg`` (hours),
+        ``outage_durations`` (hours, 1 to the floor of the maximum plus 1) and
+        ``probs_of_surviving`` (0 to 1, the share of starts surviving each duration).
+
+    Raises
+    ------
+    ParameterError
+        The result is not optimal, has no critical load series, or (with ``microgrid_only``)
+        has no ``Outages`` section.
+
+    References
+    ----------
+    .. [1] NREL, REopt API, "job/results" and "job/resilience_stats" endpoints,
+       https://github.com/NREL/REopt_API.
+    """
     document = (result if isinstance(result, ResultDocument) else ResultDocument(result))._document
     simulated: dict[str, Any] = document.simulate_outages(microgrid_only)
     return simulated

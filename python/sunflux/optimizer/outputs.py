@@ -77,7 +77,13 @@ class Record(Mapping[str, Any]):
         return sorted(self._data)
 
     def to_dict(self) -> dict[str, Any]:
-        """A shallow copy of the section's results as a plain dict."""
+        """A shallow copy of the section's results as a plain dict.
+
+        Returns
+        -------
+        dict
+            Field name to value in the service's units (kW, kWh, $ ...).
+        """
         return dict(self._data)
 
     def __repr__(self) -> str:

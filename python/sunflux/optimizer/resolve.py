@@ -42,7 +42,13 @@ CACHE_DIR_ENV_VAR = "SUNFLUX_CACHE_DIR"
 
 def default_cache_dir() -> Path:
     """``$SUNFLUX_CACHE_DIR``, else ``$XDG_CACHE_HOME/sunflux/optimizer``, else
-    ``~/.cache/sunflux/optimizer``."""
+    ``~/.cache/sunflux/optimizer``.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (not created here).
+    """
     if os.environ.get(CACHE_DIR_ENV_VAR):
         return Path(os.environ[CACHE_DIR_ENV_VAR])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
@@ -52,7 +58,31 @@ def default_cache_dir() -> Path:
 def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[str] | None | bool = True) -> Scenario:
     """A copy of ``scenario`` with reference loads and URDB rates replaced by their data (see
     the module's text). ``cache_dir``: a folder, True for `default_cache_dir()`, or None/False
-    for no cache."""
+    for no cache.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario; it is left as it is.
+    client : Client
+        The client that fetches the data (the live service's or the embedded one's).
+    cache_dir : str, path-like, bool or None, default True
+        The cache folder; True for `default_cache_dir()`, None or False for no cache.
+
+    Returns
+    -------
+    Scenario
+        A copy with ``ElectricLoad.loads_kw`` (kW, one value per time step) in place of the
+        reference building load and ``ElectricTariff.urdb_response`` in place of the rate's
+        label or names.
+
+    Raises
+    ------
+    ParameterError
+        The load or tariff reference is incomplete.
+    ApiError
+        The service refused a request (an unknown building type or rate).
+    """
     if cache_dir is True:
         folder: Path | None = default_cache_dir()
     elif cache_dir is None or cache_dir is False:

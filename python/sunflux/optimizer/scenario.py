@@ -49,7 +49,17 @@ _ATTRS = {key: section["attr"] for key, section in SECTIONS.items()}
 
 @dataclass(frozen=True)
 class Difference:
-    """One place where two scenarios differ; ``left``/``right`` are UNSET where a side lacks it."""
+    """One place where two scenarios differ; ``left``/``right`` are UNSET where a side lacks it.
+
+    Parameters
+    ----------
+    path : str
+        Where they differ (``"PV.max_kw"``, ``"PV[1].tilt"``, ``"ElectricLoad.loads_kw[5]"``).
+    left, right : object
+        The value in each scenario, in the service's units; UNSET where a side lacks it.
+    note : str, default ""
+        A remark shown after the values.
+    """
 
     path: str
     left: Any
@@ -164,7 +174,24 @@ class Scenario(ScenarioSections):
     # ---------------------------------------------------------------- building
 
     def with_section(self, *sections: Section) -> Scenario:
-        """A copy with these sections set (each replaces the section of its type)."""
+        """A copy with these sections set (each replaces the section of its type).
+
+        Parameters
+        ----------
+        *sections : Section
+            Section objects (``Site``, ``PV``, ``ElectricTariff`` ...); each is copied and replaces
+            the section of its type, a later one winning over an earlier one of the same type.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; this one is left as it is.
+
+        Raises
+        ------
+        TypeError
+            An argument is not a section object.
+        """
         scenario = self.copy()
         for section in sections:
             if not isinstance(section, Section):
@@ -176,6 +203,24 @@ class Scenario(ScenarioSections):
         """A copy with PV set: ``with_pv(max_kw=100)``, ``with_pv(PV(...))`` or several arrays.
 
         Several arrays make PV a list (give each a distinct ``name``). Replaces any PV already set.
+
+        Parameters
+        ----------
+        *arrays : PV
+            PV sections, copied; one sets PV, several set a list of arrays.
+        **fields
+            PV fields when no array is given, e.g. ``max_kw`` (kW DC), ``tilt`` and ``azimuth``
+            (degrees), ``installed_cost_per_kw`` ($/kW); see `PV`.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; this one is left as it is.
+
+        Raises
+        ------
+        TypeError
+            Both arrays and fields are given, or a field is not a PV field.
         """
         if arrays and fields:
             raise TypeError("give PV objects or PV fields, not both")
@@ -189,19 +234,95 @@ class Scenario(ScenarioSections):
         return scenario
 
     def with_storage(self, storage: ElectricStorage | None = None, /, **fields: Any) -> Scenario:
-        """A copy with ElectricStorage set from an object or from its fields."""
+        """A copy with ElectricStorage set from an object or from its fields.
+
+        Parameters
+        ----------
+        storage : ElectricStorage, optional
+            The section (copied), positional only.
+        **fields
+            ElectricStorage fields when no section is given, e.g. ``max_kw`` (kW of power),
+            ``max_kwh`` (kWh of energy), ``soc_min_fraction`` (0 to 1); see `ElectricStorage`.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; this one is left as it is.
+
+        Raises
+        ------
+        TypeError
+            Both a section and fields are given, or a field is unknown.
+        """
         return self._with(ElectricStorage, storage, fields)
 
     def with_tariff(self, tariff: ElectricTariff | None = None, /, **fields: Any) -> Scenario:
-        """A copy with ElectricTariff set (e.g. ``with_tariff(ElectricTariff.tou(rates))``)."""
+        """A copy with ElectricTariff set (e.g. ``with_tariff(ElectricTariff.tou(rates))``).
+
+        Parameters
+        ----------
+        tariff : ElectricTariff, optional
+            The section (copied), positional only.
+        **fields
+            ElectricTariff fields when no section is given, e.g. ``urdb_label`` or
+            ``blended_annual_energy_rate`` ($/kWh); see `ElectricTariff`.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; this one is left as it is.
+
+        Raises
+        ------
+        TypeError
+            Both a section and fields are given, or a field is unknown.
+        """
         return self._with(ElectricTariff, tariff, fields)
 
     def with_load(self, load: ElectricLoad | None = None, /, **fields: Any) -> Scenario:
-        """A copy with ElectricLoad set (e.g. ``with_load(ElectricLoad.flat(annual_kwh=1e6))``)."""
+        """A copy with ElectricLoad set (e.g. ``with_load(ElectricLoad.flat(annual_kwh=1e6))``).
+
+        Parameters
+        ----------
+        load : ElectricLoad, optional
+            The section (copied), positional only.
+        **fields
+            ElectricLoad fields when no section is given, e.g. ``loads_kw`` (kW, one value per
+            time step), ``annual_kwh`` (kWh) with ``doe_reference_name``; see `ElectricLoad`.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; this one is left as it is.
+
+        Raises
+        ------
+        TypeError
+            Both a section and fields are given, or a field is unknown.
+        """
         return self._with(ElectricLoad, load, fields)
 
     def with_settings(self, settings: Settings | None = None, /, **fields: Any) -> Scenario:
-        """A copy with Settings set (e.g. ``with_settings(time_steps_per_hour=4)``)."""
+        """A copy with Settings set (e.g. ``with_settings(time_steps_per_hour=4)``).
+
+        Parameters
+        ----------
+        settings : Settings, optional
+            The section (copied), positional only.
+        **fields
+            Settings fields when no section is given, e.g. ``time_steps_per_hour`` (1, 2 or 4)
+            or ``timeout_seconds`` (s); see `Settings`.
+
+        Returns
+        -------
+        Scenario
+            A new scenario; this one is left as it is.
+
+        Raises
+        ------
+        TypeError
+            Both a section and fields are given, or a field is unknown.
+        """
         return self._with(Settings, settings, fields)
 
     def _with(
@@ -218,7 +339,25 @@ class Scenario(ScenarioSections):
     def validate(self, *, strict: bool = False) -> list[Problem]:
         """Every problem of the scenario (an empty list when it is valid). Keys the field table
         does not know are kept and sent (the live service ignores them); with ``strict=True``
-        each is a problem too (rule ``"unknown_field"``, with the closest known name)."""
+        each is a problem too (rule ``"unknown_field"``, with the closest known name). The rules
+        follow the service's field table [1]_.
+
+        Parameters
+        ----------
+        strict : bool, default False
+            Report keys the field table does not know as problems too.
+
+        Returns
+        -------
+        list of Problem
+            One per problem (its section, field, path, rule, value and message), empty when the
+            scenario is valid.
+
+        References
+        ----------
+        .. [1] NREL, "REopt API: inputs", https://github.com/NREL/REopt_API (the
+           ``job/inputs`` field reference that ``field_docs.json`` follows).
+        """
         problems = validate_scenario_dict(self._raw())
         if strict:
             problems += [
@@ -239,7 +378,23 @@ class Scenario(ScenarioSections):
 
     def check(self, *, strict: bool = False) -> Scenario:
         """Raise ``ParameterError`` listing every problem (unknown keys too with ``strict``);
-        return the scenario when valid."""
+        return the scenario when valid.
+
+        Parameters
+        ----------
+        strict : bool, default False
+            Count keys the field table does not know as problems too.
+
+        Returns
+        -------
+        Scenario
+            This scenario (not a copy), so that calls chain.
+
+        Raises
+        ------
+        ParameterError
+            The scenario has problems; its message lists each (see `validate`).
+        """
         problems = self.validate(strict=strict)
         if problems:
             raise ParameterError(problems)
@@ -290,6 +445,29 @@ class Scenario(ScenarioSections):
 
         Raises ``ParameterError`` when ``data`` is not a scenario (no section keys, or a section
         that is not an object), with a hint when it is a URDB rate or a results response.
+
+        Parameters
+        ----------
+        data : mapping
+            The scenario as the optimizer service's JSON reads: section keys (``"Site"``,
+            ``"PV"`` ...) holding objects (a list of objects for sections that allow several),
+            in the service's units (kW, kWh, $, degrees).
+
+        Returns
+        -------
+        Scenario
+            The scenario; values are copied, not validated (see `validate`).
+
+        Raises
+        ------
+        ParameterError
+            ``data`` is not a mapping, has no section key, or holds a section that is not an
+            object.
+
+        Warns
+        -----
+        UnknownFieldWarning
+            For every key the field table does not know (the key is kept).
         """
         if not isinstance(data, Mapping):
             raise ParameterError(
@@ -321,7 +499,26 @@ class Scenario(ScenarioSections):
 
     @classmethod
     def from_json(cls, source: str | bytes | os.PathLike[str] | IO[str] | IO[bytes]) -> Scenario:
-        """A scenario from JSON text, a path to a JSON file, or an open file."""
+        """A scenario from JSON text, a path to a JSON file, or an open file.
+
+        Parameters
+        ----------
+        source : str, bytes, path-like or file
+            JSON text (a string starting with ``{`` or ``[``, or UTF-8 bytes), the path of a
+            JSON file, or an open text or binary file.
+
+        Returns
+        -------
+        Scenario
+            The scenario, as `from_dict` reads the parsed data.
+
+        Raises
+        ------
+        ParameterError
+            The text is not valid JSON or not a scenario.
+        FileNotFoundError
+            ``source`` is a path that does not exist.
+        """
         if isinstance(source, (bytes, bytearray)):
             text = source.decode("utf-8")
         elif isinstance(source, str) and source.lstrip()[:1] in ("{", "["):
@@ -342,6 +539,17 @@ class Scenario(ScenarioSections):
 
         With ``include_defaults=True`` every section present also gets the default of each
         field not set (fields without a default stay absent; no section is added).
+
+        Parameters
+        ----------
+        include_defaults : bool, default False
+            Fill in the default of every unset field of the sections present.
+
+        Returns
+        -------
+        dict
+            Section keys to plain dicts (lists for several PV arrays) and any other top-level
+            keys, copied; values in the service's units (kW, kWh, $, degrees).
         """
         return self._map(lambda section: section.to_dict(include_defaults=include_defaults),
                          copy_json)
@@ -357,6 +565,25 @@ class Scenario(ScenarioSections):
 
         Objects are indented by ``indent`` spaces (None: one compact line); lists of plain
         values such as series stay on one line each.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            A file to write the text to (UTF-8, with a final newline).
+        indent : int or None, default 2
+            Spaces per level; None for one compact line.
+        include_defaults : bool, default False
+            As in `to_dict`.
+
+        Returns
+        -------
+        str
+            The JSON text (without the final newline).
+
+        Raises
+        ------
+        ParameterError
+            The scenario holds NaN or an infinite number, which JSON cannot hold.
         """
         try:
             text = _dumps(self.to_dict(include_defaults=include_defaults), indent)
@@ -374,7 +601,19 @@ class Scenario(ScenarioSections):
     # ---------------------------------------------------------------- comparing and showing
 
     def diff(self, other: Scenario) -> list[Difference]:
-        """Where this scenario and ``other`` differ, field by field (numbers compare by value)."""
+        """Where this scenario and ``other`` differ, field by field (numbers compare by value).
+
+        Parameters
+        ----------
+        other : Scenario
+            The scenario to compare with (the right side).
+
+        Returns
+        -------
+        list of Difference
+            One per differing path (e.g. ``"PV.max_kw"``), ``left`` from this scenario and
+            ``right`` from ``other``, `UNSET` where a side lacks the key; empty when equal.
+        """
         differences: list[Difference] = []
         _diff_values("", self.to_dict(), other.to_dict(), differences)
         return differences

@@ -97,6 +97,11 @@ def solve_many(
     progress : bool, default True
         A progress bar (tqdm when installed, else a line on stderr every tenth).
 
+    Returns
+    -------
+    list of OptimizerResult
+        One optimal result per scenario, in input order (as `solve` returns them).
+
     Raises
     ------
     ParameterError, JobFailed, JobTimeout

@@ -45,6 +45,21 @@ class Problem:
     (``"ElectricLoad.loads_kw"``, ``"PV[1].max_kw"``), ``rule`` a short rule id (``"min"``,
     ``"choices"``, ``"series_length"``, ...), ``value`` the offending value and ``message`` the
     explanation, in the live service's wording where it has one.
+
+    Parameters
+    ----------
+    section : str
+        The section key, ``""`` for the scenario as a whole.
+    field : str
+        The field name, ``""`` for a rule about the section.
+    path : str
+        Where the problem is (``"PV[1].max_kw"``).
+    rule : str
+        The rule's short id (``"min"``, ``"choices"``, ``"series_length"`` ...).
+    value : object
+        The offending value.
+    message : str
+        The explanation.
     """
 
     section: str
@@ -60,7 +75,13 @@ class Problem:
         return f"{where}: {self.message}{shown}"
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (the value shortened when it is a long list or an object)."""
+        """A JSON-ready form (the value shortened when it is a long list or an object).
+
+        Returns
+        -------
+        dict
+            ``section``, ``field``, ``path``, ``rule``, ``value`` and ``message``.
+        """
         long = isinstance(self.value, (list, dict)) and len(self.value) > MONTHS
         return {**asdict(self), "value": _short(self.value) if long else self.value}
 
@@ -79,6 +100,17 @@ def validate_scenario_dict(scenario: Any) -> list[Problem]:
 
     Unknown sections and fields are not problems (the service ignores them); ``Scenario``
     warns about them instead. The dict is not modified.
+
+    Parameters
+    ----------
+    scenario : dict
+        The scenario as the service's JSON reads (section keys to objects).
+
+    Returns
+    -------
+    list of Problem
+        Every problem (field types, ranges such as degrees within -90 to 90 for a latitude,
+        series lengths, cross-section rules); empty when the scenario is valid.
     """
     return [Problem(*row) for row in _core.optimizer_validate_scenario(scenario)]
 
@@ -86,7 +118,27 @@ def validate_scenario_dict(scenario: Any) -> list[Problem]:
 def validate_section_dict(
     key: str, values: Mapping[str, Any], *, time_steps_per_hour: int = 1
 ) -> list[Problem]:
-    """Problems of one section on its own: its fields and its in-section rules."""
+    """Problems of one section on its own: its fields and its in-section rules.
+
+    Parameters
+    ----------
+    key : str
+        The section's key (``"PV"``, ``"ElectricLoad"`` ...).
+    values : mapping
+        The section's fields.
+    time_steps_per_hour : int, default 1
+        The scenario's time steps per hour (1, 2 or 4), which sets the length of series.
+
+    Returns
+    -------
+    list of Problem
+        Empty when the section is valid on its own.
+
+    Raises
+    ------
+    KeyError
+        ``key`` is not a known section.
+    """
     if key not in SECTIONS:
         raise KeyError(f"unknown section {key!r}")
     rows = _core.optimizer_validate_section(key, values, time_steps_per_hour)
@@ -98,6 +150,16 @@ def input_errors(problems: Iterable[Problem]) -> dict[str, Any]:
 
     ``{Section: {field_or_rule: [message, ...]}}``; problems about a whole section are keyed by
     their rule, problems about the whole scenario by ``"Scenario"``.
+
+    Parameters
+    ----------
+    problems : iterable of Problem
+        Problems as `validate_scenario_dict` returns them.
+
+    Returns
+    -------
+    dict
+        ``{Section: {field_or_rule: [message, ...]}}``.
     """
     errors: dict[str, dict[str, list[str]]] = {}
     for problem in problems:
