@@ -45,7 +45,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "python" / "sunflux"
 PY_LAYERS = [
     ["sunflux._core"],
     ["sunflux._errors", "sunflux._options"],
-    ["sunflux._arguments", "sunflux._units", "sunflux._progress", "sunflux._frames", "sunflux._pvgis", "sunflux._solaranywhere",
+    ["sunflux._arguments", "sunflux._units", "sunflux._progress", "sunflux._frames", "sunflux._pvgis", "sunflux._solaranywhere", "sunflux._pvlib_frames",
      "sunflux._solver", "sunflux._cache"],
     ["sunflux._twins"],
     ["sunflux._handle"],
