@@ -1,5 +1,5 @@
 //! The core error type. Every fallible operation of the crate returns it; `python/errors.rs`
-//! maps each variant onto the Python exception hierarchy of DESIGN.md.
+//! maps each variant onto the Python exception hierarchy the brief fixes (docs/design.md, "Errors").
 
 use std::time::Duration;
 

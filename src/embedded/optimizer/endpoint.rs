@@ -1,8 +1,8 @@
 //! The optimizer's job endpoints as pure functions returning `ServiceReply` (no HTTP types):
 //! `POST job/` (validation outcome → 201 or 400) and `GET job/<run_uuid>/results/`
 //! (400 badly formed, 404 not in database, 400 when status is "error", else 200).
-//! Validation itself is the Python builder's (one source of truth); its `input_errors` come in
-//! as a JSON value.
+//! Validation is `optimizer::scenario::validation`'s (the rules the Python builder runs too, read
+//! from one schema); its `input_errors` come in as a JSON value.
 
 use serde_json::{json, Map, Value};
 

@@ -2,7 +2,8 @@
 //! `tools/gen_optimizer_schema.py`, shipped with the Python package), embedded at build time:
 //! the field table and the cross-field rule tables the validator reads, and the defaults the
 //! embedded optimizer and the service's resolved scenario take, from the same file the Python
-//! scenario builder reads.
+//! scenario builder reads. The file is fixed at build time; a schema that does not parse, or
+//! lacks a section, fails `the_embedded_schema_parses_and_holds_every_section`.
 
 use std::sync::OnceLock;
 
