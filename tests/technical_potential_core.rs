@@ -10,7 +10,7 @@ use sunflux::embedded::prng::SplitMix64;
 use sunflux::embedded::reply::ServiceReply;
 use sunflux::embedded::technical_potential::{config_reply, job_delete_reply, job_get_reply, job_post_reply, DATA_SOURCE};
 use sunflux::embedded::technical_potential::jobs::{FailureMode, JobStore, JobTiming};
-use sunflux::embedded::technical_potential::model::{analyse, TpModel};
+use sunflux::embedded::technical_potential::model::{analyse, TechnicalPotentialModel};
 use sunflux::services::technical_potential::{
     classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result,
     parse_job_submission, validate_job, Configuration, JobStatus, CORRIDOR_DISTANCES, LAND_USE_TYPES, RESOURCE_KEYS,
@@ -124,7 +124,7 @@ fn the_live_job_bodies_parse() {
 
 #[test]
 fn the_live_post_body_runs_on_the_embedded_service() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let mut jobs = JobStore::new(TIMING);
     let base = Instant::now();
     let posted = job_post_reply(&model, &mut jobs, POST_BODY, base);
@@ -147,7 +147,7 @@ fn the_live_post_body_runs_on_the_embedded_service() {
 
 #[test]
 fn the_embedded_configuration_parses_with_the_client_parser() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let reply = config_reply(&model, &[]);
     let config = parse_configuration(&reply.body).unwrap();
     assert_eq!(config.regions, model.configuration().regions);
@@ -169,7 +169,7 @@ fn the_embedded_configuration_parses_with_the_client_parser() {
 
 #[test]
 fn the_state_table_end_to_end() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let mut jobs = JobStore::new(TIMING);
     let base = Instant::now();
     let at = |seconds: f64| base + Duration::from_secs_f64(seconds);
@@ -210,7 +210,7 @@ fn the_state_table_end_to_end() {
 
 #[test]
 fn deletion_destroys_map_data_and_keeps_the_summary() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let mut jobs = JobStore::new(TIMING);
     let base = Instant::now();
     let job_id =
@@ -244,7 +244,7 @@ fn deletion_destroys_map_data_and_keeps_the_summary() {
 
 #[test]
 fn every_invalid_field_is_named_by_client_and_service_alike() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let config: &Configuration = model.configuration();
     let cases: &[(&str, &str, &str, Value, &str)] = &[
         ("6", "32", "excludeProtectedAreas", json!("maybe"), "excludeProtectedAreas: expected true or false"),
@@ -379,7 +379,7 @@ fn every_invalid_field_is_named_by_client_and_service_alike() {
 
 #[test]
 fn all_problems_are_reported_at_once() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let fields = json!({"excludeProtectedAreas": "no", "powerDensity": "x", "limitByLandUse": ["Lava"], "extra": 1});
     let problems = validate_job(model.configuration(), "6", "14", fields.as_object().unwrap()).unwrap_err();
     assert_eq!(problems.len(), 4, "{problems:?}");
@@ -405,7 +405,7 @@ fn an_unknown_status_is_a_failure_with_the_body_errors() {
 
 #[test]
 fn an_injected_failure_reaches_the_client_parser() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let failure = FailureMode::new("failed", "synthetic failure for testing").for_region("India");
     let mut jobs = JobStore::new(TIMING).with_failure(failure);
     let base = Instant::now();
@@ -516,7 +516,7 @@ fn tighten(rng: &mut SplitMix64, fields: &Map<String, Value>, extents: &[String]
 
 #[test]
 fn stricter_filters_never_increase_capacity_through_validation() {
-    let model = TpModel::synthetic();
+    let model = TechnicalPotentialModel::synthetic();
     let config = model.configuration();
     let mut rng = SplitMix64::new(20_260_521);
     for case in 0..300 {

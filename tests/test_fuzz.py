@@ -62,7 +62,7 @@ def test_a_crash_is_reported_with_its_input(tmp_path: Path) -> None:
     crashing = tmp_path / "fuzz_crashing.py"
     crashing.write_text(script.replace("REPO = Path(__file__).resolve().parents[1]", f"REPO = Path({str(FUZZ.parents[1])!r})"))
     done = subprocess.run(
-        [sys.executable, str(crashing), "--inputs", "10", "--targets", "tp_job", "--out", str(tmp_path / "out")],
+        [sys.executable, str(crashing), "--inputs", "10", "--targets", "technical_potential_job", "--out", str(tmp_path / "out")],
         capture_output=True,
         text=True,
         timeout=600,
@@ -72,7 +72,7 @@ def test_a_crash_is_reported_with_its_input(tmp_path: Path) -> None:
     assert (summary["inputs"], summary["crashes"]) == (10, 1)
     saved = Path(summary["findings"][0]["input"])
     name, index, value = pickle.loads(saved.read_bytes())
-    assert (name, index) == ("tp_job", 3) and isinstance(value, bytes)
+    assert (name, index) == ("technical_potential_job", 3) and isinstance(value, bytes)
 
 
 #: Values no parameter accepts in all of its positions: wrong types, negative, huge (beyond i64

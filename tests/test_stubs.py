@@ -326,12 +326,12 @@ def _core_objects(service: sunflux.LocalService) -> list[object]:
     core = client._core
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        config = _core.tp_config(core, "rede").wait()
-        job_id, _status = _core.tp_submit(core, "rede", config, "India", "fixlat", "{}").wait()
+        config = _core.technical_potential_config(core, "rede").wait()
+        job_id, _status = _core.technical_potential_submit(core, "rede", config, "India", "fixlat", "{}").wait()
         pending = [
             _core.solar_data_query(core, 40.0, -105.0, 100, True, "v1", "json"),
             _core.pv_estimate(core, 4, 0, 14, 1, 20, 180, 40.0, -105.0, timeframe="hourly"),
-            _core.tp_job(core, "rede", job_id),
+            _core.technical_potential_job(core, "rede", job_id),
             _core.climate_download_csv(
                 core, "ncdb-4km-Hourly-CONUS-v1-0-0-RCP4-5", 40.0, -105.0, 2010, "ghi", True, False, "a@b.org", None, None, None, False
             ),

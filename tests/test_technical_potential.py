@@ -256,14 +256,14 @@ def test_every_problem_of_a_job_is_reported_at_once(instant: Instant) -> None:
     assert str(caught.value).startswith("3 problems:")
 
 
-def tp_loopback_handler(request: Any) -> None:
+def technical_potential_loopback_handler(request: Any) -> None:
     """Answers the configuration GET with the live India configuration and the POST with the
     live queued answer."""
     reply(request, 200, CONFIG_BODY if request.command == "GET" else QUEUED_BODY)
 
 
 def loopback_client(loopback: LoopbackServer) -> sf.Client:
-    loopback.handler = tp_loopback_handler
+    loopback.handler = technical_potential_loopback_handler
     return sf.Client(api_key="k" * 40, base_url=loopback.url)
 
 
@@ -523,7 +523,7 @@ def test_deprecation_warning_is_issued_once_per_process_at_the_caller(first_call
 
 
 def test_live_configuration_body_parses() -> None:
-    config = Configuration(_core.parse_tp_configuration(CONFIG_BODY))
+    config = Configuration(_core.parse_technical_potential_configuration(CONFIG_BODY))
     assert (config.version, config.inputs) == ("1.0.0", {"wkt": "POINT(77.216 28.644)"})
     (india,) = config.regions
     assert (india.id, india.region_id, india.label) == (6, 6, "India")
@@ -539,14 +539,14 @@ def test_live_configuration_body_parses() -> None:
 
 
 def test_live_queued_and_started_bodies_parse() -> None:
-    queued = JobState(_core.parse_tp_job(QUEUED_BODY))
+    queued = JobState(_core.parse_technical_potential_job(QUEUED_BODY))
     assert (queued.status, queued.finished, queued.runtime_seconds) == ("queued", False, None)
-    started = JobState(_core.parse_tp_job(STARTED_BODY))
+    started = JobState(_core.parse_technical_potential_job(STARTED_BODY))
     assert (started.status, started.disposition, started.runtime_seconds) == ("started", "started", 26.98)
 
 
 def test_live_finished_body_parses_with_classes_adding_up() -> None:
-    result = JobResult(_core.parse_tp_job(FINISHED_BODY))
+    result = JobResult(_core.parse_technical_potential_job(FINISHED_BODY))
     assert (result.status, result.finished, result.map_data_deleted, result.runtime_seconds) == ("finished", True, True, 33)
     assert (result.resource_type, result.units) == ("wind_t200", "kWh/m<sup>2</sup>/day")
     cumulative = result.cumulative
@@ -563,7 +563,7 @@ def test_live_finished_body_parses_with_classes_adding_up() -> None:
 
 
 def test_failure_body_from_elsewhere_parses_without_raising() -> None:
-    core = _core.parse_tp_job(b'{"outputs": {"status": "error", "disposition": "error"}, "errors": ["no raster"], "status": 200}')
+    core = _core.parse_technical_potential_job(b'{"outputs": {"status": "error", "disposition": "error"}, "errors": ["no raster"], "status": 200}')
     assert (core.status, core.errors, core.runtime_seconds) == ("error", ["no raster"], None)
 
 

@@ -76,7 +76,7 @@ def _service_samples() -> dict[str, list[Any]]:
         request = client.climate.request(SLUG, wkt="MULTIPOINT(-105.18 39.74, -104.9 39.8)", years=[2010], email="a@example.org", attributes="ghi")
         client.climate.fetch(request.download_url)
         samples["climate_zip"] = [client.request("GET", "absolute", args={"url": request.download_url}).content]
-        samples["tp_config"] = [raw("technical_potential_config", {"explorer": "rede"}, {})]
+        samples["technical_potential_config"] = [raw("technical_potential_config", {"explorer": "rede"}, {})]
         daylight = [1.0 if 7 <= hour % 24 < 17 else 0.0 for hour in range(8760)]
         scenario = {
             "Site": {"latitude": 39.74, "longitude": -105.17},
@@ -87,7 +87,7 @@ def _service_samples() -> dict[str, list[Any]]:
         }
         solved = client.optimizer.run(scenario, timeout=300).raw
         samples["optimizer_results"] = [json.dumps(solved).encode(), (DATA / "scenarios" / "results_response.json").read_bytes()]
-    samples["tp_job"] = [(DATA / name).read_bytes() for name in ("tp_job_finished.json", "tp_job_queued.json")]
+    samples["technical_potential_job"] = [(DATA / name).read_bytes() for name in ("tp_job_finished.json", "tp_job_queued.json")]
     return samples
 
 
@@ -411,8 +411,8 @@ def _targets(seeds_path: Path) -> dict[str, Target]:
         Target("estimate_xml", samples["estimate_xml"], mutate_bytes, lambda body: sf.pv.parse_estimate(body, "xml")),
         Target("climate_csv", samples["climate_csv"], mutate_bytes, climate_csv),
         Target("climate_zip", samples["climate_zip"], mutate_zip, sf.climate.parse_zip),
-        Target("tp_config", samples["tp_config"], mutate_json_bytes, _core.parse_tp_configuration),
-        Target("tp_job", samples["tp_job"], mutate_json_bytes, _core.parse_tp_job),
+        Target("technical_potential_config", samples["technical_potential_config"], mutate_json_bytes, _core.parse_technical_potential_configuration),
+        Target("technical_potential_job", samples["technical_potential_job"], mutate_json_bytes, _core.parse_technical_potential_job),
         Target("weather_file", weather, mutate_bytes, weather_file),
         Target("weather_table", [None], lambda _seed, rng, _others: weather_table(rng), lambda table: sf.pvwatts.read_weather(table, lat=40.0, lon=-105.0, tz=-7, elevation=1600)),
         Target("scenario", scenarios, lambda seed, rng, _others: mutate_tree(mutate_tree(seed, rng), rng), scenario),
@@ -693,7 +693,7 @@ def main() -> int:
 
 TARGET_NAMES = (
     "data_query_json", "data_query_xml", "data_query_csv", "estimate_json", "estimate_xml", "climate_csv", "climate_zip",
-    "tp_config", "tp_job", "weather_file", "weather_table", "scenario", "http_answers", "cache_entry", "optimizer_results", "arguments",
+    "technical_potential_config", "technical_potential_job", "weather_file", "weather_table", "scenario", "http_answers", "cache_entry", "optimizer_results", "arguments",
 )
 
 if __name__ == "__main__":

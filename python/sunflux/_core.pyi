@@ -150,11 +150,11 @@ class CoreLocalService:
         fault_delay: object,
         fault_retry_after: object,
         explorers: object,
-        tp_start_delay: object,
-        tp_run_time: object,
-        tp_failure_status: object,
-        tp_failure_message: object,
-        tp_failure_region: object,
+        technical_potential_start_delay: object,
+        technical_potential_run_time: object,
+        technical_potential_failure_status: object,
+        technical_potential_failure_message: object,
+        technical_potential_failure_region: object,
         climate_csv_interval: object,
         climate_json_interval: object,
         climate_csv_per_day: object,
@@ -429,7 +429,7 @@ def pvwatts_simulate_many_v8(
     of `pvwatts_simulate_v8` in its order. Ctrl-C and `progress(done)` as for
     `pvwatts_simulate_many`."""
 
-class CoreTpConfiguration:
+class CoreTechnicalPotentialConfiguration:
     """A parsed configuration; the Python `Configuration` wraps it."""
     def regions(self) -> list[_RegionValues]:
         """Every region with its resources and their input fields, as plain values."""
@@ -438,7 +438,7 @@ class CoreTpConfiguration:
     def inputs(self) -> dict[str, Any]: ...
     def to_arrow(self) -> _ArrowStream: ...
 
-class CoreTpJobResult:
+class CoreTechnicalPotentialJobResult:
     """A job's state (and results once finished); the Python job objects wrap it."""
     @property
     def status(self) -> str: ...
@@ -454,29 +454,29 @@ class CoreTpJobResult:
     def regions(self) -> list[str]: ...
     def classes(self, region: str | None = None) -> _ArrowStream: ...
 
-def tp_config(
+def technical_potential_config(
     client: CoreClient,
     explorer: object,
     countries: object = None,
     wkt: object = None,
     trace: bool = False,
-) -> PendingCall[CoreTpConfiguration]:
+) -> PendingCall[CoreTechnicalPotentialConfiguration]:
     """Fetches the configuration (regions, resources, input fields)."""
-def tp_submit(
+def technical_potential_submit(
     client: CoreClient,
     explorer: object,
-    config: CoreTpConfiguration,
+    config: CoreTechnicalPotentialConfiguration,
     region: object,
     resource: object,
     fields_json: object,
     trace: bool = False,
 ) -> PendingCall[tuple[str, str]]:
     """Submits a job validated against `config` (every problem at once); returns `(job_id, status)`."""
-def tp_job(
+def technical_potential_job(
     client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
-) -> PendingCall[CoreTpJobResult]:
+) -> PendingCall[CoreTechnicalPotentialJobResult]:
     """Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`."""
-def tp_wait(
+def technical_potential_wait(
     client: CoreClient,
     explorer: object,
     job_id: object,
@@ -484,13 +484,13 @@ def tp_wait(
     poll_interval: object,
     max_interval: object,
     trace: bool = False,
-) -> PendingCall[CoreTpJobResult]:
+) -> PendingCall[CoreTechnicalPotentialJobResult]:
     """Polls a job until it finishes, on the one polling schedule: the first pause `poll_interval` s,
     growing by half up to `max_interval` s; `JobTimeout` after `timeout` s, `JobFailed` on a
     failure status. Every argument is checked at once."""
-def parse_tp_configuration(body: bytes) -> CoreTpConfiguration:
+def parse_technical_potential_configuration(body: bytes) -> CoreTechnicalPotentialConfiguration:
     """Parses a configuration body from elsewhere."""
-def parse_tp_job(body: bytes) -> CoreTpJobResult:
+def parse_technical_potential_job(body: bytes) -> CoreTechnicalPotentialJobResult:
     """Parses a job body from elsewhere (no failure check)."""
 
 class CoreClimateTable:

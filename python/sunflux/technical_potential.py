@@ -110,7 +110,7 @@ class Region:
 class Configuration:
     """What a technical-potential server offers: ``regions`` with their resources and fields."""
 
-    def __init__(self, core: _core.CoreTpConfiguration) -> None:
+    def __init__(self, core: _core.CoreTechnicalPotentialConfiguration) -> None:
         self._core = core
         self.regions: list[Region] = [
             Region(region_id_, region_id, label, [Resource(*resource[:4], [InputField(*f) for f in resource[4]]) for resource in resources])
@@ -179,7 +179,7 @@ class Stats:
 class JobState:
     """A job's status: ``status`` (queued, started, finished), ``runtime_seconds``."""
 
-    def __init__(self, core: _core.CoreTpJobResult) -> None:
+    def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
         self._core = core
         self.status: str = core.status
         self.runtime_seconds: float | None = core.runtime_seconds
@@ -198,7 +198,7 @@ class JobResult(JobState):
     """A finished job: ``cumulative`` and ``regional`` `Stats`, ``resource_type``, ``units``,
     ``map_data_deleted`` (True once the job's map assets were deleted; the summary stays)."""
 
-    def __init__(self, core: _core.CoreTpJobResult) -> None:
+    def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
         super().__init__(core)
         outputs = core.outputs()
         self.map_data_deleted: bool = bool(core.map_data_deleted)
@@ -238,8 +238,8 @@ class _JobBase:
         self.job_id = job_id
         self._result: JobResult | None = None
 
-    def _poll(self, delete: bool) -> Call[_core.CoreTpJobResult]:
-        return core_call(unchanged, _core.tp_job, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
+    def _poll(self, delete: bool) -> Call[_core.CoreTechnicalPotentialJobResult]:
+        return core_call(unchanged, _core.technical_potential_job, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
 
     def _status(self) -> Call[JobState]:
         """One poll. A job in any status but queued, started or finished raises `JobFailed`.
@@ -283,7 +283,7 @@ class _JobBase:
             The job reached a failure status.
         """
         return core_call(
-            self._kept, _core.tp_wait, self._handle.core, self.explorer, self.job_id, timeout, poll_interval, max_interval,
+            self._kept, _core.technical_potential_wait, self._handle.core, self.explorer, self.job_id, timeout, poll_interval, max_interval,
             trace=self._handle.trace(),
         )
 
@@ -297,13 +297,13 @@ class _JobBase:
         """
         return self._poll(True).then(self._kept)
 
-    def _state(self, core: _core.CoreTpJobResult) -> JobState:
+    def _state(self, core: _core.CoreTechnicalPotentialJobResult) -> JobState:
         if core.status == "finished":
             self._result = JobResult(core)
             return self._result
         return JobState(core)
 
-    def _kept(self, core: _core.CoreTpJobResult) -> JobResult:
+    def _kept(self, core: _core.CoreTechnicalPotentialJobResult) -> JobResult:
         """The result of a finished job (waited for or deleted), kept as the job's `result`."""
         self._result = JobResult(core)
         return self._result
@@ -400,7 +400,7 @@ class _TechnicalPotentialBase:
         """
         _warn_deprecated(wrappers=1)
         return core_call(
-            Configuration, _core.tp_config, self._handle.core, explorer, _countries(countries), wkt,
+            Configuration, _core.technical_potential_config, self._handle.core, explorer, _countries(countries), wkt,
             trace=self._handle.trace(),
         )
 
@@ -413,7 +413,7 @@ class _TechnicalPotentialBase:
 
     def _submit_args(
         self, explorer: str, config: Configuration, region: str | int, resource: str | int, fields: dict[str, Any]
-    ) -> tuple[_core.CoreClient, str, _core.CoreTpConfiguration, str, str, str]:
+    ) -> tuple[_core.CoreClient, str, _core.CoreTechnicalPotentialConfiguration, str, str, str]:
         return (self._handle.core, explorer, config._core, str(region), str(resource), _fields_json(fields))
 
 
@@ -452,7 +452,7 @@ class TechnicalPotentialService(_TechnicalPotentialBase):
         _warn_deprecated()
         config = self._known_config(explorer) or self._remember(explorer, self.config(explorer))
         args = self._submit_args(explorer, config, region, resource, fields)
-        job_id, _status = _core.tp_submit(*args, trace=self._handle.trace()).wait()
+        job_id, _status = _core.technical_potential_submit(*args, trace=self._handle.trace()).wait()
         return TechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> TechnicalPotentialJob:
@@ -484,7 +484,7 @@ class AsyncTechnicalPotentialService(_TechnicalPotentialBase):
         _warn_deprecated()
         config = self._known_config(explorer) or self._remember(explorer, await self.config(explorer))
         args = self._submit_args(explorer, config, region, resource, fields)
-        job_id, _status = await _core.tp_submit(*args, trace=self._handle.trace())
+        job_id, _status = await _core.technical_potential_submit(*args, trace=self._handle.trace())
         return AsyncTechnicalPotentialJob(self._handle, explorer, job_id)
 
     def job(self, explorer: str, job_id: str) -> AsyncTechnicalPotentialJob:

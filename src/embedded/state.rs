@@ -20,7 +20,7 @@ use super::prng::{alphanumeric, SplitMix64};
 use super::reply::ServiceReply;
 use super::station_weather::GeneratedWeather;
 use super::technical_potential::jobs::{FailureMode, JobStore, JobTiming};
-use super::technical_potential::model::{TpModel, LIVE_EXPLORER};
+use super::technical_potential::model::{TechnicalPotentialModel, LIVE_EXPLORER};
 use crate::error::{Error, Result};
 use crate::limits::{SERVICE_BODY_TIMEOUT, SERVICE_HEADER_TIMEOUT, SERVICE_MAX_HIT_PATHS};
 use crate::transport::auth::API_KEY_LENGTH;
@@ -42,9 +42,9 @@ pub struct ServiceConfig {
     /// Technical-potential explorers served besides `rede`.
     pub explorers: Vec<String>,
     /// How long technical-potential jobs stay queued and run.
-    pub tp_timing: JobTiming,
+    pub technical_potential_timing: JobTiming,
     /// Makes technical-potential jobs end in a failure status (tests of clients).
-    pub tp_failure: Option<FailureMode>,
+    pub technical_potential_failure: Option<FailureMode>,
     /// Per-user limits and queue of the climate download.
     pub climate_limits: JobLimits,
     /// Wait before building each climate download file (to observe "not ready" and a full queue).
@@ -72,8 +72,8 @@ impl Default for ServiceConfig {
             window: Duration::from_secs(3600),
             faults: None,
             explorers: Vec::new(),
-            tp_timing: JobTiming::default(),
-            tp_failure: None,
+            technical_potential_timing: JobTiming::default(),
+            technical_potential_failure: None,
             climate_limits: JobLimits::default(),
             climate_build_delay: Duration::ZERO,
             climate_anywhere: false,
@@ -89,8 +89,8 @@ impl Default for ServiceConfig {
 pub struct ServiceState {
     pub catalog: &'static Catalog,
     pub station_weather: GeneratedWeather,
-    pub tp_model: &'static TpModel,
-    pub tp_jobs: Mutex<JobStore>,
+    pub technical_potential_model: &'static TechnicalPotentialModel,
+    pub technical_potential_jobs: Mutex<JobStore>,
     pub explorers: Vec<String>,
     pub climate_jobs: Mutex<ClimateJobs<PreparedDownload>>,
     pub climate_builder_running: AtomicBool,
@@ -141,10 +141,10 @@ impl ServiceState {
         Ok(ServiceState {
             catalog: Catalog::shared(),
             station_weather: GeneratedWeather::default(),
-            tp_model: TpModel::shared(),
-            tp_jobs: Mutex::new(match &config.tp_failure {
-                Some(failure) => JobStore::new(config.tp_timing).with_failure(failure.clone()),
-                None => JobStore::new(config.tp_timing),
+            technical_potential_model: TechnicalPotentialModel::shared(),
+            technical_potential_jobs: Mutex::new(match &config.technical_potential_failure {
+                Some(failure) => JobStore::new(config.technical_potential_timing).with_failure(failure.clone()),
+                None => JobStore::new(config.technical_potential_timing),
             }),
             explorers: std::iter::once(LIVE_EXPLORER.to_owned()).chain(config.explorers.iter().cloned()).collect(),
             climate_jobs: Mutex::new(ClimateJobs::new(config.climate_limits.clone(), SplitMix64::from_entropy().next_u64())),

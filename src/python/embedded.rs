@@ -66,7 +66,7 @@ impl CoreLocalService {
     /// Every argument is checked and every problem reported at once (`ParameterError`); the
     /// Python face hands in `problems` it found in the settings objects themselves.
     #[new]
-    #[pyo3(signature = (port, api_key, extra_keys, requests_per_window, window_seconds, fault_rate, fault_seed, fault_kinds, fault_delay, fault_retry_after, explorers, tp_start_delay, tp_run_time, tp_failure_status, tp_failure_message, tp_failure_region, climate_csv_interval, climate_json_interval, climate_csv_per_day, climate_json_per_day, climate_in_flight, climate_queue, climate_build_delay, climate_anywhere, optimizer_grace, optimizer_hang, urdb_any_label, problems=Vec::new()))]
+    #[pyo3(signature = (port, api_key, extra_keys, requests_per_window, window_seconds, fault_rate, fault_seed, fault_kinds, fault_delay, fault_retry_after, explorers, technical_potential_start_delay, technical_potential_run_time, technical_potential_failure_status, technical_potential_failure_message, technical_potential_failure_region, climate_csv_interval, climate_json_interval, climate_csv_per_day, climate_json_per_day, climate_in_flight, climate_queue, climate_build_delay, climate_anywhere, optimizer_grace, optimizer_hang, urdb_any_label, problems=Vec::new()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -81,11 +81,11 @@ impl CoreLocalService {
         fault_delay: &Bound<'_, PyAny>,
         fault_retry_after: &Bound<'_, PyAny>,
         explorers: &Bound<'_, PyAny>,
-        tp_start_delay: &Bound<'_, PyAny>,
-        tp_run_time: &Bound<'_, PyAny>,
-        tp_failure_status: &Bound<'_, PyAny>,
-        tp_failure_message: &Bound<'_, PyAny>,
-        tp_failure_region: &Bound<'_, PyAny>,
+        technical_potential_start_delay: &Bound<'_, PyAny>,
+        technical_potential_run_time: &Bound<'_, PyAny>,
+        technical_potential_failure_status: &Bound<'_, PyAny>,
+        technical_potential_failure_message: &Bound<'_, PyAny>,
+        technical_potential_failure_region: &Bound<'_, PyAny>,
         climate_csv_interval: &Bound<'_, PyAny>,
         climate_json_interval: &Bound<'_, PyAny>,
         climate_csv_per_day: &Bound<'_, PyAny>,
@@ -120,11 +120,11 @@ impl CoreLocalService {
                 args.problems.push(format!("explorer names must be letters, digits, '-' or '_' (got {explorer:?})"));
             }
         }
-        let start_delay = args.seconds("jobs start_delay", tp_start_delay, false);
-        let run_time = args.seconds("jobs run_time", tp_run_time, false);
-        let failure_status = args.optional_text("jobs failure_status", Some(tp_failure_status));
-        let failure_message = args.text("jobs failure_message", tp_failure_message);
-        let failure_region = args.optional_text("jobs failure_region", Some(tp_failure_region));
+        let start_delay = args.seconds("jobs start_delay", technical_potential_start_delay, false);
+        let run_time = args.seconds("jobs run_time", technical_potential_run_time, false);
+        let failure_status = args.optional_text("jobs failure_status", Some(technical_potential_failure_status));
+        let failure_message = args.text("jobs failure_message", technical_potential_failure_message);
+        let failure_region = args.optional_text("jobs failure_region", Some(technical_potential_failure_region));
         let csv_interval = args.seconds("climate csv_interval", climate_csv_interval, false);
         let json_interval = args.seconds("climate json_interval", climate_json_interval, false);
         let csv_per_day = args.whole::<u32>("climate csv_per_day", climate_csv_per_day, 0, i64::from(u32::MAX));
@@ -150,7 +150,7 @@ impl CoreLocalService {
         else {
             return Err(to_pyerr(Error::Parameter(vec!["invalid service configuration".into()])));
         };
-        let tp_failure = failure_status.map(|status| {
+        let technical_potential_failure = failure_status.map(|status| {
             let failure = FailureMode::new(status, failure_message);
             match failure_region {
                 Some(region) => failure.for_region(region),
@@ -165,8 +165,8 @@ impl CoreLocalService {
             window,
             faults,
             explorers,
-            tp_timing: JobTiming { start_delay, run_time },
-            tp_failure,
+            technical_potential_timing: JobTiming { start_delay, run_time },
+            technical_potential_failure,
             climate_limits: JobLimits {
                 csv: ClimateRate { min_interval: csv_interval, per_day: csv_per_day },
                 json: ClimateRate { min_interval: json_interval, per_day: json_per_day },

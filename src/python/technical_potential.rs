@@ -16,13 +16,13 @@ use crate::services::technical_potential::{InputField, RegionConfig, ResourceCon
 use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
 
 /// A parsed configuration; the Python `Configuration` wraps it.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreTpConfiguration")]
-pub struct CoreTpConfiguration {
+#[pyclass(module = "sunflux._core", frozen, name = "CoreTechnicalPotentialConfiguration")]
+pub struct CoreTechnicalPotentialConfiguration {
     config: Configuration,
 }
 
 #[pymethods]
-impl CoreTpConfiguration {
+impl CoreTechnicalPotentialConfiguration {
     /// Every region with its resources and their input fields, as plain values (`region_values`).
     fn regions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         self.config.regions.iter().map(|region| region_values(py, region)).collect()
@@ -65,13 +65,13 @@ fn input_field_values<'py>(py: Python<'py>, field: &InputField) -> PyResult<Boun
 }
 
 /// A job's state (and results once finished); the Python job objects wrap it.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreTpJobResult")]
-pub struct CoreTpJobResult {
+#[pyclass(module = "sunflux._core", frozen, name = "CoreTechnicalPotentialJobResult")]
+pub struct CoreTechnicalPotentialJobResult {
     result: JobResult,
 }
 
 #[pymethods]
-impl CoreTpJobResult {
+impl CoreTechnicalPotentialJobResult {
     /// `queued`, `started`, `finished`, or the failure status the service used.
     #[getter]
     fn status(&self) -> String {
@@ -132,10 +132,10 @@ fn checked(args: &mut Arguments, name: &str, value: &Bound<'_, PyAny>, check: fn
 
 /// Fetches the configuration (regions, resources, input fields).
 ///
-/// Returns a `PendingCall` of `CoreTpConfiguration`.
+/// Returns a `PendingCall` of `CoreTechnicalPotentialConfiguration`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
-pub fn tp_config(
+pub fn technical_potential_config(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
     countries: Option<&Bound<'_, PyAny>>,
@@ -152,7 +152,7 @@ pub fn tp_config(
     };
     let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
     let config = fetch_config(client.core(trace), explorer, query);
-    Ok(client.pending(async move { config.await.map(|config| CoreTpConfiguration { config }) }))
+    Ok(client.pending(async move { config.await.map(|config| CoreTechnicalPotentialConfiguration { config }) }))
 }
 
 /// Submits a job validated against `config` (every problem at once); returns `(job_id, status)`.
@@ -160,10 +160,10 @@ pub fn tp_config(
 /// Returns a `PendingCall` of `(String, String)`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
-pub fn tp_submit(
+pub fn technical_potential_submit(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
-    config: PyRef<'_, CoreTpConfiguration>,
+    config: PyRef<'_, CoreTechnicalPotentialConfiguration>,
     region: &Bound<'_, PyAny>,
     resource: &Bound<'_, PyAny>,
     fields_json: &Bound<'_, PyAny>,
@@ -198,10 +198,10 @@ fn job_args(client: &CoreClient, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_,
 
 /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
 ///
-/// Returns a `PendingCall` of `CoreTpJobResult`.
+/// Returns a `PendingCall` of `CoreTechnicalPotentialJobResult`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
-pub fn tp_job(
+pub fn technical_potential_job(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
     job_id: &Bound<'_, PyAny>,
@@ -210,17 +210,17 @@ pub fn tp_job(
 ) -> PyResult<PendingCall> {
     let (explorer, job_id) = job_args(client, explorer, job_id)?;
     let call = job_call(client.core(trace), explorer, job_id, delete);
-    Ok(client.pending(async move { call.await.map(|result| CoreTpJobResult { result }) }))
+    Ok(client.pending(async move { call.await.map(|result| CoreTechnicalPotentialJobResult { result }) }))
 }
 
 /// Polls a job until it finishes, on the one polling schedule: the first pause `poll_interval` s,
 /// growing by half up to `max_interval` s; `JobTimeout` after `timeout` s, `JobFailed` on a
 /// failure status. Every argument is checked at once.
 ///
-/// Returns a `PendingCall` of `CoreTpJobResult`.
+/// Returns a `PendingCall` of `CoreTechnicalPotentialJobResult`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, job_id, timeout, poll_interval, max_interval, trace=false))]
-pub fn tp_wait(
+pub fn technical_potential_wait(
     client: &CoreClient,
     explorer: &Bound<'_, PyAny>,
     job_id: &Bound<'_, PyAny>,
@@ -240,17 +240,17 @@ pub fn tp_wait(
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
     let wait = wait_for_job(client.core(trace), explorer, job_id, WaitSchedule { poll_interval, max_interval, timeout });
-    Ok(client.pending(async move { wait.await.map(|result| CoreTpJobResult { result }) }))
+    Ok(client.pending(async move { wait.await.map(|result| CoreTechnicalPotentialJobResult { result }) }))
 }
 
 /// Parses a configuration body from elsewhere.
 #[pyfunction]
-pub fn parse_tp_configuration(body: &[u8]) -> PyResult<CoreTpConfiguration> {
-    parse_configuration(body).map(|config| CoreTpConfiguration { config }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
+pub fn parse_technical_potential_configuration(body: &[u8]) -> PyResult<CoreTechnicalPotentialConfiguration> {
+    parse_configuration(body).map(|config| CoreTechnicalPotentialConfiguration { config }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
 }
 
 /// Parses a job body from elsewhere (no failure check).
 #[pyfunction]
-pub fn parse_tp_job(body: &[u8]) -> PyResult<CoreTpJobResult> {
-    parse_job_result(body).map(|result| CoreTpJobResult { result }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
+pub fn parse_technical_potential_job(body: &[u8]) -> PyResult<CoreTechnicalPotentialJobResult> {
+    parse_job_result(body).map(|result| CoreTechnicalPotentialJobResult { result }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
 }

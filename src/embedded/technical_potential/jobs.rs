@@ -19,7 +19,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::embedded::technical_potential::model::{analyse, TpModel};
+use crate::embedded::technical_potential::model::{analyse, TechnicalPotentialModel};
 use crate::services::technical_potential::{JobRequest, JobResult, JobResultData, JobStatus, JobSubmission};
 
 /// The number of a store's first job.
@@ -156,7 +156,7 @@ impl JobStore {
     }
 
     /// The job as a poll sees it at `now`.
-    pub fn poll(&mut self, model: &TpModel, job_id: &str, now: Instant) -> Result<JobResult, JobError> {
+    pub fn poll(&mut self, model: &TechnicalPotentialModel, job_id: &str, now: Instant) -> Result<JobResult, JobError> {
         let timing = self.timing;
         let job = self.jobs.get_mut(job_id).ok_or_else(|| JobError::Unknown(job_id.to_string()))?;
         let phase = job.settle(model, timing, now);
@@ -164,7 +164,7 @@ impl JobStore {
     }
 
     /// Destroys a finished job's map assets and answers like a poll afterwards.
-    pub fn delete(&mut self, model: &TpModel, job_id: &str, now: Instant) -> Result<JobResult, JobError> {
+    pub fn delete(&mut self, model: &TechnicalPotentialModel, job_id: &str, now: Instant) -> Result<JobResult, JobError> {
         let timing = self.timing;
         let job = self.jobs.get_mut(job_id).ok_or_else(|| JobError::Unknown(job_id.to_string()))?;
         let phase = job.settle(model, timing, now);
@@ -179,7 +179,7 @@ impl JobStore {
 
 impl Job {
     /// The phase at `now`; a job past its finish time gets its outcome (once).
-    fn settle(&mut self, model: &TpModel, timing: JobTiming, now: Instant) -> Phase {
+    fn settle(&mut self, model: &TechnicalPotentialModel, timing: JobTiming, now: Instant) -> Phase {
         let elapsed = now.saturating_duration_since(self.created);
         if elapsed < timing.start_delay {
             Phase::Queued
@@ -194,7 +194,7 @@ impl Job {
         }
     }
 
-    fn run(&self, model: &TpModel) -> Outcome {
+    fn run(&self, model: &TechnicalPotentialModel) -> Outcome {
         if let Some(failure) = &self.failure {
             return Outcome::Failed { status: failure.status.clone(), errors: failure.errors.clone() };
         }
@@ -254,7 +254,7 @@ mod tests {
 
     const TIMING: JobTiming = JobTiming { start_delay: Duration::from_secs(1), run_time: Duration::from_secs(10) };
 
-    fn request(model: &TpModel, region: &str, resource: &str, fields: Value) -> JobRequest {
+    fn request(model: &TechnicalPotentialModel, region: &str, resource: &str, fields: Value) -> JobRequest {
         let fields: Map<String, Value> = fields.as_object().cloned().unwrap_or_default();
         validate_job(model.configuration(), region, resource, &fields).unwrap()
     }
@@ -265,7 +265,7 @@ mod tests {
 
     #[test]
     fn ids_name_the_region_and_count_up() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut store = JobStore::new(TIMING);
         let now = Instant::now();
         let first = store.submit(request(&model, "India", "fixlat", json!({})), now);
@@ -278,7 +278,7 @@ mod tests {
 
     #[test]
     fn a_job_moves_queued_started_finished() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut store = JobStore::new(TIMING);
         let base = Instant::now();
         let id = store.submit(request(&model, "6", "32", json!({})), base).job_id;
@@ -297,7 +297,7 @@ mod tests {
 
     #[test]
     fn polling_before_the_post_instant_reads_as_queued() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut store = JobStore::new(TIMING);
         let base = Instant::now() + Duration::from_secs(5);
         let id = store.submit(request(&model, "6", "14", json!({})), base).job_id;
@@ -306,7 +306,7 @@ mod tests {
 
     #[test]
     fn delete_keeps_the_summary_and_marks_map_data_deleted() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut store = JobStore::new(TIMING);
         let base = Instant::now();
         let id = store.submit(request(&model, "Kenya", "csp", json!({"excludeProtectedAreas": true})), base).job_id;
@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn unknown_ids_are_refused() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut store = JobStore::new(TIMING);
         let now = Instant::now();
         let error = store.poll(&model, "tpot_result_nowhere_1", now).unwrap_err();
@@ -335,7 +335,7 @@ mod tests {
 
     #[test]
     fn failure_mode_ends_matching_jobs_in_its_status() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let failure = FailureMode::new("failed", "raster processing failed").for_region("bangladesh");
         let mut store = JobStore::new(TIMING).with_failure(failure);
         let base = Instant::now();

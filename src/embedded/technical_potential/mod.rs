@@ -30,7 +30,7 @@ use serde_json::{json, Map, Value};
 use crate::embedded::reply::ServiceReply;
 use crate::embedded::state::{lock, query_pairs, reply_response, ServiceState};
 use crate::embedded::technical_potential::jobs::{JobError, JobStore};
-use crate::embedded::technical_potential::model::TpModel;
+use crate::embedded::technical_potential::model::TechnicalPotentialModel;
 use crate::services::technical_potential::{
     validate_config_query, validate_job, ConfigQuery, JobRequest, JobResult, RegionConfig,
 };
@@ -41,7 +41,7 @@ pub const SERVICE_VERSION: &str = "1.0.0-local";
 pub const DATA_SOURCE: &str = "sunflux local service: synthetic regions and land cells, not measured data";
 
 /// GET …/technical-potential/config.
-pub fn config_reply(model: &TpModel, query: &[(String, String)]) -> ServiceReply {
+pub fn config_reply(model: &TechnicalPotentialModel, query: &[(String, String)]) -> ServiceReply {
     let inputs = echoed_inputs(query, &["countries", "wkt"]);
     match validate_config_query(query_value(query, "countries"), query_value(query, "wkt")) {
         Ok(config_query) => {
@@ -54,7 +54,7 @@ pub fn config_reply(model: &TpModel, query: &[(String, String)]) -> ServiceReply
 }
 
 /// The configuration outputs a query selects, in configuration order.
-fn select_regions<'a>(model: &'a TpModel, query: &ConfigQuery) -> Vec<&'a RegionConfig> {
+fn select_regions<'a>(model: &'a TechnicalPotentialModel, query: &ConfigQuery) -> Vec<&'a RegionConfig> {
     let regions = &model.configuration().regions;
     match query {
         ConfigQuery::All => regions.iter().collect(),
@@ -70,7 +70,7 @@ fn select_regions<'a>(model: &'a TpModel, query: &ConfigQuery) -> Vec<&'a Region
 }
 
 /// POST …/technical-potential with a JSON job scenario.
-pub fn job_post_reply(model: &TpModel, jobs: &mut JobStore, body: &[u8], now: Instant) -> ServiceReply {
+pub fn job_post_reply(model: &TechnicalPotentialModel, jobs: &mut JobStore, body: &[u8], now: Instant) -> ServiceReply {
     let fields = match serde_json::from_slice::<Value>(body) {
         Ok(Value::Object(fields)) => fields,
         Ok(other) => {
@@ -90,7 +90,7 @@ pub fn job_post_reply(model: &TpModel, jobs: &mut JobStore, body: &[u8], now: In
 }
 
 /// Splits `region` and `resource` off the body and validates the rest as the job's fields.
-fn job_request(model: &TpModel, mut fields: Map<String, Value>) -> Result<JobRequest, Vec<String>> {
+fn job_request(model: &TechnicalPotentialModel, mut fields: Map<String, Value>) -> Result<JobRequest, Vec<String>> {
     let region = take_id(&mut fields, "region", "the id of a configuration output");
     let resource = take_id(&mut fields, "resource", "the id of an available resource");
     match (region, resource) {
@@ -109,13 +109,13 @@ fn take_id(fields: &mut Map<String, Value>, key: &str, what: &str) -> Result<Str
 }
 
 /// GET …/technical-potential?jobId=…
-pub fn job_get_reply(model: &TpModel, jobs: &mut JobStore, query: &[(String, String)], now: Instant) -> ServiceReply {
+pub fn job_get_reply(model: &TechnicalPotentialModel, jobs: &mut JobStore, query: &[(String, String)], now: Instant) -> ServiceReply {
     job_reply(query, |job_id| jobs.poll(model, job_id, now))
 }
 
 /// DELETE …/technical-potential?jobId=…
 pub fn job_delete_reply(
-    model: &TpModel,
+    model: &TechnicalPotentialModel,
     jobs: &mut JobStore,
     query: &[(String, String)],
     now: Instant,
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn config_selects_by_country_point_or_nothing() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let all = body(&config_reply(&model, &query(&[("api_key", "secret")])));
         assert_eq!(all["metadata"]["resultset"]["count"], json!(3));
         assert_eq!(all["inputs"], json!({}));
@@ -205,7 +205,7 @@ mod tests {
 
     #[test]
     fn post_rejects_bad_bodies_with_every_problem() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut jobs = JobStore::new(JobTiming::default());
         let now = Instant::now();
         let not_json = job_post_reply(&model, &mut jobs, b"{nope", now);
@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn a_job_goes_through_post_get_delete() {
-        let model = TpModel::synthetic();
+        let model = TechnicalPotentialModel::synthetic();
         let mut jobs =
             JobStore::new(JobTiming { start_delay: Duration::from_secs(1), run_time: Duration::from_secs(2) });
         let base = Instant::now();
@@ -291,14 +291,14 @@ type Explorer = axum::extract::Path<String>;
 
 /// `GET …/technical-potential/config`.
 pub async fn handle_config(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
-    let reply = served_explorer(&state, &explorer).map_or_else(|r| r, |()| config_reply(state.tp_model, &query_pairs(&request)));
+    let reply = served_explorer(&state, &explorer).map_or_else(|r| r, |()| config_reply(state.technical_potential_model, &query_pairs(&request)));
     reply_response(reply)
 }
 
 /// `POST …/technical-potential` with the job's JSON body.
 pub async fn handle_job_post(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, body: axum::body::Bytes) -> axum::response::Response {
     let reply = served_explorer(&state, &explorer)
-        .map_or_else(|r| r, |()| job_post_reply(state.tp_model, &mut lock(&state.tp_jobs), &body, Instant::now()));
+        .map_or_else(|r| r, |()| job_post_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &body, Instant::now()));
     reply_response(reply)
 }
 
@@ -306,7 +306,7 @@ pub async fn handle_job_post(axum::extract::State(state): AppState, axum::extrac
 pub async fn handle_job_get(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
     let query = query_pairs(&request);
     let reply = served_explorer(&state, &explorer)
-        .map_or_else(|r| r, |()| job_get_reply(state.tp_model, &mut lock(&state.tp_jobs), &query, Instant::now()));
+        .map_or_else(|r| r, |()| job_get_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &query, Instant::now()));
     reply_response(reply)
 }
 
@@ -314,6 +314,6 @@ pub async fn handle_job_get(axum::extract::State(state): AppState, axum::extract
 pub async fn handle_job_delete(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
     let query = query_pairs(&request);
     let reply = served_explorer(&state, &explorer)
-        .map_or_else(|r| r, |()| job_delete_reply(state.tp_model, &mut lock(&state.tp_jobs), &query, Instant::now()));
+        .map_or_else(|r| r, |()| job_delete_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &query, Instant::now()));
     reply_response(reply)
 }

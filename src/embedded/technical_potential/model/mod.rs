@@ -278,25 +278,25 @@ impl Country {
 
 /// The synthetic world and the configuration it offers. Build it once and share it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TpModel {
+pub struct TechnicalPotentialModel {
     countries: Vec<Country>,
     configuration: Configuration,
 }
 
-impl TpModel {
+impl TechnicalPotentialModel {
     /// Builds every country and its cells; the result is the same on every call and machine.
     /// The process-wide model, built on first use (about 10 ms) and shared by every service.
-    pub fn shared() -> &'static TpModel {
-        static SHARED: std::sync::OnceLock<TpModel> = std::sync::OnceLock::new();
-        SHARED.get_or_init(TpModel::synthetic)
+    pub fn shared() -> &'static TechnicalPotentialModel {
+        static SHARED: std::sync::OnceLock<TechnicalPotentialModel> = std::sync::OnceLock::new();
+        SHARED.get_or_init(TechnicalPotentialModel::synthetic)
     }
 
-    pub fn synthetic() -> TpModel {
+    pub fn synthetic() -> TechnicalPotentialModel {
         let countries: Vec<Country> = COUNTRIES.iter().map(build_country).collect();
         let regions: Vec<RegionConfig> = countries.iter().map(region_config).collect();
         let configuration =
             Configuration { version: None, count: Some(regions.len() as i64), inputs: Default::default(), regions };
-        TpModel { countries, configuration }
+        TechnicalPotentialModel { countries, configuration }
     }
 
     pub fn countries(&self) -> &[Country] {

@@ -6,8 +6,8 @@ use crate::embedded::prng::SplitMix64;
 use crate::formats::calendar::HOURS_PER_YEAR;
 use crate::services::technical_potential::{validate_job, Corridor, DistanceUnit, RESOURCE_KEYS};
 
-fn model() -> TpModel {
-    TpModel::synthetic()
+fn model() -> TechnicalPotentialModel {
+    TechnicalPotentialModel::synthetic()
 }
 
 #[test]
