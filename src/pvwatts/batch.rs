@@ -6,7 +6,7 @@
 //! Results come back in job order whatever the thread count, and are identical to running
 //! `simulate` on each job.
 
-use super::engine::{simulate_with_sun_path, sun_path_precision, PvOutput};
+use super::engine::{simulate_keeping, sun_path_precision, PvOutput};
 use super::params::SystemParams;
 use super::solarpos::Precision;
 use super::sunpath::SunPath;
@@ -71,6 +71,7 @@ pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usiz
             let slot: &OnceLock<SunPath> = slot;
             slot.get_or_init(|| SunPath::compute(weather, sun_path_precision(params)))
         },
+        true,
         threads,
         control,
     )
@@ -80,16 +81,18 @@ pub fn simulate_many_controlled(jobs: &[(&Weather, SystemParams)], threads: usiz
 /// cache kept with the weather, say): `sun_path(weather, params, cache)` must give
 /// `SunPath::compute(weather, sun_path_precision(params))`. Each worker asks for the sun path of
 /// the job it takes, so the sun-position work of a batch spreads over the threads with the
-/// simulations, without a pass of its own.
+/// simulations, without a pass of its own. Without `keep_hourly` the outputs have no per-record
+/// series (`simulate_keeping`): monthly results allocate none.
 pub fn simulate_many_with_sun_paths<'a, C: Sync, S: Deref<Target = SunPath> + 'a>(
     jobs: &'a [(&Weather, SystemParams, C)],
     sun_path: impl Fn(&Weather, &SystemParams, &'a C) -> S + Sync,
+    keep_hourly: bool,
     threads: usize,
     control: &BatchControl,
 ) -> Option<Vec<PvOutput>> {
     let outputs = parallel_map(jobs.len(), thread_count(threads), &control.cancelled, |i| {
         let (weather, params, cache) = &jobs[i];
-        let output = simulate_with_sun_path(weather, &sun_path(weather, params, cache), params);
+        let output = simulate_keeping(weather, &sun_path(weather, params, cache), params, keep_hourly);
         control.done.fetch_add(1, Ordering::Relaxed);
         output
     });

@@ -197,8 +197,7 @@ impl<'a> SystemModel<'a> {
         }
     }
 
-    /// Plane-of-array irradiance of one sun-up record. It does not depend on earlier records, so
-    /// these are computed for all records ahead of the (serial) thermal model.
+    /// Plane-of-array irradiance of one sun-up record. It does not depend on the thermal state.
     ///
     /// * `sun`: sun direction; `extraterrestrial_horizontal`: W/m².
     /// * `dni`, `dhi`: W/m²; `albedo`: ground reflectance.
@@ -299,6 +298,21 @@ pub fn simulate_with_sun_path(
     sun_path: &SunPath,
     params: &SystemParams,
 ) -> PvOutput {
+    simulate_keeping(weather, sun_path, params, true)
+}
+
+/// `simulate_with_sun_path`, keeping the per-record series when `keep_hourly` is true; otherwise
+/// `hourly` is empty (no allocation) and every monthly and annual value is the same to the last
+/// bit, the sums being made in the same record order.
+///
+/// # Panics
+/// As `simulate_with_sun_path`.
+pub fn simulate_keeping(
+    weather: &Weather,
+    sun_path: &SunPath,
+    params: &SystemParams,
+    keep_hourly: bool,
+) -> PvOutput {
     let records = weather.len();
     assert_eq!(
         sun_path.sunup.len(),
@@ -310,18 +324,24 @@ pub fn simulate_with_sun_path(
         sun_path_precision(params),
         "sun path computed in the wrong precision for this mount"
     );
-    let mut model = SystemModel::new(params, weather.step_hours());
-    let up_records: Vec<usize> = (0..records)
-        .filter(|&i| sun_path.sunup[i] != SunUp::Night)
-        .collect();
+    let up = &sun_path.up_positions;
     assert_eq!(
-        sun_path.up_positions.zenith.len(),
-        up_records.len(),
+        up.zenith.len(),
+        sun_path.sunup.iter().filter(|&&state| state != SunUp::Night).count(),
         "sun path positions do not match its sun-up records"
     );
-    let mut hourly = HourlyOutput::night(weather, sun_path);
-    let up = &sun_path.up_positions;
-    for (k, &i) in up_records.iter().enumerate() {
+    let mut model = SystemModel::new(params, weather.step_hours());
+    let mut hourly = keep_hourly.then(|| HourlyOutput::night(weather, sun_path));
+    let mut totals = Totals::new(weather);
+    let up_records = sun_path
+        .sunup
+        .iter()
+        .enumerate()
+        .filter(|(_, state)| **state != SunUp::Night)
+        .map(|(i, _)| i);
+    // Each record's plane of array, then its power: the self-shading and the thermal state each
+    // see their records in order, as when all planes of array came first.
+    for (k, i) in up_records.enumerate() {
         let plane = model.plane_of_array(
             &SunDirection {
                 zenith: up.zenith[k],
@@ -334,66 +354,86 @@ pub fn simulate_with_sun_path(
             weather.df[i],
             record_albedo(weather, i),
         );
-        hourly.series.poa[i] = plane.poa;
-        hourly.tpoa[i] = plane.tpoa;
-        hourly.aoi[i] = plane.aoi;
-        hourly.shad_beam_factor[i] = plane.shad_beam_factor;
+        let (tcell, dc, ac) = model.power(plane.poa, plane.tpoa, weather.wspd[i], weather.tdry[i]);
+        totals.add(weather.month[i], plane.poa, dc, ac);
+        if let Some(hourly) = hourly.as_mut() {
+            hourly.series.poa[i] = plane.poa;
+            hourly.tpoa[i] = plane.tpoa;
+            hourly.aoi[i] = plane.aoi;
+            hourly.shad_beam_factor[i] = plane.shad_beam_factor;
+            hourly.series.tcell[i] = tcell;
+            hourly.series.dc[i] = dc;
+            hourly.series.ac[i] = ac;
+        }
     }
-    for &i in &up_records {
-        let (tcell, dc, ac) = model.power(
-            hourly.series.poa[i],
-            hourly.tpoa[i],
-            weather.wspd[i],
-            weather.tdry[i],
-        );
-        hourly.series.tcell[i] = tcell;
-        hourly.series.dc[i] = dc;
-        hourly.series.ac[i] = ac;
-    }
-    aggregate(weather, hourly, model.dc_nameplate_w)
+    totals.finish(weather, hourly.unwrap_or_default(), model.dc_nameplate_w)
 }
 
-/// Monthly and annual totals from the per-record results: sums of power in record order, times
-/// 0.001·step (kWh), as SSC's `accumulate_monthly` scales them.
-fn aggregate(weather: &Weather, hourly: HourlyOutput, dc_nameplate_w: f64) -> PvOutput {
-    let steps_per_hour = f64::from(weather.steps_per_hour);
-    let mut poa_sum = [0.0; 12];
-    let mut dc_sum = [0.0; 12];
-    let mut ac_sum = [0.0; 12];
-    let mut ac_total = 0.0;
-    let mut ac_energy_kwh = 0.0;
-    let mut month_records = [0usize; 12];
-    for (i, &month) in weather.month.iter().enumerate() {
+/// Running sums of power per month and over the year, in record order, as SSC's
+/// `accumulate_monthly` makes them. Only sun-up records are added: a night record's power and
+/// irradiance are +0.0, and adding +0.0 leaves every sum's bits as they are (a sum that starts at
+/// +0.0 never becomes −0.0), so the sums equal those over every record.
+struct Totals {
+    steps_per_hour: f64,
+    poa: [f64; 12],
+    dc: [f64; 12],
+    ac: [f64; 12],
+    ac_total: f64,
+    ac_energy_kwh: f64,
+}
+
+impl Totals {
+    fn new(weather: &Weather) -> Self {
+        Totals {
+            steps_per_hour: f64::from(weather.steps_per_hour),
+            poa: [0.0; 12],
+            dc: [0.0; 12],
+            ac: [0.0; 12],
+            ac_total: 0.0,
+            ac_energy_kwh: 0.0,
+        }
+    }
+
+    /// Adds one record of `month` (1 to 12): plane-of-array irradiance (W/m²), DC and AC power (W).
+    fn add(&mut self, month: u8, poa: f64, dc: f64, ac: f64) {
         let m = usize::from(month - 1);
-        month_records[m] += 1;
-        poa_sum[m] += hourly.series.poa[i];
-        dc_sum[m] += hourly.series.dc[i];
-        ac_sum[m] += hourly.series.ac[i];
-        ac_total += hourly.series.ac[i];
-        ac_energy_kwh += hourly.series.ac[i] * 0.001 / steps_per_hour;
+        self.poa[m] += poa;
+        self.dc[m] += dc;
+        self.ac[m] += ac;
+        self.ac_total += ac;
+        self.ac_energy_kwh += ac * 0.001 / self.steps_per_hour;
     }
-    let to_kwh_scale = 0.001 * weather.step_hours();
-    let to_kwh = |sums: [f64; 12]| sums.map(|s| s * to_kwh_scale);
-    let poa_monthly = to_kwh(poa_sum);
-    // Days of data per month: 28 or 29 for February (a year without 29 February in UTC seen in
-    // local time has parts of both days, 28 days of records in all).
-    let records_per_day = 24.0 * steps_per_hour;
-    let mut solrad_monthly = [0.0; 12];
-    for (m, solrad) in solrad_monthly.iter_mut().enumerate() {
-        *solrad = poa_monthly[m] / (month_records[m] as f64 / records_per_day).round();
-    }
-    let solrad_annual = solrad_monthly.iter().fold(0.0, |sum, &s| sum + s) / 12.0;
-    let kwh_per_kw = 1000.0 * ac_energy_kwh / dc_nameplate_w;
-    let hours = weather.hours();
-    PvOutput {
-        hourly,
-        poa_monthly,
-        dc_monthly: to_kwh(dc_sum),
-        ac_monthly: to_kwh(ac_sum),
-        solrad_monthly,
-        ac_annual: ac_total * to_kwh_scale,
-        solrad_annual,
-        capacity_factor: kwh_per_kw / (hours / 100.0),
+
+    /// Monthly and annual totals: the sums times 0.001·step (kWh), as SSC's `accumulate_monthly`
+    /// scales them.
+    fn finish(self, weather: &Weather, hourly: HourlyOutput, dc_nameplate_w: f64) -> PvOutput {
+        let mut month_records = [0usize; 12];
+        for &month in &weather.month {
+            month_records[usize::from(month - 1)] += 1;
+        }
+        let to_kwh_scale = 0.001 * weather.step_hours();
+        let to_kwh = |sums: [f64; 12]| sums.map(|s| s * to_kwh_scale);
+        let poa_monthly = to_kwh(self.poa);
+        // Days of data per month: 28 or 29 for February (a year without 29 February in UTC seen
+        // in local time has parts of both days, 28 days of records in all).
+        let records_per_day = 24.0 * self.steps_per_hour;
+        let mut solrad_monthly = [0.0; 12];
+        for (m, solrad) in solrad_monthly.iter_mut().enumerate() {
+            *solrad = poa_monthly[m] / (month_records[m] as f64 / records_per_day).round();
+        }
+        let solrad_annual = solrad_monthly.iter().fold(0.0, |sum, &s| sum + s) / 12.0;
+        let kwh_per_kw = 1000.0 * self.ac_energy_kwh / dc_nameplate_w;
+        let hours = weather.hours();
+        PvOutput {
+            hourly,
+            poa_monthly,
+            dc_monthly: to_kwh(self.dc),
+            ac_monthly: to_kwh(self.ac),
+            solrad_monthly,
+            ac_annual: self.ac_total * to_kwh_scale,
+            solrad_annual,
+            capacity_factor: kwh_per_kw / (hours / 100.0),
+        }
     }
 }
 
@@ -429,6 +469,68 @@ mod tests {
         assert!((out.ac_annual - ac_total).abs() < 1e-9);
         assert!((out.capacity_factor - out.ac_annual / (4.0 * 8760.0) * 100.0).abs() < 1e-9);
         assert!(out.ac_annual > 0.0 && all_finite(&out));
+    }
+
+    /// The sums as they were made before sun-up records alone were added: over every record,
+    /// in record order, night records included.
+    fn sums_over_every_record(weather: &Weather, out: &PvOutput) -> ([f64; 12], [f64; 12], [f64; 12], f64, f64) {
+        let series = &out.hourly.series;
+        let (mut poa, mut dc, mut ac) = ([0.0; 12], [0.0; 12], [0.0; 12]);
+        let (mut ac_total, mut ac_energy_kwh) = (0.0, 0.0);
+        let steps_per_hour = f64::from(weather.steps_per_hour);
+        for (i, &month) in weather.month.iter().enumerate() {
+            let m = usize::from(month - 1);
+            poa[m] += series.poa[i];
+            dc[m] += series.dc[i];
+            ac[m] += series.ac[i];
+            ac_total += series.ac[i];
+            ac_energy_kwh += series.ac[i] * 0.001 / steps_per_hour;
+        }
+        let scale = 0.001 * weather.step_hours();
+        let hours = weather.hours();
+        // The 4 kW of `params`.
+        let capacity_factor = 1000.0 * ac_energy_kwh / 4000.0 / (hours / 100.0);
+        (poa.map(|s| s * scale), dc.map(|s| s * scale), ac.map(|s| s * scale), ac_total * scale, capacity_factor)
+    }
+
+    #[test]
+    fn monthly_results_without_hourly_series_are_bit_identical() {
+        let mut instants = year_columns(false);
+        instants.minute = Some(vec![0.0; 8760]);
+        let weathers = [
+            Weather::from_columns(site(), year_columns(false)).unwrap(),
+            Weather::from_columns(site(), year_columns(true)).unwrap(),
+            Weather::from_columns(site(), instants).unwrap(),
+        ];
+        for weather in &weathers {
+            for array_type in 0..5 {
+                let p = params(array_type, 0.4);
+                let sun_path = SunPath::compute(weather, sun_path_precision(&p));
+                let hourly = simulate_with_sun_path(weather, &sun_path, &p);
+                let monthly = simulate_keeping(weather, &sun_path, &p, false);
+                assert_eq!(monthly.hourly, HourlyOutput::default());
+                let bits = |out: &PvOutput| {
+                    [out.poa_monthly, out.dc_monthly, out.ac_monthly, out.solrad_monthly]
+                        .concat()
+                        .into_iter()
+                        .chain([out.ac_annual, out.solrad_annual, out.capacity_factor])
+                        .map(f64::to_bits)
+                        .collect::<Vec<u64>>()
+                };
+                assert_eq!(bits(&monthly), bits(&hourly), "array_type {array_type}");
+                let (poa, dc, ac, ac_annual, capacity_factor) = sums_over_every_record(weather, &hourly);
+                assert_eq!(
+                    [poa, dc, ac].concat().into_iter().chain([ac_annual, capacity_factor]).map(f64::to_bits).collect::<Vec<u64>>(),
+                    [hourly.poa_monthly, hourly.dc_monthly, hourly.ac_monthly]
+                        .concat()
+                        .into_iter()
+                        .chain([hourly.ac_annual, hourly.capacity_factor])
+                        .map(f64::to_bits)
+                        .collect::<Vec<u64>>(),
+                    "array_type {array_type}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub mod v8;
 pub mod weather;
 
 pub use batch::{simulate_many, simulate_many_controlled, simulate_many_v8_controlled, simulate_many_with_sun_paths, BatchControl};
-pub use engine::{simulate, simulate_with_sun_path, sun_path_precision, HourlyOutput, HourlySeries, PvOutput};
+pub use engine::{simulate, simulate_keeping, simulate_with_sun_path, sun_path_precision, HourlyOutput, HourlySeries, PvOutput};
 pub use params::{validate_params, ArrayType, ModuleType, RawParams, SystemParams, Tracking};
 pub use sunpath::{SunPath, SunUp};
 pub use weather::{

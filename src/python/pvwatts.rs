@@ -18,7 +18,7 @@ use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
 use crate::pvwatts::weather::{check_table_rows, numeric_column};
-use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_with_sun_paths, BatchControl, simulate_with_sun_path, sun_path_precision, SunPath, Weather};
+use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, weather_from_columns, NamedColumn, SiteHints, simulate_many_with_sun_paths, BatchControl, simulate_keeping, sun_path_precision, SunPath, Weather};
 use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
@@ -240,7 +240,8 @@ pub fn pvwatts_simulate(
 ) -> PyResult<CorePvEstimate> {
     let system = system_from([Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), dc_ac_ratio, gcr, inv_eff]);
     let (system, timeframe) = with_timeframe(system, timeframe)?;
-    let output = py.detach(|| simulate_with_sun_path(&weather.weather, &weather.sun_path(sun_path_precision(&system)), &system));
+    let hourly = timeframe == Timeframe::Hourly;
+    let output = py.detach(|| simulate_keeping(&weather.weather, &weather.sun_path(sun_path_precision(&system)), &system, hourly));
     estimate_of(&weather.weather, output, timeframe)
 }
 
@@ -347,6 +348,6 @@ pub fn pvwatts_simulate_many(
     // Each weather's cached sun path, computed by the worker that first needs it and kept for
     // later calls, as `simulate` does.
     let sun_path = |_: &Weather, params: &crate::pvwatts::SystemParams, core: &&CoreWeather| core.sun_path(sun_path_precision(params));
-    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_with_sun_paths(&jobs, sun_path, threads, control))?;
+    let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_with_sun_paths(&jobs, sun_path, timeframe == Timeframe::Hourly, threads, control))?;
     outputs.into_iter().zip(jobs.iter()).map(|(output, (weather, _, _))| estimate_of(weather, output, timeframe)).collect()
 }
