@@ -346,26 +346,6 @@ fn parse_rows(
     Ok(rows)
 }
 
-/// One data row of plain numbers (see [`plain_number`]) ending in `\n`, `\r\n` or the end of the
-/// chunk, with a valid stamp: the values are pushed onto `rows` and the start of the next row
-/// is returned. `None` when anything else is met, or when the row does not end in a run of
-/// value columns; values of this row may then have been pushed already
-/// (`Rows::truncate_values` drops them). Stamp fields the row starts with as `stamps`
-/// predicts are taken from the prediction, the others parsed (and checked).
-#[inline]
-#[allow(
-    clippy::indexing_slicing,
-    clippy::cast_sign_loss,
-    reason = "value slots index the layout's own columns and stamp fields the five-field stamp; the stamp is checked before its casts"
-)]
-
-#[allow(
-    clippy::indexing_slicing,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    reason = "a plain number has at most 15 digits (below 2^53 and 10^15, fraction digits within the table); stamp fields are below 10^9"
-)]
-
 /// An error body in place of CSV: JSON, XML/HTML, or the gateway's `Error Code,Error Message`.
 fn detect_error_body(bytes: &[u8]) -> Option<ClimateCsvError> {
     let start = bytes.iter().position(|b| !b.is_ascii_whitespace())?;

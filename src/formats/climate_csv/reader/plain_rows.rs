@@ -4,6 +4,18 @@
 
 use super::{check_stamp, days_from_civil, POWERS_OF_TEN, RowLayout, Rows, Slot};
 
+/// One data row of plain numbers (see [`plain_number`]) ending in `\n`, `\r\n` or the end of the
+/// chunk, with a valid stamp: the values are pushed onto `rows` and the start of the next row
+/// is returned. `None` when anything else is met, or when the row does not end in a run of
+/// value columns; values of this row may then have been pushed already
+/// (`Rows::truncate_values` drops them). Stamp fields the row starts with as `stamps`
+/// predicts are taken from the prediction, the others parsed (and checked).
+#[inline]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::cast_sign_loss,
+    reason = "value slots index the layout's own columns and stamp fields the five-field stamp; the stamp is checked before its casts"
+)]
 pub(super) fn plain_row(
     bytes: &[u8],
     row_start: usize,
@@ -214,6 +226,12 @@ pub(super) struct PlainNumber {
     pub(super) has_point: bool,
 }
 
+#[allow(
+    clippy::indexing_slicing,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    reason = "a plain number has at most 15 digits (below 2^53 and 10^15, fraction digits within the table); stamp fields are below 10^9"
+)]
 impl PlainNumber {
     /// The value, bit-identical to the standard parser's: the mantissa (below 2^53) and
     /// 10^fraction_digits are exact in f64, so one division rounds once, correctly (Clinger's
