@@ -7,6 +7,7 @@ Each ``bench_*.py`` module has ``TITLE`` and ``run() -> str`` (a markdown sectio
 compare sunflux with the peers named by the issue in the same process and run, interleaving
 rounds so that a noisy shared machine affects every contender alike; ratios are what to read.
 Use a release build (``pip install .``); a debug build is reported as such.
+``compare_revisions.py`` writes one more section: two git revisions' release builds, before vs after.
 """
 
 from __future__ import annotations
@@ -40,7 +41,14 @@ def main(argv: list[str]) -> int:
         started = time.perf_counter()
         print(f"running {name} ...", flush=True)
         body = module.run()
-        sections.append(f"## {module.TITLE}\n\n{body.strip()}\n\n_Section ran in {time.perf_counter() - started:.1f} s._\n")
+        sections.append((module.TITLE, f"{body.strip()}\n\n_Section ran in {time.perf_counter() - started:.1f} s._"))
+    write_sections(sections, replace_all=not wanted)
+    return 0
+
+
+def write_sections(sections: list[tuple[str, str]], replace_all: bool = False) -> None:
+    """Writes BENCHMARKS.md with ``sections`` (title, markdown body) under a fresh header; the
+    sections of the previous file with other titles are kept unless ``replace_all``."""
     import sunflux
 
     header = (
@@ -51,18 +59,12 @@ def main(argv: list[str]) -> int:
         "which compare contenders measured in the same run with interleaved rounds.\n\n"
     )
     out = HERE.parent / "BENCHMARKS.md"
-    previous = out.read_text() if out.exists() and wanted else ""
-    text = header + "\n".join(sections)
-    if previous:
-        kept = [s for s in previous.split("\n## ")[1:] if not any(s.startswith(_title(m)) for m in wanted)]
-        text = header + "\n".join(sections) + "".join(f"\n## {s}" for s in kept)
+    previous = out.read_text() if out.exists() and not replace_all else ""
+    titles = {title for title, _ in sections}
+    kept = [s for s in previous.split("\n## ")[1:] if not any(s.startswith(title) for title in titles)]
+    text = header + "\n".join(f"## {title}\n\n{body}\n" for title, body in sections) + "".join(f"\n## {s}" for s in kept)
     out.write_text(text)
     print(f"wrote {out}")
-    return 0
-
-
-def _title(short: str) -> str:
-    return importlib.import_module(f"bench_{short}").TITLE
 
 
 if __name__ == "__main__":

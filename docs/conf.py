@@ -3,7 +3,7 @@
 Build: ``python -m sphinx -W -n --keep-going -b html docs docs/_build/html`` (or
 ``python tools/docs.py serve``). The API reference is generated from the code by autodoc and
 numpydoc; the gallery executes the notebooks in ``notebooks/`` against the embedded service (myst-nb);
-the executed copies land in ``docs/_build/jupyter_execute``, where tests/test_notebooks.py reads them.
+the executed copies land in ``docs/_build/jupyter_execute``, where tests/python/project/test_notebooks.py reads them.
 """
 
 from __future__ import annotations

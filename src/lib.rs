@@ -4,7 +4,7 @@
 //! that outside tests (no `unwrap`, `expect`, `panic!`, `unreachable!`, no duration from unchecked
 //! seconds — see clippy.toml), and the modules that read data from outside — `transport`,
 //! `services`, `formats`, `python` — also to no lossy numeric casts and no indexing that can
-//! panic. `tests/test_project.py` runs clippy.
+//! panic. `tests/python/project/test_project.py` runs clippy.
 #![cfg_attr(
     not(test),
     deny(

@@ -6,7 +6,7 @@
     python tools/docs.py serve      # build, then serve the site on http://127.0.0.1:8000
 
 ``build`` writes Sphinx's warnings to ``docs/_build/warnings.txt`` (empty when the build is
-clean); ``browser`` saves screenshots under ``docs/_build/screenshots``. tests/test_docs.py runs
+clean); ``browser`` saves screenshots under ``docs/_build/screenshots``. tests/python/project/test_docs.py runs
 the same functions.
 """
 

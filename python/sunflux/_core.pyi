@@ -1,4 +1,4 @@
-# Stubs for the Rust extension module sunflux._core. Kept exact: tests/test_stubs.py compares
+# Stubs for the Rust extension module sunflux._core. Kept exact: tests/python/client/test_stubs.py compares
 # these names and signatures with the compiled module.
 import os
 from collections.abc import Generator

@@ -1,6 +1,6 @@
 """The options of the public calls as `Literal` types, so that a type checker and an IDE know
 the accepted values. Each is spelled out (a type checker cannot read a runtime tuple);
-tests/test_stubs.py checks that each equals the vocabulary the core checks against."""
+tests/python/client/test_stubs.py checks that each equals the vocabulary the core checks against."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ docstring; it checks its arguments and returns a `Call` that can run blocking or
 ``name = blocking(_Base._name)`` and ``name = awaitable(_Base._name)`` make the two public
 methods from it, so a parameter is spelled once and both faces show it (``help()``,
 ``inspect.signature``, mypy). `async_twin_of` gives the remaining async members (written by hand)
-their blocking twins' docstrings. tests/test_api_parity.py checks that every pair has the same
+their blocking twins' docstrings. tests/python/client/test_api_parity.py checks that every pair has the same
 methods with the same signatures."""
 
 from __future__ import annotations

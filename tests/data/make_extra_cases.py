@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Extra PVWatts v5 reference results (SSC via PySAM) for tests/pvwatts_reference.rs.
+"""Extra PVWatts v5 reference results (SSC via PySAM) for tests/rust/pvwatts/pvwatts_reference.rs.
 
 Covers what shared/pvref does not: other tilts/azimuths/losses/DC-AC ratios/GCRs/inverter
 efficiencies, the TMY2 site, and SAM CSV input with and without a Minute column (the latter is
 SSC's instantaneous mode). Usage: python make_extra_cases.py DATA_DIR OUT.json
 DATA_DIR holds 723170TYA.CSV, 703165TY.csv and 12839.tm2 (pvlib's data files). The two SAM CSV
 inputs and the three relocated TMY3 inputs are written next to OUT.json; they are derived from
-723170TYA.CSV exactly as sam_csv_from_tmy3() and relocated_tmy3() in tests/pvwatts_reference.rs
+723170TYA.CSV exactly as sam_csv_from_tmy3() and relocated_tmy3() in tests/rust/pvwatts/pvwatts_reference.rs
 derive them, so they are not committed.
 """
 import json, os, random, sys

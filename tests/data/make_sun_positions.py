@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Regenerate ``pysam_sun_positions.json``: SSC's sun zenith and azimuth (PySAM ``Irradproc``,
 which calls ``solarpos_spa`` at the stamped minute) for 500 random instants of 2010 at each of four
-sites, one of them in a half-hour zone. ``tests/pvwatts_reference.rs`` checks that the engine's
+sites, one of them in a half-hour zone. ``tests/rust/pvwatts/pvwatts_reference.rs`` checks that the engine's
 exact-precision positions equal them bit for bit.
 
 Usage: ``pip install nrel-pysam numpy && python make_sun_positions.py``

@@ -1,0 +1,259 @@
+"""Optional conformance run of the scenario builder on real optimizer scenarios.
+
+The real scenarios come from the service owner's public repositories and are not part of this
+project; ``SUNFLUX_SCENARIO_CORPUS`` names a folder holding them with a ``MANIFEST.json`` that says,
+for each file, what the live service does with it (``expected``: api_valid, api_invalid,
+api_valid_runtime_error or "not a scenario"; ``kind``; ``api_validation_approx``). The last test resolves
+every valid scenario against the embedded service and its rate stand-in and solves it locally.
+Without the variable every test here is reported as skipped with the reason; the same behaviours are covered
+on the project's own files by ``test_optimizer_scenario.py`` and ``test_optimizer_jobs.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+import sunflux as sf
+from support.markers import SCENARIO_CORPUS, requires_scenario_corpus
+from sunflux._errors import ParameterError
+from sunflux.optimizer import SECTIONS, Scenario, UnknownFieldWarning
+from sunflux.optimizer.jobs import OptimizerResult
+
+pytestmark = requires_scenario_corpus
+
+VALID_EXPECTATIONS = ("api_valid", "api_valid_runtime_error")
+
+
+def manifest() -> list[dict[str, Any]]:
+    assert SCENARIO_CORPUS is not None
+    path = SCENARIO_CORPUS / "MANIFEST.json"
+    if not path.is_file():
+        raise pytest.UsageError(f"SUNFLUX_SCENARIO_CORPUS={SCENARIO_CORPUS} has no MANIFEST.json")
+    files: list[dict[str, Any]] = json.loads(path.read_text(encoding="utf-8"))["files"]
+    return files
+
+
+def entries(*, expected: tuple[str, ...] = (), kind: str | None = None) -> list[Any]:
+    """Manifest entries as test parameters; one skipped parameter when there is no corpus."""
+    if SCENARIO_CORPUS is None:
+        return [pytest.param(None, id="no-corpus", marks=requires_scenario_corpus)]
+    chosen = [entry for entry in manifest()
+              if (not expected or entry["expected"] in expected) and (kind is None or entry["kind"] == kind)]
+    if not chosen:
+        raise pytest.UsageError(f"the corpus manifest has no entry with expected={expected} kind={kind}")
+    return [pytest.param(entry, id=entry["file"]) for entry in chosen]
+
+
+def path_of(entry: dict[str, Any]) -> Path:
+    assert SCENARIO_CORPUS is not None
+    return SCENARIO_CORPUS / entry["file"]
+
+
+def with_kinds(value: Any) -> Any:
+    """JSON normalisation that keeps key order and the int/float/bool kind of every number."""
+    if isinstance(value, dict):
+        return [(key, with_kinds(item)) for key, item in value.items()]
+    if isinstance(value, list):
+        return [with_kinds(item) for item in value]
+    return (type(value).__name__, value)
+
+
+def load_quietly(path: Path) -> Scenario:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        return Scenario.from_json(path)
+
+
+def unknown_fields(scenario: Scenario) -> set[str]:
+    """``Section.field`` for every key of a section that the field table does not know."""
+    found: set[str] = set()
+    for key in SECTIONS:
+        value = scenario[key]
+        for section in value if isinstance(value, list) else [value] if value is not None else []:
+            found |= {f"{key}.{name}" for name in section.extra}
+    return found
+
+
+@pytest.mark.parametrize("entry", entries())
+def test_files_are_the_ones_the_manifest_describes(entry: dict[str, Any]) -> None:
+    """Size and SHA-256 match, so the expectations below are about these very files."""
+    content = path_of(entry).read_bytes()
+    assert len(content) == entry["bytes"]
+    assert hashlib.sha256(content).hexdigest() == entry["sha256"]
+
+
+@pytest.mark.parametrize("entry", entries(expected=VALID_EXPECTATIONS))
+def test_valid_scenarios_validate_and_round_trip(entry: dict[str, Any]) -> None:
+    """What the service accepts, the builder accepts, and writes back unchanged."""
+    original = json.loads(path_of(entry).read_text(encoding="utf-8"))
+    scenario = load_quietly(path_of(entry))
+    assert scenario.validate() == []
+    assert with_kinds(json.loads(scenario.to_json())) == with_kinds(original)
+
+
+@pytest.mark.parametrize("entry", entries(kind="scenario"))
+def test_fields_the_service_drops_are_the_unknown_ones(entry: dict[str, Any]) -> None:
+    """The builder keeps (and warns about) exactly the fields the service would silently drop."""
+    approx = entry["api_validation_approx"]
+    dropped = {f"{section}.{name}" for section, names in approx["fields_api_would_drop"].items()
+               for name in names}
+    scenario = load_quietly(path_of(entry))
+    assert unknown_fields(scenario) == dropped
+    assert set(approx["top_level_keys_api_ignores"]) <= set(scenario.extra)
+
+
+@pytest.mark.parametrize("entry", entries(expected=("api_invalid",)))
+def test_invalid_scenarios_are_rejected_naming_the_section(entry: dict[str, Any]) -> None:
+    """What the service refuses, the builder refuses, naming a section the service names."""
+    scenario = load_quietly(path_of(entry))
+    problems = scenario.validate()
+    expected_sections = set(entry["api_validation_approx"]["errors"])
+    assert expected_sections & {problem.section for problem in problems}, problems
+    with pytest.raises(ParameterError):
+        scenario.check()
+
+
+@pytest.mark.parametrize("entry", entries(expected=("not a scenario",)))
+def test_files_that_are_not_scenarios_are_refused(entry: dict[str, Any]) -> None:
+    """A URDB rate or a results body is refused with a hint of what it is."""
+    with pytest.raises(ParameterError, match="not an optimizer scenario") as raised:
+        Scenario.from_json(path_of(entry))
+    hint = "URDB rate" if entry["kind"] == "fragment_urdb_response" else "results response"
+    assert hint in str(raised.value)
+
+
+@pytest.mark.parametrize("entry", entries(kind="api_response"))
+def test_real_results_body_parses(entry: dict[str, Any]) -> None:
+    """A real results body parses; only facts any optimal body has are checked."""
+    raw = json.loads(path_of(entry).read_text(encoding="utf-8"))
+    result = OptimizerResult(raw)
+    assert result.optimal and result.status == "optimal" and result.run_uuid == raw["run_uuid"]
+    assert isinstance(result.outputs.PV.size_kw, float) and result.outputs.PV.size_kw >= 0
+    assert isinstance(result.outputs.Financial.lcc, float) and result.outputs.Financial.lcc > 0
+    timeout = result.inputs.Settings.timeout_seconds
+    assert isinstance(timeout, int) and 1 <= timeout <= 1200
+    per_hour = raw["inputs"]["Settings"].get("time_steps_per_hour") or 1
+    series = result.series()
+    assert series.height == 8760 * per_hour
+    stamp = series.schema["timestamp"]
+    assert isinstance(stamp, pl.Datetime) and stamp.time_unit == "us"
+    assert stamp.time_zone == "UTC" or str(stamp.time_zone).startswith("Etc/GMT")
+    assert "ElectricLoad.load_series_kw" in series.columns
+    assert series["timestamp"][0].year == (raw["inputs"]["ElectricLoad"].get("year") or 2017)
+    with pytest.raises(AttributeError, match="has no 'nonexistent'"):
+        _ = result.outputs.PV.nonexistent
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnknownFieldWarning)
+        assert Scenario.from_dict(raw["inputs"]).validate() == []
+
+
+#: Valid real scenarios whose only parts outside the local optimizer were those of issues #17
+#: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
+#: outages, Wind with a production factor, off grid): after ``resolve`` against the embedded
+#: service and its rate stand-in they must solve locally.
+RESOLVABLE = (
+    "REopt_API__handle_reopt_error.json",
+    "REopt_API__off_grid_defaults.json",
+    "REopt_API__pv_batt_emissions.json",
+    "REopt_API__pv_cost_update.json",
+    "REopt.jl__backup_reliability_reopt_inputs.json",
+    "REopt.jl__coincident_peak.json",
+    "REopt.jl__generator.json",
+    "REopt.jl__multiple_pvs.json",
+    "REopt.jl__net_metering.json",
+    "REopt.jl__subhourly_with_urdb.json",
+    "REopt-Analysis-Scripts__post_1.json",
+    "REopt-Analysis-Scripts__pv_retail.json",
+)
+
+THERMAL = "(section)"  # heating, cooling, CHP, GHP, thermal storage and the like: out of scope
+NO_WIND_RESOURCE = "Wind without production_factor_series"
+#: Every other valid scenario and the part of the refusal that says why (the message names every
+#: unsupported part; this is the one that keeps the scenario from running here).
+REFUSED = {
+    "REopt_API__all_inputs_test.json": THERMAL,
+    "REopt_API__ashp_defaults_update.json": THERMAL,
+    "REopt_API__central_plant_ghp.json": THERMAL,
+    "REopt_API__chp_defaults_post.json": THERMAL,
+    "REopt_API__existing_boiler.json": THERMAL,
+    "REopt_API__hybrid_ghp.json": THERMAL,
+    "REopt_API__off_grid_validations.json": NO_WIND_RESOURCE,
+    "REopt_API__outage.json": "CHP (section); Financial.third_party_ownership=true",
+    "REopt_API__sector_defaults_post.json": THERMAL,
+    "REopt_API__steamturbine_defaults_post.json": THERMAL,
+    "REopt_API__test_thermal_in_results.json": THERMAL,
+    "REopt_API__validator_post.json": "CHP (section)",
+    "REopt.jl__after_tax_payback.json": THERMAL,
+    "REopt.jl__chp_unavailability_outage.json": THERMAL,
+    "REopt.jl__cst.json": THERMAL,
+    "REopt.jl__emissions.json": "Site.CO2_emissions_reduction_min_fraction (emissions constraints)",
+    "REopt.jl__flatloads.json": THERMAL,
+    "REopt.jl__ghp_inputs.json": THERMAL,
+    "REopt.jl__heat_cool_energy_balance_inputs.json": THERMAL,
+    "REopt.jl__off_grid.json": "PV.production_incentive_per_kwh (production-based incentives)",
+    "REopt.jl__re_emissions_with_thermal.json": THERMAL,
+    "REopt.jl__thermal_storage.json": THERMAL,
+    "REopt.jl__wind_outages.json": NO_WIND_RESOURCE,
+    "REopt-Analysis-Scripts__wind_battery_hospital.json": NO_WIND_RESOURCE,
+}
+
+
+@pytest.fixture(scope="module")
+def stand_in() -> Any:
+    with sf.LocalService(rates=sf.RateDatabaseSettings(any_label=True)) as service:
+        yield service
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("entry", entries(expected=VALID_EXPECTATIONS))
+def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_in: Any, tmp_path: Path) -> None:
+    """The scenarios of ``RESOLVABLE`` end optimal; every other one is refused naming the part
+    ``REFUSED`` says (never an error of another kind)."""
+    import sunflux as sf
+
+    client = stand_in.client()
+    resolved = load_quietly(path_of(entry)).resolve(client, cache_dir=tmp_path)
+    if entry["file"] in RESOLVABLE:
+        result = client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
+        assert result.optimal and result.outputs.Financial.lcc > 0
+        assert_outage_physics(result.raw)
+    else:
+        with pytest.raises(sf.JobFailed, match="The local optimizer does not model these parts") as refused:
+            client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
+        assert REFUSED[entry["file"]] in str(refused.value)
+
+
+def _series(section: Any, field: str, steps: int) -> list[float]:
+    value = section.get(field) if isinstance(section, dict) else None
+    return [float(v) for v in value] if isinstance(value, list) and len(value) == steps else [0.0] * steps
+
+
+def assert_outage_physics(raw: dict[str, Any]) -> None:
+    """In the deterministic outage: no grid exchange, and PV, Wind, storage and the generator
+    serve exactly the critical load in every step (the results' series are rounded to 6 decimals)."""
+    inputs, outputs = raw["inputs"], raw["outputs"]
+    utility = inputs.get("ElectricUtility") or {}
+    first, last = utility.get("outage_start_time_step"), utility.get("outage_end_time_step")
+    if not first or not last or (inputs.get("Settings") or {}).get("off_grid_flag"):
+        return
+    critical = outputs["ElectricLoad"]["critical_load_series_kw"]
+    steps = len(critical)
+    grid = outputs["ElectricUtility"]
+    arrays = [section for name in ("PV", "Wind") for section in
+              (outputs.get(name) if isinstance(outputs.get(name), list) else [outputs.get(name)]) if section]
+    suppliers = [*arrays, outputs.get("ElectricStorage") or {}, outputs.get("Generator") or {}]
+    for t in range(first - 1, last):
+        assert _series(grid, "electric_to_load_series_kw", steps)[t] == 0.0
+        assert _series(grid, "electric_to_storage_series_kw", steps)[t] == 0.0
+        assert all(_series(a, "electric_to_grid_series_kw", steps)[t] == 0.0 for a in arrays)
+        supply = sum(_series(section, field, steps)[t] for section in suppliers
+                     for field in ("electric_to_load_series_kw", "storage_to_load_series_kw"))
+        assert abs(supply - critical[t]) <= 1e-5 * max(1.0, critical[t]), (t, supply, critical[t])
+
