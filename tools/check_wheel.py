@@ -18,7 +18,8 @@ Steps, each of which fails the run with the reason:
 3. Install (native target only): a fresh venv (``target/wheel-check/runtime-venv``) whose PATH has
    no cargo or rustc installs the wheel and its runtime dependencies from binary wheels only, then
    runs ``python -m sunflux demo`` (the README's main job) and an import-and-call smoke test from a
-   directory outside the checkout.
+   directory outside the checkout (the optimizer's section classes included: their schema is
+   embedded in the extension, no data file ships beside it).
 
 The runtime venv is left in place for ``benches/bench_wheel.py``; both venvs are recreated or
 reused under ``target/``, which git ignores.
@@ -326,6 +327,9 @@ with sf.LocalService() as svc:
     assert local.ac_annual == estimate.ac_annual > 0, (local.ac_annual, estimate.ac_annual)
     hourly = estimate.hourly
     assert isinstance(hourly, pl.DataFrame) and hourly.height == 8760, hourly
+# The optimizer's section classes come from the schema the extension embeds (no data file ships).
+from sunflux.optimizer import PV
+assert PV().losses == 0.14 and "losses : float | None, default 0.14" in PV.__doc__, PV.__doc__
 print(f"smoke test: sunflux {sf.__version__} from {pathlib.Path(sf.__file__).parent}, "
       f"{local.ac_annual:.1f} kWh/yr from the service and the local engine alike")
 """

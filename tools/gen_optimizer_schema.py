@@ -3,22 +3,24 @@
 Reads the live service's field table (``service_fields.json``) and what the spec's "Optimizer
 input scenario" section says of each field (``spec_facts.json``: section names, defaults, ranges,
 choices, shapes and valid input sets, as data), merges them (the spec wins where the two differ;
-the service's value is kept as a note), adds the cross-field rules (``rules.json``) and writes:
+the service's value is kept as a note), adds the cross-field rules (``rules.json``) and writes
+the two generated artifacts of the section classes:
 
-* ``python/sunflux/optimizer/schema.json`` -- the field table as data, shipped with the package:
-  read at run time by ``sunflux.optimizer`` (section classes, field facts, validation) and at
-  build time by the Rust optimizer (``include_str!``), whose defaults come from it;
-* ``python/sunflux/optimizer/field_docs.json`` -- the description and the Python types of every
-  section and field (rendered by ``optimizer_schema/describe.py``), read at run time for the
-  section classes' docstrings and ``__init__`` signatures;
+* ``data/optimizer/sections.json`` -- the field table, the cross-field rules and the description
+  and Python types of every section and field (rendered by ``optimizer_schema/describe.py``), as
+  one data file of the crate: the Rust core embeds it (``include_str!``), takes the optimizer's
+  defaults and the validator's tables from it, and hands its text to the Python package
+  (``sunflux._core.optimizer_sections_json``), which builds the section classes, their
+  docstrings (numpydoc ``Parameters`` included) and ``__init__`` signatures, the field facts and
+  the validation tables from it at import;
 * ``python/sunflux/optimizer/sections.pyi`` -- the static types of the section classes and of the
   section slots of ``Scenario`` (typed attributes and keyword-only ``__init__`` signatures, with
   the same docstrings), for IDEs and type checkers.
 
 Usage::
 
-    python tools/gen_optimizer_schema.py            # rewrite the three files
-    python tools/gen_optimizer_schema.py --check    # exit 1 when the checked-in files are stale
+    python tools/gen_optimizer_schema.py            # rewrite the two files
+    python tools/gen_optimizer_schema.py --check    # exit 1 when either checked-in file is stale
     python tools/gen_optimizer_schema.py --differences   # list spec vs live-service differences
 """
 
@@ -42,9 +44,8 @@ FIELDS_JSON = Path("service_fields.json")
 SPEC_FACTS_JSON = Path("spec_facts.json")
 RULES_JSON = Path("rules.json")
 PACKAGE = REPO / "python" / "sunflux" / "optimizer"
-OUTPUT_SCHEMA = PACKAGE / "schema.json"
+OUTPUT_DATA = REPO / "data" / "optimizer" / "sections.json"
 OUTPUT_STUB = PACKAGE / "sections.pyi"
-OUTPUT_DOCS = PACKAGE / "field_docs.json"
 DESCRIBE_MODULE = INPUTS / "describe.py"
 HELPERS_MODULE = PACKAGE / "_helpers.py"
 
@@ -452,36 +453,36 @@ GENERATED_NOTE = (
 LINE_WIDTH = 99
 
 
-def render_schema(table: dict[str, Any], source: dict[str, Any], rules: dict[str, Any]) -> str:
-    """The data file: every section and field, read by Python at run time and by Rust at build,
-    and the cross-field rules (``rules.json`` without its note), read by the validation."""
-    document = {"note": GENERATED_NOTE, "source": source,
-                "top_level_strings": TOP_LEVEL_STRINGS, "sections": table,
-                "rules": {key: value for key, value in rules.items() if key != "note"}}
-    return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
-
-
-def render_docs(table: dict[str, Any]) -> str:
-    """The texts and Python types of every section and field, read by the package at import for
-    ``help()`` and ``inspect.signature`` (the same texts the stub's docstrings hold)."""
-    sections = {
+def render_data(table: dict[str, Any], source: dict[str, Any], rules: dict[str, Any]) -> str:
+    """The data file: every section and field (read by Python at import and by Rust at build),
+    the cross-field rules (``rules.json`` without its note, read by both validations) and the
+    texts and Python types of every section and field (``docs``, read by the package at import
+    for ``help()``, ``inspect.signature`` and the numpydoc ``Parameters``; the same texts the
+    stub's docstrings hold)."""
+    docs = {
         key: {"text": DESCRIBE.describe_section(key, section),
               "fields": {name: dict(zip(("read", "write"), DESCRIBE.annotation(record)),
+                                    parameter=DESCRIBE.parameter_type(record),
                                     text=DESCRIBE.describe_field(record))
                          for name, record in section["fields"].items()}}
         for key, section in table.items()
     }
-    document = {"note": GENERATED_NOTE, "sections": sections}
+    document = {"note": GENERATED_NOTE, "source": source,
+                "top_level_strings": TOP_LEVEL_STRINGS, "sections": table,
+                "rules": {key: value for key, value in rules.items() if key != "note"},
+                "docs": docs}
     return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
 
 
-def docstring(text: str, indent: str) -> list[str]:
+def docstring(text: str, indent: str, tail: list[str] | None = None) -> list[str]:
+    """A docstring's lines: each line of ``text`` filled to the line width, then the ``tail``
+    lines as they are (already laid out)."""
     width = LINE_WIDTH - len(indent) - 3  # room for the opening quotes on the first line
     paragraphs = [
         textwrap.fill(paragraph, width, break_long_words=False, break_on_hyphens=False)
         for paragraph in text.split("\n")
     ]
-    wrapped = "\n".join(paragraphs).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    wrapped = "\n".join(paragraphs + (tail or [])).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     lines = wrapped.split("\n")
     if len(lines) == 1 and len(lines[0]) + 3 <= width:
         return [f'{indent}"""{lines[0]}"""']
@@ -489,11 +490,27 @@ def docstring(text: str, indent: str) -> list[str]:
     return [f'{indent}"""{lines[0]}', *body, f'{indent}"""']
 
 
-def stub_class(name: str, base: str, doc: str,
-               fields: list[tuple[str, str, str, str]]) -> list[str]:
+def parameters_section(entries: list[tuple[str, str, str]], indent: str) -> list[str]:
+    """The numpydoc ``Parameters`` section of a section class's docstring, as lines after a blank
+    one: per ``(attr, parameter type, text)`` a ``name : type`` line and the field's description
+    filled beneath it (the runtime joins the same entries, unfilled, in ``sections._SectionDoc``)."""
+    width = LINE_WIDTH - len(indent)
+    lines = ["", "Parameters", "----------"]
+    for attr, parameter, text in entries:
+        lines.append(f"{attr} : {parameter}")
+        for paragraph in text.split("\n"):
+            lines += textwrap.wrap(paragraph, width, initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False) or [""]
+    return lines
+
+
+def stub_class(name: str, base: str, doc: str, fields: list[tuple[str, str, str, str]],
+               parameters: list[tuple[str, str, str]] | None = None) -> list[str]:
     """A stub class: typed ``Field`` attributes (read, write types) with their docstrings and a
-    keyword-only ``__init__`` taking each field's write type."""
-    lines = [f"class {name}({base}):", *docstring(doc, "    "), ""]
+    keyword-only ``__init__`` taking each field's write type; the class docstring ends with a
+    numpydoc ``Parameters`` section when ``parameters`` are given."""
+    tail = parameters_section(parameters, "    ") if parameters is not None else None
+    lines = [f"class {name}({base}):", *docstring(doc, "    ", tail), ""]
     for attr, read, write, text in fields:
         lines += [f"    {attr}: Field[{read}, {write}] = ...", *docstring(text, "    "), ""]
     lines += ["    def __init__(", "        self,", "        *,"]
@@ -504,7 +521,8 @@ def stub_class(name: str, base: str, doc: str,
 def render_stub(table: dict[str, Any]) -> str:
     names = list(table)
     lines = [
-        '"""Static types of the section classes that ``sections.py`` builds from ``schema.json``.',
+        '"""Static types of the section classes that ``sections.py`` builds from the schema',
+        "(``data/optimizer/sections.json``).",
         "",
         *textwrap.wrap(GENERATED_NOTE, LINE_WIDTH),
         '"""',
@@ -521,8 +539,10 @@ def render_stub(table: dict[str, Any]) -> str:
     for key, section in table.items():
         fields = [(name, *DESCRIBE.annotation(record), DESCRIBE.describe_field(record))
                   for name, record in section["fields"].items()]
+        parameters = [(name, DESCRIBE.parameter_type(record), text)
+                      for (name, _, _, text), record in zip(fields, section["fields"].values())]
         lines += ["", ""] + stub_class(key, SECTION_BASES.get(key, "Section"),
-                                       DESCRIBE.describe_section(key, section), fields)
+                                       DESCRIBE.describe_section(key, section), fields, parameters)
     slots = []
     for key, section in table.items():
         read = write = f"{key} | None"
@@ -562,8 +582,7 @@ def render(inputs: Path = INPUTS) -> dict[Path, str]:
         "spec": spec_facts["source"]["document"],
     }
     rules = json.loads((inputs / RULES_JSON).read_text(encoding="utf-8"))
-    return {OUTPUT_SCHEMA: render_schema(table, source, rules), OUTPUT_DOCS: render_docs(table),
-            OUTPUT_STUB: render_stub(table)}
+    return {OUTPUT_DATA: render_data(table, source, rules), OUTPUT_STUB: render_stub(table)}
 
 
 def differences(inputs: Path = INPUTS) -> list[str]:
@@ -600,6 +619,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"out of date: {path.relative_to(REPO)}", file=sys.stderr)
         return 1 if stale else 0
     for path in stale:
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(outputs[path], encoding="utf-8")
         print(f"wrote {path.relative_to(REPO)}")
     return 0

@@ -648,3 +648,7 @@ def optimizer_validate_section(
 def optimizer_not_a_scenario_message(document: object) -> str:
     """Why a mapping (given by its keys) is not an optimizer scenario, with a hint of what it may be
     instead (a results response, a URDB rate)."""
+def optimizer_sections_json() -> str:
+    """The optimizer schema's text embedded at build time (``data/optimizer/sections.json``): field
+    table, cross-field rules and the sections' and fields' descriptions. The module does not import
+    when it is broken."""

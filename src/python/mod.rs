@@ -32,6 +32,7 @@ pub mod validation;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    validation::check_embedded_schema()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("_build_profile", if cfg!(debug_assertions) { "debug" } else { "release" })?;
     m.add("DEFAULT_BASE_URL", crate::transport::DEFAULT_BASE_URL)?;
@@ -99,5 +100,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(validation::optimizer_validate_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(validation::optimizer_validate_section, m)?)?;
     m.add_function(wrap_pyfunction!(validation::optimizer_not_a_scenario_message, m)?)?;
+    m.add_function(wrap_pyfunction!(validation::optimizer_sections_json, m)?)?;
     Ok(())
 }

@@ -3,14 +3,16 @@
 //! `Value` directly (no JSON text: NaN, tuples, big ints, non-str keys, numpy scalars and any
 //! other object keep what Python would see in them); what Rust cannot show or test itself
 //! stays in a side table that answers `repr`, `str`, `bool` and `type` for it, and each
-//! problem's offending value comes back as the original object.
+//! problem's offending value comes back as the original object. Also the schema's embedded
+//! text (`optimizer_sections_json`), and the import-time check that it is a schema.
 
 use std::cell::RefCell;
 
-use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyImportError, PyOverflowError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString};
 
+use crate::optimizer::scenario::schema;
 use crate::optimizer::scenario::validation::{self, Handle, Host, Key, Origin, Outcome, Problem, Raised, Shown, Value};
 
 /// Containers nested deeper than this are not read (no rule looks below the seventh level;
@@ -221,4 +223,17 @@ pub fn optimizer_validate_section(py: Python<'_>, key: &str, values: &Bound<'_, 
 pub fn optimizer_not_a_scenario_message(document: &Bound<'_, PyAny>) -> PyResult<String> {
     let keys = document.try_iter()?.map(|key| key_of(&key?)).collect::<PyResult<Vec<_>>>()?;
     Ok(validation::not_a_scenario_message(&keys))
+}
+
+/// The optimizer schema's text, embedded at build time (`data/optimizer/sections.json`): the
+/// package's section classes and validation tables read it from here, so they and the Rust
+/// validator read one file.
+#[pyfunction]
+pub fn optimizer_sections_json() -> &'static str {
+    schema::SECTIONS_JSON
+}
+
+/// Refuses to load `sunflux._core` when its embedded schema is broken, with what is wrong.
+pub fn check_embedded_schema() -> PyResult<()> {
+    schema::check_embedded().map_err(PyImportError::new_err)
 }

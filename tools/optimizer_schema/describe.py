@@ -1,8 +1,9 @@
 """Plain-text descriptions and Python types of the schema's sections and fields.
 
 The generator renders them once, into ``sections.pyi`` (docstrings and annotations, for IDEs and
-type checkers) and into ``field_docs.json`` (read by the package at import for ``help()`` and
-``inspect.signature``), so both read alike and the package renders nothing at run time.
+type checkers) and into the ``docs`` of ``data/optimizer/sections.json`` (read by the package at
+import for ``help()``, ``inspect.signature`` and the classes' numpydoc ``Parameters``), so both
+read alike and the package renders nothing at run time.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-__all__ = ["describe_field", "describe_section", "annotation", "format_number", "SHAPE_TEXT"]
+__all__ = ["describe_field", "describe_section", "annotation", "parameter_type", "format_number", "SHAPE_TEXT"]
 
 SHAPE_TEXT = {
     "series": "a series: one value per time step (8760 x Settings.time_steps_per_hour)",
@@ -109,3 +110,12 @@ def annotation(record: Mapping[str, Any]) -> tuple[str, str]:
     if shape is not None and shape.startswith("scalar"):
         return f"{item} | list[{item}] | None", f"{item} | {write} | None"
     return f"list[{item}] | None", f"{write} | None"
+
+
+def parameter_type(record: Mapping[str, Any]) -> str:
+    """The type part of a field's numpydoc ``Parameters`` entry: its write type and its default
+    (``float | None, default 0.14``), ``optional`` when it has none and is not required."""
+    _, write = annotation(record)
+    if "default" in record:
+        return f"{write}, default {_shown(record['default'])}"
+    return write if record.get("required") else f"{write}, optional"

@@ -1,4 +1,4 @@
-"""Machinery shared by the section classes (built from ``schema.json``) and ``Scenario``.
+"""Machinery shared by the section classes (built from the schema) and ``Scenario``.
 
 A record keeps exactly the values the user set (or the file held), in order, in ``_values``;
 typed ``Field`` descriptors read and write them. Unset fields read as their default, which is

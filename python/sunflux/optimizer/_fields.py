@@ -1,19 +1,22 @@
-"""The optimizer scenario field table and cross-field rules, read from ``schema.json`` (shipped with the package),
-and the sections' and fields' descriptions and Python types, read from ``field_docs.json``.
+"""The optimizer scenario field table, cross-field rules and the sections' and fields' descriptions
+and Python types, from the schema the Rust core embeds (``data/optimizer/sections.json``, handed
+over by ``sunflux._core.optimizer_sections_json``; the package holds no copy).
 
 One source of truth for the section classes, ``validate_scenario_dict`` and the embedded Rust
-optimizer (which embeds ``schema.json``). ``tools/gen_optimizer_schema.py`` writes both.
+optimizer. ``tools/gen_optimizer_schema.py`` writes it; ``sunflux._core`` refuses to import when
+the embedded text is not a schema.
 """
 
 import json
-from pathlib import Path
 from typing import Any
 
-_HERE = Path(__file__).parent
-_SCHEMA: dict[str, Any] = json.loads((_HERE / "schema.json").read_text("utf-8"))
+from sunflux import _core
+
+_SCHEMA: dict[str, Any] = json.loads(_core.optimizer_sections_json())
 
 TOP_LEVEL_STRINGS: tuple[str, ...] = tuple(_SCHEMA["top_level_strings"])
 SECTIONS: dict[str, dict[str, Any]] = _SCHEMA["sections"]
 RULES: dict[str, Any] = _SCHEMA["rules"]
-#: ``{section: {"text": docstring, "fields": {name: {"read": type, "write": type, "text": docstring}}}}``
-DOCS: dict[str, dict[str, Any]] = json.loads((_HERE / "field_docs.json").read_text("utf-8"))["sections"]
+#: ``{section: {"text": docstring, "fields": {name: {"read": type, "write": type,
+#: "parameter": numpydoc type and default, "text": docstring}}}}``
+DOCS: dict[str, dict[str, Any]] = _SCHEMA["docs"]

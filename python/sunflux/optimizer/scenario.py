@@ -356,7 +356,7 @@ class Scenario(ScenarioSections):
         References
         ----------
         .. [1] NREL, "REopt API: inputs", https://github.com/NREL/REopt_API (the
-           ``job/inputs`` field reference that ``field_docs.json`` follows).
+           ``job/inputs`` field reference that the schema's descriptions follow).
         """
         problems = validate_scenario_dict(self._raw())
         if strict:

@@ -1,9 +1,12 @@
-"""The section classes of the optimizer scenario, built at import from ``schema.json``.
+"""The section classes of the optimizer scenario, built at import from the schema
+(``data/optimizer/sections.json``, embedded in the Rust core and read through ``_fields``).
 
-One class per section (``PV``, ``ElectricLoad``, ...) with a ``Field`` per field; docstrings
-and ``__init__`` signatures come from ``field_docs.json`` and the schema, so ``help()``,
+One class per section (``PV``, ``ElectricLoad``, ...) with a ``Field`` per field; docstrings and
+``__init__`` signatures come from the schema's ``docs`` and field table, so ``help()``,
 ``inspect.signature`` and the reference show each field's type and its real default (the value an
-unset field reads as: the schema's default, or None). Static types live in ``sections.pyi``; the generator writes both with the schema.
+unset field reads as: the schema's default, or None), and each class's docstring has a numpydoc
+``Parameters`` entry per field (type, default, unit, range), joined on first read. Static types
+live in ``sections.pyi``; the generator writes it with the schema.
 """
 
 from __future__ import annotations
@@ -35,7 +38,27 @@ def _init(attrs: dict[str, tuple[str, Any]]) -> Callable[..., None]:
     return __init__
 
 
-def _build(name: str, base: type[Record], doc: str, fields: dict[str, tuple[str, str, Any, str]]) -> Any:
+class _SectionDoc:
+    """The docstring of a section class: its description, then a numpydoc ``Parameters`` entry per
+    field (its ``name : type, default`` line and its description with unit and range, all from the
+    schema's ``docs``), joined on first read so that importing the classes does not pay for it."""
+
+    def __init__(self, key: str) -> None:
+        self._key = key
+        self._text: str | None = None
+
+    def __get__(self, instance: object, owner: type | None = None) -> str:
+        if self._text is None:
+            docs = DOCS[self._key]
+            lines = [docs["text"], "", "Parameters", "----------"]
+            for name, field in docs["fields"].items():
+                lines.append(f"{name} : {field['parameter']}")
+                lines += [f"    {line}" if line else "" for line in field["text"].split("\n")]
+            self._text = "\n".join(lines)
+        return self._text
+
+
+def _build(name: str, base: type[Record], doc: str | _SectionDoc, fields: dict[str, tuple[str, str, Any, str]]) -> Any:
     """A record class with one ``Field`` per ``attr: (key, write type, default, docstring)``."""
     namespace: dict[str, Any] = {"__doc__": doc, "__module__": __name__, "__qualname__": name}
     for attr, (key, _, _, text) in fields.items():
@@ -49,7 +72,7 @@ def _build(name: str, base: type[Record], doc: str, fields: dict[str, tuple[str,
 
 SECTION_CLASSES: dict[str, type[Section]] = {
     key: _build(
-        key, getattr(_helpers, f"{key}Helpers", Section), DOCS[key]["text"],
+        key, getattr(_helpers, f"{key}Helpers", Section), _SectionDoc(key),
         {name: (name, DOCS[key]["fields"][name]["write"], field.get("default"), DOCS[key]["fields"][name]["text"])
          for name, field in section["fields"].items()},
     )

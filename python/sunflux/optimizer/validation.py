@@ -3,7 +3,7 @@
 ``validate_scenario_dict(d)`` works on the JSON-like dict a user would POST (no classes built),
 so the embedded optimizer endpoint and ``Scenario.validate()`` apply exactly the same rules: both
 run the Rust validator (``sunflux._core.optimizer_validate_scenario``), which reads the field
-table and the rule tables from ``schema.json``. It returns every problem at once; each
+table and the rule tables from the schema (``data/optimizer/sections.json``). It returns every problem at once; each
 ``Problem`` names its section, field, path, rule and the offending value.
 """
 
@@ -29,7 +29,7 @@ HOURS_PER_YEAR = 8760
 SERIES_LENGTHS = tuple(HOURS_PER_YEAR * steps for steps in TIME_STEPS_PER_HOUR)
 MONTHS = 12
 
-# The cross-field rule tables, from schema.json (tools/optimizer_schema/rules.json says what
+# The cross-field rule tables, from the schema (tools/optimizer_schema/rules.json says what
 # each one is and where it comes from).
 OFF_GRID_SECTIONS = frozenset(RULES["off_grid_sections"])
 ON_GRID_FIXED = {(section, name): fixed for section, name, fixed in RULES["on_grid_fixed"]}

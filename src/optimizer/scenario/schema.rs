@@ -1,9 +1,10 @@
-//! The optimizer scenario schema, `python/sunflux/optimizer/schema.json` (written by
-//! `tools/gen_optimizer_schema.py`, shipped with the Python package), embedded at build time:
-//! the field table and the cross-field rule tables the validator reads, and the defaults the
-//! embedded optimizer and the service's resolved scenario take, from the same file the Python
-//! scenario builder reads. The file is fixed at build time; a schema that does not parse, or
-//! lacks a section, fails `the_embedded_schema_parses_and_holds_every_section`.
+//! The optimizer scenario schema, `data/optimizer/sections.json` (written by
+//! `tools/gen_optimizer_schema.py`), embedded at build time: the field table and the cross-field
+//! rule tables the validator reads, the defaults the embedded optimizer and the service's resolved
+//! scenario take, and the descriptions the Python section classes show. The Python package holds
+//! no copy: it reads this text from `sunflux._core.optimizer_sections_json()`, so both read one
+//! file. A text that is no schema fails loudly: `sunflux._core` refuses to import, naming the
+//! fault (`check_embedded`), and `the_embedded_schema_parses_and_holds_every_section` fails.
 
 use std::sync::OnceLock;
 
@@ -11,12 +12,62 @@ use serde_json::{Map, Value as Json};
 
 use super::validation::Value;
 
-const SCHEMA_JSON: &str = include_str!("../../../python/sunflux/optimizer/schema.json");
+/// The embedded text of the schema, as the generator wrote it.
+pub const SECTIONS_JSON: &str = include_str!("../../../data/optimizer/sections.json");
 
-/// The whole schema document, parsed on first use.
+/// The top-level members the schema document must hold, each an object or an array.
+const MEMBERS: [(&str, bool); 4] = [("sections", true), ("rules", true), ("docs", true), ("top_level_strings", false)];
+
+/// Parses a schema document and checks its shape: the top-level members, a non-empty section
+/// table whose sections each have a field table and descriptions. The error says what is wrong.
+pub fn parse_document(text: &str) -> Result<Json, String> {
+    let document: Json = serde_json::from_str(text).map_err(|error| format!("it is not JSON ({error})"))?;
+    for (member, is_object) in MEMBERS {
+        let found = document.get(member).is_some_and(|value| if is_object { value.is_object() } else { value.is_array() });
+        if !found {
+            return Err(format!("it has no {} `{member}`", if is_object { "object" } else { "array" }));
+        }
+    }
+    let sections = document.get("sections").and_then(Json::as_object).into_iter().flatten();
+    let mut count = 0;
+    for (key, section) in sections {
+        count += 1;
+        if !section.get("fields").is_some_and(Json::is_object) {
+            return Err(format!("section `{key}` has no `fields` object"));
+        }
+        if !document.get("docs").and_then(|docs| docs.get(key)).is_some_and(Json::is_object) {
+            return Err(format!("section `{key}` has no descriptions under `docs`"));
+        }
+    }
+    if count == 0 {
+        return Err("its `sections` table is empty".to_owned());
+    }
+    Ok(document)
+}
+
+/// The embedded document, parsed on first use, or why it is no schema.
+fn parsed() -> &'static Result<Json, String> {
+    static PARSED: OnceLock<Result<Json, String>> = OnceLock::new();
+    PARSED.get_or_init(|| parse_document(SECTIONS_JSON))
+}
+
+/// Ok when the embedded schema parses and has its shape; else the message `sunflux._core`
+/// raises as an `ImportError`.
+pub fn check_embedded() -> Result<(), String> {
+    match parsed() {
+        Ok(_) => Ok(()),
+        Err(fault) => Err(format!(
+            "the optimizer schema embedded at build time (data/optimizer/sections.json) is broken: {fault}; \
+             regenerate it with `python tools/gen_optimizer_schema.py` and rebuild"
+        )),
+    }
+}
+
+/// The whole schema document. A broken one never gets this far from Python (`sunflux._core`
+/// does not import, see `check_embedded`); Rust callers read it as null.
 fn document() -> &'static Json {
-    static DOCUMENT: OnceLock<Json> = OnceLock::new();
-    DOCUMENT.get_or_init(|| serde_json::from_str(SCHEMA_JSON).unwrap_or_default())
+    static NULL: Json = Json::Null;
+    parsed().as_ref().unwrap_or(&NULL)
 }
 
 /// The schema's sections (key → `{"fields": {name → record}, ...}`).
@@ -316,12 +367,23 @@ mod tests {
 
     #[test]
     fn the_embedded_schema_parses_and_holds_every_section() {
+        assert_eq!(check_embedded(), Ok(()));
         assert_eq!(sections().len(), 29);
         assert_eq!(schema().sections.len(), 29);
         assert_eq!(default("ElectricStorage", "installed_cost_per_kwh").and_then(Json::as_f64), Some(253.0));
         assert_eq!(default("Settings", "run_bau"), Some(&Json::Bool(true)));
         assert_eq!(default("Financial", "offtaker_tax_rate_fraction"), None);
         assert_eq!(default("PV", "no_such_field"), None);
+    }
+
+    #[test]
+    fn a_broken_schema_is_refused_with_its_fault() {
+        assert!(parse_document("{\"sections\": ").is_err_and(|fault| fault.starts_with("it is not JSON")));
+        assert_eq!(parse_document("[]"), Err("it has no object `sections`".to_owned()));
+        let empty = r#"{"sections": {}, "rules": {}, "docs": {}, "top_level_strings": []}"#;
+        assert_eq!(parse_document(empty), Err("its `sections` table is empty".to_owned()));
+        let undocumented = r#"{"sections": {"PV": {"fields": {}}}, "rules": {}, "docs": {}, "top_level_strings": []}"#;
+        assert_eq!(parse_document(undocumented), Err("section `PV` has no descriptions under `docs`".to_owned()));
     }
 
     #[test]
