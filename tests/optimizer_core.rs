@@ -243,6 +243,28 @@ fn the_lp_objective_equals_the_lifecycle_cost_recomputed_from_the_body() {
     assert!(npv > 0.0, "the optimal case cannot cost more than business as usual");
 }
 
+/// The service's own check ("Solar and ElectricStorage w/BAU and degradation" in REopt.jl's
+/// `test/runtests.jl`): the pro forma's optimal less BAU free cash flows, discounted at the
+/// offtaker's rate, give the reported `npv` (rtol 1e-4; the flows are rounded to cents).
+#[test]
+fn the_pro_forma_cash_flows_discount_to_the_reported_npv() {
+    let (_, solved) = full_hourly();
+    let financial = &solved.outputs["Financial"];
+    let optimal = numbers(&financial["offtaker_annual_free_cashflows"]);
+    let bau = numbers(&financial["offtaker_annual_free_cashflows_bau"]);
+    assert_eq!(optimal.len(), YEARS as usize + 1);
+    let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
+    let from_flows = sunflux::optimizer::proforma::npv(&net, DISCOUNT);
+    let npv = financial["npv"].as_f64().unwrap();
+    assert!(relative_gap(from_flows, npv) < 1e-4, "pro forma NPV {from_flows:.2} vs npv {npv:.2}");
+    let payback = financial["simple_payback_years"].as_f64().unwrap();
+    let irr = financial["internal_rate_of_return"].as_f64().unwrap();
+    assert!(payback > 0.0 && payback < YEARS as f64, "payback {payback}");
+    assert!(irr > DISCOUNT, "a positive NPV at {DISCOUNT} needs an IRR above it, got {irr}");
+    let lcoe = solved.outputs["PV"]["lcoe_per_kwh"].as_f64().unwrap();
+    assert!(lcoe > 0.0 && lcoe < 0.11, "PV built against 0.11 $/kWh energy costs less than that: {lcoe}");
+}
+
 #[test]
 fn the_business_as_usual_cost_is_the_bill_of_the_plain_load() {
     let (scenario, solved) = full_hourly();

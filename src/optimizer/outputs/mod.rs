@@ -3,8 +3,9 @@
 //! sections with the service's names and `_bau` twins, and the `inputs` echo with the
 //! defaults this optimizer filled.
 //!
-//! Only what this optimizer computes is reported: emissions, renewable fractions, payback,
-//! IRR and cash-flow series are left out rather than made up (`Site` is present and empty).
+//! Only what this optimizer computes is reported: grid emissions and renewable fractions are
+//! left out rather than made up. The pro forma (payback, IRR, cash flows) and the LCOE are in
+//! `cash_flows`.
 
 use serde_json::{json, Map, Value};
 
@@ -15,6 +16,7 @@ use super::model::{ArrayKind, FilledDefault, Model, Resampled};
 use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
+pub mod cash_flows;
 pub mod resilience;
 
 /// API version reported in every body.
@@ -361,7 +363,11 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let optimal = cost_breakdown(model, &run.factors, &run.optimal);
     let bau = run.bau.as_ref().map(|b| (b, cost_breakdown(model, &run.factors, b)));
     let mut outputs = Map::new();
-    outputs.insert("Financial".into(), financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
+    let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
+    if let Value::Object(map) = &mut financial {
+        map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
+    }
+    outputs.insert("Financial".into(), financial);
     outputs.insert("ElectricTariff".into(), tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
     outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     let mut load = load_outputs(model);
@@ -509,6 +515,7 @@ fn pv_outputs(model: &Model, array: usize, run: &Optimized, bau: Option<&CaseSol
         "annual_energy_exported_kwh": round6(annual_kwh(model, exports.iter().copied())),
         "lifecycle_om_cost_after_tax": money(om_after_tax(size)),
         "lifecycle_om_cost_after_tax_bau": bau_size.map(|kw| money(om_after_tax(kw))),
+        "lcoe_per_kwh": cash_flows::lcoe_per_kwh(model, run, array),
         "production_factor_series": pv.production_factor,
     })
 }
