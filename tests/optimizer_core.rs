@@ -265,6 +265,24 @@ fn the_pro_forma_cash_flows_discount_to_the_reported_npv() {
     assert!(lcoe > 0.0 && lcoe < 0.11, "PV built against 0.11 $/kWh energy costs less than that: {lcoe}");
 }
 
+/// The monthly bill series (REopt.jl `electric_tariff.jl`) add up to the year-one parts.
+#[test]
+fn the_monthly_bill_series_add_up_to_the_year_one_bill() {
+    let (_, solved) = full_hourly();
+    let tariff = &solved.outputs["ElectricTariff"];
+    let total = |key: &str| numbers(&tariff[key]).iter().sum::<f64>();
+    for (monthly, year_one) in [
+        ("monthly_energy_cost_series_before_tax", "year_one_energy_cost_before_tax"),
+        ("monthly_demand_cost_series_before_tax", "year_one_demand_cost_before_tax"),
+        ("monthly_fixed_cost_series_before_tax", "year_one_fixed_cost_before_tax"),
+    ] {
+        let year_one = tariff[year_one].as_f64().unwrap();
+        assert!((total(monthly) - year_one).abs() < 0.07, "{monthly}: {} vs {year_one}", total(monthly));
+    }
+    assert_eq!(total("monthly_tou_demand_cost_series_before_tax"), 0.0);
+    assert!((total("monthly_facility_demand_cost_series_before_tax") - total("monthly_demand_cost_series_before_tax")).abs() < 1e-9);
+}
+
 #[test]
 fn the_business_as_usual_cost_is_the_bill_of_the_plain_load() {
     let (scenario, solved) = full_hourly();

@@ -17,6 +17,7 @@ use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
 pub mod cash_flows;
+pub mod monthly_bills;
 pub mod resilience;
 
 /// API version reported in every body.
@@ -368,7 +369,11 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
     }
     outputs.insert("Financial".into(), financial);
-    outputs.insert("ElectricTariff".into(), tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
+    let mut tariff = tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
+    if let Value::Object(map) = &mut tariff {
+        map.extend(monthly_bills::monthly_bill_series(model, &run.optimal.dispatch).into_iter().map(|(key, value)| (key.to_string(), value)));
+    }
+    outputs.insert("ElectricTariff".into(), tariff);
     outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     let mut load = load_outputs(model);
     resilience::load_extras(model, &run.optimal, &mut load);
