@@ -283,6 +283,33 @@ fn the_monthly_bill_series_add_up_to_the_year_one_bill() {
     assert!((total("monthly_facility_demand_cost_series_before_tax") - total("monthly_demand_cost_series_before_tax")).abs() < 1e-9);
 }
 
+/// `Site`'s on-site renewable electricity (REopt.jl `add_re_elec_calcs`), recomputed from the
+/// body's PV series: to load, to grid (exports count by default), and to storage less the
+/// round-trip loss; without the exports when `include_exported_renewable_electricity_in_total`
+/// is false.
+#[test]
+fn the_onsite_renewable_electricity_is_what_pv_delivers() {
+    let (_, solved) = full_hourly();
+    let pv = &solved.outputs["PV"];
+    let storage = solved.model.storage.as_ref().expect("storage in the scenario");
+    let round_trip = storage.charge_efficiency() * storage.discharge_efficiency();
+    let to_grid: f64 = numbers(&pv["electric_to_grid_series_kw"]).iter().sum();
+    let delivered: f64 = numbers(&pv["electric_to_load_series_kw"]).iter().sum::<f64>()
+        + to_grid
+        + round_trip * numbers(&pv["electric_to_storage_series_kw"]).iter().sum::<f64>();
+    let site = &solved.outputs["Site"];
+    let kwh = site["annual_onsite_renewable_electricity_kwh"].as_f64().unwrap();
+    assert!(relative_gap(kwh, delivered) < 1e-6, "{kwh} vs {delivered}");
+    let load = solved.outputs["ElectricLoad"]["annual_calculated_kwh"].as_f64().unwrap();
+    let fraction = site["onsite_renewable_electricity_fraction_of_elec_load"].as_f64().unwrap();
+    assert!((fraction - kwh / load).abs() < 1e-4, "{fraction} vs {}", kwh / load);
+    assert_eq!(site["annual_onsite_renewable_electricity_kwh_bau"].as_f64(), Some(0.0));
+    let mut without_exports = solved.model.clone();
+    without_exports.settings.include_exported_renewable_electricity_in_total = false;
+    let onsite_only = outputs::renewables::onsite_renewable_kwh(&without_exports, &solved.run.optimal);
+    assert!(relative_gap(onsite_only, delivered - to_grid) < 1e-6, "{onsite_only} vs {}", delivered - to_grid);
+}
+
 #[test]
 fn the_business_as_usual_cost_is_the_bill_of_the_plain_load() {
     let (scenario, solved) = full_hourly();

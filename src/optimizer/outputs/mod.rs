@@ -3,8 +3,8 @@
 //! sections with the service's names and `_bau` twins, and the `inputs` echo with the
 //! defaults this optimizer filled.
 //!
-//! Only what this optimizer computes is reported: grid emissions and renewable fractions are
-//! left out rather than made up. The pro forma (payback, IRR, cash flows) and the LCOE are in
+//! Only what this optimizer computes is reported: grid emissions and the grid's renewable
+//! share are left out rather than made up. The pro forma (payback, IRR, cash flows) and the LCOE are in
 //! `cash_flows`.
 
 use serde_json::{json, Map, Value};
@@ -18,6 +18,7 @@ use super::run::{CaseSolution, Optimized};
 
 pub mod cash_flows;
 pub mod monthly_bills;
+pub mod renewables;
 pub mod resilience;
 
 /// API version reported in every body.
@@ -378,7 +379,11 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let mut load = load_outputs(model);
     resilience::load_extras(model, &run.optimal, &mut load);
     outputs.insert("ElectricLoad".into(), Value::Object(load));
-    outputs.insert("Site".into(), resilience::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c)));
+    let mut site = resilience::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c));
+    if let Value::Object(map) = &mut site {
+        map.extend(renewables::site_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
+    }
+    outputs.insert("Site".into(), site);
     let bau_solution = bau.as_ref().map(|(s, _)| *s);
     let arrays: Vec<Value> =
         (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == ArrayKind::Pv).map(|i| pv_outputs(model, i, run, bau_solution)).collect();
