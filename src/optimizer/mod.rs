@@ -26,6 +26,7 @@ pub mod model;
 pub mod outage_inputs;
 pub mod outage_sim;
 pub mod outputs;
+pub mod proforma;
 pub mod pv_costs;
 pub mod run;
 pub mod scenario;

@@ -4,7 +4,7 @@ mypy and IDEs, not ``Any``.
 Every section is a `Record` (read-only attribute and item access to the results mapping). The
 classes below declare the fields that both the embedded/in-process engine and the live service
 report (checked by the tests against a solve and a live results body); any other field is still
-read by attribute or item (``outputs.Financial.simple_payback_years``, typed ``Any``). A section or
+read by attribute or item (``outputs.Site.renewable_electricity_fraction``, typed ``Any``). A section or
 field the run has not got raises `AttributeError` naming what it has, as before: sections are
 present only for the technologies in the scenario.
 
@@ -100,7 +100,10 @@ class Record(Mapping[str, Any]):
 
 class FinancialOutputs(Record):
     """``outputs.Financial``: lifecycle costs ($, present value after tax unless named otherwise).
-    ``npv`` and the ``_bau`` fields are None without a business-as-usual case (off grid)."""
+    ``npv`` and the ``_bau`` fields are None without a business-as-usual case (off grid). The pro
+    forma (payback in years, IRR as a fraction, the offtaker's free cash flows in $ for years 0 to
+    ``analysis_years``) is computed only beside a business-as-usual case: without one the engine
+    leaves those fields out."""
 
     __slots__ = ()
     lcc: float
@@ -130,6 +133,12 @@ class FinancialOutputs(Record):
     replacements_present_cost_after_tax: float
     replacements_future_cost_after_tax: float
     om_and_replacement_present_cost_after_tax: float
+    simple_payback_years: float
+    internal_rate_of_return: float
+    offtaker_annual_free_cashflows: list[float]
+    offtaker_annual_free_cashflows_bau: list[float]
+    offtaker_discounted_annual_free_cashflows: list[float]
+    offtaker_discounted_annual_free_cashflows_bau: list[float]
 
 
 class ElectricTariffOutputs(Record):
@@ -201,6 +210,7 @@ class _RenewableOutputs(Record):
     annual_energy_exported_kwh: float
     lifecycle_om_cost_after_tax: float
     lifecycle_om_cost_after_tax_bau: float | None
+    lcoe_per_kwh: float
     production_factor_series: list[float]
 
 

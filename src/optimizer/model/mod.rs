@@ -223,6 +223,9 @@ pub struct RunSettings {
     pub add_soc_incentive: bool,
     /// Relative gap at which a branch-and-bound search stops (`Settings.optimality_tolerance`).
     pub optimality_tolerance: f64,
+    /// `Site.include_exported_renewable_electricity_in_total`: exported renewable kWh count as
+    /// renewable electricity of the site (results only).
+    pub include_exported_renewable_electricity_in_total: bool,
 }
 
 /// Financial.min/max_initial_capital_costs_before_incentives.
@@ -533,6 +536,10 @@ impl<'a> Reader<'a> {
             run_bau: self.flag(settings_map, "Settings", "run_bau"),
             add_soc_incentive: self.flag(settings_map, "Settings", "add_soc_incentive"),
             optimality_tolerance: self.number(settings_map, "Settings", "optimality_tolerance").max(1e-9),
+            include_exported_renewable_electricity_in_total: {
+                let site = self.section("Site").unwrap_or(self.empty);
+                self.flag(site, "Site", "include_exported_renewable_electricity_in_total")
+            },
         };
         let off_grid = self.off_grid_flag();
         let settings = RunSettings { run_bau: settings.run_bau && !off_grid, ..settings };

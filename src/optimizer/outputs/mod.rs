@@ -3,8 +3,9 @@
 //! sections with the service's names and `_bau` twins, and the `inputs` echo with the
 //! defaults this optimizer filled.
 //!
-//! Only what this optimizer computes is reported: emissions, renewable fractions, payback,
-//! IRR and cash-flow series are left out rather than made up (`Site` is present and empty).
+//! Only what this optimizer computes is reported: grid emissions and the grid's renewable
+//! share are left out rather than made up. The pro forma (payback, IRR, cash flows) and the LCOE are in
+//! `cash_flows`.
 
 use serde_json::{json, Map, Value};
 
@@ -15,6 +16,9 @@ use super::model::{ArrayKind, FilledDefault, Model, Resampled};
 use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
+pub mod cash_flows;
+pub mod monthly_bills;
+pub mod renewables;
 pub mod resilience;
 
 /// API version reported in every body.
@@ -361,13 +365,25 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let optimal = cost_breakdown(model, &run.factors, &run.optimal);
     let bau = run.bau.as_ref().map(|b| (b, cost_breakdown(model, &run.factors, b)));
     let mut outputs = Map::new();
-    outputs.insert("Financial".into(), financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
-    outputs.insert("ElectricTariff".into(), tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
+    let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
+    if let Value::Object(map) = &mut financial {
+        map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
+    }
+    outputs.insert("Financial".into(), financial);
+    let mut tariff = tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
+    if let Value::Object(map) = &mut tariff {
+        map.extend(monthly_bills::monthly_bill_series(model, &run.optimal.dispatch).into_iter().map(|(key, value)| (key.to_string(), value)));
+    }
+    outputs.insert("ElectricTariff".into(), tariff);
     outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     let mut load = load_outputs(model);
     resilience::load_extras(model, &run.optimal, &mut load);
     outputs.insert("ElectricLoad".into(), Value::Object(load));
-    outputs.insert("Site".into(), resilience::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c)));
+    let mut site = resilience::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c));
+    if let Value::Object(map) = &mut site {
+        map.extend(renewables::site_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
+    }
+    outputs.insert("Site".into(), site);
     let bau_solution = bau.as_ref().map(|(s, _)| *s);
     let arrays: Vec<Value> =
         (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == ArrayKind::Pv).map(|i| pv_outputs(model, i, run, bau_solution)).collect();
@@ -509,6 +525,7 @@ fn pv_outputs(model: &Model, array: usize, run: &Optimized, bau: Option<&CaseSol
         "annual_energy_exported_kwh": round6(annual_kwh(model, exports.iter().copied())),
         "lifecycle_om_cost_after_tax": money(om_after_tax(size)),
         "lifecycle_om_cost_after_tax_bau": bau_size.map(|kw| money(om_after_tax(kw))),
+        "lcoe_per_kwh": cash_flows::lcoe_per_kwh(model, run, array),
         "production_factor_series": pv.production_factor,
     })
 }

@@ -57,9 +57,10 @@ def test_one_row_of_sizes_costs_bills_and_emissions(solved: list[OptimizerResult
     outputs = result.raw["outputs"]
     assert values["PV.size_kw"] == outputs["PV"]["size_kw"] > 0
     assert values["Generator.size_kw"] == 50.0
-    for field in ("lcc", "lcc_bau", "npv", "initial_capital_costs", "initial_capital_costs_after_incentives"):
+    for field in ("lcc", "lcc_bau", "npv", "initial_capital_costs", "initial_capital_costs_after_incentives",
+                  "simple_payback_years", "internal_rate_of_return"):
         assert values[f"Financial.{field}"] == outputs["Financial"][field]
-    assert values["Financial.simple_payback_years"] is None and values["Financial.internal_rate_of_return"] is None
+    assert outputs["Financial"]["simple_payback_years"] > 0 and outputs["Financial"]["internal_rate_of_return"] > 0
     tariff = outputs["ElectricTariff"]
     for field in ("year_one_bill_before_tax", "year_one_bill_before_tax_bau", "year_one_energy_cost_before_tax",
                   "year_one_demand_cost_before_tax_bau"):
@@ -98,8 +99,9 @@ def test_summaries_stack_diagonally_in_order(solved: list[OptimizerResult]) -> N
     ]
     assert frame["Generator.size_kw"].to_list() == [None, 50.0, None, None, None]
     assert frame["PV[roof].size_kw"].null_count() == 4
-    # The live body reports payback and IRR, the local engine does not.
-    assert frame["Financial.simple_payback_years"].to_list() == [None, None, None, live.raw["outputs"]["Financial"]["simple_payback_years"], None]
+    # Payback and IRR: the local engine's pro forma and the live body's.
+    paybacks = [result.raw["outputs"]["Financial"]["simple_payback_years"] for result in [*solved, live]]
+    assert frame["Financial.simple_payback_years"].to_list() == [*paybacks, None]
     assert frame.row(4, named=True) | {"run_uuid": None, "status": None} == dict.fromkeys(frame.columns)
     # Each row equals its own summary, the columns it lacks null.
     for index, result in enumerate([*solved, live, failed]):
@@ -225,7 +227,10 @@ def read(result: OptimizerResult) -> None:
     assert_type(result.outputs.ElectricLoad.load_series_kw, list[float])
     assert_type(result.outputs.pv_arrays(), list[PVOutputs])
     assert_type(result.outputs.Site, Record)
-    assert_type(result.outputs.Financial.simple_payback_years, Any)
+    assert_type(result.outputs.Financial.simple_payback_years, float)
+    assert_type(result.outputs.Financial.offtaker_annual_free_cashflows, list[float])
+    assert_type(result.outputs.PV.lcoe_per_kwh, float)
+    assert_type(result.outputs.Site.renewable_electricity_fraction, Any)
     assert_type(result.summary(), pl.DataFrame)
     assert_type(so.summaries([result]), pl.DataFrame)
     assert_type(so.solve_many([]), list[OptimizerResult])

@@ -243,6 +243,73 @@ fn the_lp_objective_equals_the_lifecycle_cost_recomputed_from_the_body() {
     assert!(npv > 0.0, "the optimal case cannot cost more than business as usual");
 }
 
+/// The service's own check ("Solar and ElectricStorage w/BAU and degradation" in REopt.jl's
+/// `test/runtests.jl`): the pro forma's optimal less BAU free cash flows, discounted at the
+/// offtaker's rate, give the reported `npv` (rtol 1e-4; the flows are rounded to cents).
+#[test]
+fn the_pro_forma_cash_flows_discount_to_the_reported_npv() {
+    let (_, solved) = full_hourly();
+    let financial = &solved.outputs["Financial"];
+    let optimal = numbers(&financial["offtaker_annual_free_cashflows"]);
+    let bau = numbers(&financial["offtaker_annual_free_cashflows_bau"]);
+    assert_eq!(optimal.len(), YEARS as usize + 1);
+    let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
+    let from_flows = sunflux::optimizer::proforma::npv(&net, DISCOUNT);
+    let npv = financial["npv"].as_f64().unwrap();
+    assert!(relative_gap(from_flows, npv) < 1e-4, "pro forma NPV {from_flows:.2} vs npv {npv:.2}");
+    let payback = financial["simple_payback_years"].as_f64().unwrap();
+    let irr = financial["internal_rate_of_return"].as_f64().unwrap();
+    assert!(payback > 0.0 && payback < YEARS as f64, "payback {payback}");
+    assert!(irr > DISCOUNT, "a positive NPV at {DISCOUNT} needs an IRR above it, got {irr}");
+    let lcoe = solved.outputs["PV"]["lcoe_per_kwh"].as_f64().unwrap();
+    assert!(lcoe > 0.0 && lcoe < 0.11, "PV built against 0.11 $/kWh energy costs less than that: {lcoe}");
+}
+
+/// The monthly bill series (REopt.jl `electric_tariff.jl`) add up to the year-one parts.
+#[test]
+fn the_monthly_bill_series_add_up_to_the_year_one_bill() {
+    let (_, solved) = full_hourly();
+    let tariff = &solved.outputs["ElectricTariff"];
+    let total = |key: &str| numbers(&tariff[key]).iter().sum::<f64>();
+    for (monthly, year_one) in [
+        ("monthly_energy_cost_series_before_tax", "year_one_energy_cost_before_tax"),
+        ("monthly_demand_cost_series_before_tax", "year_one_demand_cost_before_tax"),
+        ("monthly_fixed_cost_series_before_tax", "year_one_fixed_cost_before_tax"),
+    ] {
+        let year_one = tariff[year_one].as_f64().unwrap();
+        assert!((total(monthly) - year_one).abs() < 0.07, "{monthly}: {} vs {year_one}", total(monthly));
+    }
+    assert_eq!(total("monthly_tou_demand_cost_series_before_tax"), 0.0);
+    assert!((total("monthly_facility_demand_cost_series_before_tax") - total("monthly_demand_cost_series_before_tax")).abs() < 1e-9);
+}
+
+/// `Site`'s on-site renewable electricity (REopt.jl `add_re_elec_calcs`), recomputed from the
+/// body's PV series: to load, to grid (exports count by default), and to storage less the
+/// round-trip loss; without the exports when `include_exported_renewable_electricity_in_total`
+/// is false.
+#[test]
+fn the_onsite_renewable_electricity_is_what_pv_delivers() {
+    let (_, solved) = full_hourly();
+    let pv = &solved.outputs["PV"];
+    let storage = solved.model.storage.as_ref().expect("storage in the scenario");
+    let round_trip = storage.charge_efficiency() * storage.discharge_efficiency();
+    let to_grid: f64 = numbers(&pv["electric_to_grid_series_kw"]).iter().sum();
+    let delivered: f64 = numbers(&pv["electric_to_load_series_kw"]).iter().sum::<f64>()
+        + to_grid
+        + round_trip * numbers(&pv["electric_to_storage_series_kw"]).iter().sum::<f64>();
+    let site = &solved.outputs["Site"];
+    let kwh = site["annual_onsite_renewable_electricity_kwh"].as_f64().unwrap();
+    assert!(relative_gap(kwh, delivered) < 1e-6, "{kwh} vs {delivered}");
+    let load = solved.outputs["ElectricLoad"]["annual_calculated_kwh"].as_f64().unwrap();
+    let fraction = site["onsite_renewable_electricity_fraction_of_elec_load"].as_f64().unwrap();
+    assert!((fraction - kwh / load).abs() < 1e-4, "{fraction} vs {}", kwh / load);
+    assert_eq!(site["annual_onsite_renewable_electricity_kwh_bau"].as_f64(), Some(0.0));
+    let mut without_exports = solved.model.clone();
+    without_exports.settings.include_exported_renewable_electricity_in_total = false;
+    let onsite_only = outputs::renewables::onsite_renewable_kwh(&without_exports, &solved.run.optimal);
+    assert!(relative_gap(onsite_only, delivered - to_grid) < 1e-6, "{onsite_only} vs {}", delivered - to_grid);
+}
+
 #[test]
 fn the_business_as_usual_cost_is_the_bill_of_the_plain_load() {
     let (scenario, solved) = full_hourly();

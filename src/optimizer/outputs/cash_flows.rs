@@ -1,0 +1,121 @@
+//! The pro forma outputs of a run (`Financial.simple_payback_years`, `internal_rate_of_return`,
+//! the offtaker's free cash flows, …) and the technologies' `lcoe_per_kwh`: the inputs of
+//! `optimizer::proforma` gathered from the model, the solutions and their cost breakdowns, in
+//! the service's way (REopt.jl `src/results/proforma.jl` `proforma_results` and
+//! `update_metrics`, `src/results/pv.jl` and `wind.jl` for the LCOE's energy).
+
+use serde_json::{json, Map, Value};
+
+use super::{pv_array_kw, CostBreakdown};
+use crate::optimizer::model::{ArrayKind, Model};
+use crate::optimizer::proforma::{
+    levelized_cost_of_energy, offtaker_pro_forma, CapitalItem, CashFlowInputs, LcoeInputs, OneTimeCost, YearOneCosts,
+};
+use crate::optimizer::run::{CaseSolution, Optimized};
+
+/// Year-one operating amounts of one case from its cost breakdown; O&M is the lifecycle O&M
+/// before tax over its present-worth factor (PV and Wind on their whole size, storage on its
+/// installed cost, the generator's fixed and variable O&M: the service's `om_series`).
+fn year_one_costs(costs: &CostBreakdown, pwf_om: f64) -> YearOneCosts {
+    YearOneCosts {
+        bill: costs.year_one_bill(),
+        export_benefit: costs.year_one_export_benefit,
+        om: if pwf_om > 0.0 { costs.om_before_tax / pwf_om } else { 0.0 },
+        fuel: costs.year_one_fuel_cost,
+    }
+}
+
+/// The capital items of the optimal case: every PV array and Wind with new capacity, storage
+/// when built (the generator has none in the service's pro forma), and the storage
+/// replacement (kW, kWh and constant together, in the battery's replacement year).
+fn capital_items(model: &Model, optimal: &CaseSolution) -> (Vec<CapitalItem>, OneTimeCost) {
+    let mut items: Vec<CapitalItem> = (0..model.pvs.len())
+        .filter_map(|i| {
+            let pv = &model.pvs[i];
+            let new_kw = pv_array_kw(model, optimal, i) - pv.existing_kw;
+            (new_kw > 0.0).then(|| CapitalItem::generation(pv.installed_cost_per_kw * new_kw, new_kw, &pv.incentives))
+        })
+        .collect();
+    let d = &optimal.dispatch;
+    let replacement = match &model.storage {
+        Some(s) if optimal.case.storage && d.storage_kw > 0.0 => {
+            items.push(CapitalItem::storage(s, d.storage_kw, d.storage_kwh));
+            OneTimeCost {
+                cost: d.storage_kw * s.replace_cost_per_kw + d.storage_kwh * s.replace_cost_per_kwh + s.replace_cost_constant,
+                year: s.battery_replacement_year,
+            }
+        }
+        _ => OneTimeCost::default(),
+    };
+    (items, replacement)
+}
+
+/// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
+/// service computes its pro forma only beside one).
+pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
+    let Some(bau) = bau else {
+        return Map::new();
+    };
+    let financial = &model.financial;
+    let (capital_items, storage_replacement) = capital_items(model, &run.optimal);
+    let inputs = CashFlowInputs {
+        analysis_years: financial.analysis_years,
+        elec_cost_escalation_rate_fraction: financial.elec_cost_escalation_rate_fraction,
+        om_cost_escalation_rate_fraction: financial.om_cost_escalation_rate_fraction,
+        generator_fuel_cost_escalation_rate_fraction: financial.generator_fuel_cost_escalation_rate_fraction,
+        offtaker_discount_rate_fraction: financial.offtaker_discount_rate_fraction,
+        offtaker_tax_rate_fraction: financial.offtaker_tax_rate_fraction,
+        initial_capital_costs: optimal.initial_capital_costs,
+        lifecycle_capital_costs_bau: bau.lifecycle_capital_costs(),
+        capital_items,
+        storage_replacement,
+        optimal: year_one_costs(optimal, run.factors.pwf_om),
+        bau: year_one_costs(bau, run.factors.pwf_om),
+    };
+    let result = offtaker_pro_forma(&inputs);
+    let fields = json!({
+        "simple_payback_years": result.simple_payback_years,
+        "internal_rate_of_return": result.internal_rate_of_return,
+        "net_present_cost": 0.0,
+        "annualized_payment_to_third_party": 0.0,
+        "offtaker_annual_free_cashflows": result.offtaker_annual_free_cashflows,
+        "offtaker_annual_free_cashflows_bau": result.offtaker_annual_free_cashflows_bau,
+        "offtaker_discounted_annual_free_cashflows": result.offtaker_discounted_annual_free_cashflows,
+        "offtaker_discounted_annual_free_cashflows_bau": result.offtaker_discounted_annual_free_cashflows_bau,
+        "developer_annual_free_cashflows": [],
+        "capital_costs_after_non_discounted_incentives_without_macrs": result.capital_costs_after_non_discounted_incentives_without_macrs,
+        "capital_costs_after_non_discounted_incentives": result.capital_costs_after_non_discounted_incentives,
+    });
+    match fields {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// `lcoe_per_kwh` of one PV array or Wind of the optimal case ($/kWh). The energy is PV's
+/// year-one production rounded to whole kWh, Wind's levelized annual production rounded the
+/// same way (the fields the service's `calculate_lcoe` reads); discounting and tax are the
+/// offtaker's.
+pub fn lcoe_per_kwh(model: &Model, run: &Optimized, array: usize) -> f64 {
+    let pv = &model.pvs[array];
+    let size = pv_array_kw(model, &run.optimal, array);
+    let new_kw = size - pv.existing_kw;
+    let year_one_kwh = pv.production_factor.iter().sum::<f64>() * size * model.step_hours();
+    let annual_kwh = match pv.kind {
+        ArrayKind::Pv => year_one_kwh.round(),
+        ArrayKind::Wind => (year_one_kwh * run.factors.levelization[array]).round(),
+    };
+    let financial = &model.financial;
+    levelized_cost_of_energy(&LcoeInputs {
+        new_kw,
+        capital_cost: pv.installed_cost_per_kw * new_kw,
+        om_cost_per_kw: pv.om_cost_per_kw,
+        incentives: &pv.incentives,
+        annual_kwh,
+        degradation_fraction: pv.degradation_fraction,
+        analysis_years: financial.analysis_years,
+        discount_rate_fraction: financial.offtaker_discount_rate_fraction,
+        tax_rate_fraction: financial.offtaker_tax_rate_fraction,
+        om_cost_escalation_rate_fraction: financial.om_cost_escalation_rate_fraction,
+    })
+}

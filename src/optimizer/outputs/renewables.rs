@@ -1,0 +1,61 @@
+//! The on-site renewable electricity of `Site` (`annual_onsite_renewable_electricity_kwh`,
+//! `onsite_renewable_electricity_fraction_of_elec_load` and their `_bau` twins), as REopt.jl
+//! `src/constraints/renewable_energy_constraints.jl` (`add_re_elec_calcs`) and
+//! `src/results/site.jl` compute them. The grid's renewable share needs the utility's
+//! renewable-fraction series, which the service fetches from outside data: those outputs are
+//! left out.
+
+use serde_json::{Map, Value};
+
+use crate::optimizer::model::Model;
+use crate::optimizer::run::CaseSolution;
+
+fn round_to(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+/// Renewable kWh consumed on site in one year (kWh):
+///
+/// ```text
+/// dt · Σ_t [ production_t − to_storage_t · (1 − η_charge · η_discharge) − curtailed_t
+///            − (1 − include_exported) · exported_t ]
+/// ```
+/// over PV and Wind (renewable fraction 1) and the generator (its
+/// `fuel_renewable_energy_fraction`; it does not export), production levelized as in the LP.
+pub fn onsite_renewable_kwh(model: &Model, solution: &CaseSolution) -> f64 {
+    let d = &solution.dispatch;
+    let round_trip_loss = model.storage.as_ref().map_or(0.0, |s| 1.0 - s.charge_efficiency() * s.discharge_efficiency());
+    let exported_share = if model.settings.include_exported_renewable_electricity_in_total { 0.0 } else { 1.0 };
+    let generator_fraction = model.generator.as_ref().map_or(0.0, |g| g.fuel_renewable_energy_fraction);
+    let per_step = |t: usize| {
+        let renewables = d.pv_production[t] - d.pv_storage[t] * round_trip_loss - d.pv_curtail[t] - exported_share * d.pv_export(t);
+        let generator = d.generator_load[t] + d.generator_storage[t] * (1.0 - round_trip_loss);
+        renewables + generator_fraction * generator
+    };
+    (0..model.steps()).map(per_step).sum::<f64>() * model.step_hours()
+}
+
+/// The electric load of the year (kWh): the load where the grid serves, the critical load
+/// where it does not (the deterministic outage; off grid, every step).
+pub fn annual_electric_load_kwh(model: &Model) -> f64 {
+    let step_load = |t: usize| if model.grid_available[t] { model.load_kw[t] } else { model.critical_load_kw[t] };
+    (0..model.steps()).map(step_load).sum::<f64>() * model.step_hours()
+}
+
+/// The `Site` fields, kWh to 2 decimals and the fraction to 4 (the service's rounding).
+pub fn site_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolution>) -> Map<String, Value> {
+    let load = annual_electric_load_kwh(model);
+    let mut fields = Map::new();
+    let mut put = |suffix: &str, solution: &CaseSolution| {
+        let kwh = onsite_renewable_kwh(model, solution);
+        fields.insert(format!("annual_onsite_renewable_electricity_kwh{suffix}"), Value::from(round_to(kwh, 2)));
+        let fraction = if load > 0.0 { Value::from(round_to(kwh / load, 4)) } else { Value::Null };
+        fields.insert(format!("onsite_renewable_electricity_fraction_of_elec_load{suffix}"), fraction);
+    };
+    put("", optimal);
+    if let Some(b) = bau {
+        put("_bau", b);
+    }
+    fields
+}

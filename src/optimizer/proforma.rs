@@ -1,0 +1,499 @@
+//! The service's pro forma as pure functions: the offtaker's yearly free cash flows of the
+//! optimal and business-as-usual cases, their simple payback and internal rate of return, and
+//! a technology's levelized cost of energy.
+//!
+//! Formulas follow REopt.jl `src/results/proforma.jl` (`proforma_results`, `update_metrics`,
+//! `npv`, `irr`) and `src/results/financial.jl` (`get_depreciation_schedule`,
+//! `calculate_lcoe`); the direct-ownership (offtaker) branch only, since third-party ownership
+//! is refused by this optimizer, and without production-based incentives (also refused).
+//! Money is in $, years count from 0 (the up-front year) to `analysis_years`.
+
+use super::finance::macrs_schedule;
+use super::model::{PvIncentives, Storage};
+
+/// One technology's up-front cost and the capital incentives the pro forma credits to it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CapitalItem {
+    /// Cash incentives received in year 0: investment-based incentives and rebates ($).
+    pub cash_incentives: f64,
+    /// The basis of the federal ITC and of depreciation ($).
+    pub itc_basis: f64,
+    /// The ITC as a fraction of its basis.
+    pub itc_fraction: f64,
+    /// 0, 5 or 7 (0: no depreciation).
+    pub macrs_option_years: u32,
+    pub macrs_bonus_fraction: f64,
+    pub macrs_itc_reduction: f64,
+}
+
+/// The capacity-based incentives of PV or Wind, in the service's order (utility before state):
+/// `utility_ibi = min(capex · f_u, max_u)`, `utility_cbi = min(kW · r_u, max)`,
+/// `state_ibi = min((capex − utility_ibi − utility_cbi) · f_s, max_s)`,
+/// `state_cbi = min(kW · r_s, max)`, `federal_cbi = kW · r_f` (all $).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct CapacityIncentives {
+    utility_ibi: f64,
+    utility_cbi: f64,
+    state_ibi: f64,
+    state_cbi: f64,
+    federal_cbi: f64,
+}
+
+impl CapacityIncentives {
+    /// REopt.jl `update_metrics` / `calculate_lcoe`: the incentive lines.
+    fn new(capital_cost: f64, new_kw: f64, incentives: &PvIncentives) -> CapacityIncentives {
+        let utility_ibi = (capital_cost * incentives.utility_ibi_fraction).min(incentives.utility_ibi_max);
+        let utility_cbi = (new_kw * incentives.utility_rebate_per_kw).min(incentives.utility_rebate_max);
+        let state_ibi = ((capital_cost - utility_ibi - utility_cbi) * incentives.state_ibi_fraction).min(incentives.state_ibi_max);
+        let state_cbi = (new_kw * incentives.state_rebate_per_kw).min(incentives.state_rebate_max);
+        CapacityIncentives { utility_ibi, utility_cbi, state_ibi, state_cbi, federal_cbi: new_kw * incentives.federal_rebate_per_kw }
+    }
+
+    fn total(&self) -> f64 {
+        self.utility_ibi + self.utility_cbi + self.state_ibi + self.state_cbi + self.federal_cbi
+    }
+
+    /// The capital less the state and utility incentives (the federal rebate stays in).
+    fn pro_forma_itc_basis(&self, capital_cost: f64) -> f64 {
+        capital_cost - self.state_ibi - self.utility_ibi - self.state_cbi - self.utility_cbi
+    }
+}
+
+impl CapitalItem {
+    /// PV or Wind of `new_kw` new capacity costing `capital_cost` before incentives
+    /// (REopt.jl `update_metrics`).
+    pub fn generation(capital_cost: f64, new_kw: f64, incentives: &PvIncentives) -> CapitalItem {
+        let lines = CapacityIncentives::new(capital_cost, new_kw, incentives);
+        CapitalItem {
+            cash_incentives: lines.total(),
+            itc_basis: lines.pro_forma_itc_basis(capital_cost),
+            itc_fraction: incentives.federal_itc_fraction,
+            macrs_option_years: incentives.macrs_option_years,
+            macrs_bonus_fraction: incentives.macrs_bonus_fraction,
+            macrs_itc_reduction: incentives.macrs_itc_reduction,
+        }
+    }
+
+    /// Storage of `kw` and `kwh`: the basis is the whole installed cost (constant included),
+    /// the cash incentives its per-kW and per-kWh rebates (REopt.jl `proforma_results`).
+    pub fn storage(storage: &Storage, kw: f64, kwh: f64) -> CapitalItem {
+        let capital_cost = kw * storage.installed_cost_per_kw + kwh * storage.installed_cost_per_kwh + storage.installed_cost_constant;
+        CapitalItem {
+            cash_incentives: kw * storage.total_rebate_per_kw + kwh * storage.total_rebate_per_kwh,
+            itc_basis: capital_cost,
+            itc_fraction: storage.total_itc_fraction,
+            macrs_option_years: storage.macrs_option_years,
+            macrs_bonus_fraction: storage.macrs_bonus_fraction,
+            macrs_itc_reduction: storage.macrs_itc_reduction,
+        }
+    }
+
+    fn federal_itc(&self) -> f64 {
+        self.itc_fraction * self.itc_basis
+    }
+
+    /// Depreciation ($) in years 1..=`years` (index 0 is year 1).
+    fn depreciation(&self, years: usize) -> Vec<f64> {
+        depreciation_schedule(self.itc_basis, self, years)
+    }
+}
+
+/// MACRS depreciation of `basis` in years 1..=`years` (REopt.jl `get_depreciation_schedule`):
+/// `bonus_basis = basis · (1 − itc · reduction)` (reduction 0 without an ITC),
+/// `macrs_basis = bonus_basis · (1 − bonus)`, year `i` gets `macrs_basis · rate_i` for
+/// `i < years` (as the service, a schedule entry in the last year is dropped) and year 1 also
+/// `bonus · bonus_basis`. Zero everywhere unless the option is 5 or 7 years.
+fn depreciation_schedule(basis: f64, item: &CapitalItem, years: usize) -> Vec<f64> {
+    let mut schedule = vec![0.0; years];
+    let rates = macrs_schedule(item.macrs_option_years);
+    if rates.is_empty() || years == 0 {
+        return schedule;
+    }
+    let reduction = if item.itc_fraction == 0.0 { 0.0 } else { item.macrs_itc_reduction };
+    let bonus_basis = basis - basis * item.itc_fraction * reduction;
+    let macrs_basis = bonus_basis * (1.0 - item.macrs_bonus_fraction);
+    for (year, rate) in schedule.iter_mut().take(years - 1).zip(rates) {
+        *year = macrs_basis * rate;
+    }
+    schedule[0] += item.macrs_bonus_fraction * bonus_basis;
+    schedule
+}
+
+/// A cost paid once, in `year` (not escalated), before tax ($).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct OneTimeCost {
+    pub cost: f64,
+    pub year: u32,
+}
+
+/// Year-one operating amounts of one case, before tax ($, all positive).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct YearOneCosts {
+    /// Everything billed by the utility (`ElectricTariff.year_one_bill_before_tax`).
+    pub bill: f64,
+    pub export_benefit: f64,
+    /// O&M of every technology (escalated at the O&M rate).
+    pub om: f64,
+    /// Generator fuel (escalated at the fuel rate).
+    pub fuel: f64,
+}
+
+/// Everything the offtaker's pro forma reads.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CashFlowInputs {
+    pub analysis_years: u32,
+    pub elec_cost_escalation_rate_fraction: f64,
+    pub om_cost_escalation_rate_fraction: f64,
+    pub generator_fuel_cost_escalation_rate_fraction: f64,
+    pub offtaker_discount_rate_fraction: f64,
+    pub offtaker_tax_rate_fraction: f64,
+    /// `Financial.initial_capital_costs` of the optimal case ($).
+    pub initial_capital_costs: f64,
+    /// `Financial.lifecycle_capital_costs_bau` ($; the BAU's year 0).
+    pub lifecycle_capital_costs_bau: f64,
+    pub capital_items: Vec<CapitalItem>,
+    /// The storage replacement, booked in the battery's replacement year.
+    pub storage_replacement: OneTimeCost,
+    pub optimal: YearOneCosts,
+    pub bau: YearOneCosts,
+}
+
+/// The pro forma outputs (the service's `Financial` names).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ProForma {
+    /// Years 0..=analysis_years, rounded to cents as the service.
+    pub offtaker_annual_free_cashflows: Vec<f64>,
+    pub offtaker_annual_free_cashflows_bau: Vec<f64>,
+    pub offtaker_discounted_annual_free_cashflows: Vec<f64>,
+    pub offtaker_discounted_annual_free_cashflows_bau: Vec<f64>,
+    pub simple_payback_years: f64,
+    pub internal_rate_of_return: f64,
+    pub capital_costs_after_non_discounted_incentives_without_macrs: f64,
+    pub capital_costs_after_non_discounted_incentives: f64,
+}
+
+/// `value · (1 + rate)^y` for y in 1..=years.
+fn escalated(value: f64, rate: f64, years: usize) -> Vec<f64> {
+    (1..=years).map(|y| value * (1.0 + rate).powi(y as i32)).collect()
+}
+
+fn round_to(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
+/// Operating cash flow of a case in years 1..=years, after tax (negative: costs):
+/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y`, times `(1 − tax)`.
+fn operating_after_tax(inputs: &CashFlowInputs, costs: &YearOneCosts, years: usize) -> Vec<f64> {
+    let elec = escalated(-(costs.bill - costs.export_benefit), inputs.elec_cost_escalation_rate_fraction, years);
+    let om = escalated(-costs.om, inputs.om_cost_escalation_rate_fraction, years);
+    let fuel = escalated(-costs.fuel, inputs.generator_fuel_cost_escalation_rate_fraction, years);
+    let after_tax = 1.0 - inputs.offtaker_tax_rate_fraction;
+    (0..years).map(|y| (elec[y] + om[y] + fuel[y]) * after_tax).collect()
+}
+
+/// The offtaker's pro forma (REopt.jl `proforma_results`, direct ownership):
+///
+/// ```text
+/// optimal year 0 = −initial_capital_costs + Σ cash incentives
+/// optimal year y = operating_after_tax_y − replacement (in its year, after tax)
+///                  + tax · Σ depreciation_y + (y = 1: Σ ITC)
+/// bau year 0     = −lifecycle_capital_costs_bau,  bau year y = operating_after_tax_y
+/// discounted_y   = flow_y / (1 + d)^y
+/// ```
+/// The payback and IRR are those of the optimal less the BAU flows.
+pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
+    let years = inputs.analysis_years as usize;
+    let tax = inputs.offtaker_tax_rate_fraction;
+    let discount = inputs.offtaker_discount_rate_fraction;
+    let mut yearly = operating_after_tax(inputs, &inputs.optimal, years);
+    let replacement = inputs.storage_replacement;
+    if (1..=years).contains(&(replacement.year as usize)) {
+        yearly[replacement.year as usize - 1] -= replacement.cost * (1.0 - tax);
+    }
+    let mut depreciation = vec![0.0; years];
+    for item in &inputs.capital_items {
+        depreciation.iter_mut().zip(item.depreciation(years)).for_each(|(total, d)| *total += d);
+    }
+    yearly.iter_mut().zip(&depreciation).for_each(|(flow, d)| *flow += d * tax);
+    let federal_itc: f64 = inputs.capital_items.iter().map(CapitalItem::federal_itc).sum();
+    if let Some(first) = yearly.first_mut() {
+        *first += federal_itc;
+    }
+    let cash_incentives: f64 = inputs.capital_items.iter().map(|item| item.cash_incentives).sum();
+    let replacement_present_cost = replacement.cost * (1.0 - tax) / (1.0 + discount).powi(replacement.year as i32);
+    let without_macrs = inputs.initial_capital_costs - cash_incentives - federal_itc + replacement_present_cost;
+    let optimal: Vec<f64> = std::iter::once(cash_incentives - inputs.initial_capital_costs).chain(yearly).collect();
+    let bau: Vec<f64> =
+        std::iter::once(-inputs.lifecycle_capital_costs_bau).chain(operating_after_tax(inputs, &inputs.bau, years)).collect();
+    let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
+    let discounted = |flows: &[f64]| -> Vec<f64> {
+        flows.iter().enumerate().map(|(y, v)| round_to(v / (1.0 + discount).powi(y as i32), 2)).collect()
+    };
+    let rounded: Vec<f64> = optimal.iter().map(|v| round_to(*v, 2)).collect();
+    ProForma {
+        offtaker_discounted_annual_free_cashflows: discounted(&rounded),
+        offtaker_annual_free_cashflows: rounded,
+        offtaker_annual_free_cashflows_bau: bau.iter().map(|v| round_to(*v, 2)).collect(),
+        offtaker_discounted_annual_free_cashflows_bau: discounted(&bau),
+        simple_payback_years: simple_payback_years(&net),
+        internal_rate_of_return: irr(&net),
+        capital_costs_after_non_discounted_incentives_without_macrs: without_macrs,
+        capital_costs_after_non_discounted_incentives: without_macrs - depreciation.iter().sum::<f64>() * tax,
+    }
+}
+
+/// Net present value of flows in years 0, 1, …: `Σ_y flow_y / (1 + rate)^y` (REopt.jl `npv`).
+pub fn npv(cash_flows: &[f64], rate: f64) -> f64 {
+    cash_flows.iter().enumerate().map(|(y, v)| v / (1.0 + rate).powi(y as i32)).sum()
+}
+
+/// Internal rate of return, rounded to 3 decimals (REopt.jl `irr`): 0 when the undiscounted sum
+/// is negative or when no rate in [0, 0.99] zeroes the NPV; otherwise that rate, found by
+/// bisection (the service brackets the root in the same interval).
+pub fn irr(cash_flows: &[f64]) -> f64 {
+    const HIGHEST: f64 = 0.99;
+    let at_zero = npv(cash_flows, 0.0);
+    if at_zero < 0.0 {
+        return 0.0;
+    }
+    let at_highest = npv(cash_flows, HIGHEST);
+    if at_zero == 0.0 {
+        return 0.0;
+    }
+    if at_highest == 0.0 {
+        return HIGHEST;
+    }
+    if at_zero.signum() == at_highest.signum() {
+        return 0.0;
+    }
+    let (mut low, mut high) = (0.0, HIGHEST);
+    for _ in 0..200 {
+        let middle = 0.5 * (low + high);
+        if npv(cash_flows, middle).signum() == at_zero.signum() {
+            low = middle;
+        } else {
+            high = middle;
+        }
+    }
+    round_to(0.5 * (low + high), 3)
+}
+
+/// Simple payback (years, 2 decimals) of net flows in years 0..=n (REopt.jl
+/// `proforma_results`): 0 when the cumulative flow is still negative at the end; otherwise,
+/// over years 1..n−1, a whole year for each year whose cumulative flow is negative and, in the
+/// year it turns positive, the fraction `−cumulative_{y−1} / flow_y`. (As the service, the last
+/// year is not examined.)
+pub fn simple_payback_years(net: &[f64]) -> f64 {
+    let cumulative: Vec<f64> = net.iter().scan(0.0, |sum, v| {
+        *sum += v;
+        Some(*sum)
+    }).collect();
+    if cumulative.last().is_none_or(|last| *last < 0.0) {
+        return 0.0;
+    }
+    let years = net.len() - 1;
+    let mut payback = 0.0;
+    for y in 1..years {
+        if cumulative[y] < 0.0 {
+            payback += 1.0;
+        } else if cumulative[y - 1] < 0.0 && cumulative[y] > 0.0 {
+            payback -= cumulative[y - 1] / net[y];
+        }
+    }
+    round_to(payback, 2)
+}
+
+/// What a technology's levelized cost of energy reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LcoeInputs<'a> {
+    pub new_kw: f64,
+    /// Up-front cost of the new capacity before incentives ($).
+    pub capital_cost: f64,
+    pub om_cost_per_kw: f64,
+    pub incentives: &'a PvIncentives,
+    /// The energy the service divides by (kWh/year: PV's year-one production, Wind's
+    /// levelized annual production).
+    pub annual_kwh: f64,
+    pub degradation_fraction: f64,
+    pub analysis_years: u32,
+    pub discount_rate_fraction: f64,
+    pub tax_rate_fraction: f64,
+    pub om_cost_escalation_rate_fraction: f64,
+}
+
+/// Levelized cost of energy ($/kWh, 4 decimals; REopt.jl `calculate_lcoe`), 0 without new
+/// capacity:
+///
+/// ```text
+/// lcoe = (capex + NPV(om) − cbi − ibi − ITC/(1+d) − NPV(tax · (om_y + depreciation_y)))
+///        / Σ_y kWh · (1−g)^(y−1) / (1+d)^y
+/// ```
+/// with `om_y = kW · om · (1+e_om)^y`, the ITC on the capital less every incentive (the federal
+/// rebate included, unlike the pro forma), and production incentives absent (refused here).
+pub fn levelized_cost_of_energy(inputs: &LcoeInputs) -> f64 {
+    if inputs.new_kw == 0.0 {
+        return 0.0;
+    }
+    let years = inputs.analysis_years as usize;
+    let d = inputs.discount_rate_fraction;
+    let discount = |y: usize| (1.0 + d).powi(-(y as i32));
+    let om = escalated(inputs.new_kw * inputs.om_cost_per_kw, inputs.om_cost_escalation_rate_fraction, years);
+    let npv_om: f64 = om.iter().enumerate().map(|(i, v)| v * discount(i + 1)).sum();
+    let lines = CapacityIncentives::new(inputs.capital_cost, inputs.new_kw, inputs.incentives);
+    let itc_basis = lines.pro_forma_itc_basis(inputs.capital_cost) - lines.federal_cbi;
+    let item = CapitalItem {
+        itc_basis,
+        itc_fraction: inputs.incentives.federal_itc_fraction,
+        macrs_option_years: inputs.incentives.macrs_option_years,
+        macrs_bonus_fraction: inputs.incentives.macrs_bonus_fraction,
+        macrs_itc_reduction: inputs.incentives.macrs_itc_reduction,
+        ..CapitalItem::default()
+    };
+    let npv_itc = item.federal_itc() * discount(1);
+    let depreciation = item.depreciation(years);
+    let npv_deductions: f64 =
+        om.iter().zip(&depreciation).enumerate().map(|(i, (o, dep))| (o + dep) * inputs.tax_rate_fraction * discount(i + 1)).sum();
+    let npv_energy: f64 = (1..=years)
+        .map(|y| inputs.annual_kwh * discount(y) * (1.0 - inputs.degradation_fraction).powi(y as i32 - 1))
+        .sum();
+    round_to((inputs.capital_cost + npv_om - lines.total() - npv_itc - npv_deductions) / npv_energy, 4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_incentives() -> PvIncentives {
+        PvIncentives {
+            federal_itc_fraction: 0.0,
+            macrs_option_years: 0,
+            macrs_bonus_fraction: 0.0,
+            macrs_itc_reduction: 0.0,
+            state_ibi_fraction: 0.0,
+            state_ibi_max: 1e10,
+            utility_ibi_fraction: 0.0,
+            utility_ibi_max: 1e10,
+            federal_rebate_per_kw: 0.0,
+            state_rebate_per_kw: 0.0,
+            state_rebate_max: 1e10,
+            utility_rebate_per_kw: 0.0,
+            utility_rebate_max: 1e10,
+        }
+    }
+
+    #[test]
+    fn irr_of_a_known_stream() {
+        // −100 then 60 and 60: 60/(1+r) + 60/(1+r)² = 100 gives r = 0.1306623…
+        assert_eq!(irr(&[-100.0, 60.0, 60.0]), 0.131);
+        // −1000 then 1100: exactly 10 %.
+        assert_eq!(irr(&[-1000.0, 1100.0]), 0.1);
+        // Never paid back: the service reports 0.
+        assert_eq!(irr(&[-100.0, 10.0, 10.0]), 0.0);
+        // A rate above 99 % is outside the service's bracket: 0.
+        assert_eq!(irr(&[-1.0, 5.0]), 0.0);
+    }
+
+    #[test]
+    fn payback_of_a_known_stream() {
+        // Cumulative −100, −60, −20, +20: two whole years, then 20/40 of the third.
+        assert_eq!(simple_payback_years(&[-100.0, 40.0, 40.0, 40.0, 40.0]), 2.5);
+        // Still negative at the end: 0.
+        assert_eq!(simple_payback_years(&[-100.0, 10.0, 10.0]), 0.0);
+        // As the service, the last year is not examined: paid back only in year 3 of 3 gives 2.
+        assert_eq!(simple_payback_years(&[-100.0, 30.0, 30.0, 50.0]), 2.0);
+    }
+
+    #[test]
+    fn npv_discounts_from_year_zero() {
+        assert!((npv(&[-100.0, 110.0], 0.1)).abs() < 1e-12);
+        assert!((npv(&[1.0, 1.0, 1.0], 0.0) - 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn depreciation_with_bonus_and_itc_reduction() {
+        // 1000 $ basis, ITC 30 %, half of it off the basis: 850; bonus 60 % → 510 in year 1,
+        // the remaining 340 on the 5-year schedule.
+        let item = CapitalItem {
+            itc_basis: 1000.0,
+            itc_fraction: 0.3,
+            macrs_option_years: 5,
+            macrs_bonus_fraction: 0.6,
+            macrs_itc_reduction: 0.5,
+            ..CapitalItem::default()
+        };
+        let schedule = item.depreciation(20);
+        assert!((schedule[0] - (510.0 + 340.0 * 0.2)).abs() < 1e-9);
+        assert!((schedule[1] - 340.0 * 0.32).abs() < 1e-9);
+        assert!((schedule.iter().sum::<f64>() - 850.0).abs() < 1e-9);
+        // A 5-year analysis drops the schedule's sixth year and its own last year (the service's `i < years`).
+        let short = item.depreciation(5);
+        assert!((short[4]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn pro_forma_of_a_small_pv_case() {
+        // 10 kW at 1000 $/kW, no tax, no escalation, no discount: year 0 is −10,000; the bill
+        // falls from 3000 to 1000 $ and O&M is 100 $/year, so each year nets 1900 $.
+        let item = CapitalItem::generation(10_000.0, 10.0, &no_incentives());
+        let inputs = CashFlowInputs {
+            analysis_years: 10,
+            initial_capital_costs: 10_000.0,
+            capital_items: vec![item],
+            optimal: YearOneCosts { bill: 1000.0, om: 100.0, ..YearOneCosts::default() },
+            bau: YearOneCosts { bill: 3000.0, ..YearOneCosts::default() },
+            ..CashFlowInputs::default()
+        };
+        let result = offtaker_pro_forma(&inputs);
+        assert_eq!(result.offtaker_annual_free_cashflows[0], -10_000.0);
+        assert_eq!(result.offtaker_annual_free_cashflows[1], -1100.0);
+        assert_eq!(result.offtaker_annual_free_cashflows_bau[1], -3000.0);
+        // Cumulative net −10,000 + 1900·y: negative for 5 years, then 500/1900 of the sixth.
+        assert_eq!(result.simple_payback_years, 5.26);
+        assert!((npv(&[-10_000.0, 1900.0, 1900.0, 1900.0, 1900.0, 1900.0, 1900.0, 1900.0, 1900.0, 1900.0, 1900.0], result.internal_rate_of_return)).abs() < 50.0);
+        // The X/Y payback the service's own test checks: capital after incentives / savings.
+        assert!((result.capital_costs_after_non_discounted_incentives / 1900.0 - 5.26).abs() < 0.01);
+    }
+
+    #[test]
+    fn pro_forma_taxes_replacement_and_itc() {
+        // Tax 20 %, ITC 30 % on 1000 $, a 100 $ replacement in year 2, everything else zero.
+        let item = CapitalItem { itc_basis: 1000.0, itc_fraction: 0.3, ..CapitalItem::default() };
+        let inputs = CashFlowInputs {
+            analysis_years: 3,
+            offtaker_tax_rate_fraction: 0.2,
+            offtaker_discount_rate_fraction: 0.1,
+            initial_capital_costs: 1000.0,
+            capital_items: vec![item],
+            storage_replacement: OneTimeCost { cost: 100.0, year: 2 },
+            ..CashFlowInputs::default()
+        };
+        let result = offtaker_pro_forma(&inputs);
+        assert_eq!(result.offtaker_annual_free_cashflows, vec![-1000.0, 300.0, -80.0, 0.0]);
+        assert_eq!(result.offtaker_discounted_annual_free_cashflows, vec![-1000.0, 272.73, -66.12, 0.0]);
+        // 1000 − 300 + 80/1.1² = 766.12 (the replacement's present cost after tax).
+        assert!((result.capital_costs_after_non_discounted_incentives_without_macrs - 766.1157).abs() < 1e-3);
+    }
+
+    #[test]
+    fn lcoe_without_incentives_or_tax() {
+        // 1 kW at 1000 $, 10 $/year O&M, 1000 kWh/year for 2 years at 10 %: the NPV of the
+        // energy is 1000/1.1 + 1000/1.21 = 1735.54 kWh, of the O&M 17.36 $.
+        let incentives = no_incentives();
+        let inputs = LcoeInputs {
+            new_kw: 1.0,
+            capital_cost: 1000.0,
+            om_cost_per_kw: 10.0,
+            incentives: &incentives,
+            annual_kwh: 1000.0,
+            degradation_fraction: 0.0,
+            analysis_years: 2,
+            discount_rate_fraction: 0.1,
+            tax_rate_fraction: 0.0,
+            om_cost_escalation_rate_fraction: 0.0,
+        };
+        let expected = (1000.0 + 10.0 / 1.1 + 10.0 / 1.21) / (1000.0 / 1.1 + 1000.0 / 1.21);
+        assert_eq!(levelized_cost_of_energy(&inputs), (expected * 1e4_f64).round() / 1e4);
+        assert_eq!(levelized_cost_of_energy(&LcoeInputs { new_kw: 0.0, ..inputs }), 0.0);
+    }
+}
