@@ -278,3 +278,21 @@ def test_no_source_file_is_longer_than_a_reader_can_hold() -> None:
     too_long = {name: count for name, count in lengths.items() if count > LONGEST_SOURCE_FILE and name not in LONG_FILE_EXCEPTIONS}
     assert too_long == {}
     assert all(lengths.get(name, 0) > LONGEST_SOURCE_FILE for name in LONG_FILE_EXCEPTIONS), "an exception no longer needed"
+
+
+def test_tests_are_arranged_by_area_as_the_package_is() -> None:
+    """Python tests sit in `tests/python/<area>/`, Rust integration tests in `tests/rust/<area>/`,
+    each declared in Cargo.toml with its path (cargo would otherwise run a stray `tests/x.rs`
+    unnoticed), and no test module imports another: what they share lives in `support`."""
+    import tomllib
+
+    tracked = subprocess.run(["git", "ls-files", "tests"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    sources = [name for name in tracked if name.endswith((".py", ".rs")) and not name.startswith("tests/data/")]
+    by_area = [name for name in sources if name.startswith(("tests/python/", "tests/rust/")) and name.count("/") == 3]
+    misplaced = sorted(set(sources) - set(by_area) - {"tests/python/conftest.py"})
+    assert misplaced == []
+    declared = {test["path"] for test in tomllib.loads((ROOT / "Cargo.toml").read_text())["test"]}
+    assert declared == {name for name in sources if name.startswith("tests/rust/")}
+    python_tests = [name for name in sources if name.startswith("tests/python/")]
+    importing_a_test = [name for name in python_tests if re.search(r"^\s*(from|import) test_", (ROOT / name).read_text(), re.M)]
+    assert importing_a_test == []
