@@ -732,7 +732,8 @@ async def _bulk_in_tasks(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
 
 
 class ClimateService(_ClimateBase):
-    """``client.climate``: the climate download service."""
+    """``client.climate``: the climate download service. The client builds it when it is made;
+    users do not construct it."""
 
     download_csv = blocking(_ClimateBase._download_csv)
     request = blocking(_ClimateBase._request)
@@ -782,7 +783,8 @@ def _bulk_arguments(points: Any, years: Any, workers: Any) -> tuple[list[Any], l
 
 @async_twin_of(ClimateService)
 class AsyncClimateService(_ClimateBase):
-    """``async_client.climate``: the climate download service, awaitable."""
+    """``async_client.climate``: the climate download service, awaitable. The client builds it
+    when it is made; users do not construct it."""
 
     download_csv = awaitable(_ClimateBase._download_csv)
     request = awaitable(_ClimateBase._request)

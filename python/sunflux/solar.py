@@ -267,13 +267,15 @@ class _SolarBase:
 
 
 class SolarService(_SolarBase):
-    """``client.solar``: the solar dataset query."""
+    """``client.solar``: the solar dataset query. The client builds it when it is made; users do
+    not construct it."""
 
     data_query = blocking(_SolarBase._data_query)
 
 
 @async_twin_of(SolarService)
 class AsyncSolarService(_SolarBase):
-    """``async_client.solar``: the solar dataset query, awaitable."""
+    """``async_client.solar``: the solar dataset query, awaitable. The client builds it when it is
+    made; users do not construct it."""
 
     data_query = awaitable(_SolarBase._data_query)
