@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import enum
+import functools
 import importlib
 import inspect
 import re
@@ -255,13 +256,14 @@ def _init_attributes(cls: type) -> set[str]:
 
 
 def _data_attributes(cls: type) -> tuple[set[str], set[str]]:
-    """(dataclass fields, other data attributes) a class exposes: its properties and slots, the
-    instance attributes its ``__init__`` sets, its enum members; those of Python's and other
-    libraries' bases (``args`` of exceptions, ``real`` of ints) are not sunflux's to document."""
+    """(dataclass fields, other data attributes) a class exposes: its properties (cached ones too)
+    and slots, the instance attributes its ``__init__`` sets, its enum members; those of Python's
+    and other libraries' bases (``args`` of exceptions, ``real`` of ints) are not sunflux's to document."""
     own = {name for base in _sunflux_bases(cls) for name in vars(base)}
     other = {name for name, value in inspect.getmembers(cls)
              if name in own and not name.startswith("_")
-             and (isinstance(value, property) or inspect.isdatadescriptor(value) and not inspect.isroutine(value))}
+             and (isinstance(value, (property, functools.cached_property))
+                  or inspect.isdatadescriptor(value) and not inspect.isroutine(value))}
     other |= _init_attributes(cls)
     if issubclass(cls, enum.Enum):
         other |= {member.name for member in cls}
