@@ -82,7 +82,7 @@ class ClimateMetadata:
     local_time_zone : float or None
         The site's standard-time offset from UTC [h].
     units : dict of str to str
-        Each frame column's unit (``W/m2``, ``C``, ``m/s`` ... as the file writes them).
+        Each frame column's unit, as the file writes it.
     version : str
         The data set's version, as the file gives it.
     columns : dict of str to str

@@ -45,11 +45,11 @@ class ModuleType(enum.IntEnum):
     Attributes
     ----------
     STANDARD : int
-        0: crystalline silicon, temperature coefficient of power −0.47 [%/°C].
+        0: standard modules, temperature coefficient of power −0.47 [%/°C].
     PREMIUM : int
-        1: with anti-reflective glass, −0.35 [%/°C].
+        1: premium modules (anti-reflective glass), −0.35 [%/°C].
     THIN_FILM : int
-        2: thin film, −0.20 [%/°C].
+        2: thin-film modules, −0.20 [%/°C].
     """
 
     STANDARD = 0
@@ -63,13 +63,13 @@ class ArrayType(enum.IntEnum):
     Attributes
     ----------
     FIXED_OPEN_RACK : int
-        0: fixed, open rack (air on both sides of the modules).
+        0: fixed, open rack.
     FIXED_ROOF_MOUNT : int
-        1: fixed, roof mount (hotter modules).
+        1: fixed, roof mount.
     ONE_AXIS : int
         2: one-axis tracking.
     ONE_AXIS_BACKTRACKING : int
-        3: one-axis tracking with backtracking (no row-to-row shading).
+        3: one-axis tracking with backtracking.
     TWO_AXIS : int
         4: two-axis tracking.
     """
