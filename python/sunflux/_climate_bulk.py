@@ -6,20 +6,19 @@ pool for the blocking client and asyncio tasks for the awaitable one. Kept apart
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from sunflux import _core
 from sunflux._errors import ParameterError
 from sunflux._frames import with_local_time
 from sunflux._progress import Progress, progress_flag
-from sunflux.climate import ClimateTable, _attributes
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
     import polars as pl
 
-    from sunflux.climate import _ClimateBase, _CsvArgs
+    from sunflux.climate import ClimateTable, _ClimateBase, _CsvArgs
 
 #: One site-year of a bulk download: (index of the point, lat, lon, year).
 _SiteYear = tuple[int, float, float, int]
@@ -27,7 +26,9 @@ _SiteYear = tuple[int, float, float, int]
 
 class BulkPlan:
     """A checked bulk download: the site-years in order, each one's cache key and request
-    arguments, the cache, the progress bar and the stop token; `frame` joins the results."""
+    arguments, the cache, the progress bar and the stop token; `frame` joins the results.
+    ``sunflux.climate`` passes in its table class and the attributes as the core's text, so this
+    module imports nothing from it (the import graph points one way)."""
 
     def __init__(
         self,
@@ -36,7 +37,7 @@ class BulkPlan:
         points: Sequence[tuple[float, float]],
         years: Iterable[int],
         email: str,
-        attributes: Iterable[str] | str | None,
+        attribute_text: Any,
         utc: bool,
         leap_day: bool,
         full_name: str | None,
@@ -46,13 +47,14 @@ class BulkPlan:
         cache_dir: str | os.PathLike[str] | None,
         progress: bool,
         workers: int,
+        make_table: Callable[[Any], ClimateTable],
     ) -> None:
         from sunflux._cache import SiteYearCache
 
         progress_flag(progress)
         year_list, point_list = _bulk_arguments(points, years, workers)
         self.jobs: list[_SiteYear] = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
-        attribute_text = _attributes(attributes)
+        self.make_table = make_table
         self.keys = {job: base._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in self.jobs}
         self.workers = min(workers, _core.CLIMATE_IN_FLIGHT)
         self.cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
@@ -108,7 +110,7 @@ def bulk_in_threads(plan: BulkPlan, trace: bool) -> pl.DataFrame:
         cached = plan.cached(job)
         if cached is not None:
             return job, cached, True
-        table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop).wait())
+        table = plan.make_table(_core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop).wait())
         return job, plan.keep(job, table), False
 
     import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
@@ -140,7 +142,7 @@ async def bulk_in_tasks(plan: BulkPlan, trace: bool) -> pl.DataFrame:
                 plan.done(job, cached, True)
                 return
             core = await _core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop)
-            plan.done(job, await asyncio.to_thread(plan.keep, job, ClimateTable(core)), False)
+            plan.done(job, await asyncio.to_thread(plan.keep, job, plan.make_table(core)), False)
 
     tasks = [asyncio.ensure_future(one(job)) for job in plan.jobs]
     try:

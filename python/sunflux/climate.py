@@ -668,7 +668,8 @@ class _ClimateBase:
         """
         from sunflux._climate_bulk import BulkPlan, bulk_in_tasks, bulk_in_threads
 
-        plan = BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
+        plan = BulkPlan(self, dataset, points, years, email, _attributes(attributes), utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers,
+                        ClimateTable)
         trace = self._handle.trace()
         return Call(lambda: bulk_in_threads(plan, trace), lambda: bulk_in_tasks(plan, trace))
 
