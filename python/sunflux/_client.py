@@ -65,7 +65,18 @@ def resolve_api_key(api_key: str | None) -> str | None:
 
 
 class RateLimit(NamedTuple):
-    """The latest ``X-RateLimit-Limit`` and ``X-RateLimit-Remaining`` values (None before any)."""
+    """The latest ``X-RateLimit-Limit`` and ``X-RateLimit-Remaining`` values (None before any).
+
+    A named tuple, as `Client.rate_limit` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    limit : int or None
+        Requests the key may make in the service's rolling window (an hour on the
+        public service).
+    remaining : int or None
+        Requests left in the current window.
+    """
 
     limit: int | None
     remaining: int | None
@@ -161,6 +172,78 @@ def _through_handle(
 
 
 _CLOSED = "this {kind} was closed ({how} or the end of its with block); make a new one to send requests"
+
+
+#: The Parameters and Attributes of `Client` and `AsyncClient`: one constructor, one text; only the
+#: service classes the attributes hold differ (``{climate}`` ... are filled in per class).
+_CLIENT_SECTIONS = """
+Parameters
+----------
+api_key : str, optional
+    The 40-character key; by default ``SUNFLUX_API_KEY``, ``NLR_API_KEY`` or ``NREL_API_KEY``.
+base_url : str, optional
+    By default ``SUNFLUX_BASE_URL`` or ``https://developer.nlr.gov``. Plain ``http://`` is
+    refused except for loopback hosts.
+auth : {{"header", "query", "basic"}}, default "header"
+    ``"header"`` (``X-Api-Key``), ``"query"`` (``api_key=``) or ``"basic"``.
+routes : {{"spec", "nlr"}}, optional
+    ``"spec"`` (paths exactly as the spec) or ``"nlr"`` (the public host's paths). By default
+    ``"nlr"`` for the public host and ``"spec"`` for any other base URL.
+timeout : float, default 60.0
+    Time for one attempt, from connecting to the last byte of the body [s]. A call may make
+    several attempts; ``deadline`` bounds the whole call.
+retries : int, default 3
+    Extra attempts for idempotent requests after connect errors, timeouts, 5xx, HTML gateway
+    pages and 429 (``Retry-After`` honoured).
+backoff : float, default 0.5
+    First delay of the jittered exponential backoff between attempts [s].
+retry_rate_limited : bool, default True
+    Whether a 429 answer is retried after its ``Retry-After``; False raises `RateLimitError` at
+    once (the window is rolling, so retrying burns quota).
+throttle : bool, default True
+    The spec's client-side limits are on by default; False turns them off.
+limits : mapping of str to ServiceLimits, optional
+    Replaces the limits of named service classes, e.g.
+    ``{{"climate_csv": ServiceLimits(min_interval=0.5)}}``.
+urdb_base_url : str, optional
+    The Utility Rate Database API the optimizer's rates come from; by default
+    ``SUNFLUX_URDB_BASE_URL`` or ``https://api.openei.org``. The key travels there as the
+    ``api_key`` query parameter.
+deadline : float or None, default 600
+    Time one call may take in all: every attempt, the backoff between them and waits for the
+    client-side limits [s]; None for no bound. Past it: `TransportError`.
+max_bytes : mapping of str to int, optional
+    Raises the size cap of one kind of answer [bytes], e.g. ``{{"climate_zip": 8 * 2**30}}``
+    (names and defaults: ``sunflux.limits()``); a larger answer is refused with `ApiError`.
+
+Attributes
+----------
+climate : {climate}
+    The climate (NSRDB) download service.
+optimizer : {optimizer}
+    The optimizer (REopt) jobs.
+solar : {solar}
+    The solar dataset query.
+pv : {pv}
+    The PVWatts estimate and the local engines.
+technical_potential : {potential}
+    The technical-potential explorer jobs.
+base_url : str
+    The base URL every request is joined to (no key in it).
+urdb_base_url : str
+    The Utility Rate Database API's base URL.
+routes : str
+    The route profile in use: ``"spec"`` or ``"nlr"``.
+rate_limit : RateLimit
+    The latest rate-limit headers the service sent.
+closed : bool
+    Whether the client was closed (or the `LocalService` it was made by).
+
+Notes
+-----
+Every argument is checked when the client is built and all problems are reported at once
+(`ParameterError`).
+"""
 
 
 class _ClientBase:
@@ -267,43 +350,10 @@ class _ClientBase:
 
 
 class Client(_ClientBase):
-    """Blocking client for every service of the spec.
-
-    Parameters
-    ----------
-    api_key:
-        40-character key; defaults to ``SUNFLUX_API_KEY``, ``NLR_API_KEY`` or ``NREL_API_KEY``.
-    base_url:
-        Defaults to ``SUNFLUX_BASE_URL`` or ``https://developer.nlr.gov``. Plain ``http://`` is
-        refused except for loopback hosts.
-    auth:
-        ``"header"`` (``X-Api-Key``, default), ``"query"`` (``api_key=``) or ``"basic"``.
-    routes:
-        ``"spec"`` (paths exactly as the spec) or ``"nlr"`` (the public host's paths). Defaults to
-        ``"nlr"`` for the public host and ``"spec"`` for any other base URL.
-    timeout:
-        Seconds for one attempt, from connecting to the last byte of the body. A call may make
-        several attempts; ``deadline`` bounds the whole call.
-    retries:
-        Extra attempts for idempotent requests after connect errors, timeouts, 5xx, HTML gateway
-        pages and 429 (``Retry-After`` honoured), with jittered exponential backoff from ``backoff`` s.
-    throttle, limits:
-        The spec's client-side limits are on by default; ``throttle=False`` turns them off and
-        ``limits={"climate_csv": ServiceLimits(min_interval=0.5)}`` replaces one class's limits.
-    urdb_base_url:
-        The Utility Rate Database API the optimizer's rates come from; defaults to
-        ``SUNFLUX_URDB_BASE_URL`` or ``https://api.openei.org``. The key travels there as the
-        ``api_key`` query parameter.
-    deadline:
-        Seconds one call may take in all: every attempt, the backoff between them and waits for
-        the client-side limits (default 600; None for no bound). Past it: `TransportError`.
-    max_bytes:
-        Raises the size cap of one kind of answer, e.g. ``{"climate_zip": 8 * 2**30}`` (names and
-        defaults: ``sunflux.limits()``); a larger answer is refused with `ApiError`.
-
-    Every argument is checked when the client is built and all problems are reported at once
-    (`ParameterError`).
-    """
+    __doc__ = "Blocking client for every service of the spec.\n" + _CLIENT_SECTIONS.format(
+        climate="ClimateService", optimizer="OptimizerService",
+        solar="SolarService", pv="PvService",
+        potential="TechnicalPotentialService")
 
     def _attach_services(self) -> None:
         from sunflux.pv import PvService
@@ -341,7 +391,10 @@ class Client(_ClientBase):
 
 
 class AsyncClient(_ClientBase):
-    """The same calls as `Client`, each returning an awaitable (asyncio, Jupyter)."""
+    __doc__ = "The same calls as `Client`, each returning an awaitable (asyncio, Jupyter).\n" + _CLIENT_SECTIONS.format(
+        climate="AsyncClimateService",
+        optimizer="AsyncOptimizerService", solar="AsyncSolarService",
+        pv="AsyncPvService", potential="AsyncTechnicalPotentialService")
 
     def _attach_services(self) -> None:
         from sunflux.pv import AsyncPvService

@@ -32,7 +32,10 @@ __all__ = [
 
 
 class SunfluxError(Exception):
-    """Base class of every error sunflux raises."""
+    """Base class of every error sunflux raises.
+
+    It carries only the message (``str(error)``); the subclasses below add their attributes.
+    """
 
 
 class ParameterError(SunfluxError, ValueError):
@@ -46,6 +49,12 @@ class ParameterError(SunfluxError, ValueError):
         The problems (strings or problem objects); one string is one problem.
     message : str, optional
         The exception's text; by default the one problem, or "N problems:" and a list.
+
+    Attributes
+    ----------
+    errors : list
+        Every problem found (strings, or problem objects whose ``str`` is readable, such as
+        `~sunflux.optimizer.Problem`).
     """
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
@@ -73,6 +82,12 @@ class MissingFileError(ParameterError, FileNotFoundError):
         The problems (strings or problem objects); one string is one problem.
     message : str, optional
         The exception's text; by default the one problem, or "N problems:" and a list.
+
+    Attributes
+    ----------
+    errors : list
+        Every problem found (strings, or problem objects whose ``str`` is readable, such as
+        `~sunflux.optimizer.Problem`).
     """
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
@@ -90,6 +105,12 @@ class ArgumentError(ParameterError, TypeError):
         The problems (strings or problem objects); one string is one problem.
     message : str, optional
         The exception's text; by default the one problem, or "N problems:" and a list.
+
+    Attributes
+    ----------
+    errors : list
+        Every problem found (strings, or problem objects whose ``str`` is readable, such as
+        `~sunflux.optimizer.Problem`).
     """
 
     def __init__(self, errors: Sequence[Any] | str, message: str | None = None) -> None:
@@ -97,15 +118,15 @@ class ArgumentError(ParameterError, TypeError):
 
 
 class TransportError(SunfluxError):
-    """The request could not be completed: connection, TLS, timeout or a truncated body."""
+    """The request could not be completed: connection, TLS, timeout or a truncated body.
+
+    It carries only the message, which says what failed and, after retries, "gave up after N
+    attempts".
+    """
 
 
 class ApiError(SunfluxError):
     """The service answered with an error.
-
-    Attributes: ``status`` (HTTP status), ``errors`` (the service's messages), ``code`` (the
-    gateway's error code such as ``API_KEY_INVALID``, or None), ``body`` (the response text with
-    the API key redacted), ``url`` (the request URL without the key).
 
     Parameters
     ----------
@@ -122,8 +143,25 @@ class ApiError(SunfluxError):
     url : str, default ""
         The request URL without the key.
     retry_after : float, optional
-        Seconds the service asked to wait before retrying (``Retry-After``).
+        Time the service asked to wait before retrying (``Retry-After``) [s].
     remaining : int, optional
+        Requests left in the key's window, as the service reported.
+
+    Attributes
+    ----------
+    status : int
+        The HTTP status (0 when there was none).
+    errors : list of str
+        The service's messages.
+    code : str or None
+        The gateway's error code (``API_KEY_INVALID``, ``OVER_RATE_LIMIT`` ...).
+    body : str
+        The response text, the API key redacted.
+    url : str
+        The request URL without the key.
+    retry_after : float or None
+        Time the service asked to wait before retrying (``Retry-After``) [s].
+    remaining : int or None
         Requests left in the key's window, as the service reported.
     """
 
@@ -192,6 +230,20 @@ class ServerError(ApiError):
     """5xx, an HTML gateway page, or a "Data processing failure"."""
 
 
+def _share_api_error_sections(*subclasses: type[ApiError]) -> None:
+    """Appends `ApiError`'s Parameters and Attributes sections to each subclass's docstring: the
+    subclasses take the same arguments and carry the same payload, so the text is kept once."""
+    doc = ApiError.__doc__
+    if doc is None:  # python -OO strips docstrings
+        return
+    sections = doc[doc.index("    Parameters\n"):]
+    for cls in subclasses:
+        cls.__doc__ = f"{cls.__doc__}\n\n{sections}"
+
+
+_share_api_error_sections(ValidationError, AuthError, RateLimitError, QueueFullError, NotFoundError, ServerError)
+
+
 class JobFailed(SunfluxError):
     """An optimizer or technical-potential job ended in error; ``messages`` holds what it said.
 
@@ -204,6 +256,15 @@ class JobFailed(SunfluxError):
     messages : object, optional
         What the job said (the optimizer's ``messages`` dict; ``{}`` by default).
     status : str, default ""
+        The job's final status.
+
+    Attributes
+    ----------
+    job_id : str
+        The job's id.
+    messages : object
+        What the job said (the optimizer's ``messages`` dict, ``{}`` when it said nothing).
+    status : str
         The job's final status.
     """
 
@@ -231,6 +292,13 @@ class JobTimeout(SunfluxError, TimeoutError):
     job_id : str, default ""
         The job's id, to poll again later.
     last_status : str, default ""
+        The status of the last poll.
+
+    Attributes
+    ----------
+    job_id : str
+        The job's id, to poll again later.
+    last_status : str
         The status of the last poll.
     """
 

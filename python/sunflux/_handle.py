@@ -16,7 +16,23 @@ _log = logging.getLogger("sunflux")
 
 
 class Response:
-    """A raw HTTP answer: ``status``, ``url`` (no key), ``content_type``, ``content``, ``text``, ``json()``."""
+    """A raw HTTP answer, as ``client.request`` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    status : int
+        The HTTP status code.
+    url : str
+        The URL that answered (after redirects), without the key.
+    content_type : str or None
+        The ``Content-Type`` header, if sent.
+    content : bytes
+        The body as received.
+    text : str
+        The body decoded as UTF-8 (invalid bytes replaced).
+    attempts : int
+        How many attempts the call made (1 without retries).
+    """
 
     __slots__ = ("_raw",)
 

@@ -236,6 +236,25 @@ class LocalService:
         them, as they do against the live service — to test throttling. ``rate_limits`` and the
         rates given in ``climate`` are enforced whatever the profile.
 
+    Attributes
+    ----------
+    base_url : str
+        ``http://127.0.0.1:<port>``.
+    api_key : str
+        A valid 40-character key for this service.
+    port : int
+        The TCP port the service listens on at 127.0.0.1 (the free one picked when ``port=0``).
+    running : bool
+        True while the service answers requests: after start, before ``close()``.
+    rate_limits : RateLimits or None
+        The per-key limit the service enforces (None: none).
+    limits : {"none", "spec"}
+        The request-limit profile.
+    faults : Faults or None
+        The injected faults (None: none).
+
+    Notes
+    -----
     The climate download serves the data sets of `DATASETS` (the two climate scenarios over the
     contiguous United States, and the NSRDB GOES v4 sets), each only over its region unless
     ``ClimateSettings(anywhere=True)``; other names answer 404, as the live service does.

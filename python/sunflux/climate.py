@@ -16,14 +16,11 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from sunflux import _core
 from sunflux._errors import ParameterError
-from sunflux._frames import is_synthetic, to_pandas, to_polars, with_local_time
+from sunflux._frames import is_synthetic, to_pandas, to_polars
 from sunflux._options import RequestMethod
-from sunflux._progress import Progress, progress_flag
 from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call
 
 if TYPE_CHECKING:
-    from concurrent.futures import Future
-
     import pandas as pd
     import polars as pl
 
@@ -52,7 +49,51 @@ class ClimateMetadata:
     (0 for UTC); ``local_time_zone`` the site's standard time; ``columns`` maps each frame column
     to the file's long name and ``units`` each frame column to its unit (same keys as the
     frame's columns); ``raw`` holds every metadata cell as written; ``synthetic`` is True for
-    the embedded service's generated weather (its ``source`` says so), which is not measured."""
+    the embedded service's generated weather (its ``source`` says so), which is not measured.
+    A `ClimateTable` builds it from the file; users do not construct it. Texts a file leaves out
+    are empty; numbers and the offshore flag it leaves out (or writes as ``-``) are None.
+
+    Attributes
+    ----------
+    source : str
+        The data set's source, as the file names it.
+    location_id : str
+        The file's location id.
+    city : str
+        The site's city.
+    county : str
+        The site's county.
+    state : str
+        The site's state or region.
+    country : str
+        The site's country.
+    offshore : bool or None
+        Whether the site is offshore.
+    eez : str
+        The exclusive economic zone of an offshore site.
+    latitude : float or None
+        The site's latitude [degrees north].
+    longitude : float or None
+        The site's longitude [degrees east].
+    time_zone : float or None
+        The offset of the time stamps from UTC [h] (0 for UTC data).
+    elevation : float or None
+        The site's elevation [m].
+    local_time_zone : float or None
+        The site's standard-time offset from UTC [h].
+    units : dict of str to str
+        Each frame column's unit, as the file writes it.
+    version : str
+        The data set's version, as the file gives it.
+    columns : dict of str to str
+        Each frame column's long name in the file.
+    raw : dict of str to str
+        Every metadata cell as written.
+    synthetic : bool
+        True for the embedded service's generated weather, which is not measured.
+    place : str
+        City, state, country as written (``-`` and empty parts left out).
+    """
 
     source: str
     location_id: str
@@ -103,7 +144,17 @@ def _metadata(record: dict[str, Any]) -> ClimateMetadata:
 
 class ClimateTable:
     """One site and one year: ``metadata`` (`ClimateMetadata`) and ``data``, a polars frame with
-    Year, Month, Day, Hour, Minute, ``timestamp`` (tz-aware) and one float column per attribute."""
+    Year, Month, Day, Hour, Minute, ``timestamp`` (tz-aware) and one float column per attribute.
+    ``client.climate.download_csv`` and `parse_csv` return it; users do not construct it.
+
+    Attributes
+    ----------
+    data : polars.DataFrame
+        The time stamps and one float column per attribute, in the data set's units (irradiance
+        [W/m^2], temperature [°C], wind speed [m/s]; ``metadata.units`` lists each column's).
+    metadata : ClimateMetadata
+        The file's two metadata rows, typed on first use.
+    """
 
     def __init__(self, core: _core.CoreClimateTable) -> None:
         self._core = core
@@ -211,7 +262,18 @@ class _SavedClimateTable:
 @dataclass(frozen=True)
 class ClimateRequest:
     """The answer to a download request: the service's ``message`` and the ``download_url``
-    (also e-mailed); ``raw`` is the answer body with the key redacted."""
+    (also e-mailed); ``raw`` is the answer body with the key redacted.
+    ``client.climate.request`` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    message : str
+        The service's message.
+    download_url : str
+        Where the zip will be (also e-mailed).
+    raw : str
+        The answer body, the key redacted.
+    """
 
     message: str
     download_url: str
@@ -221,7 +283,22 @@ class ClimateRequest:
 class ClimateDownload:
     """Every CSV of a download zip: ``data`` (one long polars frame with ``site`` and ``year``
     columns) and ``sites`` (one metadata row per site); ``files`` lists the zip's entries;
-    ``synthetic`` is True when it holds the embedded service's generated weather."""
+    ``synthetic`` is True when it holds the embedded service's generated weather.
+    ``client.climate.fetch`` and `parse_zip` return it; users do not construct it.
+
+    Attributes
+    ----------
+    data : polars.DataFrame
+        Every CSV's rows, with ``site`` and ``year`` columns, in the data set's units
+        (irradiance [W/m^2], temperature [°C], wind speed [m/s]).
+    sites : polars.DataFrame
+        One metadata row per site (the `ClimateMetadata` fields; latitude and longitude in
+        degrees, elevation in m, time zones in hours).
+    files : list of str
+        The zip's entries.
+    synthetic : bool
+        True when the zip holds the embedded service's generated weather.
+    """
 
     def __init__(self, core: _core.CoreClimateZip) -> None:
         self._core = core
@@ -320,90 +397,12 @@ def _years(years: Iterable[int] | int | str) -> Any:
     return years
 
 
-#: One site-year of a bulk download: (index of the point, lat, lon, year).
-_SiteYear = tuple[int, float, float, int]
 #: The core's arguments of one CSV download (`_core.climate_download_csv`).
 _CsvArgs = tuple[_core.CoreClient, str, float, float, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool]
 #: The core's arguments of one download request (`_core.climate_request`).
 _RequestArgs = tuple[
     _core.CoreClient, str, str, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool, str
 ]
-
-
-class _BulkPlan:
-    """A checked bulk download: the site-years in order, each one's cache key and request
-    arguments, the cache, the progress bar and the stop token; `frame` joins the results."""
-
-    def __init__(
-        self,
-        base: _ClimateBase,
-        dataset: str,
-        points: Sequence[tuple[float, float]],
-        years: Iterable[int],
-        email: str,
-        attributes: Iterable[str] | str | None,
-        utc: bool,
-        leap_day: bool,
-        full_name: str | None,
-        affiliation: str | None,
-        reason: str | None,
-        mailing_list: bool,
-        cache_dir: str | os.PathLike[str] | None,
-        progress: bool,
-        workers: int,
-    ) -> None:
-        from sunflux._cache import SiteYearCache
-
-        progress_flag(progress)
-        year_list, point_list = _bulk_arguments(points, years, workers)
-        self.jobs: list[_SiteYear] = [(site, lat, lon, year) for site, (lat, lon) in enumerate(point_list) for year in year_list]
-        attribute_text = _attributes(attributes)
-        self.keys = {job: base._cache_key(dataset, job[1], job[2], job[3], attribute_text, utc, leap_day, email) for job in self.jobs}
-        self.workers = min(workers, _core.CLIMATE_IN_FLIGHT)
-        self.cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
-        self.bar = Progress(len(self.jobs), progress, f"climate {dataset}", "site-year")
-        self.stop = _core.CancelToken()
-        self._core = base._handle.core
-        self._request = (dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
-        self.frames: dict[_SiteYear, pl.DataFrame] = {}
-
-    def cached(self, job: _SiteYear) -> pl.DataFrame | None:
-        return None if self.cache is None else self.cache.read(self.keys[job])
-
-    def csv_args(self, job: _SiteYear) -> _CsvArgs:
-        """The core's download arguments for one site-year."""
-        dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list = self._request
-        _site, lat, lon, year = job
-        return (self._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
-
-    def keep(self, job: _SiteYear, table: ClimateTable) -> pl.DataFrame:
-        """Stores a downloaded site-year in the cache (unless the run was stopped)."""
-        if self.cache is not None and not self.stop.cancelled:
-            self.cache.write(self.keys[job], table)
-        return table.data
-
-    def done(self, job: _SiteYear, frame: pl.DataFrame, cached: bool) -> None:
-        self.frames[job] = frame
-        self.bar.advance(1, " (cached)" if cached else "")
-
-    def frame(self) -> pl.DataFrame:
-        """One long frame: ``site``, ``year`` and the data columns, in the order of the jobs. A
-        download in the sites' standard time (``utc=False``) also has ``local_time`` (the clock
-        of each site), and its timestamps are in UTC when the sites' zones differ (a column has
-        one zone), as `sunflux.pvwatts.simulate_many` does."""
-        import polars as pl
-
-        frames = [
-            self.frames[job].with_columns(pl.lit(job[0], dtype=pl.Int64).alias("site"), pl.lit(job[3], dtype=pl.Int32).alias("year"))
-            for job in self.jobs
-        ]
-        in_local_time = not self._request[2]
-        if in_local_time:
-            frames = [with_local_time(frame) for frame in frames]
-            if len({frame.schema["timestamp"] for frame in frames}) > 1:
-                frames = [frame.with_columns(pl.col("timestamp").dt.convert_time_zone("UTC")) for frame in frames]
-        long = pl.concat(frames, how="vertical_relaxed")
-        return long.select(["site", "year", *[c for c in long.columns if c not in ("site", "year")]])
 
 
 class _ClimateBase:
@@ -667,72 +666,21 @@ class _ClimateBase:
         ApiError
             The service refused a site-year.
         """
-        plan = _BulkPlan(self, dataset, points, years, email, attributes, utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers)
+        from sunflux._climate_bulk import BulkPlan, bulk_in_tasks, bulk_in_threads
+
+        plan = BulkPlan(self, dataset, points, years, email, _attributes(attributes), utc, leap_day, full_name, affiliation, reason, mailing_list, cache_dir, progress, workers,
+                        ClimateTable)
         trace = self._handle.trace()
-        return Call(lambda: _bulk_in_threads(plan, trace), lambda: _bulk_in_tasks(plan, trace))
+        return Call(lambda: bulk_in_threads(plan, trace), lambda: bulk_in_tasks(plan, trace))
 
 
 def _climate_request(answer: tuple[str, str, str]) -> ClimateRequest:
     return ClimateRequest(*answer)
 
 
-def _bulk_in_threads(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
-    """Runs a bulk download on a thread pool (the blocking face)."""
-
-    def one(job: _SiteYear) -> tuple[_SiteYear, pl.DataFrame, bool]:
-        cached = plan.cached(job)
-        if cached is not None:
-            return job, cached, True
-        table = ClimateTable(_core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop).wait())
-        return job, plan.keep(job, table), False
-
-    import concurrent.futures  # here, not at the top: only bulk downloads use a thread pool
-
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=plan.workers)
-    try:
-        for future in [pool.submit(one, job) for job in plan.jobs]:
-            plan.done(*_result_of(future))
-    except BaseException:
-        plan.stop.cancel()
-        raise
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        plan.bar.close()
-    return plan.frame()
-
-
-async def _bulk_in_tasks(plan: _BulkPlan, trace: bool) -> pl.DataFrame:
-    """Runs a bulk download as asyncio tasks (the awaitable face)."""
-    import asyncio  # here, not at the top: only async callers should pay for importing it
-
-    slots = asyncio.Semaphore(plan.workers)
-
-    async def one(job: _SiteYear) -> None:
-        async with slots:
-            # The cache may be a remote file system: read and write it off the event loop.
-            cached = await asyncio.to_thread(plan.cached, job)
-            if cached is not None:
-                plan.done(job, cached, True)
-                return
-            core = await _core.climate_download_csv(*plan.csv_args(job), trace=trace, cancel=plan.stop)
-            plan.done(job, await asyncio.to_thread(plan.keep, job, ClimateTable(core)), False)
-
-    tasks = [asyncio.ensure_future(one(job)) for job in plan.jobs]
-    try:
-        await asyncio.gather(*tasks)
-    except BaseException:
-        plan.stop.cancel()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    finally:
-        plan.bar.close()
-    return plan.frame()
-
-
 class ClimateService(_ClimateBase):
-    """``client.climate``: the climate download service."""
+    """``client.climate``: the climate download service. The client builds it when it is made;
+    users do not construct it."""
 
     download_csv = blocking(_ClimateBase._download_csv)
     request = blocking(_ClimateBase._request)
@@ -740,49 +688,10 @@ class ClimateService(_ClimateBase):
     bulk = blocking(_ClimateBase._bulk)
 
 
-#: How often the thread waiting for bulk downloads looks for Ctrl-C: a signal may be delivered
-#: to another thread, and a wait without a timeout would only notice it when a download ends.
-_SIGNAL_CHECK = 0.05
-
-
-def _result_of(future: Future[Any]) -> Any:
-    while True:
-        try:
-            return future.result(timeout=_SIGNAL_CHECK)
-        except TimeoutError:  # concurrent.futures.TimeoutError is this builtin since Python 3.11
-            continue
-
-
-def _bulk_arguments(points: Any, years: Any, workers: Any) -> tuple[list[Any], list[tuple[Any, Any]]]:
-    """The years and (lat, lon) points of a bulk download; every problem at once (values are
-    checked by the core per request, shapes here)."""
-    problems: list[str] = []
-    year_list: list[Any] = []
-    point_list: list[tuple[Any, Any]] = []
-    if isinstance(years, (str, bytes)) or not isinstance(years, Iterable):
-        problems.append(f"years must be a list of years (got {type(years).__name__})")
-    else:
-        year_list = list(years)
-    if isinstance(points, (str, bytes)) or not isinstance(points, Iterable):
-        problems.append(f"points must be a list of (lat, lon) pairs (got {type(points).__name__})")
-    else:
-        for index, point in enumerate(points):
-            if isinstance(point, (str, bytes)) or not isinstance(point, Sequence) or len(point) != 2:
-                problems.append(f"points[{index}] must be a (lat, lon) pair (got {point!r:.60})")
-            else:
-                point_list.append((point[0], point[1]))
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        problems.append(f"workers must be a whole number >= 1 (got {workers!r:.60})")
-    if not problems and not (year_list and point_list):
-        problems.append("bulk needs at least one point and one year")
-    if problems:
-        raise ParameterError(problems)
-    return year_list, point_list
-
-
 @async_twin_of(ClimateService)
 class AsyncClimateService(_ClimateBase):
-    """``async_client.climate``: the climate download service, awaitable."""
+    """``async_client.climate``: the climate download service, awaitable. The client builds it
+    when it is made; users do not construct it."""
 
     download_csv = awaitable(_ClimateBase._download_csv)
     request = awaitable(_ClimateBase._request)

@@ -40,7 +40,17 @@ HourlyByDefault = TypeVar("HourlyByDefault", bound=Timeframe, default=Literal["h
 
 
 class ModuleType(enum.IntEnum):
-    """``module_type``: 0 standard (γ −0.47 %/°C), 1 premium (AR glass, −0.35 %/°C), 2 thin film (−0.20 %/°C)."""
+    """``module_type``: 0 standard (γ −0.47 %/°C), 1 premium (AR glass, −0.35 %/°C), 2 thin film (−0.20 %/°C).
+
+    Attributes
+    ----------
+    STANDARD : int
+        0: standard modules, temperature coefficient of power −0.47 [%/°C].
+    PREMIUM : int
+        1: premium modules (anti-reflective glass), −0.35 [%/°C].
+    THIN_FILM : int
+        2: thin-film modules, −0.20 [%/°C].
+    """
 
     STANDARD = 0
     PREMIUM = 1
@@ -48,7 +58,21 @@ class ModuleType(enum.IntEnum):
 
 
 class ArrayType(enum.IntEnum):
-    """``array_type``: 0 fixed open rack, 1 fixed roof mount, 2 one-axis, 3 one-axis backtracking, 4 two-axis."""
+    """``array_type``: 0 fixed open rack, 1 fixed roof mount, 2 one-axis, 3 one-axis backtracking, 4 two-axis.
+
+    Attributes
+    ----------
+    FIXED_OPEN_RACK : int
+        0: fixed, open rack.
+    FIXED_ROOF_MOUNT : int
+        1: fixed, roof mount.
+    ONE_AXIS : int
+        2: one-axis tracking.
+    ONE_AXIS_BACKTRACKING : int
+        3: one-axis tracking with backtracking.
+    TWO_AXIS : int
+        4: two-axis tracking.
+    """
 
     FIXED_OPEN_RACK = 0
     FIXED_ROOF_MOUNT = 1
@@ -150,8 +174,32 @@ class System(Mapping[str, Any]):
 
 @dataclass(frozen=True)
 class StationInfo:
-    """The weather file an estimate used: ``elev`` and ``distance`` in metres, ``tz`` hours from GMT.
-    A number the answer does not give is None."""
+    """The weather file an estimate used (`PvEstimate.station_info`); users do not construct it.
+    A number the answer does not give is None.
+
+    Attributes
+    ----------
+    lat : float or None
+        The station's latitude [degrees north].
+    lon : float or None
+        The station's longitude [degrees east].
+    elev : float or None
+        The station's elevation [m].
+    tz : float or None
+        The station's standard time offset from GMT [h].
+    location : str
+        The weather file's location id.
+    city : str
+        The station's city.
+    state : str
+        The station's state or region.
+    solar_resource_file : str
+        The name of the weather file.
+    distance : int or None
+        Distance from the requested point to the station [m].
+    weather_data_source : str or None
+        The dataset the weather file came from, as the answer names it.
+    """
 
     lat: float | None
     lon: float | None
@@ -167,7 +215,17 @@ class StationInfo:
 
 @dataclass(frozen=True)
 class SscInfo:
-    """The simulation core that computed the estimate."""
+    """The simulation core that computed the estimate (`PvEstimate.ssc_info`); users do not construct it.
+
+    Attributes
+    ----------
+    version : int
+        The core's version number.
+    build : str
+        The core's build description.
+    module : str or None
+        The compute module that ran (``pvwattsv8`` ...), when the answer says.
+    """
 
     version: int
     build: str
@@ -209,7 +267,37 @@ class PvEstimate(Generic[TimeframeT]):
 
     The type parameter is the timeframe: a call with ``timeframe="hourly"`` returns a
     ``PvEstimate[Literal["hourly"]]`` (`HourlyPvEstimate`), whose ``hourly`` a type checker knows
-    is a frame; a monthly one (`MonthlyPvEstimate`) has ``hourly`` None.
+    is a frame; a monthly one (`MonthlyPvEstimate`) has ``hourly`` None. ``client.pv.estimate`` and
+    the local engines return it; users do not construct it.
+
+    Attributes
+    ----------
+    ac_annual : float
+        Annual AC output [kWhac].
+    solrad_annual : float
+        Annual mean daily plane-of-array irradiation [kWh/m^2/day].
+    capacity_factor : float
+        AC output over DC nameplate times the hours of the year [%].
+    version : str or None
+        The estimator's version as the answer gives it.
+    warnings : list of str
+        The answer's warnings.
+    errors : list of str
+        The answer's errors (empty for a successful estimate).
+    raw : str
+        The answer's text.
+    inputs : dict
+        The request's inputs as the answer echoes them.
+    station_info : StationInfo or None
+        The weather file the estimate used.
+    ssc_info : SscInfo or None
+        The simulation core that computed it.
+    monthly : polars.DataFrame
+        12 rows: month, poa [kWh/m^2], dc [kWhdc], ac [kWhac], solrad [kWh/m^2/day].
+    hourly : polars.DataFrame or None
+        None for a monthly estimate; else the hourly series in the columns listed above.
+    synthetic : bool
+        True when the estimate ran on the embedded service's generated weather.
     """
 
     hourly = _HourlyFrame()
@@ -532,13 +620,14 @@ class _PvBase:
 
 
 class PvService(_PvBase):
-    """``client.pv``: the PV estimator (v6 and v8)."""
+    """``client.pv``: the PV estimator (v6 and v8). The client builds it; users do not construct it."""
 
     estimate = blocking(_PvBase._estimate)
 
 
 @async_twin_of(PvService)
 class AsyncPvService(_PvBase):
-    """``async_client.pv``: the PV estimator (v6 and v8), awaitable."""
+    """``async_client.pv``: the PV estimator (v6 and v8), awaitable. The client builds it; users do
+    not construct it."""
 
     estimate = awaitable(_PvBase._estimate)

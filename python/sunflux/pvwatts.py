@@ -65,7 +65,32 @@ class Weather:
     time), year, month, day, hour, gh, dn, df, tdry, wspd, and pressure / albedo / snow_depth
     (cm) when the source had them. ``minute`` is there only for ``instantaneous`` data (a source with minutes); hour
     averages (TMY2, TMY3, SAM CSV without minutes) have none, so that
-    ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year."""
+    ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year.
+    `read_weather` (and `sunflux.LocalService.station_weather`) return it; users do not construct it.
+
+    Attributes
+    ----------
+    lat : float
+        The site's latitude [degrees north].
+    lon : float
+        The site's longitude [degrees east].
+    tz : float
+        The offset from GMT of the stamps' standard time [h].
+    elevation : float
+        The site's elevation [m].
+    city, state, country : str
+        The site's place, as the source names it.
+    location_id : str
+        The source's id of the site.
+    source : str
+        The data set or file the weather came from.
+    has_leap_day : bool
+        Whether the year holds 29 February (8784 hours).
+    instantaneous : bool
+        True when the values are instants at the stamped minute, False for hour averages.
+    steps_per_hour : int
+        Records per hour: 1 for hourly data, 2 for half-hourly, 4 for 15-minute data, ...
+    """
 
     def __init__(self, core: _core.CoreWeather) -> None:
         self._core = core

@@ -36,7 +36,42 @@ class Station:
     """One climate data station. ``distance`` and ``elevation`` are metres; ``timezone`` is hours
     from GMT; ``resolution`` (km) is set on satellite records; ``country`` and
     ``weather_data_source`` come from v2. ``query_version`` is the dataset query version that
-    returned it: only v1 ids work as the v6 estimator's ``file_id``, only v2 ids as v8's."""
+    returned it: only v1 ids work as the v6 estimator's ``file_id``, only v2 ids as v8's.
+    A dataset query returns it (`StationQuery`); users do not construct it.
+
+    Attributes
+    ----------
+    id : str
+        The station's id.
+    lat : float
+        The station's latitude [degrees north].
+    lon : float
+        The station's longitude [degrees east].
+    city : str
+        The station's city.
+    state : str
+        The station's state or region.
+    timezone : float
+        The station's standard time offset from GMT [h].
+    elevation : int
+        The station's elevation [m].
+    distance : int
+        Distance from the queried point to the station [m].
+    resolution : int or None
+        The grid resolution of satellite records [km]; None for others.
+    country : str or None
+        The station's country (v2 only).
+    weather_data_source : str or None
+        The dataset the station's weather comes from (v2 only).
+    dataset : str or None
+        The dataset code the station was listed under (``tmy3``, ``intl`` ...).
+    query_version : {"v1", "v2"}
+        The dataset query version that returned the station.
+    file_id : str
+        The id to pass as the v6 estimator's ``file_id``; a v2 station raises `ParameterError`.
+    file_id_v8 : str
+        The id to pass as the v8 estimator's ``file_id``; a v1 station raises `ParameterError`.
+    """
 
     id: str
     lat: float
@@ -79,6 +114,28 @@ class StationQuery:
     the radius (v1 with ``all=True``) by ascending distance; ``warnings``, ``errors``, ``inputs``
     (never the key), ``metadata``, ``version`` (the service's version string; None for csv) and
     ``raw`` (the body as received, key redacted) are as the service sent them.
+    ``client.solar.data_query`` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    closest : dict of str to Station or None
+        Dataset code to its closest station, or None when the dataset has none in range.
+    all_stations : list of Station or None
+        Every station within the radius by ascending distance (v1 with ``all=True``), else None.
+    warnings : list of str
+        The answer's warnings.
+    errors : list of str
+        The answer's errors.
+    inputs : dict
+        The query's inputs as the answer echoes them (never the key).
+    metadata : dict
+        The answer's ``metadata``.
+    version : str or None
+        The service's version string (None for csv).
+    query_version : str
+        The dataset query version asked: ``"v1"`` or ``"v2"``.
+    raw : str
+        The body as received, key redacted.
     """
 
     def __init__(self, core: _core.CoreStationQuery) -> None:
@@ -267,13 +324,15 @@ class _SolarBase:
 
 
 class SolarService(_SolarBase):
-    """``client.solar``: the solar dataset query."""
+    """``client.solar``: the solar dataset query. The client builds it when it is made; users do
+    not construct it."""
 
     data_query = blocking(_SolarBase._data_query)
 
 
 @async_twin_of(SolarService)
 class AsyncSolarService(_SolarBase):
-    """``async_client.solar``: the solar dataset query, awaitable."""
+    """``async_client.solar``: the solar dataset query, awaitable. The client builds it when it is
+    made; users do not construct it."""
 
     data_query = awaitable(_SolarBase._data_query)

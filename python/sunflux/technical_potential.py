@@ -56,7 +56,22 @@ def _warn_deprecated(wrappers: int = 0) -> None:
 
 @dataclass(frozen=True)
 class InputField:
-    """One filter a resource accepts: ``field_values`` are the offered values, if any."""
+    """One filter a resource accepts: ``field_values`` are the offered values, if any.
+    `TechnicalPotentialService.config` builds it; users do not construct it.
+
+    Attributes
+    ----------
+    field_id : int
+        The field's id.
+    field_name : str
+        The field's name, as a job's ``fields`` key.
+    data_type : str
+        The field's data type as the configuration names it.
+    field_values : object
+        The offered values (JSON, as the configuration gives them), or None.
+    default_value : object
+        The value a job gets when it leaves the field out (JSON), or None.
+    """
 
     field_id: int
     field_name: str
@@ -67,7 +82,22 @@ class InputField:
 
 @dataclass(frozen=True)
 class Resource:
-    """A resource of a region: ``key`` such as ``fixlat`` or ``wind_t200``; power density in MW/km²."""
+    """A resource of a region: ``key`` such as ``fixlat`` or ``wind_t200``; power density in MW/km².
+    `TechnicalPotentialService.config` builds it; users do not construct it.
+
+    Attributes
+    ----------
+    id : int
+        The resource's id, a job's ``resource``.
+    key : str
+        The resource's key (``fixlat``, ``wind_t200`` ...).
+    label : str
+        The resource's label.
+    default_power_density : float or None
+        The power density a job uses unless given one [MW/km^2].
+    input_fields : list of InputField
+        The filters a job on this resource accepts.
+    """
 
     id: int
     key: str
@@ -78,6 +108,21 @@ class Resource:
 
 @dataclass(frozen=True)
 class Region:
+    """A region (a country or part of one) of a configuration, with the resources it offers.
+    `TechnicalPotentialService.config` builds it; users do not construct it.
+
+    Attributes
+    ----------
+    id : int
+        The configuration entry's id, a job's ``region``.
+    region_id : int
+        The region's own id (the same number unless the configuration gives two).
+    label : str
+        The region's name.
+    resources : list of Resource
+        The resources offered in the region.
+    """
+
     id: int
     region_id: int
     label: str
@@ -108,7 +153,18 @@ class Region:
 
 
 class Configuration:
-    """What a technical-potential server offers: ``regions`` with their resources and fields."""
+    """What a technical-potential server offers: ``regions`` with their resources and fields.
+    `TechnicalPotentialService.config` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    regions : list of Region
+        The regions, each with its resources and their input fields.
+    version : str or None
+        The service's version, as the answer gives it.
+    inputs : dict
+        The request's inputs, as the answer echoes them.
+    """
 
     def __init__(self, core: _core.CoreTechnicalPotentialConfiguration) -> None:
         self._core = core
@@ -158,7 +214,24 @@ class Configuration:
 class Stats:
     """Totals (MW, MWh, km²), the resource range, and ``classes`` (a polars frame: min, max,
     nameplate_capacity_mw, ac_generation_mwh, land_area_sq_km; no rows when the answer lists no
-    classes)."""
+    classes). `JobResult` builds it; users do not construct it.
+
+    Attributes
+    ----------
+    total_nameplate_capacity_mw : float
+        Total nameplate capacity [MW].
+    total_ac_generation_mwh : float
+        Total AC generation [MWh].
+    total_land_area_sq_km : float
+        Total land area [km^2].
+    min : float or None
+        The lowest resource value, in the job's ``units`` (`JobResult.units`).
+    max : float or None
+        The highest resource value, in the job's ``units``.
+    classes : polars.DataFrame
+        One row per resource class: min, max (resource units), nameplate_capacity_mw [MW],
+        ac_generation_mwh [MWh], land_area_sq_km [km^2].
+    """
 
     total_nameplate_capacity_mw: float
     total_ac_generation_mwh: float
@@ -177,7 +250,20 @@ class Stats:
 
 
 class JobState:
-    """A job's status: ``status`` (queued, started, finished), ``runtime_seconds``."""
+    """A job's status: ``status`` (queued, started, finished), ``runtime_seconds``.
+    A job's ``status()`` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    status : str
+        ``"queued"``, ``"started"`` or ``"finished"``.
+    runtime_seconds : float or None
+        How long the job has run, as the service reports [s].
+    disposition : str or None
+        The job's disposition, as the service reports it.
+    finished : bool
+        Whether the job finished (its results are then known).
+    """
 
     def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
         self._core = core
@@ -196,7 +282,32 @@ class JobState:
 
 class JobResult(JobState):
     """A finished job: ``cumulative`` and ``regional`` `Stats`, ``resource_type``, ``units``,
-    ``map_data_deleted`` (True once the job's map assets were deleted; the summary stays)."""
+    ``map_data_deleted`` (True once the job's map assets were deleted; the summary stays).
+    A job's ``wait()``, ``status()`` or ``result`` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    status : str
+        ``"finished"``.
+    runtime_seconds : float or None
+        How long the job ran, as the service reports [s].
+    disposition : str or None
+        The job's disposition, as the service reports it.
+    finished : bool
+        True.
+    map_data_deleted : bool
+        True once the job's map assets were deleted (the summary stays).
+    resource_type : str or None
+        The resource's type, as the results give it.
+    units : str or None
+        The unit of the resource values (the ``min`` and ``max`` of the `Stats`).
+    cumulative : Stats
+        The totals over every region.
+    regional : dict of str to Stats
+        The totals per region name.
+    outputs : dict
+        The job's whole ``outputs`` document.
+    """
 
     def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
         super().__init__(core)
@@ -320,7 +431,18 @@ class _JobBase:
 
 class TechnicalPotentialJob(_JobBase):
     """A submitted job. ``status()`` polls once, ``wait()`` polls with backoff until finished,
-    ``result`` is the finished result, ``delete()`` destroys the job's map assets."""
+    ``result`` is the finished result, ``delete()`` destroys the job's map assets.
+    `TechnicalPotentialService.submit` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    explorer : str
+        The explorer the job runs on.
+    job_id : str
+        The job's id.
+    result : JobResult
+        The finished result (polls once if not known yet; raises if the job is not finished).
+    """
 
     status = blocking(_JobBase._status)
     wait = blocking(_JobBase._wait)
@@ -334,7 +456,18 @@ class TechnicalPotentialJob(_JobBase):
 
 @async_twin_of(TechnicalPotentialJob)
 class AsyncTechnicalPotentialJob(_JobBase):
-    """`TechnicalPotentialJob` for `AsyncClient`: the same calls, awaitable (``await job.result``)."""
+    """`TechnicalPotentialJob` for `AsyncClient`: the same calls, awaitable (``await job.result``).
+    `AsyncTechnicalPotentialService.submit` returns it; users do not construct it.
+
+    Attributes
+    ----------
+    explorer : str
+        The explorer the job runs on.
+    job_id : str
+        The job's id.
+    result : awaitable of JobResult
+        The finished result (polls once if not known yet; raises if the job is not finished).
+    """
 
     status = awaitable(_JobBase._status)
     wait = awaitable(_JobBase._wait)
@@ -418,7 +551,8 @@ class _TechnicalPotentialBase:
 
 
 class TechnicalPotentialService(_TechnicalPotentialBase):
-    """``client.technical_potential``."""
+    """``client.technical_potential``: the technical-potential explorer (configurations, jobs,
+    results). The client builds it when it is made; users do not construct it."""
 
     config = blocking(_TechnicalPotentialBase._config)
 
@@ -476,7 +610,8 @@ class TechnicalPotentialService(_TechnicalPotentialBase):
 
 @async_twin_of(TechnicalPotentialService)
 class AsyncTechnicalPotentialService(_TechnicalPotentialBase):
-    """``async_client.technical_potential``: the same calls as `TechnicalPotentialService`, awaitable."""
+    """``async_client.technical_potential``: the same calls as `TechnicalPotentialService`, awaitable.
+    The client builds it when it is made; users do not construct it."""
 
     config = awaitable(_TechnicalPotentialBase._config)
 

@@ -79,6 +79,30 @@ class ClientConfig:
     can reach) but is shown nowhere: the repr, str and ``vars()`` of the config show ``***``.
     ``limits={"climate_csv": ServiceLimits(...)}`` replaces the spec's CSV limits for the whole
     cluster, as it does for one `Client`.
+
+    Parameters
+    ----------
+    api_key : str, optional
+        The 40-character key; by default each worker's ``SUNFLUX_API_KEY``, ``NLR_API_KEY`` or
+        ``NREL_API_KEY``. Kept masked (``***``).
+    base_url : str, optional
+        As for `Client`: by default ``SUNFLUX_BASE_URL`` or the public host.
+    auth : {"header", "query", "basic"}, default "header"
+        How the key travels, as for `Client`.
+    routes : {"spec", "nlr"}, optional
+        The route profile, as for `Client`.
+    timeout : float, default 60.0
+        Time for one attempt [s].
+    retries : int, default 3
+        Extra attempts for one site-year; `bulk_download` retries them itself (the worker's
+        client has its transport retries off).
+    backoff : float, default 0.5
+        First delay between attempts [s].
+    throttle : bool, default True
+        Keep the spec's client-side limits, shared across the cluster.
+    limits : mapping of str to ServiceLimits, optional
+        Replaces named limits, e.g. ``{"climate_csv": ServiceLimits(min_interval=0.5)}``; kept
+        as a sorted tuple of pairs so that the config is hashable.
     """
 
     api_key: Any = None
@@ -150,7 +174,26 @@ class ClientConfig:
 
 @dataclass(frozen=True)
 class CsvRequest:
-    """One site-year of the climate download, as ``client.climate.download_csv`` takes it."""
+    """One site-year of the climate download, as ``client.climate.download_csv`` takes it.
+
+    Parameters
+    ----------
+    dataset : str
+        The data set slug.
+    lat, lon : float
+        The point [degrees north, degrees east].
+    year : int
+        The calendar year.
+    email : str
+        The requester's address, which the service requires.
+    attributes : tuple of str or str, optional
+        Columns to download (a tuple of names or comma-separated text); by default the data
+        set's standard columns.
+    utc : bool, default True
+        Stamp the rows in UTC; False gives the site's local standard time.
+    leap_day : bool, default False
+        Keep 29 February in leap years.
+    """
 
     dataset: str
     lat: float

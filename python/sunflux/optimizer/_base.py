@@ -48,7 +48,14 @@ __all__ = [
 
 
 class Unset(enum.Enum):
-    """Marker type of a keyword argument the caller did not give."""
+    """Marker type of a keyword argument the caller did not give.
+
+    Attributes
+    ----------
+    UNSET
+        The one member (also ``sunflux.optimizer.UNSET``): the argument was not given, so the
+        field stays unset (passing None is a value, not this).
+    """
 
     UNSET = "UNSET"
 
@@ -324,7 +331,16 @@ class Record:
 
 
 class Section(Record):
-    """Base class of the section classes (``PV``, ``ElectricLoad``, ...)."""
+    """Base class of the section classes (``PV``, ``ElectricLoad``, ...).
+
+    Users do not construct `Section` itself but its subclasses, whose keyword arguments are the
+    section's fields (each documented with its unit, default and range).
+
+    Attributes
+    ----------
+    extra : dict
+        Keys the field table does not know (kept and sent as they are).
+    """
 
     _key: ClassVar[str] = ""
 

@@ -69,7 +69,37 @@ class OptimizerResult(ResultDocument):
     The results document stays parsed on the Rust side: ``series()``, ``summary()`` and
     ``simulate_outages()`` read it there, and its year-long lists become Python objects only
     when ``raw``, ``inputs`` or ``outputs`` is first read. ``OptimizerResult(document)`` also
-    takes a results dict kept from elsewhere (the live service's JSON, for example)."""
+    takes a results dict kept from elsewhere (the live service's JSON, for example).
+
+    Parameters
+    ----------
+    raw : mapping
+        The results document (a dict with ``run_uuid``, ``status``, ``messages``, ``inputs``,
+        ``outputs``), or the core's parsed document.
+    http_status : int, default 200
+        The HTTP status of the answer the document came in.
+
+    Attributes
+    ----------
+    run_uuid : str
+        The run's id.
+    status : str
+        The run's status as the service gives it (``"optimal"`` when solved).
+    messages : dict
+        The run's ``info``, ``warnings`` and ``errors``.
+    http_status : int
+        The HTTP status of the answer.
+    optimal : bool
+        True when the run finished with an optimal solution.
+    running : bool
+        True while the run is still queued or being optimized (poll again).
+    raw : dict
+        The whole results document (converted on first read).
+    inputs : Record
+        The run's inputs, the service's defaults filled in.
+    outputs : Outputs
+        The run's outputs, typed in `sunflux.optimizer.outputs`.
+    """
 
     @functools.cached_property
     def raw(self) -> dict[str, Any]:
@@ -422,7 +452,8 @@ class _OptimizerBase:
 
 
 class OptimizerService(_OptimizerBase):
-    """``client.optimizer``: submit scenarios, read results, or run to completion."""
+    """``client.optimizer``: submit scenarios, read results, or run to completion. The client
+    builds it when it is made; users do not construct it."""
 
     submit = blocking(_OptimizerBase._submit)
     results = blocking(_OptimizerBase._results)
@@ -434,7 +465,8 @@ class OptimizerService(_OptimizerBase):
 
 @async_twin_of(OptimizerService)
 class AsyncOptimizerService(_OptimizerBase):
-    """``async_client.optimizer``: the same calls, awaitable."""
+    """``async_client.optimizer``: the same calls, awaitable. The client builds it when it is made;
+    users do not construct it."""
 
     submit = awaitable(_OptimizerBase._submit)
     results = awaitable(_OptimizerBase._results)

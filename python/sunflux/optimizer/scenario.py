@@ -89,7 +89,9 @@ class Scenario(ScenarioSections):
     with the ``with_*`` methods (each returns a new scenario) or by setting attributes
     (``scenario.pv = PV(max_kw=100)``; setting None removes a section). Read one with
     ``Scenario.from_json(path_or_text)`` / ``Scenario.from_dict(d)``; unknown keys are kept,
-    sent back as they were, and reported with an ``UnknownFieldWarning``.
+    sent back as they were, and reported with an ``UnknownFieldWarning``. Each section argument
+    takes the section object or its dict (the service's keys); the entries below come from the
+    field table.
     """
 
     # ---------------------------------------------------------------- storage
@@ -649,6 +651,27 @@ class Scenario(ScenarioSections):
         if not rows:
             rows.append("<tr><td colspan='4'>(empty scenario)</td></tr>")
         return html_table(rows)
+
+
+def _slot_sections() -> str:
+    """`Scenario`'s Parameters and Attributes sections, one entry per slot of the field table
+    (every section, then the top-level strings), so that they follow the schema as the slots do."""
+    parameters, attributes = ["Parameters", "----------"], ["Attributes", "----------"]
+    for key, section in SECTIONS.items():
+        many = f", sequence of {key}" if section["many"] else ""
+        text = f"    Section ``{key}``: {section['doc']}"
+        parameters += [f"{section['attr']} : {key}{many} or dict, optional", text]
+        attributes += [f"{section['attr']} : {key}{many} or None", text]
+    for name in TOP_LEVEL_STRINGS:
+        text = f"    The scenario's top-level ``{name}`` string."
+        parameters += [f"{name} : str, optional", text]
+        attributes += [f"{name} : str or None", text]
+    attributes += ["extra : dict", "    Top-level keys that are neither sections nor the service's uuid strings."]
+    return "\n".join(f"    {line}" for line in ["", *parameters, "", *attributes, ""])
+
+
+if Scenario.__doc__ is not None:  # None under python -OO
+    Scenario.__doc__ += _slot_sections()
 
 
 def _dumps(value: Any, indent: int | None, level: int = 0) -> str:
