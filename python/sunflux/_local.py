@@ -252,6 +252,8 @@ class LocalService:
         The request-limit profile.
     faults : Faults or None
         The injected faults (None: none).
+    DATASETS : tuple of str
+        The climate data set names the service answers (a class attribute).
 
     Notes
     -----

@@ -15,6 +15,8 @@ one array for the common case); `Outputs.pv_arrays` gives every array as `PVOutp
 # No ``from __future__ import annotations``: `Record.__init_subclass__` reads the section classes
 # from the annotations themselves.
 
+import inspect
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -33,7 +35,8 @@ __all__ = [
 
 
 class Record(Mapping[str, Any]):
-    """Read-only attribute access to a nested results mapping: ``outputs.PV.size_kw``."""
+    """Read-only attribute access to a nested results mapping: ``outputs.PV.size_kw``. Users do
+    not construct it: `OptimizerResult.outputs` builds one per section of the results."""
 
     __slots__ = ("_data", "_path")
     #: The typed class of each child mapping, read from the subclass's annotations.
@@ -47,6 +50,8 @@ class Record(Mapping[str, Any]):
             if isinstance(kind, type) and issubclass(kind, Record)
         }
         cls._sections = {**cls._sections, **own}
+        if cls.__doc__ is not None and not cls.__name__.startswith("_"):
+            cls.__doc__ = _documented(cls)
 
     def __init__(self, data: Mapping[str, Any], path: str = "") -> None:
         self._data = data
@@ -96,6 +101,60 @@ class Record(Mapping[str, Any]):
         if series:
             parts.append(f"{len(series)} series")
         return f"Record({self._path or 'outputs'}: {', '.join(parts)})"
+
+
+#: The unit of a declared output field by the end of its name (its ``_bau`` suffix removed), first
+#: match first, with the name's unit word that the description leaves out: the service's units
+#: (kW, kWh, $, ...), which the fields' names state.
+_UNITS = (
+    ("_series_kw", "_kw", "[kW] per time step"),
+    ("_series_fraction", "_fraction", "[fraction] per time step"),
+    ("production_factor_series", "", "[kW/kW-DC] per time step"),
+    ("lcoe_per_kwh", "_per_kwh", "[$/kWh]"),
+    ("_kwh", "_kwh", "[kWh]"),
+    ("_kw", "_kw", "[kW]"),
+    ("_gal", "_gal", "[gal]"),
+    ("_years", "_years", "[years]"),
+    ("internal_rate_of_return", "", "[fraction]"),
+    ("_cashflows", "", "[$] per year, from year 0 to the analysis period"),
+)
+#: Fields whose names say money without a unit suffix (costs, bills, benefits, incentives): [$].
+_MONEY = re.compile(r"cost|bill|lcc|npv|benefit|incentive|adder|capital")
+#: Abbreviations of the service's field names, in words.
+_WORDS = {"om": "O&M", "lcoe": "levelized cost of energy", "lcc": "life cycle cost", "npv": "net present value",
+          "elecbill": "electricity bill", "mg": "microgrid", "soc": "state of charge", "offgrid": "off-grid"}
+
+
+def _field_description(name: str) -> str:
+    """What a declared field holds: its name in words, its unit, and what ``_bau`` means."""
+    base = name.removesuffix("_bau")
+    suffix, unit_word, unit = next(
+        ((suffix, word, unit) for suffix, word, unit in _UNITS if base.endswith(suffix)), ("", "", "[$]" if _MONEY.search(base) else "")
+    )
+    words = " ".join(_WORDS.get(word.lower(), word) for word in base.removesuffix(unit_word).split("_"))
+    text = f"{words[:1].upper()}{words[1:]}{f' {unit}' if unit else ''}."
+    if base != name:
+        text += " The business-as-usual case's value."
+    return text
+
+
+def _type_name(kind: Any) -> str:
+    return kind.__name__ if isinstance(kind, type) and not getattr(kind, "__args__", None) else repr(kind).replace("typing.", "")
+
+
+def _documented(cls: type["Record"]) -> str:
+    """The class's docstring with the sentence that sunflux builds it and an Attributes section
+    listing every declared field (its own and its bases'), from the annotations."""
+    fields: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        fields.update((name, kind) for name, kind in vars(base).get("__annotations__", {}).items() if not name.startswith("_"))
+    lines = [inspect.cleandoc(cls.__doc__ or ""), "", "Users do not construct it: `OptimizerResult.outputs` builds it from the results."]
+    if fields:
+        lines += ["", "Attributes", "----------"]
+        for name, kind in fields.items():
+            section = isinstance(kind, type) and issubclass(kind, Record)
+            lines += [f"{name} : {_type_name(kind)}", f"    {f'The ``{name}`` section.' if section else _field_description(name)}"]
+    return "\n".join(lines)
 
 
 class FinancialOutputs(Record):

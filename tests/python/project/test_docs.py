@@ -197,9 +197,6 @@ def test_readme_gives_one_command_that_builds_and_serves_the_site() -> None:
 #: The generated optimizer section classes (PV, ElectricLoad, ...): their fields are documented
 #: field by field from the schema (tools/gen_optimizer_schema.py), not by a class docstring.
 SECTION_CLASS_MODULE = "sunflux.optimizer.sections"
-#: The optimizer's output records (Record, Outputs, FinancialOutputs, ...): their docstrings are
-#: still to be written; remove this exclusion when they are.
-OUTPUT_CLASS_MODULE = "sunflux.optimizer.outputs"
 #: The sentence a class without a Parameters section uses to say that sunflux builds it (a service
 #: reached as ``client.solar``, a result a call returns), so its constructor is not user-facing.
 NOT_CONSTRUCTED = re.compile(r"\b(?:[Uu]sers|[Yy]ou) (?:never|do not) construct\b")
@@ -265,6 +262,9 @@ def _data_attributes(cls: type) -> tuple[set[str], set[str]]:
              and (isinstance(value, (property, functools.cached_property))
                   or inspect.isdatadescriptor(value) and not inspect.isroutine(value))}
     other |= _init_attributes(cls)
+    # Fields declared by annotation alone (the optimizer's typed output records).
+    other |= {name for base in _sunflux_bases(cls) for name, kind in vars(base).get("__annotations__", {}).items()
+              if not name.startswith("_") and "ClassVar" not in str(kind)}
     if issubclass(cls, enum.Enum):
         other |= {member.name for member in cls}
     fields = set()
@@ -316,7 +316,7 @@ def test_every_public_class_documents_its_parameters_and_attributes() -> None:
     named = [*_public_names(), *(("sunflux.optimizer.jobs", name, getattr(jobs, name)) for name in jobs.__all__)]
     classes = {}
     for module_name, name, value in named:
-        if inspect.isclass(value) and value.__module__ not in (SECTION_CLASS_MODULE, OUTPUT_CLASS_MODULE):
+        if inspect.isclass(value) and value.__module__ != SECTION_CLASS_MODULE:
             classes.setdefault(id(value), (f"{module_name}.{name}", value))
     assert len(classes) > 50
     missing = [f"{label}: {problem}" for label, cls in sorted(classes.values()) for problem in _class_section_problems(cls)]
