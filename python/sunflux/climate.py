@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
     from sunflux.pvwatts import Weather
 
 __all__ = [
@@ -105,7 +105,7 @@ class ClimateTable:
     """One site and one year: ``metadata`` (`ClimateMetadata`) and ``data``, a polars frame with
     Year, Month, Day, Hour, Minute, ``timestamp`` (tz-aware) and one float column per attribute."""
 
-    def __init__(self, core: _core.CoreClimateTable) -> None:
+    def __init__(self, core: _core.ClimateTable) -> None:
         self._core = core
         self.data: pl.DataFrame = to_polars(core.to_arrow())
 
@@ -194,7 +194,7 @@ class ClimateTable:
 
 
 class _SavedClimateTable:
-    """The table and metadata record of a `CoreClimateTable` in pyarrow and plain Python, so
+    """The table and metadata record of a `_core.ClimateTable` in pyarrow and plain Python, so
     that a pickled `ClimateTable` is rebuilt through the same constructor."""
 
     def __init__(self, table: Any, record: dict[str, Any]) -> None:
@@ -223,7 +223,7 @@ class ClimateDownload:
     columns) and ``sites`` (one metadata row per site); ``files`` lists the zip's entries;
     ``synthetic`` is True when it holds the embedded service's generated weather."""
 
-    def __init__(self, core: _core.CoreClimateZip) -> None:
+    def __init__(self, core: _core.ClimateZip) -> None:
         self._core = core
         self.data: pl.DataFrame = to_polars(core.data())
         self.sites: pl.DataFrame = to_polars(core.sites())
@@ -323,10 +323,10 @@ def _years(years: Iterable[int] | int | str) -> Any:
 #: One site-year of a bulk download: (index of the point, lat, lon, year).
 _SiteYear = tuple[int, float, float, int]
 #: The core's arguments of one CSV download (`_core.climate_download_csv`).
-_CsvArgs = tuple[_core.CoreClient, str, float, float, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool]
+_CsvArgs = tuple[_core.Transport, str, float, float, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool]
 #: The core's arguments of one download request (`_core.climate_request`).
 _RequestArgs = tuple[
-    _core.CoreClient, str, str, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool, str
+    _core.Transport, str, str, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool, str
 ]
 
 
@@ -363,7 +363,7 @@ class _BulkPlan:
         self.cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
         self.bar = Progress(len(self.jobs), progress, f"climate {dataset}", "site-year")
         self.stop = _core.CancelToken()
-        self._core = base._handle.core
+        self._transport = base._handle.transport
         self._request = (dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
         self.frames: dict[_SiteYear, pl.DataFrame] = {}
 
@@ -374,7 +374,7 @@ class _BulkPlan:
         """The core's download arguments for one site-year."""
         dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list = self._request
         _site, lat, lon, year = job
-        return (self._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
+        return (self._transport, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
 
     def keep(self, job: _SiteYear, table: ClimateTable) -> pl.DataFrame:
         """Stores a downloaded site-year in the cache (unless the run was stopped)."""
@@ -410,7 +410,7 @@ class _ClimateBase:
     """What both climate classes share: the core handle, the requests' arguments (lists joined
     as the core reads them) and the bulk download's plan."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
 
     def _csv_args(
@@ -418,7 +418,7 @@ class _ClimateBase:
         leap_day: bool, full_name: str | None, affiliation: str | None, reason: str | None, mailing_list: bool,
     ) -> _CsvArgs:
         return (
-            self._handle.core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
+            self._handle.transport, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
             full_name, affiliation, reason, mailing_list,
         )
 
@@ -428,7 +428,7 @@ class _ClimateBase:
         method: RequestMethod,
     ) -> _RequestArgs:
         return (
-            self._handle.core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
+            self._handle.transport, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
             full_name, affiliation, reason, mailing_list, method,
         )
 
@@ -438,7 +438,7 @@ class _ClimateBase:
         """The request's identity for the cache: the service's canonical origin (every spelling
         of loopback alike) and the data parameters; the e-mail is only validated."""
         request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
-        return f"{self._handle.core.cache_origin}|{request}"
+        return f"{self._handle.transport.cache_origin}|{request}"
 
     def _download_csv(
         self,
@@ -593,7 +593,7 @@ class _ClimateBase:
         """
         return core_call(
             ClimateDownload, _core.climate_fetch,
-            self._handle.core, download_url, wait, timeout, trace=self._handle.trace(),
+            self._handle.transport, download_url, wait, timeout, trace=self._handle.trace(),
         )
 
     def _bulk(

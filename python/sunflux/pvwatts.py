@@ -67,7 +67,7 @@ class Weather:
     averages (TMY2, TMY3, SAM CSV without minutes) have none, so that
     ``read_weather(weather.to_polars(), lat=..., ...)`` reads back the same year."""
 
-    def __init__(self, core: _core.CoreWeather) -> None:
+    def __init__(self, core: _core.Weather) -> None:
         self._core = core
         (self.lat, self.lon, self.tz, self.elevation, self.city, self.state, self.country, self.location_id, self.source) = core.meta()
 
@@ -655,7 +655,7 @@ def simulate_many(
     return _long_table(cores)
 
 
-def _long_table(cores: Sequence[_core.CorePvEstimate]) -> pl.DataFrame:
+def _long_table(cores: Sequence[_core.PvEstimate]) -> pl.DataFrame:
     """The estimates' hourly (or monthly) tables one after the other, led by their ``system``
     index, hourly ones with their ``local_time``; timestamps in UTC when the tables' zones differ.
 

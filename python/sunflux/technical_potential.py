@@ -22,7 +22,7 @@ from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call, 
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
 
 __all__ = [
     "InputField",
@@ -110,7 +110,7 @@ class Region:
 class Configuration:
     """What a technical-potential server offers: ``regions`` with their resources and fields."""
 
-    def __init__(self, core: _core.CoreTechnicalPotentialConfiguration) -> None:
+    def __init__(self, core: _core.TechnicalPotentialConfiguration) -> None:
         self._core = core
         self.regions: list[Region] = [
             Region(region_id_, region_id, label, [Resource(*resource[:4], [InputField(*f) for f in resource[4]]) for resource in resources])
@@ -179,7 +179,7 @@ class Stats:
 class JobState:
     """A job's status: ``status`` (queued, started, finished), ``runtime_seconds``."""
 
-    def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
+    def __init__(self, core: _core.TechnicalPotentialJobResult) -> None:
         self._core = core
         self.status: str = core.status
         self.runtime_seconds: float | None = core.runtime_seconds
@@ -198,7 +198,7 @@ class JobResult(JobState):
     """A finished job: ``cumulative`` and ``regional`` `Stats`, ``resource_type``, ``units``,
     ``map_data_deleted`` (True once the job's map assets were deleted; the summary stays)."""
 
-    def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
+    def __init__(self, core: _core.TechnicalPotentialJobResult) -> None:
         super().__init__(core)
         outputs = core.outputs()
         self.map_data_deleted: bool = bool(core.map_data_deleted)
@@ -232,14 +232,14 @@ class _JobBase:
     """What both job classes share: the handle, the job's identity, the last finished result
     and turning a poll's answer into a `JobState` or `JobResult`."""
 
-    def __init__(self, handle: CoreHandle, explorer: str, job_id: str) -> None:
+    def __init__(self, handle: ServiceHandle, explorer: str, job_id: str) -> None:
         self._handle = handle
         self.explorer = explorer
         self.job_id = job_id
         self._result: JobResult | None = None
 
-    def _poll(self, delete: bool) -> Call[_core.CoreTechnicalPotentialJobResult]:
-        return core_call(unchanged, _core.technical_potential_job, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
+    def _poll(self, delete: bool) -> Call[_core.TechnicalPotentialJobResult]:
+        return core_call(unchanged, _core.technical_potential_job, self._handle.transport, self.explorer, self.job_id, delete, trace=self._handle.trace())
 
     def _status(self) -> Call[JobState]:
         """One poll. A job in any status but queued, started or finished raises `JobFailed`.
@@ -283,7 +283,7 @@ class _JobBase:
             The job reached a failure status.
         """
         return core_call(
-            self._kept, _core.technical_potential_wait, self._handle.core, self.explorer, self.job_id, timeout, poll_interval, max_interval,
+            self._kept, _core.technical_potential_wait, self._handle.transport, self.explorer, self.job_id, timeout, poll_interval, max_interval,
             trace=self._handle.trace(),
         )
 
@@ -297,13 +297,13 @@ class _JobBase:
         """
         return self._poll(True).then(self._kept)
 
-    def _state(self, core: _core.CoreTechnicalPotentialJobResult) -> JobState:
+    def _state(self, core: _core.TechnicalPotentialJobResult) -> JobState:
         if core.status == "finished":
             self._result = JobResult(core)
             return self._result
         return JobState(core)
 
-    def _kept(self, core: _core.CoreTechnicalPotentialJobResult) -> JobResult:
+    def _kept(self, core: _core.TechnicalPotentialJobResult) -> JobResult:
         """The result of a finished job (waited for or deleted), kept as the job's `result`."""
         self._result = JobResult(core)
         return self._result
@@ -367,7 +367,7 @@ class _TechnicalPotentialBase:
     """What both service classes share: the handle, the configurations already read (one per
     explorer, for ``submit``'s checks) and the requests' arguments."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
         self._configs: dict[str, Configuration] = {}
 
@@ -400,7 +400,7 @@ class _TechnicalPotentialBase:
         """
         _warn_deprecated(wrappers=1)
         return core_call(
-            Configuration, _core.technical_potential_config, self._handle.core, explorer, _countries(countries), wkt,
+            Configuration, _core.technical_potential_config, self._handle.transport, explorer, _countries(countries), wkt,
             trace=self._handle.trace(),
         )
 
@@ -413,8 +413,8 @@ class _TechnicalPotentialBase:
 
     def _submit_args(
         self, explorer: str, config: Configuration, region: str | int, resource: str | int, fields: dict[str, Any]
-    ) -> tuple[_core.CoreClient, str, _core.CoreTechnicalPotentialConfiguration, str, str, str]:
-        return (self._handle.core, explorer, config._core, str(region), str(resource), _fields_json(fields))
+    ) -> tuple[_core.Transport, str, _core.TechnicalPotentialConfiguration, str, str, str]:
+        return (self._handle.transport, explorer, config._core, str(region), str(resource), _fields_json(fields))
 
 
 class TechnicalPotentialService(_TechnicalPotentialBase):

@@ -11,12 +11,12 @@ use crate::services::poll;
 
 /// A deadline and a pause that grows by half after every poll up to a cap.
 #[pyclass(module = "sunflux._core", frozen, name = "Backoff")]
-pub struct Backoff {
+pub struct PyBackoff {
     schedule: Mutex<poll::Backoff>,
 }
 
 #[pymethods]
-impl Backoff {
+impl PyBackoff {
     /// The first pause `poll_interval` s, the longest `max_interval` s, the deadline `timeout` s
     /// from now (every argument checked at once: `ParameterError`).
     #[new]
@@ -29,7 +29,7 @@ impl Backoff {
         let (Some(first), Some(max_pause), Some(timeout)) = (first, max_pause, timeout) else {
             return Err(to_pyerr(crate::error::Error::Parameter(vec!["invalid arguments".into()])));
         };
-        Ok(Backoff { schedule: Mutex::new(poll::Backoff::new(first, max_pause, timeout)) })
+        Ok(PyBackoff { schedule: Mutex::new(poll::Backoff::new(first, max_pause, timeout)) })
     }
 
     /// Seconds to pause before the next poll, or None once the deadline has passed.

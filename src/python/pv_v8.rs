@@ -3,8 +3,8 @@
 
 use pyo3::prelude::*;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::raw_value;
 use super::pv::{estimate_call, raw_estimate};
 use crate::error::Error;
@@ -13,12 +13,12 @@ use crate::transport::Endpoint;
 
 /// Validates (every problem at once), estimates with v8 and parses.
 ///
-/// Returns a `PendingCall` of `CorePvEstimate`.
+/// Returns a `PyPendingCall` of `PyPvEstimate`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, bifaciality=None, albedo=None, use_wf_albedo=None, soiling=None, en_snowloss=None, format=None, callback=None, trace=false))]
 pub fn pv_estimate_v8(
-    client: &CoreClient,
+    client: &PyTransport,
     system_capacity: &Bound<'_, PyAny>,
     module_type: &Bound<'_, PyAny>,
     losses: &Bound<'_, PyAny>,
@@ -42,7 +42,7 @@ pub fn pv_estimate_v8(
     format: Option<&Bound<'_, PyAny>>,
     callback: Option<&Bound<'_, PyAny>>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let raw = RawEstimateV8 {
         base: raw_estimate(&[
             Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id,
