@@ -3,10 +3,10 @@
 
 use pyo3::prelude::*;
 
-use super::client::PyTransport;
-use super::pending::PyPendingCall;
-use super::convert::raw_value;
-use super::pv::{estimate_call, raw_estimate};
+use crate::python::client::PyTransport;
+use crate::python::pending::PyPendingCall;
+use crate::python::convert::raw_value;
+use super::{estimate_call, raw_estimate};
 use crate::error::Error;
 use crate::services::pv_estimator::v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
 use crate::transport::Endpoint;

@@ -4,10 +4,10 @@
 
 use pyo3::prelude::*;
 
-use super::convert::raw_value;
-use super::errors::to_pyerr;
-use super::pv::PyPvEstimate;
-use super::pvwatts::{batch_systems, core_estimate, local_station, run_batch, with_timeframe, PyWeather};
+use crate::python::convert::raw_value;
+use crate::python::errors::to_pyerr;
+use crate::python::pv::PyPvEstimate;
+use super::{batch_systems, local_estimate, local_station, run_batch, with_timeframe, PyWeather};
 use crate::error::Error;
 use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use crate::pvwatts::solarpos::Precision;
@@ -37,7 +37,7 @@ fn estimate_of(weather: &Weather, output: V8Output, timeframe: Timeframe) -> PyR
     if let Some(hourly) = estimate.hourly.as_mut() {
         hourly.extra = output.extra.into_columns().into_iter().map(|(name, values)| (name.to_owned(), values)).collect();
     }
-    core_estimate(weather, estimate, timeframe)
+    local_estimate(weather, estimate, timeframe)
 }
 
 /// Simulates one system on one weather year with PVWatts v8 (GIL released).

@@ -1,4 +1,7 @@
-//! Bindings of the PV estimator v6 and of the estimate result shared with the local engine.
+//! Bindings of the PV estimator (v6 here, v8 in the `v8` child) and of the estimate result shared
+//! with the local engine.
+
+pub mod v8;
 
 use std::future::Future;
 

@@ -1,5 +1,7 @@
 //! Bindings of the local PVWatts v5 engine: weather years (files, bytes or Arrow tables) and
-//! simulations, one or many in parallel with the GIL released.
+//! simulations, one or many in parallel with the GIL released (the v8 engine's in the `v8` child).
+
+pub mod v8;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -199,11 +201,11 @@ pub(crate) fn local_station(weather: &Weather) -> StationInfo {
 
 fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<PyPvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
-    core_estimate(weather, estimate, timeframe)
+    local_estimate(weather, estimate, timeframe)
 }
 
 /// A local estimate with hourly stamps from the weather's own calendar.
-pub(crate) fn core_estimate(weather: &Weather, estimate: PvEstimate, timeframe: Timeframe) -> PyResult<PyPvEstimate> {
+pub(crate) fn local_estimate(weather: &Weather, estimate: PvEstimate, timeframe: Timeframe) -> PyResult<PyPvEstimate> {
     let stamps = (timeframe == Timeframe::Hourly).then(|| weather.interval_starts_utc_us());
     PyPvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
 }
