@@ -84,7 +84,8 @@ class CancelToken:
     def cancelled(self) -> bool: ...
 
 class Backoff:
-    """A deadline and a pause that grows by half after every poll up to a cap."""
+    """The one polling schedule's pauses, for the tests: a deadline and a pause that grows by half
+    after every poll up to a cap (every wait polls in Rust)."""
     def __new__(cls, poll_interval: object, max_interval: object, timeout: object) -> Backoff: ...
     def next_pause(self) -> float | None:
         """Seconds to pause before the next poll, or None once the deadline has passed."""

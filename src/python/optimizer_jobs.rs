@@ -10,6 +10,7 @@ use super::client::PyTransport;
 use super::pending::PyPendingCall;
 use super::convert::{type_name, Arguments, JsonDocument};
 use super::optimizer_result::PyResultDocument;
+use super::poll::poll_schedule;
 use crate::error::Error;
 use crate::services::optimizer::answer::{RunState, OPTIMAL, RUNNING_STATUSES};
 use crate::services::optimizer::request::{self, RunSchedule};
@@ -67,15 +68,13 @@ pub fn optimizer_run(
     trace: bool,
 ) -> PyResult<PyPendingCall> {
     let mut args = Arguments::new();
-    let poll_interval = args.seconds("poll_interval", poll_interval, false);
-    let max_interval = args.seconds("max_interval", max_interval, false);
-    let timeout = args.seconds("timeout", timeout, false);
+    let polling = poll_schedule(&mut args, poll_interval, max_interval, timeout);
     let not_found_grace = args.seconds("not_found_grace", not_found_grace, false);
     args.finish().map_err(|e| client.error(e))?;
-    let (Some(poll_interval), Some(max_interval), Some(timeout), Some(not_found_grace)) = (poll_interval, max_interval, timeout, not_found_grace) else {
+    let (Some(polling), Some(not_found_grace)) = (polling, not_found_grace) else {
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
-    let run = request::run(client.handle(trace), scenario, RunSchedule { poll_interval, max_interval, timeout, not_found_grace });
+    let run = request::run(client.handle(trace), scenario, RunSchedule { polling, not_found_grace });
     Ok(client.pending(async move { run.await.map(state) }))
 }
 

@@ -8,9 +8,10 @@ use super::client::PyTransport;
 use super::pending::PyPendingCall;
 use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
+use super::poll::poll_schedule;
 use crate::error::Error;
 use crate::services::technical_potential::request::{
-    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job, wait_for_job, WaitSchedule,
+    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job, wait_for_job,
 };
 use crate::services::technical_potential::{InputField, RegionConfig, ResourceConfig};
 use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
@@ -187,13 +188,17 @@ pub fn technical_potential_submit(
 /// The explorer and job id, or every problem with the two.
 fn job_args(client: &PyTransport, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
     let mut args = Arguments::new();
-    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
-    let job_id = checked(&mut args, "job_id", job_id, checked_job_id);
+    let job = job_identity(&mut args, explorer, job_id);
     args.finish().map_err(|e| client.error(e))?;
-    match (explorer, job_id) {
-        (Some(explorer), Some(job_id)) => Ok((explorer, job_id)),
-        _ => Err(client.error(Error::Parameter(vec!["invalid arguments".into()]))),
-    }
+    job.ok_or_else(|| client.error(Error::Parameter(vec!["invalid arguments".into()])))
+}
+
+/// A job's `explorer` and `job_id`, problems added to `args` so that they are reported with the
+/// caller's others; `None` if either is invalid.
+fn job_identity(args: &mut Arguments, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_, PyAny>) -> Option<(String, String)> {
+    let explorer = checked(args, "explorer", explorer, checked_explorer);
+    let job_id = checked(args, "job_id", job_id, checked_job_id);
+    Some((explorer?, job_id?))
 }
 
 /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
@@ -230,16 +235,13 @@ pub fn technical_potential_wait(
     trace: bool,
 ) -> PyResult<PyPendingCall> {
     let mut args = Arguments::new();
-    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
-    let job_id = checked(&mut args, "job_id", job_id, checked_job_id);
-    let timeout = args.seconds("timeout", timeout, false);
-    let poll_interval = args.seconds("poll_interval", poll_interval, false);
-    let max_interval = args.seconds("max_interval", max_interval, false);
+    let job = job_identity(&mut args, explorer, job_id);
+    let schedule = poll_schedule(&mut args, poll_interval, max_interval, timeout);
     args.finish().map_err(|e| client.error(e))?;
-    let (Some(explorer), Some(job_id), Some(timeout), Some(poll_interval), Some(max_interval)) = (explorer, job_id, timeout, poll_interval, max_interval) else {
+    let (Some((explorer, job_id)), Some(schedule)) = (job, schedule) else {
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
-    let wait = wait_for_job(client.handle(trace), explorer, job_id, WaitSchedule { poll_interval, max_interval, timeout });
+    let wait = wait_for_job(client.handle(trace), explorer, job_id, schedule);
     Ok(client.pending(async move { wait.await.map(|result| PyTechnicalPotentialJobResult { result }) }))
 }
 

@@ -9,18 +9,14 @@ use super::answer::{self, RunState};
 use crate::optimizer::scenario::text::{float_repr, str_repr};
 use crate::error::{ApiErrorKind, Error, Result};
 use crate::services::handle::ServiceHandle;
-use crate::services::poll::Backoff;
+use crate::services::poll::PollSchedule;
 use crate::transport::{Body, Endpoint, Request};
 
 /// How a run is waited for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunSchedule {
-    /// The first pause between polls.
-    pub poll_interval: Duration,
-    /// The longest pause.
-    pub max_interval: Duration,
-    /// When the run is given up (`JobTimeout`).
-    pub timeout: Duration,
+    /// The pauses between polls and when the run is given up (`JobTimeout`).
+    pub polling: PollSchedule,
     /// How long after the POST a 404 means "not stored yet" rather than "no such run".
     pub not_found_grace: Duration,
 }
@@ -57,11 +53,11 @@ pub async fn results(handle: ServiceHandle, run_uuid: String) -> Result<RunState
 }
 
 /// Submits and polls until the run is optimal (returned), ends otherwise (`JobFailed` with its
-/// messages) or `schedule.timeout` passes (`JobTimeout` carrying the run_uuid and the last
+/// messages) or `schedule.polling.timeout` passes (`JobTimeout` carrying the run_uuid and the last
 /// status). A 404 within the grace after the POST is a run not stored yet; later, `NotFoundError`.
 pub async fn run(handle: ServiceHandle, scenario: Vec<u8>, schedule: RunSchedule) -> Result<RunState> {
     let run_uuid = submit(handle.clone(), scenario).await?;
-    let mut backoff = Backoff::new(schedule.poll_interval, schedule.max_interval, schedule.timeout);
+    let mut backoff = schedule.polling.start();
     let mut last_status = "submitted".to_owned();
     loop {
         match results(handle.clone(), run_uuid.clone()).await {
@@ -77,7 +73,7 @@ pub async fn run(handle: ServiceHandle, scenario: Vec<u8>, schedule: RunSchedule
         }
         match backoff.next_pause() {
             Some(pause) => tokio::time::sleep(pause).await,
-            None => return Err(timed_out(&run_uuid, &last_status, schedule.timeout)),
+            None => return Err(timed_out(&run_uuid, &last_status, schedule.polling.timeout)),
         }
     }
 }

@@ -11,7 +11,7 @@ use crate::error::{Error, Result};
 use crate::optimizer::scenario::text::{float_repr, str_repr};
 use crate::services::handle::ServiceHandle;
 use crate::services::missing::parse_failure;
-use crate::services::poll::Backoff;
+use crate::services::poll::PollSchedule;
 use crate::transport::{Body, Endpoint, Request};
 
 /// The `<explorer>` path segment: letters, digits, `-` and `_` only.
@@ -92,18 +92,10 @@ pub async fn job_call(handle: ServiceHandle, explorer: String, job_id: String, d
     Ok(result)
 }
 
-/// How a job is waited for: the first pause, the longest pause and the deadline.
-#[derive(Debug, Clone, Copy)]
-pub struct WaitSchedule {
-    pub poll_interval: Duration,
-    pub max_interval: Duration,
-    pub timeout: Duration,
-}
-
 /// Polls a job on `schedule` until it finishes (returned). A failure status raises `JobFailed`;
 /// past the deadline, `JobTimeout` names the job, its last status and how to resume the wait.
-pub async fn wait_for_job(handle: ServiceHandle, explorer: String, job_id: String, schedule: WaitSchedule) -> Result<JobResult> {
-    let mut backoff = Backoff::new(schedule.poll_interval, schedule.max_interval, schedule.timeout);
+pub async fn wait_for_job(handle: ServiceHandle, explorer: String, job_id: String, schedule: PollSchedule) -> Result<JobResult> {
+    let mut backoff = schedule.start();
     loop {
         let result = job_call(handle.clone(), explorer.clone(), job_id.clone(), false).await?;
         if result.status == JobStatus::Finished {
