@@ -16,7 +16,8 @@ use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
 use crate::formats::Format;
 use crate::services::pv_estimator::request::request_estimate;
-use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, RawSystem, NOMINAL_YEAR};
+use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, RawSystem};
+use crate::calendar::NOMINAL_YEAR;
 use crate::transport::Endpoint;
 
 /// A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it.

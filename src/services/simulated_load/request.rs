@@ -4,7 +4,7 @@ use arrow_array::RecordBatch;
 
 use super::{load_batch, parse_simulated_load, SimulatedLoad, SimulatedLoadQuery};
 use crate::error::{Error, Result};
-use crate::formats::calendar::steps_per_hour_of_year;
+use crate::calendar::steps_per_hour_of_year;
 use crate::services::handle::ServiceHandle;
 use crate::transport::{Endpoint, Request};
 
