@@ -407,7 +407,7 @@ class _BulkPlan:
 
 
 class _ClimateBase:
-    """What both climate classes share: the core handle, the requests' arguments (lists joined
+    """What both climate classes share: the service handle, the requests' arguments (lists joined
     as the core reads them) and the bulk download's plan."""
 
     def __init__(self, handle: ServiceHandle) -> None:

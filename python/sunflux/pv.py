@@ -478,7 +478,7 @@ _ESTIMATE_DOC = """Estimate the energy of a PV system with the PV estimator v6 o
 
 
 class _PvBase:
-    """What both PV classes share: the core handle, the version rule, the request's arguments
+    """What both PV classes share: the service handle, the version rule, the request's arguments
     and the result."""
 
     def __init__(self, handle: ServiceHandle) -> None:

@@ -208,7 +208,7 @@ def parse_data_query(
 
 
 class _SolarBase:
-    """What both solar classes share: the core handle, the request's arguments and the result."""
+    """What both solar classes share: the service handle, the request's arguments and the result."""
 
     def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle

@@ -193,7 +193,7 @@ def _result(state: tuple[_core.ResultDocument, int]) -> OptimizerResult:
 
 
 class _OptimizerBase:
-    """What both optimizer classes share: the core handle, each call's checks, request and result
+    """What both optimizer classes share: the service handle, each call's checks, request and result
     (the calls themselves are Rust's, ``_core.optimizer_*``)."""
 
     def __init__(self, handle: ServiceHandle) -> None:
