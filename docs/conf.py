@@ -52,7 +52,7 @@ numpydoc_validation_exclude = {r"\.(Hourly|Monthly)PvEstimate$"}
 nitpick_ignore_regex = [
     ("py:class", r"(collections\.abc|os|enum|typing|datetime|pathlib|concurrent\.futures|asyncio)\..*"),
     ("py:class", r"(pl|pd|pa|np|dd|polars|pandas|pyarrow|numpy|dask|distributed)\..*"),
-    ("py:class", r"(sunflux\.pv\.)?(Timeframe|WeatherSources|FloatSeries|IntSeries|ArrayLike|CoreHandle|MonthlyByDefault|HourlyByDefault|SystemFrame|SiteFrame"
+    ("py:class", r"(sunflux\.pv\.)?(Timeframe|WeatherSources|FloatSeries|IntSeries|ArrayLike|ServiceHandle|MonthlyByDefault|HourlyByDefault|SystemFrame|SiteFrame"
                  r"|EngineVersion|ModuleTypeCode|ArrayTypeCode|EstimatorVersion|EstimatorDataset|EstimateFormat)"),
     ("py:(class|obj)", r"sunflux\.(.*\.)?_\w+(\..*)?"),
 ]

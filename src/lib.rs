@@ -18,6 +18,7 @@
     )
 )]
 
+pub mod calendar;
 pub mod error;
 pub mod files;
 pub mod formats;

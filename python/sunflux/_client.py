@@ -1,6 +1,6 @@
 """`Client` and `AsyncClient`: configuration, key discovery and the low-level request call.
 
-Both wrap one Rust transport (`sunflux._core.CoreClient`) in a `CoreHandle`, the small object the
+Both wrap one Rust transport (`sunflux._core.Transport`) in a `ServiceHandle`, the small object the
 service namespaces (`client.solar`, `client.pv`, ...) are given: the transports, the route profile,
 whether to trace, and the low-level request in both I/O styles. A service never reaches into the
 client's private members.
@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 from sunflux import _core
 from sunflux._errors import ParameterError
-from sunflux._handle import CoreHandle, Response
+from sunflux._handle import ServiceHandle, Response
 from sunflux._twins import Call, awaitable, blocking
 
 _Params = ParamSpec("_Params")
@@ -158,7 +158,7 @@ _REQUEST_DOC = """Send a low-level request to a named endpoint of the spec.
 
 
 def _through_handle(
-    build: Callable[Concatenate[CoreHandle, _Params], Call[Response]], name: str, doc: str
+    build: Callable[Concatenate[ServiceHandle, _Params], Call[Response]], name: str, doc: str
 ) -> Callable[Concatenate[_ClientBase, _Params], Call[Response]]:
     """`_ClientBase`'s method ``name`` made from its handle's: the same parameters, called on the
     handle."""
@@ -270,7 +270,7 @@ class _ClientBase:
             if isinstance(limits, Mapping)
             else limits
         )
-        self._core = _core.CoreClient(
+        self._transport = _core.Transport(
             base,
             resolve_api_key(api_key),
             auth,
@@ -289,27 +289,27 @@ class _ClientBase:
         urdb_base = urdb_base_url or os.environ.get(URDB_BASE_URL_ENV_VAR) or DEFAULT_URDB_BASE_URL
         # The rate database is its own host: a second transport that sends the key as the
         # ``api_key`` query parameter, as that API expects (redacted like every key).
-        self._urdb_core = _core.CoreClient(
+        self._urdb_transport = _core.Transport(
             urdb_base, resolve_api_key(api_key), "query", "spec", timeout, retries, backoff,
             retry_rate_limited, throttle, None, deadline,
             dict(max_bytes) if isinstance(max_bytes, Mapping) else max_bytes,
         )
-        self._handle = CoreHandle(self._core, self._urdb_core)
+        self._handle = ServiceHandle(self._transport, self._urdb_transport)
         #: The `LocalService` that made this client, if any (kept alive as long as the client).
         self._service: object = None
         self._attach_services()
 
     def _stop(self, reason: str) -> None:
         """Every later call of this client raises `TransportError(reason)` at once."""
-        self._core.close(reason)
-        self._urdb_core.close(reason)
+        self._transport.close(reason)
+        self._urdb_transport.close(reason)
 
     @property
     def closed(self) -> bool:
         """Whether the client was closed (or the `LocalService` it was made by)."""
-        return bool(self._core.closed)
+        return bool(self._transport.closed)
 
-    _request = _through_handle(CoreHandle.call, "_request", doc=_REQUEST_DOC)
+    _request = _through_handle(ServiceHandle.call, "_request", doc=_REQUEST_DOC)
 
     def _attach_services(self) -> None:
         """Service namespaces are attached by the subclasses."""
@@ -317,31 +317,31 @@ class _ClientBase:
     @property
     def base_url(self) -> str:
         """The service's base URL every request is joined to (``https://...``, no key in it)."""
-        return self._core.base_url
+        return self._transport.base_url
 
     @property
     def urdb_base_url(self) -> str:
         """The Utility Rate Database API's base URL (``urdb_base_url``, ``SUNFLUX_URDB_BASE_URL``
         or ``https://api.openei.org``)."""
-        return self._urdb_core.base_url
+        return self._urdb_transport.base_url
 
     @property
     def routes(self) -> str:
         """The route profile in use: ``"spec"`` or ``"nlr"``."""
-        return self._core.routes
+        return self._transport.routes
 
     @property
     def rate_limit(self) -> RateLimit:
         """The latest rate-limit headers the service sent."""
-        limit, remaining = self._core.rate_limit
+        limit, remaining = self._transport.rate_limit
         return RateLimit(limit, remaining)
 
     def url(self, endpoint: str, **args: str) -> str:
         """The URL of a named endpoint under this client's base URL and routes (no key in it)."""
-        return self._core.url(endpoint, args)
+        return self._transport.url(endpoint, args)
 
     def __repr__(self) -> str:
-        key = "***" if self._core.has_key else None
+        key = "***" if self._transport.has_key else None
         return (
             f"{type(self).__name__}(base_url={self.base_url!r}, auth={self._auth!r}, "
             f"routes={self.routes!r}, timeout={self._timeout}, api_key={key!r})"

@@ -60,7 +60,7 @@ class BulkPlan:
         self.cache = None if cache_dir is None else SiteYearCache(os.fspath(cache_dir))
         self.bar = Progress(len(self.jobs), progress, f"climate {dataset}", "site-year")
         self.stop = _core.CancelToken()
-        self._core = base._handle.core
+        self._transport = base._handle.transport
         self._request = (dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
         self.frames: dict[_SiteYear, pl.DataFrame] = {}
 
@@ -71,7 +71,7 @@ class BulkPlan:
         """The core's download arguments for one site-year."""
         dataset, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list = self._request
         _site, lat, lon, year = job
-        return (self._core, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
+        return (self._transport, dataset, lat, lon, year, attribute_text, utc, leap_day, email, full_name, affiliation, reason, mailing_list)
 
     def keep(self, job: _SiteYear, table: ClimateTable) -> pl.DataFrame:
         """Stores a downloaded site-year in the cache (unless the run was stopped)."""

@@ -53,7 +53,7 @@ class PendingCall(Generic[_T]):
         """Sends the request on the shared runtime; cancelling the await aborts it."""
 
 class PreparedRequest:
-    """A request checked by `CoreClient.prepare`; each `send()` is one call (retries and throttles
+    """A request checked by `Transport.prepare`; each `send()` is one call (retries and throttles
     included), waited for or awaited."""
     def send(self) -> PendingCall[RawResponse]:
         """The send of the request, pending."""
@@ -84,12 +84,13 @@ class CancelToken:
     def cancelled(self) -> bool: ...
 
 class Backoff:
-    """A deadline and a pause that grows by half after every poll up to a cap."""
+    """The one polling schedule's pauses, for the tests: a deadline and a pause that grows by half
+    after every poll up to a cap (every wait polls in Rust)."""
     def __new__(cls, poll_interval: object, max_interval: object, timeout: object) -> Backoff: ...
     def next_pause(self) -> float | None:
         """Seconds to pause before the next poll, or None once the deadline has passed."""
 
-class CoreClient:
+class Transport:
     """The shared transport of one `Client`."""
     def __new__(
         cls,
@@ -105,7 +106,7 @@ class CoreClient:
         limits: object = None,
         deadline: object = None,
         max_bytes: object = None,
-    ) -> CoreClient: ...
+    ) -> Transport: ...
     def prepare(
         self,
         method: str,
@@ -135,7 +136,7 @@ class CoreClient:
     def closed(self) -> bool: ...
     def redact(self, text: str) -> str: ...
 
-class CoreLocalService:
+class LocalService:
     """The embedded service on loopback; `sunflux.LocalService` wraps it."""
     def __new__(
         cls,
@@ -167,7 +168,7 @@ class CoreLocalService:
         optimizer_hang: object,
         urdb_any_label: object,
         problems: list[str] = ...,
-    ) -> CoreLocalService: ...
+    ) -> LocalService: ...
     @property
     def base_url(self) -> str: ...
     @property
@@ -177,12 +178,12 @@ class CoreLocalService:
     @property
     def running(self) -> bool: ...
     def hits(self) -> dict[str, int]: ...
-    def station_weather(self, file_id: str) -> CoreWeather: ...
+    def station_weather(self, file_id: str) -> Weather: ...
     def outbox(self) -> list[tuple[str, str, str]]: ...
     def close(self) -> None: ...
 
 
-class CoreStationQuery:
+class StationQuery:
     """A parsed dataset query answer; the Python `StationQuery` wraps it."""
     def closest(self) -> list[tuple[str, dict[str, Any] | None]]: ...
     def all_stations(self) -> list[dict[str, Any]] | None: ...
@@ -204,7 +205,7 @@ class _ArrowStream(Protocol):
     def __arrow_c_stream__(self, requested_schema: object | None = None) -> object: ...
 
 def solar_data_query(
-    client: CoreClient,
+    client: Transport,
     lat: object,
     lon: object,
     radius: object,
@@ -212,14 +213,14 @@ def solar_data_query(
     version: object,
     format: object,
     trace: bool = False,
-) -> PendingCall[CoreStationQuery]:
+) -> PendingCall[StationQuery]:
     """Validates (every problem at once), queries and parses."""
 def parse_solar_data_query(
     body: bytes, lat: object, lon: object, radius: object, all: object, version: object, format: object
-) -> CoreStationQuery:
+) -> StationQuery:
     """Parses a dataset query body (the benchmark and tests call this without HTTP)."""
 
-class CorePvEstimate:
+class PvEstimate:
     """A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it."""
     @property
     def ac_annual(self) -> float: ...
@@ -241,7 +242,7 @@ class CorePvEstimate:
     def monthly(self) -> _ArrowStream: ...
     def hourly(self) -> _ArrowStream | None: ...
 
-class CoreSimulatedLoad:
+class SimulatedLoad:
     """A load profile with its summary; the Python side turns `table()` into a polars frame."""
     @property
     def annual_kwh(self) -> float: ...
@@ -254,7 +255,7 @@ class CoreSimulatedLoad:
     def table(self) -> _ArrowStream: ...
 
 def optimizer_simulated_load(
-    client: CoreClient,
+    client: Transport,
     latitude: object,
     longitude: object,
     doe_reference_names: list[object],
@@ -264,7 +265,7 @@ def optimizer_simulated_load(
     year: object = None,
     time_steps_per_hour: object = None,
     trace: bool = False,
-) -> PendingCall[CoreSimulatedLoad]:
+) -> PendingCall[SimulatedLoad]:
     """Validates every parameter at once, asks the service for the load and parses it."""
 
 def simulate_outages(
@@ -285,7 +286,7 @@ def simulate_outages(
     service's `resilience_stats` keys. Runs without the GIL."""
 
 def pv_estimate(
-    client: CoreClient,
+    client: Transport,
     system_capacity: object,
     module_type: object,
     losses: object,
@@ -304,12 +305,12 @@ def pv_estimate(
     format: object = None,
     callback: object = None,
     trace: bool = False,
-) -> PendingCall[CorePvEstimate]:
+) -> PendingCall[PvEstimate]:
     """Validates (every problem at once), estimates and parses."""
-def parse_pv_estimate(body: bytes, format: str) -> CorePvEstimate:
+def parse_pv_estimate(body: bytes, format: str) -> PvEstimate:
     """Parses an estimator body (json, JSONP or xml) that came from elsewhere."""
 def pv_estimate_v8(
-    client: CoreClient,
+    client: Transport,
     system_capacity: object,
     module_type: object,
     losses: object,
@@ -333,10 +334,10 @@ def pv_estimate_v8(
     format: object = None,
     callback: object = None,
     trace: bool = False,
-) -> PendingCall[CorePvEstimate]:
+) -> PendingCall[PvEstimate]:
     """Validates (every problem at once), estimates with v8 and parses."""
 
-class CoreWeather:
+class Weather:
     """A weather year for the engine; the Python `Weather` wraps it."""
     def meta(self) -> tuple[float, float, float, float, str, str, str, str, str]: ...
     def __len__(self) -> int: ...
@@ -346,18 +347,18 @@ class CoreWeather:
     def instantaneous(self) -> bool: ...
     @property
     def steps_per_hour(self) -> int: ...
-    def with_place(self, city: str, state: str, country: str, location_id: str, source: str) -> CoreWeather: ...
-    def without_leap_day(self) -> CoreWeather: ...
+    def with_place(self, city: str, state: str, country: str, location_id: str, source: str) -> Weather: ...
+    def without_leap_day(self) -> Weather: ...
     def to_arrow(self) -> _ArrowStream: ...
 
 def read_weather_path(
     path: str, lat: float | None = None, lon: float | None = None, tz: float | None = None, elevation: float | None = None
-) -> CoreWeather:
+) -> Weather:
     """Reads a TMY2, TMY3, EPW, SAM CSV, NSRDB or climate-download CSV file (GIL released); the site
     facts given fill what the file lacks and must agree with what it has."""
 def read_weather_bytes(
     data: bytes, name: str, lat: float | None = None, lon: float | None = None, tz: float | None = None, elevation: float | None = None
-) -> CoreWeather:
+) -> Weather:
     """Reads weather from the bytes of one of those files; `name` is used in error messages."""
 def weather_from_table(
     table: object,
@@ -367,13 +368,13 @@ def weather_from_table(
     elevation: float | None = None,
     name: str = "table",
     fill_gaps: bool = False,
-) -> CoreWeather:
+) -> Weather:
     """Builds a weather year from an Arrow table (polars, pyarrow or pandas): its numeric columns under
     any of the names the file readers accept, the site from the arguments."""
 def weather_column_field(name: str) -> str | None:
     """The weather quantity a column name stands for ("gh", "dn", "tdry", "month", ...), or None."""
 def pvwatts_simulate(
-    weather: CoreWeather,
+    weather: Weather,
     system_capacity: object,
     module_type: object,
     losses: object,
@@ -384,21 +385,21 @@ def pvwatts_simulate(
     gcr: object = None,
     inv_eff: object = None,
     timeframe: object = None,
-) -> CorePvEstimate:
+) -> PvEstimate:
     """Simulates one system on one weather year (GIL released)."""
 def pvwatts_simulate_many(
-    weathers: list[CoreWeather],
+    weathers: list[Weather],
     systems: list[tuple[object, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
-) -> list[CorePvEstimate]:
+) -> list[PvEstimate]:
     """Simulates every (weather, system) pair on `threads` threads with the GIL released; results in
     input order. `systems[i]` is a tuple of the nine system parameters. The calling thread waits for
     the batch and, every 100 ms, looks for Ctrl-C (which stops the workers before their next system
     and is raised) and calls `progress(done)` with the number of systems simulated."""
 def pvwatts_simulate_v8(
-    weather: CoreWeather,
+    weather: Weather,
     system_capacity: object,
     module_type: object,
     losses: object,
@@ -415,21 +416,21 @@ def pvwatts_simulate_v8(
     en_snowloss: object = None,
     timeframe: object = None,
     threads: int = 0,
-) -> CorePvEstimate:
+) -> PvEstimate:
     """Simulates one system on one weather year with PVWatts v8 (GIL released)."""
 def pvwatts_simulate_many_v8(
-    weathers: list[CoreWeather],
+    weathers: list[Weather],
     systems: list[tuple[object, ...]],
     threads: int = 0,
     timeframe: object = None,
     progress: Callable[[int], object] | None = None,
-) -> list[CorePvEstimate]:
+) -> list[PvEstimate]:
     """Simulates every (weather, system) pair with PVWatts v8 on `threads` threads (one job per thread
     at a time) with the GIL released; results in input order. `systems[i]` holds the 14 parameters
     of `pvwatts_simulate_v8` in its order. Ctrl-C and `progress(done)` as for
     `pvwatts_simulate_many`."""
 
-class CoreTechnicalPotentialConfiguration:
+class TechnicalPotentialConfiguration:
     """A parsed configuration; the Python `Configuration` wraps it."""
     def regions(self) -> list[_RegionValues]:
         """Every region with its resources and their input fields, as plain values."""
@@ -438,7 +439,7 @@ class CoreTechnicalPotentialConfiguration:
     def inputs(self) -> dict[str, Any]: ...
     def to_arrow(self) -> _ArrowStream: ...
 
-class CoreTechnicalPotentialJobResult:
+class TechnicalPotentialJobResult:
     """A job's state (and results once finished); the Python job objects wrap it."""
     @property
     def status(self) -> str: ...
@@ -455,17 +456,17 @@ class CoreTechnicalPotentialJobResult:
     def classes(self, region: str | None = None) -> _ArrowStream: ...
 
 def technical_potential_config(
-    client: CoreClient,
+    client: Transport,
     explorer: object,
     countries: object = None,
     wkt: object = None,
     trace: bool = False,
-) -> PendingCall[CoreTechnicalPotentialConfiguration]:
+) -> PendingCall[TechnicalPotentialConfiguration]:
     """Fetches the configuration (regions, resources, input fields)."""
 def technical_potential_submit(
-    client: CoreClient,
+    client: Transport,
     explorer: object,
-    config: CoreTechnicalPotentialConfiguration,
+    config: TechnicalPotentialConfiguration,
     region: object,
     resource: object,
     fields_json: object,
@@ -473,33 +474,33 @@ def technical_potential_submit(
 ) -> PendingCall[tuple[str, str]]:
     """Submits a job validated against `config` (every problem at once); returns `(job_id, status)`."""
 def technical_potential_job(
-    client: CoreClient, explorer: object, job_id: object, delete: bool = False, trace: bool = False
-) -> PendingCall[CoreTechnicalPotentialJobResult]:
+    client: Transport, explorer: object, job_id: object, delete: bool = False, trace: bool = False
+) -> PendingCall[TechnicalPotentialJobResult]:
     """Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`."""
 def technical_potential_wait(
-    client: CoreClient,
+    client: Transport,
     explorer: object,
     job_id: object,
     timeout: object,
     poll_interval: object,
     max_interval: object,
     trace: bool = False,
-) -> PendingCall[CoreTechnicalPotentialJobResult]:
+) -> PendingCall[TechnicalPotentialJobResult]:
     """Polls a job until it finishes, on the one polling schedule: the first pause `poll_interval` s,
     growing by half up to `max_interval` s; `JobTimeout` after `timeout` s, `JobFailed` on a
     failure status. Every argument is checked at once."""
-def parse_technical_potential_configuration(body: bytes) -> CoreTechnicalPotentialConfiguration:
+def parse_technical_potential_configuration(body: bytes) -> TechnicalPotentialConfiguration:
     """Parses a configuration body from elsewhere."""
-def parse_technical_potential_job(body: bytes) -> CoreTechnicalPotentialJobResult:
+def parse_technical_potential_job(body: bytes) -> TechnicalPotentialJobResult:
     """Parses a job body from elsewhere (no failure check)."""
 
-class CoreClimateTable:
+class ClimateTable:
     """One site-year as Arrow; the typed metadata is the JSON in the schema metadata
     (`climate_metadata`), read when asked for."""
     def metadata(self) -> dict[str, Any]: ...
     def to_arrow(self) -> _ArrowStream: ...
 
-class CoreClimateZip:
+class ClimateZip:
     """Every CSV of a download zip: one long table (`site`, `year`, then the data) and one metadata row
     per site."""
     def data(self) -> _ArrowStream: ...
@@ -508,7 +509,7 @@ class CoreClimateZip:
     def files(self) -> list[str]: ...
 
 def climate_download_csv(
-    client: CoreClient,
+    client: Transport,
     dataset: object,
     lat: object,
     lon: object,
@@ -523,10 +524,10 @@ def climate_download_csv(
     mailing_list: object,
     trace: bool = False,
     cancel: CancelToken | None = None,
-) -> PendingCall[CoreClimateTable]:
+) -> PendingCall[ClimateTable]:
     """Streams the CSV of one site and one year (validated first, every problem at once)."""
 def climate_request(
-    client: CoreClient,
+    client: Transport,
     dataset: object,
     wkt: object,
     years: object,
@@ -543,21 +544,21 @@ def climate_request(
 ) -> PendingCall[tuple[str, str, str]]:
     """Requests a download file for any WKT and years: `(message, download_url, raw body)`."""
 def climate_fetch(
-    client: CoreClient, url: object, wait: object, timeout: object, trace: bool = False
-) -> PendingCall[CoreClimateZip]:
+    client: Transport, url: object, wait: object, timeout: object, trace: bool = False
+) -> PendingCall[ClimateZip]:
     """Downloads (polling while not ready) and parses the zip behind a download URL; the API key
     is never sent with it. Every argument is checked at once."""
 def climate_cache_key(
     dataset: object, lat: object, lon: object, year: object, attributes: object, utc: object, leap_day: object, email: object
 ) -> str:
     """The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail)."""
-def climate_weather(table: _ArrowStream, local_time: bool = True) -> CoreWeather:
-    """The weather year of a climate table (a `CoreClimateTable`'s Arrow, or a copy keeping its
+def climate_weather(table: _ArrowStream, local_time: bool = True) -> Weather:
+    """The weather year of a climate table (a `ClimateTable`'s Arrow, or a copy keeping its
     schema metadata), in the site's standard time with `local_time`, else in the table's zone."""
-def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> CoreClimateTable:
+def parse_climate_csv_bytes(body: bytes, whole_year: bool = True) -> ClimateTable:
     """Parses a climate CSV body from elsewhere (a file, another client); the parser threads read the
     `bytes` in place. With `whole_year`, the rows must be one whole year."""
-def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> CoreClimateZip:
+def parse_climate_zip_bytes(body: bytes, max_unzipped: object = None) -> ClimateZip:
     """Parses the bytes of a download zip from elsewhere; its CSVs may inflate to `max_unzipped` bytes
     (default: the limit of `crate::limits`)."""
 def standard_time_zone_name(tz_hours: float) -> str:
@@ -573,28 +574,28 @@ from collections.abc import Mapping as _Mapping
 OPTIMIZER_OPTIMAL: Final[str]
 OPTIMIZER_RUNNING_STATUSES: Final[tuple[str, ...]]
 URDB_API_VERSION: Final[int]
-def optimizer_submit(client: CoreClient, scenario: bytes, trace: bool = False) -> PendingCall[str]:
+def optimizer_submit(client: Transport, scenario: bytes, trace: bool = False) -> PendingCall[str]:
     """POSTs a scenario (its JSON) and returns the run's run_uuid; a refusal raises
     `ValidationError` with `input_errors`."""
-def optimizer_results(client: CoreClient, run_uuid: object, trace: bool = False) -> PendingCall[tuple[CoreResultDocument, int]]:
+def optimizer_results(client: Transport, run_uuid: object, trace: bool = False) -> PendingCall[tuple[ResultDocument, int]]:
     """One read of a run's results: `(document, http_status)` in whatever state the run is."""
 def optimizer_run(
-    client: CoreClient, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
-) -> PendingCall[tuple[CoreResultDocument, int]]:
+    client: Transport, scenario: bytes, timeout: object, poll_interval: object, max_interval: object, not_found_grace: object, trace: bool = False
+) -> PendingCall[tuple[ResultDocument, int]]:
     """Submits and polls until the run is optimal: `(document, http_status)`; `JobFailed`,
     `JobTimeout` or `NotFoundError` (after `not_found_grace` s) otherwise."""
-def optimizer_urdb_rate(client: CoreClient, label: object, trace: bool = False) -> PendingCall[dict[str, Any]]:
+def optimizer_urdb_rate(client: Transport, label: object, trace: bool = False) -> PendingCall[dict[str, Any]]:
     """The full rate object of a Utility Rate Database label (`client` is the rate database's)."""
-def optimizer_urdb_rate_by_name(client: CoreClient, utility: str | None, rate_name: str | None, trace: bool = False) -> PendingCall[dict[str, Any]]:
+def optimizer_urdb_rate_by_name(client: Transport, utility: str | None, rate_name: str | None, trace: bool = False) -> PendingCall[dict[str, Any]]:
     """The newest rate of `utility` whose name is part of `rate_name` (`client` is the rate
     database's)."""
-class CoreResultDocument:
+class ResultDocument:
     """An optimizer results document kept as parsed JSON on the Rust side."""
     @staticmethod
-    def from_mapping(mapping: _Mapping[str, Any]) -> CoreResultDocument:
+    def from_mapping(mapping: _Mapping[str, Any]) -> ResultDocument:
         """The document of a mapping (a results dict a user kept, for example from the live service)."""
     @staticmethod
-    def from_json(text: bytes) -> CoreResultDocument:
+    def from_json(text: bytes) -> ResultDocument:
         """The document of its JSON text (how a result is pickled)."""
     def to_json(self) -> bytes:
         """The document's JSON text."""
@@ -619,7 +620,7 @@ class CoreResultDocument:
         """`simulate_outages` of the result: its inputs gathered in Rust (`optimizer::outage_inputs`),
         with the schema's defaults for what the document leaves out."""
 
-def optimizer_solve(scenario_json: bytes, token: CancelToken | None = None) -> CoreResultDocument:
+def optimizer_solve(scenario_json: bytes, token: CancelToken | None = None) -> ResultDocument:
     """Solves a scenario (JSON text) in process and returns its results document; `ParameterError`
     for refused scenarios, `JobFailed` / `JobTimeout` when there is no optimum in time, and
     `KeyboardInterrupt` when `token` is cancelled or Ctrl-C arrives."""
@@ -630,7 +631,7 @@ from os import PathLike as _PathLike
 OPTIMIZER_REFERENCE_YEAR: Final[int]
 
 def optimizer_resolve(
-    client: CoreClient, urdb_client: CoreClient, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
+    client: Transport, urdb_client: Transport, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
 ) -> PendingCall[dict[str, Any]]:
     """The scenario document with its reference load and URDB rate replaced by their data,
     fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer

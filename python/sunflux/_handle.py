@@ -1,4 +1,4 @@
-"""`CoreHandle`, what a service needs from its client and nothing else, and `Response`, the
+"""`ServiceHandle`, what a service needs from its client and nothing else, and `Response`, the
 answer of a low-level request. The bottom of the client side: services are given a handle and
 import nothing above this module, and `_client` builds its clients on it."""
 
@@ -118,7 +118,7 @@ def _call_args(
     check_errors: bool,
     trace: bool,
 ) -> tuple[str, str, dict[str, str] | None, list[tuple[str, str]], list[tuple[str, str]] | None, bytes | None, bool | None, bool, bool]:
-    """The core's request arguments, checked (`ParameterError` for a body that is not JSON or
+    """The transport's request arguments, checked (`ParameterError` for a body that is not JSON or
     path arguments that are not a dict)."""
     try:
         body = None if json is None else (json if isinstance(json, bytes) else _json.dumps(json).encode())
@@ -139,24 +139,25 @@ def _call_args(
     )
 
 
-class CoreHandle:
+class ServiceHandle:
     """What a service needs from its client, and nothing else: the service's transport
-    (``core``), the rate database's (``urdb_core``), the route profile, whether to trace, and the
-    low-level request in both I/O styles (`prepare(...).send()`, waited for or awaited)."""
+    (``transport``), the rate database's (``urdb_transport``), the route profile, whether to trace,
+    and the low-level request in both I/O styles (`prepare(...).send()`, waited for or awaited).
+    The Rust services are given the same role's `ServiceHandle` (`src/services/handle.rs`)."""
 
-    __slots__ = ("core", "urdb_core")
+    __slots__ = ("transport", "urdb_transport")
 
-    def __init__(self, core: _core.CoreClient, urdb_core: _core.CoreClient) -> None:
-        self.core = core
-        self.urdb_core = urdb_core
+    def __init__(self, transport: _core.Transport, urdb_transport: _core.Transport) -> None:
+        self.transport = transport
+        self.urdb_transport = urdb_transport
 
     @property
     def routes(self) -> str:
         """The route profile in use: ``"spec"`` or ``"nlr"``."""
-        return self.core.routes
+        return self.transport.routes
 
     def trace(self) -> bool:
-        """Whether the core should report attempts to the ``sunflux`` logger."""
+        """Whether the transport should report attempts to the ``sunflux`` logger."""
         return _log.isEnabledFor(logging.DEBUG)
 
     def call(
@@ -173,12 +174,12 @@ class CoreHandle:
     ) -> Call[Response]:
         """A call of a named endpoint; raises the typed errors."""
         call = _call_args(method, endpoint, args, params, form, json, idempotent, check_errors, self.trace())
-        return core_call(Response, _core.PreparedRequest.send, self.core.prepare(*call))
+        return core_call(Response, _core.PreparedRequest.send, self.transport.prepare(*call))
 
     def urdb_call(self, params: Mapping[str, Any]) -> Call[Response]:
         """GET the Utility Rate Database API with these query parameters."""
         call = _call_args("GET", "utility_rates", None, params, None, None, None, True, self.trace())
-        return core_call(Response, _core.PreparedRequest.send, self.urdb_core.prepare(*call))
+        return core_call(Response, _core.PreparedRequest.send, self.urdb_transport.prepare(*call))
 
     request = blocking(call, name="request")
     request_async = awaitable(call, name="request_async")

@@ -300,7 +300,7 @@ class LocalService:
         climate_settings = settings("climate", climate, ClimateSettings)
         optimizer_settings = settings("optimizer", optimizer, OptimizerSettings)
         rate_settings = settings("rates", rates, RateDatabaseSettings)
-        self._core = _core.CoreLocalService(
+        self._core = _core.LocalService(
             port,
             api_key,
             extra_keys,

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
     from sunflux.pvwatts import Weather
 
 __all__ = [
@@ -156,7 +156,7 @@ class ClimateTable:
         The file's two metadata rows, typed on first use.
     """
 
-    def __init__(self, core: _core.CoreClimateTable) -> None:
+    def __init__(self, core: _core.ClimateTable) -> None:
         self._core = core
         self.data: pl.DataFrame = to_polars(core.to_arrow())
 
@@ -245,7 +245,7 @@ class ClimateTable:
 
 
 class _SavedClimateTable:
-    """The table and metadata record of a `CoreClimateTable` in pyarrow and plain Python, so
+    """The table and metadata record of a `_core.ClimateTable` in pyarrow and plain Python, so
     that a pickled `ClimateTable` is rebuilt through the same constructor."""
 
     def __init__(self, table: Any, record: dict[str, Any]) -> None:
@@ -300,7 +300,7 @@ class ClimateDownload:
         True when the zip holds the embedded service's generated weather.
     """
 
-    def __init__(self, core: _core.CoreClimateZip) -> None:
+    def __init__(self, core: _core.ClimateZip) -> None:
         self._core = core
         self.data: pl.DataFrame = to_polars(core.data())
         self.sites: pl.DataFrame = to_polars(core.sites())
@@ -398,18 +398,18 @@ def _years(years: Iterable[int] | int | str) -> Any:
 
 
 #: The core's arguments of one CSV download (`_core.climate_download_csv`).
-_CsvArgs = tuple[_core.CoreClient, str, float, float, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool]
+_CsvArgs = tuple[_core.Transport, str, float, float, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool]
 #: The core's arguments of one download request (`_core.climate_request`).
 _RequestArgs = tuple[
-    _core.CoreClient, str, str, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool, str
+    _core.Transport, str, str, object, object, bool, bool, str, "str | None", "str | None", "str | None", bool, str
 ]
 
 
 class _ClimateBase:
-    """What both climate classes share: the core handle, the requests' arguments (lists joined
+    """What both climate classes share: the service handle, the requests' arguments (lists joined
     as the core reads them) and the bulk download's plan."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
 
     def _csv_args(
@@ -417,7 +417,7 @@ class _ClimateBase:
         leap_day: bool, full_name: str | None, affiliation: str | None, reason: str | None, mailing_list: bool,
     ) -> _CsvArgs:
         return (
-            self._handle.core, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
+            self._handle.transport, dataset, lat, lon, _years(year), _attributes(attributes), utc, leap_day, email,
             full_name, affiliation, reason, mailing_list,
         )
 
@@ -427,7 +427,7 @@ class _ClimateBase:
         method: RequestMethod,
     ) -> _RequestArgs:
         return (
-            self._handle.core, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
+            self._handle.transport, dataset, wkt, _years(years), _attributes(attributes), utc, leap_day, email,
             full_name, affiliation, reason, mailing_list, method,
         )
 
@@ -437,7 +437,7 @@ class _ClimateBase:
         """The request's identity for the cache: the service's canonical origin (every spelling
         of loopback alike) and the data parameters; the e-mail is only validated."""
         request = _core.climate_cache_key(dataset, lat, lon, year, attributes, utc, leap_day, email)
-        return f"{self._handle.core.cache_origin}|{request}"
+        return f"{self._handle.transport.cache_origin}|{request}"
 
     def _download_csv(
         self,
@@ -592,7 +592,7 @@ class _ClimateBase:
         """
         return core_call(
             ClimateDownload, _core.climate_fetch,
-            self._handle.core, download_url, wait, timeout, trace=self._handle.trace(),
+            self._handle.transport, download_url, wait, timeout, trace=self._handle.trace(),
         )
 
     def _bulk(

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     import pandas as pd
     import polars as pl
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
     from sunflux.solar import Station
 
 __all__ = [
@@ -302,7 +302,7 @@ class PvEstimate(Generic[TimeframeT]):
 
     hourly = _HourlyFrame()
 
-    def __init__(self, core: _core.CorePvEstimate) -> None:
+    def __init__(self, core: _core.PvEstimate) -> None:
         self._core = core
         self.ac_annual: float = core.ac_annual
         self.solrad_annual: float = core.solrad_annual
@@ -376,10 +376,10 @@ MonthlyPvEstimate = PvEstimate[Literal["monthly"]]
 
 
 class _SavedEstimate:
-    """The answers of a `CorePvEstimate`, kept in plain Python and pyarrow objects so that a
+    """The answers of a `_core.PvEstimate`, kept in plain Python and pyarrow objects so that a
     pickled `PvEstimate` is rebuilt through the same constructor."""
 
-    def __init__(self, core: _core.CorePvEstimate) -> None:
+    def __init__(self, core: _core.PvEstimate) -> None:
         from sunflux._frames import to_pyarrow
 
         self.ac_annual, self.solrad_annual, self.capacity_factor = core.ac_annual, core.solrad_annual, core.capacity_factor
@@ -405,7 +405,7 @@ class _SavedEstimate:
         return None if self._hourly is None else self._hourly.slice(0)
 
 
-def _finish(core: _core.CorePvEstimate) -> PvEstimate[Any]:
+def _finish(core: _core.PvEstimate) -> PvEstimate[Any]:
     """The estimate of an answer, whose timeframe is the one the call asked for."""
     result: PvEstimate[Any] = PvEstimate(core)
     for message in result.warnings:
@@ -566,10 +566,10 @@ _ESTIMATE_DOC = """Estimate the energy of a PV system with the PV estimator v6 o
 
 
 class _PvBase:
-    """What both PV classes share: the core handle, the version rule, the request's arguments
+    """What both PV classes share: the service handle, the version rule, the request's arguments
     and the result."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
 
     def _estimate(
@@ -602,17 +602,17 @@ class _PvBase:
         check_pvwatts_system(system_capacity, losses, array_type)
         options = dict(bifaciality=bifaciality, albedo=albedo, use_wf_albedo=use_wf_albedo, soiling=soiling, en_snowloss=en_snowloss)
         chosen = _version(version, self._handle.routes, options)
-        core, site, trace = self._handle.core, _file_id(file_id, chosen), self._handle.trace()
+        transport, site, trace = self._handle.transport, _file_id(file_id, chosen), self._handle.trace()
         if chosen == "v8":
             return core_call(
                 _finish, _core.pv_estimate_v8,
-                core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
+                transport, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
                 dc_ac_ratio, gcr, inv_eff, bifaciality, number_list(albedo), use_wf_albedo, number_list(soiling), en_snowloss,
                 format, callback, trace=trace,
             )
         return core_call(
             _finish, _core.pv_estimate,
-            core, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
+            transport, system_capacity, module_type, losses, array_type, tilt, azimuth, lat, lon, site, dataset, radius, timeframe,
             dc_ac_ratio, gcr, inv_eff, format, callback, trace=trace,
         )
 

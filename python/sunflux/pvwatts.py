@@ -92,7 +92,7 @@ class Weather:
         Records per hour: 1 for hourly data, 2 for half-hourly, 4 for 15-minute data, ...
     """
 
-    def __init__(self, core: _core.CoreWeather) -> None:
+    def __init__(self, core: _core.Weather) -> None:
         self._core = core
         (self.lat, self.lon, self.tz, self.elevation, self.city, self.state, self.country, self.location_id, self.source) = core.meta()
 
@@ -680,7 +680,7 @@ def simulate_many(
     return _long_table(cores)
 
 
-def _long_table(cores: Sequence[_core.CorePvEstimate]) -> pl.DataFrame:
+def _long_table(cores: Sequence[_core.PvEstimate]) -> pl.DataFrame:
     """The estimates' hourly (or monthly) tables one after the other, led by their ``system``
     index, hourly ones with their ``local_time``; timestamps in UTC when the tables' zones differ.
 

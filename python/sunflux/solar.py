@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import polars as pl
     import pyarrow as pa
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
 
 __all__ = ["Station", "StationQuery", "SolarService", "AsyncSolarService", "parse_data_query"]
 
@@ -138,7 +138,7 @@ class StationQuery:
         The body as received, key redacted.
     """
 
-    def __init__(self, core: _core.CoreStationQuery) -> None:
+    def __init__(self, core: _core.StationQuery) -> None:
         self._core = core
         self.warnings: list[str] = core.warnings
         self.errors: list[str] = core.errors
@@ -208,7 +208,7 @@ class StationQuery:
 _NO_DATA_NOTE = re.compile(r"No \w+ data found for ")
 
 
-def _finish(core: _core.CoreStationQuery) -> StationQuery:
+def _finish(core: _core.StationQuery) -> StationQuery:
     """The result; its warnings are raised as `ServiceWarning` only when they signal a problem:
     a dataset without a station is the normal state of a valid answer (most places lack one of
     the four), unless no dataset has one, which the caller should hear about."""
@@ -265,9 +265,9 @@ def parse_data_query(
 
 
 class _SolarBase:
-    """What both solar classes share: the core handle, the request's arguments and the result."""
+    """What both solar classes share: the service handle, the request's arguments and the result."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
 
     def _data_query(
@@ -319,7 +319,7 @@ class _SolarBase:
         """
         return core_call(
             _finish, _core.solar_data_query,
-            self._handle.core, lat, lon, radius, all, version, format, trace=self._handle.trace(),
+            self._handle.transport, lat, lon, radius, all, version, format, trace=self._handle.trace(),
         )
 
 

@@ -22,7 +22,7 @@ from sunflux._twins import Call, async_twin_of, awaitable, blocking, core_call, 
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
 
 __all__ = [
     "InputField",
@@ -166,7 +166,7 @@ class Configuration:
         The request's inputs, as the answer echoes them.
     """
 
-    def __init__(self, core: _core.CoreTechnicalPotentialConfiguration) -> None:
+    def __init__(self, core: _core.TechnicalPotentialConfiguration) -> None:
         self._core = core
         self.regions: list[Region] = [
             Region(region_id_, region_id, label, [Resource(*resource[:4], [InputField(*f) for f in resource[4]]) for resource in resources])
@@ -265,7 +265,7 @@ class JobState:
         Whether the job finished (its results are then known).
     """
 
-    def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
+    def __init__(self, core: _core.TechnicalPotentialJobResult) -> None:
         self._core = core
         self.status: str = core.status
         self.runtime_seconds: float | None = core.runtime_seconds
@@ -309,7 +309,7 @@ class JobResult(JobState):
         The job's whole ``outputs`` document.
     """
 
-    def __init__(self, core: _core.CoreTechnicalPotentialJobResult) -> None:
+    def __init__(self, core: _core.TechnicalPotentialJobResult) -> None:
         super().__init__(core)
         outputs = core.outputs()
         self.map_data_deleted: bool = bool(core.map_data_deleted)
@@ -343,14 +343,14 @@ class _JobBase:
     """What both job classes share: the handle, the job's identity, the last finished result
     and turning a poll's answer into a `JobState` or `JobResult`."""
 
-    def __init__(self, handle: CoreHandle, explorer: str, job_id: str) -> None:
+    def __init__(self, handle: ServiceHandle, explorer: str, job_id: str) -> None:
         self._handle = handle
         self.explorer = explorer
         self.job_id = job_id
         self._result: JobResult | None = None
 
-    def _poll(self, delete: bool) -> Call[_core.CoreTechnicalPotentialJobResult]:
-        return core_call(unchanged, _core.technical_potential_job, self._handle.core, self.explorer, self.job_id, delete, trace=self._handle.trace())
+    def _poll(self, delete: bool) -> Call[_core.TechnicalPotentialJobResult]:
+        return core_call(unchanged, _core.technical_potential_job, self._handle.transport, self.explorer, self.job_id, delete, trace=self._handle.trace())
 
     def _status(self) -> Call[JobState]:
         """One poll. A job in any status but queued, started or finished raises `JobFailed`.
@@ -394,7 +394,7 @@ class _JobBase:
             The job reached a failure status.
         """
         return core_call(
-            self._kept, _core.technical_potential_wait, self._handle.core, self.explorer, self.job_id, timeout, poll_interval, max_interval,
+            self._kept, _core.technical_potential_wait, self._handle.transport, self.explorer, self.job_id, timeout, poll_interval, max_interval,
             trace=self._handle.trace(),
         )
 
@@ -408,13 +408,13 @@ class _JobBase:
         """
         return self._poll(True).then(self._kept)
 
-    def _state(self, core: _core.CoreTechnicalPotentialJobResult) -> JobState:
+    def _state(self, core: _core.TechnicalPotentialJobResult) -> JobState:
         if core.status == "finished":
             self._result = JobResult(core)
             return self._result
         return JobState(core)
 
-    def _kept(self, core: _core.CoreTechnicalPotentialJobResult) -> JobResult:
+    def _kept(self, core: _core.TechnicalPotentialJobResult) -> JobResult:
         """The result of a finished job (waited for or deleted), kept as the job's `result`."""
         self._result = JobResult(core)
         return self._result
@@ -500,7 +500,7 @@ class _TechnicalPotentialBase:
     """What both service classes share: the handle, the configurations already read (one per
     explorer, for ``submit``'s checks) and the requests' arguments."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
         self._configs: dict[str, Configuration] = {}
 
@@ -533,7 +533,7 @@ class _TechnicalPotentialBase:
         """
         _warn_deprecated(wrappers=1)
         return core_call(
-            Configuration, _core.technical_potential_config, self._handle.core, explorer, _countries(countries), wkt,
+            Configuration, _core.technical_potential_config, self._handle.transport, explorer, _countries(countries), wkt,
             trace=self._handle.trace(),
         )
 
@@ -546,8 +546,8 @@ class _TechnicalPotentialBase:
 
     def _submit_args(
         self, explorer: str, config: Configuration, region: str | int, resource: str | int, fields: dict[str, Any]
-    ) -> tuple[_core.CoreClient, str, _core.CoreTechnicalPotentialConfiguration, str, str, str]:
-        return (self._handle.core, explorer, config._core, str(region), str(resource), _fields_json(fields))
+    ) -> tuple[_core.Transport, str, _core.TechnicalPotentialConfiguration, str, str, str]:
+        return (self._handle.transport, explorer, config._core, str(region), str(resource), _fields_json(fields))
 
 
 class TechnicalPotentialService(_TechnicalPotentialBase):

@@ -68,7 +68,7 @@ impl Default for ServiceConfig {
             port: 0,
             api_key: None,
             extra_keys: Vec::new(),
-            requests_per_window: Some(crate::spec::limits::KEY_REQUESTS_PER_HOUR),
+            requests_per_window: Some(crate::limits::request_rates::KEY_REQUESTS_PER_HOUR),
             window: Duration::from_secs(3600),
             faults: None,
             explorers: Vec::new(),

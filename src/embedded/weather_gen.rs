@@ -40,7 +40,7 @@
 
 use std::f64::consts::PI;
 
-use crate::formats::climate_csv::{civil_from_days, days_from_civil, is_leap_year};
+use crate::calendar::{civil_from_days, days_from_civil, is_leap_year};
 use crate::spec::vocabulary::Attribute;
 use crate::embedded::prng::SplitMix64;
 use crate::pvwatts::solarpos::{Observer, SolarCalculator};

@@ -371,7 +371,7 @@ mod tests {
     fn table(site: &str, year: i32, offset: f64, value: f64) -> ClimateTable {
         let mut stamps = (Vec::new(), Vec::new(), Vec::new());
         for month in 1..=12u32 {
-            for day in 1..=crate::formats::calendar::days_in_month(year, month) {
+            for day in 1..=crate::calendar::days_in_month(year, month) {
                 for hour in 0..24 {
                     stamps.0.push(month as i32);
                     stamps.1.push(day as i32);

@@ -5,7 +5,6 @@
     deny(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_possible_wrap, clippy::indexing_slicing)
 )]
 
-pub mod calendar;
 pub mod climate_csv;
 pub mod climate_zip;
 pub mod error_body;

@@ -5,7 +5,7 @@
 use std::fmt;
 use std::ops::Range;
 
-use crate::optimizer::calendar;
+use crate::calendar::{modelled_year, HOURS_PER_YEAR};
 
 /// The FlatLoad profiles (constant load over their operating hours).
 pub const FLAT_LOADS: [&str; 6] = ["FlatLoad", "FlatLoad_24_5", "FlatLoad_16_7", "FlatLoad_16_5", "FlatLoad_8_7", "FlatLoad_8_5"];
@@ -22,7 +22,7 @@ pub fn flat_load_shape(name: &str, year: i32) -> Vec<f64> {
     } else {
         0..24
     };
-    let on: Vec<f64> = calendar::step_times(year, 1)
+    let on: Vec<f64> = modelled_year::step_times(year, 1)
         .iter()
         .map(|time| if (!weekdays_only || !time.weekend) && hours.contains(&time.hour) { 1.0 } else { 0.0 })
         .collect();
@@ -45,7 +45,7 @@ pub fn scale_profile(shape: &[f64], energy: &EnergyTarget, year: i32, steps_per_
     match energy {
         EnergyTarget::Annual(total) => shape.iter().map(|x| x * total * n).collect(),
         EnergyTarget::Monthly(months) => {
-            let month_of_step = calendar::month_of_each_step(year, steps_per_hour);
+            let month_of_step = modelled_year::month_of_each_step(year, steps_per_hour);
             let mut month_share = [0.0; 12];
             for (x, &m) in shape.iter().zip(&month_of_step) {
                 month_share[m as usize] += x;
@@ -69,7 +69,7 @@ pub fn scale_profile(shape: &[f64], energy: &EnergyTarget, year: i32, steps_per_
 /// The steps of each month of the modelled year of `year` (0 = January), as the service's
 /// `get_monthly_time_steps`: a leap year keeps February 29 and ends on December 30.
 pub fn month_step_ranges(year: i32, steps_per_hour: usize) -> [Range<usize>; 12] {
-    let days = calendar::modelled_days_in_month(year);
+    let days = modelled_year::modelled_days_in_month(year);
     let mut start = 0;
     std::array::from_fn(|month| {
         let end = start + days[month] * 24 * steps_per_hour;
@@ -210,7 +210,7 @@ pub enum PeakScalingError {
 /// `stretch_to_peak` otherwise. Errors: the service's (not 12 peaks, a peak ≤ 0, a profile of
 /// another length) and the months no profile can honour.
 pub fn scale_to_monthly_peaks(load_kw: &[f64], peaks_kw: &[f64], year: i32, steps_per_hour: usize) -> Result<Vec<f64>, PeakScalingError> {
-    let expected = calendar::HOURS_PER_YEAR * steps_per_hour;
+    let expected = HOURS_PER_YEAR * steps_per_hour;
     if load_kw.len() != expected {
         return Err(PeakScalingError::Rejected(format!(
             "Load profile must have {expected} intervals for {steps_per_hour} time_steps_per_hour"

@@ -5,8 +5,8 @@
 //! - `scenario`: the service's schema, validation and text rules, shared with the client;
 //! - `model`: a resolved scenario read into typed inputs (`Model`), or the parts it does not
 //!   model, named;
-//! - `finance`, `tariff`, `calendar`, `pv_costs`: the present-worth factors, the rate
-//!   structure, the time axis and the PV cost curves;
+//! - `finance`, `tariff`, `pv_costs`: the present-worth factors, the rate structure and the PV
+//!   cost curves (the time axis, the modelled 8760-hour year, is `calendar::modelled_year`);
 //! - `lp`: the mixed-integer program (variables, one function per constraint family) and
 //!   its `Layout` to read a solution back;
 //! - `solve`: the solver adapter;
@@ -16,7 +16,6 @@
 //! Flow: `model::from_scenario` → `run::optimize` (cases → `lp::build` → `solve::solve`) →
 //! `outputs::optimal_outputs`.
 
-pub mod calendar;
 pub mod finance;
 pub mod highs;
 pub mod in_process;

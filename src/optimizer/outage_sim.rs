@@ -16,7 +16,7 @@
 //! generator survives nothing: every start 0 hours and no durations (the service's answer).
 //! Each start is independent, so the starts are split between threads.
 
-use crate::formats::calendar::steps_per_hour_of_year;
+use crate::calendar::steps_per_hour_of_year;
 
 /// What the simulation needs: series per time step, sizes, the fuel curve.
 #[derive(Debug, Clone, PartialEq)]

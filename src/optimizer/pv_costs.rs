@@ -12,7 +12,7 @@
 //! whole dollars. When only the O&M cost is missing and an installed cost is given, the
 //! service takes no size class and uses 18 $/kW-year.
 
-use crate::formats::calendar::HOURS_PER_YEAR;
+use crate::calendar::HOURS_PER_YEAR;
 
 /// One size class: its range of sizes (kW), average installed cost and O&M cost of a roof
 /// mount ($/kW, $/kW-year), and the multiplier for ground mounts.

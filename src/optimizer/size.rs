@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use crate::optimizer::calendar::HOURS_PER_YEAR;
+use crate::calendar::HOURS_PER_YEAR;
 
 /// Most variables a program may have (about 1.5 GB of solver memory at the largest).
 pub const MAX_VARIABLES: usize = 3_000_000;

@@ -24,7 +24,8 @@
 
 use serde_json::{Map, Value};
 
-use super::calendar::{self, StepTime};
+use crate::calendar::modelled_year::{self, StepTime};
+use crate::calendar::HOURS_PER_YEAR;
 
 /// The width of an energy tier without a `max` (kWh per month).
 pub const UNLIMITED_ENERGY_TIER_KWH: f64 = 1.0e10;
@@ -116,9 +117,9 @@ pub struct Tariff {
 impl Tariff {
     /// No bill at all (off grid, where the service ignores the tariff).
     pub fn none(steps_per_hour: usize, year: i32) -> Tariff {
-        let steps = calendar::HOURS_PER_YEAR * steps_per_hour;
+        let steps = HOURS_PER_YEAR * steps_per_hour;
         Tariff {
-            month_of_step: calendar::month_of_each_step(year, steps_per_hour),
+            month_of_step: modelled_year::month_of_each_step(year, steps_per_hour),
             energy_rates: vec![vec![0.0; steps]],
             energy_tier_limits: vec![vec![UNLIMITED_ENERGY_TIER_KWH]; 12],
             monthly_demand: Vec::new(),
@@ -252,7 +253,7 @@ fn period_of(times: &StepTime, weekday: &[[usize; 24]], weekend: &[[usize; 24]])
 /// Reads a full URDB rate for the modelled year `year` at `steps_per_hour`.
 pub fn read_urdb(rate: &Value, year: i32, steps_per_hour: usize) -> Result<UrdbRate, String> {
     let rate = rate.as_object().ok_or("ElectricTariff.urdb_response must be a URDB rate object.")?;
-    let times = calendar::step_times(year, steps_per_hour);
+    let times = modelled_year::step_times(year, steps_per_hour);
     let (energy_rates, energy_tier_limits, sell_rate) = energy(rate, &times)?;
     let monthly_demand = monthly_demand(rate)?;
     let tou_demand = tou_demand(rate, &times)?;
@@ -405,7 +406,7 @@ pub fn lookback_from(percent: f64, range: usize, month_flags: &[bool]) -> Lookba
 #[cfg(test)]
 mod tests {
     use super::*;
-    use super::super::calendar::HOURS_PER_YEAR;
+    use crate::calendar::HOURS_PER_YEAR;
     use serde_json::json;
 
     fn hours(period: usize) -> Value {

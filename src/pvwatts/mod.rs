@@ -14,7 +14,6 @@
 
 mod angles;
 pub mod batch;
-mod calendar;
 mod mathfn;
 pub mod celltemp;
 pub mod engine;

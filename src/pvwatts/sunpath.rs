@@ -9,7 +9,7 @@
 //! Reference: SSC `shared/lib_irradproc.cpp`, `irrad::calc` (sun-up classification and the
 //! previous/next-day sunrise and sunset fixes).
 
-use super::calendar::{next_day_365, previous_day_365};
+use crate::calendar::ssc_365_day::{next_day_365, previous_day_365};
 use super::solarpos::{
     Observer, PositionRequests, Precision, RequestDate, SolarCalculator, SunPositions,
     POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,

@@ -1,6 +1,6 @@
 //! Synthetic weather for the unit tests: a crude clear-sky year at a mid-latitude site.
 
-use super::calendar::month_day_of_index;
+use crate::calendar::ssc_365_day::month_day_of_index;
 use super::weather::{SiteMeta, WeatherColumns};
 
 /// Site metadata near Golden, Colorado.

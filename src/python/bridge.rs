@@ -75,7 +75,7 @@ where
         // The delivery thread ends only with the process: a failed send has nobody to tell.
         let _ = deliveries.send(Box::new(move |py| deliver(py, target, result)));
     });
-    py_future.call_method1("add_done_callback", (AbortWhenCancelled { task: task.abort_handle() },))?;
+    py_future.call_method1("add_done_callback", (PyAbortWhenCancelled { task: task.abort_handle() },))?;
     Ok(py_future)
 }
 
@@ -86,7 +86,7 @@ where
 {
     let (event_loop, py_future) = target;
     let outcome = result.map_err(to_pyerr).and_then(|value| value.into_bound_py_any(py).map(Bound::unbind));
-    let setter = SetOutcome { future: py_future.clone_ref(py), outcome: std::sync::Mutex::new(Some(outcome)) };
+    let setter = PySetOutcome { future: py_future.clone_ref(py), outcome: std::sync::Mutex::new(Some(outcome)) };
     // A closed loop (the caller gave up) has nobody to tell.
     let _ = event_loop.bind(py).call_method1("call_soon_threadsafe", (setter,));
     drop((event_loop, py_future));
@@ -123,14 +123,14 @@ fn deliveries() -> Result<std::sync::mpsc::Sender<Delivery>> {
 }
 
 /// Sets an asyncio future's result or exception on its loop's thread, unless it was cancelled.
-#[pyclass(module = "sunflux._core", frozen)]
-struct SetOutcome {
+#[pyclass(module = "sunflux._core", frozen, name = "SetOutcome")]
+struct PySetOutcome {
     future: Py<PyAny>,
     outcome: std::sync::Mutex<Option<PyResult<Py<PyAny>>>>,
 }
 
 #[pymethods]
-impl SetOutcome {
+impl PySetOutcome {
     fn __call__(&self, py: Python<'_>) -> PyResult<()> {
         let future = self.future.bind(py);
         if future.call_method0("cancelled")?.is_truthy()? {
@@ -145,13 +145,13 @@ impl SetOutcome {
 }
 
 /// Aborts the runtime task of an awaitable whose asyncio future was cancelled.
-#[pyclass(module = "sunflux._core", frozen)]
-struct AbortWhenCancelled {
+#[pyclass(module = "sunflux._core", frozen, name = "AbortWhenCancelled")]
+struct PyAbortWhenCancelled {
     task: tokio::task::AbortHandle,
 }
 
 #[pymethods]
-impl AbortWhenCancelled {
+impl PyAbortWhenCancelled {
     fn __call__(&self, future: &Bound<'_, PyAny>) -> PyResult<()> {
         if future.call_method0("cancelled")?.is_truthy()? {
             self.task.abort();
@@ -187,16 +187,16 @@ pub fn quiesce(py: Python<'_>) {
 /// calls given the token end with `KeyboardInterrupt` as soon as it is cancelled.
 #[pyclass(module = "sunflux._core", frozen, name = "CancelToken")]
 #[derive(Default)]
-pub struct CancelToken {
+pub struct PyCancelToken {
     cancelled: Arc<AtomicBool>,
     notify: Arc<tokio::sync::Notify>,
 }
 
 #[pymethods]
-impl CancelToken {
+impl PyCancelToken {
     #[new]
     fn new() -> Self {
-        CancelToken::default()
+        PyCancelToken::default()
     }
 
     /// Stops every call holding this token (now and later).
@@ -211,10 +211,10 @@ impl CancelToken {
     }
 }
 
-impl CancelToken {
+impl PyCancelToken {
     /// Another handle on the same token (`None`: a token nobody cancels).
-    pub fn handle(token: Option<&CancelToken>) -> CancelToken {
-        token.map_or_else(CancelToken::default, |token| CancelToken { cancelled: token.cancelled.clone(), notify: token.notify.clone() })
+    pub fn handle(token: Option<&PyCancelToken>) -> PyCancelToken {
+        token.map_or_else(PyCancelToken::default, |token| PyCancelToken { cancelled: token.cancelled.clone(), notify: token.notify.clone() })
     }
 
     /// The flag that cancelling sets (for work that polls a flag instead of awaiting).

@@ -1,4 +1,4 @@
-//! `sunflux._core.CoreClient`: the Rust transport as seen from Python. The Python `Client` and
+//! `sunflux._core.Transport`: the Rust transport as seen from Python. The Python `Client` and
 //! `AsyncClient` classes wrap it; service methods send through it and wait for or await the `PendingCall`s it gives.
 
 use std::collections::HashMap;
@@ -11,11 +11,11 @@ use pyo3::types::{PyBytes, PyDict};
 use super::bridge::with_python;
 use super::convert::{type_name, Arguments};
 use super::errors::to_pyerr;
-use super::pending::PendingCall;
+use super::pending::PyPendingCall;
 use crate::error::Error;
 use crate::limits::{ByteLimits, Payload};
 use crate::redact::redact;
-use crate::services::core::Core;
+use crate::services::handle::ServiceHandle;
 use crate::transport::{
     canonical_origin, parse_base_url, ApiKey, AttemptObserver, AttemptRecord, AuthMode, Body, ClassLimits, Endpoint, Request, Response,
     RetryPolicy, RouteProfile, ServiceClass, Target, ThrottleConfig, Transport, TransportConfig, WindowLimit,
@@ -50,7 +50,7 @@ impl AttemptObserver for PythonLog {
 
 /// A finished HTTP exchange handed to Python.
 #[pyclass(module = "sunflux._core", frozen, name = "RawResponse")]
-pub struct RawResponse {
+pub struct PyRawResponse {
     #[pyo3(get)]
     status: u16,
     #[pyo3(get)]
@@ -64,9 +64,9 @@ pub struct RawResponse {
     body: bytes::Bytes,
 }
 
-impl From<Response> for RawResponse {
+impl From<Response> for PyRawResponse {
     fn from(response: Response) -> Self {
-        RawResponse {
+        PyRawResponse {
             status: response.status,
             url: response.url,
             content_type: response.content_type,
@@ -78,7 +78,7 @@ impl From<Response> for RawResponse {
 }
 
 #[pymethods]
-impl RawResponse {
+impl PyRawResponse {
     /// The body as bytes.
     #[getter]
     fn content<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
@@ -128,8 +128,8 @@ pub fn default_limits() -> Vec<(String, f64)> {
 }
 
 /// The shared transport of one `Client`.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreClient")]
-pub struct CoreClient {
+#[pyclass(module = "sunflux._core", frozen, name = "Transport")]
+pub struct PyTransport {
     pub transport: Arc<Transport>,
 }
 
@@ -244,20 +244,20 @@ fn default_routes(base_url: &reqwest::Url) -> RouteProfile {
     }
 }
 
-impl CoreClient {
+impl PyTransport {
     /// The handle a service call takes.
-    pub fn core(&self, trace: bool) -> Core {
-        Core::new(self.transport.clone(), trace)
+    pub fn handle(&self, trace: bool) -> ServiceHandle {
+        ServiceHandle::new(self.transport.clone(), trace)
     }
 
-    /// A core call as a `PendingCall` (waited for or awaited by the caller); every error leaves
+    /// A core call as a `PyPendingCall` (waited for or awaited by the caller); every error leaves
     /// with this client's key removed.
-    pub fn pending<F, T>(&self, future: F) -> PendingCall
+    pub fn pending<F, T>(&self, future: F) -> PyPendingCall
     where
         F: std::future::Future<Output = crate::error::Result<T>> + Send + 'static,
         T: for<'py> IntoPyObject<'py> + Send + 'static,
     {
-        PendingCall::new(self.redacting(future))
+        PyPendingCall::new(self.redacting(future))
     }
 
     fn redacting<F, T>(&self, future: F) -> impl std::future::Future<Output = crate::error::Result<T>> + Send + 'static
@@ -276,7 +276,7 @@ impl CoreClient {
 }
 
 #[pymethods]
-impl CoreClient {
+impl PyTransport {
     /// Every argument is checked and every problem reported at once (`ParameterError`).
     #[new]
     #[pyo3(signature = (base_url, api_key, auth, routes, timeout, retries, backoff, retry_rate_limited, throttle, limits=None, deadline=None, max_bytes=None))]
@@ -324,10 +324,10 @@ impl CoreClient {
         let retry = RetryPolicy { attempts: retries.saturating_add(1), base_delay: backoff, retry_rate_limited, ..RetryPolicy::default() };
         let config = TransportConfig { base_url, api_key, auth, routes, timeout, deadline, retry, throttle, byte_limits };
         let transport = Transport::new(config, Some(Arc::new(PythonLog))).map_err(to_pyerr)?;
-        Ok(CoreClient { transport: Arc::new(transport) })
+        Ok(PyTransport { transport: Arc::new(transport) })
     }
 
-    /// Checks a request once; the returned `PreparedRequest` sends it (waited for or awaited).
+    /// Checks a request once; the returned `PyPreparedRequest` sends it (waited for or awaited).
     #[pyo3(signature = (method, endpoint, args=None, query=Vec::new(), form=None, json=None, idempotent=None, check_errors=true, trace=false))]
     #[allow(clippy::too_many_arguments)]
     fn prepare(
@@ -341,7 +341,7 @@ impl CoreClient {
         idempotent: Option<bool>,
         check_errors: bool,
         trace: bool,
-    ) -> PyResult<PreparedRequest> {
+    ) -> PyResult<PyPreparedRequest> {
         let (method, endpoint) = method_and_endpoint(method, endpoint)?;
         let endpoint = endpoint.as_str();
         let args = args.unwrap_or_default();
@@ -366,7 +366,7 @@ impl CoreClient {
             Target::Absolute(_) => Payload::ClimateZip,
         };
         let request = Request { method, target, query, body, idempotent, check_body_errors: check_errors, trace, send_key, payload };
-        Ok(PreparedRequest { transport: self.transport.clone(), request: Arc::new(request) })
+        Ok(PyPreparedRequest { transport: self.transport.clone(), request: Arc::new(request) })
     }
 
     /// The URL of an endpoint (no key in it).
@@ -425,19 +425,19 @@ impl CoreClient {
     }
 }
 
-/// A request checked by `CoreClient.prepare`; each `send()` is one call (retries and throttles
+/// A request checked by `PyTransport.prepare`; each `send()` is one call (retries and throttles
 /// included), waited for or awaited.
 #[pyclass(module = "sunflux._core", frozen, name = "PreparedRequest")]
-pub struct PreparedRequest {
+pub struct PyPreparedRequest {
     transport: Arc<Transport>,
     request: Arc<Request>,
 }
 
 #[pymethods]
-impl PreparedRequest {
-    /// The send of the request, pending: a `PendingCall` of `RawResponse`.
-    fn send(&self) -> PendingCall {
+impl PyPreparedRequest {
+    /// The send of the request, pending: a `PyPendingCall` of `PyRawResponse`.
+    fn send(&self) -> PyPendingCall {
         let (transport, request) = (self.transport.clone(), self.request.clone());
-        PendingCall::new(async move { transport.send(&request).await.map(RawResponse::from) })
+        PyPendingCall::new(async move { transport.send(&request).await.map(PyRawResponse::from) })
     }
 }

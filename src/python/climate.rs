@@ -8,12 +8,12 @@ use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
 use pyo3_arrow::PyTable;
 
-use super::bridge::CancelToken;
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::bridge::PyCancelToken;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::{arrow_table, json_to_py, raw_value, Arguments};
 use super::errors::to_pyerr;
-use super::pvwatts::CoreWeather;
+use super::pvwatts::PyWeather;
 use crate::error::{Error, Result};
 use crate::formats::climate_csv::{read_climate_csv, ParsedClimateCsv, SCHEMA_METADATA_KEY};
 use crate::formats::climate_zip::{read_climate_zip, ClimateZip, ClimateZipError};
@@ -26,20 +26,20 @@ use crate::services::raw::RawValue;
 
 /// One site-year as Arrow; the typed metadata is the JSON in the schema metadata
 /// (`climate_metadata`), read when asked for.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreClimateTable")]
-pub struct CoreClimateTable {
+#[pyclass(module = "sunflux._core", frozen, name = "ClimateTable")]
+pub struct PyClimateTable {
     batch: RecordBatch,
 }
 
-impl CoreClimateTable {
-    fn new(parsed: ParsedClimateCsv) -> Result<CoreClimateTable> {
+impl PyClimateTable {
+    fn new(parsed: ParsedClimateCsv) -> Result<PyClimateTable> {
         let batch = parsed.into_record_batch().map_err(|e| Error::Parse(e.to_string()))?;
-        Ok(CoreClimateTable { batch })
+        Ok(PyClimateTable { batch })
     }
 }
 
 #[pymethods]
-impl CoreClimateTable {
+impl PyClimateTable {
     /// The two metadata rows (names → typed values) and `columns` (short → long names).
     fn metadata<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let schema = self.batch.schema();
@@ -56,22 +56,22 @@ impl CoreClimateTable {
 
 /// Every CSV of a download zip: one long table (`site`, `year`, then the data) and one metadata
 /// row per site.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreClimateZip")]
-pub struct CoreClimateZip {
+#[pyclass(module = "sunflux._core", frozen, name = "ClimateZip")]
+pub struct PyClimateZip {
     schema: arrow_schema::SchemaRef,
     batches: Vec<RecordBatch>,
     sites: RecordBatch,
     files: Vec<String>,
 }
 
-impl From<ClimateZip> for CoreClimateZip {
+impl From<ClimateZip> for PyClimateZip {
     fn from(zip: ClimateZip) -> Self {
-        CoreClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files }
+        PyClimateZip { schema: zip.schema, batches: zip.batches, sites: zip.sites, files: zip.files }
     }
 }
 
 #[pymethods]
-impl CoreClimateZip {
+impl PyClimateZip {
     fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         arrow_table(py, self.batches.clone(), self.schema.clone())
     }
@@ -119,12 +119,12 @@ fn raw_request(
 
 /// Streams the CSV of one site and one year (validated first, every problem at once).
 ///
-/// Returns a `PendingCall` of `CoreClimateTable`.
+/// Returns a `PyPendingCall` of `PyClimateTable`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, dataset, lat, lon, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, trace=false, cancel=None))]
 pub fn climate_download_csv(
-    client: &CoreClient,
+    client: &PyTransport,
     dataset: &Bound<'_, PyAny>,
     lat: &Bound<'_, PyAny>,
     lon: &Bound<'_, PyAny>,
@@ -138,22 +138,22 @@ pub fn climate_download_csv(
     reason: &Bound<'_, PyAny>,
     mailing_list: &Bound<'_, PyAny>,
     trace: bool,
-    cancel: Option<PyRef<'_, CancelToken>>,
-) -> PyResult<PendingCall> {
+    cancel: Option<PyRef<'_, PyCancelToken>>,
+) -> PyResult<PyPendingCall> {
     let raw = raw_request(dataset, RawValue::Missing, year, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list);
     let params = validated_site(&raw_value(Some(lat)), &raw_value(Some(lon)), raw).map_err(|e| client.error(e))?;
-    let download = requests::download_csv(client.core(trace), params);
-    Ok(client.pending(CancelToken::handle(cancel.as_deref()).guard(async move { CoreClimateTable::new(download.await?) })))
+    let download = requests::download_csv(client.handle(trace), params);
+    Ok(client.pending(PyCancelToken::handle(cancel.as_deref()).guard(async move { PyClimateTable::new(download.await?) })))
 }
 
 /// Requests a download file for any WKT and years: `(message, download_url, raw body)`.
 ///
-/// Returns a `PendingCall` of `(String, String, String)`.
+/// Returns a `PyPendingCall` of `(String, String, String)`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, dataset, wkt, years, attributes, utc, leap_day, email, full_name, affiliation, reason, mailing_list, method, trace=false))]
 pub fn climate_request(
-    client: &CoreClient,
+    client: &PyTransport,
     dataset: &Bound<'_, PyAny>,
     wkt: &Bound<'_, PyAny>,
     years: &Bound<'_, PyAny>,
@@ -167,7 +167,7 @@ pub fn climate_request(
     mailing_list: &Bound<'_, PyAny>,
     method: &Bound<'_, PyAny>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let (post, mut problems) = match requests::posts(&raw_value(Some(method))) {
         Ok(post) => (post, Vec::new()),
         Err(problem) => (true, vec![problem]),
@@ -182,22 +182,22 @@ pub fn climate_request(
         }
         Err(other) => return Err(client.error(other)),
     };
-    Ok(client.pending(requests::submit_request(client.core(trace), params, post)))
+    Ok(client.pending(requests::submit_request(client.handle(trace), params, post)))
 }
 
 /// Downloads (polling while not ready) and parses the zip behind a download URL; the API key
 /// is never sent with it. Every argument is checked at once.
 ///
-/// Returns a `PendingCall` of `CoreClimateZip`.
+/// Returns a `PyPendingCall` of `PyClimateZip`.
 #[pyfunction]
 #[pyo3(signature = (client, url, wait, timeout, trace=false))]
 pub fn climate_fetch(
-    client: &CoreClient,
+    client: &PyTransport,
     url: &Bound<'_, PyAny>,
     wait: &Bound<'_, PyAny>,
     timeout: &Bound<'_, PyAny>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let mut args = Arguments::new();
     let url = args.text("download_url", url).and_then(|url| match requests::checked_download_url(&url, |t| client.transport.redact(t)) {
         Ok(()) => Some(url),
@@ -212,8 +212,8 @@ pub fn climate_fetch(
     let (Some(url), Some(wait), Some(timeout)) = (url, wait, timeout) else {
         return Err(client.error(Error::Parameter(vec!["invalid fetch arguments".into()])));
     };
-    let fetch = requests::fetch_zip(client.core(trace), url, wait, timeout);
-    Ok(client.pending(async move { fetch.await.map(CoreClimateZip::from) }))
+    let fetch = requests::fetch_zip(client.handle(trace), url, wait, timeout);
+    Ok(client.pending(async move { fetch.await.map(PyClimateZip::from) }))
 }
 
 /// The on-disk cache key of a csv request (everything that changes the data; no key, no e-mail).
@@ -251,7 +251,7 @@ pub fn climate_cache_key(
 /// the `bytes` in place. With `whole_year`, the rows must be one whole year.
 #[pyfunction]
 #[pyo3(signature = (body, whole_year=true))]
-pub fn parse_climate_csv_bytes(py: Python<'_>, body: PyBackedBytes, whole_year: bool) -> PyResult<CoreClimateTable> {
+pub fn parse_climate_csv_bytes(py: Python<'_>, body: PyBackedBytes, whole_year: bool) -> PyResult<PyClimateTable> {
     let parsed = py
         .detach(|| {
             let parsed = read_climate_csv(Arc::new(body))?;
@@ -261,14 +261,14 @@ pub fn parse_climate_csv_bytes(py: Python<'_>, body: PyBackedBytes, whole_year: 
             Ok(parsed)
         })
         .map_err(|e| to_pyerr(requests::csv_error(e, 200, "")))?;
-    CoreClimateTable::new(parsed).map_err(to_pyerr)
+    PyClimateTable::new(parsed).map_err(to_pyerr)
 }
 
 /// Parses the bytes of a download zip from elsewhere; its CSVs may inflate to `max_unzipped`
 /// bytes (default: the limit of `crate::limits`).
 #[pyfunction]
 #[pyo3(signature = (body, max_unzipped=None))]
-pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped: Option<&Bound<'_, PyAny>>) -> PyResult<CoreClimateZip> {
+pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped: Option<&Bound<'_, PyAny>>) -> PyResult<PyClimateZip> {
     let mut args = Arguments::new();
     let max_unzipped = match max_unzipped.filter(|v| !v.is_none()) {
         Some(value) => args.whole::<u64>("max_unzipped", value, 1, i64::MAX),
@@ -282,15 +282,15 @@ pub fn parse_climate_zip_bytes(py: Python<'_>, body: PyBackedBytes, max_unzipped
             other => Error::Parse(other.to_string()),
         })
     })?;
-    Ok(CoreClimateZip::from(zip))
+    Ok(PyClimateZip::from(zip))
 }
 
-/// The weather year of a climate table (a `CoreClimateTable`'s Arrow, or a copy keeping its
+/// The weather year of a climate table (a `PyClimateTable`'s Arrow, or a copy keeping its
 /// schema metadata), in the site's standard time with `local_time`, else in the table's zone.
 #[pyfunction]
 #[pyo3(signature = (table, local_time=true))]
-pub fn climate_weather(py: Python<'_>, table: PyTable, local_time: bool) -> PyResult<CoreWeather> {
+pub fn climate_weather(py: Python<'_>, table: PyTable, local_time: bool) -> PyResult<PyWeather> {
     let (batches, schema) = table.into_inner();
     let weather = py.detach(|| weather_from_climate_table(&schema, &batches, local_time)).map_err(|message| to_pyerr(Error::Parameter(vec![message])))?;
-    Ok(CoreWeather::new(Arc::new(weather)))
+    Ok(PyWeather::new(Arc::new(weather)))
 }

@@ -1,4 +1,4 @@
-//! `sunflux._core.CoreLocalService`: start, inspect and stop the embedded service from Python.
+//! `sunflux._core.LocalService`: start, inspect and stop the embedded service from Python.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use super::convert::{raw_value, Arguments};
 use super::errors::to_pyerr;
-use super::pvwatts::CoreWeather;
+use super::pvwatts::PyWeather;
 use crate::error::Error;
 use crate::embedded::state::ServiceState;
 use crate::embedded::climate::jobs::{JobLimits, RateLimit as ClimateRate};
@@ -18,8 +18,8 @@ use crate::embedded::{FaultConfig, FaultKind, LocalService, ServiceConfig};
 use crate::runtime::runtime;
 use crate::spec::routes::is_identifier;
 
-#[pyclass(module = "sunflux._core", frozen, name = "CoreLocalService")]
-pub struct CoreLocalService {
+#[pyclass(module = "sunflux._core", frozen, name = "LocalService")]
+pub struct PyLocalService {
     service: Mutex<Option<LocalService>>,
     state: Arc<ServiceState>,
     base_url: String,
@@ -62,7 +62,7 @@ fn faults_config(args: &mut Arguments, rate: &Bound<'_, PyAny>, seed: &Bound<'_,
 }
 
 #[pymethods]
-impl CoreLocalService {
+impl PyLocalService {
     /// Every argument is checked and every problem reported at once (`ParameterError`); the
     /// Python face hands in `problems` it found in the settings objects themselves.
     #[new]
@@ -182,7 +182,7 @@ impl CoreLocalService {
         };
         let runtime = runtime().map_err(to_pyerr)?;
         let service = py.detach(|| LocalService::start(runtime, &config)).map_err(to_pyerr)?;
-        Ok(CoreLocalService {
+        Ok(PyLocalService {
             base_url: service.base_url.clone(),
             api_key: service.api_key().to_owned(),
             port: service.port,
@@ -222,7 +222,7 @@ impl CoreLocalService {
     }
 
     /// The weather year the embedded estimator uses for a station id (v1 or v2).
-    fn station_weather(&self, py: Python<'_>, file_id: &str) -> PyResult<CoreWeather> {
+    fn station_weather(&self, py: Python<'_>, file_id: &str) -> PyResult<PyWeather> {
         let (_, station) = self
             .state
             .catalog
@@ -230,7 +230,7 @@ impl CoreLocalService {
             .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("file_id {file_id:?} is not a station of the embedded catalog")])))?;
         let station = station.into_owned();
         let weather = py.detach(|| self.state.station_weather.for_station(&station)).map_err(|e| to_pyerr(Error::Parameter(vec![e])))?;
-        Ok(CoreWeather::new(weather))
+        Ok(PyWeather::new(weather))
     }
 
     /// Stops the service; calling it again does nothing.
@@ -244,7 +244,7 @@ impl CoreLocalService {
     }
 }
 
-impl Drop for CoreLocalService {
+impl Drop for PyLocalService {
     fn drop(&mut self) {
         if let Ok(mut guard) = self.service.lock() {
             if let (Some(mut service), Ok(runtime)) = (guard.take(), runtime()) {

@@ -1,14 +1,14 @@
 //! Bindings of the optimizer: the service's load endpoint (`client.optimizer.simulated_load`:
 //! validation with the rules the embedded endpoint uses, the request, and the load as Arrow),
 //! and the outage survival simulation of given series (`sunflux.optimizer.simulate_outages`; a
-//! result's own is `CoreResultDocument.simulate_outages`).
+//! result's own is `PyResultDocument.simulate_outages`).
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
 use crate::error::Error;
@@ -18,8 +18,8 @@ use crate::services::simulated_load::request::{fetch_simulated_load, LoadProfile
 use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
 
 /// A load profile with its summary; the Python side turns `table()` into a polars frame.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreSimulatedLoad")]
-pub struct CoreSimulatedLoad {
+#[pyclass(module = "sunflux._core", frozen, name = "SimulatedLoad")]
+pub struct PySimulatedLoad {
     batch: RecordBatch,
     #[pyo3(get)]
     annual_kwh: f64,
@@ -32,16 +32,16 @@ pub struct CoreSimulatedLoad {
 }
 
 #[pymethods]
-impl CoreSimulatedLoad {
+impl PySimulatedLoad {
     /// `timestamp` (naive, from 1 January of `year`) and `load_kw`.
     fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         arrow_table(py, vec![self.batch.clone()], self.batch.schema())
     }
 }
 
-impl From<LoadProfile> for CoreSimulatedLoad {
+impl From<LoadProfile> for PySimulatedLoad {
     fn from(load: LoadProfile) -> Self {
-        CoreSimulatedLoad {
+        PySimulatedLoad {
             batch: load.batch,
             annual_kwh: load.annual_kwh,
             max_kw: load.max_kw,
@@ -53,12 +53,12 @@ impl From<LoadProfile> for CoreSimulatedLoad {
 
 /// Validates every parameter at once, asks the service for the load and parses it.
 ///
-/// Returns a `PendingCall` of `CoreSimulatedLoad`.
+/// Returns a `PyPendingCall` of `PySimulatedLoad`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false))]
 pub fn optimizer_simulated_load(
-    client: &CoreClient,
+    client: &PyTransport,
     latitude: &Bound<'_, PyAny>,
     longitude: &Bound<'_, PyAny>,
     doe_reference_names: Vec<Bound<'_, PyAny>>,
@@ -68,7 +68,7 @@ pub fn optimizer_simulated_load(
     year: Option<&Bound<'_, PyAny>>,
     time_steps_per_hour: Option<&Bound<'_, PyAny>>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let raws = |values: &[Bound<'_, PyAny>]| values.iter().map(|v| raw_value(Some(v))).collect::<Vec<_>>();
     let raw = RawSimulatedLoad {
         latitude: raw_value(Some(latitude)),
@@ -81,8 +81,8 @@ pub fn optimizer_simulated_load(
         time_steps_per_hour: raw_value(time_steps_per_hour),
     };
     let query = validate_simulated_load(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
-    let load = fetch_simulated_load(client.core(trace), query);
-    Ok(client.pending(async move { load.await.map(CoreSimulatedLoad::from) }))
+    let load = fetch_simulated_load(client.handle(trace), query);
+    Ok(client.pending(async move { load.await.map(PySimulatedLoad::from) }))
 }
 
 /// Hours survived by an outage starting at every time step, and their summary, as a dict with

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use pyo3::prelude::*;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::{py_to_json, JsonDocument};
 use crate::services::optimizer::resolve::{resolve, Sources};
 use crate::services::simulated_load::REFERENCE_YEAR;
@@ -16,20 +16,20 @@ use crate::services::simulated_load::REFERENCE_YEAR;
 /// fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
 /// service's, `urdb_client` the rate database's.
 ///
-/// Returns a `PendingCall` of `JsonDocument`.
+/// Returns a `PyPendingCall` of `JsonDocument`.
 #[pyfunction]
 #[pyo3(signature = (client, urdb_client, scenario, cache_dir=None, trace=false))]
 pub fn optimizer_resolve(
-    client: &CoreClient,
-    urdb_client: PyRef<'_, CoreClient>,
+    client: &PyTransport,
+    urdb_client: PyRef<'_, PyTransport>,
     scenario: &Bound<'_, PyAny>,
     cache_dir: Option<PathBuf>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let document = py_to_json(scenario, "scenario").map_err(|e| client.error(e))?;
-    let rates = urdb_client.core(trace);
+    let rates = urdb_client.handle(trace);
     let rates_transport = rates.transport.clone();
-    let resolved = resolve(Sources { load: client.core(trace), rates }, document, cache_dir);
+    let resolved = resolve(Sources { load: client.handle(trace), rates }, document, cache_dir);
     Ok(client.pending(async move { resolved.await.map(JsonDocument).map_err(|e| rates_transport.redact_error(e)) }))
 }
 

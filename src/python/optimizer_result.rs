@@ -1,4 +1,4 @@
-//! `CoreResultDocument`: an optimizer results document kept as parsed JSON on the Rust side.
+//! `PyResultDocument`: an optimizer results document kept as parsed JSON on the Rust side.
 //! `OptimizerResult` reads its small parts (status, messages) at once and the rest only when
 //! asked: the frame of `series()` and the outage simulation are built from the Rust value, and
 //! the year-long lists become Python objects only when `.raw`, `.inputs` or `.outputs` is read.
@@ -17,12 +17,12 @@ use crate::optimizer::scenario::text::python_str;
 use crate::services::optimizer::series::{self, output_columns, results_series, SeriesAxis};
 
 /// A results document (a JSON object) of the service, the embedded service or `solve`.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreResultDocument")]
-pub struct CoreResultDocument {
+#[pyclass(module = "sunflux._core", frozen, name = "ResultDocument")]
+pub struct PyResultDocument {
     document: Value,
 }
 
-impl CoreResultDocument {
+impl PyResultDocument {
     /// The document of a run's answer (a JSON object).
     pub fn new(document: Value) -> Self {
         Self { document }
@@ -34,15 +34,15 @@ impl CoreResultDocument {
 }
 
 /// `ParameterError` unless `document` is a JSON object.
-fn object(document: Value, what: &str) -> PyResult<CoreResultDocument> {
+fn object(document: Value, what: &str) -> PyResult<PyResultDocument> {
     match document {
-        document @ Value::Object(_) => Ok(CoreResultDocument::new(document)),
+        document @ Value::Object(_) => Ok(PyResultDocument::new(document)),
         _ => Err(to_pyerr(Error::Parameter(vec![format!("{what} must be a JSON object (a results document)")]))),
     }
 }
 
 #[pymethods]
-impl CoreResultDocument {
+impl PyResultDocument {
     /// The document of a mapping (a results dict a user kept, for example from the live service).
     #[staticmethod]
     fn from_mapping(mapping: &Bound<'_, PyAny>) -> PyResult<Self> {

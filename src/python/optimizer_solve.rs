@@ -9,8 +9,8 @@ use std::time::Instant;
 use pyo3::prelude::*;
 use serde_json::{json, Value};
 
-use super::bridge::{CancelToken, SIGNAL_CHECK};
-use super::optimizer_result::CoreResultDocument;
+use super::bridge::{PyCancelToken, SIGNAL_CHECK};
+use super::optimizer_result::PyResultDocument;
 use super::errors::to_pyerr;
 use crate::error::Error;
 use crate::optimizer::highs;
@@ -43,11 +43,11 @@ fn to_error(error: InProcessError, timeout_seconds: f64) -> Error {
 /// cancelled `token` stops the solve (`KeyboardInterrupt`); Ctrl-C on this thread cancels it.
 #[pyfunction]
 #[pyo3(signature = (scenario_json, token=None))]
-pub fn optimizer_solve<'py>(py: Python<'py>, scenario_json: &[u8], token: Option<&CancelToken>) -> PyResult<CoreResultDocument> {
+pub fn optimizer_solve<'py>(py: Python<'py>, scenario_json: &[u8], token: Option<&PyCancelToken>) -> PyResult<PyResultDocument> {
     let scenario: Value = serde_json::from_slice(scenario_json)
         .map_err(|e| to_pyerr(Error::Parameter(vec![format!("the scenario is not valid JSON: {e}")])))?;
     let timeout_seconds = scenario::timeout_seconds(&scenario);
-    let cancel: Arc<AtomicBool> = CancelToken::handle(token).flag();
+    let cancel: Arc<AtomicBool> = PyCancelToken::handle(token).flag();
     let control = SolveControl {
         deadline: Instant::now().checked_add(crate::limits::clamped_seconds(timeout_seconds)),
         cancel: Some(cancel.clone()),
@@ -64,7 +64,7 @@ pub fn optimizer_solve<'py>(py: Python<'py>, scenario_json: &[u8], token: Option
         let (waited, returned) = py.detach(move || (receiver.recv_timeout(SIGNAL_CHECK), receiver));
         receiver = returned;
         match waited {
-            Ok(Ok(body)) => return Ok(CoreResultDocument::new(body)),
+            Ok(Ok(body)) => return Ok(PyResultDocument::new(body)),
             Ok(Err(InProcessError::Cancelled)) => return Err(to_pyerr(Error::Interrupted)),
             Ok(Err(error)) => return Err(to_pyerr(to_error(error, timeout_seconds))),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {

@@ -34,11 +34,11 @@ type AnswerFuture = Pin<Box<dyn Future<Output = Result<Answer>> + Send>>;
 
 /// A checked request not yet sent: `.wait()` runs it blocking, `await` runs it on asyncio.
 #[pyclass(module = "sunflux._core", frozen, name = "PendingCall")]
-pub struct PendingCall {
+pub struct PyPendingCall {
     future: Mutex<Option<AnswerFuture>>,
 }
 
-impl PendingCall {
+impl PyPendingCall {
     /// The pending call of `future`, whose value becomes Python when it is handed over.
     pub fn new<F, T>(future: F) -> Self
     where
@@ -46,7 +46,7 @@ impl PendingCall {
         T: for<'py> IntoPyObject<'py> + Send + 'static,
     {
         let answer = async move { future.await.map(|value| Answer(Box::new(move |py| value.into_bound_py_any(py)))) };
-        PendingCall { future: Mutex::new(Some(Box::pin(answer))) }
+        PyPendingCall { future: Mutex::new(Some(Box::pin(answer))) }
     }
 
     fn take(&self) -> PyResult<AnswerFuture> {
@@ -59,7 +59,7 @@ impl PendingCall {
 }
 
 #[pymethods]
-impl PendingCall {
+impl PyPendingCall {
     /// Sends the request and waits for its value with the GIL released (Ctrl-C aborts it).
     fn wait<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let future = self.take()?;

@@ -3,8 +3,8 @@
 
 use pyo3::prelude::*;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
@@ -12,8 +12,8 @@ use crate::services::solar::request::query_stations;
 use crate::services::solar::{parse_data_query, stations_to_record_batch, validate_data_query, DataQueryParams, RawDataQuery, Station, StationQuery};
 
 /// A parsed dataset query answer; the Python `StationQuery` wraps it.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreStationQuery")]
-pub struct CoreStationQuery {
+#[pyclass(module = "sunflux._core", frozen, name = "StationQuery")]
+pub struct PyStationQuery {
     query: StationQuery,
     raw: String,
 }
@@ -38,7 +38,7 @@ fn station_dict<'py>(py: Python<'py>, station: &Station) -> PyResult<Bound<'py, 
 }
 
 #[pymethods]
-impl CoreStationQuery {
+impl PyStationQuery {
     /// `[(dataset code, station dict or None)]` in response order.
     fn closest<'py>(&self, py: Python<'py>) -> PyResult<Vec<(String, Option<Bound<'py, PyAny>>)>> {
         self.query
@@ -105,10 +105,10 @@ pub fn parse_solar_data_query(
     all: &Bound<'_, PyAny>,
     version: &Bound<'_, PyAny>,
     format: &Bound<'_, PyAny>,
-) -> PyResult<CoreStationQuery> {
+) -> PyResult<PyStationQuery> {
     let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(super::errors::to_pyerr)?;
     let query = parse_data_query(body, &params).map_err(|e| super::errors::to_pyerr(parse_failure(body, &e.to_string(), str::to_owned)))?;
-    Ok(CoreStationQuery { query, raw: String::from_utf8_lossy(body).into_owned() })
+    Ok(PyStationQuery { query, raw: String::from_utf8_lossy(body).into_owned() })
 }
 
 fn params(
@@ -132,12 +132,12 @@ fn params(
 
 /// Validates (every problem at once), queries and parses.
 ///
-/// Returns a `PendingCall` of `CoreStationQuery`.
+/// Returns a `PyPendingCall` of `PyStationQuery`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, lat, lon, radius, all, version, format, trace=false))]
 pub fn solar_data_query(
-    client: &CoreClient,
+    client: &PyTransport,
     lat: &Bound<'_, PyAny>,
     lon: &Bound<'_, PyAny>,
     radius: &Bound<'_, PyAny>,
@@ -145,8 +145,8 @@ pub fn solar_data_query(
     version: &Bound<'_, PyAny>,
     format: &Bound<'_, PyAny>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let params = params(Some(lat), Some(lon), Some(radius), Some(all), Some(version), Some(format)).map_err(|e| client.error(e))?;
-    let query = query_stations(client.core(trace), params);
-    Ok(client.pending(async move { query.await.map(|(query, raw)| CoreStationQuery { query, raw }) }))
+    let query = query_stations(client.handle(trace), params);
+    Ok(client.pending(async move { query.await.map(|(query, raw)| PyStationQuery { query, raw }) }))
 }

@@ -1,6 +1,6 @@
 //! The spec's rules as constants of `sunflux._core`, read from their one Rust home so that the
-//! Python face restates none of them: the request limits (`spec::limits`), the data set codes,
-//! the climate attributes, the fault kinds of the embedded service and the metadata names a
+//! Python face restates none of them: the request limits (`limits::request_rates`), the data set
+//! codes, the climate attributes, the fault kinds of the embedded service and the metadata names a
 //! weather table's site is read from; and the messages that say why a station's id cannot be an
 //! estimator's `file_id`, so that `Station.file_id` in Python says what the Rust checks say.
 
@@ -11,7 +11,7 @@ use crate::embedded::FaultKind;
 use crate::embedded::climate::datasets::DATASETS;
 use crate::pvwatts::weather::metadata_keys;
 use crate::spec::vocabulary::{Attribute, Dataset};
-use crate::spec::limits;
+use crate::limits::request_rates;
 
 /// Why an id from dataset query v2 cannot be the v6 estimator's `file_id`.
 #[pyfunction]
@@ -34,12 +34,12 @@ pub fn v1_file_id_problem(id: &str) -> String {
 /// Adds every constant and message function to the module `m`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
-    m.add("KEY_REQUESTS_PER_HOUR", limits::KEY_REQUESTS_PER_HOUR)?;
-    m.add("CLIMATE_CSV_INTERVAL", limits::CLIMATE_CSV_INTERVAL.as_secs_f64())?;
-    m.add("CLIMATE_CSV_PER_DAY", limits::CLIMATE_CSV_PER_DAY)?;
-    m.add("CLIMATE_JSON_INTERVAL", limits::CLIMATE_OTHER_INTERVAL.as_secs_f64())?;
-    m.add("CLIMATE_JSON_PER_DAY", limits::CLIMATE_OTHER_PER_DAY)?;
-    m.add("CLIMATE_IN_FLIGHT", limits::CLIMATE_IN_FLIGHT)?;
+    m.add("KEY_REQUESTS_PER_HOUR", request_rates::KEY_REQUESTS_PER_HOUR)?;
+    m.add("CLIMATE_CSV_INTERVAL", request_rates::CLIMATE_CSV_INTERVAL.as_secs_f64())?;
+    m.add("CLIMATE_CSV_PER_DAY", request_rates::CLIMATE_CSV_PER_DAY)?;
+    m.add("CLIMATE_JSON_INTERVAL", request_rates::CLIMATE_OTHER_INTERVAL.as_secs_f64())?;
+    m.add("CLIMATE_JSON_PER_DAY", request_rates::CLIMATE_OTHER_PER_DAY)?;
+    m.add("CLIMATE_IN_FLIGHT", request_rates::CLIMATE_IN_FLIGHT)?;
     m.add("CLIMATE_DATASETS", PyTuple::new(py, DATASETS.map(|dataset| dataset.slug))?)?;
     m.add("SOLAR_DATASETS", PyTuple::new(py, Dataset::ALL.map(Dataset::code))?)?;
     m.add("CLIMATE_ATTRIBUTES", PyTuple::new(py, Attribute::ALL.map(Attribute::name))?)?;

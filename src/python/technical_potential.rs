@@ -4,25 +4,26 @@
 use pyo3::prelude::*;
 use pyo3::IntoPyObjectExt;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::{arrow_table, json_to_py, Arguments};
 use super::errors::to_pyerr;
+use super::poll::poll_schedule;
 use crate::error::Error;
 use crate::services::technical_potential::request::{
-    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job, wait_for_job, WaitSchedule,
+    checked_explorer, checked_job_id, config_args, fetch_config, job_body, job_call, post_job, wait_for_job,
 };
 use crate::services::technical_potential::{InputField, RegionConfig, ResourceConfig};
 use crate::services::technical_potential::{classes_to_record_batch, configuration_to_record_batch, parse_configuration, parse_job_result, Configuration, JobResult};
 
 /// A parsed configuration; the Python `Configuration` wraps it.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreTechnicalPotentialConfiguration")]
-pub struct CoreTechnicalPotentialConfiguration {
+#[pyclass(module = "sunflux._core", frozen, name = "TechnicalPotentialConfiguration")]
+pub struct PyTechnicalPotentialConfiguration {
     config: Configuration,
 }
 
 #[pymethods]
-impl CoreTechnicalPotentialConfiguration {
+impl PyTechnicalPotentialConfiguration {
     /// Every region with its resources and their input fields, as plain values (`region_values`).
     fn regions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
         self.config.regions.iter().map(|region| region_values(py, region)).collect()
@@ -65,13 +66,13 @@ fn input_field_values<'py>(py: Python<'py>, field: &InputField) -> PyResult<Boun
 }
 
 /// A job's state (and results once finished); the Python job objects wrap it.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreTechnicalPotentialJobResult")]
-pub struct CoreTechnicalPotentialJobResult {
+#[pyclass(module = "sunflux._core", frozen, name = "TechnicalPotentialJobResult")]
+pub struct PyTechnicalPotentialJobResult {
     result: JobResult,
 }
 
 #[pymethods]
-impl CoreTechnicalPotentialJobResult {
+impl PyTechnicalPotentialJobResult {
     /// `queued`, `started`, `finished`, or the failure status the service used.
     #[getter]
     fn status(&self) -> String {
@@ -132,16 +133,16 @@ fn checked(args: &mut Arguments, name: &str, value: &Bound<'_, PyAny>, check: fn
 
 /// Fetches the configuration (regions, resources, input fields).
 ///
-/// Returns a `PendingCall` of `CoreTechnicalPotentialConfiguration`.
+/// Returns a `PyPendingCall` of `PyTechnicalPotentialConfiguration`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, countries=None, wkt=None, trace=false))]
 pub fn technical_potential_config(
-    client: &CoreClient,
+    client: &PyTransport,
     explorer: &Bound<'_, PyAny>,
     countries: Option<&Bound<'_, PyAny>>,
     wkt: Option<&Bound<'_, PyAny>>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let mut args = Arguments::new();
     let explorer = args.text("explorer", explorer);
     let countries = args.optional_text("countries", countries);
@@ -151,24 +152,24 @@ pub fn technical_potential_config(
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
     let (explorer, query) = config_args(&explorer, countries.as_deref(), wkt.as_deref()).map_err(|e| client.error(e))?;
-    let config = fetch_config(client.core(trace), explorer, query);
-    Ok(client.pending(async move { config.await.map(|config| CoreTechnicalPotentialConfiguration { config }) }))
+    let config = fetch_config(client.handle(trace), explorer, query);
+    Ok(client.pending(async move { config.await.map(|config| PyTechnicalPotentialConfiguration { config }) }))
 }
 
 /// Submits a job validated against `config` (every problem at once); returns `(job_id, status)`.
 ///
-/// Returns a `PendingCall` of `(String, String)`.
+/// Returns a `PyPendingCall` of `(String, String)`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, config, region, resource, fields_json, trace=false))]
 pub fn technical_potential_submit(
-    client: &CoreClient,
+    client: &PyTransport,
     explorer: &Bound<'_, PyAny>,
-    config: PyRef<'_, CoreTechnicalPotentialConfiguration>,
+    config: PyRef<'_, PyTechnicalPotentialConfiguration>,
     region: &Bound<'_, PyAny>,
     resource: &Bound<'_, PyAny>,
     fields_json: &Bound<'_, PyAny>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let mut args = Arguments::new();
     let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
     let region = args.text("region", region);
@@ -181,76 +182,77 @@ pub fn technical_potential_submit(
     let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(&fields_json)
         .map_err(|e| client.error(Error::Parameter(vec![format!("fields must be JSON values: {e}")])))?;
     let body = job_body(&config.config, &region, &resource, &fields).map_err(|e| client.error(e))?;
-    Ok(client.pending(post_job(client.core(trace), explorer, body)))
+    Ok(client.pending(post_job(client.handle(trace), explorer, body)))
 }
 
 /// The explorer and job id, or every problem with the two.
-fn job_args(client: &CoreClient, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+fn job_args(client: &PyTransport, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
     let mut args = Arguments::new();
-    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
-    let job_id = checked(&mut args, "job_id", job_id, checked_job_id);
+    let job = job_identity(&mut args, explorer, job_id);
     args.finish().map_err(|e| client.error(e))?;
-    match (explorer, job_id) {
-        (Some(explorer), Some(job_id)) => Ok((explorer, job_id)),
-        _ => Err(client.error(Error::Parameter(vec!["invalid arguments".into()]))),
-    }
+    job.ok_or_else(|| client.error(Error::Parameter(vec!["invalid arguments".into()])))
+}
+
+/// A job's `explorer` and `job_id`, problems added to `args` so that they are reported with the
+/// caller's others; `None` if either is invalid.
+fn job_identity(args: &mut Arguments, explorer: &Bound<'_, PyAny>, job_id: &Bound<'_, PyAny>) -> Option<(String, String)> {
+    let explorer = checked(args, "explorer", explorer, checked_explorer);
+    let job_id = checked(args, "job_id", job_id, checked_job_id);
+    Some((explorer?, job_id?))
 }
 
 /// Polls (`delete=False`) or deletes a job; a job in a failure status raises `JobFailed`.
 ///
-/// Returns a `PendingCall` of `CoreTechnicalPotentialJobResult`.
+/// Returns a `PyPendingCall` of `PyTechnicalPotentialJobResult`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, job_id, delete=false, trace=false))]
 pub fn technical_potential_job(
-    client: &CoreClient,
+    client: &PyTransport,
     explorer: &Bound<'_, PyAny>,
     job_id: &Bound<'_, PyAny>,
     delete: bool,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let (explorer, job_id) = job_args(client, explorer, job_id)?;
-    let call = job_call(client.core(trace), explorer, job_id, delete);
-    Ok(client.pending(async move { call.await.map(|result| CoreTechnicalPotentialJobResult { result }) }))
+    let call = job_call(client.handle(trace), explorer, job_id, delete);
+    Ok(client.pending(async move { call.await.map(|result| PyTechnicalPotentialJobResult { result }) }))
 }
 
 /// Polls a job until it finishes, on the one polling schedule: the first pause `poll_interval` s,
 /// growing by half up to `max_interval` s; `JobTimeout` after `timeout` s, `JobFailed` on a
 /// failure status. Every argument is checked at once.
 ///
-/// Returns a `PendingCall` of `CoreTechnicalPotentialJobResult`.
+/// Returns a `PyPendingCall` of `PyTechnicalPotentialJobResult`.
 #[pyfunction]
 #[pyo3(signature = (client, explorer, job_id, timeout, poll_interval, max_interval, trace=false))]
 pub fn technical_potential_wait(
-    client: &CoreClient,
+    client: &PyTransport,
     explorer: &Bound<'_, PyAny>,
     job_id: &Bound<'_, PyAny>,
     timeout: &Bound<'_, PyAny>,
     poll_interval: &Bound<'_, PyAny>,
     max_interval: &Bound<'_, PyAny>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let mut args = Arguments::new();
-    let explorer = checked(&mut args, "explorer", explorer, checked_explorer);
-    let job_id = checked(&mut args, "job_id", job_id, checked_job_id);
-    let timeout = args.seconds("timeout", timeout, false);
-    let poll_interval = args.seconds("poll_interval", poll_interval, false);
-    let max_interval = args.seconds("max_interval", max_interval, false);
+    let job = job_identity(&mut args, explorer, job_id);
+    let schedule = poll_schedule(&mut args, poll_interval, max_interval, timeout);
     args.finish().map_err(|e| client.error(e))?;
-    let (Some(explorer), Some(job_id), Some(timeout), Some(poll_interval), Some(max_interval)) = (explorer, job_id, timeout, poll_interval, max_interval) else {
+    let (Some((explorer, job_id)), Some(schedule)) = (job, schedule) else {
         return Err(client.error(Error::Parameter(vec!["invalid arguments".into()])));
     };
-    let wait = wait_for_job(client.core(trace), explorer, job_id, WaitSchedule { poll_interval, max_interval, timeout });
-    Ok(client.pending(async move { wait.await.map(|result| CoreTechnicalPotentialJobResult { result }) }))
+    let wait = wait_for_job(client.handle(trace), explorer, job_id, schedule);
+    Ok(client.pending(async move { wait.await.map(|result| PyTechnicalPotentialJobResult { result }) }))
 }
 
 /// Parses a configuration body from elsewhere.
 #[pyfunction]
-pub fn parse_technical_potential_configuration(body: &[u8]) -> PyResult<CoreTechnicalPotentialConfiguration> {
-    parse_configuration(body).map(|config| CoreTechnicalPotentialConfiguration { config }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
+pub fn parse_technical_potential_configuration(body: &[u8]) -> PyResult<PyTechnicalPotentialConfiguration> {
+    parse_configuration(body).map(|config| PyTechnicalPotentialConfiguration { config }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
 }
 
 /// Parses a job body from elsewhere (no failure check).
 #[pyfunction]
-pub fn parse_technical_potential_job(body: &[u8]) -> PyResult<CoreTechnicalPotentialJobResult> {
-    parse_job_result(body).map(|result| CoreTechnicalPotentialJobResult { result }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
+pub fn parse_technical_potential_job(body: &[u8]) -> PyResult<PyTechnicalPotentialJobResult> {
+    parse_job_result(body).map(|result| PyTechnicalPotentialJobResult { result }).map_err(|e| to_pyerr(Error::Parse(e.to_string())))
 }

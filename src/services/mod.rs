@@ -6,7 +6,7 @@
 )]
 
 pub mod climate;
-pub mod core;
+pub mod handle;
 pub mod missing;
 pub mod poll;
 pub mod pv_estimator;

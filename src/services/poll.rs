@@ -1,5 +1,6 @@
 //! The one polling schedule: every wait for something the service is still preparing (the climate
-//! download file, a technical-potential job, an optimizer run) pauses by `Backoff`.
+//! download file, a technical-potential job, an optimizer run) pauses by `Backoff`, started from the
+//! caller's `PollSchedule`.
 //!
 //! The pause starts at `first`, grows by half after every poll (×1.5: quick answers are seen
 //! quickly, long jobs are not hammered) up to `max_pause`, and is shortened so that the last one
@@ -8,6 +9,22 @@
 //! 0.05 s for the optimizer run, 1 s for other jobs) with the cap `max_interval` (default 15 s).
 
 use std::time::{Duration, Instant};
+
+/// A wait's numbers as the caller chose them: the first pause, the longest pause and the deadline
+/// (checked from Python by `python::poll::poll_schedule`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PollSchedule {
+    pub poll_interval: Duration,
+    pub max_interval: Duration,
+    pub timeout: Duration,
+}
+
+impl PollSchedule {
+    /// The schedule's backoff, its deadline counted from now.
+    pub fn start(&self) -> Backoff {
+        Backoff::new(self.poll_interval, self.max_interval, self.timeout)
+    }
+}
 
 /// A deadline and a growing pause between polls.
 #[derive(Debug, Clone)]

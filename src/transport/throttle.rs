@@ -19,7 +19,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use crate::spec::routes::ServiceClass;
-use crate::spec::limits as spec_limits;
+use crate::limits::request_rates;
 
 /// At most `max_requests` in any rolling `window`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,32 +46,32 @@ pub struct ThrottleConfig {
 }
 
 impl ThrottleConfig {
-    /// The spec's limits (`spec::limits`): an hourly window for dataset query + estimator; for
-    /// climate csv and other climate formats each a minimum interval and a daily window, and a cap
-    /// on climate requests in flight.
+    /// The spec's limits (`limits::request_rates`): an hourly window for dataset query + estimator;
+    /// for climate csv and other climate formats each a minimum interval and a daily window, and a
+    /// cap on climate requests in flight.
     pub fn spec() -> Self {
         let mut classes = HashMap::new();
         classes.insert(
             ServiceClass::Solar,
             ClassLimits {
-                windows: vec![WindowLimit { max_requests: spec_limits::KEY_REQUESTS_PER_HOUR, window: HOUR }],
+                windows: vec![WindowLimit { max_requests: request_rates::KEY_REQUESTS_PER_HOUR, window: HOUR }],
                 ..ClassLimits::default()
             },
         );
         classes.insert(
             ServiceClass::ClimateCsv,
             ClassLimits {
-                windows: vec![WindowLimit { max_requests: spec_limits::CLIMATE_CSV_PER_DAY, window: DAY }],
-                min_interval: Some(spec_limits::CLIMATE_CSV_INTERVAL),
-                max_in_flight: Some(spec_limits::CLIMATE_IN_FLIGHT),
+                windows: vec![WindowLimit { max_requests: request_rates::CLIMATE_CSV_PER_DAY, window: DAY }],
+                min_interval: Some(request_rates::CLIMATE_CSV_INTERVAL),
+                max_in_flight: Some(request_rates::CLIMATE_IN_FLIGHT),
             },
         );
         classes.insert(
             ServiceClass::ClimateOther,
             ClassLimits {
-                windows: vec![WindowLimit { max_requests: spec_limits::CLIMATE_OTHER_PER_DAY, window: DAY }],
-                min_interval: Some(spec_limits::CLIMATE_OTHER_INTERVAL),
-                max_in_flight: Some(spec_limits::CLIMATE_IN_FLIGHT),
+                windows: vec![WindowLimit { max_requests: request_rates::CLIMATE_OTHER_PER_DAY, window: DAY }],
+                min_interval: Some(request_rates::CLIMATE_OTHER_INTERVAL),
+                max_in_flight: Some(request_rates::CLIMATE_IN_FLIGHT),
             },
         );
         ThrottleConfig { classes }

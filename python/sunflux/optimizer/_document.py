@@ -14,11 +14,11 @@ from sunflux._errors import ParameterError
 class ResultDocument:
     """A results document (a dict, or the core's parsed document) and its head."""
 
-    def __init__(self, raw: Mapping[str, Any] | _core.CoreResultDocument, http_status: int = 200) -> None:
-        if isinstance(raw, _core.CoreResultDocument):
+    def __init__(self, raw: Mapping[str, Any] | _core.ResultDocument, http_status: int = 200) -> None:
+        if isinstance(raw, _core.ResultDocument):
             self._document = raw
         elif isinstance(raw, Mapping):
-            self._document = _core.CoreResultDocument.from_mapping(raw)
+            self._document = _core.ResultDocument.from_mapping(raw)
         else:
             raise ParameterError(f"an OptimizerResult is made of a results dict (got {type(raw).__name__})")
         self.http_status = http_status

@@ -30,7 +30,7 @@ from sunflux.optimizer.validation import validate_scenario_dict
 if TYPE_CHECKING:
     import polars as pl
 
-    from sunflux._handle import CoreHandle
+    from sunflux._handle import ServiceHandle
 
 __all__ = ["OptimizerResult", "OptimizerService", "AsyncOptimizerService", "Record", "RUNNING_STATUSES", "OPTIMAL"]
 
@@ -55,7 +55,7 @@ def _blend(doe_reference_name: str | Mapping[str, float]) -> tuple[list[Any], li
     return [doe_reference_name], []
 
 
-def _load_frame(core: _core.CoreSimulatedLoad) -> pl.DataFrame:
+def _load_frame(core: _core.SimulatedLoad) -> pl.DataFrame:
     return to_polars(core.table())
 
 
@@ -218,15 +218,15 @@ def _scenario_json(scenario: Scenario | Mapping[str, Any]) -> bytes:
         raise ParameterError(f"scenario must be JSON-serialisable: {error}") from None
 
 
-def _result(state: tuple[_core.CoreResultDocument, int]) -> OptimizerResult:
+def _result(state: tuple[_core.ResultDocument, int]) -> OptimizerResult:
     return OptimizerResult(*state)
 
 
 class _OptimizerBase:
-    """What both optimizer classes share: the core handle, each call's checks, request and result
+    """What both optimizer classes share: the service handle, each call's checks, request and result
     (the calls themselves are Rust's, ``_core.optimizer_*``)."""
 
-    def __init__(self, handle: CoreHandle) -> None:
+    def __init__(self, handle: ServiceHandle) -> None:
         self._handle = handle
 
     def _submit(self, scenario: Scenario | Mapping[str, Any]) -> Call[str]:
@@ -254,7 +254,7 @@ class _OptimizerBase:
             Any other refusal (`AuthError`, `RateLimitError`, `ServerError` ...).
         """
         return core_call(
-            str, _core.optimizer_submit, self._handle.core, _scenario_json(scenario), self._handle.trace()
+            str, _core.optimizer_submit, self._handle.transport, _scenario_json(scenario), self._handle.trace()
         )
 
     def _results(self, run_uuid: str) -> Call[OptimizerResult]:
@@ -279,7 +279,7 @@ class _OptimizerBase:
             The service has no such run.
         """
         return core_call(
-            _result, _core.optimizer_results, self._handle.core, run_uuid, self._handle.trace()
+            _result, _core.optimizer_results, self._handle.transport, run_uuid, self._handle.trace()
         )
 
     def _run(
@@ -333,7 +333,7 @@ class _OptimizerBase:
            https://github.com/NREL/REopt_API.
         """
         return core_call(
-            _result, _core.optimizer_run, self._handle.core, _scenario_json(scenario),
+            _result, _core.optimizer_run, self._handle.transport, _scenario_json(scenario),
             timeout, poll_interval, max_interval, NOT_FOUND_GRACE, self._handle.trace(),
         )
 
@@ -393,7 +393,7 @@ class _OptimizerBase:
         names, shares = _blend(doe_reference_name)
         return core_call(
             _load_frame, _core.optimizer_simulated_load,
-            self._handle.core, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
+            self._handle.transport, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
             time_steps_per_hour, self._handle.trace(),
         )
 
@@ -422,7 +422,7 @@ class _OptimizerBase:
         .. [1] NREL/OpenEI, "Utility Rate Database API", https://openei.org/services/doc/rest/util_rates.
         """
         handle = self._handle
-        return core_call(dict, _core.optimizer_urdb_rate, handle.urdb_core, label, handle.trace())
+        return core_call(dict, _core.optimizer_urdb_rate, handle.urdb_transport, label, handle.trace())
 
     def _urdb_rate_by_name(self, utility: str, rate_name: str) -> Call[dict[str, Any]]:
         """The newest rate of ``utility`` whose name is part of ``rate_name`` (how the optimizer
@@ -447,7 +447,7 @@ class _OptimizerBase:
         """
         handle = self._handle
         return core_call(
-            dict, _core.optimizer_urdb_rate_by_name, handle.urdb_core, utility, rate_name, handle.trace()
+            dict, _core.optimizer_urdb_rate_by_name, handle.urdb_transport, utility, rate_name, handle.trace()
         )
 
 

@@ -90,7 +90,7 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
     else:
         folder = Path(os.fspath(cache_dir))
     handle = client._handle
-    document = _core.optimizer_resolve(handle.core, handle.urdb_core, scenario.to_dict(), folder, handle.trace()).wait()
+    document = _core.optimizer_resolve(handle.transport, handle.urdb_transport, scenario.to_dict(), folder, handle.trace()).wait()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnknownFieldWarning)
         return type(scenario).from_dict(document)

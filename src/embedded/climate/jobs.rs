@@ -3,7 +3,7 @@
 //! job queue, the state of each download job, the finished files and the "outbox" of e-mails
 //! the service would have sent. The HTTP layer holds it behind a lock and runs the zip builds.
 //!
-//! Rules (spec "Limits", numbers from `spec::limits`; all configurable in `JobLimits`):
+//! Rules (spec "Limits", numbers from `limits::request_rates`; all configurable in `JobLimits`):
 //! - csv requests and json requests: each at most one per minimum interval and a number per
 //!   rolling 24 h per user. Spacing is measured between admitted requests; refused requests do
 //!   not count. A refusal says when to retry.
@@ -22,7 +22,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use crate::embedded::prng::SplitMix64;
-use crate::spec::limits as spec_limits;
+use crate::limits::request_rates;
 use crate::embedded::climate::grid::SiteInfo;
 use crate::services::climate::ClimateParams;
 use serde_json::Value;
@@ -61,9 +61,9 @@ impl Default for JobLimits {
     /// The spec's limits; a queue of 100 jobs; files kept for 24 hours.
     fn default() -> Self {
         JobLimits {
-            csv: RateLimit { min_interval: spec_limits::CLIMATE_CSV_INTERVAL, per_day: spec_limits::CLIMATE_CSV_PER_DAY },
-            json: RateLimit { min_interval: spec_limits::CLIMATE_OTHER_INTERVAL, per_day: spec_limits::CLIMATE_OTHER_PER_DAY },
-            max_in_flight_per_user: spec_limits::CLIMATE_IN_FLIGHT,
+            csv: RateLimit { min_interval: request_rates::CLIMATE_CSV_INTERVAL, per_day: request_rates::CLIMATE_CSV_PER_DAY },
+            json: RateLimit { min_interval: request_rates::CLIMATE_OTHER_INTERVAL, per_day: request_rates::CLIMATE_OTHER_PER_DAY },
+            max_in_flight_per_user: request_rates::CLIMATE_IN_FLIGHT,
             queue_capacity: 100,
             keep_files_for: DAY,
         }

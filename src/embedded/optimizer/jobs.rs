@@ -21,7 +21,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
 
-use crate::optimizer::calendar::iso8601_utc;
+use crate::calendar::iso8601_utc;
 use crate::optimizer::in_process::{optimize_resolved, Failure};
 use crate::optimizer::model;
 use crate::optimizer::outputs::{self, BodyMeta};

@@ -17,7 +17,7 @@
 //! (its energy over the same shape at a constant 14 °C). Every number here is invented to give
 //! plausible shapes; none is a reference building's.
 
-use crate::optimizer::calendar::{self, HOURS_PER_YEAR};
+use crate::calendar::{modelled_year, HOURS_PER_YEAR};
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 use crate::services::simulated_load::{LoadEnergy, SimulatedLoad, SimulatedLoadQuery};
 
@@ -97,7 +97,7 @@ fn occupancy(a: &Archetype, hour: u8, weekend: bool, month: u8) -> f64 {
 /// Unnormalized hourly synthetic profile of a building type for `year` at hourly temperatures
 /// (°C, one per hour of the modelled year).
 fn building_profile(a: &Archetype, year: i32, temperature_c: &[f64]) -> Vec<f64> {
-    calendar::step_times(year, 1)
+    modelled_year::step_times(year, 1)
         .iter()
         .zip(temperature_c)
         .map(|(time, &t)| {
@@ -140,7 +140,7 @@ pub fn simulated_load(query: &SimulatedLoadQuery, temperature_c: &[f64]) -> Opti
     }
     let n = query.time_steps_per_hour;
     let loads_kw: Vec<f64> = hourly.iter().flat_map(|&kw| std::iter::repeat_n((kw * 1000.0).round() / 1000.0, n)).collect();
-    let month_of_step = calendar::month_of_each_step(query.year, n);
+    let month_of_step = modelled_year::month_of_each_step(query.year, n);
     let mut monthly_totals_kwh = vec![0.0; 12];
     let mut monthly_peaks_kw = vec![0.0f64; 12];
     for (&kw, &m) in loads_kw.iter().zip(&month_of_step) {

@@ -1,6 +1,7 @@
 //! The climate file's naming and calendar rules: the short column names, the row count of a
 //! year and the stamps' time zone. (The attributes themselves are `spec::vocabulary::Attribute`.)
 
+use crate::calendar::is_leap_year;
 use crate::formats::timezone::standard_time_zone;
 use crate::spec::vocabulary::Attribute;
 
@@ -35,8 +36,6 @@ pub fn short_column_name(long_name: &str) -> String {
         None => words.concat(),
     }
 }
-
-pub use crate::formats::calendar::{civil_from_days, days_from_civil, days_in_month, is_leap_year};
 
 /// Rows of one year of data: 365 days, or 366 when `leap_day` is asked and the year has one,
 /// times the intervals per day (`interval_minutes` must divide a day; 0 rows otherwise).

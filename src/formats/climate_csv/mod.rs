@@ -51,6 +51,8 @@ mod tests {
     use arrow_schema::{DataType, TimeUnit};
     use serde_json::Value;
 
+    use crate::calendar::{civil_from_days, days_from_civil};
+
     use super::*;
 
     fn sample_table() -> ClimateTable {

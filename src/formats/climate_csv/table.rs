@@ -1,6 +1,7 @@
 //! The parsed climate table: typed columns with their stamps, the row-count checks, and the
 //! stamps as UTC instants.
 
+use crate::calendar::days_from_civil;
 use crate::spec::routes::DatasetFamily;
 
 use super::*;

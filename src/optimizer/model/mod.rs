@@ -23,8 +23,8 @@
 
 use serde_json::{Map, Value};
 
-use super::calendar::HOURS_PER_YEAR;
-use crate::formats::calendar::steps_per_hour_of_year;
+use crate::calendar::HOURS_PER_YEAR;
+use crate::calendar::steps_per_hour_of_year;
 use crate::optimizer::scenario::given as is_given;
 use crate::optimizer::scenario::text::service_bool;
 use super::pv_costs;

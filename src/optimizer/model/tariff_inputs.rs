@@ -6,7 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::Reader;
-use crate::optimizer::calendar::{self, HOURS_PER_YEAR};
+use crate::calendar::{modelled_year, HOURS_PER_YEAR};
 use crate::optimizer::scenario::given as is_given;
 use crate::optimizer::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCharge, UNLIMITED_ENERGY_TIER_KWH};
 
@@ -24,7 +24,7 @@ impl Reader<'_> {
         };
         let s = "ElectricTariff";
         let steps = HOURS_PER_YEAR * steps_per_hour;
-        let month_of_step = calendar::month_of_each_step(year, steps_per_hour);
+        let month_of_step = modelled_year::month_of_each_step(year, steps_per_hour);
         let tou = self.numbers(map, s, "tou_energy_rates_per_kwh");
         let monthly_energy = self.numbers(map, s, "monthly_energy_rates");
         let monthly_demand = self.numbers(map, s, "monthly_demand_rates");
@@ -199,7 +199,7 @@ impl Reader<'_> {
             0 => Some(vec![0.0; steps]),
             1 => Some(vec![values[0]; steps]),
             12 => {
-                let hourly: Vec<f64> = calendar::month_of_each_hour_non_leap().iter().map(|&m| values[m as usize]).collect();
+                let hourly: Vec<f64> = modelled_year::month_of_each_hour_non_leap().iter().map(|&m| values[m as usize]).collect();
                 Some(hourly.iter().flat_map(|&r| std::iter::repeat_n(r, steps_per_hour)).collect())
             }
             _ => self.series(values, "ElectricTariff", field, steps_per_hour),

@@ -17,7 +17,7 @@
 //! `calculate_eot_and_sun_rise_transit_set` and `julian_day`.
 
 use super::angles::{DEG_TO_RAD, RAD_TO_DEG};
-use super::calendar::{day_of_year_365, next_day_365};
+use crate::calendar::ssc_365_day::{day_of_year_365, next_day_365};
 use super::mathfn;
 use std::f64::consts::PI;
 use std::sync::OnceLock;

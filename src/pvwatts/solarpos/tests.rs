@@ -13,7 +13,7 @@ fn every_instruction_set_gives_identical_positions() {
     });
     let mut requests = PositionRequests::with_capacity(8760);
     for day in 0..365 {
-        let (month, day_of_month) = crate::pvwatts::calendar::month_day_of_index(day, false);
+        let (month, day_of_month) = crate::calendar::ssc_365_day::month_day_of_index(day, false);
         let date = RequestDate::new(1990 + day as i32 % 7, month, day_of_month);
         for hour in 0..24 {
             let temperature = -10.0 + f64::from(hour) * 1.7;

@@ -32,7 +32,8 @@ use super::selfshade::{
 use super::singlediode::CecModule;
 use super::snow::{no_snow_data_message, SnowModel};
 use crate::pvwatts::angles::{DEG_TO_RAD, RAD_TO_DEG};
-use crate::pvwatts::calendar::{days_in_month, HOURS_PER_YEAR};
+use crate::calendar::ssc_365_day::days_in_month;
+use crate::calendar::HOURS_PER_YEAR;
 use crate::pvwatts::engine::{HourlyOutput, PvOutput};
 use crate::pvwatts::iam::{AOI_MAX_DEG, AOI_MIN_DEG};
 use crate::pvwatts::incidence::{FixedSurface, SunDirection, SurfaceAngles};

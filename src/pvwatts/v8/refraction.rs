@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use crate::pvwatts::calendar::{next_day_365, previous_day_365};
+use crate::calendar::ssc_365_day::{next_day_365, previous_day_365};
 use crate::pvwatts::solarpos::{
     delta_t, julian_day, SolarCalculator, POLAR_DAY_SUNRISE, POLAR_DAY_SUNSET,
 };

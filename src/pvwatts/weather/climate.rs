@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::table::{numeric_column, weather_from_columns, NamedColumn};
 use super::{SiteHints, Weather};
-use crate::formats::calendar::civil_from_days;
+use crate::calendar::civil_from_days;
 use crate::formats::climate_csv::SCHEMA_METADATA_KEY;
 
 /// The weather columns a PV simulation cannot do without, as the table names them.
@@ -162,6 +162,6 @@ mod tests {
     }
 
     fn days_from_civil_us(year: i32, month: u32, day: u32) -> i64 {
-        crate::formats::calendar::days_from_civil(year, month, day) * MINUTES_PER_DAY * MICROSECONDS_PER_MINUTE
+        crate::calendar::days_from_civil(year, month, day) * MINUTES_PER_DAY * MICROSECONDS_PER_MINUTE
     }
 }

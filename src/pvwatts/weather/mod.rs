@@ -32,8 +32,8 @@ mod validation;
 
 use std::fmt;
 
-use super::calendar::is_leap_year;
-use crate::formats::calendar::{days_from_civil, NOMINAL_LEAP_YEAR, NOMINAL_YEAR};
+use crate::calendar::is_leap_year;
+use crate::calendar::{days_from_civil, NOMINAL_LEAP_YEAR, NOMINAL_YEAR};
 pub use climate::weather_from_climate_table;
 pub use csv::metadata_keys;
 pub use detect::*;

@@ -136,7 +136,7 @@ fn rolling_local_year(leap_year_without_february_29_in_utc: bool) -> WeatherColu
         let utc_hour = (record % 24) as i64;
         if record > 0 && utc_hour == 0 {
             utc_day += 1;
-            let (m, d) = crate::pvwatts::calendar::month_day_of_index(utc_day, false);
+            let (m, d) = crate::calendar::ssc_365_day::month_day_of_index(utc_day, false);
             month = m;
             day = d;
         }
@@ -151,7 +151,7 @@ fn rolling_local_year(leap_year_without_february_29_in_utc: bool) -> WeatherColu
         } else {
             let previous_day = if day > 1 { (month, day - 1) } else {
                 let m = month - 1;
-                (m, crate::pvwatts::calendar::days_in_month(m, false))
+                (m, crate::calendar::ssc_365_day::days_in_month(m, false))
             };
             (year, previous_day.0, previous_day.1, (local + 24) as u8)
         };

@@ -8,7 +8,7 @@
 //! `shared/lib_weatherfile.cpp`.
 
 use super::text::{parse_integer, parse_value, split_csv, ProjectedRows, Value};
-use crate::pvwatts::calendar::HOURS_PER_LEAP_YEAR;
+use crate::calendar::HOURS_PER_LEAP_YEAR;
 use super::{Field, Origin, SiteMeta, Weather, WeatherColumns, WeatherError};
 
 const GHI: usize = 4;

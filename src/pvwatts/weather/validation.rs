@@ -2,7 +2,8 @@
 //! equal column lengths, one calendar year on a fixed time grid (`Stamps`), stamps in range and
 //! finite values. Each refusal names its record and column.
 
-use crate::pvwatts::calendar::{days_in_month, is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
+use crate::calendar::ssc_365_day::days_in_month;
+use crate::calendar::{is_leap_year, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
 use super::{AIR_PRESSURE_RANGE, AIR_TEMPERATURE_RANGE, Column, Field, MAX_IRRADIANCE, Origin, SiteMeta, WIND_SPEED_RANGE, WeatherColumns, WeatherError};
 
 /// The one plausibility rule for weather values, whatever route they came by (a file, bytes, a

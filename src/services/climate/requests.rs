@@ -12,7 +12,7 @@ use crate::formats::climate_zip::{read_climate_zip, ClimateZip, ClimateZipError}
 use crate::formats::error_body::{classify, ErrorBody};
 use crate::formats::wkt::point_wkt;
 use crate::formats::Format;
-use crate::services::core::Core;
+use crate::services::handle::ServiceHandle;
 use crate::services::poll::Backoff;
 use crate::services::raw::RawValue;
 use crate::services::solar::{NumberRange, LATITUDE, LONGITUDE};
@@ -117,11 +117,11 @@ fn pairs(params: &ClimateParams) -> Vec<(String, String)> {
 }
 
 /// Streams one site-year as CSV and checks that its rows are the year asked for.
-pub async fn download_csv(core: Core, params: ClimateParams) -> Result<ParsedClimateCsv> {
+pub async fn download_csv(handle: ServiceHandle, params: ClimateParams) -> Result<ParsedClimateCsv> {
     let mut request = Request::get(endpoint(&params), pairs(&params));
     request.check_body_errors = false;
-    let response = core.send(request).await?;
-    let body = core.scrub(&response.body);
+    let response = handle.send(request).await?;
+    let body = handle.scrub(&response.body);
     let parsed = read_climate_csv(Arc::new(body)).map_err(|e| csv_error(e, response.status, &response.url))?;
     let year = params.years.first().copied().unwrap_or_default();
     parsed.table.check_rows(year, params.leap_day, params.interval_minutes).map_err(|e| Error::Parse(e.to_string()))?;
@@ -129,7 +129,7 @@ pub async fn download_csv(core: Core, params: ClimateParams) -> Result<ParsedCli
 }
 
 /// Requests a download file: `(message, download_url, raw body)`.
-pub async fn submit_request(core: Core, params: ClimateParams, post: bool) -> Result<(String, String, String)> {
+pub async fn submit_request(handle: ServiceHandle, params: ClimateParams, post: bool) -> Result<(String, String, String)> {
     let mut request = Request::get(endpoint(&params), Vec::new());
     if post {
         request.method = reqwest::Method::POST;
@@ -138,25 +138,25 @@ pub async fn submit_request(core: Core, params: ClimateParams, post: bool) -> Re
     } else {
         request.query = pairs(&params);
     }
-    let response = core.send(request).await?;
-    let body = core.scrub(&response.body);
+    let response = handle.send(request).await?;
+    let body = handle.scrub(&response.body);
     let value: serde_json::Value = serde_json::from_slice(&body).map_err(|e| Error::Parse(format!("the download answer is not JSON: {e}")))?;
-    let outputs = value.get("outputs").ok_or_else(|| missing_outputs(&body, &["outputs"], &core))?;
+    let outputs = value.get("outputs").ok_or_else(|| missing_outputs(&body, &["outputs"], &handle))?;
     let text = |name: &str| outputs.get(name).and_then(serde_json::Value::as_str).map(str::to_owned);
     let (Some(message), Some(url)) = (text("message"), text("downloadUrl")) else {
         let missing: Vec<&str> = ["outputs.message", "outputs.downloadUrl"]
             .into_iter()
             .filter(|name| text(name.trim_start_matches("outputs.")).is_none())
             .collect();
-        return Err(missing_outputs(&body, &missing, &core));
+        return Err(missing_outputs(&body, &missing, &handle));
     };
     Ok((message, url, String::from_utf8_lossy(&body).into_owned()))
 }
 
 /// An answer without outputs it must have: the error it carries if it is an error body,
 /// otherwise an `ApiError` naming what is missing.
-fn missing_outputs(body: &[u8], missing: &[&str], core: &Core) -> Error {
-    crate::services::missing::missing_outputs(body, missing, |text| core.redact(text))
+fn missing_outputs(body: &[u8], missing: &[&str], handle: &ServiceHandle) -> Error {
+    crate::services::missing::missing_outputs(body, missing, |text| handle.redact(text))
 }
 
 /// A download file that is not there yet answers 404.
@@ -164,28 +164,28 @@ fn is_not_ready(error: &Error) -> bool {
     matches!(error, Error::Api(failure) if failure.kind == ApiErrorKind::NotFound)
 }
 
-fn zip_error(core: &Core, url: &str, error: ClimateZipError) -> Error {
+fn zip_error(handle: &ServiceHandle, url: &str, error: ClimateZipError) -> Error {
     let message = match error {
         ClimateZipError::NotZip(messages) => format!("{url}: the download is not a zip file: {}", messages.join("; ")),
         other => format!("{url}: {other}"),
     };
-    Error::Parse(core.redact(&message))
+    Error::Parse(handle.redact(&message))
 }
 
 /// Downloads and parses the zip behind a download URL (the API key is never sent with it); with
 /// `wait`, polls while the file is not ready until `timeout` has passed (`JobTimeout`).
-pub async fn fetch_zip(core: Core, url: String, wait: bool, timeout: Duration) -> Result<ClimateZip> {
+pub async fn fetch_zip(handle: ServiceHandle, url: String, wait: bool, timeout: Duration) -> Result<ClimateZip> {
     let mut backoff = Backoff::new(ZIP_FIRST_PAUSE, ZIP_MAX_PAUSE, timeout);
-    let max_unzipped = core.transport.config().byte_limits.unzipped;
+    let max_unzipped = handle.transport.config().byte_limits.unzipped;
     loop {
-        match core.send(Request::download(url.clone())).await {
+        match handle.send(Request::download(url.clone())).await {
             Ok(response) => {
                 let body = response.body;
-                let key = core.transport.config().api_key.clone();
+                let key = handle.transport.config().api_key.clone();
                 return tokio::task::spawn_blocking(move || read_climate_zip(&body, max_unzipped, key.as_ref().map(ApiKey::expose)))
                     .await
                     .map_err(|e| Error::Parse(format!("the zip reader stopped: {e}")))?
-                    .map_err(|e| zip_error(&core, &url, e));
+                    .map_err(|e| zip_error(&handle, &url, e));
             }
             Err(error) if wait && is_not_ready(&error) => match backoff.next_pause() {
                 Some(pause) => tokio::time::sleep(pause).await,
@@ -195,7 +195,7 @@ pub async fn fetch_zip(core: Core, url: String, wait: bool, timeout: Duration) -
                             "the download file was not ready after {:.1} s; call fetch again later with the same URL",
                             backoff.elapsed().as_secs_f64()
                         ),
-                        job_id: core.redact(&url),
+                        job_id: handle.redact(&url),
                         last_status: "not ready".into(),
                     })
                 }

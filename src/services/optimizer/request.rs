@@ -8,32 +8,28 @@ use std::time::Duration;
 use super::answer::{self, RunState};
 use crate::optimizer::scenario::text::{float_repr, str_repr};
 use crate::error::{ApiErrorKind, Error, Result};
-use crate::services::core::Core;
-use crate::services::poll::Backoff;
+use crate::services::handle::ServiceHandle;
+use crate::services::poll::PollSchedule;
 use crate::transport::{Body, Endpoint, Request};
 
 /// How a run is waited for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RunSchedule {
-    /// The first pause between polls.
-    pub poll_interval: Duration,
-    /// The longest pause.
-    pub max_interval: Duration,
-    /// When the run is given up (`JobTimeout`).
-    pub timeout: Duration,
+    /// The pauses between polls and when the run is given up (`JobTimeout`).
+    pub polling: PollSchedule,
     /// How long after the POST a 404 means "not stored yet" rather than "no such run".
     pub not_found_grace: Duration,
 }
 
 /// POSTs a scenario (JSON) and returns the run's `run_uuid`. A refusal (400) raises
 /// `ValidationError` carrying the service's `input_errors`.
-pub async fn submit(core: Core, scenario: Vec<u8>) -> Result<String> {
+pub async fn submit(handle: ServiceHandle, scenario: Vec<u8>) -> Result<String> {
     let mut request = Request::get(Endpoint::OptimizerJob, Vec::new());
     request.method = reqwest::Method::POST;
     request.body = Body::Json(scenario);
     request.idempotent = false;
-    match core.send(request).await {
-        Ok(response) => answer::submitted_run_uuid(response.status, &core.scrub(&response.body), &response.url),
+    match handle.send(request).await {
+        Ok(response) => answer::submitted_run_uuid(response.status, &handle.scrub(&response.body), &response.url),
         Err(Error::Api(failure)) if failure.kind == ApiErrorKind::Validation => Err(answer::rejected(failure)),
         Err(error) => Err(error),
     }
@@ -41,14 +37,14 @@ pub async fn submit(core: Core, scenario: Vec<u8>) -> Result<String> {
 
 /// The run in whatever state it is (a 400 naming the run is one of its states); 404 raises
 /// `NotFoundError`, a run_uuid that is not a UUID `ParameterError` before anything is sent.
-pub async fn results(core: Core, run_uuid: String) -> Result<RunState> {
+pub async fn results(handle: ServiceHandle, run_uuid: String) -> Result<RunState> {
     let endpoint = Endpoint::OptimizerResults { run_uuid: run_uuid.clone() };
     endpoint.check().map_err(Error::Parameter)?;
     let mut request = Request::get(endpoint, Vec::new());
     request.check_body_errors = false;
-    match core.send(request).await {
+    match handle.send(request).await {
         Ok(response) => {
-            let document = answer::results_document(response.status, &core.scrub(&response.body), &response.url, &run_uuid)?;
+            let document = answer::results_document(response.status, &handle.scrub(&response.body), &response.url, &run_uuid)?;
             Ok(RunState { http_status: response.status, document })
         }
         Err(Error::Api(failure)) if failure.kind == ApiErrorKind::Validation => answer::state_of_refusal(failure),
@@ -57,14 +53,14 @@ pub async fn results(core: Core, run_uuid: String) -> Result<RunState> {
 }
 
 /// Submits and polls until the run is optimal (returned), ends otherwise (`JobFailed` with its
-/// messages) or `schedule.timeout` passes (`JobTimeout` carrying the run_uuid and the last
+/// messages) or `schedule.polling.timeout` passes (`JobTimeout` carrying the run_uuid and the last
 /// status). A 404 within the grace after the POST is a run not stored yet; later, `NotFoundError`.
-pub async fn run(core: Core, scenario: Vec<u8>, schedule: RunSchedule) -> Result<RunState> {
-    let run_uuid = submit(core.clone(), scenario).await?;
-    let mut backoff = Backoff::new(schedule.poll_interval, schedule.max_interval, schedule.timeout);
+pub async fn run(handle: ServiceHandle, scenario: Vec<u8>, schedule: RunSchedule) -> Result<RunState> {
+    let run_uuid = submit(handle.clone(), scenario).await?;
+    let mut backoff = schedule.polling.start();
     let mut last_status = "submitted".to_owned();
     loop {
-        match results(core.clone(), run_uuid.clone()).await {
+        match results(handle.clone(), run_uuid.clone()).await {
             Ok(state) if state.is_optimal() => return Ok(state),
             Ok(state) if state.is_running() => last_status = state.status(),
             Ok(state) => return Err(state.failure()),
@@ -77,7 +73,7 @@ pub async fn run(core: Core, scenario: Vec<u8>, schedule: RunSchedule) -> Result
         }
         match backoff.next_pause() {
             Some(pause) => tokio::time::sleep(pause).await,
-            None => return Err(timed_out(&run_uuid, &last_status, schedule.timeout)),
+            None => return Err(timed_out(&run_uuid, &last_status, schedule.polling.timeout)),
         }
     }
 }

@@ -13,7 +13,7 @@ use arrow_schema::{DataType, Field, Schema, TimeUnit};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::formats::calendar::days_from_civil;
+use crate::calendar::days_from_civil;
 use crate::formats::timezone::standard_time_zone;
 
 /// The year of the reference load profiles, used when the inputs name none.

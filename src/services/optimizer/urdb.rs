@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use super::answer::not_found;
 use crate::optimizer::scenario::text::{python_str, str_repr};
 use crate::error::{Error, Result};
-use crate::services::core::Core;
+use crate::services::handle::ServiceHandle;
 use crate::services::missing::parse_failure;
 use crate::transport::{Endpoint, Request};
 
@@ -67,21 +67,21 @@ pub fn newest_named(body: &Value, utility: &str, rate_name: &str) -> Result<Map<
         .ok_or_else(|| not_found(format!("the Utility Rate Database has no rate {} of {}", str_repr(rate_name), str_repr(utility))))
 }
 
-/// Asks the rate database (the `core` of its own client) and returns the answer's JSON.
-async fn lookup(core: &Core, selector: (&str, &str)) -> Result<Value> {
-    let response = core.send(Request::get(Endpoint::UtilityRates, query(selector))).await?;
-    let body = core.scrub(&response.body);
-    serde_json::from_slice(&body).map_err(|e| parse_failure(&body, &format!("the Utility Rate Database answer is not JSON: {e}"), |t| core.redact(t)))
+/// Asks the rate database (the handle of its own client) and returns the answer's JSON.
+async fn lookup(handle: &ServiceHandle, selector: (&str, &str)) -> Result<Value> {
+    let response = handle.send(Request::get(Endpoint::UtilityRates, query(selector))).await?;
+    let body = handle.scrub(&response.body);
+    serde_json::from_slice(&body).map_err(|e| parse_failure(&body, &format!("the Utility Rate Database answer is not JSON: {e}"), |t| handle.redact(t)))
 }
 
 /// The full rate object of a label (what `urdb_response` holds).
-pub async fn rate_by_label(core: Core, label: String) -> Result<Map<String, Value>> {
-    first_rate(&lookup(&core, ("getpage", &label)).await?, &format!("label {label}"))
+pub async fn rate_by_label(handle: ServiceHandle, label: String) -> Result<Map<String, Value>> {
+    first_rate(&lookup(&handle, ("getpage", &label)).await?, &format!("label {label}"))
 }
 
 /// The newest rate of `utility` whose name is part of `rate_name`.
-pub async fn rate_by_name(core: Core, utility: String, rate_name: String) -> Result<Map<String, Value>> {
-    newest_named(&lookup(&core, ("ratesforutility", &utility)).await?, &utility, &rate_name)
+pub async fn rate_by_name(handle: ServiceHandle, utility: String, rate_name: String) -> Result<Map<String, Value>> {
+    newest_named(&lookup(&handle, ("ratesforutility", &utility)).await?, &utility, &rate_name)
 }
 
 #[cfg(test)]

@@ -15,15 +15,12 @@ use arrow_schema::{ArrowError, DataType, Field, Schema, TimeUnit};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::formats::climate_csv::days_from_civil;
+use crate::calendar::days_from_civil;
 use crate::formats::timezone::standard_time_zone;
 use crate::formats::xml::read_xml;
 use crate::formats::Format;
 use crate::pvwatts::{HourlySeries, PvOutput};
 use crate::services::raw::rounded_i64;
-
-/// Typical-year data has no calendar year: hourly timestamps use this non-leap year.
-pub use crate::formats::calendar::NOMINAL_YEAR;
 
 /// `ssc_info` of the answer.
 #[derive(Debug, Clone, PartialEq, Deserialize)]

@@ -3,7 +3,7 @@
 
 use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
 use crate::formats::Format;
-use crate::services::core::Core;
+use crate::services::handle::ServiceHandle;
 use crate::services::missing::parse_failure;
 use crate::transport::{Endpoint, Request};
 
@@ -12,10 +12,10 @@ use super::{parse_estimate, PvEstimate};
 /// Sends an estimator request and returns the parsed estimate with its body as text; an answer
 /// whose `errors` list is not empty raises `ApiError` (the service answers 200 with errors for
 /// inputs it refuses).
-pub async fn request_estimate(core: Core, endpoint: Endpoint, query: Vec<(String, String)>, format: Format) -> Result<(PvEstimate, String)> {
-    let response = core.send(Request::get(endpoint, query)).await?;
-    let body = core.scrub(&response.body);
-    let estimate = parse_estimate(&body, format).map_err(|e| parse_failure(&body, &e, |t| core.redact(t)))?;
+pub async fn request_estimate(handle: ServiceHandle, endpoint: Endpoint, query: Vec<(String, String)>, format: Format) -> Result<(PvEstimate, String)> {
+    let response = handle.send(Request::get(endpoint, query)).await?;
+    let body = handle.scrub(&response.body);
+    let estimate = parse_estimate(&body, format).map_err(|e| parse_failure(&body, &e, |t| handle.redact(t)))?;
     let text = String::from_utf8_lossy(&body).into_owned();
     if !estimate.errors.is_empty() {
         return Err(Error::Api(Box::new(ApiFailure {

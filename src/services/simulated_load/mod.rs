@@ -16,7 +16,7 @@ use serde::Deserialize;
 
 use super::raw::RawValue;
 use super::solar::{check_range, NumberRange};
-use crate::formats::calendar::{days_from_civil, steps_per_hour_of_year};
+use crate::calendar::{days_from_civil, steps_per_hour_of_year};
 
 /// Commercial reference building types and the flat profiles the service knows.
 pub const BUILDING_TYPES: [&str; 22] = [

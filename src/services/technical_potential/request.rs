@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 use super::{parse_configuration, parse_job_result, parse_job_submission, validate_config_query, validate_job, ConfigQuery, Configuration, JobResult, JobStatus};
 use crate::error::{Error, Result};
 use crate::optimizer::scenario::text::{float_repr, str_repr};
-use crate::services::core::Core;
+use crate::services::handle::ServiceHandle;
 use crate::services::missing::parse_failure;
-use crate::services::poll::Backoff;
+use crate::services::poll::PollSchedule;
 use crate::transport::{Body, Endpoint, Request};
 
 /// The `<explorer>` path segment: letters, digits, `-` and `_` only.
@@ -51,35 +51,35 @@ pub fn job_body(config: &Configuration, region: &str, resource: &str, fields: &M
 }
 
 /// Fetches the configuration (regions, resources, input fields).
-pub async fn fetch_config(core: Core, explorer: String, query: ConfigQuery) -> Result<Configuration> {
+pub async fn fetch_config(handle: ServiceHandle, explorer: String, query: ConfigQuery) -> Result<Configuration> {
     let pairs = query.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-    let response = core.send(Request::get(Endpoint::TechnicalPotentialConfig { explorer }, pairs)).await?;
-    let body = core.scrub(&response.body);
-    parse_configuration(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| core.redact(t)))
+    let response = handle.send(Request::get(Endpoint::TechnicalPotentialConfig { explorer }, pairs)).await?;
+    let body = handle.scrub(&response.body);
+    parse_configuration(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| handle.redact(t)))
 }
 
 /// Submits a job body; returns `(job_id, status)`.
-pub async fn post_job(core: Core, explorer: String, body: Vec<u8>) -> Result<(String, String)> {
+pub async fn post_job(handle: ServiceHandle, explorer: String, body: Vec<u8>) -> Result<(String, String)> {
     let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, Vec::new());
     request.method = reqwest::Method::POST;
     request.body = Body::Json(body);
     request.idempotent = false;
-    let response = core.send(request).await?;
-    let body = core.scrub(&response.body);
-    let submission = parse_job_submission(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| core.redact(t)))?;
+    let response = handle.send(request).await?;
+    let body = handle.scrub(&response.body);
+    let submission = parse_job_submission(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| handle.redact(t)))?;
     Ok((submission.job_id, submission.status.as_str().to_owned()))
 }
 
 /// Polls a job once (or deletes its map assets); a job in a failure status raises `JobFailed`.
-pub async fn job_call(core: Core, explorer: String, job_id: String, delete: bool) -> Result<JobResult> {
+pub async fn job_call(handle: ServiceHandle, explorer: String, job_id: String, delete: bool) -> Result<JobResult> {
     let mut request = Request::get(Endpoint::TechnicalPotentialJob { explorer }, vec![("jobId".to_owned(), job_id.clone())]);
     if delete {
         request.method = reqwest::Method::DELETE;
     }
     request.check_body_errors = false;
-    let response = core.send(request).await?;
-    let body = core.scrub(&response.body);
-    let result = parse_job_result(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| core.redact(t)))?;
+    let response = handle.send(request).await?;
+    let body = handle.scrub(&response.body);
+    let result = parse_job_result(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| handle.redact(t)))?;
     if let JobStatus::Failed(status) = &result.status {
         let detail = if result.errors.is_empty() { String::new() } else { format!(": {}", result.errors.join("; ")) };
         return Err(Error::JobFailed {
@@ -92,20 +92,12 @@ pub async fn job_call(core: Core, explorer: String, job_id: String, delete: bool
     Ok(result)
 }
 
-/// How a job is waited for: the first pause, the longest pause and the deadline.
-#[derive(Debug, Clone, Copy)]
-pub struct WaitSchedule {
-    pub poll_interval: Duration,
-    pub max_interval: Duration,
-    pub timeout: Duration,
-}
-
 /// Polls a job on `schedule` until it finishes (returned). A failure status raises `JobFailed`;
 /// past the deadline, `JobTimeout` names the job, its last status and how to resume the wait.
-pub async fn wait_for_job(core: Core, explorer: String, job_id: String, schedule: WaitSchedule) -> Result<JobResult> {
-    let mut backoff = Backoff::new(schedule.poll_interval, schedule.max_interval, schedule.timeout);
+pub async fn wait_for_job(handle: ServiceHandle, explorer: String, job_id: String, schedule: PollSchedule) -> Result<JobResult> {
+    let mut backoff = schedule.start();
     loop {
-        let result = job_call(core.clone(), explorer.clone(), job_id.clone(), false).await?;
+        let result = job_call(handle.clone(), explorer.clone(), job_id.clone(), false).await?;
         if result.status == JobStatus::Finished {
             return Ok(result);
         }

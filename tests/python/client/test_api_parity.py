@@ -141,7 +141,7 @@ def test_async_job_result_is_awaitable() -> None:
 
 @pytest.mark.parametrize(("blocking", "twin"), [("request", "request_async"), ("urdb_request", "urdb_request_async")])
 def test_core_handle_requests_have_awaitable_twins(blocking: str, twin: str) -> None:
-    sync, awaitable = getattr(_client.CoreHandle, blocking), getattr(_client.CoreHandle, twin)
+    sync, awaitable = getattr(_client.ServiceHandle, blocking), getattr(_client.ServiceHandle, twin)
     assert inspect.iscoroutinefunction(awaitable) and not inspect.iscoroutinefunction(sync)
     assert inspect.signature(sync) == inspect.signature(awaitable)
     assert sync.__doc__ and awaitable.__doc__

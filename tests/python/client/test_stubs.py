@@ -323,7 +323,7 @@ def _core_objects(service: sunflux.LocalService) -> list[object]:
     import warnings
 
     client = service.client()
-    core = client._core
+    core = client._transport
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         config = _core.technical_potential_config(core, "rede").wait()

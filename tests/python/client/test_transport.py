@@ -489,7 +489,7 @@ def test_the_polling_schedule_refuses_bad_seconds(arguments: tuple[object, objec
 
 
 def test_a_request_is_checked_once_when_prepared(service: sf.LocalService) -> None:
-    core = service.client()._core
+    core = service.client()._transport
     with pytest.raises(sf.ParameterError, match="is not an HTTP method"):
         core.prepare("BAD METHOD", "local_status")
     with pytest.raises(sf.ParameterError, match="give either form or json, not both"):
@@ -507,7 +507,7 @@ async def _send_async(prepared: object) -> int:
 def test_a_pending_call_is_sent_when_waited_for_or_awaited_and_runs_once(service: sf.LocalService) -> None:
     """Each I/O function of the core returns a `PendingCall`: nothing reaches the service until it
     is waited for or awaited, and a second wait or await is refused by name."""
-    core = service.client()._core
+    core = service.client()._transport
 
     def status_hits() -> int:
         return sum(count for path, count in service.hits().items() if "status" in path)

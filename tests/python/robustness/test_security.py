@@ -365,7 +365,7 @@ OPTIMIZER_SCENARIO = json.loads((SCENARIOS / "valid_minimal.json").read_text())
 def test_redaction_finds_every_encoding_of_the_key() -> None:
     client = sf.Client(SENTINEL, "http://127.0.0.1:1")
     for name, form in ENCODINGS.items():
-        assert client._core.redact(f"<{form}>") == "<***>", name
+        assert client._transport.redact(f"<{form}>") == "<***>", name
 
 
 #: A key whose base64 needs padding and differs between the standard and URL-safe alphabets.

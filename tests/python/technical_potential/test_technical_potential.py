@@ -204,6 +204,43 @@ def test_explorer_names_with_bad_characters_are_refused_before_sending(instant: 
     assert instant.service.hits() == before
 
 
+WAITED_JOB = "tpot_result_india_1001"
+
+
+@pytest.mark.parametrize(
+    ("job_id", "schedule", "problem"),
+    [
+        (WAITED_JOB, {"poll_interval": -1.0}, "poll_interval must be a number of seconds >= 0 (got -1.0)"),
+        (WAITED_JOB, {"max_interval": float("nan")}, "max_interval must be a number of seconds >= 0 (got NaN)"),
+        (WAITED_JOB, {"timeout": float("inf")}, "timeout must be a number of seconds >= 0 (got inf)"),
+        (WAITED_JOB, {"timeout": -0.5}, "timeout must be a number of seconds >= 0 (got -0.5)"),
+        ("", {}, "job_id must not be empty: use the id submit() returned"),
+        (" ", {}, "job_id must not be empty: use the id submit() returned"),
+    ],
+)
+def test_a_wait_with_bad_arguments_is_refused_before_sending(instant: Instant, job_id: str, schedule: dict[str, float], problem: str) -> None:
+    """The core's wait and the client's ``job(...).wait`` check the schedule and the job alike."""
+    arguments = {"timeout": 10.0, "poll_interval": 0.01, "max_interval": 15.0, **schedule}
+    before = instant.service.hits()
+    with pytest.raises(sf.ParameterError) as core:
+        _core.technical_potential_wait(
+            instant.client._transport, "rede", job_id, arguments["timeout"], arguments["poll_interval"], arguments["max_interval"]
+        )
+    with pytest.raises(sf.ParameterError) as public:
+        instant.client.technical_potential.job("rede", job_id).wait(**arguments)
+    assert core.value.errors == public.value.errors == [problem]
+    assert instant.service.hits() == before
+
+
+def test_every_problem_of_a_wait_is_reported_at_once(instant: Instant) -> None:
+    job = instant.client.technical_potential.job("rede", "")
+    with pytest.raises(sf.ParameterError) as caught:
+        job.wait(timeout=float("inf"), poll_interval=-1, max_interval=float("nan"))
+    assert [problem.split(" must ")[0] for problem in caught.value.errors] == ["job_id", "poll_interval", "max_interval", "timeout"]
+    with pytest.raises(sf.ParameterError, match="job_id must be at most"):
+        instant.client.technical_potential.job("rede", "x" * 10_000).wait(timeout=1)
+
+
 # ---------------------------------------------------------------------------------------------
 # Job validation (client side) and the body sent
 

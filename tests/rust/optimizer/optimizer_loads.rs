@@ -23,7 +23,7 @@ const MONTH_ENERGY_RTOL: f64 = 1e-3;
 /// 08:00 to 18:00 whose height swings through the year (low in winter, high in summer), with a
 /// small wiggle so that no two days are alike.
 fn office_load(year: i32, steps_per_hour: usize) -> Vec<f64> {
-    let first_weekday = sunflux::optimizer::calendar::weekday_of_january_first(year) as usize; // 1 = Monday
+    let first_weekday = sunflux::calendar::weekday_of_january_first(year) as usize; // 1 = Monday
     (0..8760 * steps_per_hour)
         .map(|step| {
             let hour_of_year = step / steps_per_hour;

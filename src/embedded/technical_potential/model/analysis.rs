@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::formats::calendar::HOURS_PER_YEAR;
+use crate::calendar::HOURS_PER_YEAR;
 use crate::services::technical_potential::{ClassStats, Corridor, JobFilters, JobResultData, ResourceData, Stats};
 use super::{Country, LandCell, ResourceSpec};
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::embedded::prng::SplitMix64;
-use crate::formats::calendar::HOURS_PER_YEAR;
+use crate::calendar::HOURS_PER_YEAR;
 use crate::services::technical_potential::{validate_job, Corridor, DistanceUnit, RESOURCE_KEYS};
 
 fn model() -> TechnicalPotentialModel {

@@ -10,6 +10,7 @@ use arrow_array::RecordBatch;
 use arrow_schema::ArrowError;
 use serde_json::Value;
 
+use crate::calendar::days_in_month;
 use crate::limits::{MAX_CSV_COLUMNS, MAX_CSV_ROWS};
 use crate::formats::error_body::parse_error_body;
 

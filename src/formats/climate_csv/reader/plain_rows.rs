@@ -2,7 +2,8 @@
 //! the other fields read as plain numbers (digits, one point, an optional sign) without a
 //! general float parser; a row that does not fit goes to the general scanner.
 
-use super::{check_stamp, days_from_civil, POWERS_OF_TEN, RowLayout, Rows, Slot};
+use super::{check_stamp, POWERS_OF_TEN, RowLayout, Rows, Slot};
+use crate::calendar::days_from_civil;
 
 /// One data row of plain numbers (see [`plain_number`]) ending in `\n`, `\r\n` or the end of the
 /// chunk, with a valid stamp: the values are pushed onto `rows` and the start of the next row

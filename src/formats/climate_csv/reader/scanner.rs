@@ -1,7 +1,8 @@
 //! The general row scanner: any row the fast path does not take, field by field, with the same
 //! checks and messages.
 
-use super::{check_stamp, days_from_civil, ClimateCsvError, RowLayout, Rows, Slot};
+use super::{check_stamp, ClimateCsvError, RowLayout, Rows, Slot};
+use crate::calendar::days_from_civil;
 
 /// The general data-row reader: any row [`plain_row`] does not take, with the error messages.
 pub(super) struct Scanner<'a> {

@@ -3,22 +3,22 @@
 
 use pyo3::prelude::*;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
-use super::convert::raw_value;
-use super::pv::{estimate_call, raw_estimate};
+use crate::python::client::PyTransport;
+use crate::python::pending::PyPendingCall;
+use crate::python::convert::raw_value;
+use super::{estimate_call, raw_estimate};
 use crate::error::Error;
 use crate::services::pv_estimator::v8::{validate_estimate_v8, RawEstimateV8, RawV8Inputs};
 use crate::transport::Endpoint;
 
 /// Validates (every problem at once), estimates with v8 and parses.
 ///
-/// Returns a `PendingCall` of `CorePvEstimate`.
+/// Returns a `PyPendingCall` of `PyPvEstimate`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, bifaciality=None, albedo=None, use_wf_albedo=None, soiling=None, en_snowloss=None, format=None, callback=None, trace=false))]
 pub fn pv_estimate_v8(
-    client: &CoreClient,
+    client: &PyTransport,
     system_capacity: &Bound<'_, PyAny>,
     module_type: &Bound<'_, PyAny>,
     losses: &Bound<'_, PyAny>,
@@ -42,7 +42,7 @@ pub fn pv_estimate_v8(
     format: Option<&Bound<'_, PyAny>>,
     callback: Option<&Bound<'_, PyAny>>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let raw = RawEstimateV8 {
         base: raw_estimate(&[
             Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id,

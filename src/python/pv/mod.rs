@@ -1,31 +1,35 @@
-//! Bindings of the PV estimator v6 and of the estimate result shared with the local engine.
+//! Bindings of the PV estimator (v6 here, v8 in the `v8` child) and of the estimate result shared
+//! with the local engine.
+
+pub mod v8;
 
 use std::future::Future;
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
 
-use super::client::CoreClient;
-use super::pending::PendingCall;
+use super::client::PyTransport;
+use super::pending::PyPendingCall;
 use super::convert::{arrow_table, json_to_py, raw_value};
 use super::errors::to_pyerr;
 use crate::error::{Error, Result};
 use crate::services::missing::parse_failure;
 use crate::formats::Format;
 use crate::services::pv_estimator::request::request_estimate;
-use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, RawSystem, NOMINAL_YEAR};
+use crate::services::pv_estimator::{consecutive_hours_utc_us, hourly_batch, monthly_batch, parse_estimate, validate_estimate, EstimateParams, PvEstimate, RawEstimate, RawSystem};
+use crate::calendar::NOMINAL_YEAR;
 use crate::transport::Endpoint;
 
 /// A PV estimate with its tables already in Arrow form; the Python `PvEstimate` wraps it.
-#[pyclass(module = "sunflux._core", frozen, name = "CorePvEstimate")]
-pub struct CorePvEstimate {
+#[pyclass(module = "sunflux._core", frozen, name = "PvEstimate")]
+pub struct PyPvEstimate {
     estimate: PvEstimate,
     monthly: RecordBatch,
     hourly: Option<RecordBatch>,
     raw: String,
 }
 
-impl CorePvEstimate {
+impl PyPvEstimate {
     /// Moves the hourly series into Arrow buffers (no copy) and keeps the rest. `utc_us` gives
     /// the start of each record's interval (UTC µs); `None` stamps consecutive hours of the
     /// nominal year in the station's standard time.
@@ -39,12 +43,12 @@ impl CorePvEstimate {
             }
             None => None,
         };
-        Ok(CorePvEstimate { estimate, monthly, hourly, raw })
+        Ok(PyPvEstimate { estimate, monthly, hourly, raw })
     }
 }
 
 #[pymethods]
-impl CorePvEstimate {
+impl PyPvEstimate {
     #[getter]
     fn ac_annual(&self) -> f64 {
         self.estimate.ac_annual
@@ -109,12 +113,12 @@ impl CorePvEstimate {
 
 /// Parses an estimator body (json, JSONP or xml) that came from elsewhere.
 #[pyfunction]
-pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<CorePvEstimate> {
+pub fn parse_pv_estimate(body: &[u8], format: &str) -> PyResult<PyPvEstimate> {
     let format = Format::from_suffix(format)
         .filter(|f| *f != Format::Csv)
         .ok_or_else(|| to_pyerr(Error::Parameter(vec![format!("format must be \"json\" or \"xml\" (got {format:?})")])))?;
     let estimate = parse_estimate(body, format).map_err(|e| to_pyerr(parse_failure(body, &e, str::to_owned)))?;
-    CorePvEstimate::new(estimate, None, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
+    PyPvEstimate::new(estimate, None, String::from_utf8_lossy(body).into_owned()).map_err(to_pyerr)
 }
 
 /// The estimator arguments as given, in `pv_estimate`'s order (the v6 and v8 bindings share it).
@@ -140,27 +144,27 @@ fn params(args: &[Option<&Bound<'_, PyAny>>; 17]) -> Result<EstimateParams> {
 
 /// The estimator call (v6 or v8) as the future a binding runs.
 pub(crate) fn estimate_call(
-    client: &CoreClient,
+    client: &PyTransport,
     endpoint: Endpoint,
     query: Vec<(String, String)>,
     format: Format,
     trace: bool,
-) -> impl Future<Output = Result<CorePvEstimate>> + Send + 'static {
-    let request = request_estimate(client.core(trace), endpoint, query, format);
+) -> impl Future<Output = Result<PyPvEstimate>> + Send + 'static {
+    let request = request_estimate(client.handle(trace), endpoint, query, format);
     async move {
         let (estimate, raw) = request.await?;
-        CorePvEstimate::new(estimate, None, raw)
+        PyPvEstimate::new(estimate, None, raw)
     }
 }
 
 /// Validates (every problem at once), estimates and parses.
 ///
-/// Returns a `PendingCall` of `CorePvEstimate`.
+/// Returns a `PyPendingCall` of `PyPvEstimate`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 #[pyo3(signature = (client, system_capacity, module_type, losses, array_type, tilt, azimuth, lat=None, lon=None, file_id=None, dataset=None, radius=None, timeframe=None, dc_ac_ratio=None, gcr=None, inv_eff=None, format=None, callback=None, trace=false))]
 pub fn pv_estimate(
-    client: &CoreClient,
+    client: &PyTransport,
     system_capacity: &Bound<'_, PyAny>,
     module_type: &Bound<'_, PyAny>,
     losses: &Bound<'_, PyAny>,
@@ -179,7 +183,7 @@ pub fn pv_estimate(
     format: Option<&Bound<'_, PyAny>>,
     callback: Option<&Bound<'_, PyAny>>,
     trace: bool,
-) -> PyResult<PendingCall> {
+) -> PyResult<PyPendingCall> {
     let params = params(&[
         Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), lat, lon, file_id, dataset,
         radius, timeframe, dc_ac_ratio, gcr, inv_eff, format, callback,

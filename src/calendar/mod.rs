@@ -1,8 +1,14 @@
 //! The crate's one calendar: civil (proleptic Gregorian) arithmetic shared by the formats, the
-//! engine, the services and the embedded service — leap years, month lengths, the hours of a
-//! year, and day counts from 1970-01-01 both ways. The engine's 365-day conventions
-//! (`pvwatts::calendar`) and the optimizer's modelled year (`optimizer::calendar`) are
-//! built on these facts, not restated.
+//! engine, the optimizer, the services and the embedded service — leap years, month lengths, the
+//! hours of a year, day counts from 1970-01-01 both ways, weekdays and UTC timestamps — and, as
+//! children, the two conventions built on these facts:
+//! - `ssc_365_day`: the PVWatts engine's (SSC's) fixed 365-day month table for the day of the
+//!   year and day stepping;
+//! - `modelled_year`: the optimizer's 8760-hour year (a leap year keeps 29 February and ends on
+//!   30 December) and the calendar place of each of its steps.
+
+pub mod modelled_year;
+pub mod ssc_365_day;
 
 /// Days per month of a non-leap year (January first).
 pub const DAYS_IN_MONTH: [u8; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
@@ -73,4 +79,41 @@ pub fn civil_from_days(days: i64) -> (i32, u32, u32) {
     let month = u32::try_from(if month_from_march < 10 { month_from_march + 3 } else { month_from_march - 9 }).unwrap_or(1);
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     (i32::try_from(year).unwrap_or(if year < 0 { i32::MIN } else { i32::MAX }), month, day)
+}
+
+/// ISO weekday of January 1 of `year`: 1 = Monday … 7 = Sunday.
+pub fn weekday_of_january_first(year: i32) -> u32 {
+    // 1970-01-01 was a Thursday (4).
+    let days = days_from_civil(year, 1, 1);
+    ((days + 3).rem_euclid(7) + 1) as u32
+}
+
+/// An ISO 8601 UTC timestamp with milliseconds, e.g. `2023-09-26T22:15:18.207Z`.
+pub fn iso8601_utc(since_epoch: std::time::Duration) -> String {
+    let seconds = since_epoch.as_secs() as i64;
+    let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
+    let second_of_day = seconds.rem_euclid(86_400);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        second_of_day / 3600,
+        (second_of_day / 60) % 60,
+        second_of_day % 60,
+        since_epoch.subsec_millis()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_round_trip_weekdays_and_timestamps() {
+        assert_eq!(days_from_civil(1970, 1, 1), 0);
+        assert_eq!(civil_from_days(days_from_civil(2023, 9, 26)), (2023, 9, 26));
+        assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
+        assert_eq!(weekday_of_january_first(2017), 7, "2017 starts on a Sunday");
+        assert_eq!(weekday_of_january_first(2021), 5, "2021 starts on a Friday");
+        let stamp = iso8601_utc(std::time::Duration::from_millis(1_695_766_518_207));
+        assert_eq!(stamp, "2023-09-26T22:15:18.207Z");
+    }
 }

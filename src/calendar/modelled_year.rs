@@ -1,12 +1,8 @@
-//! The optimizer's calendar: a modelled year always has 8760 hours. In a leap year February
-//! keeps its 29th and the year ends on December 30 (the service's convention), so month
-//! boundaries depend on the load year. Also civil-date arithmetic for timestamps.
+//! The optimizer's modelled year: it always has 8760 hours. In a leap year February keeps its
+//! 29th and the year ends on December 30 (the service's convention), so month boundaries depend
+//! on the load year. The civil facts it is built on are the parent's.
 
-/// Hours in a modelled year: a 365-day year's.
-pub use crate::formats::calendar::HOURS_PER_YEAR;
-
-pub use crate::formats::calendar::is_leap_year;
-use crate::formats::calendar::{civil_from_days, days_from_civil, DAYS_IN_MONTH};
+use super::{is_leap_year, weekday_of_january_first, DAYS_IN_MONTH, HOURS_PER_YEAR};
 
 /// Days in each month of a non-leap year, as counts.
 fn non_leap_days_in_month() -> [usize; 12] {
@@ -72,27 +68,6 @@ pub fn step_times(year: i32, steps_per_hour: usize) -> Vec<StepTime> {
     times
 }
 
-/// ISO weekday of January 1 of `year`: 1 = Monday … 7 = Sunday.
-pub fn weekday_of_january_first(year: i32) -> u32 {
-    // 1970-01-01 was a Thursday (4).
-    let days = days_from_civil(year, 1, 1);
-    ((days + 3).rem_euclid(7) + 1) as u32
-}
-
-/// An ISO 8601 UTC timestamp with milliseconds, e.g. `2023-09-26T22:15:18.207Z`.
-pub fn iso8601_utc(since_epoch: std::time::Duration) -> String {
-    let seconds = since_epoch.as_secs() as i64;
-    let (year, month, day) = civil_from_days(seconds.div_euclid(86_400));
-    let second_of_day = seconds.rem_euclid(86_400);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        second_of_day / 3600,
-        (second_of_day / 60) % 60,
-        second_of_day % 60,
-        since_epoch.subsec_millis()
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,17 +85,10 @@ mod tests {
     }
 
     #[test]
-    fn civil_round_trip_and_weekdays() {
-        assert_eq!(days_from_civil(1970, 1, 1), 0);
-        assert_eq!(civil_from_days(days_from_civil(2023, 9, 26)), (2023, 9, 26));
-        assert_eq!(civil_from_days(days_from_civil(2000, 2, 29)), (2000, 2, 29));
-        assert_eq!(weekday_of_january_first(2017), 7, "2017 starts on a Sunday");
-        assert_eq!(weekday_of_january_first(2021), 5, "2021 starts on a Friday");
+    fn steps_know_their_hour_and_weekend() {
         let times = step_times(2017, 2);
         assert_eq!(times.len(), 2 * HOURS_PER_YEAR);
         assert!(times[0].weekend && !times[48].weekend, "2017-01-01 is a Sunday, the 2nd a Monday");
         assert_eq!((times[2 * 13 + 1].hour, times.last().unwrap().month), (13, 11));
-        let stamp = iso8601_utc(std::time::Duration::from_millis(1_695_766_518_207));
-        assert_eq!(stamp, "2023-09-26T22:15:18.207Z");
     }
 }

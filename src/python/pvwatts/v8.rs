@@ -4,10 +4,10 @@
 
 use pyo3::prelude::*;
 
-use super::convert::raw_value;
-use super::errors::to_pyerr;
-use super::pv::CorePvEstimate;
-use super::pvwatts::{batch_systems, core_estimate, local_station, run_batch, with_timeframe, CoreWeather};
+use crate::python::convert::raw_value;
+use crate::python::errors::to_pyerr;
+use crate::python::pv::PyPvEstimate;
+use super::{batch_systems, local_estimate, local_station, run_batch, with_timeframe, PyWeather};
 use crate::error::Error;
 use crate::pvwatts::v8::{simulate_v8_with_sun_path, V8Error, V8Output, V8Params};
 use crate::pvwatts::solarpos::Precision;
@@ -32,12 +32,12 @@ fn v8_error(error: V8Error) -> PyErr {
     to_pyerr(Error::Parameter(vec![error.to_string()]))
 }
 
-fn estimate_of(weather: &Weather, output: V8Output, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
+fn estimate_of(weather: &Weather, output: V8Output, timeframe: Timeframe) -> PyResult<PyPvEstimate> {
     let mut estimate = PvEstimate::from_simulation(output.estimate, timeframe, Some(local_station(weather)), serde_json::Map::new());
     if let Some(hourly) = estimate.hourly.as_mut() {
         hourly.extra = output.extra.into_columns().into_iter().map(|(name, values)| (name.to_owned(), values)).collect();
     }
-    core_estimate(weather, estimate, timeframe)
+    local_estimate(weather, estimate, timeframe)
 }
 
 /// Simulates one system on one weather year with PVWatts v8 (GIL released).
@@ -46,7 +46,7 @@ fn estimate_of(weather: &Weather, output: V8Output, timeframe: Timeframe) -> PyR
 #[allow(clippy::too_many_arguments)]
 pub fn pvwatts_simulate_v8(
     py: Python<'_>,
-    weather: &CoreWeather,
+    weather: &PyWeather,
     system_capacity: &Bound<'_, PyAny>,
     module_type: &Bound<'_, PyAny>,
     losses: &Bound<'_, PyAny>,
@@ -63,7 +63,7 @@ pub fn pvwatts_simulate_v8(
     en_snowloss: Option<&Bound<'_, PyAny>>,
     timeframe: Option<&Bound<'_, PyAny>>,
     threads: usize,
-) -> PyResult<CorePvEstimate> {
+) -> PyResult<PyPvEstimate> {
     let params = params_from([
         Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), dc_ac_ratio, gcr, inv_eff,
         bifaciality, albedo, use_wf_albedo, soiling, en_snowloss,
@@ -82,18 +82,18 @@ pub fn pvwatts_simulate_v8(
 #[pyo3(signature = (weathers, systems, threads=0, timeframe=None, progress=None))]
 pub fn pvwatts_simulate_many_v8(
     py: Python<'_>,
-    weathers: Vec<PyRef<'_, CoreWeather>>,
+    weathers: Vec<PyRef<'_, PyWeather>>,
     systems: Vec<[Bound<'_, PyAny>; V8_PARAMETERS]>,
     threads: usize,
     timeframe: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Vec<CorePvEstimate>> {
+) -> PyResult<Vec<PyPvEstimate>> {
     let params = batch_systems(weathers.len(), &systems, params_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let jobs: Vec<(&Weather, V8Params, &CoreWeather)> =
+    let jobs: Vec<(&Weather, V8Params, &PyWeather)> =
         weathers.iter().zip(params).map(|(core, params)| (core.weather.as_ref(), params, &**core)).collect();
     // Sun paths are computed on the workers (and cached with their weathers), not one by one here.
-    let sun_path = |core: &&CoreWeather| core.sun_path(Precision::Fast);
+    let sun_path = |core: &&PyWeather| core.sun_path(Precision::Fast);
     let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_v8_controlled(&jobs, sun_path, threads, control))?;
     outputs
         .into_iter()

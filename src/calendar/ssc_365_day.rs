@@ -1,10 +1,9 @@
-//! Calendar helpers of the engine: SSC's 365-day day-of-year and day stepping (the month table,
-//! the hours of a year, civil dates and leap years are `formats::calendar`'s, re-exported here).
-//!
-//! PVWatts (SSC) works on a fixed 365-day calendar. This engine also accepts a 366-day year when
-//! the leap day is present in the data (see `weather` for the rule).
+//! The PVWatts engine's calendar convention, SSC's: a fixed 365-day month table for the day of
+//! the year and for stepping from one day to the next. The engine also accepts a 366-day year when
+//! the leap day is present in the data (see `pvwatts::weather` for the rule); the civil facts are
+//! the parent's.
 
-pub use crate::formats::calendar::{is_leap_year, DAYS_IN_MONTH, HOURS_PER_LEAP_YEAR, HOURS_PER_YEAR};
+use super::DAYS_IN_MONTH;
 
 /// Number of days of `month` (1-12); February has 29 days when `leap` is true.
 pub fn days_in_month(month: u8, leap: bool) -> u8 {

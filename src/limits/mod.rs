@@ -1,8 +1,11 @@
-//! Every limit sunflux sets on what it did not make itself — server answers, files, tables,
-//! arguments — in one place. Real data never comes near these numbers (each constant says why);
-//! going past one is a typed error that names the limit, never a crash, a hang or an allocation
-//! without bound. docs/design.md ("Limits") lists them; the ones a user may need to raise are
-//! per-client settings (`ByteLimits`, the deadline).
+//! Every limit in one place. Here: every limit sunflux sets on what it did not make itself —
+//! server answers, files, tables, arguments. Real data never comes near these numbers (each
+//! constant says why); going past one is a typed error that names the limit, never a crash, a
+//! hang or an allocation without bound. docs/design.md ("Limits") lists them; the ones a user may
+//! need to raise are per-client settings (`ByteLimits`, the deadline). The child `request_rates`
+//! holds the other kind: the request limits the spec states for the live service.
+
+pub mod request_rates;
 
 use std::time::Duration;
 

@@ -1,5 +1,7 @@
 //! Bindings of the local PVWatts v5 engine: weather years (files, bytes or Arrow tables) and
-//! simulations, one or many in parallel with the GIL released.
+//! simulations, one or many in parallel with the GIL released (the v8 engine's in the `v8` child).
+
+pub mod v8;
 
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, OnceLock};
@@ -13,7 +15,7 @@ use pyo3_arrow::PyTable;
 use super::bridge::SIGNAL_CHECK;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
-use super::pv::CorePvEstimate;
+use super::pv::PyPvEstimate;
 use crate::error::Error;
 use crate::pvwatts::weather::Series;
 use crate::pvwatts::solarpos::Precision;
@@ -22,8 +24,8 @@ use crate::pvwatts::{column_field_name, parse_weather_with, read_weather_file, w
 use crate::services::pv_estimator::{validate_system, validate_timeframe, PvEstimate, RawSystem, StationInfo, Timeframe};
 
 /// A weather year for the engine; the Python `Weather` wraps it.
-#[pyclass(module = "sunflux._core", frozen, name = "CoreWeather")]
-pub struct CoreWeather {
+#[pyclass(module = "sunflux._core", frozen, name = "Weather")]
+pub struct PyWeather {
     pub weather: Arc<Weather>,
     /// The sun's path over this year in each precision, computed on the first simulation that
     /// needs it and reused by the next (it depends only on the site and the calendar; about half
@@ -32,9 +34,9 @@ pub struct CoreWeather {
     sun_path_exact: OnceLock<Arc<SunPath>>,
 }
 
-impl CoreWeather {
+impl PyWeather {
     pub fn new(weather: Arc<Weather>) -> Self {
-        CoreWeather { weather, sun_path_fast: OnceLock::new(), sun_path_exact: OnceLock::new() }
+        PyWeather { weather, sun_path_fast: OnceLock::new(), sun_path_exact: OnceLock::new() }
     }
 
     pub(crate) fn sun_path(&self, precision: Precision) -> Arc<SunPath> {
@@ -51,7 +53,7 @@ fn weather_error(error: crate::pvwatts::WeatherError) -> PyErr {
 }
 
 #[pymethods]
-impl CoreWeather {
+impl PyWeather {
     /// Site metadata: lat, lon (degrees), tz (hours), elevation (m), city, state, country, location_id, source.
     fn meta(&self) -> (f64, f64, f64, f64, String, String, String, String, String) {
         let m = &self.weather.meta;
@@ -80,14 +82,14 @@ impl CoreWeather {
     /// The same year without its 29 February records: the 365-day year SSC simulates.
     /// A copy naming its place (city, state, country, location id, source); the data and the
     /// site's coordinates are the same.
-    fn with_place(&self, city: String, state: String, country: String, location_id: String, source: String) -> CoreWeather {
+    fn with_place(&self, city: String, state: String, country: String, location_id: String, source: String) -> PyWeather {
         let mut weather = (*self.weather).clone();
         weather.meta = crate::pvwatts::SiteMeta { city, state, country, location_id, source, ..weather.meta };
-        CoreWeather::new(Arc::new(weather))
+        PyWeather::new(Arc::new(weather))
     }
 
-    fn without_leap_day(&self) -> CoreWeather {
-        CoreWeather::new(Arc::new(self.weather.without_leap_day()))
+    fn without_leap_day(&self) -> PyWeather {
+        PyWeather::new(Arc::new(self.weather.without_leap_day()))
     }
 
     /// The columns: timestamp (start of each record's interval, µs, in the weather's standard
@@ -133,20 +135,20 @@ impl CoreWeather {
 /// facts given fill what the file lacks and must agree with what it has.
 #[pyfunction]
 #[pyo3(signature = (path, lat=None, lon=None, tz=None, elevation=None))]
-pub fn read_weather_path(py: Python<'_>, path: std::path::PathBuf, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<CoreWeather> {
+pub fn read_weather_path(py: Python<'_>, path: std::path::PathBuf, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<PyWeather> {
     let hints = SiteHints { lat, lon, tz, elevation };
     let weather = py.detach(|| read_weather_file(&path, &hints)).map_err(weather_error)?;
-    Ok(CoreWeather::new(Arc::new(weather)))
+    Ok(PyWeather::new(Arc::new(weather)))
 }
 
 /// Reads weather from the bytes of one of those files; `name` is used in error messages.
 #[pyfunction]
 #[pyo3(signature = (data, name, lat=None, lon=None, tz=None, elevation=None))]
-pub fn read_weather_bytes(py: Python<'_>, data: &[u8], name: String, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<CoreWeather> {
+pub fn read_weather_bytes(py: Python<'_>, data: &[u8], name: String, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>) -> PyResult<PyWeather> {
     let hints = SiteHints { lat, lon, tz, elevation };
     // The bytes object's own buffer, not a copy: a copy doubled the memory of a large file.
     let weather = py.detach(move || parse_weather_with(data, &name, &hints)).map_err(weather_error)?;
-    Ok(CoreWeather::new(Arc::new(weather)))
+    Ok(PyWeather::new(Arc::new(weather)))
 }
 
 /// A numeric column of the table as f64: the Arrow buffer itself when it is one float64 chunk
@@ -156,7 +158,7 @@ pub fn read_weather_bytes(py: Python<'_>, data: &[u8], name: String, lat: Option
 #[pyfunction]
 #[pyo3(signature = (table, lat=None, lon=None, tz=None, elevation=None, name="table", fill_gaps=false))]
 #[allow(clippy::too_many_arguments)]
-pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>, name: &str, fill_gaps: bool) -> PyResult<CoreWeather> {
+pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon: Option<f64>, tz: Option<f64>, elevation: Option<f64>, name: &str, fill_gaps: bool) -> PyResult<PyWeather> {
     let (batches, schema) = table.into_inner();
     check_table_rows(batches.iter().map(RecordBatch::num_rows).sum(), name).map_err(weather_error)?;
     let columns: Vec<NamedColumn> = schema
@@ -167,7 +169,7 @@ pub fn weather_from_table(py: Python<'_>, table: PyTable, lat: Option<f64>, lon:
         .collect();
     let hints = SiteHints { lat, lon, tz, elevation };
     let weather = py.detach(|| weather_from_columns(columns, &hints, name, fill_gaps)).map_err(weather_error)?;
-    Ok(CoreWeather::new(Arc::new(weather)))
+    Ok(PyWeather::new(Arc::new(weather)))
 }
 
 /// The weather quantity a column name stands for ("gh", "dn", "tdry", "month", ...), or None.
@@ -197,15 +199,15 @@ pub(crate) fn local_station(weather: &Weather) -> StationInfo {
     }
 }
 
-fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
+fn estimate_of(weather: &Weather, output: crate::pvwatts::PvOutput, timeframe: Timeframe) -> PyResult<PyPvEstimate> {
     let estimate = PvEstimate::from_simulation(output, timeframe, Some(local_station(weather)), serde_json::Map::new());
-    core_estimate(weather, estimate, timeframe)
+    local_estimate(weather, estimate, timeframe)
 }
 
 /// A local estimate with hourly stamps from the weather's own calendar.
-pub(crate) fn core_estimate(weather: &Weather, estimate: PvEstimate, timeframe: Timeframe) -> PyResult<CorePvEstimate> {
+pub(crate) fn local_estimate(weather: &Weather, estimate: PvEstimate, timeframe: Timeframe) -> PyResult<PyPvEstimate> {
     let stamps = (timeframe == Timeframe::Hourly).then(|| weather.interval_starts_utc_us());
-    CorePvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
+    PyPvEstimate::new(estimate, stamps, String::new()).map_err(to_pyerr)
 }
 
 /// A validated system and the `timeframe` argument, or every problem of both at once.
@@ -226,7 +228,7 @@ pub(crate) fn with_timeframe<P>(system: std::result::Result<P, Vec<String>>, tim
 #[allow(clippy::too_many_arguments)]
 pub fn pvwatts_simulate(
     py: Python<'_>,
-    weather: &CoreWeather,
+    weather: &PyWeather,
     system_capacity: &Bound<'_, PyAny>,
     module_type: &Bound<'_, PyAny>,
     losses: &Bound<'_, PyAny>,
@@ -237,7 +239,7 @@ pub fn pvwatts_simulate(
     gcr: Option<&Bound<'_, PyAny>>,
     inv_eff: Option<&Bound<'_, PyAny>>,
     timeframe: Option<&Bound<'_, PyAny>>,
-) -> PyResult<CorePvEstimate> {
+) -> PyResult<PyPvEstimate> {
     let system = system_from([Some(system_capacity), Some(module_type), Some(losses), Some(array_type), Some(tilt), Some(azimuth), dc_ac_ratio, gcr, inv_eff]);
     let (system, timeframe) = with_timeframe(system, timeframe)?;
     let hourly = timeframe == Timeframe::Hourly;
@@ -335,19 +337,19 @@ pub(crate) fn run_batch<T: Send>(
 #[pyo3(signature = (weathers, systems, threads=0, timeframe=None, progress=None))]
 pub fn pvwatts_simulate_many(
     py: Python<'_>,
-    weathers: Vec<PyRef<'_, CoreWeather>>,
+    weathers: Vec<PyRef<'_, PyWeather>>,
     systems: Vec<[Bound<'_, PyAny>; 9]>,
     threads: usize,
     timeframe: Option<&Bound<'_, PyAny>>,
     progress: Option<Bound<'_, PyAny>>,
-) -> PyResult<Vec<CorePvEstimate>> {
+) -> PyResult<Vec<PyPvEstimate>> {
     let params = batch_systems(weathers.len(), &systems, system_from)?;
     let timeframe = validate_timeframe(&raw_value(timeframe)).map_err(|p| to_pyerr(Error::Parameter(vec![p])))?;
-    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams, &CoreWeather)> =
+    let jobs: Vec<(&Weather, crate::pvwatts::SystemParams, &PyWeather)> =
         weathers.iter().zip(params).map(|(core, params)| (core.weather.as_ref(), params, &**core)).collect();
     // Each weather's cached sun path, computed by the worker that first needs it and kept for
     // later calls, as `simulate` does.
-    let sun_path = |_: &Weather, params: &crate::pvwatts::SystemParams, core: &&CoreWeather| core.sun_path(sun_path_precision(params));
+    let sun_path = |_: &Weather, params: &crate::pvwatts::SystemParams, core: &&PyWeather| core.sun_path(sun_path_precision(params));
     let outputs = run_batch(py, progress.as_ref(), |control| simulate_many_with_sun_paths(&jobs, sun_path, timeframe == Timeframe::Hourly, threads, control))?;
     outputs.into_iter().zip(jobs.iter()).map(|(output, (weather, _, _))| estimate_of(weather, output, timeframe)).collect()
 }

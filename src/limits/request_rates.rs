@@ -1,8 +1,9 @@
-//! The request limits the spec states for the live service, in one place: the client-side
-//! throttle (`transport::throttle::ThrottleConfig::spec`) and the embedded service when it is
-//! asked to enforce them (`LocalService(limits="spec")`) read these numbers, so the two always
-//! agree. `python/spec.rs` exports them as constants of `sunflux._core` (`KEY_REQUESTS_PER_HOUR`, …),
-//! which the Python face reads instead of restating them.
+//! The request limits the spec states for the live service (requests per window, pauses, calls in
+//! flight), in one place: the client-side throttle (`transport::throttle::ThrottleConfig::spec`)
+//! and the embedded service when it is asked to enforce them (`LocalService(limits="spec")`) read
+//! these numbers, so the two always agree. `python/spec.rs` exports them as constants of
+//! `sunflux._core` (`KEY_REQUESTS_PER_HOUR`, …), which the Python face reads instead of restating
+//! them.
 
 use std::time::Duration;
 

@@ -1,6 +1,8 @@
-//! The small handle every service call takes: the transport (which holds the configuration and
-//! the key) and whether to trace attempts. The Python `Client` builds one per call; services never
-//! see the Python objects.
+//! `ServiceHandle`, what every service call is given by the client that makes it: the client's
+//! shared transport (configuration, key, throttle, retries, response caps) and whether to trace
+//! this call's attempts. `python/client.rs` builds one per call (`PyTransport::handle`); services
+//! never see the Python objects. The Python side's `ServiceHandle` (`_handle.py`) is the same role
+//! one level up.
 
 use std::sync::Arc;
 
@@ -11,15 +13,15 @@ use crate::transport::{Request, Response, Transport};
 
 /// What a service call needs from the client that makes it.
 #[derive(Clone)]
-pub struct Core {
+pub struct ServiceHandle {
     pub transport: Arc<Transport>,
     /// Report each attempt to the transport's observer.
     pub trace: bool,
 }
 
-impl Core {
+impl ServiceHandle {
     pub fn new(transport: Arc<Transport>, trace: bool) -> Self {
-        Core { transport, trace }
+        ServiceHandle { transport, trace }
     }
 
     /// Sends `request` (with this call's tracing) and returns the answer.
