@@ -4,6 +4,7 @@ rules, limits, faults, redirects, redaction, logging, interrupts, async and fork
 from __future__ import annotations
 
 import asyncio
+import http.server
 import logging
 import os
 import signal
@@ -317,20 +318,36 @@ def test_async_errors_are_typed(service: sf.LocalService) -> None:
 
 
 def test_ctrl_c_interrupts_a_blocking_call_quickly(loopback: LoopbackServer) -> None:
-    release = threading.Event()
-    loopback.handler = lambda request: (release.wait(10), reply(request, 200, b"{}"))
+    """Ctrl-C while a blocking call waits for its answer raises KeyboardInterrupt within half a
+    second. The signal is sent once the server holds the request, so that the call is waiting
+    whatever the machine's load (a fixed delay could land before the call has started)."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def hold(request: http.server.BaseHTTPRequestHandler) -> None:
+        arrived.set()
+        release.wait(10)
+        reply(request, 200, b"{}")
+
+    loopback.handler = hold
     client = sf.Client(api_key="a" * 40, base_url=loopback.url, routes="spec", timeout=30)
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    started = time.perf_counter()
-    timer.start()
+    interrupted_at: list[float] = []
+
+    def interrupt() -> None:
+        if arrived.wait(10):
+            interrupted_at.append(time.perf_counter())
+            os.kill(os.getpid(), signal.SIGINT)
+
+    sender = threading.Thread(target=interrupt, daemon=True)
+    sender.start()
     try:
         with pytest.raises(KeyboardInterrupt):
             client.request("GET", "local_status", args=STATUS)
     finally:
         release.set()
-        timer.cancel()
-    elapsed = time.perf_counter() - started
-    assert elapsed < 0.3 + 0.5, elapsed
+        sender.join()
+    assert interrupted_at, "the request never reached the server"
+    elapsed = time.perf_counter() - interrupted_at[0]
+    assert elapsed < 0.5, elapsed
 
 
 def test_timeout_is_a_transport_error(loopback: LoopbackServer) -> None:
