@@ -2,8 +2,9 @@
 //! cases), the optimal and business-as-usual solutions, and why a run failed.
 //!
 //! Binary choices of the service, made exact by enumeration:
-//! - Net metering: with a net-metering limit > 0 and a PV that can net meter, either the PV
-//!   total stays within the net-metering limit and exports earn the NEM (and beyond-NEM) rates,
+//! - Net metering: with a net-metering limit > 0 and an array that can net meter, either the
+//!   total of the arrays that can net meter stays within the net-metering limit and exports
+//!   earn the NEM (and beyond-NEM) rates,
 //!   or it stays within the interconnection limit and only wholesale exports earn. Only one case
 //!   is needed when the limits are equal and there is no wholesale rate, or when the PV cannot
 //!   exceed the net-metering limit and there is no wholesale rate.
@@ -11,7 +12,8 @@
 //!   The cheapest case by the full objective wins.
 //!
 //! The service's other binaries (tiers whose price falls with use, the generator's on/off per
-//! step) are integer variables of a case's program, solved by HiGHS (`solve`).
+//! step, `binNoGridPurchases` without simultaneous export and import) are integer variables of
+//! a case's program, solved by HiGHS (`solve`).
 
 use super::finance;
 use super::lp::microgrid;

@@ -15,8 +15,16 @@
 //! balance `uses ≤ Σ_i p_it` these rows are exact: flows per array with the per-array balances
 //! of REopt.jl exist exactly when they hold (give each array that may not curtail what its
 //! exports leave of its production, the rest of load and storage to the others).
+//!
+//! With `allow_simultaneous_export_import = false` and export series in the case, a binary
+//! b_t per step with the grid (REopt.jl `add_simultaneous_export_import_constraint`, the big-M
+//! form the service uses with HiGHS, M = the largest load kW):
+//!
+//! ```text
+//! purchase_t + grid_storage_t ≤ M·(1 − b_t)        Σ_g Σ_b export_gb[t] ≤ M·b_t
+//! ```
 
-use super::{CostFactors, Layout, LinearProgram, RowKind};
+use super::{supply_terms, CostFactors, Layout, LinearProgram, RowKind};
 use crate::optimizer::model::{Model, Pv};
 
 /// The export bins: net metering, wholesale, beyond the net-metering limit.
@@ -108,6 +116,26 @@ pub(super) fn add_export_rows(lp: &mut LinearProgram, layout: &Layout, model: &M
     }
 }
 
+/// The service's binary against exporting and buying in the same step (module header).
+pub(super) fn add_no_simultaneous_export_import(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
+    let exports: Vec<usize> = layout.export_groups.iter().flat_map(|g| g.bins.iter().flatten().copied()).collect();
+    if model.grid.allow_simultaneous_export_import || exports.is_empty() {
+        return;
+    }
+    let big_m = model.load_kw.iter().copied().fold(0.0, f64::max);
+    for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
+        let exporting = lp.binary(0.0);
+        // purchase_t = load_t − supply_t + grid_storage_t:  −supply + grid_storage + M·b ≤ M − load_t
+        let mut terms: Vec<(usize, f64)> = supply_terms(layout, t, -1.0).collect();
+        terms.extend(layout.grid_storage.map(|g| (g + t, 1.0)));
+        terms.push((exporting, big_m));
+        lp.row(&terms, RowKind::LessOrEqual, big_m - model.load_kw[t]);
+        let mut terms: Vec<(usize, f64)> = exports.iter().map(|&start| (start + t, 1.0)).collect();
+        terms.push((exporting, -big_m));
+        lp.row(&terms, RowKind::LessOrEqual, 0.0);
+    }
+}
+
 /// The flows of one array per step: its exports per bin, and its part of load, storage and
 /// curtailment.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -135,8 +163,8 @@ pub fn split_by_array(groups: &[ExportGroup], group_exports: &[[Vec<f64>; BINS]]
             let total: f64 = group.arrays.iter().map(|&i| production[i][t]).sum();
             for &i in &group.arrays {
                 let share = if total > 0.0 { production[i][t] / total } else { 0.0 };
-                for b in 0..BINS {
-                    flows[i].to_grid[b][t] = exports[b][t] * share;
+                for (bin, exported) in flows[i].to_grid.iter_mut().zip(exports) {
+                    bin[t] = exported[t] * share;
                 }
                 left[i][t] = (production[i][t] - flows[i].to_grid.iter().map(|s| s[t]).sum::<f64>()).max(0.0);
             }

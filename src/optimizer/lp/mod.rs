@@ -99,7 +99,7 @@ pub use cost_factors::{CostFactors, GeneratorCosts, PricedSegment, StorageCosts}
 use cost_factors::offgrid_constant_costs;
 use electric_tariff::{add_demand, add_energy_tiers, add_lookback, add_min_charge, add_net_metering_cap};
 pub use electric_tariff::NO_TIER_LIMIT;
-use exports::{add_export_rows, export_groups};
+use exports::{add_export_rows, add_no_simultaneous_export_import, export_groups};
 use generator::add_generator;
 pub use generator::UNLIMITED_FUEL_GAL;
 use load_balance::add_load_balance;
@@ -184,6 +184,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     }
     add_pv_balance(&mut lp, &layout, model, factors, case);
     add_export_rows(&mut lp, &layout, model, factors);
+    add_no_simultaneous_export_import(&mut lp, &layout, model);
     add_load_balance(&mut lp, &layout, model, case);
     add_operating_reserves(&mut lp, &mut layout, model, factors, case);
     layout.microgrid = microgrid::add(&mut lp, &layout, model, factors, case);

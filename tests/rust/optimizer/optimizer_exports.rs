@@ -81,3 +81,33 @@ fn pv_that_may_only_wholesale_and_wind_that_may_not_curtail_keep_to_their_flags(
     assert_array_balances(pv, &pv_factor(), 400.0);
     assert_array_balances(wind, &wind_factor(), 100.0);
 }
+
+/// REopt.jl testset "Do not allow_simultaneous_export_import" (test/runtests.jl), rebuilt on an
+/// own fixture: monthly energy rates without demand charges, PV up to 200 kW, a wholesale rate
+/// in January 0.10 $/kWh above that month's retail rate (0 after). The Julia test: in January,
+/// wherever PV exports, the grid serves no load (exactly 0). With simultaneous export and
+/// import allowed, PV instead sells all it makes in January and the grid serves the load.
+#[test]
+fn do_not_allow_simultaneous_export_import() {
+    let january = 31 * 24;
+    let rates = [0.15, 0.2, 0.21, 0.23, 0.27, 0.19, 0.22, 0.17, 0.24, 0.26, 0.18, 0.2];
+    let wholesale: Vec<f64> = (0..8760).map(|t| if t < january { rates[0] + 0.1 } else { 0.0 }).collect();
+    let load: Vec<f64> = (0..8760).map(|t| if (7..22).contains(&(t % 24)) { 40.0 } else { 20.0 }).collect();
+    let scenario = |allow: bool| {
+        json!({
+            "Site": {"latitude": 35.2, "longitude": -91.7},
+            "Financial": {"analysis_years": 20, "offtaker_discount_rate_fraction": 0.081, "elec_cost_escalation_rate_fraction": 0.026, "offtaker_tax_rate_fraction": 0.26},
+            "ElectricLoad": {"loads_kw": load, "year": 2017},
+            "ElectricTariff": {"monthly_energy_rates": rates, "monthly_demand_rates": vec![0.0; 12], "wholesale_rate": wholesale},
+            "ElectricUtility": {"allow_simultaneous_export_import": allow},
+            "PV": {"max_kw": 200.0, "installed_cost_per_kw": 2000.0, "om_cost_per_kw": 16.0, "federal_itc_fraction": 0.3, "macrs_bonus_fraction": 0.0},
+        })
+    };
+    let (body, _) = run(&scenario(false));
+    let (to_grid, grid_to_load) = (numbers(&body["PV"]["electric_to_grid_series_kw"]), numbers(&body["ElectricUtility"]["electric_to_load_series_kw"]));
+    assert!(to_grid[..january].iter().sum::<f64>() > 0.0, "PV exports in January");
+    assert!((0..january).filter(|&t| to_grid[t] > 0.0).all(|t| grid_to_load[t] == 0.0));
+    let (body, _) = run(&scenario(true));
+    let (to_grid, grid_to_load) = (numbers(&body["PV"]["electric_to_grid_series_kw"]), numbers(&body["ElectricUtility"]["electric_to_load_series_kw"]));
+    assert!((0..january).any(|t| to_grid[t] > 0.0 && grid_to_load[t] > 0.0), "two meters in effect: export and import at once");
+}
