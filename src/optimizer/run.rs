@@ -2,8 +2,9 @@
 //! cases), the optimal and business-as-usual solutions, and why a run failed.
 //!
 //! Binary choices of the service, made exact by enumeration:
-//! - Net metering: with a net-metering limit > 0 and a PV that can net meter, either the PV
-//!   total stays within the net-metering limit and exports earn the NEM (and beyond-NEM) rates,
+//! - Net metering: with a net-metering limit > 0 and an array that can net meter, either the
+//!   total of the arrays that can net meter stays within the net-metering limit and exports
+//!   earn the NEM (and beyond-NEM) rates,
 //!   or it stays within the interconnection limit and only wholesale exports earn. Only one case
 //!   is needed when the limits are equal and there is no wholesale rate, or when the PV cannot
 //!   exceed the net-metering limit and there is no wholesale rate.
@@ -11,7 +12,8 @@
 //!   The cheapest case by the full objective wins.
 //!
 //! The service's other binaries (tiers whose price falls with use, the generator's on/off per
-//! step) are integer variables of a case's program, solved by HiGHS (`solve`).
+//! step, `binNoGridPurchases` without simultaneous export and import) are integer variables of
+//! a case's program, solved by HiGHS (`solve`).
 
 use super::finance;
 use super::lp::microgrid;
@@ -219,17 +221,18 @@ pub fn bau_outage_served_steps(model: &Model) -> BauOutage {
     BauOutage { met: true, steps: last - first + 1, fuel_gal: fuel_used }
 }
 
-/// Export configurations: (label, bins with value, cap on total PV kW).
+/// Export configurations: (label, bins with value, cap on the kW of the arrays that can net
+/// meter). A bin has value when some array may use it (REopt.jl's `NEM_techs`, `WHL_techs`).
 fn export_cases(model: &Model, pv_choice: SizeChoice) -> Vec<(&'static str, ExportBins, Option<f64>)> {
-    // The arrays share their export flags (the model refuses arrays whose flags differ).
-    let Some(pv) = model.pvs.first().filter(|_| pv_choice != SizeChoice::Absent) else {
+    if model.pvs.is_empty() || pv_choice == SizeChoice::Absent {
         return vec![("no exports", ExportBins::default(), None)];
-    };
+    }
     let grid = &model.grid;
     let positive = |rates: &[f64]| rates.iter().sum::<f64>() > 0.0;
-    let whl = pv.can_wholesale && positive(&model.tariff.wholesale_rate);
-    let nem = pv.can_net_meter && grid.net_metering_limit_kw > 0.0;
-    let exc = nem && pv.can_export_beyond_nem_limit && positive(&model.tariff.export_beyond_nem_rate);
+    let any = |flag: fn(&crate::optimizer::model::Pv) -> bool| model.pvs.iter().any(flag);
+    let whl = any(|pv| pv.can_wholesale) && positive(&model.tariff.wholesale_rate);
+    let nem = any(|pv| pv.can_net_meter) && grid.net_metering_limit_kw > 0.0;
+    let exc = nem && any(|pv| pv.can_export_beyond_nem_limit) && positive(&model.tariff.export_beyond_nem_rate);
     if !nem {
         return vec![("wholesale or none", ExportBins { whl, ..ExportBins::default() }, None)];
     }
@@ -237,15 +240,21 @@ fn export_cases(model: &Model, pv_choice: SizeChoice) -> Vec<(&'static str, Expo
     if grid.net_metering_limit_kw == grid.interconnection_limit_kw && !whl {
         return vec![nem_case];
     }
-    let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
-    let largest_pv = match pv_choice {
-        SizeChoice::Sized => existing + model.pvs.iter().map(|pv| pv.max_new_kw).sum::<f64>(),
-        _ => existing,
-    };
+    let largest_pv = largest_net_metering_kw(model, pv_choice);
     if !whl && largest_pv <= grid.net_metering_limit_kw {
         return vec![nem_case];
     }
     vec![nem_case, ("interconnection limit", ExportBins { nem: false, exc: false, whl }, Some(beyond_net_metering_cap_kw(model, largest_pv)))]
+}
+
+/// The largest total kW of the arrays that can net meter in a case.
+fn largest_net_metering_kw(model: &Model, pv_choice: SizeChoice) -> f64 {
+    let metering = || model.pvs.iter().filter(|pv| pv.can_net_meter);
+    let existing: f64 = metering().map(|pv| pv.existing_kw).sum();
+    match pv_choice {
+        SizeChoice::Sized => existing + metering().map(|pv| pv.max_new_kw).sum::<f64>(),
+        _ => existing,
+    }
 }
 
 /// The PV cap of the service's "beyond net metering" side (its binary `binNEM` = 0), as its
@@ -304,7 +313,7 @@ fn best_case(
 /// Whether a case cannot beat an already solved net-metering case (see `best_case`).
 fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
     let Some(cap) = case.pv_total_cap_kw.filter(|_| !model.pvs.is_empty()) else { return false };
-    let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
+    let existing: f64 = model.pvs.iter().filter(|pv| pv.can_net_meter).map(|pv| pv.existing_kw).sum();
     if case.exports.nem || case.exports.whl {
         return false;
     }
@@ -315,7 +324,8 @@ fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
             && s.case.generator == case.generator
             && s.case.microgrid == case.microgrid
             && s.case.pv_total_cap_kw.is_some_and(|nem_cap| {
-                nem_cap < cap && existing + s.dispatch.pv_new_kw.iter().sum::<f64>() < nem_cap - 1e-4 * nem_cap.max(1.0)
+                let metering_new: f64 = s.dispatch.pv_new_kw.iter().zip(&model.pvs).filter(|(_, pv)| pv.can_net_meter).map(|(kw, _)| kw).sum();
+                nem_cap < cap && existing + metering_new < nem_cap - 1e-4 * nem_cap.max(1.0)
             })
     })
 }

@@ -1,7 +1,7 @@
 //! The electric tariff's rows: energy tiers (the per-step purchase in each tier, the monthly
 //! tier limits, and the falling-tier choice with the least monthly purchase that can decide it
 //! in advance), billed demand peaks (monthly, time-of-use and coincident, each tiered), demand
-//! lookback, the net-metering cap on credited exports, and the annual minimum charge.
+//! lookback, the net-metering cap on credited exports (all groups' net-metering bins), and the annual minimum charge.
 
 use super::program::merge_terms;
 use super::{supply_terms, CostFactors, Expression, Layout, LinearProgram, PeakVariables, RowKind};
@@ -139,7 +139,7 @@ pub(super) fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, mode
 /// purchase). Negative when the site could cover the month.
 fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors) -> [f64; 12] {
     let dt = model.step_hours();
-    let has_pv = layout.pv_uses().iter().any(Option::is_some);
+    let has_pv = !layout.pv_uses().is_empty();
     let generator_kw = model.generator.as_ref().map_or(0.0, |g| g.largest_kw(layout.generator_new.is_some()));
     let mut least = [0.0f64; 12];
     for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
@@ -261,9 +261,12 @@ pub(super) fn add_lookback(lp: &mut LinearProgram, layout: &Layout, model: &Mode
 
 /// Σ pv_nem ≤ Σ purchase over the steps with the grid: Σ (pv_nem + supply − grid_storage) ≤ Σ load.
 pub(super) fn add_net_metering_cap(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
-    let Some(nem) = layout.pv_nem else { return };
+    let nem: Vec<usize> = layout.export_groups.iter().filter_map(|g| g.bins[0]).collect();
+    if nem.is_empty() {
+        return;
+    }
     let grid_steps: Vec<usize> = (0..model.steps()).filter(|&t| model.has_grid(t)).collect();
-    let mut terms: Vec<(usize, f64)> = grid_steps.iter().map(|&t| (nem + t, 1.0)).collect();
+    let mut terms: Vec<(usize, f64)> = grid_steps.iter().flat_map(|&t| nem.iter().map(move |&start| (start + t, 1.0))).collect();
     for &t in &grid_steps {
         terms.extend(purchase_terms(layout, t, -1.0));
     }
@@ -283,9 +286,12 @@ fn year_one_bill(layout: &Layout, model: &Model) -> Expression {
         for (k, &start) in layout.energy_tiers.iter().enumerate() {
             bill.terms.push((start + t, dt * (tariff.energy_rates[k + 1][t] - rate)));
         }
-        for (column, export_rate) in [(layout.pv_nem, tariff.nem_rate[t]), (layout.pv_whl, tariff.wholesale_rate[t]), (layout.pv_exc, tariff.export_beyond_nem_rate[t])] {
-            if let Some(start) = column {
-                bill.terms.push((start + t, -dt * export_rate));
+        let export_rates = [tariff.nem_rate[t], tariff.wholesale_rate[t], tariff.export_beyond_nem_rate[t]];
+        for group in &layout.export_groups {
+            for (column, export_rate) in group.bins.iter().zip(export_rates) {
+                if let Some(start) = column {
+                    bill.terms.push((start + t, -dt * export_rate));
+                }
             }
         }
     }

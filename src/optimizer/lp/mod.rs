@@ -15,8 +15,10 @@
 //!
 //! Variables (all ≥ 0; kW for flows, kWh for energy):
 //! - PV array i: new capacity `new_i` = Σ_k `seg_ik` (cost-curve pieces, 0 ≤ seg_ik ≤ width).
-//!   The arrays share one set of flows per step (their export and curtailment flags agree):
-//!   `pv_load`, `pv_storage`, `pv_nem`, `pv_whl`, `pv_exc`.
+//!   The arrays share `pv_load` and `pv_storage` per step; each group of arrays with the same
+//!   export and curtailment flags has its own exports `pv_nem`, `pv_whl`, `pv_exc` (the bins it
+//!   may use; see `exports` for the rows that tie them to the group's production). Below,
+//!   `pv_nem` etc. stand for the sum over the groups.
 //! - Grid: per step `grid_storage`; with K > 1 energy tiers, `tier_k[t]` for k = 1..K−1 (the
 //!   purchase in tier 0 is what is left).
 //! - Storage: `kw`, `kwh`; per step `discharge` (to load) and `soc` (kWh at the end of the step);
@@ -46,6 +48,7 @@
 //! ```
 //!
 //! and once: Σ_t pv_nem ≤ Σ_t purchase_t (net metering credits at most the energy bought),
+//! the net-metering or interconnection cap on the kW of the arrays that can net meter,
 //! min_dur·kw ≤ kwh ≤ max_dur·kw, size bounds, shared roof/land space, capex bounds, and:
 //!
 //! ```text
@@ -73,7 +76,7 @@
 //! The program is built in `build` (this file) from one file per family of rows, as REopt.jl's
 //! `src/constraints`: `cost_factors` (present worth, tax treatment, cost curves), `program`
 //! (the `LinearProgram`, `Case`, `Layout` and `Dispatch` types and reading a solution), `pv`,
-//! `storage`, `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
+//! `storage`, `exports` (export groups), `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
 //! `capex` (capital cost bounds) and `microgrid` (the outage microgrids).
 
@@ -82,6 +85,7 @@ use super::model::Model;
 mod capex;
 mod cost_factors;
 mod electric_tariff;
+pub mod exports;
 mod generator;
 mod load_balance;
 pub mod microgrid;
@@ -95,6 +99,7 @@ pub use cost_factors::{CostFactors, GeneratorCosts, PricedSegment, StorageCosts}
 use cost_factors::offgrid_constant_costs;
 use electric_tariff::{add_demand, add_energy_tiers, add_lookback, add_min_charge, add_net_metering_cap};
 pub use electric_tariff::NO_TIER_LIMIT;
+use exports::{add_export_rows, add_no_simultaneous_export_import, export_groups};
 use generator::add_generator;
 pub use generator::UNLIMITED_FUEL_GAL;
 use load_balance::add_load_balance;
@@ -127,7 +132,6 @@ pub struct Program {
 pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     let mut lp = LinearProgram::default();
     let steps = model.steps();
-    let dt = model.step_hours();
     let utility = factors.utility_factor();
     let pv_exists = !model.pvs.is_empty() && case.pv != SizeChoice::Absent;
     let storage = model.storage.as_ref().filter(|_| case.storage);
@@ -141,11 +145,10 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     let (pv_new, pv_segments) = pv_size_variables(&mut lp, model, factors, case);
     let pv_load = pv_exists.then(|| lp.series(steps, |t| -energy(t)));
     let pv_storage = (pv_exists && storage.is_some()).then(|| lp.series(steps, |_| 0.0));
-    let pv_nem = (pv_exists && case.exports.nem).then(|| lp.series(steps, |t| -utility * dt * rates.nem_rate[t]));
-    let pv_whl = (pv_exists && case.exports.whl).then(|| lp.series(steps, |t| -utility * dt * rates.wholesale_rate[t]));
-    let pv_exc = (pv_exists && case.exports.exc).then(|| lp.series(steps, |t| -utility * dt * rates.export_beyond_nem_rate[t]));
+    let valued = [case.exports.nem, case.exports.whl, case.exports.exc].map(|bin| bin && pv_exists);
+    let export_groups = if pv_exists { export_groups(&mut lp, model, factors, valued) } else { Vec::new() };
     let grid_storage = storage.filter(|s| s.can_grid_charge).map(|_| lp.series(steps, energy));
-    for start in [pv_nem, pv_whl, pv_exc, grid_storage].into_iter().flatten() {
+    if let Some(start) = grid_storage {
         (0..steps).filter(|&t| !model.has_grid(t)).for_each(|t| lp.upper[start + t] = 0.0);
     }
 
@@ -155,9 +158,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         pv_segments,
         pv_load,
         pv_storage,
-        pv_nem,
-        pv_whl,
-        pv_exc,
+        export_groups,
         grid_storage,
         storage_kw: None,
         storage_kwh: None,
@@ -182,6 +183,8 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
     add_pv_balance(&mut lp, &layout, model, factors, case);
+    add_export_rows(&mut lp, &layout, model, factors);
+    add_no_simultaneous_export_import(&mut lp, &layout, model);
     add_load_balance(&mut lp, &layout, model, case);
     add_operating_reserves(&mut lp, &mut layout, model, factors, case);
     layout.microgrid = microgrid::add(&mut lp, &layout, model, factors, case);

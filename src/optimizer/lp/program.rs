@@ -3,6 +3,7 @@
 //! `Expression`s, the `Layout` that says where each quantity lives among its variables, and
 //! the `Dispatch` (sizes and series per step) read back from a solution vector.
 
+use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::{load_target, CostFactors};
 use crate::optimizer::model::Model;
@@ -168,9 +169,8 @@ pub struct Layout {
     pub pv_segments: Vec<Vec<usize>>,
     pub pv_load: Option<usize>,
     pub pv_storage: Option<usize>,
-    pub pv_nem: Option<usize>,
-    pub pv_whl: Option<usize>,
-    pub pv_exc: Option<usize>,
+    /// The arrays grouped by their export and curtailment flags, with their export series.
+    pub export_groups: Vec<ExportGroup>,
     pub grid_storage: Option<usize>,
     pub storage_kw: Option<usize>,
     pub storage_kwh: Option<usize>,
@@ -213,10 +213,13 @@ pub struct Dispatch {
     pub pv_production: Vec<f64>,
     pub pv_load: Vec<f64>,
     pub pv_storage: Vec<f64>,
+    /// All arrays' exports per bin (net metering, wholesale, beyond the limit) per step.
     pub pv_nem: Vec<f64>,
     pub pv_whl: Vec<f64>,
     pub pv_exc: Vec<f64>,
     pub pv_curtail: Vec<f64>,
+    /// Each array's flows (exports per bin, load, storage, curtailed) per step.
+    pub pv_by_array: Vec<ArrayFlows>,
     pub grid_load: Vec<f64>,
     pub grid_storage: Vec<f64>,
     /// Grid purchases per energy tier and step (`[tier][t]`).
@@ -263,22 +266,13 @@ impl Dispatch {
     pub fn pv_export(&self, t: usize) -> f64 {
         self.pv_nem[t] + self.pv_whl[t] + self.pv_exc[t]
     }
-
-    /// An array's share of the joint PV flows in a step (by its share of the production).
-    pub fn array_share(&self, array: usize, t: usize) -> f64 {
-        let total = self.pv_production[t];
-        if total > 0.0 {
-            self.pv_production_by_array[array][t] / total
-        } else {
-            0.0
-        }
-    }
 }
 
 impl Layout {
-    /// The series PV output goes to: load, storage, net metering, wholesale, beyond the limit.
-    pub fn pv_uses(&self) -> [Option<usize>; 5] {
-        [self.pv_load, self.pv_storage, self.pv_nem, self.pv_whl, self.pv_exc]
+    /// The series PV output goes to: load, storage, and each group's export bins.
+    pub fn pv_uses(&self) -> Vec<usize> {
+        let exports = self.export_groups.iter().flat_map(|g| g.bins.iter().flatten().copied());
+        [self.pv_load, self.pv_storage].into_iter().flatten().chain(exports).collect()
     }
 
     /// Reads a solution, clipping the interior-point noise (values at or below `tolerance`
@@ -307,8 +301,10 @@ impl Layout {
             })
             .collect();
         let pv_production: Vec<f64> = (0..self.steps).map(|t| pv_production_by_array.iter().map(|p| p[t]).sum()).collect();
-        let (mut pv_load, mut pv_storage, mut pv_nem, mut pv_whl, mut pv_exc) =
-            (series(self.pv_load), series(self.pv_storage), series(self.pv_nem), series(self.pv_whl), series(self.pv_exc));
+        let mut group_exports: Vec<[Vec<f64>; BINS]> = self.export_groups.iter().map(|g| g.bins.map(series)).collect();
+        let bin_total = |b: usize| -> Vec<f64> { (0..self.steps).map(|t| group_exports.iter().map(|g| g[b][t]).sum()).collect() };
+        let (mut pv_load, mut pv_storage, mut pv_nem, mut pv_whl, mut pv_exc) = (series(self.pv_load), series(self.pv_storage), bin_total(0), bin_total(1), bin_total(2));
+        let read_exports = [pv_nem.clone(), pv_whl.clone(), pv_exc.clone()];
         let mut discharge = series(self.discharge);
         let sparse = |columns: &[Option<usize>]| -> Vec<f64> {
             if columns.is_empty() {
@@ -327,7 +323,15 @@ impl Layout {
             trim(uses - pv_production[t], &mut [&mut pv_exc[t], &mut pv_whl[t], &mut pv_nem[t], &mut pv_storage[t], &mut pv_load[t]]);
             let supply = pv_load[t] + discharge[t] + generator_load[t];
             trim(supply - load_target[t], &mut [&mut pv_load[t], &mut generator_load[t], &mut discharge[t]]);
+            // The groups keep their parts of each trimmed bin.
+            for (b, trimmed) in [pv_nem[t], pv_whl[t], pv_exc[t]].into_iter().enumerate() {
+                if read_exports[b][t] > trimmed {
+                    let scale = trimmed / read_exports[b][t];
+                    group_exports.iter_mut().for_each(|g| g[b][t] *= scale);
+                }
+            }
         }
+        let pv_by_array = split_by_array(&self.export_groups, &group_exports, &pv_production_by_array, &pv_load, &pv_storage);
         let pv_curtail = (0..self.steps)
             .map(|t| clean(pv_production[t] - pv_load[t] - pv_storage[t] - pv_nem[t] - pv_whl[t] - pv_exc[t]))
             .collect();
@@ -370,6 +374,7 @@ impl Layout {
             pv_whl,
             pv_exc,
             pv_curtail,
+            pv_by_array,
             grid_load,
             grid_storage,
             grid_by_tier,

@@ -36,16 +36,19 @@ pub(super) fn pv_size_variables(lp: &mut LinearProgram, model: &Model, factors: 
     (news, all_segments)
 }
 
-/// The net-metering or interconnection cap on the arrays' total kW and the space they share.
+/// The net-metering or interconnection cap on the total kW of the arrays that can net meter
+/// (REopt.jl's `NEM_techs`) and the space the arrays share.
 pub(super) fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &Model, case: &Case) {
     let news: Vec<(usize, usize)> = layout.pv_new.iter().enumerate().filter_map(|(i, new)| new.map(|j| (i, j))).collect();
     if news.is_empty() {
         return;
     }
     if let Some(cap) = case.pv_total_cap_kw {
-        let existing: f64 = model.pvs.iter().map(|pv| pv.existing_kw).sum();
-        let terms: Vec<(usize, f64)> = news.iter().map(|&(_, j)| (j, 1.0)).collect();
-        lp.row(&terms, RowKind::LessOrEqual, cap - existing);
+        let existing: f64 = model.pvs.iter().filter(|pv| pv.can_net_meter).map(|pv| pv.existing_kw).sum();
+        let terms: Vec<(usize, f64)> = news.iter().filter(|&&(i, _)| model.pvs[i].can_net_meter).map(|&(_, j)| (j, 1.0)).collect();
+        if !terms.is_empty() {
+            lp.row(&terms, RowKind::LessOrEqual, cap - existing);
+        }
     }
     for limit in &model.pv_space_limits {
         let terms: Vec<(usize, f64)> = news.iter().filter(|(i, _)| limit.arrays.contains(i)).map(|&(_, j)| (j, 1.0)).collect();
@@ -60,7 +63,7 @@ pub(super) fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Mo
     let uses = layout.pv_uses();
     let kind = if model.pvs.iter().all(|pv| pv.can_curtail) { RowKind::LessOrEqual } else { RowKind::Equal };
     for t in 0..model.steps() {
-        let mut terms: Vec<(usize, f64)> = uses.iter().flatten().map(|&start| (start + t, 1.0)).collect();
+        let mut terms: Vec<(usize, f64)> = uses.iter().map(|&start| (start + t, 1.0)).collect();
         let mut existing = 0.0;
         for (i, pv) in model.pvs.iter().enumerate() {
             let production_per_kw = pv.production_factor[t] * factors.levelization[i];

@@ -346,11 +346,10 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        let flags: [(&str, &str, bool, &str); 4] = [
+        let flags: [(&str, &str, bool, &str); 3] = [
             ("Settings", "include_climate_in_objective", true, "climate costs in the objective"),
             ("Settings", "include_health_in_objective", true, "health costs in the objective"),
             ("Financial", "third_party_ownership", true, "third-party ownership"),
-            ("ElectricUtility", "allow_simultaneous_export_import", false, "forbidding simultaneous export and import"),
         ];
         for (section, field, unsupported_value, what) in flags {
             if let Some(map) = self.section(section) {

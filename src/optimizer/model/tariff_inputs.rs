@@ -14,6 +14,9 @@ use crate::optimizer::tariff::{self, CoincidentPeak, Lookback, Tariff, TieredCha
 pub struct GridLimits {
     pub net_metering_limit_kw: f64,
     pub interconnection_limit_kw: f64,
+    /// `ElectricUtility.allow_simultaneous_export_import`: false adds the service's binary
+    /// `binNoGridPurchases` per step (`lp::exports`).
+    pub allow_simultaneous_export_import: bool,
 }
 
 impl Reader<'_> {
@@ -211,6 +214,7 @@ impl Reader<'_> {
         GridLimits {
             net_metering_limit_kw: self.number(map, "ElectricUtility", "net_metering_limit_kw"),
             interconnection_limit_kw: self.number(map, "ElectricUtility", "interconnection_limit_kw"),
+            allow_simultaneous_export_import: self.flag_or(map, "ElectricUtility", "allow_simultaneous_export_import", true),
         }
     }
 }

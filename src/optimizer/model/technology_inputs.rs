@@ -144,13 +144,9 @@ impl Reader<'_> {
         pvs
     }
 
-    /// The renewable arrays (PV and Wind) share one set of flows: their export and curtailment
-    /// flags, and off grid their operating reserve share, must agree.
+    /// The renewable arrays (PV and Wind) share their flows to load and storage: off grid their
+    /// operating reserve share must agree (their export and curtailment flags may differ).
     pub(super) fn check_shared_flows(&mut self, arrays: &[Pv], off_grid: bool) {
-        let flags = |pv: &Pv| (pv.can_net_meter, pv.can_wholesale, pv.can_export_beyond_nem_limit, pv.can_curtail);
-        if arrays.windows(2).any(|pair| flags(&pair[0]) != flags(&pair[1])) {
-            self.unsupported.push("PV arrays or Wind with different can_net_meter, can_wholesale, can_export_beyond_nem_limit or can_curtail".into());
-        }
         let reserve = |pv: &Pv| pv.operating_reserve_required_fraction;
         if off_grid && arrays.windows(2).any(|pair| reserve(&pair[0]) != reserve(&pair[1])) {
             self.unsupported.push("PV and Wind with different operating_reserve_required_fraction off grid".into());

@@ -498,8 +498,8 @@ fn load_outputs(model: &Model) -> Map<String, Value> {
     load
 }
 
-/// One array's results. The arrays share their flows (to load, storage, grid, curtailed); each
-/// array's part of a step's flow is its share of that step's production.
+/// One array's results: its own exports and its part of the shared load and storage flows and
+/// of curtailment (`lp::exports::split_by_array`).
 fn pv_outputs(model: &Model, array: usize, run: &Optimized, bau: Option<&CaseSolution>) -> Value {
     let optimal = &run.optimal;
     let d = &optimal.dispatch;
@@ -509,15 +509,15 @@ fn pv_outputs(model: &Model, array: usize, run: &Optimized, bau: Option<&CaseSol
     let om_after_tax = |kw: f64| run.factors.om_factor() * pv.om_cost_per_kw * kw;
     let size = pv_array_kw(model, optimal, array);
     let bau_size = bau.map(|b| pv_array_kw(model, b, array)).filter(|kw| *kw > 0.0);
-    let part = |flow: &dyn Fn(usize) -> f64| -> Vec<f64> { (0..model.steps()).map(|t| flow(t) * d.array_share(array, t)).collect() };
-    let exports = part(&|t| d.pv_export(t));
+    let flows = &d.pv_by_array[array];
+    let exports: Vec<f64> = (0..model.steps()).map(|t| flows.to_grid.iter().map(|bin| bin[t]).sum()).collect();
     json!({
         "name": pv.name,
         "size_kw": round6(size),
-        "electric_to_storage_series_kw": series(&part(&|t| d.pv_storage[t])),
-        "electric_to_load_series_kw": series(&part(&|t| d.pv_load[t])),
+        "electric_to_storage_series_kw": series(&flows.to_storage),
+        "electric_to_load_series_kw": series(&flows.to_load),
         "electric_to_grid_series_kw": series(&exports),
-        "electric_curtailed_series_kw": series(&part(&|t| d.pv_curtail[t])),
+        "electric_curtailed_series_kw": series(&flows.curtailed),
         "annual_energy_produced_kwh": round6(year_one(size) * lvl),
         "annual_energy_produced_kwh_bau": bau_size.map(|kw| round6(year_one(kw) * lvl)),
         "year_one_energy_produced_kwh": round6(year_one(size)),
