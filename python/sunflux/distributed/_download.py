@@ -400,7 +400,7 @@ def _cluster_limits(config: ClientConfig, driver: Client) -> _ClusterLimits:
     # Without a key in the config, the workers read theirs from the environment: the driver's is
     # taken to be the same (one key per cluster), which is what names the shared limits.
     key = config.api_key.reveal() if config.api_key is not None else resolve_api_key(None) or ""
-    name = "sunflux-climate-csv-" + _hash(f"{driver._core.cache_origin}|{key}")
+    name = "sunflux-climate-csv-" + _hash(f"{driver._transport.cache_origin}|{key}")
     return _ClusterLimits(
         name=name,
         interval=csv.min_interval or 0.0,
