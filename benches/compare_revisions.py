@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(HERE))
     import run
 
-    run.write_sections([(TITLE, section(before, after, samples))])
+    run.write_sections([(TITLE, section(before, after, samples))], build="release")
     return 0
 
 

@@ -46,15 +46,16 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def write_sections(sections: list[tuple[str, str]], replace_all: bool = False) -> None:
+def write_sections(sections: list[tuple[str, str]], replace_all: bool = False, build: str | None = None) -> None:
     """Writes BENCHMARKS.md with ``sections`` (title, markdown body) under a fresh header; the
-    sections of the previous file with other titles are kept unless ``replace_all``."""
+    sections of the previous file with other titles are kept unless ``replace_all``. ``build`` is
+    the build profile the sections measured (default: that of the sunflux this process imports)."""
     import sunflux
 
     header = (
         "# Benchmarks\n\n"
         f"Written by `python benches/run.py` on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC. "
-        f"sunflux {sunflux.__version__} ({_build_kind()} build), Python {platform.python_version()}, "
+        f"sunflux {sunflux.__version__} ({build or _build_kind()} build), Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores. The machine is shared and noisy: read the ratios, "
         "which compare contenders measured in the same run with interleaved rounds.\n\n"
     )
