@@ -11,6 +11,13 @@ from typing import TYPE_CHECKING, Any
 from sunflux import _core
 from sunflux._errors import ParameterError
 
+#: What `read_weather` reads, as its errors name it.
+WEATHER_SOURCES = (
+    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB, climate CSV, PVGIS TMY CSV or JSON, "
+    "SolarAnywhere CSV), its bytes, "
+    "a ClimateTable, a table (polars, pandas, pyarrow, a mapping of arrays) or pvlib's (data, metadata)"
+)
+
 if TYPE_CHECKING:
     import pyarrow as pa
 
@@ -62,7 +69,7 @@ def arrow_table(source: Any) -> Any:
     try:
         return pa.table(source)
     except (TypeError, ValueError, pa.ArrowException) as error:
-        raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}") from error
+        raise ParameterError(f"weather must be {WEATHER_SOURCES}; got {type(source).__name__}") from error
 
 
 def with_calendar(table: Any, tz: float | None) -> Any:

@@ -24,7 +24,7 @@ from sunflux._arguments import alias_hint, checked_arguments
 from sunflux._errors import MissingFileError, ParameterError
 from sunflux._frames import to_polars, to_pyarrow
 from sunflux._options import ArrayTypeCode, ModuleTypeCode, Timeframe
-from sunflux._pvlib_frames import READERS_OF_FLOAT32_HEADERS, arrow_table, as_the_file_reader_reads, pvlib_file_reader, with_calendar
+from sunflux._pvlib_frames import READERS_OF_FLOAT32_HEADERS, WEATHER_SOURCES, arrow_table, as_the_file_reader_reads, pvlib_file_reader, with_calendar
 from sunflux._progress import Progress
 from sunflux._units import check_pvwatts_system
 from sunflux.pv import V8_PARAMETERS, ArrayType, HourlyByDefault, ModuleType, PvEstimate, System, number_list
@@ -49,11 +49,6 @@ _METADATA_KEYS: dict[str, tuple[str, ...]] = _core.WEATHER_METADATA_KEYS
 #: Bytes read from the start of a file to recognise the formats read in Python (PVGIS TMY,
 #: SolarAnywhere).
 _SNIFFED_BYTES = 4096
-_SOURCES = (
-    "a Weather, a path to a weather file (TMY2, TMY3, EPW, SAM CSV, NSRDB, climate CSV, PVGIS TMY CSV or JSON, "
-    "SolarAnywhere CSV), its bytes, "
-    "a ClimateTable, a table (polars, pandas, pyarrow, a mapping of arrays) or pvlib's (data, metadata)"
-)
 
 
 class Weather:
@@ -393,7 +388,7 @@ def read_weather(
     if hasattr(source, "data") and hasattr(source, "metadata") and hasattr(source, "weather"):
         return source.weather()  # type: ignore[no-any-return]
     if source is None or isinstance(source, (int, float, str)):
-        raise ParameterError(f"weather must be {_SOURCES}; got {type(source).__name__}")
+        raise ParameterError(f"weather must be {WEATHER_SOURCES}; got {type(source).__name__}")
     pvgis_site = _pvgis.pvlib_site(metadata) if metadata is not None else None
     if pvgis_site is not None:
         table = arrow_table(source)

@@ -695,3 +695,11 @@ def test_the_estimator_warns_on_the_same_unit_traps(client: sf.Client) -> None:
             warnings.simplefilter("ignore", sf.ServiceWarning)
             client.pv.estimate(4, 0, 0.14, 1, 20, 180, lat=40, lon=-105)
     assert [w.filename for w in caught if w.category is sf.UnitWarning][0] == __file__
+
+
+@pytest.mark.parametrize("source", [object(), 42, [1, 2, 3]], ids=["object", "int", "list"])
+def test_what_is_no_weather_is_refused_naming_what_read_weather_reads(source: object) -> None:
+    with pytest.raises(sf.ParameterError) as caught:
+        read_weather(source)  # type: ignore[arg-type]
+    message = str(caught.value)
+    assert message.startswith("weather must be a Weather, a path to a weather file") and "NameError" not in message
