@@ -246,6 +246,7 @@ def test_rounds_of_500_concurrent_async_calls_keep_memory_bounded(capsys: pytest
 
 BATCH_SOAK = """
 import ctypes, ctypes.util, gc, json, tempfile
+from pathlib import Path
 import sunflux as sf
 
 libc = ctypes.CDLL(ctypes.util.find_library("c"))
