@@ -65,16 +65,24 @@ def probe(package: pathlib.Path) -> dict[str, float]:
 
 
 def section(before: str, after: str, samples: dict[str, list[dict[str, float]]]) -> str:
+    """The markdown table: per measure the median and the best round of each revision, and both
+    ratios. On a shared machine the best round is the steadier estimate of what the code costs;
+    the median shows what a user sees under the same load."""
     rows = []
     for key, (label, unit) in MEASURES.items():
-        old = statistics.median(sample[key] for sample in samples[before])
-        new = statistics.median(sample[key] for sample in samples[after])
-        rows.append(f"| {label} | {old:.3g} {unit} | {new:.3g} {unit} | {new / old:.2f} |")
+        old = [sample[key] for sample in samples[before]]
+        new = [sample[key] for sample in samples[after]]
+        old_median, new_median = statistics.median(old), statistics.median(new)
+        rows.append(
+            f"| {label} | {old_median:.3g} / {min(old):.3g} {unit} | {new_median:.3g} / {min(new):.3g} {unit} "
+            f"| {new_median / old_median:.2f} | {min(new) / min(old):.2f} |"
+        )
     return (
         f"Revisions `{before}` (before) and `{after}` (after), release builds, {ROUNDS} rounds alternating the two, "
         "each round in a fresh interpreter (`benches/compare_revisions.py`). A ratio below 1 means the after "
         "revision is faster.\n\n"
-        "| measure | before (median) | after (median) | after / before |\n|---|---|---|---|\n" + "\n".join(rows)
+        "| measure | before (median / best) | after (median / best) | after / before, medians | after / before, best |\n"
+        "|---|---|---|---|---|\n" + "\n".join(rows)
     )
 
 

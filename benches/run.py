@@ -47,23 +47,26 @@ def main(argv: list[str]) -> int:
 
 
 def write_sections(sections: list[tuple[str, str]], replace_all: bool = False, build: str | None = None) -> None:
-    """Writes BENCHMARKS.md with ``sections`` (title, markdown body) under a fresh header; the
-    sections of the previous file with other titles are kept unless ``replace_all``. ``build`` is
-    the build profile the sections measured (default: that of the sunflux this process imports)."""
+    """Writes BENCHMARKS.md with ``sections`` (title, markdown body), each stamped with the time and
+    build profile it was measured with; the sections of the previous file with other titles are kept,
+    stamps included, unless ``replace_all``. ``build`` is the build profile the sections measured
+    (default: that of the sunflux this process imports)."""
     import sunflux
 
     header = (
         "# Benchmarks\n\n"
-        f"Written by `python benches/run.py` on {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC. "
-        f"sunflux {sunflux.__version__} ({build or _build_kind()} build), Python {platform.python_version()}, "
+        "Written by `python benches/run.py` (the before-vs-after section by `benches/compare_revisions.py`); "
+        "each section says when it was measured and on which build. "
+        f"sunflux {sunflux.__version__}, Python {platform.python_version()}, "
         f"{platform.machine()}, {os.cpu_count()} cores. The machine is shared and noisy: read the ratios, "
         "which compare contenders measured in the same run with interleaved rounds.\n\n"
     )
+    stamp = f"_Measured {_dt.datetime.now(_dt.timezone.utc):%Y-%m-%d %H:%M} UTC, {build or _build_kind()} build._\n\n"
     out = HERE.parent / "BENCHMARKS.md"
     previous = out.read_text() if out.exists() and not replace_all else ""
     titles = {title for title, _ in sections}
     kept = [s for s in previous.split("\n## ")[1:] if not any(s.startswith(title) for title in titles)]
-    text = header + "\n".join(f"## {title}\n\n{body}\n" for title, body in sections) + "".join(f"\n## {s}" for s in kept)
+    text = header + "\n".join(f"## {title}\n\n{stamp}{body}\n" for title, body in sections) + "".join(f"\n## {s}" for s in kept)
     out.write_text(text)
     print(f"wrote {out}")
 
