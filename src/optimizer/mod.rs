@@ -6,7 +6,8 @@
 //! - `model`: a resolved scenario read into typed inputs (`Model`), or the parts it does not
 //!   model, named;
 //! - `finance`, `tariff`, `pv_costs`: the present-worth factors, the rate structure and the PV
-//!   cost curves (the time axis, the modelled 8760-hour year, is `calendar::modelled_year`);
+//!   cost curves; `emissions`: the pollutants, their present-worth factors and the
+//!   business-as-usual CO2 (the time axis, the modelled 8760-hour year, is `calendar::modelled_year`);
 //! - `lp`: the mixed-integer program (variables, one function per constraint family) and
 //!   its `Layout` to read a solution back;
 //! - `solve`: the solver adapter;
@@ -16,6 +17,7 @@
 //! Flow: `model::from_scenario` → `run::optimize` (cases → `lp::build` → `solve::solve`) →
 //! `outputs::optimal_outputs`.
 
+pub mod emissions;
 pub mod finance;
 pub mod highs;
 pub mod in_process;

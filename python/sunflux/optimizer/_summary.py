@@ -147,8 +147,8 @@ def summaries(results: Iterable[OptimizerResult]) -> pl.DataFrame:
     ``simple_payback_years``, ``internal_rate_of_return``,
     ``ElectricTariff.year_one_bill_before_tax`` (and ``_bau``) always, then the other
     ``ElectricTariff.year_one_*`` parts and the ``Site`` emissions as present. Numbers are
-    Float64 (null where a run does not report them: the local engine computes no grid emissions,
-    and no payback or IRR without a business-as-usual case), ``run_uuid`` and ``status`` String (``run_uuid`` null for in-process runs).
+    Float64 (null where a run does not report them: the local engine leaves grid emissions null
+    without a given factor series, and computes no payback or IRR without a business-as-usual case), ``run_uuid`` and ``status`` String (``run_uuid`` null for in-process runs).
 
     Parameters
     ----------

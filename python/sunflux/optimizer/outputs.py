@@ -31,6 +31,7 @@ __all__ = [
     "WindOutputs",
     "ElectricStorageOutputs",
     "GeneratorOutputs",
+    "SiteOutputs",
 ]
 
 
@@ -117,6 +118,11 @@ _UNITS = (
     ("_years", "_years", "[years]"),
     ("internal_rate_of_return", "", "[fraction]"),
     ("_cashflows", "", "[$] per year, from year 0 to the analysis period"),
+    ("_tonnes_CO2", "", "[t]"),
+    ("_tonnes_NOx", "", "[t]"),
+    ("_tonnes_SO2", "", "[t]"),
+    ("_tonnes_PM25", "", "[t]"),
+    ("_CO2_fraction", "_fraction", "[fraction]"),
 )
 #: Fields whose names say money without a unit suffix (costs, bills, benefits, incentives): [$].
 _MONEY = re.compile(r"cost|bill|lcc|npv|benefit|incentive|adder|capital")
@@ -198,6 +204,10 @@ class FinancialOutputs(Record):
     offtaker_annual_free_cashflows_bau: list[float]
     offtaker_discounted_annual_free_cashflows: list[float]
     offtaker_discounted_annual_free_cashflows_bau: list[float]
+    lifecycle_emissions_cost_climate: float | None
+    lifecycle_emissions_cost_climate_bau: float | None
+    lifecycle_emissions_cost_health: float | None
+    lifecycle_emissions_cost_health_bau: float | None
 
 
 class ElectricTariffOutputs(Record):
@@ -234,7 +244,11 @@ class ElectricTariffOutputs(Record):
 
 
 class ElectricUtilityOutputs(Record):
-    """``outputs.ElectricUtility``: what the grid supplies (kW per time step, kWh a year)."""
+    """``outputs.ElectricUtility``: what the grid supplies (kW per time step, kWh a year) and the
+    emissions of what is bought (net of exports when ``Site.include_exported_elec_emissions_in_total``;
+    ``annual_`` is the lifecycle total over the analysis years). The local engine leaves a
+    pollutant's emissions None when its ``emissions_factor_series_lb_*_per_kwh`` is not given
+    (the service takes it from Cambium or AVERT)."""
 
     __slots__ = ()
     electric_to_load_series_kw: list[float]
@@ -242,6 +256,22 @@ class ElectricUtilityOutputs(Record):
     electric_to_storage_series_kw: list[float]
     annual_energy_supplied_kwh: float
     annual_energy_supplied_kwh_bau: float | None
+    annual_emissions_tonnes_CO2: float | None
+    annual_emissions_tonnes_CO2_bau: float | None
+    annual_emissions_tonnes_NOx: float | None
+    annual_emissions_tonnes_NOx_bau: float | None
+    annual_emissions_tonnes_SO2: float | None
+    annual_emissions_tonnes_SO2_bau: float | None
+    annual_emissions_tonnes_PM25: float | None
+    annual_emissions_tonnes_PM25_bau: float | None
+    lifecycle_emissions_tonnes_CO2: float | None
+    lifecycle_emissions_tonnes_CO2_bau: float | None
+    lifecycle_emissions_tonnes_NOx: float | None
+    lifecycle_emissions_tonnes_NOx_bau: float | None
+    lifecycle_emissions_tonnes_SO2: float | None
+    lifecycle_emissions_tonnes_SO2_bau: float | None
+    lifecycle_emissions_tonnes_PM25: float | None
+    lifecycle_emissions_tonnes_PM25_bau: float | None
 
 
 class ElectricLoadOutputs(Record):
@@ -321,6 +351,49 @@ class GeneratorOutputs(Record):
     electric_curtailed_series_kw: list[float]
 
 
+class SiteOutputs(Record):
+    """``outputs.Site``: emissions of the grid purchases and the fuel burned on site (tonnes; the
+    ``annual_`` fields are the lifecycle totals over the analysis years) and the CO2 reduction from
+    the business-as-usual case (a fraction; only beside one). The local engine leaves the totals
+    None when a grid factor series is not given. Other fields (renewable electricity) are read as
+    before, typed ``Any``."""
+
+    __slots__ = ()
+    annual_emissions_tonnes_CO2: float | None
+    annual_emissions_tonnes_CO2_bau: float | None
+    annual_emissions_tonnes_NOx: float | None
+    annual_emissions_tonnes_NOx_bau: float | None
+    annual_emissions_tonnes_SO2: float | None
+    annual_emissions_tonnes_SO2_bau: float | None
+    annual_emissions_tonnes_PM25: float | None
+    annual_emissions_tonnes_PM25_bau: float | None
+    lifecycle_emissions_tonnes_CO2: float | None
+    lifecycle_emissions_tonnes_CO2_bau: float | None
+    lifecycle_emissions_tonnes_NOx: float | None
+    lifecycle_emissions_tonnes_NOx_bau: float | None
+    lifecycle_emissions_tonnes_SO2: float | None
+    lifecycle_emissions_tonnes_SO2_bau: float | None
+    lifecycle_emissions_tonnes_PM25: float | None
+    lifecycle_emissions_tonnes_PM25_bau: float | None
+    annual_emissions_from_fuelburn_tonnes_CO2: float
+    annual_emissions_from_fuelburn_tonnes_CO2_bau: float | None
+    annual_emissions_from_fuelburn_tonnes_NOx: float
+    annual_emissions_from_fuelburn_tonnes_NOx_bau: float | None
+    annual_emissions_from_fuelburn_tonnes_SO2: float
+    annual_emissions_from_fuelburn_tonnes_SO2_bau: float | None
+    annual_emissions_from_fuelburn_tonnes_PM25: float
+    annual_emissions_from_fuelburn_tonnes_PM25_bau: float | None
+    lifecycle_emissions_from_fuelburn_tonnes_CO2: float
+    lifecycle_emissions_from_fuelburn_tonnes_CO2_bau: float | None
+    lifecycle_emissions_from_fuelburn_tonnes_NOx: float
+    lifecycle_emissions_from_fuelburn_tonnes_NOx_bau: float | None
+    lifecycle_emissions_from_fuelburn_tonnes_SO2: float
+    lifecycle_emissions_from_fuelburn_tonnes_SO2_bau: float | None
+    lifecycle_emissions_from_fuelburn_tonnes_PM25: float
+    lifecycle_emissions_from_fuelburn_tonnes_PM25_bau: float | None
+    lifecycle_emissions_reduction_CO2_fraction: float | None
+
+
 class Outputs(Record):
     """``result.outputs``: one typed record per section. ``Financial``, ``ElectricTariff``,
     ``ElectricUtility``, ``ElectricLoad`` and ``Site`` are there for every optimal run; a
@@ -331,7 +404,7 @@ class Outputs(Record):
     ElectricTariff: ElectricTariffOutputs
     ElectricUtility: ElectricUtilityOutputs
     ElectricLoad: ElectricLoadOutputs
-    Site: Record
+    Site: SiteOutputs
     PV: PVOutputs
     Wind: WindOutputs
     ElectricStorage: ElectricStorageOutputs

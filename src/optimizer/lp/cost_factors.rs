@@ -7,6 +7,7 @@
 use crate::optimizer::finance::{
     self, effective_cost, incentive_cost_segments, CostSegment, RegionIncentive, Replacement, TaxTreatment,
 };
+use crate::optimizer::emissions::{self, EmissionsPwf};
 use crate::optimizer::model::resilience_inputs::Generator;
 use crate::optimizer::model::{Model, Pv, Storage};
 
@@ -29,6 +30,11 @@ pub struct CostFactors {
     pub generator: Option<GeneratorCosts>,
     /// Off grid: present cost of the other capital costs after straight-line depreciation.
     pub offgrid_other_capital_after_depreciation: f64,
+    /// Present-worth factors of each pollutant's grid emissions and costs (`Pollutant` order).
+    pub emissions: [EmissionsPwf; 4],
+    /// Business-as-usual lifecycle CO2 (lb) the reduction bounds compare with (None without a
+    /// CO2 factor series).
+    pub bau_lifecycle_co2_lb: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,7 +78,7 @@ impl CostFactors {
         let f = &model.financial;
         let pwf_e = finance::present_worth_factor(f.analysis_years, f.elec_cost_escalation_rate_fraction, f.offtaker_discount_rate_fraction);
         let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
-        let levelization = model
+        let levelization: Vec<f64> = model
             .pvs
             .iter()
             .map(|pv| {
@@ -80,7 +86,10 @@ impl CostFactors {
             })
             .collect();
         let pv_segments = model.pvs.iter().map(|pv| pv_cost_curve(model, pv)).collect::<Result<_, _>>()?;
+        let bau_lifecycle_co2_lb = emissions::bau_lifecycle_co2_lb(model, &levelization);
         Ok(CostFactors {
+            emissions: emissions::pollutant_pwfs(model),
+            bau_lifecycle_co2_lb,
             pwf_e,
             pwf_om,
             levelization,

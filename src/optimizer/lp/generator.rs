@@ -80,6 +80,7 @@ pub(super) fn add_generator(lp: &mut LinearProgram, layout: &mut Layout, model: 
     if g.fuel_avail_gal < UNLIMITED_FUEL_GAL && !fuel.is_empty() {
         lp.row(&fuel, RowKind::LessOrEqual, g.fuel_avail_gal);
     }
+    layout.generator_fuel = fuel;
     layout.generator_load = to_load;
     layout.generator_storage = to_storage;
     layout.generator_curtail = curtailed;

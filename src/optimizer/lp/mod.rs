@@ -78,13 +78,15 @@
 //! (the `LinearProgram`, `Case`, `Layout` and `Dispatch` types and reading a solution), `pv`,
 //! `storage`, `exports` (export groups), `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
-//! `capex` (capital cost bounds) and `microgrid` (the outage microgrids).
+//! `capex` (capital cost bounds), `microgrid` (the outage microgrids) and `emissions` (emissions
+//! costs in the objective, renewable-electricity and CO2-reduction bounds).
 
 use super::model::Model;
 
 mod capex;
 mod cost_factors;
 mod electric_tariff;
+pub mod emissions;
 pub mod exports;
 mod generator;
 mod load_balance;
@@ -175,6 +177,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         generator_load: Vec::new(),
         generator_storage: Vec::new(),
         generator_curtail: Vec::new(),
+        generator_fuel: Vec::new(),
         battery_reserve: None,
         microgrid: None,
     };
@@ -195,6 +198,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_pv_size_rows(&mut lp, &layout, model, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
+    emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 

@@ -195,6 +195,8 @@ pub struct Layout {
     /// Generator output curtailed per step (run at its turndown above what is used; only with
     /// the on/off binary).
     pub generator_curtail: Vec<Option<usize>>,
+    /// The year's generator fuel (gal) as terms: slope · output and intercept · on per step.
+    pub generator_fuel: Vec<(usize, f64)>,
     /// Off grid: the battery's operating reserve per step.
     pub battery_reserve: Option<usize>,
     /// The outage microgrids of the multiple-outage form.

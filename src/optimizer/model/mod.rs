@@ -13,12 +13,13 @@
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
-//! one). Inputs that only feed outputs this optimizer does not produce (grid emissions) are
-//! ignored. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
+//! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
+//! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
 //!
 //! The reading is split by section: `load_inputs` (ElectricLoad), `tariff_inputs`
-//! (ElectricTariff, ElectricUtility), `technology_inputs` (PV, Wind, ElectricStorage) and
-//! `resilience_inputs` (Generator, outages, critical loads, off grid); this file holds the
+//! (ElectricTariff, ElectricUtility), `technology_inputs` (PV, Wind, ElectricStorage),
+//! `resilience_inputs` (Generator, outages, critical loads, off grid) and `emissions_inputs`
+//! (emissions factors, costs and targets); this file holds the
 //! typed model, the reader's field helpers, the subset checks, Financial and Settings.
 
 use serde_json::{Map, Value};
@@ -32,11 +33,13 @@ use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
+mod emissions_inputs;
 mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
 
+pub use emissions_inputs::{Emissions, EMISSIONS_DECREASE_DEFAULT};
 pub use tariff_inputs::GridLimits;
 pub use technology_inputs::{wind_size_class_cost, ArrayKind, Pv, PvIncentives, SpaceLimit, Storage};
 
@@ -178,6 +181,8 @@ pub struct Model {
     /// Site space shared by arrays of one location: new kW of these arrays together.
     pub pv_space_limits: Vec<SpaceLimit>,
     pub storage: Option<Storage>,
+    /// Grid emissions and clean-energy factors, emissions costs, renewable and CO2 targets.
+    pub emissions: Emissions,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -197,6 +202,13 @@ impl Model {
 
     pub fn has_grid(&self, t: usize) -> bool {
         self.grid_available[t]
+    }
+
+    /// The electric load of the year (kWh): the load where the grid serves, the critical load
+    /// where it does not (the deterministic outage; off grid, every step).
+    pub fn annual_electric_load_kwh(&self) -> f64 {
+        let step_load = |t: usize| if self.grid_available[t] { self.load_kw[t] } else { self.critical_load_kw[t] };
+        (0..self.steps()).map(step_load).sum::<f64>() * self.step_hours()
     }
 
     /// Whether any array of this kind exists.
@@ -333,22 +345,7 @@ impl<'a> Reader<'a> {
 
     /// Inputs of supported sections that change the optimization but are not modelled here.
     fn check_unmodelled_inputs(&mut self) {
-        const SET_MEANS_UNSUPPORTED: [(&str, &str, &str); 4] = [
-            ("Site", "CO2_emissions_reduction_min_fraction", "emissions constraints"),
-            ("Site", "CO2_emissions_reduction_max_fraction", "emissions constraints"),
-            ("Site", "renewable_electricity_min_fraction", "renewable-energy constraints"),
-            ("Site", "renewable_electricity_max_fraction", "renewable-energy constraints"),
-        ];
-        for (section, field, what) in SET_MEANS_UNSUPPORTED {
-            if let Some(map) = self.section(section) {
-                if is_given(map.get(field)) {
-                    self.unsupported.push(format!("{section}.{field} ({what})"));
-                }
-            }
-        }
-        let flags: [(&str, &str, bool, &str); 3] = [
-            ("Settings", "include_climate_in_objective", true, "climate costs in the objective"),
-            ("Settings", "include_health_in_objective", true, "health costs in the objective"),
+        let flags: [(&str, &str, bool, &str); 1] = [
             ("Financial", "third_party_ownership", true, "third-party ownership"),
         ];
         for (section, field, unsupported_value, what) in flags {
@@ -547,6 +544,7 @@ impl<'a> Reader<'a> {
         // Before the load and the tariff, whose failures end the reading: every unsupported
         // part of the generator is named too.
         let generator = self.read_generator(off_grid, financial.analysis_years);
+        let emissions = self.read_emissions(steps_per_hour, off_grid, generator.is_some(), settings.run_bau);
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
         let steps = base_load.len();
         let annual_kwh = base_load.iter().sum::<f64>() / steps_per_hour as f64;
@@ -586,6 +584,7 @@ impl<'a> Reader<'a> {
             pvs,
             pv_space_limits,
             storage,
+            emissions,
             financial,
             settings,
             capex_bounds,

@@ -16,6 +16,7 @@
 use serde_json::{Map, Value};
 
 use crate::optimizer::model::{FilledDefault, Reader};
+use crate::optimizer::emissions::Pollutant;
 use crate::optimizer::scenario::text::service_bool;
 
 /// Higher heating value of diesel the service uses unless given (kWh per gallon).
@@ -41,6 +42,17 @@ pub struct EmissionsFactors {
     pub nox: f64,
     pub so2: f64,
     pub pm25: f64,
+}
+
+impl EmissionsFactors {
+    pub fn of(&self, p: Pollutant) -> f64 {
+        match p {
+            Pollutant::Co2 => self.co2,
+            Pollutant::Nox => self.nox,
+            Pollutant::So2 => self.so2,
+            Pollutant::Pm25 => self.pm25,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -3,8 +3,8 @@
 //! sections with the service's names and `_bau` twins, and the `inputs` echo with the
 //! defaults this optimizer filled.
 //!
-//! Only what this optimizer computes is reported: grid emissions and the grid's renewable
-//! share are left out rather than made up. The pro forma (payback, IRR, cash flows) and the LCOE are in
+//! Only what this optimizer computes is reported: grid emissions and the grid's renewable share
+//! without their given factor series are null rather than made up (`emissions`, `renewables`). The pro forma (payback, IRR, cash flows) and the LCOE are in
 //! `cash_flows`.
 
 use serde_json::{json, Map, Value};
@@ -17,6 +17,7 @@ use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
 pub mod cash_flows;
+pub mod emissions;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;
@@ -67,6 +68,10 @@ pub struct CostBreakdown {
     pub offgrid_other_capital_costs_after_depreciation: f64,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
+    /// Lifecycle CO2 cost and NOx, SO2, PM2.5 costs ($ present value; None without the factors
+    /// or costs they need); in the lcc when the settings put them in the objective.
+    pub lifecycle_emissions_cost_climate: Option<f64>,
+    pub lifecycle_emissions_cost_health: Option<f64>,
     pub lcc: f64,
 }
 
@@ -191,7 +196,13 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
     let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
-    let lcc = pv_capital
+    let pounds = emissions::year_one_pounds(model, solution, generator.fuel_gal);
+    let (climate, health) = emissions::emissions_costs(model, factors, &pounds);
+    let in_objective = |included: bool, cost: Option<f64>| if included { cost.unwrap_or(0.0) } else { 0.0 };
+    let emissions_in_objective =
+        in_objective(model.emissions.climate_in_objective, climate) + in_objective(model.emissions.health_in_objective, health);
+    let lcc = emissions_in_objective
+        + pv_capital
         + generator.capital
         + storage_capital
         + om_after_tax
@@ -216,6 +227,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_export_benefit,
         initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial,
         lifecycle_elecbill_after_tax,
+        lifecycle_emissions_cost_climate: climate,
+        lifecycle_emissions_cost_health: health,
         lcc,
         generator_capital: generator.capital,
         generator_om_fixed_before_tax: generator.om_fixed_before_tax,
@@ -368,6 +381,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
     if let Value::Object(map) = &mut financial {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
+        map.extend(emissions::financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c)));
     }
     outputs.insert("Financial".into(), financial);
     let mut tariff = tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
@@ -375,15 +389,19 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
         map.extend(monthly_bills::monthly_bill_series(model, &run.optimal.dispatch).into_iter().map(|(key, value)| (key.to_string(), value)));
     }
     outputs.insert("ElectricTariff".into(), tariff);
-    outputs.insert("ElectricUtility".into(), utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
+    let mut utility = utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s));
+    if let Value::Object(map) = &mut utility {
+        map.extend(emissions::utility_outputs(model, &run.factors, (&run.optimal, &optimal), bau.as_ref().map(|(s, c)| (*s, c))));
+        map.extend(renewables::utility_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
+    }
+    outputs.insert("ElectricUtility".into(), utility);
     let mut load = load_outputs(model);
     resilience::load_extras(model, &run.optimal, &mut load);
     outputs.insert("ElectricLoad".into(), Value::Object(load));
-    let mut site = resilience::site_outputs(model, &optimal, bau.as_ref().map(|(_, c)| c));
-    if let Value::Object(map) = &mut site {
-        map.extend(renewables::site_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
-    }
-    outputs.insert("Site".into(), site);
+    let solved_bau = bau.as_ref().map(|(s, c)| (*s, c));
+    let mut site = emissions::site_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau);
+    site.extend(renewables::site_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
+    outputs.insert("Site".into(), Value::Object(site));
     let bau_solution = bau.as_ref().map(|(s, _)| *s);
     let arrays: Vec<Value> =
         (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == ArrayKind::Pv).map(|i| pv_outputs(model, i, run, bau_solution)).collect();

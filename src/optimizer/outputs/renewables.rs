@@ -1,9 +1,11 @@
 //! The on-site renewable electricity of `Site` (`annual_onsite_renewable_electricity_kwh`,
 //! `onsite_renewable_electricity_fraction_of_elec_load` and their `_bau` twins), as REopt.jl
 //! `src/constraints/renewable_energy_constraints.jl` (`add_re_elec_calcs`) and
-//! `src/results/site.jl` compute them. The grid's renewable share needs the utility's
-//! renewable-fraction series, which the service fetches from outside data: those outputs are
-//! left out.
+//! `src/results/site.jl` compute them, and the grid's renewable share
+//! (`ElectricUtility.annual_renewable_electricity_supplied_kwh`,
+//! `Site.onsite_and_grid_renewable_electricity_fraction_of_elec_load`) from the given
+//! `ElectricUtility.renewable_energy_fraction_series`; without it (the service's Cambium
+//! lookup) they are null.
 
 use serde_json::{Map, Value};
 
@@ -36,22 +38,38 @@ pub fn onsite_renewable_kwh(model: &Model, solution: &CaseSolution) -> f64 {
     (0..model.steps()).map(per_step).sum::<f64>() * model.step_hours()
 }
 
-/// The electric load of the year (kWh): the load where the grid serves, the critical load
-/// where it does not (the deterministic outage; off grid, every step).
-pub fn annual_electric_load_kwh(model: &Model) -> f64 {
-    let step_load = |t: usize| if model.grid_available[t] { model.load_kw[t] } else { model.critical_load_kw[t] };
-    (0..model.steps()).map(step_load).sum::<f64>() * model.step_hours()
+/// Renewable kWh bought from the grid in one year: dt · Σ_t r_t · (grid to load + η_charge ·
+/// η_discharge · grid to storage), the storage's round-trip loss taken off (None without the
+/// series).
+pub fn grid_renewable_kwh(model: &Model, solution: &CaseSolution) -> Option<f64> {
+    let fraction = model.emissions.grid_renewable_fraction.as_ref()?;
+    let d = &solution.dispatch;
+    let round_trip = model.storage.as_ref().map_or(1.0, |s| s.charge_efficiency() * s.discharge_efficiency());
+    Some((0..model.steps()).map(|t| fraction[t] * (d.grid_load[t] + round_trip * d.grid_storage[t])).sum::<f64>() * model.step_hours())
 }
 
-/// The `Site` fields, kWh to 2 decimals and the fraction to 4 (the service's rounding).
+/// `ElectricUtility.annual_renewable_electricity_supplied_kwh` (3 decimals) and its `_bau` twin.
+pub fn utility_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolution>) -> Map<String, Value> {
+    let mut fields = Map::new();
+    let kwh = |s: &CaseSolution| Value::from(grid_renewable_kwh(model, s).map(|x| round_to(x, 3)));
+    fields.insert("annual_renewable_electricity_supplied_kwh".into(), kwh(optimal));
+    if let Some(b) = bau {
+        fields.insert("annual_renewable_electricity_supplied_kwh_bau".into(), kwh(b));
+    }
+    fields
+}
+
+/// The `Site` fields, kWh to 2 decimals and the fractions to 4 (the service's rounding).
 pub fn site_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolution>) -> Map<String, Value> {
-    let load = annual_electric_load_kwh(model);
+    let load = model.annual_electric_load_kwh();
     let mut fields = Map::new();
     let mut put = |suffix: &str, solution: &CaseSolution| {
         let kwh = onsite_renewable_kwh(model, solution);
         fields.insert(format!("annual_onsite_renewable_electricity_kwh{suffix}"), Value::from(round_to(kwh, 2)));
         let fraction = if load > 0.0 { Value::from(round_to(kwh / load, 4)) } else { Value::Null };
         fields.insert(format!("onsite_renewable_electricity_fraction_of_elec_load{suffix}"), fraction);
+        let with_grid = grid_renewable_kwh(model, solution).filter(|_| load > 0.0).map(|grid| round_to((kwh + grid) / load, 4));
+        fields.insert(format!("onsite_and_grid_renewable_electricity_fraction_of_elec_load{suffix}"), Value::from(with_grid));
     };
     put("", optimal);
     if let Some(b) = bau {

@@ -1,7 +1,7 @@
 //! The results sections of the resilience parts, in the service's shape: `Generator`, the
 //! `Outages` of the multiple-outage form (arrays nested `[duration][start][outage step]`, as
-//! the service's API returns them), the critical-load and off-grid fields of `ElectricLoad`,
-//! and the fuel-burn emissions of `Site` (tonnes = lb / 2204.62).
+//! the service's API returns them) and the critical-load and off-grid fields of `ElectricLoad`
+//! (the fuel-burn emissions of `Site` are in `emissions`).
 
 use serde_json::{json, Map, Value};
 
@@ -9,9 +9,6 @@ use crate::optimizer::lp::{CostFactors, Dispatch};
 use crate::optimizer::model::{ArrayKind, Model};
 use crate::optimizer::outputs::CostBreakdown;
 use crate::optimizer::run::{bau_outage_served_steps, CaseSolution};
-
-/// Pounds per metric tonne (the service's constant).
-pub const LB_PER_TONNE: f64 = 2204.62;
 
 fn round_to(x: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
@@ -50,24 +47,6 @@ pub fn generator_outputs(model: &Model, factors: &CostFactors, optimal: &CaseSol
         "electric_curtailed_series_kw": series(&d.generator_curtail),
         "annual_energy_produced_kwh": round_to(produced, 2),
     })
-}
-
-/// `Site` fuel-burn emissions of the generator (annual and over the analysis period).
-pub fn site_outputs(model: &Model, costs: &CostBreakdown, bau: Option<&CostBreakdown>) -> Value {
-    let mut site = Map::new();
-    let Some(g) = &model.generator else { return Value::Object(site) };
-    let years = f64::from(model.financial.analysis_years);
-    let factors = g.emissions_lb_per_gal;
-    for (name, lb_per_gal) in [("CO2", factors.co2), ("NOx", factors.nox), ("SO2", factors.so2), ("PM25", factors.pm25)] {
-        let tonnes = |c: &CostBreakdown| c.generator_fuel_gal * lb_per_gal / LB_PER_TONNE;
-        site.insert(format!("annual_emissions_from_fuelburn_tonnes_{name}"), Value::from(round_to(tonnes(costs), 4)));
-        site.insert(format!("lifecycle_emissions_from_fuelburn_tonnes_{name}"), Value::from(round_to(years * tonnes(costs), 2)));
-        if let Some(b) = bau {
-            site.insert(format!("annual_emissions_from_fuelburn_tonnes_{name}_bau"), Value::from(round_to(tonnes(b), 4)));
-            site.insert(format!("lifecycle_emissions_from_fuelburn_tonnes_{name}_bau"), Value::from(round_to(years * tonnes(b), 2)));
-        }
-    }
-    Value::Object(site)
 }
 
 /// The critical load, the business-as-usual check of the deterministic outage, and the

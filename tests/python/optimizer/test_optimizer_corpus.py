@@ -193,7 +193,7 @@ REFUSED = {
     "REopt.jl__after_tax_payback.json": THERMAL,
     "REopt.jl__chp_unavailability_outage.json": THERMAL,
     "REopt.jl__cst.json": THERMAL,
-    "REopt.jl__emissions.json": "Site.CO2_emissions_reduction_min_fraction (emissions constraints)",
+    "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__flatloads.json": THERMAL,
     "REopt.jl__ghp_inputs.json": THERMAL,
     "REopt.jl__heat_cool_energy_balance_inputs.json": THERMAL,

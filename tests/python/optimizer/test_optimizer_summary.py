@@ -152,10 +152,10 @@ def _check_declared_fields(outputs: dict[str, Any], sections: list[str]) -> None
 
 def test_every_declared_field_is_in_the_engines_results(solved: list[OptimizerResult]) -> None:
     outputs = solved[1].raw["outputs"]
-    _check_declared_fields(outputs, ["Financial", "ElectricTariff", "ElectricUtility", "ElectricLoad", "PV", "Generator"])
+    _check_declared_fields(outputs, ["Financial", "ElectricTariff", "ElectricUtility", "ElectricLoad", "PV", "Generator", "Site"])
     for array in solved[2].outputs.pv_arrays():
         assert type(array) is typed.PVOutputs and _hint_accepts(float, array.size_kw)
-    assert type(solved[1].outputs.Site) is typed.Record
+    assert type(solved[1].outputs.Site) is typed.SiteOutputs
     with pytest.raises(AttributeError, match="outputs has no 'ElectricStorage'"):
         _ = solved[0].outputs.ElectricStorage
 
@@ -189,7 +189,7 @@ def test_every_declared_field_is_in_a_live_results_body() -> None:
     classes declare for the sections it holds, with the declared types."""
     assert SCENARIO_CORPUS is not None
     raw = json.loads((SCENARIO_CORPUS / "REopt-Analysis-Scripts__response_1.json").read_text())
-    _check_declared_fields(raw["outputs"], ["Financial", "ElectricTariff", "ElectricUtility", "ElectricLoad", "PV"])
+    _check_declared_fields(raw["outputs"], ["Financial", "ElectricTariff", "ElectricUtility", "ElectricLoad", "PV", "Site"])
     row = OptimizerResult(raw).summary().row(0, named=True)
     assert row["Financial.internal_rate_of_return"] == raw["outputs"]["Financial"]["internal_rate_of_return"]
     assert row["Site.lifecycle_emissions_tonnes_CO2"] == raw["outputs"]["Site"]["lifecycle_emissions_tonnes_CO2"]

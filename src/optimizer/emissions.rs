@@ -1,0 +1,104 @@
+//! The emissions conventions shared by the program and the results: the pollutants, the
+//! present-worth factors of grid emissions and of their costs, and the business-as-usual CO2
+//! the reduction constraints compare with, as REopt.jl computes them
+//! (`src/core/reopt_inputs.jl::setup_present_worth_factors`, `src/core/bau_inputs.jl::
+//! setup_bau_emissions_inputs`, `src/constraints/emissions_constraints.jl`).
+
+use super::finance::present_worth_factor;
+use super::model::Model;
+use super::run::bau_outage_served_steps;
+
+/// Metric tonnes per pound (the service's `TONNE_PER_LB`, 1 / 2204.62).
+pub const TONNE_PER_LB: f64 = 1.0 / 2204.62;
+
+/// The pollutants in the service's order; arrays indexed by pollutant follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pollutant {
+    Co2,
+    Nox,
+    So2,
+    Pm25,
+}
+
+impl Pollutant {
+    pub const ALL: [Pollutant; 4] = [Pollutant::Co2, Pollutant::Nox, Pollutant::So2, Pollutant::Pm25];
+    /// The health pollutants (the service's "health" costs).
+    pub const HEALTH: [Pollutant; 3] = [Pollutant::Nox, Pollutant::So2, Pollutant::Pm25];
+
+    /// The name in the service's field names (`emissions_factor_series_lb_{name}_per_kwh`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pollutant::Co2 => "CO2",
+            Pollutant::Nox => "NOx",
+            Pollutant::So2 => "SO2",
+            Pollutant::Pm25 => "PM25",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The present-worth factors of one pollutant.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EmissionsPwf {
+    /// Σ_{y=1..N} (1 − decrease)^y: year-one grid pounds to lifecycle pounds (not discounted).
+    pub grid_emissions: f64,
+    /// Σ_{y=1..N} ((1 + escalation)(1 − decrease)/(1 + d_o))^y: year-one grid emissions cost.
+    pub grid_cost: f64,
+    /// Σ_{y=1..N} ((1 + escalation)/(1 + d_o))^y: year-one fuel-burn emissions cost.
+    pub onsite_cost: f64,
+}
+
+/// The factors of a pollutant from its grid decrease fraction and its cost escalation (None
+/// when the cost's escalation is not known: the cost factors are then 0 and unused).
+pub fn emissions_pwf(model: &Model, decrease: f64, escalation: Option<f64>) -> EmissionsPwf {
+    let f = &model.financial;
+    let years = f.analysis_years;
+    let discount = f.offtaker_discount_rate_fraction;
+    let escalation = escalation.unwrap_or(0.0);
+    EmissionsPwf {
+        grid_emissions: present_worth_factor(years, -decrease, 0.0),
+        grid_cost: present_worth_factor(years, (1.0 + escalation) * (1.0 - decrease) - 1.0, discount),
+        onsite_cost: present_worth_factor(years, escalation, discount),
+    }
+}
+
+/// The present-worth factors of every pollutant of a model.
+pub fn pollutant_pwfs(model: &Model) -> [EmissionsPwf; 4] {
+    let e = &model.emissions;
+    Pollutant::ALL.map(|p| emissions_pwf(model, e.decrease_fraction[p.index()], e.cost_escalation[p.index()]))
+}
+
+/// The business-as-usual CO2 (lb per year) from the grid and in total, computed before any
+/// solve as the service does: the load less the existing renewables' levelized output, none
+/// bought in the deterministic outage, negative steps (exports) counted only when
+/// `include_exported_elec_emissions_in_total`; plus the existing generator's fuel in the
+/// outage check. None without a CO2 factor series.
+pub fn bau_co2_lb_per_year(model: &Model, levelization: &[f64]) -> Option<(f64, f64)> {
+    let factors = model.emissions.grid_lb_per_kwh[Pollutant::Co2.index()].as_ref()?;
+    let existing = |t: usize| -> f64 { model.pvs.iter().zip(levelization).map(|(pv, lvl)| lvl * pv.existing_kw * pv.production_factor[t]).sum() };
+    let in_outage = |t: usize| model.single_outage.is_some_and(|(first, last)| (first..=last).contains(&t));
+    let grid: f64 = (0..model.steps())
+        .map(|t| {
+            let bought = if in_outage(t) { 0.0 } else { model.load_kw[t] - existing(t) };
+            let counted = if model.emissions.include_exported_elec_emissions_in_total { bought } else { bought.max(0.0) };
+            factors[t] * counted
+        })
+        .sum::<f64>()
+        * model.step_hours();
+    let fuel = match &model.generator {
+        Some(g) => bau_outage_served_steps(model).fuel_gal * g.emissions_lb_per_gal.co2,
+        None => 0.0,
+    };
+    Some((grid, grid + fuel))
+}
+
+/// Business-as-usual lifecycle CO2 (lb): grid pounds times the grid-emissions factor, fuel
+/// pounds times the analysis years (no decrease for fuel burned on site).
+pub fn bau_lifecycle_co2_lb(model: &Model, levelization: &[f64]) -> Option<f64> {
+    let (grid, total) = bau_co2_lb_per_year(model, levelization)?;
+    let pwf = pollutant_pwfs(model)[Pollutant::Co2.index()];
+    Some(grid * pwf.grid_emissions + f64::from(model.financial.analysis_years) * (total - grid))
+}
