@@ -203,10 +203,10 @@ pub fn output_kw(turbine: &mut Turbine, hub_height_m: f64, resource: &[ResourceA
     if steps == 0 || resource.iter().any(|r| r.steps() != steps || r.temperature_c.len() != steps || r.pressure_atm.len() != steps) {
         return Err("the wind resource needs columns of one non-zero length".into());
     }
-    let skipped = if steps % 8784 == 0 {
+    let skipped = if steps.is_multiple_of(8784) {
         let per_hour = steps / 8784;
         LEAP_DAY_START_HOUR * per_hour..(LEAP_DAY_START_HOUR + 24) * per_hour
-    } else if steps % HOURS == 0 {
+    } else if steps.is_multiple_of(HOURS) {
         0..0
     } else {
         return Err(format!("invalid number of wind resource records ({steps}): must be a whole multiple of 8760"));
