@@ -21,6 +21,8 @@
 //! References: NREL System Advisor Model, SSC `windpower` module (github.com/NREL/ssc);
 //! REopt.jl `src/core/production_factor.jl` for the inputs and the normalisation by turbine size.
 
+use serde::{Deserialize, Serialize};
+
 use super::SizeClass;
 use super::POWER_CURVE_SPEEDS_M_PER_S;
 
@@ -42,7 +44,7 @@ const HOURS: usize = 8760;
 const LEAP_DAY_START_HOUR: usize = 1416;
 
 /// The resource at one height: one value per time step in each column.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ResourceAtHeight {
     /// Measurement height (m above ground).
     pub height_m: f64,

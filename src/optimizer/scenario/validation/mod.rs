@@ -9,7 +9,7 @@
 //! rule, the offending value and a message in the live service's wording where it has one;
 //! messages show values as Python's `repr`/`str` would (`value`).
 
-mod cross;
+pub mod cross;
 mod fields;
 mod rules;
 mod urdb;
