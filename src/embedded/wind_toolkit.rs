@@ -1,4 +1,4 @@
-//! `GET /api/wind-toolkit/v2/wind/wtk-srw-download`: a synthetic, labelled WIND Toolkit site-year
+//! The WIND Toolkit SRW download route (`Endpoint::WindToolkitSrw`): a synthetic, labelled site-year
 //! in SRW (`services::wind_toolkit::srw`), deterministic per site (its toolkit grid cell, or its
 //! 0.02° cell outside the grid), year and height. Bad parameters answer 400 with the service's
 //! `errors` list; the gateway has already checked the key and the limits.

@@ -1,4 +1,4 @@
-//! The WIND Toolkit's SRW download (`GET /api/wind-toolkit/v2/wind/wtk-srw-download`), the
+//! The WIND Toolkit's SRW download (`Endpoint::WindToolkitSrw`, the path REopt.jl asks), the
 //! wind resource the optimizer service downloads for a Wind section without a production factor:
 //! parameters and their validation (shared by the client and the embedded endpoint), the query
 //! in the service's form (`lat`, `lon`, `hubheight`, `year`; the key is the transport's), the
