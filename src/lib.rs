@@ -34,3 +34,4 @@ pub mod runtime;
 pub mod services;
 pub mod spec;
 pub mod transport;
+pub mod wind;

@@ -57,7 +57,7 @@ PY_LAYERS = [
 ]
 
 # Bottom to top: a part may use the parts below it, never one above.
-LAYERS = ["error", "calendar", "geodesy", "places", "redact", "limits", "spec", "files", "runtime", "formats", "pvwatts", "optimizer", "transport", "services", "embedded", "python", "lib"]
+LAYERS = ["error", "calendar", "geodesy", "places", "redact", "limits", "spec", "files", "runtime", "formats", "pvwatts", "wind", "optimizer", "transport", "services", "embedded", "python", "lib"]
 
 USE = re.compile(r"\b(crate|super)((?:::[A-Za-z_][A-Za-z0-9_]*)+)")
 

@@ -268,6 +268,32 @@ def optimizer_simulated_load(
 ) -> PendingCall[SimulatedLoad]:
     """Validates every parameter at once, asks the service for the load and parses it."""
 
+class WindResource:
+    """A site-year of wind resource; the Python side turns `table()` into a polars frame."""
+    @property
+    def location_id(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def year(self) -> int | None: ...
+    @property
+    def latitude(self) -> float | None: ...
+    @property
+    def longitude(self) -> float | None: ...
+    @property
+    def heights_m(self) -> list[float]: ...
+    def table(self) -> _ArrowStream: ...
+
+def wind_toolkit_srw(
+    client: Transport,
+    lat: object,
+    lon: object,
+    hubheight: object = None,
+    year: object = None,
+    trace: bool = False,
+) -> PendingCall[WindResource]:
+    """Validates every parameter at once, asks the WIND Toolkit for the site-year and parses it."""
+
 def simulate_outages(
     critical_load_kw: list[float],
     renewable_kw: list[float],
@@ -633,9 +659,10 @@ OPTIMIZER_REFERENCE_YEAR: Final[int]
 def optimizer_resolve(
     client: Transport, urdb_client: Transport, scenario: _Mapping[str, Any], cache_dir: str | _PathLike[str] | None = None, trace: bool = False
 ) -> PendingCall[dict[str, Any]]:
-    """The scenario document with its reference load and URDB rate replaced by their data,
-    fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
-    service's, `urdb_client` the rate database's."""
+    """The scenario document with its reference load and URDB rate replaced by their data, and a
+    Wind section's production factor computed on the WIND Toolkit resource, fetched once and kept
+    under `cache_dir` (None keeps nothing). `client` is the developer network's (optimizer load,
+    WIND Toolkit), `urdb_client` the rate database's."""
 def optimizer_validate_scenario(scenario: object) -> list[tuple[str, str, str, str, object, str]]:
     """Every problem of an optimizer scenario given as plain Python data (as JSON would decode it),
     as `(section, field, path, rule, value, message)` rows in the validator's order; `value` is the

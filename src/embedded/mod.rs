@@ -17,6 +17,7 @@ pub mod station_weather;
 pub mod status;
 pub mod technical_potential;
 pub mod weather_gen;
+pub mod wind_toolkit;
 
 pub use faults::{FaultConfig, FaultKind};
 pub use server::LocalService;

@@ -19,7 +19,7 @@ use super::gateway::{check_key, find_key, gateway_error, GatewayCode};
 use super::reply::ServiceReply;
 use super::request_body::buffered;
 use super::state::{lock, query_pairs, reply_response, AuthenticatedKey, ServiceConfig, ServiceState};
-use super::{climate, optimizer, pv, solar, status, technical_potential};
+use super::{climate, optimizer, pv, solar, status, technical_potential, wind_toolkit};
 use crate::error::{Error, Result};
 use crate::formats::Format;
 use crate::spec::routes::{served_routes, Served, DOWNLOAD_FILES_PREFIX};
@@ -43,6 +43,7 @@ pub fn router(state: Arc<ServiceState>) -> Router {
             Served::OptimizerResults => get(optimizer::http::handle_results),
             Served::OptimizerSimulatedLoad => get(optimizer::http::handle_simulated_load),
             Served::UtilityRates => get(optimizer::http::handle_utility_rates),
+            Served::WindToolkitSrw => get(wind_toolkit::handle),
             Served::TechnicalPotentialConfig => get(technical_potential::handle_config),
             Served::TechnicalPotentialJob => {
                 get(technical_potential::handle_job_get).post(technical_potential::handle_job_post).delete(technical_potential::handle_job_delete)

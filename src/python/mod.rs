@@ -27,6 +27,7 @@ pub mod optimizer_result;
 pub mod optimizer_solve;
 pub mod pending;
 pub mod validation;
+pub mod wind;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -51,6 +52,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<optimizer::PySimulatedLoad>()?;
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::simulate_outages, m)?)?;
+    m.add_class::<wind::PyWindResource>()?;
+    m.add_function(wrap_pyfunction!(wind::wind_toolkit_srw, m)?)?;
     m.add_class::<optimizer_result::PyResultDocument>()?;
     m.add_function(wrap_pyfunction!(optimizer_solve::optimizer_solve, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer_solve::set_highs_location, m)?)?;

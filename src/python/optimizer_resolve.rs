@@ -1,6 +1,6 @@
 //! Binding of `Scenario.resolve` (`services::optimizer::resolve`): the scenario's dict in, the
-//! resolved document out as plain Python values; the load and the rate are fetched in Rust, each
-//! through its own client.
+//! resolved document out as plain Python values; the load, the rate and the wind resource are
+//! fetched in Rust, each through its client.
 
 use std::path::PathBuf;
 
@@ -12,9 +12,10 @@ use super::convert::{py_to_json, JsonDocument};
 use crate::services::optimizer::resolve::{resolve, Sources};
 use crate::services::simulated_load::REFERENCE_YEAR;
 
-/// The scenario document with its reference load and URDB rate replaced by their data,
-/// fetched once and kept under `cache_dir` (None keeps nothing). `client` is the optimizer
-/// service's, `urdb_client` the rate database's.
+/// The scenario document with its reference load and URDB rate replaced by their data, and a
+/// Wind section's production factor computed on the WIND Toolkit resource, fetched once and kept
+/// under `cache_dir` (None keeps nothing). `client` is the developer network's (optimizer load,
+/// WIND Toolkit), `urdb_client` the rate database's.
 ///
 /// Returns a `PyPendingCall` of `JsonDocument`.
 #[pyfunction]

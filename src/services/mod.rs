@@ -14,4 +14,5 @@ pub mod raw;
 pub mod simulated_load;
 pub mod solar;
 pub mod technical_potential;
+pub mod wind_toolkit;
 pub mod optimizer;

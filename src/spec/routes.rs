@@ -35,8 +35,8 @@ impl RouteProfile {
 /// The spec's limit groups; each has its own throttle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ServiceClass {
-    /// Dataset query v1/v2 and estimators v6 and v8 share one hourly window per key
-    /// (`limits::KEY_REQUESTS_PER_HOUR`).
+    /// Dataset query v1/v2, estimators v6 and v8 and the WIND Toolkit's SRW download (all the
+    /// developer network's) share one hourly window per key (`limits::KEY_REQUESTS_PER_HOUR`).
     Solar,
     /// Climate download in csv: a minimum interval, a daily window and a cap in flight
     /// (`limits::CLIMATE_CSV_*`, `limits::CLIMATE_IN_FLIGHT`).
@@ -90,6 +90,8 @@ const TECHNICAL_POTENTIAL_ROOT: &str = "/api/opencarto";
 const TECHNICAL_POTENTIAL_TAIL: &str = "v1/technical-potential";
 /// The embedded service's own endpoints (not in the spec): `status.<format>` and `outbox.json`.
 const LOCAL_ROOT: &str = "/api/local/v1";
+/// The WIND Toolkit's site-year in SAM's resource format (the path REopt.jl asks).
+const WIND_TOOLKIT_SRW_PATH: &str = "/api/wind-toolkit/v2/wind/wtk-srw-download";
 /// The Utility Rate Database (its own host).
 const UTILITY_RATES_PATH: &str = "/utility_rates";
 /// Where the embedded service's file host serves finished download zips (`<id>.zip`; no key).
@@ -109,6 +111,8 @@ pub enum Endpoint {
     OptimizerSimulatedLoad,
     /// The Utility Rate Database API (its own host: the client's `urdb_base_url`).
     UtilityRates,
+    /// The WIND Toolkit's SRW download (wind resource of one site and year).
+    WindToolkitSrw,
     TechnicalPotentialConfig { explorer: String },
     TechnicalPotentialJob { explorer: String },
     /// The embedded service's own status endpoint (not part of the spec).
@@ -134,6 +138,7 @@ impl Endpoint {
             }
             Endpoint::OptimizerSimulatedLoad => format!("{}/simulated_load/", optimizer_root(profile)),
             Endpoint::UtilityRates => UTILITY_RATES_PATH.to_owned(),
+            Endpoint::WindToolkitSrw => WIND_TOOLKIT_SRW_PATH.to_owned(),
             Endpoint::TechnicalPotentialConfig { explorer } => {
                 format!("{TECHNICAL_POTENTIAL_ROOT}/{}/{TECHNICAL_POTENTIAL_TAIL}/config", segment(explorer))
             }
@@ -158,7 +163,7 @@ impl Endpoint {
                 ("dataset", dataset, is_identifier, "letters, digits and '-'"),
                 ("format", format, is_identifier, "json or csv"),
             ],
-            Endpoint::OptimizerJob | Endpoint::OptimizerSimulatedLoad | Endpoint::UtilityRates => Vec::new(),
+            Endpoint::OptimizerJob | Endpoint::OptimizerSimulatedLoad | Endpoint::UtilityRates | Endpoint::WindToolkitSrw => Vec::new(),
             Endpoint::OptimizerResults { run_uuid } => {
                 vec![("run_uuid", run_uuid, is_uuid, "a UUID such as 2f1c5e0a-7b3d-4c2e-9a41-0d8e6b7f5c13")]
             }
@@ -183,7 +188,9 @@ impl Endpoint {
         match self {
             Endpoint::DataQuery { .. } => Payload::DataQuery,
             Endpoint::PvEstimator { .. } | Endpoint::PvEstimatorV8 { .. } => Payload::PvEstimate,
+            // A site-year of SRW is ~0.3 MB of CSV: the cap of a climate CSV site-year.
             Endpoint::ClimateDownload { format, .. } if format == "csv" => Payload::ClimateCsv,
+            Endpoint::WindToolkitSrw => Payload::ClimateCsv,
             Endpoint::ClimateDownload { .. } => Payload::ClimateRequest,
             // Simulated loads are one 8,760–35,040-value series; a rate's schedules and tiers are
             // a few hundred kB: both fit the optimizer's cap.
@@ -201,7 +208,7 @@ impl Endpoint {
     /// The throttle group this endpoint's requests count against.
     pub fn service_class(&self) -> ServiceClass {
         match self {
-            Endpoint::DataQuery { .. } | Endpoint::PvEstimator { .. } | Endpoint::PvEstimatorV8 { .. } => {
+            Endpoint::DataQuery { .. } | Endpoint::PvEstimator { .. } | Endpoint::PvEstimatorV8 { .. } | Endpoint::WindToolkitSrw => {
                 ServiceClass::Solar
             }
             Endpoint::ClimateDownload { format, .. } if format == "csv" => ServiceClass::ClimateCsv,
@@ -220,7 +227,7 @@ impl Endpoint {
 
 /// Every endpoint name `from_name` knows, with its path arguments (for the message that lists
 /// them when a name is unknown).
-pub const ENDPOINT_NAMES: [(&str, &[&str]); 10] = [
+pub const ENDPOINT_NAMES: [(&str, &[&str]); 11] = [
     ("data_query", &["version", "format"]),
     ("pv_estimator", &["format"]),
     ("climate_download", &["dataset", "format"]),
@@ -228,6 +235,7 @@ pub const ENDPOINT_NAMES: [(&str, &[&str]); 10] = [
     ("optimizer_results", &["run_uuid"]),
     ("optimizer_simulated_load", &[]),
     ("utility_rates", &[]),
+    ("wind_toolkit_srw", &[]),
     ("technical_potential_config", &["explorer"]),
     ("technical_potential_job", &["explorer"]),
     ("local_status", &["format"]),
@@ -256,6 +264,7 @@ impl Endpoint {
             "optimizer_results" => Endpoint::OptimizerResults { run_uuid: need("run_uuid")? },
             "optimizer_simulated_load" => Endpoint::OptimizerSimulatedLoad,
             "utility_rates" => Endpoint::UtilityRates,
+            "wind_toolkit_srw" => Endpoint::WindToolkitSrw,
             "technical_potential_config" => Endpoint::TechnicalPotentialConfig { explorer: need("explorer")? },
             "technical_potential_job" => Endpoint::TechnicalPotentialJob { explorer: need("explorer")? },
             "local_status" => Endpoint::LocalStatus { format: need("format")? },
@@ -334,6 +343,7 @@ pub enum Served {
     OptimizerResults,
     OptimizerSimulatedLoad,
     UtilityRates,
+    WindToolkitSrw,
     TechnicalPotentialConfig,
     TechnicalPotentialJob,
 }
@@ -346,6 +356,7 @@ pub fn served_routes() -> Vec<(String, Served)> {
         (format!("{DATA_QUERY_ROOT}/{{file}}"), Served::DataQuery),
         (format!("{DOWNLOAD_FILES_PREFIX}{{file}}"), Served::DownloadFile),
         (UTILITY_RATES_PATH.to_owned(), Served::UtilityRates),
+        (WIND_TOOLKIT_SRW_PATH.to_owned(), Served::WindToolkitSrw),
         (format!("{TECHNICAL_POTENTIAL_ROOT}/{{explorer}}/{TECHNICAL_POTENTIAL_TAIL}/config"), Served::TechnicalPotentialConfig),
         (format!("{TECHNICAL_POTENTIAL_ROOT}/{{explorer}}/{TECHNICAL_POTENTIAL_TAIL}"), Served::TechnicalPotentialJob),
     ];
@@ -456,6 +467,7 @@ mod tests {
             (Endpoint::OptimizerResults { run_uuid: uuid }, Served::OptimizerResults),
             (Endpoint::OptimizerSimulatedLoad, Served::OptimizerSimulatedLoad),
             (Endpoint::UtilityRates, Served::UtilityRates),
+            (Endpoint::WindToolkitSrw, Served::WindToolkitSrw),
             (Endpoint::TechnicalPotentialConfig { explorer: "rede".into() }, Served::TechnicalPotentialConfig),
             (Endpoint::TechnicalPotentialJob { explorer: "rede".into() }, Served::TechnicalPotentialJob),
         ];

@@ -59,6 +59,10 @@ def _load_frame(core: _core.SimulatedLoad) -> pl.DataFrame:
     return to_polars(core.table())
 
 
+def _wind_frame(core: _core.WindResource) -> pl.DataFrame:
+    return to_polars(core.table())
+
+
 class OptimizerResult(ResultDocument):
     """A run in whatever state it is: ``status``, ``messages`` (info, warnings, errors),
     ``inputs``, ``outputs`` (attribute access, typed for the common fields:
@@ -397,6 +401,48 @@ class _OptimizerBase:
             time_steps_per_hour, self._handle.trace(),
         )
 
+    def _wind_resource(
+        self, latitude: float, longitude: float, *, hub_height: int = 100, year: int = 2012
+    ) -> Call[pl.DataFrame]:
+        """A site-year of the WIND Toolkit [1]_ at one height, as the optimizer service downloads it
+        for a Wind section without production (its SRW download): a polars frame of
+        ``temperature_c`` (°C), ``pressure_atm`` (atm), ``wind_speed_m_per_s`` (m/s) and
+        ``wind_direction_deg`` (degrees from north), one row per hour from 1 January. Every
+        parameter is checked first (`ParameterError` listing every problem, nothing sent).
+
+        Parameters
+        ----------
+        latitude : float
+            Site latitude (degrees north).
+        longitude : float
+            Site longitude (degrees east).
+        hub_height : int, default 100
+            Height above ground (m): 10, 40, 60, 80, 100, 120, 140, 160 or 200.
+        year : int, default 2012
+            2007 to 2014 (the optimizer service asks for 2012).
+
+        Returns
+        -------
+        polars.DataFrame
+            The four columns above, one row per time step of the file.
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range (every problem listed, nothing sent).
+        ApiError
+            The service refused the request (a site outside the toolkit).
+
+        References
+        ----------
+        .. [1] C. Draxl et al., "The Wind Integration National Dataset (WIND) Toolkit", Applied
+           Energy 151, 355-366, 2015.
+        """
+        return core_call(
+            _wind_frame, _core.wind_toolkit_srw,
+            self._handle.transport, latitude, longitude, hub_height, year, self._handle.trace(),
+        )
+
     def _urdb_rate(self, label: str) -> Call[dict[str, Any]]:
         """The full rate object of a Utility Rate Database [1]_ label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate.
@@ -461,6 +507,7 @@ class OptimizerService(_OptimizerBase):
     simulated_load = blocking(_OptimizerBase._simulated_load)
     urdb_rate = blocking(_OptimizerBase._urdb_rate)
     urdb_rate_by_name = blocking(_OptimizerBase._urdb_rate_by_name)
+    wind_resource = blocking(_OptimizerBase._wind_resource)
 
 
 @async_twin_of(OptimizerService)
@@ -474,3 +521,4 @@ class AsyncOptimizerService(_OptimizerBase):
     simulated_load = awaitable(_OptimizerBase._simulated_load)
     urdb_rate = awaitable(_OptimizerBase._urdb_rate)
     urdb_rate_by_name = awaitable(_OptimizerBase._urdb_rate_by_name)
+    wind_resource = awaitable(_OptimizerBase._wind_resource)

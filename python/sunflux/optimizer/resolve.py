@@ -11,6 +11,15 @@ local solves fetches each input once.
   ``urdb_response`` from the Utility Rate Database API; the label stays as a note of where the
   rate came from. A scenario that already holds a ``urdb_response`` keeps it, as the service uses
   it first.
+- A sized ``Wind`` section (``max_kw`` > 0 or unset) without ``production_factor_series`` gets
+  the one the service computes: SAM's windpower model of the service's turbine for
+  ``size_class`` (or the class it picks from the average of ``loads_kw``) on the section's own
+  ``wind_meters_per_sec``, ``wind_direction_degrees``, ``temperature_celsius`` and
+  ``pressure_atmospheres`` when all four are given, else on the WIND Toolkit's 2012 resource at
+  the class's hub height (or the two toolkit heights around it), fetched with
+  ``client.optimizer.wind_resource``; hourly values divided by the turbine's size and repeated
+  to ``Settings.time_steps_per_hour``. A site outside the toolkit's grid raises the service's
+  ``ParameterError``.
 
 Cache: one JSON file per input under ``cache_dir`` (default `default_cache_dir()`), named by the
 SHA-256 of its key: the service's base URL and every input of the request, never the API key.
@@ -73,13 +82,13 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
     -------
     Scenario
         A copy with ``ElectricLoad.loads_kw`` (kW, one value per time step) in place of the
-        reference building load and ``ElectricTariff.urdb_response`` in place of the rate's
-        label or names.
+        reference building load, ``ElectricTariff.urdb_response`` in place of the rate's
+        label or names, and ``Wind.production_factor_series`` (kW/kW, one value per time step).
 
     Raises
     ------
     ParameterError
-        The load or tariff reference is incomplete.
+        The load or tariff reference is incomplete, or the Wind site is outside the WIND Toolkit.
     ApiError
         The service refused a request (an unknown building type or rate).
     """

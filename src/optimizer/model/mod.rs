@@ -387,7 +387,7 @@ impl<'a> Reader<'a> {
             let sized = wind.get("max_kw").and_then(Value::as_f64).is_none_or(|kw| kw > 0.0);
             if sized && !is_given(wind.get("production_factor_series")) {
                 self.unsupported.push(
-                    "Wind without production_factor_series (the local optimizer has no wind resource data or turbine model: give Wind.production_factor_series)".into(),
+                    "Wind without production_factor_series (Scenario.resolve(client) computes it from the WIND Toolkit resource with the service's turbine model, or give Wind.production_factor_series)".into(),
                 );
             }
             if wind.get("production_incentive_per_kwh").and_then(Value::as_f64).is_some_and(|v| v > 0.0) {

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value};
 
 use super::{pv_costs, sector_defaults, FilledDefault, Reader};
+use crate::wind::SizeClass;
 
 /// What reading a PV array needs from the rest of the scenario.
 #[derive(Debug, Clone, Copy)]
@@ -419,20 +420,7 @@ impl Reader<'_> {
 }
 
 /// The service's default wind cost for a size class ($/kW): given, or chosen by the average
-/// load (≤ 12.5 kW residential, ≤ 100 commercial, ≤ 1000 medium, else large).
+/// load (`wind::SizeClass::of`; an unknown name costs as a large turbine).
 pub fn wind_size_class_cost(size_class: &str, load_kw: &[f64]) -> f64 {
-    let average = load_kw.iter().sum::<f64>() / load_kw.len().max(1) as f64;
-    let class = match size_class {
-        "" if average <= 12.5 => "residential",
-        "" if average <= 100.0 => "commercial",
-        "" if average <= 1000.0 => "medium",
-        "" => "large",
-        given => given,
-    };
-    match class {
-        "residential" => 7692.0,
-        "commercial" => 5776.0,
-        "medium" => 3807.0,
-        _ => 2896.0,
-    }
+    SizeClass::of(size_class, load_kw).unwrap_or(SizeClass::Large).installed_cost_per_kw()
 }

@@ -118,7 +118,7 @@ fn site(document: &Value) -> Result<(f64, f64)> {
 }
 
 /// `Settings.time_steps_per_hour` as Python's `int(value or 1)` reads a number.
-fn steps_per_hour(document: &Value) -> i64 {
+pub(super) fn steps_per_hour(document: &Value) -> i64 {
     #[allow(clippy::cast_possible_truncation, reason = "a step count, truncated toward zero as int() does")]
     let steps = section(document, "Settings").and_then(|s| s.get("time_steps_per_hour")).and_then(|value| match value {
         Value::Number(number) => number.as_i64().or_else(|| number.as_f64().map(|f| f.trunc() as i64)),

@@ -2,7 +2,10 @@
 //! data (`services::optimizer::references`) replaced by the data, each input fetched once and
 //! kept in the disk cache (`services::optimizer::cache`) so that a sweep of hundreds of local
 //! solves fetches each input once. The load comes from the optimizer service's load endpoint,
-//! the rate from the Utility Rate Database, each through its own client's `ServiceHandle`.
+//! the rate from the Utility Rate Database, each through its own client's `ServiceHandle`; a
+//! Wind section without production gets the service's production factor
+//! (`services::optimizer::wind_production`), on the WIND Toolkit resource fetched through the
+//! load's client (the same developer network) and cached per site, height and year.
 
 use std::path::PathBuf;
 
@@ -12,12 +15,17 @@ use super::cache::DiskCache;
 use super::references::{self, RateReference};
 use crate::optimizer::scenario::text::python_repr;
 use super::urdb;
+use super::wind_production::{wind_need, with_wind_production, WindSource};
 use crate::error::{Error, Result};
 use crate::services::handle::ServiceHandle;
 use crate::services::simulated_load::request::fetch_load_answer;
 use crate::services::simulated_load::validate_simulated_load;
+use crate::services::wind_toolkit::request::fetch_wind_resource;
+use crate::services::wind_toolkit::WindToolkitQuery;
+use crate::wind::turbine::ResourceAtHeight;
 
-/// The clients `resolve` asks: the optimizer service's (`load`) and the rate database's (`rates`).
+/// The clients `resolve` asks: the developer network's (`load`: the optimizer's load endpoint
+/// and the WIND Toolkit) and the rate database's (`rates`).
 pub struct Sources {
     pub load: ServiceHandle,
     pub rates: ServiceHandle,
@@ -33,7 +41,43 @@ fn service(handle: &ServiceHandle) -> Value {
 pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) -> Result<Value> {
     let cache = DiskCache::new(cache);
     let document = resolve_load(&sources.load, &cache, document).await?;
-    resolve_rate(&sources.rates, &cache, document).await
+    let document = resolve_rate(&sources.rates, &cache, document).await?;
+    resolve_wind(&sources.load, &cache, document).await
+}
+
+async fn resolve_wind(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
+    let Some(need) = wind_need(&document)? else { return Ok(document) };
+    let resource = match &need.source {
+        WindSource::Given(resource) => vec![resource.clone()],
+        WindSource::Toolkit(queries) => {
+            let mut columns = Vec::with_capacity(queries.len());
+            for query in queries {
+                columns.push(toolkit_resource(handle, cache, query).await?);
+            }
+            columns
+        }
+    };
+    with_wind_production(document, &need, &resource)
+}
+
+/// The WIND Toolkit's resource at one height, from the cache or the service.
+async fn toolkit_resource(handle: &ServiceHandle, cache: &DiskCache, query: &WindToolkitQuery) -> Result<ResourceAtHeight> {
+    let key = Map::from_iter([
+        ("service".to_owned(), service(handle)),
+        ("latitude".to_owned(), Value::from(query.latitude)),
+        ("longitude".to_owned(), Value::from(query.longitude)),
+        ("hubheight".to_owned(), Value::from(query.hub_height_m)),
+        ("year".to_owned(), Value::from(query.year)),
+    ]);
+    let entry = cache.entry("wind_resource", key);
+    if let Some(resource) = entry.read().and_then(|value| serde_json::from_value::<ResourceAtHeight>(value).ok()) {
+        return Ok(resource);
+    }
+    let heights = fetch_wind_resource(handle, query).await?.at_heights().map_err(Error::Parse)?;
+    let wanted = f64::from(query.hub_height_m);
+    let resource = heights.iter().find(|r| r.height_m == wanted).or(heights.first()).cloned().ok_or_else(|| Error::Parse("the SRW file has no resource".into()))?;
+    entry.write(&serde_json::to_value(&resource).map_err(|e| Error::Parse(e.to_string()))?)?;
+    Ok(resource)
 }
 
 async fn resolve_load(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {

@@ -156,8 +156,9 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 
 #: Valid real scenarios whose only parts outside the local optimizer were those of issues #17
 #: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
-#: outages, Wind with a production factor, off grid): after ``resolve`` against the embedded
-#: service and its rate stand-in they must solve locally.
+#: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
+#: Toolkit resource): after ``resolve`` against the embedded service and its rate stand-in they
+#: must solve locally.
 RESOLVABLE = (
     "REopt_API__handle_reopt_error.json",
     "REopt_API__off_grid_defaults.json",
@@ -169,12 +170,13 @@ RESOLVABLE = (
     "REopt.jl__multiple_pvs.json",
     "REopt.jl__net_metering.json",
     "REopt.jl__subhourly_with_urdb.json",
+    "REopt.jl__wind_outages.json",
     "REopt-Analysis-Scripts__post_1.json",
     "REopt-Analysis-Scripts__pv_retail.json",
+    "REopt-Analysis-Scripts__wind_battery_hospital.json",
 )
 
 THERMAL = "(section)"  # heating, cooling, CHP, GHP, thermal storage and the like: out of scope
-NO_WIND_RESOURCE = "Wind without production_factor_series"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
@@ -184,7 +186,7 @@ REFUSED = {
     "REopt_API__chp_defaults_post.json": THERMAL,
     "REopt_API__existing_boiler.json": THERMAL,
     "REopt_API__hybrid_ghp.json": THERMAL,
-    "REopt_API__off_grid_validations.json": NO_WIND_RESOURCE,
+    "REopt_API__off_grid_validations.json": "PV and Wind with different operating_reserve_required_fraction off grid",
     "REopt_API__outage.json": "CHP (section); Financial.third_party_ownership=true",
     "REopt_API__sector_defaults_post.json": THERMAL,
     "REopt_API__steamturbine_defaults_post.json": THERMAL,
@@ -200,8 +202,6 @@ REFUSED = {
     "REopt.jl__off_grid.json": "PV.production_incentive_per_kwh (production-based incentives)",
     "REopt.jl__re_emissions_with_thermal.json": THERMAL,
     "REopt.jl__thermal_storage.json": THERMAL,
-    "REopt.jl__wind_outages.json": NO_WIND_RESOURCE,
-    "REopt-Analysis-Scripts__wind_battery_hospital.json": NO_WIND_RESOURCE,
 }
 
 

@@ -1,12 +1,18 @@
 //! The rules across sections: required sections, the sections an off-grid run may hold, loads
 //! that inherit the electric load's reference building, sections that need a field of
-//! another, heating loads that need an existing boiler, and the resilience window against the
-//! outage durations.
+//! another, heating loads that need an existing boiler, the resilience window against the
+//! outage durations, and a Wind site the service would look up in the WIND Toolkit.
 
 use super::fields::show;
-use super::value::{greater, py_max, Value};
+use super::value::{greater, py_max, Num, Value};
 use super::{Context, Outcome, Report, Shown};
 use crate::optimizer::scenario::schema::schema;
+use crate::wind::grid::in_toolkit;
+
+/// The Wind inputs that, all given, spare the service the WIND Toolkit download.
+pub const WIND_RESOURCE_SERIES: [&str; 4] = ["wind_meters_per_sec", "wind_direction_degrees", "temperature_celsius", "pressure_atmospheres"];
+/// The service's message for a Wind site outside the WIND Toolkit grid.
+pub const NOT_IN_WIND_TOOLKIT: &str = "latitude/longitude not in the WindToolkit database. Cannot retrieve wind resource data.";
 
 pub(crate) fn check_presence(report: &mut Report<'_>, scenario: &Value, context: &Context) {
     let table = schema();
@@ -70,6 +76,7 @@ pub(crate) fn check_cross_section<'a>(report: &mut Report<'a>, scenario: &'a Val
             format!("A heating load ({}) needs an ExistingBoiler section (with fuel_cost_per_mmbtu) to serve it in the business-as-usual case.", heating.join(", ")),
         );
     }
+    check_wind_site(report, scenario);
     let resilience = section(scenario, "Site").and_then(|site| site.get("min_resil_time_steps"));
     let durations = section(scenario, "ElectricUtility").and_then(|utility| utility.get("outage_durations")).and_then(Value::as_list);
     let (Some(resilience), Some(durations)) = (resilience, durations) else { return Ok(()) };
@@ -82,4 +89,32 @@ pub(crate) fn check_cross_section<'a>(report: &mut Report<'a>, scenario: &'a Val
         report.add("Site", "Site", "min_resil_time_steps", "cross_section", Shown::Input(resilience), message);
     }
     Ok(())
+}
+
+/// A sized Wind section (`max_kw` > 0, default 1e9) with neither a production factor nor all
+/// four resource series needs the WIND Toolkit: the site must lie in its grid
+/// (`wind::grid`), as the service checks before it downloads.
+fn check_wind_site(report: &mut Report<'_>, scenario: &Value) {
+    let Some(wind) = section(scenario, "Wind") else { return };
+    let sized = wind.get("max_kw").and_then(float).is_none_or(|kw| kw > 0.0);
+    let has_resource = WIND_RESOURCE_SERIES.iter().all(|name| given_in(Some(wind), name));
+    if !sized || has_resource || given_in(Some(wind), "production_factor_series") {
+        return;
+    }
+    let site = section(scenario, "Site");
+    let coordinate = |name: &str| site.and_then(|site| site.get(name)).and_then(float);
+    let (Some(latitude), Some(longitude)) = (coordinate("latitude"), coordinate("longitude")) else { return };
+    if !in_toolkit(latitude, longitude) {
+        report.add("Wind", "Wind", "Site", "wind_toolkit", Shown::Nothing, NOT_IN_WIND_TOOLKIT.into());
+    }
+}
+
+/// A number as a float (a huge int by its approximation).
+fn float(value: &Value) -> Option<f64> {
+    #[allow(clippy::cast_precision_loss, reason = "compared with 0 or projected: any int is fine as a float")]
+    match value.number()? {
+        Num::Int(int) => Some(int as f64),
+        Num::Float(float) => Some(float),
+        Num::Big { approx, .. } => approx,
+    }
 }

@@ -9,7 +9,7 @@
 //! rule, the offending value and a message in the live service's wording where it has one;
 //! messages show values as Python's `repr`/`str` would (`value`).
 
-mod cross;
+pub mod cross;
 mod fields;
 mod rules;
 mod urdb;
@@ -281,6 +281,25 @@ mod tests {
         let mut scenario = base();
         scenario[section] = values;
         scenario
+    }
+
+    /// The service looks a sized Wind site up in the WIND Toolkit grid unless the scenario gives
+    /// the production factor or all four resource series.
+    #[test]
+    fn a_wind_site_outside_the_wind_toolkit_is_refused() {
+        let message = cross::NOT_IN_WIND_TOOLKIT.to_owned();
+        let refused = ("Wind.Site".to_owned(), "wind_toolkit".to_owned(), message);
+        assert_eq!(problems(with("Wind", json!({}))), [], "Golden, Colorado is in the grid");
+        let mut honolulu = with("Wind", json!({"size_class": "commercial"}));
+        honolulu["Site"] = json!({"latitude": 21.3, "longitude": -157.85});
+        assert_eq!(problems(honolulu.clone()), [refused]);
+        honolulu["Wind"] = json!({"max_kw": 0});
+        assert_eq!(problems(honolulu.clone()), [], "an unsized Wind needs no resource");
+        honolulu["Wind"] = json!({"production_factor_series": vec![0.3; 8760]});
+        assert_eq!(problems(honolulu.clone()), []);
+        let series: serde_json::Map<String, serde_json::Value> = cross::WIND_RESOURCE_SERIES.iter().map(|name| ((*name).to_owned(), json!(vec![1.0; 8760]))).collect();
+        honolulu["Wind"] = serde_json::Value::Object(series);
+        assert_eq!(problems(honolulu), []);
     }
 
     #[test]
