@@ -5,15 +5,20 @@
 use super::{supply_terms, Case, CostFactors, Layout, LinearProgram, RowKind, SizeChoice};
 use crate::optimizer::model::Model;
 
-/// Off grid, per step: the operating reserve required (the load's share of what is served, the
-/// renewables' share of their output to load) is at most what the battery (its charge above the
-/// minimum and its spare power), the renewables (their unused output, less their own share) and
-/// the generator (its spare capacity above its output, curtailed output included) hold.
+/// Off grid, per step: the operating reserve required (the load's share of what is served, each
+/// renewable array's own share of its output to load) is at most what the battery (its charge
+/// above the minimum and its spare power), the renewables (their unused output, less their own
+/// share) and the generator (its spare capacity above its output, curtailed output included) hold.
+///
+/// The arrays share one `pv_load` series, yet each array's share applies to its own flows. That
+/// needs no flow per array: array i adds f_i·load_i to the requirement and can provide up to
+/// (1 − f_i)·(production_i − load_i), so its net is load_i − (1 − f_i)·production_i, where
+/// load_i enters with coefficient 1 whatever f_i is. Summed over the arrays this is
+/// pv_load − Σ_i (1 − f_i)·production_i, as REopt.jl's per-technology rows reach at their best.
 pub(super) fn add_operating_reserves(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, case: &Case) {
     let Some(off_grid) = &model.off_grid else { return };
     let steps = model.steps();
     let dt = model.step_hours();
-    let renewable_share = model.pvs.first().map_or(0.0, |pv| pv.operating_reserve_required_fraction);
     let battery = match (&model.storage, layout.storage_kw, layout.storage_kwh, layout.discharge, layout.soc) {
         (Some(s), Some(kw), Some(kwh), Some(discharge), Some(soc)) => Some((s, kw, kwh, discharge, soc)),
         _ => None,
@@ -25,13 +30,14 @@ pub(super) fn add_operating_reserves(lp: &mut LinearProgram, layout: &mut Layout
         let mut terms: Vec<(usize, f64)> = supply_terms(layout, t, off_grid.load_reserve_fraction).collect();
         let mut rhs = 0.0;
         if let Some(pv_load) = layout.pv_load {
-            // share·pv_load + (1 − share)·pv_load − (1 − share)·Σ production
+            // pv_load − Σ_i (1 − f_i)·production_i
             terms.push((pv_load + t, 1.0));
             for (i, pv) in model.pvs.iter().enumerate() {
+                let unreserved = 1.0 - pv.operating_reserve_required_fraction;
                 let production_per_kw = pv.production_factor[t] * factors.levelization[i];
-                rhs += (1.0 - renewable_share) * production_per_kw * pv.existing_kw;
+                rhs += unreserved * production_per_kw * pv.existing_kw;
                 if let Some(new) = layout.pv_new[i] {
-                    terms.push((new, -(1.0 - renewable_share) * production_per_kw));
+                    terms.push((new, -unreserved * production_per_kw));
                 }
             }
         }

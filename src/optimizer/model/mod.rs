@@ -553,7 +553,6 @@ impl<'a> Reader<'a> {
         if let Some(wind) = self.read_wind(steps_per_hour, &base_load, off_grid) {
             pvs.push(wind);
         }
-        self.check_shared_flows(&pvs, off_grid);
         let existing_pv: Vec<f64> = (0..steps).map(|t| pvs.iter().map(|pv| pv.existing_kw * pv.production_factor[t]).sum()).collect();
         let critical_load_kw = self.read_critical_load(&base_load, steps_per_hour, off_grid, &existing_pv);
         let load_kw = self.net_load_adjustment(base_load, &pvs);

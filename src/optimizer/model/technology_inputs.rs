@@ -145,15 +145,6 @@ impl Reader<'_> {
         pvs
     }
 
-    /// The renewable arrays (PV and Wind) share their flows to load and storage: off grid their
-    /// operating reserve share must agree (their export and curtailment flags may differ).
-    pub(super) fn check_shared_flows(&mut self, arrays: &[Pv], off_grid: bool) {
-        let reserve = |pv: &Pv| pv.operating_reserve_required_fraction;
-        if off_grid && arrays.windows(2).any(|pair| reserve(&pair[0]) != reserve(&pair[1])) {
-            self.unsupported.push("PV and Wind with different operating_reserve_required_fraction off grid".into());
-        }
-    }
-
     fn read_pv(&mut self, map: &Map<String, Value>, index: usize, default_name: String, engine: Option<&[f64]>, context: ArrayContext) -> Option<Pv> {
         let ArrayContext { steps_per_hour, annual_kwh, off_grid } = context;
         let s = "PV";

@@ -64,10 +64,16 @@ pub fn load_extras(model: &Model, optimal: &CaseSolution, load: &mut Map<String,
     let dt = model.step_hours();
     let met: Vec<f64> = (0..steps).map(|t| d.onsite_to_load(t)).collect();
     let total: f64 = model.critical_load_kw.iter().sum();
-    let share = model.pvs.first().map_or(0.0, |pv| pv.operating_reserve_required_fraction);
-    let required: Vec<f64> = (0..steps).map(|t| share * d.pv_load[t] + off_grid.load_reserve_fraction * met[t]).collect();
+    let reserve_fractions: Vec<f64> = model.pvs.iter().map(|pv| pv.operating_reserve_required_fraction).collect();
+    let arrays = || d.pv_by_array.iter().zip(&reserve_fractions);
+    let required: Vec<f64> = (0..steps)
+        .map(|t| arrays().map(|(flows, f)| f * flows.to_load[t]).sum::<f64>() + off_grid.load_reserve_fraction * met[t])
+        .collect();
     let provided: Vec<f64> = (0..steps)
-        .map(|t| d.battery_reserve[t] + (1.0 - share) * (d.pv_production[t] - d.pv_load[t]).max(0.0) + (d.generator_kw - d.generator_load[t] - d.generator_curtail[t]).max(0.0))
+        .map(|t| {
+            let renewables: f64 = arrays().map(|(flows, f)| (1.0 - f) * (flows.to_storage[t] + flows.curtailed[t]).max(0.0)).sum();
+            d.battery_reserve[t] + renewables + (d.generator_kw - d.generator_load[t] - d.generator_curtail[t]).max(0.0)
+        })
         .collect();
     load.insert("offgrid_load_met_series_kw".into(), series(&met));
     load.insert("offgrid_load_met_fraction".into(), Value::from(round_to(if total > 0.0 { met.iter().sum::<f64>() / total } else { 1.0 }, 6)));

@@ -162,6 +162,7 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 RESOLVABLE = (
     "REopt_API__handle_reopt_error.json",
     "REopt_API__off_grid_defaults.json",
+    "REopt_API__off_grid_validations.json",
     "REopt_API__pv_batt_emissions.json",
     "REopt_API__pv_cost_update.json",
     "REopt.jl__backup_reliability_reopt_inputs.json",
@@ -186,7 +187,6 @@ REFUSED = {
     "REopt_API__chp_defaults_post.json": THERMAL,
     "REopt_API__existing_boiler.json": THERMAL,
     "REopt_API__hybrid_ghp.json": THERMAL,
-    "REopt_API__off_grid_validations.json": "PV and Wind with different operating_reserve_required_fraction off grid",
     "REopt_API__outage.json": "CHP (section); Financial.third_party_ownership=true",
     "REopt_API__sector_defaults_post.json": THERMAL,
     "REopt_API__steamturbine_defaults_post.json": THERMAL,

@@ -389,3 +389,35 @@ fn an_outage_microgrid_runs_its_generator_at_its_turndown_or_not_at_all() {
     let fuel: f64 = output.iter().map(|kw| g.fuel_slope_gal_per_kwh * kw + g.fuel_intercept_gal_per_hour).sum();
     assert!(close(outage.fuel_gal, fuel, 1e-9), "{} vs {fuel}", outage.fuel_gal);
 }
+
+/// Our own: off grid, PV and Wind with their own operating reserve shares (25 % and 50 %, the
+/// service's defaults), fixed sizes, and a battery sized by the optimizer. In every step the
+/// reserve required is the load's 10 % of what is served plus each array's share of its own
+/// output to load, and the reserve provided covers it (the service's per-technology rows).
+#[test]
+fn off_grid_arrays_reserve_each_their_own_share() {
+    let wind: Vec<f64> = (0..8760).map(|hour| 0.3 + 0.2 * ((hour % 24) as f64 / 24.0 * std::f64::consts::TAU).cos()).collect();
+    let scenario = json!({
+        "Settings": {"time_steps_per_hour": 1, "off_grid_flag": true},
+        "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
+        "ElectricLoad": {"loads_kw": vec![5.0; 8760], "year": 2022},
+        "PV": {"min_kw": 30, "max_kw": 30, "production_factor_series": daytime_production()},
+        "Wind": {"min_kw": 40, "max_kw": 40, "size_class": "commercial", "production_factor_series": wind},
+        "ElectricStorage": {"max_kw": 100, "max_kwh": 400},
+    });
+    let model = model(&scenario);
+    let shares: Vec<f64> = model.pvs.iter().map(|array| array.operating_reserve_required_fraction).collect();
+    assert_eq!(shares, vec![0.25, 0.5]);
+    let (_, body) = solve_model(&model);
+    let pv_to_load = numbers(&body["PV"]["electric_to_load_series_kw"]);
+    let wind_to_load = numbers(&body["Wind"]["electric_to_load_series_kw"]);
+    let met = numbers(&body["ElectricLoad"]["offgrid_load_met_series_kw"]);
+    let required = numbers(&body["ElectricLoad"]["offgrid_annual_oper_res_required_series_kwh"]);
+    let provided = numbers(&body["ElectricLoad"]["offgrid_annual_oper_res_provided_series_kwh"]);
+    assert!(wind_to_load.iter().sum::<f64>() > 0.0 && pv_to_load.iter().sum::<f64>() > 0.0);
+    for t in 0..8760 {
+        let expected = 0.1 * met[t] + 0.25 * pv_to_load[t] + 0.5 * wind_to_load[t];
+        assert!(close(required[t], expected, 1e-5), "step {t}: required {} vs {expected}", required[t]);
+        assert!(provided[t] >= required[t] - 1e-5, "step {t}: provided {} < required {}", provided[t], required[t]);
+    }
+}
