@@ -20,6 +20,12 @@ local solves fetches each input once.
   ``client.optimizer.wind_resource``; hourly values divided by the turbine's size and repeated
   to ``Settings.time_steps_per_hour``. A site outside the toolkit's grid raises the service's
   ``ParameterError``.
+- Each ``PV`` array without ``production_factor_series`` gets the one the service computes: the
+  PV estimator v8's hourly AC output of a 1 kW system (W / 1000) with the array's ``tilt``,
+  ``azimuth``, ``module_type``, ``array_type``, ``losses`` (× 100), ``dc_ac_ratio``, ``gcr``,
+  ``inv_eff`` (× 100), ``radius`` and ``timeframe=hourly``, REopt.jl's defaults for what the array
+  leaves out, on the data set the solar dataset query makes the service pick (NSRDB within 20
+  miles, else the nearest); repeated to ``Settings.time_steps_per_hour``.
 
 Cache: one JSON file per input under ``cache_dir`` (default `default_cache_dir()`), named by the
 SHA-256 of its key: the service's base URL and every input of the request, never the API key.
@@ -83,7 +89,8 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
     Scenario
         A copy with ``ElectricLoad.loads_kw`` (kW, one value per time step) in place of the
         reference building load, ``ElectricTariff.urdb_response`` in place of the rate's
-        label or names, and ``Wind.production_factor_series`` (kW/kW, one value per time step).
+        label or names, and ``PV.production_factor_series`` and ``Wind.production_factor_series``
+        (kW/kW, one value per time step).
 
     Raises
     ------

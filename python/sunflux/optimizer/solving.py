@@ -3,8 +3,9 @@ binaries): no HTTP, no polling, the same engine the embedded service runs.
 
 Only data the scenario holds is used. Where the service would fetch something (a reference
 load, a URDB rate, PV or Wind production), `solve` refuses with `ParameterError` naming it:
-`Scenario.resolve(client)` brings the load, the rate and ``Wind.production_factor_series``,
-and ``PV.production_factor_series`` comes from `sunflux.pvwatts` or the estimator.
+`Scenario.resolve(client)` brings the load, the rate and the PV and Wind
+``production_factor_series`` as the service computes them (or give them, e.g. from
+`sunflux.pvwatts`).
 """
 
 from __future__ import annotations

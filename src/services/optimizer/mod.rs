@@ -1,11 +1,13 @@
 //! The optimizer service, free of Python: a job's submission, its results read as a run state,
 //! the run loop (submit, then poll with `services::poll::Backoff`), the Utility Rate Database
 //! lookups, the results frame as Arrow, and `Scenario.resolve` (the reference load, the rate
-//! and the Wind production factor fetched or computed into the scenario, through a disk cache). The scenario facts it shares with the
+//! and the PV and Wind production factors fetched or computed into the scenario, through a disk
+//! cache). The scenario facts it shares with the
 //! engine and the embedded service (schema, validation) live in `optimizer::scenario`.
 
 pub mod answer;
 pub mod cache;
+pub mod pv_production;
 pub mod references;
 pub mod request;
 pub mod resolve;

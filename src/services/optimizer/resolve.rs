@@ -5,7 +5,9 @@
 //! the rate from the Utility Rate Database, each through its own client's `ServiceHandle`; a
 //! Wind section without production gets the service's production factor
 //! (`services::optimizer::wind_production`), on the WIND Toolkit resource fetched through the
-//! load's client (the same developer network) and cached per site, height and year.
+//! load's client (the same developer network) and cached per site, height and year; each PV
+//! array without production gets the estimator v8's output on the data set the service would
+//! pick (`services::optimizer::pv_production`), cached per array's parameters.
 
 use std::path::PathBuf;
 
@@ -14,12 +16,19 @@ use serde_json::{Map, Value};
 use super::cache::DiskCache;
 use super::references::{self, RateReference};
 use crate::optimizer::scenario::text::python_repr;
+use super::pv_production::{dataset_choice, pv_needs, with_pv_production, PvNeed};
 use super::urdb;
 use super::wind_production::{wind_need, with_wind_production, WindSource};
 use crate::error::{Error, Result};
 use crate::services::handle::ServiceHandle;
 use crate::services::simulated_load::request::fetch_load_answer;
+use crate::formats::Format;
+use crate::services::pv_estimator::request::request_estimate;
+use crate::services::pv_estimator::v8::{validate_estimate_v8, RawEstimateV8};
 use crate::services::simulated_load::validate_simulated_load;
+use crate::services::solar::request::query_stations;
+use crate::services::solar::{DataQueryParams, QueryVersion};
+use crate::transport::Endpoint;
 use crate::services::wind_toolkit::request::fetch_wind_resource;
 use crate::services::wind_toolkit::WindToolkitQuery;
 use crate::wind::turbine::ResourceAtHeight;
@@ -42,7 +51,40 @@ pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) 
     let cache = DiskCache::new(cache);
     let document = resolve_load(&sources.load, &cache, document).await?;
     let document = resolve_rate(&sources.rates, &cache, document).await?;
-    resolve_wind(&sources.load, &cache, document).await
+    let document = resolve_wind(&sources.load, &cache, document).await?;
+    resolve_pv(&sources.load, &cache, document).await
+}
+
+async fn resolve_pv(handle: &ServiceHandle, cache: &DiskCache, mut document: Value) -> Result<Value> {
+    for need in pv_needs(&document)? {
+        let mut key = Map::from_iter([("service".to_owned(), service(handle))]);
+        key.extend(need.pairs.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))));
+        let entry = cache.entry("pv_production", key);
+        let hourly = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
+            Some(hourly) => hourly,
+            None => {
+                let hourly = estimate_pv(handle, &need).await?;
+                entry.write(&Value::from(hourly.clone()))?;
+                hourly
+            }
+        };
+        document = with_pv_production(document, need.index, &hourly);
+    }
+    Ok(document)
+}
+
+/// The estimator v8's hourly AC output (kW per kW) for one array, on the data set the dataset
+/// query makes the service pick.
+async fn estimate_pv(handle: &ServiceHandle, need: &PvNeed) -> Result<Vec<f64>> {
+    let stations = DataQueryParams { lat: need.latitude, lon: need.longitude, radius: need.radius, all: false, version: QueryVersion::V2, format: Format::Json };
+    let (answer, _) = query_stations(handle.clone(), stations).await?;
+    let mut pairs = need.pairs.clone();
+    pairs.push(("dataset".to_owned(), dataset_choice(&answer)?.to_owned()));
+    let params = validate_estimate_v8(&RawEstimateV8::from_query(&pairs, Format::Json)).map_err(Error::Parameter)?;
+    let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let (estimate, _) = request_estimate(handle.clone(), Endpoint::PvEstimatorV8 { format: "json".into() }, query, Format::Json).await?;
+    let hourly = estimate.hourly.ok_or_else(|| Error::Parse("the estimator's answer has no hourly output".into()))?;
+    Ok(hourly.series.ac.iter().map(|watts| watts / 1000.0).collect())
 }
 
 async fn resolve_wind(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {

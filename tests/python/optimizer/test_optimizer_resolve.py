@@ -187,3 +187,22 @@ def test_declining_block_rate_fills_the_first_block_before_the_cheaper_one(clien
         expected += 0.14 * min(kwh, 20_000) + 0.10 * max(kwh - 20_000, 0)
         start += 24 * days
     assert energy == pytest.approx(expected, abs=0.05), "block 2 at $0.10 only after 20,000 kWh at $0.14"
+
+
+def test_resolve_fills_pv_production_from_the_estimator_as_the_service_asks(service: sf.LocalService, tmp_path: Any) -> None:
+    """A PV array without production gets the estimator v8's hourly AC of a 1 kW system with
+    REopt.jl's parameters, on the data set the dataset query picks; cached like the other inputs."""
+    client = service.client()
+    scenario = building_scenario(blended_annual_energy_rate=0.1, blended_annual_demand_rate=5.0).with_pv(pv(name="roof", tilt=25.0, losses=0.1))
+    before = service.hits()
+    resolved = scenario.resolve(client, cache_dir=tmp_path)
+    asked = {path for path, n in service.hits().items() if n != before.get(path, 0)}
+    assert asked == {"/api/optimizer/stable/simulated_load/", "/api/solar/data_query/v2.json", "/api/pv-estimator/v8.json"}
+    factor = resolved.to_dict()["PV"]["production_factor_series"]
+    params = {"lat": 39.74, "lon": -105.17, "tilt": 25, "system_capacity": 1, "azimuth": 180, "module_type": 0, "array_type": 1,
+              "losses": 10, "dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96, "radius": 0, "timeframe": "hourly", "dataset": "nsrdb"}
+    estimate = client.request("GET", "pv_estimator_v8", args={"format": "json"}, params=params).json()
+    assert factor == [watts / 1000 for watts in estimate["outputs"]["ac"]]
+    assert 0.1 < sum(factor) / 8760 < 0.3, "a plausible capacity factor"
+    after = service.hits()
+    assert scenario.resolve(client, cache_dir=tmp_path) == resolved and service.hits() == after, "the second resolve fetched nothing"
