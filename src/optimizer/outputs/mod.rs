@@ -381,7 +381,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
     if let Value::Object(map) = &mut financial {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
-        map.extend(emissions::financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c)));
+        map.extend(emissions::financial_outputs(model, &run.factors, (&run.optimal, &optimal), bau.as_ref().map(|(s, c)| (*s, c))));
     }
     outputs.insert("Financial".into(), financial);
     let mut tariff = tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
