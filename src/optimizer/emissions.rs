@@ -102,3 +102,47 @@ pub fn bau_lifecycle_co2_lb(model: &Model, levelization: &[f64]) -> Option<f64> 
     let pwf = pollutant_pwfs(model)[Pollutant::Co2.index()];
     Some(grid * pwf.grid_emissions + f64::from(model.financial.analysis_years) * (total - grid))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::optimizer::model::from_scenario;
+    use serde_json::json;
+
+    fn flat_model(utility: serde_json::Value) -> Model {
+        let scenario = json!({
+            "Site": {"latitude": 40.0, "longitude": -105.0},
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 10.0},
+            "ElectricUtility": utility,
+            "Financial": {"analysis_years": 20, "offtaker_discount_rate_fraction": 0.08, "NOx_cost_escalation_rate_fraction": 0.02},
+        });
+        from_scenario(&scenario, &[]).expect("supported")
+    }
+
+    /// The factors are the service's geometric sums, y = 1..N.
+    #[test]
+    fn present_worth_factors_are_the_sums_they_stand_for() {
+        let model = flat_model(json!({"emissions_factor_series_lb_NOx_per_kwh": 0.01, "emissions_factor_NOx_decrease_fraction": 0.03}));
+        let pwf = pollutant_pwfs(&model)[Pollutant::Nox.index()];
+        let sum = |ratio: f64| (1..=20).map(|y| ratio.powi(y)).sum::<f64>();
+        assert!((pwf.grid_emissions - sum(0.97)).abs() < 1e-9);
+        assert!((pwf.grid_cost - sum(1.02 * 0.97 / 1.08)).abs() < 1e-9);
+        assert!((pwf.onsite_cost - sum(1.02 / 1.08)).abs() < 1e-9);
+        // A series left out keeps the service's default decrease, echoed only when given.
+        let co2 = pollutant_pwfs(&model)[Pollutant::Co2.index()];
+        assert!((co2.grid_emissions - sum(1.0 - crate::optimizer::model::EMISSIONS_DECREASE_DEFAULT)).abs() < 1e-9);
+        assert!(!model.filled_defaults.iter().any(|f| f.field == "emissions_factor_CO2_decrease_fraction"));
+    }
+
+    /// 10 kW all year at 1 lb/kWh is 87,600 lb; a 100-hour outage buys nothing.
+    #[test]
+    fn business_as_usual_co2_is_the_load_times_the_factors() {
+        let model = flat_model(json!({"emissions_factor_series_lb_CO2_per_kwh": 1.0}));
+        assert_eq!(bau_co2_lb_per_year(&model, &[]), Some((87600.0, 87600.0)));
+        let outage = flat_model(json!({"emissions_factor_series_lb_CO2_per_kwh": 1.0, "outage_start_time_step": 101, "outage_end_time_step": 200}));
+        let (grid, _) = bau_co2_lb_per_year(&outage, &[]).expect("CO2 series");
+        assert!((grid - 86600.0).abs() < 1e-6);
+        assert_eq!(bau_co2_lb_per_year(&flat_model(json!({})), &[]), None);
+    }
+}

@@ -1,8 +1,8 @@
 //! Emissions results in the service's shape, recomputed from a solution's dispatch as REopt.jl
 //! `src/constraints/emissions_constraints.jl` defines them and `src/results/site.jl`,
 //! `electric_utility.jl` and `financial.jl` report them: `ElectricUtility` grid emissions,
-//! `Site` totals and fuel burn, `Site.lifecycle_emissions_reduction_CO2_fraction` and the
-//! `Financial` climate and health costs, each with its `_bau` twin. A pollutant without a
+//! `Site` totals and fuel burn, `Site.lifecycle_emissions_reduction_CO2_fraction`, the
+//! `Financial` climate and health costs, each with its `_bau` twin, and the breakeven CO2 cost. A pollutant without a
 //! given grid series (the service's outside data) reports null where its grid part is needed.
 
 use serde_json::{Map, Value};
@@ -125,15 +125,40 @@ pub fn site_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: 
     fields
 }
 
-/// `Financial.lifecycle_emissions_cost_climate` and `_health` (2 decimals) and their `_bau` twins.
-pub fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
+/// `Financial.lifecycle_emissions_cost_climate` and `_health` (2 decimals) and their `_bau`
+/// twins, and `breakeven_cost_of_emissions_reduction_per_tonne_CO2` where the service writes it.
+pub fn financial_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
     let money = |x: Option<f64>| Value::from(x.map(|v| round_to(v, 2)));
     let mut fields = Map::new();
-    fields.insert("lifecycle_emissions_cost_climate".into(), money(optimal.lifecycle_emissions_cost_climate));
-    fields.insert("lifecycle_emissions_cost_health".into(), money(optimal.lifecycle_emissions_cost_health));
+    fields.insert("lifecycle_emissions_cost_climate".into(), money(optimal.1.lifecycle_emissions_cost_climate));
+    fields.insert("lifecycle_emissions_cost_health".into(), money(optimal.1.lifecycle_emissions_cost_health));
     if let Some(b) = bau {
-        fields.insert("lifecycle_emissions_cost_climate_bau".into(), money(b.lifecycle_emissions_cost_climate));
-        fields.insert("lifecycle_emissions_cost_health_bau".into(), money(b.lifecycle_emissions_cost_health));
+        fields.insert("lifecycle_emissions_cost_climate_bau".into(), money(b.1.lifecycle_emissions_cost_climate));
+        fields.insert("lifecycle_emissions_cost_health_bau".into(), money(b.1.lifecycle_emissions_cost_health));
+        if let Some(breakeven) = breakeven_cost_per_tonne_co2(model, factors, optimal, b) {
+            fields.insert("breakeven_cost_of_emissions_reduction_per_tonne_CO2".into(), Value::from(breakeven));
+        }
     }
     fields
+}
+
+/// The year-one CO2 cost ($/t) that would bring the npv to 0 with everything else held, as the
+/// service's `combine_results`: only when the npv without modelled climate costs is negative,
+/// −npv / (pwf_grid_cost · Δ grid annual tonnes + pwf_onsite_cost · Δ fuel-burn annual tonnes),
+/// the tonnes as reported (None without the CO2 series or when nothing is reduced).
+pub fn breakeven_cost_per_tonne_co2(model: &Model, factors: &CostFactors, optimal: Solved, bau: Solved) -> Option<f64> {
+    let e = &model.emissions;
+    let mut npv = round_to(bau.1.lcc - optimal.1.lcc, 2);
+    if e.climate_in_objective {
+        npv -= bau.1.lifecycle_emissions_cost_climate? - optimal.1.lifecycle_emissions_cost_climate?;
+    }
+    if npv >= 0.0 {
+        return None;
+    }
+    let years = f64::from(model.financial.analysis_years);
+    let co2 = Pollutant::Co2.index();
+    let (opt, base) = (tonnes(model, factors, &pounds_of(model, optimal)), tonnes(model, factors, &pounds_of(model, bau)));
+    let pwf = factors.emissions[co2];
+    let denominator = pwf.grid_cost * (base.grid[co2]? - opt.grid[co2]?) / years + pwf.onsite_cost * (base.fuel[co2] - opt.fuel[co2]) / years;
+    (denominator != 0.0).then(|| -npv / denominator)
 }

@@ -4,8 +4,8 @@
 //! defaults this optimizer filled.
 //!
 //! Only what this optimizer computes is reported: grid emissions and the grid's renewable share
-//! without their given factor series are null rather than made up (`emissions`, `renewables`). The pro forma (payback, IRR, cash flows) and the LCOE are in
-//! `cash_flows`.
+//! without their given factor series are null rather than made up (`emissions`, `renewables`).
+//! The pro forma (payback, IRR, cash flows) and the LCOE are in `cash_flows`.
 
 use serde_json::{json, Map, Value};
 
@@ -377,11 +377,12 @@ fn money(x: f64) -> Value {
 pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let optimal = cost_breakdown(model, &run.factors, &run.optimal);
     let bau = run.bau.as_ref().map(|b| (b, cost_breakdown(model, &run.factors, b)));
+    let solved_bau = bau.as_ref().map(|(s, c)| (*s, c));
     let mut outputs = Map::new();
     let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
     if let Value::Object(map) = &mut financial {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
-        map.extend(emissions::financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c)));
+        map.extend(emissions::financial_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau));
     }
     outputs.insert("Financial".into(), financial);
     let mut tariff = tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
@@ -391,14 +392,13 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     outputs.insert("ElectricTariff".into(), tariff);
     let mut utility = utility_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s));
     if let Value::Object(map) = &mut utility {
-        map.extend(emissions::utility_outputs(model, &run.factors, (&run.optimal, &optimal), bau.as_ref().map(|(s, c)| (*s, c))));
+        map.extend(emissions::utility_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau));
         map.extend(renewables::utility_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     }
     outputs.insert("ElectricUtility".into(), utility);
     let mut load = load_outputs(model);
     resilience::load_extras(model, &run.optimal, &mut load);
     outputs.insert("ElectricLoad".into(), Value::Object(load));
-    let solved_bau = bau.as_ref().map(|(s, c)| (*s, c));
     let mut site = emissions::site_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau);
     site.extend(renewables::site_renewable_outputs(model, &run.optimal, bau.as_ref().map(|(s, _)| *s)));
     outputs.insert("Site".into(), Value::Object(site));

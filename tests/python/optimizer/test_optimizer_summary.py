@@ -212,7 +212,7 @@ from typing import Any, assert_type
 import polars as pl
 import sunflux.optimizer as so
 from sunflux.optimizer.jobs import OptimizerResult
-from sunflux.optimizer.outputs import PVOutputs, Record
+from sunflux.optimizer.outputs import PVOutputs, SiteOutputs
 
 
 def read(result: OptimizerResult) -> None:
@@ -226,7 +226,10 @@ def read(result: OptimizerResult) -> None:
     assert_type(result.outputs.ElectricTariff.year_one_bill_before_tax_bau, float | None)
     assert_type(result.outputs.ElectricLoad.load_series_kw, list[float])
     assert_type(result.outputs.pv_arrays(), list[PVOutputs])
-    assert_type(result.outputs.Site, Record)
+    assert_type(result.outputs.Site, SiteOutputs)
+    assert_type(result.outputs.Site.lifecycle_emissions_tonnes_CO2, float | None)
+    assert_type(result.outputs.ElectricUtility.annual_emissions_tonnes_NOx_bau, float | None)
+    assert_type(result.outputs.Site.annual_emissions_from_fuelburn_tonnes_CO2, float)
     assert_type(result.outputs.Financial.simple_payback_years, float)
     assert_type(result.outputs.Financial.offtaker_annual_free_cashflows, list[float])
     assert_type(result.outputs.PV.lcoe_per_kwh, float)

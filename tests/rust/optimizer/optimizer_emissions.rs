@@ -101,7 +101,9 @@ fn check_emissions_identities(body: &Value) {
 }
 
 /// "Emissions and Renewable Energy Percent", case 2 (CO2 reduction of exactly 80 %, exports
-/// counted in neither total): the reduction met (atol 1e-3), the identities, and no fuel burn.
+/// counted in neither total): the reduction met (atol 1e-3), the identities, no fuel burn, a
+/// breakeven CO2 cost ≥ 0, and the case's round trip: with the sizes fixed at the optimum and
+/// that cost in the objective, the breakeven is the cost given (rtol 0.001).
 #[test]
 fn emissions_reduction_target_of_eighty_percent() {
     let mut scenario = elec_only();
@@ -117,6 +119,20 @@ fn emissions_reduction_target_of_eighty_percent() {
     let bau_tonnes = run.factors.bau_lifecycle_co2_lb.expect("CO2 series given") * TONNE_PER_LB;
     assert!(close(bau_tonnes, number(&body, "Site", "lifecycle_emissions_tonnes_CO2_bau"), 1e-6, 0.01));
     assert!(model.emissions.has_co2_bounds());
+    let breakeven = number(&body, "Financial", "breakeven_cost_of_emissions_reduction_per_tonne_CO2");
+    assert!(breakeven >= 0.0);
+    let new_pv = number(&body, "PV", "size_kw") - 10.0;
+    scenario["PV"]["min_kw"] = json!(new_pv);
+    scenario["PV"]["max_kw"] = json!(new_pv);
+    for (field, size) in [("kw", number(&body, "ElectricStorage", "size_kw")), ("kwh", number(&body, "ElectricStorage", "size_kwh"))] {
+        scenario["ElectricStorage"][format!("min_{field}")] = json!(size);
+        scenario["ElectricStorage"][format!("max_{field}")] = json!(size);
+    }
+    scenario["Financial"]["CO2_cost_per_tonne"] = json!(breakeven);
+    scenario["Settings"] = json!({"include_climate_in_objective": true});
+    let (_, _, priced) = solve(&scenario);
+    let again = number(&priced, "Financial", "breakeven_cost_of_emissions_reduction_per_tonne_CO2");
+    assert!(close(again, breakeven, 0.001, 0.0), "{again} vs {breakeven}");
 }
 
 /// "Emissions and Renewable Energy Percent", case 1 (renewable electricity of exactly 80 %
