@@ -1,44 +1,15 @@
-//! The emissions conventions shared by the program and the results: the pollutants, the
+//! The emissions conventions shared by the program and the results: the
 //! present-worth factors of grid emissions and of their costs, and the business-as-usual CO2
 //! the reduction constraints compare with, as REopt.jl computes them
 //! (`src/core/reopt_inputs.jl::setup_present_worth_factors`, `src/core/bau_inputs.jl::
 //! setup_bau_emissions_inputs`, `src/constraints/emissions_constraints.jl`).
 
 use super::finance::present_worth_factor;
-use super::model::Model;
+use super::model::{Model, Pollutant};
 use super::run::bau_outage_served_steps;
 
 /// Metric tonnes per pound (the service's `TONNE_PER_LB`, 1 / 2204.62).
 pub const TONNE_PER_LB: f64 = 1.0 / 2204.62;
-
-/// The pollutants in the service's order; arrays indexed by pollutant follow it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pollutant {
-    Co2,
-    Nox,
-    So2,
-    Pm25,
-}
-
-impl Pollutant {
-    pub const ALL: [Pollutant; 4] = [Pollutant::Co2, Pollutant::Nox, Pollutant::So2, Pollutant::Pm25];
-    /// The health pollutants (the service's "health" costs).
-    pub const HEALTH: [Pollutant; 3] = [Pollutant::Nox, Pollutant::So2, Pollutant::Pm25];
-
-    /// The name in the service's field names (`emissions_factor_series_lb_{name}_per_kwh`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Pollutant::Co2 => "CO2",
-            Pollutant::Nox => "NOx",
-            Pollutant::So2 => "SO2",
-            Pollutant::Pm25 => "PM25",
-        }
-    }
-
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// The present-worth factors of one pollutant.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -17,7 +17,8 @@
 //! ```
 
 use super::{load_target, supply_terms, Case, CostFactors, Expression, Layout, LinearProgram, RowKind};
-use crate::optimizer::emissions::{Pollutant, TONNE_PER_LB};
+use crate::optimizer::emissions::TONNE_PER_LB;
+use crate::optimizer::model::Pollutant;
 use crate::optimizer::model::Model;
 
 /// The grid purchase of step t: load target − on-site supply + grid to storage (0 without the grid).

@@ -15,8 +15,36 @@ use serde_json::{Map, Value};
 
 use super::{FilledDefault, Reader};
 use crate::calendar::HOURS_PER_YEAR;
-use crate::optimizer::emissions::Pollutant;
 use crate::optimizer::scenario::given as is_given;
+
+/// The pollutants in the service's order; arrays indexed by pollutant follow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pollutant {
+    Co2,
+    Nox,
+    So2,
+    Pm25,
+}
+
+impl Pollutant {
+    pub const ALL: [Pollutant; 4] = [Pollutant::Co2, Pollutant::Nox, Pollutant::So2, Pollutant::Pm25];
+    /// The health pollutants (the service's "health" costs).
+    pub const HEALTH: [Pollutant; 3] = [Pollutant::Nox, Pollutant::So2, Pollutant::Pm25];
+
+    /// The name in the service's field names (`emissions_factor_series_lb_{name}_per_kwh`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Pollutant::Co2 => "CO2",
+            Pollutant::Nox => "NOx",
+            Pollutant::So2 => "SO2",
+            Pollutant::Pm25 => "PM25",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
 
 /// The service's default annual decrease of a given grid emissions series
 /// (`EMISSIONS_DECREASE_DEFAULTS` of REopt.jl, the same for all four).

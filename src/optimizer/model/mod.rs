@@ -39,7 +39,7 @@ pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
 
-pub use emissions_inputs::{Emissions, EMISSIONS_DECREASE_DEFAULT};
+pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
 pub use tariff_inputs::GridLimits;
 pub use technology_inputs::{wind_size_class_cost, ArrayKind, Pv, PvIncentives, SpaceLimit, Storage};
 

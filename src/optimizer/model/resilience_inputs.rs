@@ -16,7 +16,7 @@
 use serde_json::{Map, Value};
 
 use crate::optimizer::model::{FilledDefault, Reader};
-use crate::optimizer::emissions::Pollutant;
+use super::emissions_inputs::Pollutant;
 use crate::optimizer::scenario::text::service_bool;
 
 /// Higher heating value of diesel the service uses unless given (kWh per gallon).

@@ -8,7 +8,8 @@
 use serde_json::{Map, Value};
 
 use super::CostBreakdown;
-use crate::optimizer::emissions::{Pollutant, TONNE_PER_LB};
+use crate::optimizer::emissions::TONNE_PER_LB;
+use crate::optimizer::model::Pollutant;
 use crate::optimizer::lp::emissions::lifecycle_emissions_cost;
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::Model;
