@@ -43,6 +43,18 @@ pub fn levelization_factor(years: u32, escalation: f64, discount: f64, degradati
     }
 }
 
+/// Present-worth factor of a production-based incentive paid for `years` years, at the
+/// owner's discount rate `discount` (REopt.jl `production_incentives`). A degrading producer
+/// (PV, `Some(g)`) takes the service's `annuity_escalation`, which sums years 1..=years+1 with
+/// the degradation starting in year 2: `Σ_{y=1..years+1} (1−g)^(y−1) / (1+d)^y`; one that
+/// does not degrade (Wind, `None`) the plain annuity `Σ_{y=1..years} 1 / (1+d)^y`.
+pub fn production_incentive_pwf(years: u32, degradation: Option<f64>, discount: f64) -> f64 {
+    match degradation {
+        Some(g) => (1..=years + 1).map(|y| (1.0 - g).powi(y as i32 - 1) / (1.0 + discount).powi(y as i32)).sum(),
+        None => present_worth_factor(years, 0.0, discount),
+    }
+}
+
 /// The MACRS schedule for `macrs_option_years` (0 = no depreciation).
 pub fn macrs_schedule(option_years: u32) -> &'static [f64] {
     match option_years {
@@ -242,6 +254,15 @@ mod tests {
         let direct: f64 = (1..=25).map(|y| (1.017f64 / 1.0624).powi(y)).sum();
         assert!((present_worth_factor(25, 0.017, 0.0624) - direct).abs() < 1e-9);
         assert_eq!(present_worth_factor(20, 0.05, 0.05), 20.0);
+    }
+
+    #[test]
+    fn production_incentive_pwf_sums_one_more_year_for_a_degrading_producer() {
+        // One year of incentive: PV counts years 1 and 2 (the service's annuity_escalation), Wind year 1.
+        let pv = production_incentive_pwf(1, Some(0.005), 0.1);
+        assert!((pv - (1.0 / 1.1 + 0.995 / 1.21)).abs() < 1e-12);
+        assert!((production_incentive_pwf(1, None, 0.1) - 1.0 / 1.1).abs() < 1e-12);
+        assert!(production_incentive_pwf(7, Some(0.005), 0.0638) > production_incentive_pwf(1, None, 0.0638));
     }
 
     #[test]

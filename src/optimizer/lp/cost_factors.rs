@@ -8,7 +8,7 @@ use crate::optimizer::finance::{
     self, effective_cost, incentive_cost_segments, CostSegment, RegionIncentive, Replacement, TaxTreatment,
 };
 use crate::optimizer::model::resilience_inputs::Generator;
-use crate::optimizer::model::{Model, Pv, Storage};
+use crate::optimizer::model::{ArrayKind, Model, Pv, Storage};
 
 /// Present-worth factors and per-unit present costs of one model.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +23,8 @@ pub struct CostFactors {
     pub owner_after_tax: f64,
     /// Cost curve of each array's new capacity: width (kW) and npc ($/kW) of each piece.
     pub pv_segments: Vec<Vec<PricedSegment>>,
+    /// Each array's production-based incentive, when it has one.
+    pub production_incentives: Vec<Option<ProductionIncentiveValue>>,
     pub storage: Option<StorageCosts>,
     /// Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y: year-one generator fuel costs.
     pub pwf_fuel: f64,
@@ -44,6 +46,37 @@ pub struct GeneratorCosts {
     pub gallons_per_kwh: f64,
     /// $ present value per hour on: the fuel curve's intercept (after the offtaker's tax).
     pub cost_per_hour_on: f64,
+}
+
+/// A production-based incentive in present value before tax (REopt.jl
+/// `production_incentive_constraints.jl`): `pwf · rate` per kWh of rated production (the
+/// production factor times the size, curtailment included, not levelized), at most
+/// `pwf · max_benefit`, and nothing when the whole size exceeds `max_kw`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProductionIncentiveValue {
+    /// $ present value per kW of size: `pwf · rate · Δ Σ_t pf_t`.
+    pub per_kw: f64,
+    /// $ present value cap: `pwf · max_benefit`.
+    pub cap: f64,
+    /// The largest whole size (kW, existing included) that receives it.
+    pub max_kw: f64,
+}
+
+impl ProductionIncentiveValue {
+    /// Whether an array of `size_kw` (existing included) receives it (within the solver's
+    /// feasibility tolerance).
+    pub fn eligible(&self, size_kw: f64) -> bool {
+        size_kw <= self.max_kw + 1e-6 * self.max_kw.abs().max(1.0)
+    }
+
+    /// The incentive of an array of `size_kw` (the LP's optimum for that size), before tax.
+    pub fn value(&self, size_kw: f64) -> f64 {
+        if self.eligible(size_kw) {
+            (self.per_kw * size_kw).min(self.cap)
+        } else {
+            0.0
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -80,6 +113,7 @@ impl CostFactors {
             })
             .collect();
         let pv_segments = model.pvs.iter().map(|pv| pv_cost_curve(model, pv)).collect::<Result<_, _>>()?;
+        let production_incentives = model.pvs.iter().map(|pv| production_incentive_value(model, pv)).collect();
         Ok(CostFactors {
             pwf_e,
             pwf_om,
@@ -87,6 +121,7 @@ impl CostFactors {
             offtaker_after_tax: 1.0 - f.offtaker_tax_rate_fraction,
             owner_after_tax: 1.0 - f.owner_tax_rate_fraction,
             pv_segments,
+            production_incentives,
             storage: model.storage.as_ref().map(|s| storage_costs(model, s)),
             pwf_fuel: finance::present_worth_factor(
                 f.analysis_years,
@@ -161,6 +196,16 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
         ));
     }
     Ok(priced)
+}
+
+/// An array's production-based incentive in present value (degradation counts for PV only,
+/// as the service's `production_incentives` reads it from PV's fields).
+fn production_incentive_value(model: &Model, pv: &Pv) -> Option<ProductionIncentiveValue> {
+    let incentive = Some(&pv.production_incentive).filter(|incentive| incentive.applies())?;
+    let degradation = (pv.kind == ArrayKind::Pv).then_some(pv.degradation_fraction);
+    let pwf = finance::production_incentive_pwf(incentive.years, degradation, model.financial.owner_discount_rate_fraction);
+    let kwh_per_kw = pv.production_factor.iter().sum::<f64>() * model.step_hours();
+    Some(ProductionIncentiveValue { per_kw: pwf * incentive.per_kwh * kwh_per_kw, cap: pwf * incentive.max_benefit, max_kw: incentive.max_kw })
 }
 
 /// The generator's capital cost per kW (MACRS and replacement, no incentives, as the service
