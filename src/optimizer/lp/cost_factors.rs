@@ -152,8 +152,11 @@ impl CostFactors {
     }
 }
 
+/// The tax treatment of a cost-curve technology (PV, Wind, the generator): no bonus without
+/// MACRS.
 fn tax_treatment(model: &Model, itc: f64, macrs_years: u32, bonus: f64, itc_reduction: f64) -> TaxTreatment {
     TaxTreatment {
+        bonus_without_macrs: false,
         owner_discount_rate: model.financial.owner_discount_rate_fraction,
         owner_tax_rate: model.financial.owner_tax_rate_fraction,
         itc_fraction: itc,
@@ -186,7 +189,12 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
         .map(|piece| PricedSegment {
             width_kw: piece.width_kw,
             installed_cost_per_kw: pv.installed_cost_per_kw,
-            net_present_cost_per_kw: effective_cost(piece.pre_federal_cost_per_kw, None, &tax, i.federal_rebate_per_kw),
+            net_present_cost_per_kw: effective_cost(
+                finance::cost_curve_itc_basis(piece.pre_federal_cost_per_kw, i.federal_itc_fraction, i.federal_rebate_per_kw),
+                None,
+                &tax,
+                i.federal_rebate_per_kw,
+            ),
         })
         .collect();
     if priced.windows(2).any(|w| w[1].net_present_cost_per_kw < w[0].net_present_cost_per_kw - 1e-9) {
@@ -218,7 +226,7 @@ fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
     let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
     let fuel_factor = pwf_fuel * (1.0 - f.offtaker_tax_rate_fraction) * g.fuel_cost_per_gallon;
     GeneratorCosts {
-        net_present_cost_per_kw: effective_cost(g.installed_cost_per_kw, replacement, &tax, 0.0),
+        net_present_cost_per_kw: effective_cost(finance::cost_curve_itc_basis(g.installed_cost_per_kw, 0.0, 0.0), replacement, &tax, 0.0),
         replacement_present_cost_per_kw: replacement
             .map_or(0.0, |r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + tax.owner_discount_rate).powi(r.year as i32)),
         cost_per_kwh: fuel_factor * g.fuel_slope_gal_per_kwh + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
@@ -228,7 +236,10 @@ fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
 }
 
 fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
-    let tax = tax_treatment(model, s.total_itc_fraction, s.macrs_option_years, s.macrs_bonus_fraction, s.macrs_itc_reduction);
+    let tax = TaxTreatment {
+        bonus_without_macrs: true,
+        ..tax_treatment(model, s.total_itc_fraction, s.macrs_option_years, s.macrs_bonus_fraction, s.macrs_itc_reduction)
+    };
     let years = model.financial.analysis_years;
     let replacement = |cost: f64, year: u32| (year < years).then_some(Replacement { cost, year });
     let replacement_pv = |r: Option<Replacement>| {

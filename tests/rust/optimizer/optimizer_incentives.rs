@@ -189,3 +189,69 @@ fn after_tax_savings_and_capital_cost_metric_for_alternative_payback() {
         assert!(close(before, bau - optimal, 0.0, 0.011));
     }
 }
+
+/// The service's `effective_cost` of one unit from its definition: the ITC at the end of year 1,
+/// MACRS (5-year) on the basis less half the ITC, the bonus in year 1, a replacement after tax.
+fn effective_unit_cost(basis: f64, itc: f64, bonus: f64, tax: f64, d: f64, replacement: f64, replacement_year: i32, rebate: f64) -> f64 {
+    const MACRS_5: [f64; 6] = [0.2, 0.32, 0.192, 0.1152, 0.1152, 0.0576];
+    let depreciable = basis * (1.0 - 0.5 * itc);
+    let bonus_amount = depreciable * bonus;
+    let savings: f64 = MACRS_5
+        .iter()
+        .enumerate()
+        .map(|(i, rate)| {
+            let year = i as i32 + 1;
+            tax * (rate * (depreciable - bonus_amount) + if year == 1 { bonus_amount } else { 0.0 }) / (1.0 + d).powi(year)
+        })
+        .sum::<f64>()
+        + itc * basis / (1.0 + d);
+    basis - savings + replacement * (1.0 - tax) / (1.0 + d).powi(replacement_year) - rebate
+}
+
+/// "Complex Incentives" (the service's `incentives.json`; its LCC of 1.0968e7 rests on a DOE
+/// RetailStore load and PVWatts production at Palmdale, which this project does not have): its
+/// PV and storage incentives on a PV array fixed at 200 kW and storage fixed at 100 kW /
+/// 400 kWh, 40 % tax and 8.1 % discount over 20 years. PV: installed 2,000 $/kW; utility IBI
+/// 10 % up to 10,000 $ and 50 $/kW; state IBI 20 % (of the cost after the utility's) up to
+/// 10,000 $ and 200 $/kW; federal rebate 100 $/kW; ITC 30 %; MACRS 5 years, 40 % bonus, half
+/// the ITC off the basis. The cost curve (REopt.jl `cost_curve`) is linear in three pieces:
+/// up to 28.571 kW (where the state IBI reaches its cap: 0.2 · 1,750 $/kW · x = 10,000 $) the
+/// cost after the utility and state incentives is 1,200 $/kW, up to 50 kW (the utility IBI's
+/// cap) 1,550 $/kW, beyond it 1,750 $/kW; each piece's ITC basis is that cost and its net
+/// present cost `effective_cost` with the federal rebate. Storage: 1,000 $/kW less 100 $/kW,
+/// 500 $/kWh, replaced at 460 $/kW and 230 $/kWh in year 10, MACRS 5 years with 40 % bonus, no
+/// ITC. The lifecycle capital costs must equal these definitions (to the service's rounding of
+/// each unit cost to 4 decimals).
+#[test]
+fn complex_incentives_capital_costs() {
+    let scenario = json!({
+        "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
+        "ElectricLoad": {"loads_kw": office_load(), "year": 2017},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 13.2},
+        "Financial": {"elec_cost_escalation_rate_fraction": 0.026, "offtaker_discount_rate_fraction": 0.081,
+                      "analysis_years": 20, "offtaker_tax_rate_fraction": 0.4, "om_cost_escalation_rate_fraction": 0.025},
+        "PV": {"min_kw": 200, "max_kw": 200, "production_factor_series": pv_shape(), "installed_cost_per_kw": 2000.0,
+               "om_cost_per_kw": 16.0, "macrs_option_years": 5, "macrs_bonus_fraction": 0.4, "macrs_itc_reduction": 0.5,
+               "federal_itc_fraction": 0.3, "federal_rebate_per_kw": 100.0,
+               "state_ibi_fraction": 0.2, "state_ibi_max": 10000.0, "state_rebate_per_kw": 200.0, "state_rebate_max": 1e10,
+               "utility_ibi_fraction": 0.1, "utility_ibi_max": 10000.0, "utility_rebate_per_kw": 50.0, "utility_rebate_max": 1e10},
+        "ElectricStorage": {"min_kw": 100, "max_kw": 100, "min_kwh": 400, "max_kwh": 400,
+                            "installed_cost_per_kw": 1000.0, "installed_cost_per_kwh": 500.0, "installed_cost_constant": 0.0,
+                            "replace_cost_per_kw": 460.0, "replace_cost_per_kwh": 230.0, "replace_cost_constant": 0.0,
+                            "inverter_replacement_year": 10, "battery_replacement_year": 10,
+                            "total_itc_fraction": 0.0, "total_rebate_per_kw": 100, "macrs_option_years": 5,
+                            "macrs_bonus_fraction": 0.4, "macrs_itc_reduction": 0.5, "om_cost_fraction_of_installed_cost": 0.0},
+    });
+    let (_, _, body) = solve(&scenario);
+    let (tax, d) = (0.4, 0.081);
+    let state_cap_kw = 10_000.0 / (0.2 * 1750.0);
+    let pieces = [(state_cap_kw, 1200.0), (50.0 - state_cap_kw, 1550.0), (150.0, 1750.0)];
+    let pv: f64 = pieces.iter().map(|(kw, basis)| kw * effective_unit_cost(*basis, 0.3, 0.4, tax, d, 0.0, 0, 100.0)).sum();
+    let got = number(&body, "Financial", "lifecycle_generation_tech_capital_costs");
+    assert!(close(got, pv, 0.0, 0.05), "PV capital {got} vs {pv}");
+    let storage = 100.0 * effective_unit_cost(1000.0, 0.0, 0.4, tax, d, 460.0, 10, 100.0)
+        + 400.0 * effective_unit_cost(500.0, 0.0, 0.4, tax, d, 230.0, 10, 0.0);
+    let got = number(&body, "Financial", "lifecycle_storage_capital_costs");
+    assert!(close(got, storage, 0.0, 0.05), "storage capital {got} vs {storage}");
+    assert_eq!(number(&body, "Financial", "initial_capital_costs"), 200.0 * 2000.0 + 100.0 * 1000.0 + 400.0 * 500.0);
+}
