@@ -219,9 +219,7 @@ def production_incentive_section() -> str:
             f"{financial['lifecycle_production_incentive_after_tax']:,.0f} | {financial['lcc']:,.0f} |"
         )
     return (
-        "### Production-based incentive
-
-"
+        "### Production-based incentive\n\n"
         "The hourly PV + storage year above solved by `solve()` without and with a PV production incentive "
         "(5 ¢/kWh for 10 years up to 300 kW: one eligibility binary, the service's formulation). One run each.\n\n"
         "| case | solve() s | PV kW | lifecycle incentive $ | lcc $ |\n|---|---|---|---|---|\n" + "\n".join(rows)

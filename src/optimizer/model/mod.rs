@@ -389,6 +389,15 @@ impl<'a> Reader<'a> {
                 );
             }
         }
+        if let Some(generator) = self.section("Generator") {
+            // The service prices these through its cost curve in a way of its own (the basis
+            // grossed up by the ITC); not modelled here.
+            for field in ["federal_itc_fraction", "federal_rebate_per_kw"] {
+                if generator.get(field).and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
+                    self.unsupported.push(format!("Generator.{field} (generator capital incentives)"));
+                }
+            }
+        }
         if let Some(storage) = self.section("ElectricStorage") {
             match storage.get("dispatch_strategy").and_then(Value::as_str) {
                 None | Some("optimized") => {}
@@ -700,6 +709,10 @@ mod tests {
         scenario["ElectricStorage"] = json!({"max_kw": 10, "max_kwh": 20, "model_degradation": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         assert!(found.message().contains("ElectricStorage.model_degradation=true"));
+        let mut scenario = flat_scenario();
+        scenario["Generator"] = json!({"max_kw": 10, "federal_itc_fraction": 0.3});
+        let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
+        assert!(found.message().contains("Generator.federal_itc_fraction (generator capital incentives)"));
         let mut scenario = flat_scenario();
         scenario["PV"] = json!({"production_factor_series": vec![0.2; 8760], "production_incentive_per_kwh": 0.05,
                                 "production_incentive_years": 5});
