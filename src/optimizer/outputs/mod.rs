@@ -245,12 +245,13 @@ fn production_incentive_after_tax(model: &Model, factors: &CostFactors, solution
     if solution.case.pv == SizeChoice::Absent {
         return 0.0;
     }
-    let before_tax: f64 = factors
+    // A fold from +0.0: an empty f64 sum is −0.0, which the results would print as such.
+    let before_tax = factors
         .production_incentives
         .iter()
         .enumerate()
         .filter_map(|(i, incentive)| incentive.map(|incentive| incentive.value(pv_array_kw(model, solution, i))))
-        .sum();
+        .fold(0.0, |total, value| total + value);
     before_tax * factors.owner_after_tax
 }
 

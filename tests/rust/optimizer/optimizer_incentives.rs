@@ -254,4 +254,7 @@ fn complex_incentives_capital_costs() {
     let got = number(&body, "Financial", "lifecycle_storage_capital_costs");
     assert!(close(got, storage, 0.0, 0.05), "storage capital {got} vs {storage}");
     assert_eq!(number(&body, "Financial", "initial_capital_costs"), 200.0 * 2000.0 + 100.0 * 1000.0 + 400.0 * 500.0);
+    // No production incentive: a plain zero (not −0).
+    let incentive = number(&body, "Financial", "lifecycle_production_incentive_after_tax");
+    assert!(incentive == 0.0 && incentive.is_sign_positive());
 }
