@@ -43,6 +43,18 @@ pub fn levelization_factor(years: u32, escalation: f64, discount: f64, degradati
     }
 }
 
+/// Present-worth factor of a production-based incentive paid for `years` years, at the
+/// owner's discount rate `discount` (REopt.jl `production_incentives`). A degrading producer
+/// (PV, `Some(g)`) takes the service's `annuity_escalation`, which sums years 1..=years+1 with
+/// the degradation starting in year 2: `Σ_{y=1..years+1} (1−g)^(y−1) / (1+d)^y`; one that
+/// does not degrade (Wind, `None`) the plain annuity `Σ_{y=1..years} 1 / (1+d)^y`.
+pub fn production_incentive_pwf(years: u32, degradation: Option<f64>, discount: f64) -> f64 {
+    match degradation {
+        Some(g) => (1..=years + 1).map(|y| (1.0 - g).powi(y as i32 - 1) / (1.0 + discount).powi(y as i32)).sum(),
+        None => present_worth_factor(years, 0.0, discount),
+    }
+}
+
 /// The MACRS schedule for `macrs_option_years` (0 = no depreciation).
 pub fn macrs_schedule(option_years: u32) -> &'static [f64] {
     match option_years {
@@ -64,6 +76,10 @@ pub struct TaxTreatment {
     pub macrs_bonus_fraction: f64,
     /// Fraction of the ITC that reduces the depreciable basis.
     pub macrs_itc_reduction: f64,
+    /// The bonus fraction and ITC reduction apply even without a MACRS schedule (option 0):
+    /// the service's storage does so (its schedule is then `[0]`, so the whole bonus is
+    /// depreciated in year 1); its cost curve (PV, Wind, generator) does not.
+    pub bonus_without_macrs: bool,
 }
 
 /// A one-time cost in a future year (a replacement).
@@ -73,7 +89,8 @@ pub struct Replacement {
     pub year: u32,
 }
 
-/// Net present cost of one unit (1 kW, 1 kWh or the whole constant) of a capital item:
+/// Net present cost of one unit (1 kW, 1 kWh or the whole constant) of a capital item
+/// (REopt.jl `effective_cost`, rounded to 4 decimals as the service):
 ///
 /// ```text
 /// depreciable  = basis · (1 − itc_reduction · itc)
@@ -84,9 +101,12 @@ pub struct Replacement {
 /// npc          = max(0, basis − tax_savings + replacement − rebate)
 /// ```
 pub fn effective_cost(basis: f64, replacement: Option<Replacement>, tax: &TaxTreatment, rebate: f64) -> f64 {
-    let schedule = macrs_schedule(tax.macrs_option_years);
-    let (bonus_fraction, itc_reduction) =
-        if schedule.is_empty() { (0.0, 0.0) } else { (tax.macrs_bonus_fraction, tax.macrs_itc_reduction) };
+    let with_bonus = tax.macrs_option_years != 0 || tax.bonus_without_macrs;
+    let (bonus_fraction, itc_reduction) = if with_bonus { (tax.macrs_bonus_fraction, tax.macrs_itc_reduction) } else { (0.0, 0.0) };
+    let schedule = match macrs_schedule(tax.macrs_option_years) {
+        [] => &[0.0][..],
+        rates => rates,
+    };
     let d = tax.owner_discount_rate;
     let depreciable = basis * (1.0 - itc_reduction * tax.itc_fraction);
     let bonus = depreciable * bonus_fraction;
@@ -104,7 +124,20 @@ pub fn effective_cost(basis: f64, replacement: Option<Replacement>, tax: &TaxTre
     let replacement_cost = replacement
         .map(|r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + d).powi(r.year as i32))
         .unwrap_or(0.0);
-    (basis - depreciation_savings - itc_savings + replacement_cost - rebate).max(0.0)
+    let cost = (basis - depreciation_savings - itc_savings + replacement_cost - rebate).max(0.0);
+    (cost * 1e4).round_ties_even() / 1e4
+}
+
+/// The ITC basis per kW of one piece of the service's cost curve (REopt.jl `cost_curve`): the
+/// piece's slope after the ITC and the federal rebate is rounded to whole dollars (ties to
+/// even, as Julia), then the two are taken back out,
+/// `(round(c · (1 − itc) − r_f) + r_f) / (1 − itc)`; 0 when the ITC is 100 %.
+pub fn cost_curve_itc_basis(pre_federal_cost_per_kw: f64, itc: f64, federal_rebate_per_kw: f64) -> f64 {
+    if itc == 1.0 {
+        return 0.0;
+    }
+    let combined = (pre_federal_cost_per_kw * (1.0 - itc) - federal_rebate_per_kw).round_ties_even();
+    (combined + federal_rebate_per_kw) / (1.0 - itc)
 }
 
 /// Present value of the tax savings of straight-line depreciation: `cost / years · tax` at the
@@ -234,6 +267,7 @@ mod tests {
             macrs_option_years: 0,
             macrs_bonus_fraction: 0.0,
             macrs_itc_reduction: 0.0,
+            bonus_without_macrs: false,
         }
     }
 
@@ -245,6 +279,15 @@ mod tests {
     }
 
     #[test]
+    fn production_incentive_pwf_sums_one_more_year_for_a_degrading_producer() {
+        // One year of incentive: PV counts years 1 and 2 (the service's annuity_escalation), Wind year 1.
+        let pv = production_incentive_pwf(1, Some(0.005), 0.1);
+        assert!((pv - (1.0 / 1.1 + 0.995 / 1.21)).abs() < 1e-12);
+        assert!((production_incentive_pwf(1, None, 0.1) - 1.0 / 1.1).abs() < 1e-12);
+        assert!(production_incentive_pwf(7, Some(0.005), 0.0638) > production_incentive_pwf(1, None, 0.0638));
+    }
+
+    #[test]
     fn levelization_is_one_without_degradation_and_below_one_with_it() {
         assert!((levelization_factor(25, 0.0166, 0.0624, 0.0) - 1.0).abs() < 1e-12);
         let f = levelization_factor(25, 0.0166, 0.0624, 0.005);
@@ -253,14 +296,30 @@ mod tests {
 
     #[test]
     fn effective_cost_counts_itc_and_depreciation() {
+        // The service rounds to 4 decimals: within 5e-5 of the exact value.
         assert!((effective_cost(1000.0, None, &no_tax(), 0.0) - 1000.0).abs() < 1e-9);
         let itc = TaxTreatment { itc_fraction: 0.3, ..no_tax() };
-        assert!((effective_cost(1000.0, None, &itc, 0.0) - (1000.0 - 300.0 / 1.1)).abs() < 1e-9);
+        assert!((effective_cost(1000.0, None, &itc, 0.0) - (1000.0 - 300.0 / 1.1)).abs() <= 5e-5);
         let full = TaxTreatment { owner_tax_rate: 0.26, macrs_option_years: 5, macrs_bonus_fraction: 1.0, macrs_itc_reduction: 0.5, ..itc };
         let expected = 1000.0 - 300.0 / 1.1 - 0.26 * 850.0 / 1.1;
-        assert!((effective_cost(1000.0, None, &full, 0.0) - expected).abs() < 1e-9);
+        assert!((effective_cost(1000.0, None, &full, 0.0) - expected).abs() <= 5e-5);
         let replaced = effective_cost(0.0, Some(Replacement { cost: 100.0, year: 10 }), &no_tax(), 0.0);
-        assert!((replaced - 100.0 / 1.1f64.powi(10)).abs() < 1e-9);
+        assert!((replaced - 100.0 / 1.1f64.powi(10)).abs() <= 5e-5);
+        // Without MACRS the bonus counts only where the service's storage takes it.
+        let bonus_only = TaxTreatment { owner_tax_rate: 0.2, macrs_bonus_fraction: 0.5, ..no_tax() };
+        assert_eq!(effective_cost(1000.0, None, &bonus_only, 0.0), 1000.0);
+        let storage = TaxTreatment { bonus_without_macrs: true, ..bonus_only };
+        assert!((effective_cost(1000.0, None, &storage, 0.0) - (1000.0 - 0.2 * 500.0 / 1.1)).abs() <= 5e-5);
+    }
+
+    #[test]
+    fn cost_curve_basis_comes_back_from_the_rounded_combined_slope() {
+        // 2232 $/kW at a 30 % ITC: 1562.4 $/kW after it, rounded to 1562, so the basis is 1562 / 0.7.
+        assert!((cost_curve_itc_basis(2232.0, 0.3, 0.0) - 1562.0 / 0.7).abs() < 1e-9);
+        // Whole-dollar slopes come back unchanged; ties go to even (1562.5 → 1562).
+        assert!((cost_curve_itc_basis(1200.0, 0.3, 100.0) - 1200.0).abs() < 1e-9);
+        assert!((cost_curve_itc_basis(3125.0, 0.5, 0.0) - 1562.0 / 0.5).abs() < 1e-9);
+        assert_eq!(cost_curve_itc_basis(1000.0, 1.0, 0.0), 0.0);
     }
 
     #[test]

@@ -5,11 +5,11 @@
 //! Formulas follow REopt.jl `src/results/proforma.jl` (`proforma_results`, `update_metrics`,
 //! `npv`, `irr`) and `src/results/financial.jl` (`get_depreciation_schedule`,
 //! `calculate_lcoe`); the direct-ownership (offtaker) branch only, since third-party ownership
-//! is refused by this optimizer, and without production-based incentives (also refused).
+//! is refused by this optimizer.
 //! Money is in $, years count from 0 (the up-front year) to `analysis_years`.
 
 use super::finance::macrs_schedule;
-use super::model::{PvIncentives, Storage};
+use super::model::{ProductionIncentive, PvIncentives, Storage};
 
 /// One technology's up-front cost and the capital incentives the pro forma credits to it.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -138,6 +138,23 @@ pub struct YearOneCosts {
     pub fuel: f64,
 }
 
+/// A production-based incentive's payments in years 1..=`years` (REopt.jl `update_metrics`):
+/// in year y ≤ `incentive.years`, `min(rate · kwh, max_benefit) · (1−g)^(y−1)` for the
+/// array's year-one energy `kwh` (degradation `g` for PV, 0 for Wind); the service pays it
+/// whatever the size (its `max_kw` is not checked here, only in the optimization).
+pub fn production_incentive_series(incentive: &ProductionIncentive, kwh: f64, degradation: f64, years: usize) -> Vec<f64> {
+    (0..years)
+        .map(|y| {
+            if y < incentive.years as usize {
+                let degraded = (1.0 - degradation).powi(y as i32);
+                (incentive.per_kwh * kwh * degraded).min(incentive.max_benefit * degraded)
+            } else {
+                0.0
+            }
+        })
+        .collect()
+}
+
 /// Everything the offtaker's pro forma reads.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CashFlowInputs {
@@ -156,6 +173,9 @@ pub struct CashFlowInputs {
     pub storage_replacement: OneTimeCost,
     pub optimal: YearOneCosts,
     pub bau: YearOneCosts,
+    /// Production-based incentives before tax in years 1..=analysis_years (empty: none).
+    pub production_incentives: Vec<f64>,
+    pub production_incentives_bau: Vec<f64>,
 }
 
 /// The pro forma outputs (the service's `Financial` names).
@@ -192,13 +212,18 @@ fn operating_after_tax(inputs: &CashFlowInputs, costs: &YearOneCosts, years: usi
     (0..years).map(|y| (elec[y] + om[y] + fuel[y]) * after_tax).collect()
 }
 
+/// Adds `(1 − tax) · incentives_y` to the flows of years 1..
+fn add_after_tax(flows: &mut [f64], incentives: &[f64], tax: f64) {
+    flows.iter_mut().zip(incentives).for_each(|(flow, incentive)| *flow += incentive * (1.0 - tax));
+}
+
 /// The offtaker's pro forma (REopt.jl `proforma_results`, direct ownership):
 ///
 /// ```text
 /// optimal year 0 = −initial_capital_costs + Σ cash incentives
 /// optimal year y = operating_after_tax_y − replacement (in its year, after tax)
-///                  + tax · Σ depreciation_y + (y = 1: Σ ITC)
-/// bau year 0     = −lifecycle_capital_costs_bau,  bau year y = operating_after_tax_y
+///                  + tax · Σ depreciation_y + (y = 1: Σ ITC) + (1 − tax) · pbi_y
+/// bau year 0     = −lifecycle_capital_costs_bau,  bau year y = operating_after_tax_y + (1 − tax) · pbi_bau_y
 /// discounted_y   = flow_y / (1 + d)^y
 /// ```
 /// The payback and IRR are those of the optimal less the BAU flows.
@@ -216,6 +241,7 @@ pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
         depreciation.iter_mut().zip(item.depreciation(years)).for_each(|(total, d)| *total += d);
     }
     yearly.iter_mut().zip(&depreciation).for_each(|(flow, d)| *flow += d * tax);
+    add_after_tax(&mut yearly, &inputs.production_incentives, tax);
     let federal_itc: f64 = inputs.capital_items.iter().map(CapitalItem::federal_itc).sum();
     if let Some(first) = yearly.first_mut() {
         *first += federal_itc;
@@ -224,8 +250,9 @@ pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
     let replacement_present_cost = replacement.cost * (1.0 - tax) / (1.0 + discount).powi(replacement.year as i32);
     let without_macrs = inputs.initial_capital_costs - cash_incentives - federal_itc + replacement_present_cost;
     let optimal: Vec<f64> = std::iter::once(cash_incentives - inputs.initial_capital_costs).chain(yearly).collect();
-    let bau: Vec<f64> =
-        std::iter::once(-inputs.lifecycle_capital_costs_bau).chain(operating_after_tax(inputs, &inputs.bau, years)).collect();
+    let mut bau_yearly = operating_after_tax(inputs, &inputs.bau, years);
+    add_after_tax(&mut bau_yearly, &inputs.production_incentives_bau, tax);
+    let bau: Vec<f64> = std::iter::once(-inputs.lifecycle_capital_costs_bau).chain(bau_yearly).collect();
     let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
     let discounted = |flows: &[f64]| -> Vec<f64> {
         flows.iter().enumerate().map(|(y, v)| round_to(v / (1.0 + discount).powi(y as i32), 2)).collect()
@@ -312,6 +339,7 @@ pub struct LcoeInputs<'a> {
     pub capital_cost: f64,
     pub om_cost_per_kw: f64,
     pub incentives: &'a PvIncentives,
+    pub production_incentive: &'a ProductionIncentive,
     /// The energy the service divides by (kWh/year: PV's year-one production, Wind's
     /// levelized annual production).
     pub annual_kwh: f64,
@@ -326,11 +354,14 @@ pub struct LcoeInputs<'a> {
 /// capacity:
 ///
 /// ```text
-/// lcoe = (capex + NPV(om) − cbi − ibi − ITC/(1+d) − NPV(tax · (om_y + depreciation_y)))
+/// lcoe = (capex + NPV(om) − NPV(pbi) − cbi − ibi − ITC/(1+d) − NPV(tax · (om_y + depreciation_y)))
 ///        / Σ_y kWh · (1−g)^(y−1) / (1+d)^y
 /// ```
-/// with `om_y = kW · om · (1+e_om)^y`, the ITC on the capital less every incentive (the federal
-/// rebate included, unlike the pro forma), and production incentives absent (refused here).
+/// with `om_y = kW · om · (1+e_om)^y` and the ITC on the capital less every incentive (the
+/// federal rebate included, unlike the pro forma). The production incentive follows the
+/// service's loop literally: for y in 1..years with y < `production_incentive_years` (and a
+/// positive `max_benefit`), `g ← (1 − g)^y`, `pbi_y = min(rate · kWh · g, max_benefit · g)`
+/// discounted by `(1+d)^(y+1)`; the `g` this leaves also degrades the energy below.
 pub fn levelized_cost_of_energy(inputs: &LcoeInputs) -> f64 {
     if inputs.new_kw == 0.0 {
         return 0.0;
@@ -354,10 +385,24 @@ pub fn levelized_cost_of_energy(inputs: &LcoeInputs) -> f64 {
     let depreciation = item.depreciation(years);
     let npv_deductions: f64 =
         om.iter().zip(&depreciation).enumerate().map(|(i, (o, dep))| (o + dep) * inputs.tax_rate_fraction * discount(i + 1)).sum();
-    let npv_energy: f64 = (1..=years)
-        .map(|y| inputs.annual_kwh * discount(y) * (1.0 - inputs.degradation_fraction).powi(y as i32 - 1))
-        .sum();
-    round_to((inputs.capital_cost + npv_om - lines.total() - npv_itc - npv_deductions) / npv_energy, 4)
+    let (npv_pbi, degradation) = lcoe_production_incentive(inputs, &discount);
+    let npv_energy: f64 = (1..=years).map(|y| inputs.annual_kwh * discount(y) * (1.0 - degradation).powi(y as i32 - 1)).sum();
+    round_to((inputs.capital_cost + npv_om - npv_pbi - lines.total() - npv_itc - npv_deductions) / npv_energy, 4)
+}
+
+/// The LCOE's production-incentive value and the degradation the service's loop leaves behind
+/// (see `levelized_cost_of_energy`).
+fn lcoe_production_incentive(inputs: &LcoeInputs, discount: &dyn Fn(usize) -> f64) -> (f64, f64) {
+    let incentive = inputs.production_incentive;
+    let mut degradation = inputs.degradation_fraction;
+    let mut npv = 0.0;
+    if incentive.max_benefit > 0.0 {
+        for y in (1..=inputs.analysis_years as usize).filter(|&y| y < incentive.years as usize) {
+            degradation = (1.0 - degradation).powi(y as i32);
+            npv += (incentive.per_kwh * inputs.annual_kwh * degradation).min(incentive.max_benefit * degradation) * discount(y + 1);
+        }
+    }
+    (npv, degradation)
 }
 
 #[cfg(test)]
@@ -476,15 +521,63 @@ mod tests {
     }
 
     #[test]
+    fn production_incentive_series_caps_degrades_and_stops() {
+        // 0.1 $/kWh on 1000 kWh capped at 60 $, degrading 10 % a year, for 2 of 4 years.
+        let incentive = ProductionIncentive { per_kwh: 0.1, max_benefit: 60.0, years: 2, max_kw: 1e9 };
+        let series = production_incentive_series(&incentive, 1000.0, 0.1, 4);
+        assert_eq!(series.len(), 4);
+        assert!((series[0] - 60.0).abs() < 1e-12 && (series[1] - 54.0).abs() < 1e-12);
+        assert_eq!(&series[2..], &[0.0, 0.0]);
+        // The incentive enters the flows after tax, in both cases.
+        let inputs = CashFlowInputs {
+            analysis_years: 4,
+            offtaker_tax_rate_fraction: 0.5,
+            production_incentives: series.clone(),
+            production_incentives_bau: vec![10.0; 4],
+            ..CashFlowInputs::default()
+        };
+        let result = offtaker_pro_forma(&inputs);
+        assert_eq!(result.offtaker_annual_free_cashflows, vec![0.0, 30.0, 27.0, 0.0, 0.0]);
+        assert_eq!(result.offtaker_annual_free_cashflows_bau, vec![0.0, 5.0, 5.0, 5.0, 5.0]);
+    }
+
+    #[test]
+    fn lcoe_production_incentive_follows_the_service_loop() {
+        // Degradation 0.5, 3 incentive years over 2 analysis years: the loop runs for y = 1, 2,
+        // setting g = (1−0.5)^1 = 0.5, then g = (1−0.5)^2 = 0.25; the pbi of y = 1 is
+        // 0.1 · 1000 · 0.5 discounted by 1.1², of y = 2 0.1 · 1000 · 0.25 by 1.1³, and the
+        // energy then degrades at 0.25, not 0.5.
+        let incentive = ProductionIncentive { per_kwh: 0.1, max_benefit: 1e9, years: 3, max_kw: 1e9 };
+        let incentives = no_incentives();
+        let inputs = LcoeInputs {
+            new_kw: 1.0,
+            capital_cost: 1000.0,
+            om_cost_per_kw: 0.0,
+            incentives: &incentives,
+            production_incentive: &incentive,
+            annual_kwh: 1000.0,
+            degradation_fraction: 0.5,
+            analysis_years: 2,
+            discount_rate_fraction: 0.1,
+            tax_rate_fraction: 0.0,
+            om_cost_escalation_rate_fraction: 0.0,
+        };
+        let expected = (1000.0 - 50.0 / 1.21 - 25.0 / 1.331) / (1000.0 / 1.1 + 750.0 / 1.21);
+        assert_eq!(levelized_cost_of_energy(&inputs), (expected * 1e4_f64).round() / 1e4);
+    }
+
+    #[test]
     fn lcoe_without_incentives_or_tax() {
         // 1 kW at 1000 $, 10 $/year O&M, 1000 kWh/year for 2 years at 10 %: the NPV of the
         // energy is 1000/1.1 + 1000/1.21 = 1735.54 kWh, of the O&M 17.36 $.
         let incentives = no_incentives();
+        let production_incentive = ProductionIncentive { per_kwh: 0.0, max_benefit: 1e9, years: 1, max_kw: 1e9 };
         let inputs = LcoeInputs {
             new_kw: 1.0,
             capital_cost: 1000.0,
             om_cost_per_kw: 10.0,
             incentives: &incentives,
+            production_incentive: &production_incentive,
             annual_kwh: 1000.0,
             degradation_fraction: 0.0,
             analysis_years: 2,

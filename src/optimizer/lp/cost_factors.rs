@@ -9,7 +9,7 @@ use crate::optimizer::finance::{
 };
 use crate::optimizer::emissions::{self, EmissionsPwf};
 use crate::optimizer::model::resilience_inputs::Generator;
-use crate::optimizer::model::{Model, Pv, Storage};
+use crate::optimizer::model::{ArrayKind, Model, Pv, Storage};
 
 /// Present-worth factors and per-unit present costs of one model.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +24,8 @@ pub struct CostFactors {
     pub owner_after_tax: f64,
     /// Cost curve of each array's new capacity: width (kW) and npc ($/kW) of each piece.
     pub pv_segments: Vec<Vec<PricedSegment>>,
+    /// Each array's production-based incentive, when it has one.
+    pub production_incentives: Vec<Option<ProductionIncentiveValue>>,
     pub storage: Option<StorageCosts>,
     /// Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y: year-one generator fuel costs.
     pub pwf_fuel: f64,
@@ -50,6 +52,37 @@ pub struct GeneratorCosts {
     pub gallons_per_kwh: f64,
     /// $ present value per hour on: the fuel curve's intercept (after the offtaker's tax).
     pub cost_per_hour_on: f64,
+}
+
+/// A production-based incentive in present value before tax (REopt.jl
+/// `production_incentive_constraints.jl`): `pwf · rate` per kWh of rated production (the
+/// production factor times the size, curtailment included, not levelized), at most
+/// `pwf · max_benefit`, and nothing when the whole size exceeds `max_kw`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProductionIncentiveValue {
+    /// $ present value per kW of size: `pwf · rate · Δ Σ_t pf_t`.
+    pub per_kw: f64,
+    /// $ present value cap: `pwf · max_benefit`.
+    pub cap: f64,
+    /// The largest whole size (kW, existing included) that receives it.
+    pub max_kw: f64,
+}
+
+impl ProductionIncentiveValue {
+    /// Whether an array of `size_kw` (existing included) receives it (within the solver's
+    /// feasibility tolerance).
+    pub fn eligible(&self, size_kw: f64) -> bool {
+        size_kw <= self.max_kw + 1e-6 * self.max_kw.abs().max(1.0)
+    }
+
+    /// The incentive of an array of `size_kw` (the LP's optimum for that size), before tax.
+    pub fn value(&self, size_kw: f64) -> f64 {
+        if self.eligible(size_kw) {
+            (self.per_kw * size_kw).min(self.cap)
+        } else {
+            0.0
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,6 +120,7 @@ impl CostFactors {
             .collect();
         let pv_segments = model.pvs.iter().map(|pv| pv_cost_curve(model, pv)).collect::<Result<_, _>>()?;
         let bau_lifecycle_co2_lb = emissions::bau_lifecycle_co2_lb(model, &levelization);
+        let production_incentives = model.pvs.iter().map(|pv| production_incentive_value(model, pv)).collect();
         Ok(CostFactors {
             emissions: emissions::pollutant_pwfs(model),
             bau_lifecycle_co2_lb,
@@ -96,6 +130,7 @@ impl CostFactors {
             offtaker_after_tax: 1.0 - f.offtaker_tax_rate_fraction,
             owner_after_tax: 1.0 - f.owner_tax_rate_fraction,
             pv_segments,
+            production_incentives,
             storage: model.storage.as_ref().map(|s| storage_costs(model, s)),
             pwf_fuel: finance::present_worth_factor(
                 f.analysis_years,
@@ -126,8 +161,11 @@ impl CostFactors {
     }
 }
 
+/// The tax treatment of a cost-curve technology (PV, Wind, the generator): no bonus without
+/// MACRS.
 fn tax_treatment(model: &Model, itc: f64, macrs_years: u32, bonus: f64, itc_reduction: f64) -> TaxTreatment {
     TaxTreatment {
+        bonus_without_macrs: false,
         owner_discount_rate: model.financial.owner_discount_rate_fraction,
         owner_tax_rate: model.financial.owner_tax_rate_fraction,
         itc_fraction: itc,
@@ -160,7 +198,12 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
         .map(|piece| PricedSegment {
             width_kw: piece.width_kw,
             installed_cost_per_kw: pv.installed_cost_per_kw,
-            net_present_cost_per_kw: effective_cost(piece.pre_federal_cost_per_kw, None, &tax, i.federal_rebate_per_kw),
+            net_present_cost_per_kw: effective_cost(
+                finance::cost_curve_itc_basis(piece.pre_federal_cost_per_kw, i.federal_itc_fraction, i.federal_rebate_per_kw),
+                None,
+                &tax,
+                i.federal_rebate_per_kw,
+            ),
         })
         .collect();
     if priced.windows(2).any(|w| w[1].net_present_cost_per_kw < w[0].net_present_cost_per_kw - 1e-9) {
@@ -170,6 +213,16 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
         ));
     }
     Ok(priced)
+}
+
+/// An array's production-based incentive in present value (degradation counts for PV only,
+/// as the service's `production_incentives` reads it from PV's fields).
+fn production_incentive_value(model: &Model, pv: &Pv) -> Option<ProductionIncentiveValue> {
+    let incentive = Some(&pv.production_incentive).filter(|incentive| incentive.applies())?;
+    let degradation = (pv.kind == ArrayKind::Pv).then_some(pv.degradation_fraction);
+    let pwf = finance::production_incentive_pwf(incentive.years, degradation, model.financial.owner_discount_rate_fraction);
+    let kwh_per_kw = pv.production_factor.iter().sum::<f64>() * model.step_hours();
+    Some(ProductionIncentiveValue { per_kw: pwf * incentive.per_kwh * kwh_per_kw, cap: pwf * incentive.max_benefit, max_kw: incentive.max_kw })
 }
 
 /// The generator's capital cost per kW (MACRS and replacement, no incentives, as the service
@@ -182,7 +235,7 @@ fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
     let pwf_om = finance::present_worth_factor(f.analysis_years, f.om_cost_escalation_rate_fraction, f.owner_discount_rate_fraction);
     let fuel_factor = pwf_fuel * (1.0 - f.offtaker_tax_rate_fraction) * g.fuel_cost_per_gallon;
     GeneratorCosts {
-        net_present_cost_per_kw: effective_cost(g.installed_cost_per_kw, replacement, &tax, 0.0),
+        net_present_cost_per_kw: effective_cost(finance::cost_curve_itc_basis(g.installed_cost_per_kw, 0.0, 0.0), replacement, &tax, 0.0),
         replacement_present_cost_per_kw: replacement
             .map_or(0.0, |r| r.cost * (1.0 - tax.owner_tax_rate) / (1.0 + tax.owner_discount_rate).powi(r.year as i32)),
         cost_per_kwh: fuel_factor * g.fuel_slope_gal_per_kwh + pwf_om * (1.0 - f.owner_tax_rate_fraction) * g.om_cost_per_kwh,
@@ -192,7 +245,10 @@ fn generator_costs(model: &Model, g: &Generator) -> GeneratorCosts {
 }
 
 fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
-    let tax = tax_treatment(model, s.total_itc_fraction, s.macrs_option_years, s.macrs_bonus_fraction, s.macrs_itc_reduction);
+    let tax = TaxTreatment {
+        bonus_without_macrs: true,
+        ..tax_treatment(model, s.total_itc_fraction, s.macrs_option_years, s.macrs_bonus_fraction, s.macrs_itc_reduction)
+    };
     let years = model.financial.analysis_years;
     let replacement = |cost: f64, year: u32| (year < years).then_some(Replacement { cost, year });
     let replacement_pv = |r: Option<Replacement>| {

@@ -97,7 +97,7 @@ mod pv;
 mod storage;
 
 use capex::add_capex_bounds;
-pub use cost_factors::{CostFactors, GeneratorCosts, PricedSegment, StorageCosts};
+pub use cost_factors::{CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};
 use cost_factors::offgrid_constant_costs;
 use electric_tariff::{add_demand, add_energy_tiers, add_lookback, add_min_charge, add_net_metering_cap};
 pub use electric_tariff::NO_TIER_LIMIT;
@@ -111,7 +111,7 @@ pub use program::{
     pv_production_by_array_kw, Case, Dispatch, ExportBins, Expression, Layout, LinearProgram, MicrogridMembers, PeakVariables, RowKind,
     SizeChoice,
 };
-use pv::{add_pv_balance, add_pv_size_rows, pv_size_variables};
+use pv::{add_production_incentives, add_pv_balance, add_pv_size_rows, pv_size_variables};
 use storage::add_storage;
 
 /// $ present value of the tier-0 energy a kW of on-site supply saves in step t (0 without the
@@ -196,6 +196,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_lookback(&mut lp, &layout, model);
     add_net_metering_cap(&mut lp, &layout, model);
     add_pv_size_rows(&mut lp, &layout, model, case);
+    add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
     emissions::add_emissions(&mut lp, &layout, model, factors, case);

@@ -1,7 +1,8 @@
 //! The renewable arrays (PV and wind share these rows): each array's new capacity with the
 //! priced pieces of its cost curve and its O&M, the net-metering or interconnection cap and the
-//! roof and land space the arrays share, and the production balance of each step (the uses of
-//! the output at most, or without curtailment equal to, the production).
+//! roof and land space the arrays share, the production balance of each step (the uses of
+//! the output at most, or without curtailment equal to, the production), and the
+//! production-based incentives.
 
 use super::{Case, CostFactors, Layout, LinearProgram, RowKind, SizeChoice};
 use crate::optimizer::model::Model;
@@ -73,5 +74,34 @@ pub(super) fn add_pv_balance(lp: &mut LinearProgram, layout: &Layout, model: &Mo
             }
         }
         lp.row(&terms, kind, existing);
+    }
+}
+
+/// Production-based incentives (REopt.jl `add_prod_incent_vars_and_constraints`), earned after
+/// the owner's tax: per array with one, `inc ≤ per_kw · (existing + new)` and `inc ≤ cap`;
+/// when the array can grow past `max_kw`, the service's binary `b` with `inc ≤ cap · b` and
+/// `existing + new ≤ max_kw + (max_size − max_kw) · (1 − b)`. Without new capacity the
+/// incentive is a constant; an array already above `max_kw` earns none.
+pub(super) fn add_production_incentives(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &CostFactors, case: &Case) {
+    if case.pv == SizeChoice::Absent {
+        return;
+    }
+    for (i, pv) in model.pvs.iter().enumerate() {
+        let Some(incentive) = factors.production_incentives[i] else { continue };
+        let Some(new) = layout.pv_new[i] else {
+            lp.objective_constant -= factors.owner_after_tax * incentive.value(pv.existing_kw);
+            continue;
+        };
+        if !incentive.eligible(pv.existing_kw) {
+            continue;
+        }
+        let earned = lp.variable(-factors.owner_after_tax, 0.0, incentive.cap);
+        lp.row(&[(earned, 1.0), (new, -incentive.per_kw)], RowKind::LessOrEqual, incentive.per_kw * pv.existing_kw);
+        let beyond = pv.existing_kw + pv.max_new_kw - incentive.max_kw;
+        if beyond > 0.0 {
+            let eligible = lp.binary(0.0);
+            lp.row(&[(earned, 1.0), (eligible, -incentive.cap)], RowKind::LessOrEqual, 0.0);
+            lp.row(&[(new, 1.0), (eligible, beyond)], RowKind::LessOrEqual, pv.max_new_kw);
+        }
     }
 }

@@ -41,7 +41,7 @@ mod technology_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
 pub use tariff_inputs::GridLimits;
-pub use technology_inputs::{wind_size_class_cost, ArrayKind, Pv, PvIncentives, SpaceLimit, Storage};
+pub use technology_inputs::{wind_size_class_cost, ArrayKind, ProductionIncentive, Pv, PvIncentives, SpaceLimit, Storage};
 
 /// Sections this optimizer reads.
 pub const SUPPORTED_SECTIONS: [&str; 11] = [
@@ -378,11 +378,6 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        for pv in self.pv_sections() {
-            if pv.get("production_incentive_per_kwh").and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
-                self.unsupported.push("PV.production_incentive_per_kwh (production-based incentives)".into());
-            }
-        }
         if let Some(wind) = self.section("Wind") {
             let sized = wind.get("max_kw").and_then(Value::as_f64).is_none_or(|kw| kw > 0.0);
             if sized && !is_given(wind.get("production_factor_series")) {
@@ -390,14 +385,25 @@ impl<'a> Reader<'a> {
                     "Wind without production_factor_series (Scenario.resolve(client) computes it from the WIND Toolkit resource with the service's turbine model, or give Wind.production_factor_series)".into(),
                 );
             }
-            if wind.get("production_incentive_per_kwh").and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
-                self.unsupported.push("Wind.production_incentive_per_kwh (production-based incentives)".into());
+        }
+        if let Some(generator) = self.section("Generator") {
+            // The service prices these through its cost curve in a way of its own (the basis
+            // grossed up by the ITC); not modelled here.
+            for field in ["federal_itc_fraction", "federal_rebate_per_kw"] {
+                if generator.get(field).and_then(Value::as_f64).is_some_and(|v| v > 0.0) {
+                    self.unsupported.push(format!("Generator.{field} (generator capital incentives)"));
+                }
             }
         }
         if let Some(storage) = self.section("ElectricStorage") {
             match storage.get("dispatch_strategy").and_then(Value::as_str) {
                 None | Some("optimized") => {}
                 Some(other) => self.unsupported.push(format!("ElectricStorage.dispatch_strategy={other} (only \"optimized\")")),
+            }
+            // REopt.jl's battery degradation model (`battery_degradation.jl`: cycle and calendar
+            // fade, augmentation or replacement, residual value) is not modelled.
+            if storage.get("model_degradation").and_then(service_bool) == Some(true) {
+                self.unsupported.push("ElectricStorage.model_degradation=true (battery degradation model)".into());
             }
         }
     }
@@ -693,6 +699,25 @@ mod tests {
         for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CHP (section)", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
+    }
+
+    #[test]
+    fn battery_degradation_is_refused_and_production_incentives_are_read() {
+        let mut scenario = flat_scenario();
+        scenario["ElectricStorage"] = json!({"max_kw": 10, "max_kwh": 20, "model_degradation": true});
+        let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
+        assert!(found.message().contains("ElectricStorage.model_degradation=true"));
+        let mut scenario = flat_scenario();
+        scenario["Generator"] = json!({"max_kw": 10, "federal_itc_fraction": 0.3});
+        let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
+        assert!(found.message().contains("Generator.federal_itc_fraction (generator capital incentives)"));
+        let mut scenario = flat_scenario();
+        scenario["PV"] = json!({"production_factor_series": vec![0.2; 8760], "production_incentive_per_kwh": 0.05,
+                                "production_incentive_years": 5});
+        let model = from_scenario(&scenario, &[]).unwrap();
+        let incentive = &model.pvs[0].production_incentive;
+        assert!(incentive.applies());
+        assert_eq!((incentive.per_kwh, incentive.years, incentive.max_kw, incentive.max_benefit), (0.05, 5, 1e9, 1e9));
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub struct Pv {
     /// kW AC per kW DC of capacity, per step.
     pub production_factor: Vec<f64>,
     pub incentives: PvIncentives,
+    /// The production-based incentive (paid only when `per_kwh` > 0; its other fields also
+    /// steer the service's LCOE).
+    pub production_incentive: ProductionIncentive,
     pub can_net_meter: bool,
     pub can_wholesale: bool,
     pub can_export_beyond_nem_limit: bool,
@@ -71,6 +74,24 @@ pub struct PvIncentives {
     pub state_rebate_max: f64,
     pub utility_rebate_per_kw: f64,
     pub utility_rebate_max: f64,
+}
+
+/// A production-based incentive of PV or Wind (REopt.jl `production_incentives`): $ per kWh
+/// produced (curtailed kWh included), at most `max_benefit` $ a year, paid for `years` years,
+/// and only when the whole size (existing included) is at most `max_kw`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProductionIncentive {
+    pub per_kwh: f64,
+    pub max_benefit: f64,
+    pub years: u32,
+    pub max_kw: f64,
+}
+
+impl ProductionIncentive {
+    /// Whether it is paid (the service's `techs.pbi`: `production_incentive_per_kwh` > 0).
+    pub fn applies(&self) -> bool {
+        self.per_kwh > 0.0
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -190,6 +211,7 @@ impl Reader<'_> {
             degradation_fraction: self.number(map, s, "degradation_fraction"),
             production_factor,
             incentives,
+            production_incentive: self.read_production_incentive(map, s),
             can_net_meter: self.flag(map, s, "can_net_meter") && !off_grid,
             can_wholesale: self.flag(map, s, "can_wholesale") && !off_grid,
             can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit") && !off_grid,
@@ -207,8 +229,16 @@ impl Reader<'_> {
         }
     }
 
-    /// The wind turbine, from its production factor (the wind resource download and turbine
-    /// model of the service are not available here), sized and priced like an array.
+    /// The production-based incentive inputs of a PV array or the wind turbine.
+    fn read_production_incentive(&mut self, map: &Map<String, Value>, s: &'static str) -> ProductionIncentive {
+        ProductionIncentive {
+            per_kwh: self.number(map, s, "production_incentive_per_kwh"),
+            max_benefit: self.number(map, s, "production_incentive_max_benefit"),
+            years: self.count(map, s, "production_incentive_years"),
+            max_kw: self.number(map, s, "production_incentive_max_kw"),
+        }
+    }
+
     /// The incentives of a PV array or the wind turbine (the same fields in both sections).
     fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, federal_itc_fraction: f64) -> PvIncentives {
         use sector_defaults as sd;
@@ -229,6 +259,8 @@ impl Reader<'_> {
         }
     }
 
+    /// The wind turbine, from its production factor (the wind resource download and turbine
+    /// model of the service are not available here), sized and priced like an array.
     pub(super) fn read_wind(&mut self, steps_per_hour: usize, base_load: &[f64], off_grid: bool) -> Option<Pv> {
         let map = self.section("Wind")?;
         let s = "Wind";
@@ -274,6 +306,7 @@ impl Reader<'_> {
             degradation_fraction: 0.0,
             production_factor,
             incentives,
+            production_incentive: self.read_production_incentive(map, s),
             can_net_meter: self.flag(map, s, "can_net_meter") && !off_grid,
             can_wholesale: self.flag(map, s, "can_wholesale") && !off_grid,
             can_export_beyond_nem_limit: self.flag(map, s, "can_export_beyond_nem_limit") && !off_grid,

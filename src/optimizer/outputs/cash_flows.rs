@@ -9,7 +9,8 @@ use serde_json::{json, Map, Value};
 use super::{pv_array_kw, CostBreakdown};
 use crate::optimizer::model::{ArrayKind, Model};
 use crate::optimizer::proforma::{
-    levelized_cost_of_energy, offtaker_pro_forma, CapitalItem, CashFlowInputs, LcoeInputs, OneTimeCost, YearOneCosts,
+    levelized_cost_of_energy, offtaker_pro_forma, production_incentive_series, CapitalItem, CashFlowInputs, LcoeInputs, OneTimeCost,
+    YearOneCosts,
 };
 use crate::optimizer::run::{CaseSolution, Optimized};
 
@@ -50,6 +51,43 @@ fn capital_items(model: &Model, optimal: &CaseSolution) -> (Vec<CapitalItem>, On
     (items, replacement)
 }
 
+/// The energy a production-based incentive is paid on (the results field the service's
+/// `update_metrics` reads, rounded to kWh as written): PV's year-one production, Wind's
+/// levelized annual production.
+fn incentive_kwh(model: &Model, run: &Optimized, solution: &CaseSolution, array: usize) -> f64 {
+    let pv = &model.pvs[array];
+    let year_one = pv.production_factor.iter().sum::<f64>() * pv_array_kw(model, solution, array) * model.step_hours();
+    match pv.kind {
+        ArrayKind::Pv => year_one.round(),
+        ArrayKind::Wind => (year_one * run.factors.levelization[array]).round(),
+    }
+}
+
+/// Production-based incentives before tax in years 1..=analysis_years of the optimal and the
+/// BAU case, summed over the arrays (every PV array, Wind when built; Wind has no BAU energy).
+fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>) {
+    let years = model.financial.analysis_years as usize;
+    let mut optimal = vec![0.0; years];
+    let mut bau = vec![0.0; years];
+    let add = |total: &mut [f64], series: Vec<f64>| total.iter_mut().zip(series).for_each(|(sum, v)| *sum += v);
+    for (i, pv) in model.pvs.iter().enumerate() {
+        let incentive = &pv.production_incentive;
+        if !incentive.applies() {
+            continue;
+        }
+        let kwh = incentive_kwh(model, run, &run.optimal, i);
+        let degradation = if pv.kind == ArrayKind::Pv { pv.degradation_fraction } else { 0.0 };
+        if pv.kind == ArrayKind::Wind && kwh <= 0.0 {
+            continue;
+        }
+        add(&mut optimal, production_incentive_series(incentive, kwh, degradation, years));
+        if let Some(bau_solution) = run.bau.as_ref().filter(|_| pv.kind == ArrayKind::Pv) {
+            add(&mut bau, production_incentive_series(incentive, incentive_kwh(model, run, bau_solution, i), degradation, years));
+        }
+    }
+    (optimal, bau)
+}
+
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
 /// service computes its pro forma only beside one).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
@@ -58,6 +96,7 @@ pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown
     };
     let financial = &model.financial;
     let (capital_items, storage_replacement) = capital_items(model, &run.optimal);
+    let (production_incentives, production_incentives_bau) = production_incentives(model, run);
     let inputs = CashFlowInputs {
         analysis_years: financial.analysis_years,
         elec_cost_escalation_rate_fraction: financial.elec_cost_escalation_rate_fraction,
@@ -71,6 +110,8 @@ pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown
         storage_replacement,
         optimal: year_one_costs(optimal, run.factors.pwf_om),
         bau: year_one_costs(bau, run.factors.pwf_om),
+        production_incentives,
+        production_incentives_bau,
     };
     let result = offtaker_pro_forma(&inputs);
     let fields = json!({
@@ -111,6 +152,7 @@ pub fn lcoe_per_kwh(model: &Model, run: &Optimized, array: usize) -> f64 {
         capital_cost: pv.installed_cost_per_kw * new_kw,
         om_cost_per_kw: pv.om_cost_per_kw,
         incentives: &pv.incentives,
+        production_incentive: &pv.production_incentive,
         annual_kwh,
         degradation_fraction: pv.degradation_fraction,
         analysis_years: financial.analysis_years,

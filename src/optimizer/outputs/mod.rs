@@ -72,6 +72,8 @@ pub struct CostBreakdown {
     /// or costs they need); in the lcc when the settings put them in the objective.
     pub lifecycle_emissions_cost_climate: Option<f64>,
     pub lifecycle_emissions_cost_health: Option<f64>,
+    /// Production-based incentives of the arrays, present value after the owner's tax.
+    pub production_incentive_after_tax: f64,
     pub lcc: f64,
 }
 
@@ -201,6 +203,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let in_objective = |included: bool, cost: Option<f64>| if included { cost.unwrap_or(0.0) } else { 0.0 };
     let emissions_in_objective =
         in_objective(model.emissions.climate_in_objective, climate) + in_objective(model.emissions.health_in_objective, health);
+    let production_incentive_after_tax = production_incentive_after_tax(model, factors, solution);
     let lcc = emissions_in_objective
         + pv_capital
         + generator.capital
@@ -212,7 +215,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + outages.upgrades.iter().sum::<f64>()
         + outages.expected_fuel_cost
         + offgrid_annual
-        + offgrid_capital;
+        + offgrid_capital
+        - production_incentive_after_tax;
     CostBreakdown {
         pv_capital,
         storage_capital,
@@ -229,6 +233,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,
+        production_incentive_after_tax,
         lcc,
         generator_capital: generator.capital,
         generator_om_fixed_before_tax: generator.om_fixed_before_tax,
@@ -245,6 +250,22 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         replacements_present_cost_after_tax: replacements + generator.replacements,
         replacements_future_cost: replacements_future_cost(model, solution),
     }
+}
+
+/// The arrays' production-based incentives at the solution's sizes, after the owner's tax (the
+/// LP's incentive is at its largest for a size, so it is recomputed from the size).
+fn production_incentive_after_tax(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> f64 {
+    if solution.case.pv == SizeChoice::Absent {
+        return 0.0;
+    }
+    // A fold from +0.0: an empty f64 sum is −0.0, which the results would print as such.
+    let before_tax = factors
+        .production_incentives
+        .iter()
+        .enumerate()
+        .filter_map(|(i, incentive)| incentive.map(|incentive| incentive.value(pv_array_kw(model, solution, i))))
+        .fold(0.0, |total, value| total + value);
+    before_tax * factors.owner_after_tax
 }
 
 /// Replacement costs in their year: storage kW, kWh and constant, and new generator kW, each
@@ -383,6 +404,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     if let Value::Object(map) = &mut financial {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
         map.extend(emissions::financial_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau));
+        map.extend(operating_cost_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
     }
     outputs.insert("Financial".into(), financial);
     let mut tariff = tariff_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
@@ -434,9 +456,43 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     Value::Object(outputs)
 }
 
+/// Year-one operating cost of a case before and after tax (REopt.jl `results.jl`): the bill
+/// less the export benefit, fuel and O&M (no CHP standby here); the bill, exports and fuel after
+/// the offtaker's tax, O&M after the owner's.
+fn year_one_operating_costs(c: &CostBreakdown, factors: &CostFactors) -> (f64, f64) {
+    let om = c.om_before_tax / factors.pwf_om;
+    let utility_and_fuel = c.year_one_bill() - c.year_one_export_benefit + c.year_one_fuel_cost;
+    (utility_and_fuel + om, utility_and_fuel * factors.offtaker_after_tax + om * factors.owner_after_tax)
+}
+
+/// The year-one operating costs of `Financial` (fuel and total, before and after tax, with
+/// their `_bau` twins and the savings; the savings are the numerator of the service's
+/// alternative payback, `capital_costs_after_non_discounted_incentives` / savings after tax).
+fn operating_cost_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, factors: &CostFactors) -> Map<String, Value> {
+    let operating = year_one_operating_costs(optimal, factors);
+    let operating_bau = bau.map(|b| year_one_operating_costs(b, factors));
+    let fields = json!({
+        "year_one_fuel_cost_before_tax": money(optimal.year_one_fuel_cost),
+        "year_one_fuel_cost_after_tax": money(optimal.year_one_fuel_cost * factors.offtaker_after_tax),
+        "year_one_fuel_cost_before_tax_bau": bau.map(|b| money(b.year_one_fuel_cost)),
+        "year_one_fuel_cost_after_tax_bau": bau.map(|b| money(b.year_one_fuel_cost * factors.offtaker_after_tax)),
+        "year_one_total_operating_cost_before_tax": money(operating.0),
+        "year_one_total_operating_cost_after_tax": money(operating.1),
+        "year_one_total_operating_cost_before_tax_bau": operating_bau.map(|b| money(b.0)),
+        "year_one_total_operating_cost_after_tax_bau": operating_bau.map(|b| money(b.1)),
+        "year_one_total_operating_cost_savings_before_tax": operating_bau.map(|b| money(b.0 - operating.0)),
+        "year_one_total_operating_cost_savings_after_tax": operating_bau.map(|b| money(b.1 - operating.1)),
+    });
+    match fields {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
 fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, factors: &CostFactors) -> Value {
     let om_year_one = |c: &CostBreakdown| c.om_before_tax / factors.pwf_om;
     json!({
+        "year_one_om_costs_after_tax_bau": bau.map(|b| money(om_year_one(b) * factors.owner_after_tax)),
         "lcc": money(optimal.lcc),
         "lcc_bau": bau.map(|b| money(b.lcc)),
         "npv": bau.map(|b| money(b.lcc - optimal.lcc)),
@@ -457,7 +513,8 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "year_one_om_costs_before_tax_bau": bau.map(|b| money(om_year_one(b))),
         "lifecycle_elecbill_after_tax": money(optimal.lifecycle_elecbill_after_tax),
         "lifecycle_elecbill_after_tax_bau": bau.map(|b| money(b.lifecycle_elecbill_after_tax)),
-        "lifecycle_production_incentive_after_tax": 0.0,
+        "lifecycle_production_incentive_after_tax": money(optimal.production_incentive_after_tax),
+        "lifecycle_production_incentive_after_tax_bau": bau.map(|b| money(b.production_incentive_after_tax)),
         "lifecycle_fuel_costs_after_tax": money(optimal.lifecycle_fuel_cost_after_tax),
         "lifecycle_fuel_costs_after_tax_bau": bau.map(|b| money(b.lifecycle_fuel_cost_after_tax)),
         "lifecycle_chp_standby_cost_after_tax": 0.0,
@@ -491,6 +548,11 @@ fn tariff_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, factors:
     put("lifecycle_min_charge_adder_after_tax", |c| c.year_one_min_charge_adder, true);
     put("lifecycle_coincident_peak_cost_after_tax", |c| c.year_one_coincident_peak_cost, true);
     put("lifecycle_export_benefit_after_tax", |c| c.year_one_export_benefit, true);
+    let after_offtaker_tax = |year_one: f64| money(year_one * factors.offtaker_after_tax);
+    for (key, item) in [("year_one_bill_after_tax", CostBreakdown::year_one_bill as fn(&CostBreakdown) -> f64), ("year_one_export_benefit_after_tax", |c| c.year_one_export_benefit)] {
+        out.insert(key.to_string(), after_offtaker_tax(item(optimal)));
+        out.insert(format!("{key}_bau"), bau.map(|b| after_offtaker_tax(item(b))).unwrap_or(Value::Null));
+    }
     Value::Object(out)
 }
 

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use serde_json::Value;
-use sunflux::optimizer::model::PvIncentives;
+use sunflux::optimizer::model::{ProductionIncentive, PvIncentives};
 use sunflux::optimizer::proforma::{
     levelized_cost_of_energy, offtaker_pro_forma, CapitalItem, CashFlowInputs, LcoeInputs, YearOneCosts,
 };
@@ -98,6 +98,8 @@ fn pro_forma_and_lcoe_reproduce_a_real_results_body() {
             om: number(outputs, &["Financial", "year_one_om_costs_before_tax_bau"]),
             fuel: 0.0,
         },
+        production_incentives: Vec::new(),
+        production_incentives_bau: Vec::new(),
     };
     let ours = offtaker_pro_forma(&cash_flow_inputs);
     let theirs = |key: &str| list(outputs, &["Financial", key]);
@@ -113,11 +115,18 @@ fn pro_forma_and_lcoe_reproduce_a_real_results_body() {
     assert!((ours.simple_payback_years - payback).abs() <= 0.01, "payback ours {} service {payback}", ours.simple_payback_years);
     let irr = number(outputs, &["Financial", "internal_rate_of_return"]);
     assert!((ours.internal_rate_of_return - irr).abs() <= 0.005, "IRR ours {} service {irr}", ours.internal_rate_of_return);
+    let production_incentive = ProductionIncentive {
+        per_kwh: number(pv, &["production_incentive_per_kwh"]),
+        max_benefit: number(pv, &["production_incentive_max_benefit"]),
+        years: number(pv, &["production_incentive_years"]) as u32,
+        max_kw: number(pv, &["production_incentive_max_kw"]),
+    };
     let lcoe = levelized_cost_of_energy(&LcoeInputs {
         new_kw: size_kw - number(pv, &["existing_kw"]),
         capital_cost,
         om_cost_per_kw: number(pv, &["om_cost_per_kw"]),
         incentives: &pv_incentives,
+        production_incentive: &production_incentive,
         annual_kwh: number(outputs, &["PV", "year_one_energy_produced_kwh"]),
         degradation_fraction: number(pv, &["degradation_fraction"]),
         analysis_years: financial("analysis_years") as u32,
