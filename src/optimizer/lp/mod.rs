@@ -78,7 +78,8 @@
 //! (the `LinearProgram`, `Case`, `Layout` and `Dispatch` types and reading a solution), `pv`,
 //! `storage`, `exports` (export groups), `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
-//! `capex` (capital cost bounds) and `microgrid` (the outage microgrids).
+//! `capex` (capital cost bounds), `microgrid` (the outage microgrids) and `heating` (the heat
+//! balance and the boilers, independent of the electric rows).
 
 use super::model::Model;
 
@@ -87,6 +88,7 @@ mod cost_factors;
 mod electric_tariff;
 pub mod exports;
 mod generator;
+pub mod heating;
 mod load_balance;
 pub mod microgrid;
 mod operating_reserves;
@@ -177,6 +179,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         generator_curtail: Vec::new(),
         battery_reserve: None,
         microgrid: None,
+        heating: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
@@ -195,6 +198,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_pv_size_rows(&mut lp, &layout, model, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
+    layout.heating = heating::add_heating(&mut lp, model, factors, case);
     Program { lp, layout }
 }
 

@@ -11,14 +11,16 @@
 //!
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
-//! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator}, or any input of
+//! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
+//! ExistingBoiler, Boiler}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Inputs that only feed outputs this optimizer does not produce (grid emissions) are
 //! ignored. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
 //!
 //! The reading is split by section: `load_inputs` (ElectricLoad), `tariff_inputs`
 //! (ElectricTariff, ElectricUtility), `technology_inputs` (PV, Wind, ElectricStorage) and
-//! `resilience_inputs` (Generator, outages, critical loads, off grid); this file holds the
+//! `resilience_inputs` (Generator, outages, critical loads, off grid), `thermal_inputs` (heating
+//! loads and boilers); this file holds the
 //! typed model, the reader's field helpers, the subset checks, Financial and Settings.
 
 use serde_json::{Map, Value};
@@ -36,12 +38,14 @@ mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
+pub mod thermal_inputs;
 
 pub use tariff_inputs::GridLimits;
 pub use technology_inputs::{wind_size_class_cost, ArrayKind, Pv, PvIncentives, SpaceLimit, Storage};
+pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 11] = [
+pub const SUPPORTED_SECTIONS: [&str; 16] = [
     "Meta",
     "Settings",
     "Site",
@@ -53,24 +57,24 @@ pub const SUPPORTED_SECTIONS: [&str; 11] = [
     "Wind",
     "ElectricStorage",
     "Generator",
+    "SpaceHeatingLoad",
+    "DomesticHotWaterLoad",
+    "ProcessHeatLoad",
+    "ExistingBoiler",
+    "Boiler",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 18] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 13] = [
     "CoolingLoad",
     "ExistingChiller",
-    "ExistingBoiler",
-    "SpaceHeatingLoad",
-    "DomesticHotWaterLoad",
     "CHP",
-    "Boiler",
     "HotThermalStorage",
     "HighTempThermalStorage",
     "ColdThermalStorage",
     "AbsorptionChiller",
     "SteamTurbine",
     "GHP",
-    "ProcessHeatLoad",
     "ElectricHeater",
     "ASHPSpaceHeater",
     "ASHPWaterHeater",
@@ -178,6 +182,8 @@ pub struct Model {
     /// Site space shared by arrays of one location: new kW of these arrays together.
     pub pv_space_limits: Vec<SpaceLimit>,
     pub storage: Option<Storage>,
+    /// Heating loads and the boilers serving them (None without a heating load).
+    pub heating: Option<Heating>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -563,6 +569,8 @@ impl<'a> Reader<'a> {
         let outages = self.read_outages(steps, off_grid);
         let resilience = self.read_resilience(outages.multiple.as_ref());
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
+        let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
+        let heating = self.read_heating(steps_per_hour, load_year, context);
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.
         let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
@@ -586,6 +594,7 @@ impl<'a> Reader<'a> {
             pvs,
             pv_space_limits,
             storage,
+            heating,
             financial,
             settings,
             capex_bounds,
