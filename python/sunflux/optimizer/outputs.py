@@ -31,6 +31,9 @@ __all__ = [
     "WindOutputs",
     "ElectricStorageOutputs",
     "GeneratorOutputs",
+    "ExistingBoilerOutputs",
+    "BoilerOutputs",
+    "HeatingLoadOutputs",
 ]
 
 
@@ -107,6 +110,11 @@ class Record(Mapping[str, Any]):
 #: match first, with the name's unit word that the description leaves out: the service's units
 #: (kW, kWh, $, ...), which the fields' names state.
 _UNITS = (
+    ("fuel_consumption_series_mmbtu_per_hour", "_mmbtu_per_hour", "[MMBtu] burned in each time step"),
+    ("_series_mmbtu_per_hour", "_mmbtu_per_hour", "[MMBtu/h] per time step"),
+    ("_mmbtu_per_hour", "_mmbtu_per_hour", "[MMBtu/h]"),
+    ("_mmbtu", "_mmbtu", "[MMBtu]"),
+    ("_tonnes_CO2", "_tonnes_CO2", "[t CO2]"),
     ("_series_kw", "_kw", "[kW] per time step"),
     ("_series_fraction", "_fraction", "[fraction] per time step"),
     ("production_factor_series", "", "[kW/kW-DC] per time step"),
@@ -321,6 +329,60 @@ class GeneratorOutputs(Record):
     electric_curtailed_series_kw: list[float]
 
 
+class _BoilerOutputs(Record):
+    """What both boilers report: size, fuel burned and heat made, where the heat went (MMBtu/h per
+    time step; the fuel series is MMBtu burned in each step, as the service writes it) and fuel
+    costs ($)."""
+
+    __slots__ = ()
+    size_mmbtu_per_hour: float
+    fuel_consumption_series_mmbtu_per_hour: list[float]
+    annual_fuel_consumption_mmbtu: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_mmbtu: float
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_steamturbine_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_process_heat_load_series_mmbtu_per_hour: list[float]
+    lifecycle_fuel_cost_after_tax: float
+    year_one_fuel_cost_before_tax: float
+    year_one_fuel_cost_after_tax: float
+
+
+class ExistingBoilerOutputs(_BoilerOutputs):
+    """``outputs.ExistingBoiler``: the existing boiler in the optimal case; the business-as-usual
+    values have the ``_bau`` suffix."""
+
+    __slots__ = ()
+    annual_fuel_consumption_mmbtu_bau: float | None
+    annual_thermal_production_mmbtu_bau: float | None
+    lifecycle_fuel_cost_after_tax_bau: float | None
+
+
+class BoilerOutputs(_BoilerOutputs):
+    """``outputs.Boiler``: the new boiler (optimal case only)."""
+
+    __slots__ = ()
+    lifecycle_per_unit_prod_om_costs: float
+
+
+class HeatingLoadOutputs(Record):
+    """``outputs.HeatingLoad``: the heating loads as heat (thermal) and as the existing boiler's
+    fuel (MMBtu/h per time step, MMBtu a year)."""
+
+    __slots__ = ()
+    space_heating_thermal_load_series_mmbtu_per_hour: list[float]
+    dhw_thermal_load_series_mmbtu_per_hour: list[float]
+    process_heat_thermal_load_series_mmbtu_per_hour: list[float]
+    total_heating_thermal_load_series_mmbtu_per_hour: list[float]
+    total_heating_boiler_fuel_load_series_mmbtu_per_hour: list[float]
+    annual_calculated_total_heating_thermal_load_mmbtu: float
+    annual_calculated_total_heating_boiler_fuel_load_mmbtu: float
+    annual_total_unaddressable_heating_load_mmbtu: float
+
+
 class Outputs(Record):
     """``result.outputs``: one typed record per section. ``Financial``, ``ElectricTariff``,
     ``ElectricUtility``, ``ElectricLoad`` and ``Site`` are there for every optimal run; a
@@ -336,6 +398,9 @@ class Outputs(Record):
     Wind: WindOutputs
     ElectricStorage: ElectricStorageOutputs
     Generator: GeneratorOutputs
+    ExistingBoiler: ExistingBoilerOutputs
+    Boiler: BoilerOutputs
+    HeatingLoad: HeatingLoadOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

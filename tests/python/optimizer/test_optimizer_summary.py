@@ -170,6 +170,20 @@ def test_declared_wind_fields_are_in_the_engines_results() -> None:
     assert result.summary()["Wind.size_kw"].to_list() == [result.outputs.Wind.size_kw]
 
 
+def test_declared_heating_fields_are_in_the_engines_results() -> None:
+    """A space heating load served by the existing boiler or a new one."""
+    document = pv_only()
+    del document["PV"]
+    document["SpaceHeatingLoad"] = {"fuel_loads_mmbtu_per_hour": [1.0 + 0.5 * math.sin(hour / 5.0) for hour in range(8760)]}
+    document["ExistingBoiler"] = {"fuel_cost_per_mmbtu": 12.0}
+    document["Boiler"] = {"fuel_cost_per_mmbtu": 8.0, "efficiency": 0.9}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ExistingBoiler", "Boiler", "HeatingLoad"])
+    thermal = result.outputs.HeatingLoad.annual_calculated_total_heating_thermal_load_mmbtu
+    made = result.outputs.ExistingBoiler.annual_thermal_production_mmbtu + result.outputs.Boiler.annual_thermal_production_mmbtu
+    assert made == pytest.approx(thermal, abs=1e-2)
+
+
 @pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""
