@@ -12,7 +12,7 @@
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
-//! ExistingBoiler, Boiler}, or any input of
+//! ExistingBoiler, Boiler, HotThermalStorage}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Inputs that only feed outputs this optimizer does not produce (grid emissions) are
 //! ignored. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -38,14 +38,16 @@ mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
+mod hot_storage_inputs;
 pub mod thermal_inputs;
 
 pub use tariff_inputs::GridLimits;
 pub use technology_inputs::{wind_size_class_cost, ArrayKind, Pv, PvIncentives, SpaceLimit, Storage};
+pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 16] = [
+pub const SUPPORTED_SECTIONS: [&str; 17] = [
     "Meta",
     "Settings",
     "Site",
@@ -62,14 +64,14 @@ pub const SUPPORTED_SECTIONS: [&str; 16] = [
     "ProcessHeatLoad",
     "ExistingBoiler",
     "Boiler",
+    "HotThermalStorage",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 13] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 12] = [
     "CoolingLoad",
     "ExistingChiller",
     "CHP",
-    "HotThermalStorage",
     "HighTempThermalStorage",
     "ColdThermalStorage",
     "AbsorptionChiller",
@@ -570,7 +572,7 @@ impl<'a> Reader<'a> {
         let resilience = self.read_resilience(outages.multiple.as_ref());
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
-        let heating = self.read_heating(steps_per_hour, load_year, context);
+        let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.
         let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };

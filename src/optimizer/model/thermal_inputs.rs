@@ -1,6 +1,7 @@
 //! The heating part of a scenario read into typed inputs: the heating loads
 //! (SpaceHeatingLoad, DomesticHotWaterLoad, ProcessHeatLoad) as thermal kW per step, the
-//! ExistingBoiler that serves them in business as usual and the new Boiler that may be sized.
+//! ExistingBoiler that serves them in business as usual, the new Boiler that may be sized and
+//! the hot-water storage (`hot_storage_inputs`).
 //!
 //! Units: heating loads are given as boiler *fuel* (MMBtu/h or MMBtu); the service turns them
 //! into thermal kW with the existing boiler's efficiency η_eb and its constant
@@ -14,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{FilledDefault, Reader};
+use super::{FilledDefault, Financial, HotStorage, Reader};
 use crate::calendar::modelled_year::month_of_each_hour_non_leap;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
@@ -107,12 +108,27 @@ pub struct Heating {
     pub loads: Vec<HeatingLoad>,
     pub existing_boiler: ExistingBoiler,
     pub boiler: Option<NewBoiler>,
+    pub hot_storage: Option<HotStorage>,
 }
 
 impl Heating {
     /// Total thermal load per step (kW).
     pub fn total_kw(&self, t: usize) -> f64 {
         self.loads.iter().map(|load| load.thermal_kw[t]).sum()
+    }
+
+    /// Whether the hot storage may serve a load kind (the service's `heating_loads_served_by_tes`).
+    pub fn storage_serves(&self, kind: HeatingLoadKind) -> bool {
+        self.hot_storage.as_ref().is_some_and(|s| match kind {
+            HeatingLoadKind::DomesticHotWater => s.can_serve_dhw,
+            HeatingLoadKind::SpaceHeating => s.can_serve_space_heating,
+            HeatingLoadKind::ProcessHeat => s.can_serve_process_heat,
+        })
+    }
+
+    /// The part of step t's load the storage may serve (kW).
+    pub fn storage_servable_kw(&self, t: usize) -> f64 {
+        self.loads.iter().filter(|load| self.storage_serves(load.kind)).map(|load| load.thermal_kw[t]).sum()
     }
 
     /// The thermal series of one load kind (zeros when absent).
@@ -124,7 +140,7 @@ impl Heating {
 impl Reader<'_> {
     /// The heating part, or None without a positive heating load (the service then builds no
     /// boiler). A heating load without inputs inherits ElectricLoad.doe_reference_name.
-    pub(super) fn read_heating(&mut self, steps_per_hour: usize, year: i32, context: HeatingContext) -> Option<Heating> {
+    pub(super) fn read_heating(&mut self, steps_per_hour: usize, year: i32, context: HeatingContext, financial: &Financial) -> Option<Heating> {
         let existing_map = self.section("ExistingBoiler");
         let efficiency = self.existing_efficiency(existing_map.unwrap_or(self.empty));
         let mut loads = Vec::new();
@@ -137,6 +153,9 @@ impl Reader<'_> {
         }
         let peak = (0..HOURS_PER_YEAR * steps_per_hour).map(|t| loads.iter().map(|l| l.thermal_kw[t]).sum::<f64>()).fold(0.0, f64::max);
         if peak <= 0.0 {
+            if self.section("HotThermalStorage").is_some() {
+                self.unsupported.push("HotThermalStorage without a heating load".into());
+            }
             return None;
         }
         if context.off_grid {
@@ -154,7 +173,8 @@ impl Reader<'_> {
             Some(map) => Some(self.read_new_boiler(map, steps_per_hour)?),
             None => None,
         };
-        Some(Heating { loads, existing_boiler, boiler })
+        let hot_storage = self.read_hot_storage(financial);
+        Some(Heating { loads, existing_boiler, boiler, hot_storage })
     }
 
     /// η_eb: ExistingBoiler.efficiency, or the default of its production_type.

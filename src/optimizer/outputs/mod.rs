@@ -79,6 +79,7 @@ impl CostBreakdown {
         self.pv_capital
             + self.generator_capital
             + self.heating.boiler_capital
+            + self.heating.storage_capital
             + self.storage_capital
             + self.microgrid_upgrade_costs.iter().sum::<f64>()
             + self.offgrid_other_capital_costs_after_depreciation
@@ -199,6 +200,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let lcc = pv_capital
         + generator.capital
         + heating.boiler_capital
+        + heating.storage_capital
         + heating.lifecycle_fuel_after_tax()
         + storage_capital
         + om_after_tax
@@ -221,7 +223,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_min_charge_adder,
         year_one_coincident_peak_cost,
         year_one_export_benefit,
-        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial + heating.boiler_capital,
+        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial + heating.boiler_capital + heating.storage_initial,
         lifecycle_elecbill_after_tax,
         lcc,
         generator_capital: generator.capital,
@@ -437,7 +439,7 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "lifecycle_capital_costs_plus_om_after_tax": money(optimal.lifecycle_capital_costs() + optimal.om_after_tax),
         "lifecycle_capital_costs": money(optimal.lifecycle_capital_costs()),
         "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital),
-        "lifecycle_storage_capital_costs": money(optimal.storage_capital),
+        "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),
         "initial_capital_costs_after_incentives": money(optimal.lifecycle_capital_costs() - optimal.replacements_present_cost_after_tax),
         "replacements_present_cost_after_tax": money(optimal.replacements_present_cost_after_tax),

@@ -1,14 +1,16 @@
 //! The heating results: the boilers' cost items of a solution (`HeatingCosts`, part of the
-//! lifecycle cost) and the `ExistingBoiler`, `Boiler` and `HeatingLoad` output sections with
+//! lifecycle cost) and the `ExistingBoiler`, `Boiler`, `HotThermalStorage` and `HeatingLoad`
+//! output sections with
 //! the service's names (REopt.jl `src/results/existing_boiler.jl`, `boiler.jl`,
-//! `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
+//! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
 //! service writes it, MMBtu per step.
 //!
-//! Without hot storage or a steam turbine every boiler's production goes to load, so the
-//! `thermal_to_storage` and `thermal_to_steamturbine` series are zeros. The split of a boiler's
-//! production among the heating loads (`thermal_to_dhw_load` etc.) is each load's share of the
-//! total load in that step: the service's split among loads every boiler can serve is any
-//! solution of a degenerate program, and this one keeps every load's balance.
+//! There is no steam turbine, so `thermal_to_steamturbine` series are zeros. The split of heat
+//! among the heating loads (`thermal_to_dhw_load`, `storage_to_space_heating_load` etc.) is the
+//! service's split only up to the degenerate choices of its program (every boiler serves every
+//! load here): the storage's discharge goes to the loads it serves by their shares of the step,
+//! and each boiler's heat to load covers the rest of every load by its share of the boilers'
+//! heat to load. Every load's balance holds.
 
 use serde_json::{Map, Value};
 
@@ -34,6 +36,9 @@ pub struct FuelItems {
 /// The heating cost items of a solution ($; lifecycle items present value).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct HeatingCosts {
+    /// Hot storage kWh · net present $/kWh, and before incentives.
+    pub storage_capital: f64,
+    pub storage_initial: f64,
     pub existing_fuel: FuelItems,
     pub boiler_fuel: FuelItems,
     /// New boiler kW · installed $/kW (no incentives: also its lifecycle capital cost).
@@ -56,14 +61,18 @@ fn fuel_items(model: &Model, factors: &CostFactors, burner: &FuelBurner, produce
 /// The heating cost items of a solution (zero without heating).
 pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> HeatingCosts {
     let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else { return HeatingCosts::default() };
-    let existing_fuel = fuel_items(model, factors, &heating.existing_boiler.burner, &d.existing_kw);
-    let Some(boiler) = &heating.boiler else { return HeatingCosts { existing_fuel, ..HeatingCosts::default() } };
-    let annual_kwh: f64 = d.new_kw.iter().sum::<f64>() * model.step_hours();
+    let (storage_capital, storage_initial) =
+        heating.hot_storage.as_ref().map_or((0.0, 0.0), |s| (s.net_present_cost_per_kwh * d.storage_kwh, s.installed_cost_per_kwh * d.storage_kwh));
+    let existing_fuel = fuel_items(model, factors, &heating.existing_boiler.burner, &d.existing_production());
+    let base = HeatingCosts { storage_capital, storage_initial, existing_fuel, ..HeatingCosts::default() };
+    let Some(boiler) = &heating.boiler else { return base };
+    let produced = d.new_production();
+    let annual_kwh: f64 = produced.iter().sum::<f64>() * model.step_hours();
     HeatingCosts {
-        existing_fuel,
-        boiler_fuel: fuel_items(model, factors, &boiler.burner, &d.new_kw),
+        boiler_fuel: fuel_items(model, factors, &boiler.burner, &produced),
         boiler_capital: boiler.installed_cost_per_kw * d.new_size_kw,
         boiler_om_before_tax: factors.pwf_om * (boiler.om_cost_per_kw * d.new_size_kw + boiler.om_cost_per_kwh * annual_kwh),
+        ..base
     }
 }
 
@@ -71,46 +80,86 @@ fn mmbtu_per_hour(kw: &[f64]) -> Vec<f64> {
     kw.iter().map(|v| v / KWH_PER_MMBTU).collect()
 }
 
-/// A boiler's production split among the loads by their shares of each step's total load.
-fn to_load_kind(heating: &Heating, kind: HeatingLoadKind, produced_kw: &[f64]) -> Vec<f64> {
-    let load = heating.load_kw(kind, produced_kw.len());
-    produced_kw
-        .iter()
-        .enumerate()
-        .map(|(t, kw)| {
-            let total = heating.total_kw(t);
-            if total > 0.0 { kw * load[t] / total / KWH_PER_MMBTU } else { 0.0 }
+/// The storage's discharge to one load kind per step (kW): its share of the served loads.
+fn storage_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+    let servable = heating.storage_servable_kw(t);
+    if heating.storage_serves(kind) && servable > 0.0 { d.discharge_kw[t] * load_kw / servable } else { 0.0 }
+}
+
+/// One boiler's heat to one load kind (MMBtu/h per step): its share of the boilers' heat to load
+/// times what the storage leaves of that load.
+fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, to_load_kw: &[f64]) -> Vec<f64> {
+    let load = heating.load_kw(kind, to_load_kw.len());
+    (0..to_load_kw.len())
+        .map(|t| {
+            let boilers = d.existing_kw[t] + d.new_kw[t];
+            let left = load[t] - storage_to_kind(heating, d, kind, t, load[t]);
+            if boilers > 0.0 { to_load_kw[t] * left / boilers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()
 }
 
-/// The sections every boiler shares: fuel, production and where it went.
-fn boiler_section(model: &Model, heating: &Heating, burner: &FuelBurner, produced_kw: &[f64], fuel: &FuelItems, factors: &CostFactors) -> Map<String, Value> {
+/// What a boiler did: its heat to load and to storage (kW per step).
+struct BoilerFlows<'a> {
+    burner: &'a FuelBurner,
+    to_load_kw: &'a [f64],
+    to_storage_kw: &'a [f64],
+    fuel: &'a FuelItems,
+}
+
+const LOAD_KEYS: [(&str, HeatingLoadKind); 3] = [
+    ("dhw_load", HeatingLoadKind::DomesticHotWater),
+    ("space_heating_load", HeatingLoadKind::SpaceHeating),
+    ("process_heat_load", HeatingLoadKind::ProcessHeat),
+];
+
+/// The fields every boiler reports: fuel, production and where it went.
+fn boiler_section(model: &Model, heating: &Heating, d: &HeatingDispatch, flows: BoilerFlows, factors: &CostFactors) -> Map<String, Value> {
     let dt = model.step_hours();
-    let production = mmbtu_per_hour(produced_kw);
+    let produced: Vec<f64> = flows.to_load_kw.iter().zip(flows.to_storage_kw).map(|(a, b)| a + b).collect();
+    let production = mmbtu_per_hour(&produced);
     // As the service: the fuel series is MMBtu burned in each step, and both annual values are
     // plain sums of their series (the same as energy at one step per hour).
-    let fuel_series: Vec<f64> = production.iter().map(|p| dt * p / burner.efficiency).collect();
-    let zeros = vec![0.0; produced_kw.len()];
+    let fuel_series: Vec<f64> = production.iter().map(|p| dt * p / flows.burner.efficiency).collect();
     let mut out = Map::new();
     out.insert("fuel_consumption_series_mmbtu_per_hour".into(), series(&fuel_series));
     out.insert("annual_fuel_consumption_mmbtu".into(), Value::from(round6(fuel_series.iter().sum::<f64>())));
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
-    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&zeros));
-    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&zeros));
-    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&production));
-    for (key, kind) in [
-        ("thermal_to_dhw_load_series_mmbtu_per_hour", HeatingLoadKind::DomesticHotWater),
-        ("thermal_to_space_heating_load_series_mmbtu_per_hour", HeatingLoadKind::SpaceHeating),
-        ("thermal_to_process_heat_load_series_mmbtu_per_hour", HeatingLoadKind::ProcessHeat),
-    ] {
-        out.insert(key.into(), series(&to_load_kind(heating, kind, produced_kw)));
+    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_storage_kw)));
+    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; produced.len()]));
+    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_load_kw)));
+    for (name, kind) in LOAD_KEYS {
+        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_load_kind(heating, d, kind, flows.to_load_kw)));
     }
-    out.insert("lifecycle_fuel_cost_after_tax".into(), money(fuel.lifecycle_after_tax));
-    out.insert("year_one_fuel_cost_before_tax".into(), money(fuel.year_one_before_tax));
-    out.insert("year_one_fuel_cost_after_tax".into(), money(fuel.year_one_before_tax * factors.offtaker_after_tax));
+    out.insert("lifecycle_fuel_cost_after_tax".into(), money(flows.fuel.lifecycle_after_tax));
+    out.insert("year_one_fuel_cost_before_tax".into(), money(flows.fuel.year_one_before_tax));
+    out.insert("year_one_fuel_cost_after_tax".into(), money(flows.fuel.year_one_before_tax * factors.offtaker_after_tax));
     out
+}
+
+/// The `HotThermalStorage` section (optimal case): size, state of charge and discharge to load.
+pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Option<Value> {
+    let storage = heating.hot_storage.as_ref()?;
+    let mut out = Map::new();
+    let size_kwh = (d.storage_kwh * 1000.0).round() / 1000.0;
+    out.insert("size_kwh".into(), Value::from(size_kwh));
+    out.insert("size_gal".into(), Value::from((size_kwh / storage.kwh_per_gal).round()));
+    // The service leaves the series empty when nothing is built.
+    let built = size_kwh != 0.0;
+    let soc: Vec<f64> = if built { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };
+    out.insert("soc_series_fraction".into(), series(&soc));
+    let to_load = if built { mmbtu_per_hour(&d.discharge_kw) } else { Vec::new() };
+    out.insert("storage_to_load_series_mmbtu_per_hour".into(), series(&to_load));
+    out.insert("storage_to_turbine_series_mmbtu_per_hour".into(), series(&vec![0.0; to_load.len()]));
+    if built {
+        for (name, kind) in LOAD_KEYS {
+            let load = heating.load_kw(kind, model.steps());
+            let part: Vec<f64> = (0..model.steps()).map(|t| storage_to_kind(heating, d, kind, t, load[t]) / KWH_PER_MMBTU).collect();
+            out.insert(format!("storage_to_{name}_series_mmbtu_per_hour"), series(&part));
+        }
+    }
+    Some(Value::Object(out))
 }
 
 /// The `ExistingBoiler` section (with `_bau` twins when the business-as-usual case ran).
@@ -123,8 +172,9 @@ pub fn existing_boiler_outputs(
 ) -> Value {
     let existing = &heating.existing_boiler;
     let section = |(d, costs): (&HeatingDispatch, &HeatingCosts)| {
-        let mut out = boiler_section(model, heating, &existing.burner, &d.existing_kw, &costs.existing_fuel, factors);
-        let peak = d.existing_kw.iter().copied().fold(0.0, f64::max);
+        let flows = BoilerFlows { burner: &existing.burner, to_load_kw: &d.existing_kw, to_storage_kw: &d.existing_to_storage_kw, fuel: &costs.existing_fuel };
+        let mut out = boiler_section(model, heating, d, flows, factors);
+        let peak = d.existing_production().into_iter().fold(0.0, f64::max);
         out.insert("size_mmbtu_per_hour".into(), Value::from((peak / KWH_PER_MMBTU * existing.max_thermal_factor_on_peak_load * 1000.0).round() / 1000.0));
         out
     };
@@ -140,9 +190,10 @@ pub fn existing_boiler_outputs(
 /// The `Boiler` section (the new boiler; the optimal case only).
 pub fn boiler_outputs(model: &Model, heating: &Heating, factors: &CostFactors, d: &HeatingDispatch, costs: &HeatingCosts) -> Option<Value> {
     let boiler = heating.boiler.as_ref()?;
-    let mut out = boiler_section(model, heating, &boiler.burner, &d.new_kw, &costs.boiler_fuel, factors);
+    let flows = BoilerFlows { burner: &boiler.burner, to_load_kw: &d.new_kw, to_storage_kw: &d.new_to_storage_kw, fuel: &costs.boiler_fuel };
+    let mut out = boiler_section(model, heating, d, flows, factors);
     out.insert("size_mmbtu_per_hour".into(), Value::from((d.new_size_kw / KWH_PER_MMBTU * 1000.0).round() / 1000.0));
-    let annual_kwh = d.new_kw.iter().sum::<f64>() * model.step_hours();
+    let annual_kwh = d.new_production().iter().sum::<f64>() * model.step_hours();
     out.insert("lifecycle_per_unit_prod_om_costs".into(), money(factors.pwf_om * boiler.om_cost_per_kwh * annual_kwh));
     Some(Value::Object(out))
 }
@@ -195,6 +246,9 @@ pub fn insert_heating_outputs(
     outputs.insert("ExistingBoiler".into(), existing_boiler_outputs(model, heating, factors, (d, optimal.1), bau));
     if let Some(boiler) = boiler_outputs(model, heating, factors, d, optimal.1) {
         outputs.insert("Boiler".into(), boiler);
+    }
+    if let Some(storage) = hot_storage_outputs(model, heating, d) {
+        outputs.insert("HotThermalStorage".into(), storage);
     }
     outputs.insert("HeatingLoad".into(), heating_load_outputs(model, heating));
 }

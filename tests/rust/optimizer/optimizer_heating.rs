@@ -1,6 +1,7 @@
-//! Heating: the heating loads as the service converts them, the existing and new boilers in the
-//! heat balance, their costs in the lifecycle cost, and the REopt.jl anchor "Boiler (new) test"
-//! (`test/runtests.jl`), rebuilt here from the numbers that test states. Property checks run
+//! Heating: the heating loads as the service converts them, the existing and new boilers and the
+//! hot-water storage in the heat balance, their costs in the lifecycle cost, and the REopt.jl
+//! anchors "Boiler (new) test" and the hot half of "Thermal Energy Storage + Absorption Chiller"
+//! (`test/runtests.jl`), rebuilt here from the numbers those tests state. Property checks run
 //! over small random heating scenarios from a fixed-seed generator.
 
 use serde_json::{json, Value};
@@ -94,10 +95,10 @@ fn reference_heating_profiles_and_unmodelled_sections_are_refused_by_name() {
     let mut scenario = electric();
     scenario["SpaceHeatingLoad"] = json!({"doe_reference_name": "Hospital"});
     scenario["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": 10.0});
-    scenario["HotThermalStorage"] = json!({"max_gal": 1000.0});
+    scenario["CHP"] = json!({"max_kw": 100.0});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["SpaceHeatingLoad.doe_reference_name=Hospital", "fuel_loads_mmbtu_per_hour", "HotThermalStorage (section)"] {
+    for needle in ["SpaceHeatingLoad.doe_reference_name=Hospital", "fuel_loads_mmbtu_per_hour", "CHP (section)"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
 }
@@ -151,5 +152,77 @@ fn heat_balance_holds_in_every_step_of_random_scenarios() {
             + series(&body, "Boiler", "thermal_to_load_series_mmbtu_per_hour").iter().sum::<f64>();
         let load: f64 = series(&body, "HeatingLoad", "total_heating_thermal_load_series_mmbtu_per_hour").iter().sum();
         assert!((served - load).abs() <= 1e-3, "case {case}: served {served} load {load}");
+    }
+}
+
+/// The hot half of REopt.jl's "Thermal Energy Storage + Absorption Chiller": 5 kW of space
+/// heating and 5 kW of hot water in every other hour, when the existing boiler's fuel costs
+/// $100/MMBtu (else $1), and a default hot-water tank. The tank serves the whole load
+/// (Σ storage_to_load ≈ 149.45 MMBtu, atol 0.1) and is just big enough: one hour's 10 kWh
+/// through the discharge efficiency above the 10 % minimum and the hour's decay, 233.0 gal
+/// (atol 0.1) at the kWh per gallon between 180 and 160 °F.
+#[test]
+fn hot_storage_serves_the_costly_hours() {
+    let mut scenario = electric();
+    let fuel_per_kw = 1.0 / (KWH_PER_MMBTU * 0.8);
+    let half: Vec<f64> = (0..8760).map(|t| if t % 2 == 1 { 5.0 * fuel_per_kw } else { 0.0 }).collect();
+    scenario["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": half});
+    scenario["DomesticHotWaterLoad"] = json!({"fuel_loads_mmbtu_per_hour": half});
+    let price: Vec<f64> = (0..8760).map(|t| if t % 2 == 1 { 100.0 } else { 1.0 }).collect();
+    scenario["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": price, "efficiency": 0.8});
+    scenario["HotThermalStorage"] = json!({"max_gal": 10000.0});
+    let (model, run, body) = solve(&scenario);
+    let to_load: f64 = series(&body, "HotThermalStorage", "storage_to_load_series_mmbtu_per_hour").iter().sum();
+    assert!((to_load - 149.45).abs() <= 0.1, "{to_load}");
+    let size_gal = number(&body, "HotThermalStorage", "size_gal");
+    assert!((size_gal - 233.0).abs() <= 0.1, "{size_gal}");
+    let storage = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("storage");
+    let needed_kwh = 10.0 / storage.discharge_efficiency / (1.0 - storage.soc_min_fraction - storage.decay_fraction_per_hour);
+    let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
+    assert!((d.storage_kwh - needed_kwh).abs() < 1e-4, "{} vs {needed_kwh}", d.storage_kwh);
+    assert!(number(&body, "Financial", "lcc") < number(&body, "Financial", "lcc_bau"));
+}
+
+/// Over random scenarios with storage: every step balances (boilers to load + discharge =
+/// load), the state of charge follows the service's equation and stays within its bounds, and
+/// the reported lifecycle cost is the program's objective.
+#[test]
+fn storage_dynamics_hold_in_random_scenarios() {
+    let mut draws = Draws(7);
+    for case in 1..3 {
+        let mut scenario = electric();
+        let fuel: Vec<f64> = (0..8760).map(|_| 2.0 * draws.unit()).collect();
+        let price: Vec<f64> = (0..8760).map(|_| 2.0 + 20.0 * draws.unit()).collect();
+        scenario["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": fuel});
+        scenario["ProcessHeatLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![0.3; 8760]});
+        scenario["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": price});
+        scenario["Boiler"] = json!({"fuel_cost_per_mmbtu": 8.0 + 4.0 * draws.unit(), "installed_cost_per_mmbtu_per_hour": 5000.0 * draws.unit()});
+        scenario["HotThermalStorage"] = json!({"max_gal": 20000.0 * draws.unit(), "thermal_decay_rate_fraction": 0.001 * draws.unit(),
+                                               "internal_efficiency_fraction": 0.9 + 0.1 * draws.unit(), "can_serve_process_heat": case == 2});
+        let (model, run, body) = solve(&scenario);
+        let heating = model.heating.as_ref().expect("heating");
+        let s = heating.hot_storage.as_ref().expect("storage");
+        let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
+        let tol = 1e-5;
+        let mut previous = s.soc_init_fraction * d.storage_kwh;
+        for t in 0..model.steps() {
+            let load = heating.total_kw(t);
+            assert!((d.existing_kw[t] + d.new_kw[t] + d.discharge_kw[t] - load).abs() <= tol * (1.0 + load), "case {case} balance at {t}");
+            let charge = d.existing_to_storage_kw[t] + d.new_to_storage_kw[t];
+            let expected = previous + s.charge_efficiency * charge - d.discharge_kw[t] / s.discharge_efficiency - s.decay_fraction_per_hour * d.storage_kwh;
+            assert!((d.soc_kwh[t] - expected).abs() <= tol * (1.0 + d.storage_kwh), "case {case} soc at {t}: {} vs {expected}", d.soc_kwh[t]);
+            assert!(d.soc_kwh[t] <= d.storage_kwh + tol && d.soc_kwh[t] >= s.soc_min_fraction * d.storage_kwh - tol);
+            if !s.can_serve_process_heat {
+                assert!(d.discharge_kw[t] <= heating.storage_servable_kw(t) + tol);
+            }
+            previous = d.soc_kwh[t];
+        }
+        let lcc = number(&body, "Financial", "lcc");
+        let lp = run.optimal.lp_lifecycle_cost();
+        assert!((lcc - lp).abs() <= 1e-6 * lp.abs() + 0.02, "case {case}: lcc {lcc} vs program {lp}");
+        let served: f64 = ["ExistingBoiler", "Boiler"].iter().map(|section| series(&body, section, "thermal_to_load_series_mmbtu_per_hour").iter().sum::<f64>()).sum::<f64>()
+            + series(&body, "HotThermalStorage", "storage_to_load_series_mmbtu_per_hour").iter().sum::<f64>();
+        let load: f64 = series(&body, "HeatingLoad", "total_heating_thermal_load_series_mmbtu_per_hour").iter().sum();
+        assert!((served - load).abs() <= 1e-3 * (1.0 + load), "case {case}: served {served} load {load}");
     }
 }
