@@ -34,6 +34,7 @@ __all__ = [
     "ExistingBoilerOutputs",
     "BoilerOutputs",
     "HeatingLoadOutputs",
+    "HotThermalStorageOutputs",
 ]
 
 
@@ -368,6 +369,17 @@ class BoilerOutputs(_BoilerOutputs):
     lifecycle_per_unit_prod_om_costs: float
 
 
+class HotThermalStorageOutputs(Record):
+    """``outputs.HotThermalStorage``: the hot-water tank's size (kWh of heat and gallons), state of
+    charge and heat to load per time step (empty lists when nothing is built)."""
+
+    __slots__ = ()
+    size_kwh: float
+    size_gal: float
+    soc_series_fraction: list[float]
+    storage_to_load_series_mmbtu_per_hour: list[float]
+
+
 class HeatingLoadOutputs(Record):
     """``outputs.HeatingLoad``: the heating loads as heat (thermal) and as the existing boiler's
     fuel (MMBtu/h per time step, MMBtu a year)."""
@@ -401,6 +413,7 @@ class Outputs(Record):
     ExistingBoiler: ExistingBoilerOutputs
     Boiler: BoilerOutputs
     HeatingLoad: HeatingLoadOutputs
+    HotThermalStorage: HotThermalStorageOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

@@ -153,7 +153,8 @@ impl Reader<'_> {
         }
         let peak = (0..HOURS_PER_YEAR * steps_per_hour).map(|t| loads.iter().map(|l| l.thermal_kw[t]).sum::<f64>()).fold(0.0, f64::max);
         if peak <= 0.0 {
-            if self.section("HotThermalStorage").is_some() {
+            let any_load_section = HeatingLoadKind::ALL.iter().any(|kind| self.root.get(kind.section()).is_some_and(|v| !v.is_null()));
+            if self.section("HotThermalStorage").is_some() && !any_load_section {
                 self.unsupported.push("HotThermalStorage without a heating load".into());
             }
             return None;
