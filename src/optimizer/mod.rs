@@ -12,7 +12,8 @@
 //!   its `Layout` to read a solution back;
 //! - `solve`: the solver adapter;
 //! - `run`: the cases solved (optimal and business as usual) and why a run failed;
-//! - `outputs`: the results per section; `outage_inputs`, `outage_sim`: the outage simulation.
+//! - `outputs`: the results per section; `outage_inputs`, `outage_sim`: the outage simulation;
+//! - `water`: liquid water properties (IAPWS-95) for hot-water storage gallons.
 //!
 //! Flow: `model::from_scenario` → `run::optimize` (cases → `lp::build` → `solve::solve`) →
 //! `outputs::optimal_outputs`.
@@ -34,6 +35,7 @@ pub mod scenario;
 pub mod size;
 pub mod solve;
 pub mod tariff;
+pub mod water;
 
 pub use model::{from_scenario, Model, ScenarioError, Unsupported};
 pub use run::{optimize, Optimized, RunError};

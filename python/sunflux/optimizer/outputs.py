@@ -32,6 +32,10 @@ __all__ = [
     "ElectricStorageOutputs",
     "GeneratorOutputs",
     "SiteOutputs",
+    "ExistingBoilerOutputs",
+    "BoilerOutputs",
+    "HeatingLoadOutputs",
+    "HotThermalStorageOutputs",
 ]
 
 
@@ -108,6 +112,11 @@ class Record(Mapping[str, Any]):
 #: match first, with the name's unit word that the description leaves out: the service's units
 #: (kW, kWh, $, ...), which the fields' names state.
 _UNITS = (
+    ("fuel_consumption_series_mmbtu_per_hour", "_mmbtu_per_hour", "[MMBtu] burned in each time step"),
+    ("_series_mmbtu_per_hour", "_mmbtu_per_hour", "[MMBtu/h] per time step"),
+    ("_mmbtu_per_hour", "_mmbtu_per_hour", "[MMBtu/h]"),
+    ("_mmbtu", "_mmbtu", "[MMBtu]"),
+    ("_tonnes_CO2", "_tonnes_CO2", "[t CO2]"),
     ("_series_kw", "_kw", "[kW] per time step"),
     ("_series_fraction", "_fraction", "[fraction] per time step"),
     ("production_factor_series", "", "[kW/kW-DC] per time step"),
@@ -355,7 +364,8 @@ class SiteOutputs(Record):
     """``outputs.Site``: emissions of the grid purchases and the fuel burned on site (tonnes; the
     ``annual_`` fields are the lifecycle totals over the analysis years) and the CO2 reduction from
     the business-as-usual case (a fraction; only beside one). The local engine leaves the totals
-    None when a grid factor series is not given. Other fields (renewable electricity) are read as
+    None when a grid factor series is not given, and every field None with heating loads (it does
+    not count the boilers' fuel emissions). Other fields (renewable electricity) are read as
     before, typed ``Any``."""
 
     __slots__ = ()
@@ -375,23 +385,88 @@ class SiteOutputs(Record):
     lifecycle_emissions_tonnes_SO2_bau: float | None
     lifecycle_emissions_tonnes_PM25: float | None
     lifecycle_emissions_tonnes_PM25_bau: float | None
-    annual_emissions_from_fuelburn_tonnes_CO2: float
+    annual_emissions_from_fuelburn_tonnes_CO2: float | None
     annual_emissions_from_fuelburn_tonnes_CO2_bau: float | None
-    annual_emissions_from_fuelburn_tonnes_NOx: float
+    annual_emissions_from_fuelburn_tonnes_NOx: float | None
     annual_emissions_from_fuelburn_tonnes_NOx_bau: float | None
-    annual_emissions_from_fuelburn_tonnes_SO2: float
+    annual_emissions_from_fuelburn_tonnes_SO2: float | None
     annual_emissions_from_fuelburn_tonnes_SO2_bau: float | None
-    annual_emissions_from_fuelburn_tonnes_PM25: float
+    annual_emissions_from_fuelburn_tonnes_PM25: float | None
     annual_emissions_from_fuelburn_tonnes_PM25_bau: float | None
-    lifecycle_emissions_from_fuelburn_tonnes_CO2: float
+    lifecycle_emissions_from_fuelburn_tonnes_CO2: float | None
     lifecycle_emissions_from_fuelburn_tonnes_CO2_bau: float | None
-    lifecycle_emissions_from_fuelburn_tonnes_NOx: float
+    lifecycle_emissions_from_fuelburn_tonnes_NOx: float | None
     lifecycle_emissions_from_fuelburn_tonnes_NOx_bau: float | None
-    lifecycle_emissions_from_fuelburn_tonnes_SO2: float
+    lifecycle_emissions_from_fuelburn_tonnes_SO2: float | None
     lifecycle_emissions_from_fuelburn_tonnes_SO2_bau: float | None
-    lifecycle_emissions_from_fuelburn_tonnes_PM25: float
+    lifecycle_emissions_from_fuelburn_tonnes_PM25: float | None
     lifecycle_emissions_from_fuelburn_tonnes_PM25_bau: float | None
     lifecycle_emissions_reduction_CO2_fraction: float | None
+
+
+class _BoilerOutputs(Record):
+    """What both boilers report: size, fuel burned and heat made, where the heat went (MMBtu/h per
+    time step; the fuel series is MMBtu burned in each step, as the service writes it) and fuel
+    costs ($)."""
+
+    __slots__ = ()
+    size_mmbtu_per_hour: float
+    fuel_consumption_series_mmbtu_per_hour: list[float]
+    annual_fuel_consumption_mmbtu: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_mmbtu: float
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_steamturbine_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_process_heat_load_series_mmbtu_per_hour: list[float]
+    lifecycle_fuel_cost_after_tax: float
+    year_one_fuel_cost_before_tax: float
+    year_one_fuel_cost_after_tax: float
+
+
+class ExistingBoilerOutputs(_BoilerOutputs):
+    """``outputs.ExistingBoiler``: the existing boiler in the optimal case; the business-as-usual
+    values have the ``_bau`` suffix."""
+
+    __slots__ = ()
+    annual_fuel_consumption_mmbtu_bau: float | None
+    annual_thermal_production_mmbtu_bau: float | None
+    lifecycle_fuel_cost_after_tax_bau: float | None
+
+
+class BoilerOutputs(_BoilerOutputs):
+    """``outputs.Boiler``: the new boiler (optimal case only)."""
+
+    __slots__ = ()
+    lifecycle_per_unit_prod_om_costs: float
+
+
+class HotThermalStorageOutputs(Record):
+    """``outputs.HotThermalStorage``: the hot-water tank's size (kWh of heat and gallons), state of
+    charge and heat to load per time step (empty lists when nothing is built)."""
+
+    __slots__ = ()
+    size_kwh: float
+    size_gal: float
+    soc_series_fraction: list[float]
+    storage_to_load_series_mmbtu_per_hour: list[float]
+
+
+class HeatingLoadOutputs(Record):
+    """``outputs.HeatingLoad``: the heating loads as heat (thermal) and as the existing boiler's
+    fuel (MMBtu/h per time step, MMBtu a year)."""
+
+    __slots__ = ()
+    space_heating_thermal_load_series_mmbtu_per_hour: list[float]
+    dhw_thermal_load_series_mmbtu_per_hour: list[float]
+    process_heat_thermal_load_series_mmbtu_per_hour: list[float]
+    total_heating_thermal_load_series_mmbtu_per_hour: list[float]
+    total_heating_boiler_fuel_load_series_mmbtu_per_hour: list[float]
+    annual_calculated_total_heating_thermal_load_mmbtu: float
+    annual_calculated_total_heating_boiler_fuel_load_mmbtu: float
+    annual_total_unaddressable_heating_load_mmbtu: float
 
 
 class Outputs(Record):
@@ -409,6 +484,10 @@ class Outputs(Record):
     Wind: WindOutputs
     ElectricStorage: ElectricStorageOutputs
     Generator: GeneratorOutputs
+    ExistingBoiler: ExistingBoilerOutputs
+    Boiler: BoilerOutputs
+    HeatingLoad: HeatingLoadOutputs
+    HotThermalStorage: HotThermalStorageOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

@@ -78,8 +78,9 @@
 //! (the `LinearProgram`, `Case`, `Layout` and `Dispatch` types and reading a solution), `pv`,
 //! `storage`, `exports` (export groups), `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
-//! `capex` (capital cost bounds), `microgrid` (the outage microgrids) and `emissions` (emissions
-//! costs in the objective, renewable-electricity and CO2-reduction bounds).
+//! `capex` (capital cost bounds), `microgrid` (the outage microgrids), `emissions` (emissions
+//! costs in the objective, renewable-electricity and CO2-reduction bounds) and `heating` (the heat
+//! balance and the boilers, independent of the electric rows).
 
 use super::model::Model;
 
@@ -89,6 +90,7 @@ mod electric_tariff;
 pub mod emissions;
 pub mod exports;
 mod generator;
+pub mod heating;
 mod load_balance;
 pub mod microgrid;
 mod operating_reserves;
@@ -180,6 +182,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         generator_fuel: Vec::new(),
         battery_reserve: None,
         microgrid: None,
+        heating: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
@@ -199,6 +202,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
+    layout.heating = heating::add_heating(&mut lp, model, factors, case);
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }

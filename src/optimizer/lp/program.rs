@@ -4,6 +4,7 @@
 //! the `Dispatch` (sizes and series per step) read back from a solution vector.
 
 use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
+use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::{load_target, CostFactors};
 use crate::optimizer::model::Model;
@@ -201,6 +202,8 @@ pub struct Layout {
     pub battery_reserve: Option<usize>,
     /// The outage microgrids of the multiple-outage form.
     pub microgrid: Option<MicrogridLayout>,
+    /// The heat balance and boilers (None without heating).
+    pub heating: Option<HeatingLayout>,
 }
 
 /// Sizes and dispatch read from a solution vector (kW, kWh; series per step).
@@ -251,6 +254,7 @@ pub struct Dispatch {
     /// Off grid: the battery's operating reserve per step.
     pub battery_reserve: Vec<f64>,
     pub microgrid: Option<MicrogridDispatch>,
+    pub heating: Option<HeatingDispatch>,
 }
 
 impl Dispatch {
@@ -397,6 +401,7 @@ impl Layout {
             load_target,
             battery_reserve: series(self.battery_reserve),
             microgrid,
+            heating: self.heating.as_ref().map(|h| h.dispatch(x, self.steps, tolerance)),
         }
     }
 }

@@ -11,15 +11,16 @@
 //!
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
-//! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator}, or any input of
+//! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
+//! ExistingBoiler, Boiler, HotThermalStorage}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
 //!
 //! The reading is split by section: `load_inputs` (ElectricLoad), `tariff_inputs`
 //! (ElectricTariff, ElectricUtility), `technology_inputs` (PV, Wind, ElectricStorage),
-//! `resilience_inputs` (Generator, outages, critical loads, off grid) and `emissions_inputs`
-//! (emissions factors, costs and targets); this file holds the
+//! `resilience_inputs` (Generator, outages, critical loads, off grid), `emissions_inputs`
+//! (emissions factors, costs and targets) and `thermal_inputs` (heating loads and boilers); this file holds the
 //! typed model, the reader's field helpers, the subset checks, Financial and Settings.
 
 use serde_json::{Map, Value};
@@ -38,13 +39,17 @@ mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
+mod hot_storage_inputs;
+pub mod thermal_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
 pub use tariff_inputs::GridLimits;
 pub use technology_inputs::{wind_size_class_cost, ArrayKind, ProductionIncentive, Pv, PvIncentives, SpaceLimit, Storage};
+pub use hot_storage_inputs::HotStorage;
+pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 11] = [
+pub const SUPPORTED_SECTIONS: [&str; 17] = [
     "Meta",
     "Settings",
     "Site",
@@ -56,24 +61,24 @@ pub const SUPPORTED_SECTIONS: [&str; 11] = [
     "Wind",
     "ElectricStorage",
     "Generator",
+    "SpaceHeatingLoad",
+    "DomesticHotWaterLoad",
+    "ProcessHeatLoad",
+    "ExistingBoiler",
+    "Boiler",
+    "HotThermalStorage",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 18] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 12] = [
     "CoolingLoad",
     "ExistingChiller",
-    "ExistingBoiler",
-    "SpaceHeatingLoad",
-    "DomesticHotWaterLoad",
     "CHP",
-    "Boiler",
-    "HotThermalStorage",
     "HighTempThermalStorage",
     "ColdThermalStorage",
     "AbsorptionChiller",
     "SteamTurbine",
     "GHP",
-    "ProcessHeatLoad",
     "ElectricHeater",
     "ASHPSpaceHeater",
     "ASHPWaterHeater",
@@ -183,6 +188,8 @@ pub struct Model {
     pub storage: Option<Storage>,
     /// Grid emissions and clean-energy factors, emissions costs, renewable and CO2 targets.
     pub emissions: Emissions,
+    /// Heating loads and the boilers serving them (None without a heating load).
+    pub heating: Option<Heating>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -566,6 +573,13 @@ impl<'a> Reader<'a> {
         let outages = self.read_outages(steps, off_grid);
         let resilience = self.read_resilience(outages.multiple.as_ref());
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
+        let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
+        let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
+        if heating.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
+            self.unsupported.push(
+                "emissions bounds or emissions costs in the objective with heating loads (the boilers' fuel emissions are not modelled)".into(),
+            );
+        }
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.
         let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
@@ -590,6 +604,7 @@ impl<'a> Reader<'a> {
             pv_space_limits,
             storage,
             emissions,
+            heating,
             financial,
             settings,
             capex_bounds,

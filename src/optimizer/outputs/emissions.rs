@@ -97,8 +97,18 @@ pub fn utility_outputs(model: &Model, factors: &CostFactors, optimal: Solved, ba
     fields
 }
 
-/// `Site` emissions totals, fuel burn and the CO2 reduction, with their `_bau` twins.
+/// `Site` emissions totals, fuel burn and the CO2 reduction, with their `_bau` twins. With
+/// heating loads the boilers burn fuel whose emissions this engine does not count, so the site's
+/// totals would be short: every field is null then.
 pub fn site_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
+    let mut fields = site_fields(model, factors, optimal, bau);
+    if model.heating.is_some() {
+        fields.values_mut().for_each(|value| *value = Value::Null);
+    }
+    fields
+}
+
+fn site_fields(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
     let years = f64::from(model.financial.analysis_years);
     let mut fields = Map::new();
     let mut put = |suffix: &str, t: &Tonnes| {
@@ -129,6 +139,14 @@ pub fn site_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: 
 /// `Financial.lifecycle_emissions_cost_climate` and `_health` (2 decimals) and their `_bau`
 /// twins, and `breakeven_cost_of_emissions_reduction_per_tonne_CO2` where the service writes it.
 pub fn financial_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
+    let mut fields = financial_fields(model, factors, optimal, bau);
+    if model.heating.is_some() {
+        fields.values_mut().for_each(|value| *value = Value::Null);
+    }
+    fields
+}
+
+fn financial_fields(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
     let money = |x: Option<f64>| Value::from(x.map(|v| round_to(v, 2)));
     let mut fields = Map::new();
     fields.insert("lifecycle_emissions_cost_climate".into(), money(optimal.1.lifecycle_emissions_cost_climate));

@@ -21,6 +21,7 @@ pub mod emissions;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;
+pub mod thermal;
 
 /// API version reported in every body.
 pub const API_VERSION: u32 = 3;
@@ -66,6 +67,8 @@ pub struct CostBreakdown {
     pub expected_microgrid_fuel_cost: f64,
     pub offgrid_other_annual_costs_after_tax: f64,
     pub offgrid_other_capital_costs_after_depreciation: f64,
+    /// The boilers' fuel, capital and O&M (zero without heating).
+    pub heating: thermal::HeatingCosts,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     /// Lifecycle CO2 cost and NOx, SO2, PM2.5 costs ($ present value; None without the factors
@@ -82,6 +85,8 @@ impl CostBreakdown {
     pub fn lifecycle_capital_costs(&self) -> f64 {
         self.pv_capital
             + self.generator_capital
+            + self.heating.boiler_capital
+            + self.heating.storage_capital
             + self.storage_capital
             + self.microgrid_upgrade_costs.iter().sum::<f64>()
             + self.offgrid_other_capital_costs_after_depreciation
@@ -196,7 +201,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let offgrid_annual = model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.om_factor());
     let offgrid_capital = factors.offgrid_other_capital_after_depreciation;
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
-    let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax;
+    let heating = thermal::heating_costs(model, factors, solution);
+    let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax + heating.boiler_om_before_tax;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
     let pounds = emissions::year_one_pounds(model, solution, generator.fuel_gal);
     let (climate, health) = emissions::emissions_costs(model, factors, &pounds);
@@ -207,6 +213,9 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let lcc = emissions_in_objective
         + pv_capital
         + generator.capital
+        + heating.boiler_capital
+        + heating.storage_capital
+        + heating.lifecycle_fuel_after_tax()
         + storage_capital
         + om_after_tax
         + lifecycle_elecbill_after_tax
@@ -229,7 +238,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_min_charge_adder,
         year_one_coincident_peak_cost,
         year_one_export_benefit,
-        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial,
+        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial + heating.boiler_capital + heating.storage_initial,
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,
@@ -241,6 +250,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         generator_fuel_gal: generator.fuel_gal,
         year_one_fuel_cost: generator.year_one_fuel_cost,
         lifecycle_fuel_cost_after_tax: generator.lifecycle_fuel_cost_after_tax,
+        heating,
         expected_outage_cost: outages.expected_outage_cost,
         max_outage_cost_per_outage_duration: outages.max_per_duration,
         microgrid_upgrade_costs: outages.upgrades,
@@ -401,7 +411,9 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let solved_bau = bau.as_ref().map(|(s, c)| (*s, c));
     let mut outputs = Map::new();
     let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
-    if let Value::Object(map) = &mut financial {
+    // The pro forma knows no boiler fuel escalation: with heating it is left out rather than
+    // reported without the boilers.
+    if let (Value::Object(map), None) = (&mut financial, &model.heating) {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
         map.extend(emissions::financial_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau));
         map.extend(operating_cost_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
@@ -453,6 +465,8 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     if let Some(section) = resilience::outage_outputs(model, &run.optimal, &optimal) {
         outputs.insert("Outages".into(), section);
     }
+    let bau_heating = bau.as_ref().map(|(s, c)| (*s, &c.heating));
+    thermal::insert_heating_outputs(&mut outputs, model, &run.factors, (&run.optimal, &optimal.heating), bau_heating);
     Value::Object(outputs)
 }
 
@@ -498,8 +512,8 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "npv": bau.map(|b| money(b.lcc - optimal.lcc)),
         "lifecycle_capital_costs_plus_om_after_tax": money(optimal.lifecycle_capital_costs() + optimal.om_after_tax),
         "lifecycle_capital_costs": money(optimal.lifecycle_capital_costs()),
-        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital),
-        "lifecycle_storage_capital_costs": money(optimal.storage_capital),
+        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital),
+        "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),
         "initial_capital_costs_after_incentives": money(optimal.lifecycle_capital_costs() - optimal.replacements_present_cost_after_tax),
         "replacements_present_cost_after_tax": money(optimal.replacements_present_cost_after_tax),
@@ -515,8 +529,8 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "lifecycle_elecbill_after_tax_bau": bau.map(|b| money(b.lifecycle_elecbill_after_tax)),
         "lifecycle_production_incentive_after_tax": money(optimal.production_incentive_after_tax),
         "lifecycle_production_incentive_after_tax_bau": bau.map(|b| money(b.production_incentive_after_tax)),
-        "lifecycle_fuel_costs_after_tax": money(optimal.lifecycle_fuel_cost_after_tax),
-        "lifecycle_fuel_costs_after_tax_bau": bau.map(|b| money(b.lifecycle_fuel_cost_after_tax)),
+        "lifecycle_fuel_costs_after_tax": money(optimal.lifecycle_fuel_cost_after_tax + optimal.heating.lifecycle_fuel_after_tax()),
+        "lifecycle_fuel_costs_after_tax_bau": bau.map(|b| money(b.lifecycle_fuel_cost_after_tax + b.heating.lifecycle_fuel_after_tax())),
         "lifecycle_chp_standby_cost_after_tax": 0.0,
         "lifecycle_outage_cost": money(optimal.expected_outage_cost),
         "lifecycle_outage_cost_bau": bau.map(|b| money(b.expected_outage_cost)),

@@ -187,30 +187,33 @@ INFEASIBLE_AFTER_RESOLVE = {
     "REopt.jl__off_grid.json": "REopt could not find an optimal solution for these inputs",
 }
 
-THERMAL = "(section)"  # heating, cooling, CHP, GHP, thermal storage and the like: out of scope
+#: Heating loads are modelled (boilers, hot-water storage), but a reference building's heating
+#: profile needs the service's data; cooling, CHP, GHP, heat pumps and the other thermal sections
+#: are out of scope and named by section.
+HOSPITAL_HEATING = "SpaceHeatingLoad.doe_reference_name=Hospital (reference heating profiles"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
-    "REopt_API__all_inputs_test.json": THERMAL,
-    "REopt_API__ashp_defaults_update.json": THERMAL,
-    "REopt_API__central_plant_ghp.json": THERMAL,
-    "REopt_API__chp_defaults_post.json": THERMAL,
-    "REopt_API__existing_boiler.json": THERMAL,
-    "REopt_API__hybrid_ghp.json": THERMAL,
+    "REopt_API__all_inputs_test.json": "HighTempThermalStorage (section)",
+    "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
+    "REopt_API__central_plant_ghp.json": "GHP (section)",
+    "REopt_API__chp_defaults_post.json": "CHP (section)",
+    "REopt_API__existing_boiler.json": HOSPITAL_HEATING,
+    "REopt_API__hybrid_ghp.json": "GHP (section)",
     "REopt_API__outage.json": "CHP (section); Financial.third_party_ownership=true",
-    "REopt_API__sector_defaults_post.json": THERMAL,
-    "REopt_API__steamturbine_defaults_post.json": THERMAL,
-    "REopt_API__test_thermal_in_results.json": THERMAL,
+    "REopt_API__sector_defaults_post.json": HOSPITAL_HEATING,
+    "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
+    "REopt_API__test_thermal_in_results.json": "CHP (section)",
     "REopt_API__validator_post.json": "CHP (section)",
-    "REopt.jl__after_tax_payback.json": THERMAL,
-    "REopt.jl__chp_unavailability_outage.json": THERMAL,
-    "REopt.jl__cst.json": THERMAL,
+    "REopt.jl__after_tax_payback.json": "CHP (section)",
+    "REopt.jl__chp_unavailability_outage.json": "CHP (section)",
+    "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
-    "REopt.jl__flatloads.json": THERMAL,
-    "REopt.jl__ghp_inputs.json": THERMAL,
-    "REopt.jl__heat_cool_energy_balance_inputs.json": THERMAL,
-    "REopt.jl__re_emissions_with_thermal.json": THERMAL,
-    "REopt.jl__thermal_storage.json": THERMAL,
+    "REopt.jl__flatloads.json": "CoolingLoad (section)",
+    "REopt.jl__ghp_inputs.json": "GHP (section)",
+    "REopt.jl__heat_cool_energy_balance_inputs.json": "CHP (section)",
+    "REopt.jl__re_emissions_with_thermal.json": "CHP (section)",
+    "REopt.jl__thermal_storage.json": "AbsorptionChiller (section)",
 }
 
 

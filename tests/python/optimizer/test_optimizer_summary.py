@@ -170,6 +170,23 @@ def test_declared_wind_fields_are_in_the_engines_results() -> None:
     assert result.summary()["Wind.size_kw"].to_list() == [result.outputs.Wind.size_kw]
 
 
+def test_declared_heating_fields_are_in_the_engines_results() -> None:
+    """A space heating load served by the existing boiler, a new one and a fixed 500 gal tank."""
+    document = pv_only()
+    del document["PV"]
+    document["SpaceHeatingLoad"] = {"fuel_loads_mmbtu_per_hour": [1.0 + 0.5 * math.sin(hour / 5.0) for hour in range(8760)]}
+    document["ExistingBoiler"] = {"fuel_cost_per_mmbtu": 12.0}
+    document["Boiler"] = {"fuel_cost_per_mmbtu": 8.0, "efficiency": 0.9}
+    document["HotThermalStorage"] = {"min_gal": 500.0, "max_gal": 500.0}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ExistingBoiler", "Boiler", "HeatingLoad", "HotThermalStorage"])
+    assert result.outputs.HotThermalStorage.size_gal == pytest.approx(500.0)
+    thermal = result.outputs.HeatingLoad.annual_calculated_total_heating_thermal_load_mmbtu
+    served = sum(result.outputs.ExistingBoiler.thermal_to_load_series_mmbtu_per_hour) + sum(
+        result.outputs.Boiler.thermal_to_load_series_mmbtu_per_hour) + sum(result.outputs.HotThermalStorage.storage_to_load_series_mmbtu_per_hour)
+    assert served == pytest.approx(thermal, abs=1e-2)
+
+
 @pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""

@@ -1,0 +1,214 @@
+//! The heat balance, the boilers and the hot-water storage (REopt.jl
+//! `add_boiler_tech_constraints`, `add_heating_tech_constraints`, the hot part of
+//! `add_thermal_load_constraints` and `add_hot_thermal_storage_dispatch_constraints`): no waste
+//! heat (the service fixes it to zero for techs that make no electricity), no steam turbine.
+//!
+//! Variables (thermal kW, ≥ 0): per step and boiler b (existing `eb`, new `nb`) its heat to load
+//! `L_bt` and to storage `S_bt`; the new boiler's size `nb_kw`; with storage its size `kwh`,
+//! `discharge_t` and `soc_t` (kWh at the end of step t). Rows, for every step t:
+//!
+//! ```text
+//! Heat balance:  Σ_b L_bt + discharge_t = Σ_q load_qt
+//! Capacity:      L_ebt + S_ebt ≤ max_kw_eb;  L_nbt + S_nbt ≤ nb_kw,  min_kw ≤ nb_kw ≤ max_kw
+//! SOC:           soc_t = soc_{t−1} + Δ(η_c Σ_b S_bt − discharge_t/η_d − decay·kwh),  soc_{−1} = soc_init·kwh
+//! Bounds:        soc_min·kwh ≤ soc_t ≤ kwh;  kwh ≥ soc_{t−1} + Δ(η_c Σ_b S_bt − decay·kwh)
+//! Power:         Σ_b S_bt + discharge_t ≤ max_kwh · n  (the service's power bound, max_kw = max_kwh·n)
+//! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt
+//! ```
+//!
+//! The service keeps one production variable per heating load q; every boiler here serves every
+//! load (others are refused), so only the totals matter except for the loads the storage may
+//! not serve, whose heat must come straight from the boilers: the last row.
+//!
+//! Fuel burned (kWh) is Δ · production / η. Objective terms ($ present value):
+//! pwf_fuel_b · (1 − τ_o) · Δ · c_bt / η_b per kW produced in step t (c = $ per kWh of fuel),
+//! pwf_om · (1 − τ_w) · Δ · om_kwh per kW of the new boiler, and
+//! (installed $/kW + pwf_om · (1 − τ_w) · om $/kW-year) per kW of new boiler, the storage's net
+//! present $ per kWh of size. The business-as-usual
+//! case has the existing boiler only (no storage); the optimal case drops it when
+//! `retire_in_optimal` and a new boiler exists.
+
+use super::{Case, CostFactors, LinearProgram, RowKind};
+use crate::optimizer::finance::present_worth_factor;
+use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
+use crate::optimizer::model::HotStorage;
+use crate::optimizer::model::Model;
+
+/// Where the heating quantities live in the LP.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatingLayout {
+    /// Existing boiler to load, first of a series (None when retired in this case).
+    pub existing: Option<usize>,
+    /// New boiler to load, first of a series, and its size.
+    pub new: Option<usize>,
+    pub new_size: Option<usize>,
+    pub storage: Option<StorageLayout>,
+}
+
+/// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StorageLayout {
+    pub kwh: usize,
+    pub existing_charge: Option<usize>,
+    pub new_charge: Option<usize>,
+    pub discharge: usize,
+    pub soc: usize,
+}
+
+/// The heating dispatch of a solution (thermal kW per step; kW).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatingDispatch {
+    /// Each boiler's heat to load.
+    pub existing_kw: Vec<f64>,
+    pub new_kw: Vec<f64>,
+    pub new_size_kw: f64,
+    /// Each boiler's heat to storage.
+    pub existing_to_storage_kw: Vec<f64>,
+    pub new_to_storage_kw: Vec<f64>,
+    /// Storage size (kWh), discharge to load (kW) and state of charge (kWh at each step's end).
+    pub storage_kwh: f64,
+    pub discharge_kw: Vec<f64>,
+    pub soc_kwh: Vec<f64>,
+}
+
+impl HeatingDispatch {
+    /// A boiler's production per step: to load plus to storage.
+    pub fn existing_production(&self) -> Vec<f64> {
+        self.existing_kw.iter().zip(&self.existing_to_storage_kw).map(|(a, b)| a + b).collect()
+    }
+
+    pub fn new_production(&self) -> Vec<f64> {
+        self.new_kw.iter().zip(&self.new_to_storage_kw).map(|(a, b)| a + b).collect()
+    }
+}
+
+/// Present-worth factors of a burner's fuel: Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y.
+pub fn fuel_present_worth(model: &Model, burner: &FuelBurner) -> f64 {
+    let f = &model.financial;
+    present_worth_factor(f.analysis_years, burner.fuel_escalation, f.offtaker_discount_rate_fraction)
+}
+
+/// $ (year one, before tax) of fuel per thermal kW produced in step t.
+pub fn year_one_fuel_cost_per_kw(model: &Model, burner: &FuelBurner, t: usize) -> f64 {
+    model.step_hours() * burner.fuel_cost_per_kwh[t] / burner.efficiency
+}
+
+/// Whether the existing boiler runs in a case.
+pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
+    case.bau || !(heating.existing_boiler.retire_in_optimal && heating.boiler.is_some())
+}
+
+/// Adds the heating variables and rows of a case; None without heating.
+pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> Option<HeatingLayout> {
+    let heating = model.heating.as_ref()?;
+    let steps = model.steps();
+    let storage = heating.hot_storage.as_ref().filter(|_| !case.bau);
+    let fuel_factor = |burner: &FuelBurner| fuel_present_worth(model, burner) * factors.offtaker_after_tax;
+    // Heat to load and to storage cost the same fuel (and O&M) per kW made.
+    let produced = |lp: &mut LinearProgram, cost: &dyn Fn(usize) -> f64| {
+        let to_load = lp.series(steps, cost);
+        let to_storage = storage.map(|_| lp.series(steps, cost));
+        (to_load, to_storage)
+    };
+    let existing = existing_boiler_runs(heating, case).then(|| {
+        let burner = &heating.existing_boiler.burner;
+        let pw = fuel_factor(burner);
+        let (to_load, to_storage) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, burner, t));
+        for t in 0..steps {
+            let terms: Vec<(usize, f64)> = [Some(to_load), to_storage].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+            lp.row(&terms, RowKind::LessOrEqual, heating.existing_boiler.max_kw);
+        }
+        (to_load, to_storage)
+    });
+    let new = heating.boiler.as_ref().filter(|_| !case.bau).map(|boiler| {
+        let pw = fuel_factor(&boiler.burner);
+        let om_per_kw_produced = factors.om_factor() * model.step_hours() * boiler.om_cost_per_kwh;
+        let (to_load, to_storage) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, &boiler.burner, t) + om_per_kw_produced);
+        let size_cost = boiler.installed_cost_per_kw + factors.om_factor() * boiler.om_cost_per_kw;
+        let size = lp.variable(size_cost, boiler.min_kw, boiler.max_kw);
+        for t in 0..steps {
+            let mut terms: Vec<(usize, f64)> = [Some(to_load), to_storage].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+            terms.push((size, -1.0));
+            lp.row(&terms, RowKind::LessOrEqual, 0.0);
+        }
+        (to_load, to_storage, size)
+    });
+    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, (existing.and_then(|e| e.1), new.and_then(|n| n.1))));
+    for t in 0..steps {
+        let mut terms: Vec<(usize, f64)> = [existing.map(|e| e.0), new.map(|n| n.0)].into_iter().flatten().map(|start| (start + t, 1.0)).collect();
+        if let Some(s) = &storage {
+            terms.push((s.discharge + t, 1.0));
+        }
+        lp.row(&terms, RowKind::Equal, heating.total_kw(t));
+    }
+    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage })
+}
+
+/// The storage's size, discharge and state-of-charge variables and rows, given the boilers'
+/// heat-to-storage series.
+fn add_hot_storage(
+    lp: &mut LinearProgram,
+    model: &Model,
+    heating: &Heating,
+    s: &HotStorage,
+    (existing_charge, new_charge): (Option<usize>, Option<usize>),
+) -> StorageLayout {
+    let charges: Vec<usize> = [existing_charge, new_charge].into_iter().flatten().collect();
+    let steps = model.steps();
+    let dt = model.step_hours();
+    let kwh = lp.variable(s.net_present_cost_per_kwh, s.min_kwh, s.max_kwh);
+    let discharge = lp.series(steps, |_| 0.0);
+    let soc = lp.series(steps, |_| 0.0);
+    let power_limit = s.max_kwh * model.time_steps_per_hour as f64;
+    for t in 0..steps {
+        lp.upper[discharge + t] = heating.storage_servable_kw(t);
+        // soc_t − soc_{t−1} − Δ η_c Σ S + Δ discharge / η_d + Δ decay kwh = 0
+        let mut terms: Vec<(usize, f64)> = vec![(soc + t, 1.0), (discharge + t, dt / s.discharge_efficiency), (kwh, dt * s.decay_fraction_per_hour)];
+        terms.extend(charges.iter().map(|&c| (c + t, -dt * s.charge_efficiency)));
+        let (column, coefficient) = previous_soc(soc, kwh, t, s.soc_init_fraction);
+        terms.push((column, -coefficient));
+        lp.row(&terms, RowKind::Equal, 0.0);
+        lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(soc + t, -1.0), (kwh, s.soc_min_fraction)], RowKind::LessOrEqual, 0.0);
+        // soc_{t−1} + Δ(η_c Σ S − decay kwh) ≤ kwh
+        let mut headroom: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, dt * s.charge_efficiency)).collect();
+        headroom.push((kwh, -1.0 - dt * s.decay_fraction_per_hour));
+        headroom.push(previous_soc(soc, kwh, t, s.soc_init_fraction));
+        lp.row(&headroom, RowKind::LessOrEqual, 0.0);
+        let mut power: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, 1.0)).collect();
+        power.push((discharge + t, 1.0));
+        lp.row(&power, RowKind::LessOrEqual, power_limit);
+    }
+    StorageLayout { kwh, existing_charge, new_charge, discharge, soc }
+}
+
+/// The term of soc_{t−1}: the initial charge soc_init · kwh before the first step.
+fn previous_soc(soc: usize, kwh: usize, t: usize, soc_init_fraction: f64) -> (usize, f64) {
+    if t == 0 {
+        (kwh, soc_init_fraction)
+    } else {
+        (soc + t - 1, 1.0)
+    }
+}
+
+impl HeatingLayout {
+    /// Reads the heating dispatch; values at or below `tolerance` become 0.
+    pub fn dispatch(&self, x: &[f64], steps: usize, tolerance: f64) -> HeatingDispatch {
+        let clean = |v: f64| if v <= tolerance { 0.0 } else { v };
+        let series = |start: Option<usize>| match start {
+            Some(s) => x[s..s + steps].iter().map(|&v| clean(v)).collect(),
+            None => vec![0.0; steps],
+        };
+        let storage = self.storage.as_ref();
+        HeatingDispatch {
+            existing_kw: series(self.existing),
+            new_kw: series(self.new),
+            new_size_kw: self.new_size.map_or(0.0, |i| clean(x[i])),
+            existing_to_storage_kw: series(storage.and_then(|s| s.existing_charge)),
+            new_to_storage_kw: series(storage.and_then(|s| s.new_charge)),
+            storage_kwh: storage.map_or(0.0, |s| clean(x[s.kwh])),
+            discharge_kw: series(storage.map(|s| s.discharge)),
+            soc_kwh: series(storage.map(|s| s.soc)),
+        }
+    }
+}

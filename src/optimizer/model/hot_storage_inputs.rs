@@ -1,0 +1,82 @@
+//! HotThermalStorage read into typed inputs: a hot-water tank sized in kWh of heat.
+//!
+//! Units: the service sizes the tank in gallons and converts with the kWh a gallon holds
+//! between `hot_water_temp_degF` and `cool_water_temp_degF` (`optimizer::water::kwh_per_gal`,
+//! IAPWS-95 water as its CoolProp call): kWh = gal · kWh/gal, $/kWh = $/gal ÷ kWh/gal. The
+//! internal efficiency is split evenly between charging and discharging (η_c = η_d = √η). The
+//! tank loses `thermal_decay_rate_fraction` of its *size* per hour. Its capital cost takes the
+//! storage sector defaults (5-year MACRS with 100 % bonus, 30 % ITC) when left null.
+//! `om_cost_per_gal` is read by the service but enters neither its objective nor its results; it
+//! is ignored here too.
+
+use super::{sector_defaults, Financial, Reader};
+use crate::optimizer::finance::{effective_cost, TaxTreatment};
+use crate::optimizer::water::kwh_per_gal;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HotStorage {
+    /// kWh of heat per gallon.
+    pub kwh_per_gal: f64,
+    /// Size bounds (kWh of heat).
+    pub min_kwh: f64,
+    pub max_kwh: f64,
+    pub charge_efficiency: f64,
+    pub discharge_efficiency: f64,
+    pub soc_min_fraction: f64,
+    pub soc_init_fraction: f64,
+    /// Fraction of the size lost per hour.
+    pub decay_fraction_per_hour: f64,
+    /// $ per kWh before incentives, and net present $ per kWh after ITC, MACRS and rebate.
+    pub installed_cost_per_kwh: f64,
+    pub net_present_cost_per_kwh: f64,
+    /// Which loads it may serve: hot water, space heating, process heat.
+    pub can_serve_dhw: bool,
+    pub can_serve_space_heating: bool,
+    pub can_serve_process_heat: bool,
+}
+
+impl Reader<'_> {
+    pub(super) fn read_hot_storage(&mut self, financial: &Financial) -> Option<HotStorage> {
+        let s = "HotThermalStorage";
+        let map = self.section(s)?;
+        let per_gal = kwh_per_gal(self.number(map, s, "hot_water_temp_degF"), self.number(map, s, "cool_water_temp_degF"));
+        if per_gal.is_nan() || per_gal <= 0.0 {
+            self.invalid.push("HotThermalStorage.hot_water_temp_degF must be above cool_water_temp_degF.".into());
+            return None;
+        }
+        let internal = self.number(map, s, "internal_efficiency_fraction");
+        let installed_cost_per_kwh = self.number(map, s, "installed_cost_per_gal") / per_gal;
+        let macrs_option_years = self.filled_count(map, s, "macrs_option_years", sector_defaults::MACRS_OPTION_YEARS);
+        if ![0, 5, 7].contains(&macrs_option_years) {
+            self.invalid.push("HotThermalStorage macrs_option_years must be 0, 5, or 7.".into());
+        }
+        let tax = TaxTreatment {
+            owner_discount_rate: financial.owner_discount_rate_fraction,
+            owner_tax_rate: financial.owner_tax_rate_fraction,
+            itc_fraction: self.filled_number(map, s, "total_itc_fraction", sector_defaults::STORAGE_TOTAL_ITC),
+            macrs_option_years,
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sector_defaults::MACRS_BONUS_FRACTION),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
+            // The service prices its thermal tanks as its electric storage: the bonus counts
+            // without a MACRS schedule too.
+            bonus_without_macrs: true,
+        };
+        // The service subtracts the rebate after its effective cost (which is floored at zero).
+        let net_present_cost_per_kwh = effective_cost(installed_cost_per_kwh, None, &tax, 0.0) - self.number(map, s, "total_rebate_per_kwh");
+        Some(HotStorage {
+            kwh_per_gal: per_gal,
+            min_kwh: self.number(map, s, "min_gal") * per_gal,
+            max_kwh: self.number(map, s, "max_gal") * per_gal,
+            charge_efficiency: internal.sqrt(),
+            discharge_efficiency: internal.sqrt(),
+            soc_min_fraction: self.number(map, s, "soc_min_fraction"),
+            soc_init_fraction: self.number(map, s, "soc_init_fraction"),
+            decay_fraction_per_hour: self.number(map, s, "thermal_decay_rate_fraction"),
+            installed_cost_per_kwh,
+            net_present_cost_per_kwh,
+            can_serve_dhw: self.flag(map, s, "can_serve_dhw"),
+            can_serve_space_heating: self.flag(map, s, "can_serve_space_heating"),
+            can_serve_process_heat: self.flag(map, s, "can_serve_process_heat"),
+        })
+    }
+}

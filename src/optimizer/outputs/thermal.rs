@@ -1,0 +1,254 @@
+//! The heating results: the boilers' cost items of a solution (`HeatingCosts`, part of the
+//! lifecycle cost) and the `ExistingBoiler`, `Boiler`, `HotThermalStorage` and `HeatingLoad`
+//! output sections with
+//! the service's names (REopt.jl `src/results/existing_boiler.jl`, `boiler.jl`,
+//! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
+//! service writes it, MMBtu per step.
+//!
+//! There is no steam turbine, so `thermal_to_steamturbine` series are zeros. The split of heat
+//! among the heating loads (`thermal_to_dhw_load`, `storage_to_space_heating_load` etc.) is the
+//! service's split only up to the degenerate choices of its program (every boiler serves every
+//! load here): the storage's discharge goes to the loads it serves by their shares of the step,
+//! and each boiler's heat to load covers the rest of every load by its share of the boilers'
+//! heat to load. Every load's balance holds.
+
+use serde_json::{Map, Value};
+
+use super::{money, round6, series};
+use crate::optimizer::lp::heating::{fuel_present_worth, year_one_fuel_cost_per_kw, HeatingDispatch};
+use crate::optimizer::lp::CostFactors;
+use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
+use crate::optimizer::model::{Model, KWH_PER_MMBTU};
+use crate::optimizer::run::CaseSolution;
+
+/// 1 lb in metric tonnes (the service's TONNE_PER_LB).
+const TONNE_PER_LB: f64 = 0.00045359237;
+
+/// Fuel items of one boiler in a solution.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct FuelItems {
+    /// Year-one fuel cost before tax ($).
+    pub year_one_before_tax: f64,
+    /// pwf_fuel · year one · (1 − τ_o) ($ present value).
+    pub lifecycle_after_tax: f64,
+}
+
+/// The heating cost items of a solution ($; lifecycle items present value).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HeatingCosts {
+    /// Hot storage kWh · net present $/kWh, and before incentives.
+    pub storage_capital: f64,
+    pub storage_initial: f64,
+    pub existing_fuel: FuelItems,
+    pub boiler_fuel: FuelItems,
+    /// New boiler kW · installed $/kW (no incentives: also its lifecycle capital cost).
+    pub boiler_capital: f64,
+    /// pwf_om · (om $/kW · kW + om $/kWh · kWh a year), before tax.
+    pub boiler_om_before_tax: f64,
+}
+
+impl HeatingCosts {
+    pub fn lifecycle_fuel_after_tax(&self) -> f64 {
+        self.existing_fuel.lifecycle_after_tax + self.boiler_fuel.lifecycle_after_tax
+    }
+}
+
+fn fuel_items(model: &Model, factors: &CostFactors, burner: &FuelBurner, produced_kw: &[f64]) -> FuelItems {
+    let year_one: f64 = produced_kw.iter().enumerate().map(|(t, kw)| kw * year_one_fuel_cost_per_kw(model, burner, t)).sum();
+    FuelItems { year_one_before_tax: year_one, lifecycle_after_tax: fuel_present_worth(model, burner) * year_one * factors.offtaker_after_tax }
+}
+
+/// The heating cost items of a solution (zero without heating).
+pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> HeatingCosts {
+    let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else { return HeatingCosts::default() };
+    let (storage_capital, storage_initial) =
+        heating.hot_storage.as_ref().map_or((0.0, 0.0), |s| (s.net_present_cost_per_kwh * d.storage_kwh, s.installed_cost_per_kwh * d.storage_kwh));
+    let existing_fuel = fuel_items(model, factors, &heating.existing_boiler.burner, &d.existing_production());
+    let base = HeatingCosts { storage_capital, storage_initial, existing_fuel, ..HeatingCosts::default() };
+    let Some(boiler) = &heating.boiler else { return base };
+    let produced = d.new_production();
+    let annual_kwh: f64 = produced.iter().sum::<f64>() * model.step_hours();
+    HeatingCosts {
+        boiler_fuel: fuel_items(model, factors, &boiler.burner, &produced),
+        boiler_capital: boiler.installed_cost_per_kw * d.new_size_kw,
+        boiler_om_before_tax: factors.pwf_om * (boiler.om_cost_per_kw * d.new_size_kw + boiler.om_cost_per_kwh * annual_kwh),
+        ..base
+    }
+}
+
+fn mmbtu_per_hour(kw: &[f64]) -> Vec<f64> {
+    kw.iter().map(|v| v / KWH_PER_MMBTU).collect()
+}
+
+/// The storage's discharge to one load kind per step (kW): its share of the served loads.
+fn storage_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+    let servable = heating.storage_servable_kw(t);
+    if heating.storage_serves(kind) && servable > 0.0 { d.discharge_kw[t] * load_kw / servable } else { 0.0 }
+}
+
+/// One boiler's heat to one load kind (MMBtu/h per step): its share of the boilers' heat to load
+/// times what the storage leaves of that load.
+fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, to_load_kw: &[f64]) -> Vec<f64> {
+    let load = heating.load_kw(kind, to_load_kw.len());
+    (0..to_load_kw.len())
+        .map(|t| {
+            let boilers = d.existing_kw[t] + d.new_kw[t];
+            let left = load[t] - storage_to_kind(heating, d, kind, t, load[t]);
+            if boilers > 0.0 { to_load_kw[t] * left / boilers / KWH_PER_MMBTU } else { 0.0 }
+        })
+        .collect()
+}
+
+/// What a boiler did: its heat to load and to storage (kW per step).
+struct BoilerFlows<'a> {
+    burner: &'a FuelBurner,
+    to_load_kw: &'a [f64],
+    to_storage_kw: &'a [f64],
+    fuel: &'a FuelItems,
+}
+
+const LOAD_KEYS: [(&str, HeatingLoadKind); 3] = [
+    ("dhw_load", HeatingLoadKind::DomesticHotWater),
+    ("space_heating_load", HeatingLoadKind::SpaceHeating),
+    ("process_heat_load", HeatingLoadKind::ProcessHeat),
+];
+
+/// The fields every boiler reports: fuel, production and where it went.
+fn boiler_section(model: &Model, heating: &Heating, d: &HeatingDispatch, flows: BoilerFlows, factors: &CostFactors) -> Map<String, Value> {
+    let dt = model.step_hours();
+    let produced: Vec<f64> = flows.to_load_kw.iter().zip(flows.to_storage_kw).map(|(a, b)| a + b).collect();
+    let production = mmbtu_per_hour(&produced);
+    // As the service: the fuel series is MMBtu burned in each step, and both annual values are
+    // plain sums of their series (the same as energy at one step per hour).
+    let fuel_series: Vec<f64> = production.iter().map(|p| dt * p / flows.burner.efficiency).collect();
+    let mut out = Map::new();
+    out.insert("fuel_consumption_series_mmbtu_per_hour".into(), series(&fuel_series));
+    out.insert("annual_fuel_consumption_mmbtu".into(), Value::from(round6(fuel_series.iter().sum::<f64>())));
+    out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
+    out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
+    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_storage_kw)));
+    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; produced.len()]));
+    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_load_kw)));
+    for (name, kind) in LOAD_KEYS {
+        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_load_kind(heating, d, kind, flows.to_load_kw)));
+    }
+    out.insert("lifecycle_fuel_cost_after_tax".into(), money(flows.fuel.lifecycle_after_tax));
+    out.insert("year_one_fuel_cost_before_tax".into(), money(flows.fuel.year_one_before_tax));
+    out.insert("year_one_fuel_cost_after_tax".into(), money(flows.fuel.year_one_before_tax * factors.offtaker_after_tax));
+    out
+}
+
+/// The `HotThermalStorage` section (optimal case): size, state of charge and discharge to load.
+pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Option<Value> {
+    let storage = heating.hot_storage.as_ref()?;
+    let mut out = Map::new();
+    let size_kwh = (d.storage_kwh * 1000.0).round() / 1000.0;
+    out.insert("size_kwh".into(), Value::from(size_kwh));
+    out.insert("size_gal".into(), Value::from((size_kwh / storage.kwh_per_gal).round()));
+    // The service leaves the series empty when nothing is built.
+    let built = size_kwh != 0.0;
+    let soc: Vec<f64> = if built { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };
+    out.insert("soc_series_fraction".into(), series(&soc));
+    let to_load = if built { mmbtu_per_hour(&d.discharge_kw) } else { Vec::new() };
+    out.insert("storage_to_load_series_mmbtu_per_hour".into(), series(&to_load));
+    out.insert("storage_to_turbine_series_mmbtu_per_hour".into(), series(&vec![0.0; to_load.len()]));
+    if built {
+        for (name, kind) in LOAD_KEYS {
+            let load = heating.load_kw(kind, model.steps());
+            let part: Vec<f64> = (0..model.steps()).map(|t| storage_to_kind(heating, d, kind, t, load[t]) / KWH_PER_MMBTU).collect();
+            out.insert(format!("storage_to_{name}_series_mmbtu_per_hour"), series(&part));
+        }
+    }
+    Some(Value::Object(out))
+}
+
+/// The `ExistingBoiler` section (with `_bau` twins when the business-as-usual case ran).
+pub fn existing_boiler_outputs(
+    model: &Model,
+    heating: &Heating,
+    factors: &CostFactors,
+    optimal: (&HeatingDispatch, &HeatingCosts),
+    bau: Option<(&HeatingDispatch, &HeatingCosts)>,
+) -> Value {
+    let existing = &heating.existing_boiler;
+    let section = |(d, costs): (&HeatingDispatch, &HeatingCosts)| {
+        let flows = BoilerFlows { burner: &existing.burner, to_load_kw: &d.existing_kw, to_storage_kw: &d.existing_to_storage_kw, fuel: &costs.existing_fuel };
+        let mut out = boiler_section(model, heating, d, flows, factors);
+        let peak = d.existing_production().into_iter().fold(0.0, f64::max);
+        out.insert("size_mmbtu_per_hour".into(), Value::from((peak / KWH_PER_MMBTU * existing.max_thermal_factor_on_peak_load * 1000.0).round() / 1000.0));
+        out
+    };
+    let mut out = section(optimal);
+    if let Some(bau) = bau {
+        for (key, value) in section(bau) {
+            out.insert(format!("{key}_bau"), value);
+        }
+    }
+    Value::Object(out)
+}
+
+/// The `Boiler` section (the new boiler; the optimal case only).
+pub fn boiler_outputs(model: &Model, heating: &Heating, factors: &CostFactors, d: &HeatingDispatch, costs: &HeatingCosts) -> Option<Value> {
+    let boiler = heating.boiler.as_ref()?;
+    let flows = BoilerFlows { burner: &boiler.burner, to_load_kw: &d.new_kw, to_storage_kw: &d.new_to_storage_kw, fuel: &costs.boiler_fuel };
+    let mut out = boiler_section(model, heating, d, flows, factors);
+    out.insert("size_mmbtu_per_hour".into(), Value::from((d.new_size_kw / KWH_PER_MMBTU * 1000.0).round() / 1000.0));
+    let annual_kwh = d.new_production().iter().sum::<f64>() * model.step_hours();
+    out.insert("lifecycle_per_unit_prod_om_costs".into(), money(factors.pwf_om * boiler.om_cost_per_kwh * annual_kwh));
+    Some(Value::Object(out))
+}
+
+/// The `HeatingLoad` section: each load's thermal and boiler-fuel series and annual totals.
+pub fn heating_load_outputs(model: &Model, heating: &Heating) -> Value {
+    let steps = model.steps();
+    let dt = model.step_hours();
+    let efficiency = heating.existing_boiler.burner.efficiency;
+    let mut out = Map::new();
+    let mut total_thermal = vec![0.0; steps];
+    let mut annual_thermal_total = 0.0;
+    for (name, kind) in [
+        ("dhw", HeatingLoadKind::DomesticHotWater),
+        ("space_heating", HeatingLoadKind::SpaceHeating),
+        ("process_heat", HeatingLoadKind::ProcessHeat),
+    ] {
+        let thermal = mmbtu_per_hour(&heating.load_kw(kind, steps));
+        let annual = (thermal.iter().sum::<f64>() * dt * 100.0).round() / 100.0;
+        annual_thermal_total += annual;
+        total_thermal.iter_mut().zip(&thermal).for_each(|(total, v)| *total += v);
+        let fuel: Vec<f64> = thermal.iter().map(|v| v / efficiency).collect();
+        out.insert(format!("{name}_thermal_load_series_mmbtu_per_hour"), series(&thermal));
+        out.insert(format!("{name}_boiler_fuel_load_series_mmbtu_per_hour"), series(&fuel));
+        out.insert(format!("annual_calculated_{name}_thermal_load_mmbtu"), Value::from(annual));
+        out.insert(format!("annual_calculated_{name}_boiler_fuel_load_mmbtu"), Value::from(round6(annual / efficiency)));
+    }
+    let total_fuel: Vec<f64> = total_thermal.iter().map(|v| v / efficiency).collect();
+    out.insert("total_heating_thermal_load_series_mmbtu_per_hour".into(), series(&total_thermal));
+    out.insert("total_heating_boiler_fuel_load_series_mmbtu_per_hour".into(), series(&total_fuel));
+    out.insert("annual_calculated_total_heating_thermal_load_mmbtu".into(), Value::from(round6(annual_thermal_total)));
+    out.insert("annual_calculated_total_heating_boiler_fuel_load_mmbtu".into(), Value::from(round6(annual_thermal_total / efficiency)));
+    let unaddressable: f64 = heating.loads.iter().map(|l| l.unaddressable_annual_fuel_mmbtu).sum();
+    out.insert("annual_total_unaddressable_heating_load_mmbtu".into(), Value::from(round6(unaddressable)));
+    let co2 = heating.existing_boiler.burner.emissions_lb_per_mmbtu[0];
+    out.insert("annual_emissions_from_unaddressable_heating_load_tonnes_CO2".into(), Value::from(round6(unaddressable * co2 * TONNE_PER_LB)));
+    Value::Object(out)
+}
+
+/// Inserts the heating sections of a run into `outputs`.
+pub fn insert_heating_outputs(
+    outputs: &mut Map<String, Value>,
+    model: &Model,
+    factors: &CostFactors,
+    optimal: (&CaseSolution, &HeatingCosts),
+    bau: Option<(&CaseSolution, &HeatingCosts)>,
+) {
+    let (Some(heating), Some(d)) = (&model.heating, &optimal.0.dispatch.heating) else { return };
+    let bau = bau.and_then(|(s, c)| s.dispatch.heating.as_ref().map(|d| (d, c)));
+    outputs.insert("ExistingBoiler".into(), existing_boiler_outputs(model, heating, factors, (d, optimal.1), bau));
+    if let Some(boiler) = boiler_outputs(model, heating, factors, d, optimal.1) {
+        outputs.insert("Boiler".into(), boiler);
+    }
+    if let Some(storage) = hot_storage_outputs(model, heating, d) {
+        outputs.insert("HotThermalStorage".into(), storage);
+    }
+    outputs.insert("HeatingLoad".into(), heating_load_outputs(model, heating));
+}
