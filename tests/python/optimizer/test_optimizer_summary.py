@@ -246,7 +246,7 @@ def read(result: OptimizerResult) -> None:
     assert_type(result.outputs.Site, SiteOutputs)
     assert_type(result.outputs.Site.lifecycle_emissions_tonnes_CO2, float | None)
     assert_type(result.outputs.ElectricUtility.annual_emissions_tonnes_NOx_bau, float | None)
-    assert_type(result.outputs.Site.annual_emissions_from_fuelburn_tonnes_CO2, float)
+    assert_type(result.outputs.Site.annual_emissions_from_fuelburn_tonnes_CO2, float | None)
     assert_type(result.outputs.Financial.simple_payback_years, float)
     assert_type(result.outputs.Financial.offtaker_annual_free_cashflows, list[float])
     assert_type(result.outputs.PV.lcoe_per_kwh, float)
