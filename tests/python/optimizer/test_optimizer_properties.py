@@ -149,6 +149,10 @@ def valid_scenarios(draw: st.DrawFn) -> dict[str, Any]:
                              {**draw(random_fields(key)), "name": "second"}]
         else:
             scenario[key] = section
+    if "Wind" in scenario:
+        # A sized Wind needs its site in the WIND Toolkit grid (the service's rule): the
+        # contiguous United States' interior is in it.
+        scenario["Site"] = {**scenario["Site"], "latitude": draw(numbers(32, 45)), "longitude": draw(numbers(-110, -85))}
     order = draw(st.permutations(list(scenario)))
     return {key: scenario[key] for key in order}
 
