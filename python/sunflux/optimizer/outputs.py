@@ -252,19 +252,12 @@ class ElectricTariffOutputs(Record):
     lifecycle_export_benefit_after_tax_bau: float | None
 
 
-class ElectricUtilityOutputs(Record):
-    """``outputs.ElectricUtility``: what the grid supplies (kW per time step, kWh a year) and the
-    emissions of what is bought (net of exports when ``Site.include_exported_elec_emissions_in_total``;
-    ``annual_`` is the lifecycle total over the analysis years). The local engine leaves a
-    pollutant's emissions None when its ``emissions_factor_series_lb_*_per_kwh`` is not given
-    (the service takes it from Cambium or AVERT)."""
+class _EmissionsOutputs(Record):
+    """The emissions totals the grid and the whole site both report (tonnes of CO2, NOx, SO2 and
+    PM2.5; ``lifecycle_`` over the analysis years, ``annual_`` its average per year), each with its
+    business-as-usual twin."""
 
     __slots__ = ()
-    electric_to_load_series_kw: list[float]
-    electric_to_load_series_kw_bau: list[float] | None
-    electric_to_storage_series_kw: list[float]
-    annual_energy_supplied_kwh: float
-    annual_energy_supplied_kwh_bau: float | None
     annual_emissions_tonnes_CO2: float | None
     annual_emissions_tonnes_CO2_bau: float | None
     annual_emissions_tonnes_NOx: float | None
@@ -281,6 +274,21 @@ class ElectricUtilityOutputs(Record):
     lifecycle_emissions_tonnes_SO2_bau: float | None
     lifecycle_emissions_tonnes_PM25: float | None
     lifecycle_emissions_tonnes_PM25_bau: float | None
+
+
+class ElectricUtilityOutputs(_EmissionsOutputs):
+    """``outputs.ElectricUtility``: what the grid supplies (kW per time step, kWh a year) and the
+    emissions of what is bought (net of exports when ``Site.include_exported_elec_emissions_in_total``).
+    The local engine leaves a pollutant's emissions None when its
+    ``emissions_factor_series_lb_*_per_kwh`` is not given (the service takes it from Cambium or
+    AVERT)."""
+
+    __slots__ = ()
+    electric_to_load_series_kw: list[float]
+    electric_to_load_series_kw_bau: list[float] | None
+    electric_to_storage_series_kw: list[float]
+    annual_energy_supplied_kwh: float
+    annual_energy_supplied_kwh_bau: float | None
 
 
 class ElectricLoadOutputs(Record):
@@ -360,31 +368,14 @@ class GeneratorOutputs(Record):
     electric_curtailed_series_kw: list[float]
 
 
-class SiteOutputs(Record):
-    """``outputs.Site``: emissions of the grid purchases and the fuel burned on site (tonnes; the
-    ``annual_`` fields are the lifecycle totals over the analysis years) and the CO2 reduction from
-    the business-as-usual case (a fraction; only beside one). The local engine leaves the totals
+class SiteOutputs(_EmissionsOutputs):
+    """``outputs.Site``: emissions of the grid purchases and the fuel burned on site (tonnes) and
+    the CO2 reduction from the business-as-usual case (a fraction; only beside one). The local engine leaves the totals
     None when a grid factor series is not given, and every field None with heating loads (it does
     not count the boilers' fuel emissions). Other fields (renewable electricity) are read as
     before, typed ``Any``."""
 
     __slots__ = ()
-    annual_emissions_tonnes_CO2: float | None
-    annual_emissions_tonnes_CO2_bau: float | None
-    annual_emissions_tonnes_NOx: float | None
-    annual_emissions_tonnes_NOx_bau: float | None
-    annual_emissions_tonnes_SO2: float | None
-    annual_emissions_tonnes_SO2_bau: float | None
-    annual_emissions_tonnes_PM25: float | None
-    annual_emissions_tonnes_PM25_bau: float | None
-    lifecycle_emissions_tonnes_CO2: float | None
-    lifecycle_emissions_tonnes_CO2_bau: float | None
-    lifecycle_emissions_tonnes_NOx: float | None
-    lifecycle_emissions_tonnes_NOx_bau: float | None
-    lifecycle_emissions_tonnes_SO2: float | None
-    lifecycle_emissions_tonnes_SO2_bau: float | None
-    lifecycle_emissions_tonnes_PM25: float | None
-    lifecycle_emissions_tonnes_PM25_bau: float | None
     annual_emissions_from_fuelburn_tonnes_CO2: float | None
     annual_emissions_from_fuelburn_tonnes_CO2_bau: float | None
     annual_emissions_from_fuelburn_tonnes_NOx: float | None

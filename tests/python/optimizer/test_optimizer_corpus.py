@@ -191,10 +191,13 @@ INFEASIBLE_AFTER_RESOLVE = {
 #: any other failure is not. The off-grid validations case sizes PV, Wind (different operating
 #: reserve shares), storage and a 100 kW generator with an on/off binary in each of 8,760 steps
 #: against a 10 GWh load; in a debug build it ran into the 600 s limit, in a release build too
-#: while other work shared the machine.
+#: while other work shared the machine. Its run is given ``MAY_TIME_OUT_SECONDS`` instead: what
+#: the test proves (the model builds, the solver starts, the failure is the time limit and nothing
+#: else) does not need the full limit, and the suite's time is shared.
 MAY_TIME_OUT = {
     "REopt_API__off_grid_validations.json": "exceeded timeout",
 }
+MAY_TIME_OUT_SECONDS = 60
 
 #: Heating loads are modelled (boilers, hot-water storage), but a reference building's heating
 #: profile needs the service's data; cooling, CHP, GHP, heat pumps and the other thermal sections
@@ -248,7 +251,7 @@ def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_
         assert_outage_physics(result.raw)
     elif entry["file"] in MAY_TIME_OUT:
         try:
-            result = client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
+            result = client.optimizer.run(resolved.with_settings(timeout_seconds=MAY_TIME_OUT_SECONDS), timeout=1200, poll_interval=0.2)
         except sf.JobFailed as failed:
             assert MAY_TIME_OUT[entry["file"]] in str(failed)
         else:
