@@ -282,8 +282,9 @@ def test_no_source_file_is_longer_than_a_reader_can_hold() -> None:
 
 def test_tests_are_arranged_by_area_as_the_package_is() -> None:
     """Python tests sit in `tests/python/<area>/`, Rust integration tests in `tests/rust/<area>/`,
-    each declared in Cargo.toml with its path (cargo would otherwise run a stray `tests/x.rs`
-    unnoticed), and no test module imports another: what they share lives in `support`."""
+    each declared in Cargo.toml with its path or a module (`mod name;`) of a declared test binary
+    (cargo would otherwise run a stray `tests/x.rs` unnoticed, or never compile a module file),
+    and no test module imports another: what they share lives in `support`."""
     import tomllib
 
     tracked = subprocess.run(["git", "ls-files", "tests"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
@@ -291,8 +292,10 @@ def test_tests_are_arranged_by_area_as_the_package_is() -> None:
     by_area = [name for name in sources if name.startswith(("tests/python/", "tests/rust/")) and name.count("/") == 3]
     misplaced = sorted(set(sources) - set(by_area) - {"tests/python/conftest.py"})
     assert misplaced == []
-    declared = {test["path"] for test in tomllib.loads((ROOT / "Cargo.toml").read_text())["test"]}
-    assert declared == {name for name in sources if name.startswith("tests/rust/")}
+    binaries = {test["path"] for test in tomllib.loads((ROOT / "Cargo.toml").read_text())["test"]}
+    modules = {str(pathlib.PurePosixPath(binary).parent / f"{module}.rs") for binary in binaries
+               for module in re.findall(r"^mod (\w+);", (ROOT / binary).read_text(), re.M)}
+    assert binaries | modules == {name for name in sources if name.startswith("tests/rust/")}
     python_tests = [name for name in sources if name.startswith("tests/python/")]
     importing_a_test = [name for name in python_tests if re.search(r"^\s*(from|import) test_", (ROOT / name).read_text(), re.M)]
     assert importing_a_test == []

@@ -5,22 +5,7 @@
 //! those cases describe.
 
 use serde_json::{json, Value};
-use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, SolveControl};
-
-fn solve(scenario: &Value) -> (Model, Optimized, Value) {
-    let model = from_scenario(scenario, &[]).expect("supported scenario");
-    let run = optimize(&model, &SolveControl::default()).expect("optimal");
-    let body = outputs::optimal_outputs(&model, &run);
-    (model, run, body)
-}
-
-fn number(body: &Value, section: &str, field: &str) -> f64 {
-    body[section][field].as_f64().unwrap_or_else(|| panic!("{section}.{field} missing"))
-}
-
-fn close(a: f64, b: f64, rtol: f64, atol: f64) -> bool {
-    (a - b).abs() <= atol + rtol * b.abs()
-}
+use crate::support::{isapprox, number, solve};
 
 /// Julia's `isapprox` default for floats: rtol = √ε.
 const JULIA_RTOL: f64 = 1.4901161193847656e-8;
@@ -43,8 +28,8 @@ fn blended_tariff() {
         "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 10},
     });
     let (_, _, body) = solve(&scenario);
-    assert!(close(number(&body, "ElectricTariff", "year_one_energy_cost_before_tax"), 1000.0, JULIA_RTOL, 0.0));
-    assert!(close(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), 136.99, JULIA_RTOL, 0.0));
+    assert!(isapprox(number(&body, "ElectricTariff", "year_one_energy_cost_before_tax"), 1000.0, JULIA_RTOL, 0.0));
+    assert!(isapprox(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), 136.99, JULIA_RTOL, 0.0));
 }
 
 /// "Coincident Peak Charges": a 1 kW flat load, two coincident peak periods at $10 and $5/kW.
@@ -61,7 +46,7 @@ fn coincident_peak_charges() {
         },
     });
     let (model, run, body) = solve(&scenario);
-    assert!(close(number(&body, "ElectricTariff", "year_one_coincident_peak_cost_before_tax"), 15.0, JULIA_RTOL, 0.0));
+    assert!(isapprox(number(&body, "ElectricTariff", "year_one_coincident_peak_cost_before_tax"), 15.0, JULIA_RTOL, 0.0));
     assert_eq!(run.optimal.dispatch.coincident_peaks_kw.len(), model.tariff.coincident_peaks.len());
 }
 
@@ -100,9 +85,9 @@ fn lookback_months() {
     }));
     let (_, run, body) = solve(&scenario);
     let expected = demand_cost([300.0, 300.0, 300.0, 400.0, 300.0, 500.0, 300.0, 300.0, 300.0, 300.0, 300.0, 300.0]);
-    assert!(close(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), expected, JULIA_RTOL, 1e-6));
+    assert!(isapprox(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), expected, JULIA_RTOL, 1e-6));
     let billed: f64 = run.optimal.dispatch.monthly_peaks_kw.iter().zip(LOOKBACK_RATES).map(|(tiers, r)| tiers.iter().sum::<f64>() * r).sum();
-    assert!(close(billed, expected, 1e-6, 1e-3), "the LP's billed peaks agree with the recomputation: {billed}");
+    assert!(isapprox(billed, expected, 1e-6, 1e-3), "the LP's billed peaks agree with the recomputation: {billed}");
 }
 
 /// "Lookback Demand Charges", case 3: `demand_lookback_range` 6 months at 75 %.
@@ -114,7 +99,7 @@ fn lookback_range() {
     }));
     let (_, _, body) = solve(&scenario);
     let expected = demand_cost([225.0, 225.0, 225.0, 400.0, 300.0, 500.0, 375.0, 375.0, 375.0, 375.0, 375.0, 375.0]);
-    assert!(close(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), expected, JULIA_RTOL, 1e-6));
+    assert!(isapprox(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), expected, JULIA_RTOL, 1e-6));
 }
 
 /// A single-period URDB rate with the given energy and demand tiers.
@@ -143,7 +128,7 @@ fn tiered_tou_demand() {
     let (_, _, body) = solve(&scenario);
     let max_demand = 1_000_000.0 / 8760.0;
     let expected = 12.0 * (50.0 * 0.0 + (max_demand - 50.0) * 12.0);
-    assert!(close(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), expected, 0.0, 1.0));
+    assert!(isapprox(number(&body, "ElectricTariff", "year_one_demand_cost_before_tax"), expected, 0.0, 1.0));
 }
 
 /// "Demand and Energy Tier Limits Big-M Setup": a flat 100 kW load; energy $0.10 up to
@@ -168,5 +153,5 @@ fn demand_and_energy_tier_limits_big_m() {
     assert!(d.grid_by_tier[1].iter().sum::<f64>().abs() < 1e-6, "no energy bought in tier 2");
     let tier_two_peaks: f64 = d.tou_peaks_kw.iter().map(|tiers| tiers[1]).sum();
     assert!(tier_two_peaks.abs() < 1e-6, "no demand billed in tier 2");
-    assert!(close(number(&body, "Financial", "lcc"), 1.092312443e6, 1e-6, 0.0), "lcc {}", number(&body, "Financial", "lcc"));
+    assert!(isapprox(number(&body, "Financial", "lcc"), 1.092312443e6, 1e-6, 0.0), "lcc {}", number(&body, "Financial", "lcc"));
 }

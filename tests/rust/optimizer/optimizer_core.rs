@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use sunflux::embedded::optimizer::{endpoint, JobStore, JobStoreConfig, Lookup, Submission};
 use sunflux::optimizer::{from_scenario, optimize, outputs, Model, ScenarioError, SolveControl};
+use crate::support::numbers;
 
 static SOLVER: Mutex<()> = Mutex::new(());
 
@@ -82,10 +83,6 @@ fn solve(scenario: &Value) -> Solved {
     let run = optimize(&model, &SolveControl::default()).expect("optimal");
     let outputs = outputs::optimal_outputs(&model, &run);
     Solved { model, run, outputs }
-}
-
-fn numbers(value: &Value) -> Vec<f64> {
-    value.as_array().expect("a series").iter().map(|v| v.as_f64().unwrap()).collect()
 }
 
 fn pwf(escalation: f64) -> f64 {

@@ -9,41 +9,8 @@
 
 use serde_json::{json, Value};
 use sunflux::optimizer::emissions::TONNE_PER_LB;
-use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, ScenarioError, SolveControl};
-
-fn solve(scenario: &Value) -> (Model, Optimized, Value) {
-    let model = from_scenario(scenario, &[]).expect("supported scenario");
-    let run = optimize(&model, &SolveControl::default()).expect("optimal");
-    let body = outputs::optimal_outputs(&model, &run);
-    (model, run, body)
-}
-
-fn number(body: &Value, section: &str, field: &str) -> f64 {
-    body[section][field].as_f64().unwrap_or_else(|| panic!("{section}.{field} missing or null: {}", body[section][field]))
-}
-
-fn numbers(value: &Value) -> Vec<f64> {
-    value.as_array().unwrap_or_else(|| panic!("not an array: {value}")).iter().map(|v| v.as_f64().unwrap_or(0.0)).collect()
-}
-
-/// Julia's `isapprox(a, b; atol, rtol)`.
-fn close(a: f64, b: f64, rtol: f64, atol: f64) -> bool {
-    (a - b).abs() <= atol.max(rtol * a.abs().max(b.abs()))
-}
-
-/// A daytime production factor (half sine from 06:00 to 18:00, peak 0.8).
-fn daytime_production() -> Vec<f64> {
-    (0..8760)
-        .map(|hour| {
-            let h = (hour % 24) as f64;
-            if (6.0..18.0).contains(&h) {
-                0.8 * ((h - 6.0) / 12.0 * std::f64::consts::PI).sin()
-            } else {
-                0.0
-            }
-        })
-        .collect()
-}
+use sunflux::optimizer::{from_scenario, ScenarioError};
+use crate::support::{daytime_production, isapprox, number, numbers, solve};
 
 /// Grid CO2 (lb/kWh): 1.2 at night, down to 0.6 at midday (solar on the grid).
 fn co2_factors() -> Vec<f64> {
@@ -80,7 +47,7 @@ fn elec_only() -> Value {
             "renewable_energy_fraction_series": grid_renewable_fraction(),
         },
         "PV": {"existing_kw": 10.0, "installed_cost_per_kw": 2000.0, "om_cost_per_kw": 16.0, "degradation_fraction": 0.005,
-               "macrs_bonus_fraction": 0.4, "federal_itc_fraction": 0.3, "production_factor_series": daytime_production()},
+               "macrs_bonus_fraction": 0.4, "federal_itc_fraction": 0.3, "production_factor_series": daytime_production(0.8)},
         "ElectricStorage": {"installed_cost_per_kw": 1000.0, "installed_cost_per_kwh": 400.0, "replace_cost_per_kw": 460.0,
                             "replace_cost_per_kwh": 230.0, "installed_cost_constant": 0.0, "replace_cost_constant": 0.0,
                             "can_grid_charge": true, "total_itc_fraction": 0.0},
@@ -94,10 +61,10 @@ fn elec_only() -> Value {
 fn check_emissions_identities(body: &Value) {
     let total = number(body, "Site", "annual_emissions_tonnes_CO2");
     let parts = number(body, "Site", "annual_emissions_from_fuelburn_tonnes_CO2") + number(body, "ElectricUtility", "annual_emissions_tonnes_CO2");
-    assert!(close(total, parts, 0.0, 1e-1), "{total} vs {parts}");
+    assert!(isapprox(total, parts, 0.0, 1e-1), "{total} vs {parts}");
     let reduction = number(body, "Site", "lifecycle_emissions_reduction_CO2_fraction");
     let (opt, bau) = (number(body, "Site", "lifecycle_emissions_tonnes_CO2"), number(body, "Site", "lifecycle_emissions_tonnes_CO2_bau"));
-    assert!(close((bau - opt) / bau, reduction, 0.0, 1e-2));
+    assert!(isapprox((bau - opt) / bau, reduction, 0.0, 1e-2));
 }
 
 /// "Emissions and Renewable Energy Percent", case 2 (CO2 reduction of exactly 80 %, exports
@@ -112,12 +79,12 @@ fn emissions_reduction_target_of_eighty_percent() {
     scenario["Site"]["CO2_emissions_reduction_min_fraction"] = json!(0.8);
     scenario["Site"]["CO2_emissions_reduction_max_fraction"] = json!(0.8);
     let (model, run, body) = solve(&scenario);
-    assert!(close(0.8, number(&body, "Site", "lifecycle_emissions_reduction_CO2_fraction"), 0.0, 1e-3));
+    assert!(isapprox(0.8, number(&body, "Site", "lifecycle_emissions_reduction_CO2_fraction"), 0.0, 1e-3));
     check_emissions_identities(&body);
     assert_eq!(number(&body, "Site", "lifecycle_emissions_from_fuelburn_tonnes_CO2"), 0.0);
     // The business-as-usual CO2 the bound compares with is the business-as-usual solve's.
     let bau_tonnes = run.factors.bau_lifecycle_co2_lb.expect("CO2 series given") * TONNE_PER_LB;
-    assert!(close(bau_tonnes, number(&body, "Site", "lifecycle_emissions_tonnes_CO2_bau"), 1e-6, 0.01));
+    assert!(isapprox(bau_tonnes, number(&body, "Site", "lifecycle_emissions_tonnes_CO2_bau"), 1e-6, 0.01));
     assert!(model.emissions.has_co2_bounds());
     let breakeven = number(&body, "Financial", "breakeven_cost_of_emissions_reduction_per_tonne_CO2");
     assert!(breakeven >= 0.0);
@@ -132,7 +99,7 @@ fn emissions_reduction_target_of_eighty_percent() {
     scenario["Settings"] = json!({"include_climate_in_objective": true});
     let (_, _, priced) = solve(&scenario);
     let again = number(&priced, "Financial", "breakeven_cost_of_emissions_reduction_per_tonne_CO2");
-    assert!(close(again, breakeven, 0.001, 0.0), "{again} vs {breakeven}");
+    assert!(isapprox(again, breakeven, 0.001, 0.0), "{again} vs {breakeven}");
 }
 
 /// "Emissions and Renewable Energy Percent", case 1 (renewable electricity of exactly 80 %
@@ -152,10 +119,10 @@ fn renewable_electricity_target_of_eighty_percent_with_an_outage() {
                                    "min_turn_down_fraction": 0.0});
     let (_, _, body) = solve(&scenario);
     let fraction = number(&body, "Site", "onsite_renewable_electricity_fraction_of_elec_load");
-    assert!(close(fraction, 0.8, 1.4901161193847656e-8, 0.0), "{fraction}");
+    assert!(isapprox(fraction, 0.8, 1.4901161193847656e-8, 0.0), "{fraction}");
     let total = number(&body, "Site", "annual_emissions_tonnes_CO2");
     let parts = number(&body, "Site", "annual_emissions_from_fuelburn_tonnes_CO2") + number(&body, "ElectricUtility", "annual_emissions_tonnes_CO2");
-    assert!(close(total, parts, 0.0, 1e-1));
+    assert!(isapprox(total, parts, 0.0, 1e-1));
     assert!(number(&body, "Site", "annual_emissions_from_fuelburn_tonnes_CO2") > 0.0, "the generator serves the outage");
 }
 
@@ -175,12 +142,12 @@ fn renewable_energy_from_grid() {
     let grid_storage = numbers(&body["ElectricUtility"]["electric_to_storage_series_kw"]);
     assert!(grid_storage.iter().sum::<f64>() > 1.0, "the battery charges from the grid");
     let grid_re: f64 = (0..8760).map(|t| (grid_load[t] + grid_storage[t] * eta) * share[t]).sum();
-    assert!(close(number(&body, "ElectricUtility", "annual_renewable_electricity_supplied_kwh"), grid_re, 1e-4, 0.0));
+    assert!(isapprox(number(&body, "ElectricUtility", "annual_renewable_electricity_supplied_kwh"), grid_re, 1e-4, 0.0));
     let pv = &body["PV"];
     let sum = |field: &str| numbers(&pv[field]).iter().sum::<f64>();
     let onsite = sum("electric_to_load_series_kw") + sum("electric_to_grid_series_kw") + sum("electric_to_storage_series_kw") * eta;
     let expected = (onsite + grid_re) / number(&body, "ElectricLoad", "annual_calculated_kwh");
-    assert!(close(number(&body, "Site", "onsite_and_grid_renewable_electricity_fraction_of_elec_load"), expected, 1e-3, 0.0));
+    assert!(isapprox(number(&body, "Site", "onsite_and_grid_renewable_electricity_fraction_of_elec_load"), expected, 1e-3, 0.0));
 }
 
 /// The renewable minimum holds at the optimum, and set above the unconstrained optimum's share
@@ -244,8 +211,8 @@ fn climate_cost_in_the_objective_adds_exactly_its_term() {
     let (_, _, with) = solve(&fixed);
     let climate = number(&with, "Financial", "lifecycle_emissions_cost_climate");
     assert!(climate > 0.0);
-    assert!(close(number(&without, "Financial", "lifecycle_emissions_cost_climate"), climate, 0.0, 0.01));
-    assert!(close(number(&with, "Financial", "lcc") - number(&without, "Financial", "lcc"), climate, 0.0, 0.02));
+    assert!(isapprox(number(&without, "Financial", "lifecycle_emissions_cost_climate"), climate, 0.0, 0.01));
+    assert!(isapprox(number(&with, "Financial", "lcc") - number(&without, "Financial", "lcc"), climate, 0.0, 0.02));
 
     let (_, _, free_without) = solve(&elec_only());
     let mut priced = elec_only();
@@ -254,7 +221,7 @@ fn climate_cost_in_the_objective_adds_exactly_its_term() {
     let (_, run, free_with) = solve(&priced);
     assert!(number(&free_with, "Financial", "lcc") >= number(&free_without, "Financial", "lcc"));
     assert!(number(&free_with, "PV", "size_kw") >= number(&free_without, "PV", "size_kw") - 1e-3);
-    assert!(close(run.optimal.lp_lifecycle_cost(), number(&free_with, "Financial", "lcc"), 1e-6, 0.05));
+    assert!(isapprox(run.optimal.lp_lifecycle_cost(), number(&free_with, "Financial", "lcc"), 1e-6, 0.05));
 }
 
 /// Health costs need their factors and costs: left out, the run names each input to give.
@@ -301,7 +268,7 @@ fn factor_series_expand_as_the_service_expands_them() {
     assert_eq!(model.emissions.grid_lb_per_kwh[0].as_deref(), Some(&vec![0.9; 8760][..]));
     scenario["Settings"] = json!({"time_steps_per_hour": 2});
     scenario["ElectricUtility"]["emissions_factor_series_lb_CO2_per_kwh"] = json!(co2_factors());
-    scenario["PV"]["production_factor_series"] = json!(daytime_production());
+    scenario["PV"]["production_factor_series"] = json!(daytime_production(0.8));
     scenario["ElectricTariff"] = json!({"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 5.0});
     let model = from_scenario(&scenario, &[]).expect("supported");
     let series = model.emissions.grid_lb_per_kwh[0].as_ref().expect("CO2 series");

@@ -4,11 +4,7 @@
 
 use serde_json::{json, Value};
 use sunflux::optimizer::{from_scenario, optimize, outputs, SolveControl};
-
-/// PV: a half sine between 06:00 and 18:00; Wind: a steady 0.5 at night, 0.1 by day.
-fn pv_factor() -> Vec<f64> {
-    (0..8760).map(|h| { let h = (h % 24) as f64; if (6.0..18.0).contains(&h) { 0.8 * ((h - 6.0) / 12.0 * std::f64::consts::PI).sin() } else { 0.0 } }).collect()
-}
+use crate::support::{daytime_production, numbers};
 
 fn wind_factor() -> Vec<f64> {
     (0..8760).map(|h| if (6..18).contains(&(h % 24)) { 0.1 } else { 0.5 }).collect()
@@ -33,14 +29,10 @@ fn scenario(pv_flags: Value, wind_flags: Value) -> Value {
     })
 }
 
-fn numbers(value: &Value) -> Vec<f64> {
-    value.as_array().expect("a series").iter().map(|v| v.as_f64().unwrap()).collect()
-}
-
 /// The body and, per array (PV 0, Wind 1), its exports per bin (kWh in the year: net
 /// metering, wholesale, beyond the limit).
 fn run(scenario: &Value) -> (Value, Vec<[f64; 3]>) {
-    let model = from_scenario(scenario, &[Some(pv_factor())]).expect("supported scenario");
+    let model = from_scenario(scenario, &[Some(daytime_production(0.8))]).expect("supported scenario");
     let run = optimize(&model, &SolveControl::default()).expect("optimal");
     let bins = run.optimal.dispatch.pv_by_array.iter().map(|flows| flows.to_grid.each_ref().map(|s| s.iter().sum())).collect();
     (outputs::optimal_outputs(&model, &run), bins)
@@ -63,7 +55,7 @@ fn wind_that_cannot_net_meter_sends_nothing_to_the_grid_while_pv_net_meters() {
     assert!(numbers(&wind["electric_to_grid_series_kw"]).iter().all(|&kw| kw == 0.0), "Wind has no export bin");
     assert_eq!(bins[1], [0.0; 3]);
     assert!(bins[0][0] > 1.0e5 && bins[0][1] == 0.0, "PV net meters its surplus: {:?}", bins[0]);
-    assert_array_balances(pv, &pv_factor(), 400.0);
+    assert_array_balances(pv, &daytime_production(0.8), 400.0);
     assert_array_balances(wind, &wind_factor(), 100.0);
 }
 
@@ -78,7 +70,7 @@ fn pv_that_may_only_wholesale_and_wind_that_may_not_curtail_keep_to_their_flags(
     assert!(bins[0][0] == 0.0 && bins[0][2] == 0.0, "PV only wholesales: {:?}", bins[0]);
     assert!(bins[1][1] == 0.0 && bins[1][2] == 0.0, "Wind only net meters: {:?}", bins[1]);
     assert!(bins[0][1] > 1.0e5, "the interconnection case sells PV's surplus wholesale: {:?}", bins[0]);
-    assert_array_balances(pv, &pv_factor(), 400.0);
+    assert_array_balances(pv, &daytime_production(0.8), 400.0);
     assert_array_balances(wind, &wind_factor(), 100.0);
 }
 

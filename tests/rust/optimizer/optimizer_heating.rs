@@ -6,22 +6,8 @@
 
 use serde_json::{json, Value};
 use sunflux::optimizer::model::KWH_PER_MMBTU;
-use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, ScenarioError, SolveControl};
-
-fn solve(scenario: &Value) -> (Model, Optimized, Value) {
-    let model = from_scenario(scenario, &[]).expect("supported scenario");
-    let run = optimize(&model, &SolveControl::default()).expect("optimal");
-    let body = outputs::optimal_outputs(&model, &run);
-    (model, run, body)
-}
-
-fn series(body: &Value, section: &str, field: &str) -> Vec<f64> {
-    body[section][field].as_array().unwrap_or_else(|| panic!("{section}.{field} missing")).iter().map(|v| v.as_f64().unwrap_or(f64::NAN)).collect()
-}
-
-fn number(body: &Value, section: &str, field: &str) -> f64 {
-    body[section][field].as_f64().unwrap_or_else(|| panic!("{section}.{field} missing"))
-}
+use sunflux::optimizer::{from_scenario, ScenarioError};
+use crate::support::{number, series, solve};
 
 fn electric() -> Value {
     json!({

@@ -5,32 +5,7 @@
 //! checks (with that testset's tolerance), not a number that depends on those profiles.
 
 use serde_json::{json, Value};
-use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, SolveControl};
-
-fn solve(scenario: &Value) -> (Model, Optimized, Value) {
-    let model = from_scenario(scenario, &[]).expect("supported scenario");
-    let run = optimize(&model, &SolveControl::default()).expect("optimal");
-    let body = outputs::optimal_outputs(&model, &run);
-    (model, run, body)
-}
-
-fn number(body: &Value, section: &str, field: &str) -> f64 {
-    body[section][field].as_f64().unwrap_or_else(|| panic!("{section}.{field} missing"))
-}
-
-fn close(a: f64, b: f64, rtol: f64, atol: f64) -> bool {
-    (a - b).abs() <= atol + rtol * b.abs()
-}
-
-/// A clear-sky-like PV shape: 0 at night, a half sine from 6:00 to 18:00 peaking at 0.8.
-fn pv_shape() -> Vec<f64> {
-    (0..8760)
-        .map(|h| {
-            let hour = (h % 24) as f64;
-            if (6.0..18.0).contains(&hour) { 0.8 * (std::f64::consts::PI * (hour - 6.0) / 12.0).sin() } else { 0.0 }
-        })
-        .collect()
-}
+use crate::support::{daytime_production, isapprox, number, solve};
 
 /// A wind shape between 0.1 and 0.5 with a daily and a seasonal swing.
 fn wind_shape() -> Vec<f64> {
@@ -73,7 +48,7 @@ fn assert_lcc_breakdown(body: &Value) {
         + f("lifecycle_outage_cost")
         + f("lifecycle_MG_upgrade_and_fuel_cost")
         - f("lifecycle_production_incentive_after_tax");
-    assert!(close(components, f("lcc"), 0.0, 1.0), "{components} vs lcc {}", f("lcc"));
+    assert!(isapprox(components, f("lcc"), 0.0, 1.0), "{components} vs lcc {}", f("lcc"));
 }
 
 /// "Production Based Incentives": PV fixed at 100 kW (0.1 $/kWh for 7 years, at most 10 $ a
@@ -90,7 +65,7 @@ fn production_based_incentives() {
         "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 0},
         "Financial": {"elec_cost_escalation_rate_fraction": 0.026, "analysis_years": 20,
                       "offtaker_tax_rate_fraction": 0, "om_cost_escalation_rate_fraction": 0.025},
-        "PV": {"min_kw": 100, "max_kw": 100, "production_factor_series": pv_shape(),
+        "PV": {"min_kw": 100, "max_kw": 100, "production_factor_series": daytime_production(0.8),
                "production_incentive_per_kwh": 0.1, "production_incentive_max_benefit": 10,
                "production_incentive_years": 7, "production_incentive_max_kw": 500},
         "Wind": {"min_kw": 100, "max_kw": 100, "production_factor_series": wind_shape(),
@@ -105,7 +80,7 @@ fn production_based_incentives() {
     let wind_kwh = number(&body, "Wind", "annual_energy_produced_kwh");
     let expected = pwf_pv * 10.0 + pwf_wind * 0.05 * wind_kwh;
     let got = number(&body, "Financial", "lifecycle_production_incentive_after_tax");
-    assert!(close(got, expected, 1e-4, 0.0), "{got} vs {expected}");
+    assert!(isapprox(got, expected, 1e-4, 0.0), "{got} vs {expected}");
     assert_lcc_breakdown(&body);
 }
 
@@ -124,7 +99,7 @@ fn production_incentive_size_limit() {
             "ElectricUtility": {"net_metering_limit_kw": 0},
             "Financial": {"offtaker_tax_rate_fraction": 0.26},
             "PV": {"max_kw": max_kw, "installed_cost_per_kw": 1000, "om_cost_per_kw": 10,
-                   "production_factor_series": pv_shape(), "can_curtail": true,
+                   "production_factor_series": daytime_production(0.8), "can_curtail": true,
                    "production_incentive_per_kwh": 0.3, "production_incentive_years": 10,
                    "production_incentive_max_kw": incentive_max_kw},
         })
@@ -136,7 +111,7 @@ fn production_incentive_size_limit() {
     let year_one_kwh = number(&body, "PV", "year_one_energy_produced_kwh");
     if size <= 40.0 + 1e-6 {
         let expected = pwf * 0.3 * year_one_kwh * (1.0 - 0.26);
-        assert!(close(earned, expected, 1e-6, 0.01), "{earned} vs {expected}");
+        assert!(isapprox(earned, expected, 1e-6, 0.01), "{earned} vs {expected}");
     } else {
         assert_eq!(earned, 0.0);
     }
@@ -159,7 +134,7 @@ fn payback_scenario(discount: f64, replace_kw: f64, replace_kwh: f64) -> Value {
         "ElectricUtility": {"net_metering_limit_kw": 5000.0},
         "Financial": {"offtaker_discount_rate_fraction": discount, "offtaker_tax_rate_fraction": 0.26,
                       "elec_cost_escalation_rate_fraction": 0.0, "om_cost_escalation_rate_fraction": 0.0},
-        "PV": {"min_kw": 500.0, "max_kw": 500.0, "production_factor_series": pv_shape()},
+        "PV": {"min_kw": 500.0, "max_kw": 500.0, "production_factor_series": daytime_production(0.8)},
         "ElectricStorage": {"min_kw": 100.0, "max_kw": 100.0, "min_kwh": 200.0, "max_kwh": 200.0,
                             "battery_replacement_year": 4, "inverter_replacement_year": 4,
                             "installed_cost_per_kw": 910.0, "installed_cost_per_kwh": 455.0, "installed_cost_constant": 0.0,
@@ -186,7 +161,7 @@ fn after_tax_savings_and_capital_cost_metric_for_alternative_payback() {
         let before = number(&body, "Financial", "year_one_total_operating_cost_savings_before_tax");
         let bau = number(&body, "Financial", "year_one_total_operating_cost_before_tax_bau");
         let optimal = number(&body, "Financial", "year_one_total_operating_cost_before_tax");
-        assert!(close(before, bau - optimal, 0.0, 0.011));
+        assert!(isapprox(before, bau - optimal, 0.0, 0.011));
     }
 }
 
@@ -230,7 +205,7 @@ fn complex_incentives_capital_costs() {
         "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 13.2},
         "Financial": {"elec_cost_escalation_rate_fraction": 0.026, "offtaker_discount_rate_fraction": 0.081,
                       "analysis_years": 20, "offtaker_tax_rate_fraction": 0.4, "om_cost_escalation_rate_fraction": 0.025},
-        "PV": {"min_kw": 200, "max_kw": 200, "production_factor_series": pv_shape(), "installed_cost_per_kw": 2000.0,
+        "PV": {"min_kw": 200, "max_kw": 200, "production_factor_series": daytime_production(0.8), "installed_cost_per_kw": 2000.0,
                "om_cost_per_kw": 16.0, "macrs_option_years": 5, "macrs_bonus_fraction": 0.4, "macrs_itc_reduction": 0.5,
                "federal_itc_fraction": 0.3, "federal_rebate_per_kw": 100.0,
                "state_ibi_fraction": 0.2, "state_ibi_max": 10000.0, "state_rebate_per_kw": 200.0, "state_rebate_max": 1e10,
@@ -248,11 +223,11 @@ fn complex_incentives_capital_costs() {
     let pieces = [(state_cap_kw, 1200.0), (50.0 - state_cap_kw, 1550.0), (150.0, 1750.0)];
     let pv: f64 = pieces.iter().map(|(kw, basis)| kw * effective_unit_cost(*basis, 0.3, 0.4, tax, d, 0.0, 0, 100.0)).sum();
     let got = number(&body, "Financial", "lifecycle_generation_tech_capital_costs");
-    assert!(close(got, pv, 0.0, 0.05), "PV capital {got} vs {pv}");
+    assert!(isapprox(got, pv, 0.0, 0.05), "PV capital {got} vs {pv}");
     let storage = 100.0 * effective_unit_cost(1000.0, 0.0, 0.4, tax, d, 460.0, 10, 100.0)
         + 400.0 * effective_unit_cost(500.0, 0.0, 0.4, tax, d, 230.0, 10, 0.0);
     let got = number(&body, "Financial", "lifecycle_storage_capital_costs");
-    assert!(close(got, storage, 0.0, 0.05), "storage capital {got} vs {storage}");
+    assert!(isapprox(got, storage, 0.0, 0.05), "storage capital {got} vs {storage}");
     assert_eq!(number(&body, "Financial", "initial_capital_costs"), 200.0 * 2000.0 + 100.0 * 1000.0 + 400.0 * 500.0);
     // No production incentive: a plain zero (not −0).
     let incentive = number(&body, "Financial", "lifecycle_production_incentive_after_tax");

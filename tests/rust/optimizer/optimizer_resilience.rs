@@ -7,6 +7,7 @@
 
 use serde_json::{json, Value};
 use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, RunError, SolveControl};
+use crate::support::{daytime_production, number, numbers};
 
 fn solve_model(model: &Model) -> (Optimized, Value) {
     let run = optimize(model, &SolveControl::default()).expect("optimal");
@@ -18,30 +19,8 @@ fn model(scenario: &Value) -> Model {
     from_scenario(scenario, &[]).expect("supported scenario")
 }
 
-fn numbers(value: &Value) -> Vec<f64> {
-    value.as_array().unwrap_or_else(|| panic!("not an array: {value}")).iter().map(|v| v.as_f64().unwrap()).collect()
-}
-
-fn number(body: &Value, section: &str, field: &str) -> f64 {
-    body[section][field].as_f64().unwrap_or_else(|| panic!("{section}.{field} missing"))
-}
-
 fn close(a: f64, b: f64, atol: f64) -> bool {
     (a - b).abs() <= atol
-}
-
-/// A daytime PV production factor (half sine from 06:00 to 18:00).
-fn daytime_production() -> Vec<f64> {
-    (0..8760)
-        .map(|hour| {
-            let h = (hour % 24) as f64;
-            if (6.0..18.0).contains(&h) {
-                0.75 * ((h - 6.0) / 12.0 * std::f64::consts::PI).sin()
-            } else {
-                0.0
-            }
-        })
-        .collect()
 }
 
 /// A load with a daily shape: 80 kW at night, 140 kW from 08:00 to 20:00.
@@ -112,7 +91,7 @@ fn off_grid_fixed_generator_only() {
     let scenario = json!({
         "Settings": {"time_steps_per_hour": 1, "off_grid_flag": true, "add_soc_incentive": false},
         "Site": {"latitude": 34.5794343, "longitude": -118.1164613, "land_acres": 30, "roof_squarefeet": 5000},
-        "PV": {"max_kw": 0.0, "installed_cost_per_kw": 2000, "om_cost_per_kw": 17.0, "production_factor_series": daytime_production()},
+        "PV": {"max_kw": 0.0, "installed_cost_per_kw": 2000, "om_cost_per_kw": 17.0, "production_factor_series": daytime_production(0.75)},
         "Generator": {"installed_cost_per_kw": 700, "min_kw": 100, "max_kw": 100, "replacement_year": 10,
                       "replace_cost_per_kw": 700, "electric_efficiency_full_load": 0.3232898,
                       "electric_efficiency_half_load": 0.3232898, "om_cost_per_kw": 20.0, "fuel_cost_per_gallon": 3.0,
@@ -184,7 +163,7 @@ fn outage_scenario() -> Value {
         "ElectricLoad": {"loads_kw": daily_load(), "year": 2017, "critical_load_fraction": 0.5},
         "ElectricTariff": {"blended_annual_energy_rate": 0.12, "blended_annual_demand_rate": 12.0},
         "ElectricUtility": {"outage_start_time_step": 4000, "outage_end_time_step": 4047},
-        "PV": {"installed_cost_per_kw": 1500.0, "om_cost_per_kw": 15.0, "production_factor_series": daytime_production()},
+        "PV": {"installed_cost_per_kw": 1500.0, "om_cost_per_kw": 15.0, "production_factor_series": daytime_production(0.75)},
         "ElectricStorage": {"installed_cost_constant": 0.0},
         "Generator": {"installed_cost_per_kw": 650.0, "fuel_avail_gal": 2000.0, "fuel_cost_per_gallon": 3.0},
     })
@@ -401,7 +380,7 @@ fn off_grid_arrays_reserve_each_their_own_share() {
         "Settings": {"time_steps_per_hour": 1, "off_grid_flag": true},
         "Site": {"latitude": 34.5794343, "longitude": -118.1164613},
         "ElectricLoad": {"loads_kw": vec![5.0; 8760], "year": 2022},
-        "PV": {"min_kw": 30, "max_kw": 30, "production_factor_series": daytime_production()},
+        "PV": {"min_kw": 30, "max_kw": 30, "production_factor_series": daytime_production(0.75)},
         "Wind": {"min_kw": 40, "max_kw": 40, "size_class": "commercial", "production_factor_series": wind},
         "ElectricStorage": {"max_kw": 100, "max_kwh": 400},
     });

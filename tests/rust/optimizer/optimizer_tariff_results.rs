@@ -6,13 +6,10 @@
 
 use serde_json::{json, Value};
 use sunflux::optimizer::{from_scenario, optimize, outputs, SolveControl};
+use crate::support::numbers;
 
 /// Hours per month of the 365-day year, January first.
 const MONTH_DAYS: [usize; 12] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-fn numbers(value: &Value) -> Vec<f64> {
-    value.as_array().unwrap_or_else(|| panic!("not a series: {value}")).iter().map(|v| v.as_f64().unwrap()).collect()
-}
 
 fn solve(scenario: &Value, pv_production: &[Option<Vec<f64>>]) -> Value {
     let model = from_scenario(scenario, pv_production).expect("supported scenario");

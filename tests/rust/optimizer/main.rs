@@ -1,0 +1,17 @@
+//! The optimizer's integration tests, one test binary for all of them (one link of the crate
+//! instead of one per file): each module covers one part of the local optimizer, and `support`
+//! holds what they share. Run one part with `cargo test --test optimizer <module>::`.
+
+mod support;
+
+mod optimizer_anchors;
+mod optimizer_core;
+mod optimizer_emissions;
+mod optimizer_exports;
+mod optimizer_heating;
+mod optimizer_incentives;
+mod optimizer_loads;
+mod optimizer_milp;
+mod optimizer_proforma;
+mod optimizer_resilience;
+mod optimizer_tariff_results;
