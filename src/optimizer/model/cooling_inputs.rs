@@ -78,15 +78,11 @@ enum CoolingSeries {
 
 impl Reader<'_> {
     /// The cooling part, or None without a positive cooling load (the service then builds no
-    /// chiller). `electric_kw` is ElectricLoad as given (before any net-load adjustment).
+    /// chiller and ignores an ExistingChiller section). `electric_kw` is ElectricLoad as given
+    /// (before any net-load adjustment).
     pub(super) fn read_cooling(&mut self, steps_per_hour: usize, year: i32, electric_kw: &[f64], context: super::thermal_inputs::HeatingContext) -> Option<Cooling> {
         let chiller_map = self.section("ExistingChiller").unwrap_or(self.empty);
-        let Some(load_map) = self.section("CoolingLoad") else {
-            if !chiller_map.is_empty() {
-                self.unsupported.push("ExistingChiller without a CoolingLoad".into());
-            }
-            return None;
-        };
+        let load_map = self.section("CoolingLoad")?;
         let s = "ExistingChiller";
         let given_cop = self.number_in(chiller_map, s, "cop");
         if given_cop.is_some_and(|cop| cop <= 0.0) {

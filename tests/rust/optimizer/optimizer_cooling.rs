@@ -120,6 +120,26 @@ fn the_existing_chillers_electricity_is_inside_the_electric_load() {
     }
 }
 
+/// Heating and cooling together: the boiler's heat and the chiller's cooling are reported side
+/// by side, and the cooling (inside the electric load) leaves the lifecycle cost as without it.
+/// An ExistingChiller without a CoolingLoad is ignored, as the service builds no chiller then.
+#[test]
+fn cooling_beside_heating_and_a_chiller_without_load() {
+    let mut heated = electric(daily_load(300.0));
+    heated["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![0.5; 8760]});
+    heated["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": 10.0});
+    heated["ExistingChiller"] = json!({"cop": 5.0});
+    let mut both = heated.clone();
+    both["CoolingLoad"] = json!({"thermal_loads_ton": vec![20.0; 8760]});
+    let (_, _, heated_only) = solve(&heated);
+    let (_, _, body) = solve(&both);
+    assert!(heated_only.get("ExistingChiller").is_none() && heated_only.get("CoolingLoad").is_none());
+    assert!((number(&body, "Financial", "lcc") - number(&heated_only, "Financial", "lcc")).abs() < 0.01);
+    assert!((number(&body, "ExistingBoiler", "annual_thermal_production_mmbtu") - number(&heated_only, "ExistingBoiler", "annual_thermal_production_mmbtu")).abs() < 1e-6);
+    assert!((number(&body, "CoolingLoad", "annual_calculated_tonhour") - 20.0 * 8760.0).abs() <= 0.01);
+    assert!((number(&body, "ExistingChiller", "annual_electric_consumption_kwh") - 20.0 * 8760.0 * KWH_THERMAL_PER_TONHOUR / 5.0).abs() <= 0.01);
+}
+
 #[test]
 fn unmodelled_cooling_parts_are_refused_by_name() {
     let mut scenario = electric(daily_load(300.0));
