@@ -17,7 +17,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Reader;
+use super::{FilledDefault, Reader};
 use crate::calendar::modelled_year::month_of_each_step;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
@@ -125,7 +125,11 @@ impl Reader<'_> {
             ));
             return None;
         }
-        let cop = given_cop.unwrap_or_else(|| default_existing_chiller_cop(peak, factor));
+        let cop = given_cop.unwrap_or_else(|| {
+            let cop = default_existing_chiller_cop(peak, factor);
+            self.filled.push(FilledDefault::new(s, "cop", Value::from(cop)));
+            cop
+        });
         if let Some(t) = (0..load_kw.len()).find(|&t| load_kw[t] / cop > electric_kw[t] + 1e-9) {
             self.invalid.push(format!(
                 "Cooling electric consumption cannot be more than the total electric load at any time step: at time step {} the cooling electric consumption is {:.3} kW and the total electric load is {:.3} kW.",

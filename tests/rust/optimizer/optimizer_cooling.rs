@@ -64,14 +64,20 @@ fn heating_and_cooling_inputs_annual_fraction_of_electric_load() {
 }
 
 /// The default COP (REopt.jl `get_existing_chiller_default_cop`): 4.40 below 100 tons of chiller
-/// (peak · max_thermal_factor_on_peak_load), 4.69 from 100 tons; a given COP wins.
+/// (peak · max_thermal_factor_on_peak_load), 4.69 from 100 tons; a given COP wins. A default is
+/// echoed among the filled inputs.
 #[test]
 fn the_existing_chiller_cop_follows_the_chiller_size() {
     let cop = |tons: f64, chiller: Value| {
         let mut scenario = electric(vec![1000.0; 8760]);
         scenario["CoolingLoad"] = json!({"thermal_loads_ton": vec![tons; 8760]});
+        let given = chiller.get("cop").is_some();
         scenario["ExistingChiller"] = chiller;
-        from_scenario(&scenario, &[]).expect("supported").cooling.expect("cooling").existing_chiller.cop
+        let model = from_scenario(&scenario, &[]).expect("supported");
+        let cop = model.cooling.expect("cooling").existing_chiller.cop;
+        let echoed = model.filled_defaults.iter().find(|f| f.section == "ExistingChiller" && f.field == "cop").map(|f| f.value.clone());
+        assert_eq!(echoed, (!given).then(|| json!(cop)));
+        cop
     };
     assert_eq!(cop(79.0, json!({})), 4.40);
     assert_eq!(cop(81.0, json!({})), 4.69);
