@@ -36,6 +36,8 @@ __all__ = [
     "BoilerOutputs",
     "HeatingLoadOutputs",
     "HotThermalStorageOutputs",
+    "ExistingChillerOutputs",
+    "CoolingLoadOutputs",
 ]
 
 
@@ -118,6 +120,9 @@ _UNITS = (
     ("_mmbtu", "_mmbtu", "[MMBtu]"),
     ("_tonnes_CO2", "_tonnes_CO2", "[t CO2]"),
     ("_series_kw", "_kw", "[kW] per time step"),
+    ("_series_ton", "_ton", "[ton] per time step"),
+    ("_tonhour", "_tonhour", "[ton-hours]"),
+    ("_ton", "_ton", "[ton]"),
     ("_series_fraction", "_fraction", "[fraction] per time step"),
     ("production_factor_series", "", "[kW/kW-DC] per time step"),
     ("lcoe_per_kwh", "_per_kwh", "[$/kWh]"),
@@ -460,6 +465,34 @@ class HeatingLoadOutputs(Record):
     annual_total_unaddressable_heating_load_mmbtu: float
 
 
+class ExistingChillerOutputs(Record):
+    """``outputs.ExistingChiller``: the existing electric chiller in the optimal case, cooling in
+    tons (1 ton = 3.51685 kW of cooling) per time step and ton-hours a year, its electricity in kW
+    and kWh; the business-as-usual values have the ``_bau`` suffix (None without that case)."""
+
+    __slots__ = ()
+    size_ton: float
+    thermal_to_load_series_ton: list[float]
+    thermal_to_storage_series_ton: list[float]
+    electric_consumption_series_kw: list[float]
+    annual_electric_consumption_kwh: float
+    annual_thermal_production_tonhour: float
+    size_ton_bau: float | None
+    annual_electric_consumption_kwh_bau: float | None
+    annual_thermal_production_tonhour_bau: float | None
+
+
+class CoolingLoadOutputs(Record):
+    """``outputs.CoolingLoad``: the cooling load in tons per time step and ton-hours a year, and the
+    existing chiller's electricity to serve it all (kW, kWh), which is part of ``ElectricLoad``."""
+
+    __slots__ = ()
+    load_series_ton: list[float]
+    electric_chiller_base_load_series_kw: list[float]
+    annual_calculated_tonhour: float
+    annual_electric_chiller_base_load_kwh: float
+
+
 class Outputs(Record):
     """``result.outputs``: one typed record per section. ``Financial``, ``ElectricTariff``,
     ``ElectricUtility``, ``ElectricLoad`` and ``Site`` are there for every optimal run; a
@@ -479,6 +512,8 @@ class Outputs(Record):
     Boiler: BoilerOutputs
     HeatingLoad: HeatingLoadOutputs
     HotThermalStorage: HotThermalStorageOutputs
+    ExistingChiller: ExistingChillerOutputs
+    CoolingLoad: CoolingLoadOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

@@ -12,7 +12,7 @@
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
-//! ExistingBoiler, Boiler, HotThermalStorage}, or any input of
+//! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -20,7 +20,8 @@
 //! The reading is split by section: `load_inputs` (ElectricLoad), `tariff_inputs`
 //! (ElectricTariff, ElectricUtility), `technology_inputs` (PV, Wind, ElectricStorage),
 //! `resilience_inputs` (Generator, outages, critical loads, off grid), `emissions_inputs`
-//! (emissions factors, costs and targets) and `thermal_inputs` (heating loads and boilers); this file holds the
+//! (emissions factors, costs and targets), `thermal_inputs` (heating loads and boilers) and
+//! `cooling_inputs` (the cooling load and the existing chiller); this file holds the
 //! typed model, the reader's field helpers, the subset checks, Financial and Settings.
 
 use serde_json::{Map, Value};
@@ -40,6 +41,7 @@ pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
 mod hot_storage_inputs;
+pub mod cooling_inputs;
 pub mod thermal_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
@@ -49,7 +51,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 17] = [
+pub const SUPPORTED_SECTIONS: [&str; 19] = [
     "Meta",
     "Settings",
     "Site",
@@ -67,12 +69,12 @@ pub const SUPPORTED_SECTIONS: [&str; 17] = [
     "ExistingBoiler",
     "Boiler",
     "HotThermalStorage",
+    "CoolingLoad",
+    "ExistingChiller",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 12] = [
-    "CoolingLoad",
-    "ExistingChiller",
+pub const UNSUPPORTED_SECTIONS: [&str; 10] = [
     "CHP",
     "HighTempThermalStorage",
     "ColdThermalStorage",
@@ -190,6 +192,8 @@ pub struct Model {
     pub emissions: Emissions,
     /// Heating loads and the boilers serving them (None without a heating load).
     pub heating: Option<Heating>,
+    /// The cooling load and the existing chiller serving it (None without a cooling load).
+    pub cooling: Option<cooling_inputs::Cooling>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -568,6 +572,7 @@ impl<'a> Reader<'a> {
         }
         let existing_pv: Vec<f64> = (0..steps).map(|t| pvs.iter().map(|pv| pv.existing_kw * pv.production_factor[t]).sum()).collect();
         let critical_load_kw = self.read_critical_load(&base_load, steps_per_hour, off_grid, &existing_pv);
+        let base_electric_kw = base_load.clone();
         let load_kw = self.net_load_adjustment(base_load, &pvs);
         let grid = self.read_grid();
         let outages = self.read_outages(steps, off_grid);
@@ -575,6 +580,7 @@ impl<'a> Reader<'a> {
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
+        let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
         if heating.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
             self.unsupported.push(
                 "emissions bounds or emissions costs in the objective with heating loads (the boilers' fuel emissions are not modelled)".into(),
@@ -605,6 +611,7 @@ impl<'a> Reader<'a> {
             storage,
             emissions,
             heating,
+            cooling,
             financial,
             settings,
             capex_bounds,

@@ -17,6 +17,7 @@ use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
 pub mod cash_flows;
+pub mod cooling;
 pub mod emissions;
 pub mod monthly_bills;
 pub mod renewables;
@@ -467,6 +468,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     }
     let bau_heating = bau.as_ref().map(|(s, c)| (*s, &c.heating));
     thermal::insert_heating_outputs(&mut outputs, model, &run.factors, (&run.optimal, &optimal.heating), bau_heating);
+    cooling::insert_cooling_outputs(&mut outputs, model, run.bau.is_some());
     Value::Object(outputs)
 }
 

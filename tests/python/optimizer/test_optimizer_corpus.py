@@ -200,8 +200,9 @@ MAY_TIME_OUT = {
 MAY_TIME_OUT_SECONDS = 60
 
 #: Heating loads are modelled (boilers, hot-water storage), but a reference building's heating
-#: profile needs the service's data; cooling, CHP, GHP, heat pumps and the other thermal sections
-#: are out of scope and named by section.
+#: profile needs the service's data; the existing chiller's cooling is modelled, but absorption
+#: chillers, cold storage, CHP, GHP, heat pumps and the other thermal sections are out of scope and
+#: named by section.
 HOSPITAL_HEATING = "SpaceHeatingLoad.doe_reference_name=Hospital (reference heating profiles"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
@@ -221,7 +222,7 @@ REFUSED = {
     "REopt.jl__chp_unavailability_outage.json": "CHP (section)",
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
-    "REopt.jl__flatloads.json": "CoolingLoad (section)",
+    "REopt.jl__flatloads.json": "DomesticHotWaterLoad.doe_reference_name=FlatLoad_8_5 (reference heating profiles",
     "REopt.jl__ghp_inputs.json": "GHP (section)",
     "REopt.jl__heat_cool_energy_balance_inputs.json": "CHP (section)",
     "REopt.jl__re_emissions_with_thermal.json": "CHP (section)",

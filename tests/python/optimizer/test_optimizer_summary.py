@@ -187,6 +187,22 @@ def test_declared_heating_fields_are_in_the_engines_results() -> None:
     assert served == pytest.approx(thermal, abs=1e-2)
 
 
+def test_declared_cooling_fields_are_in_the_engines_results() -> None:
+    """A cooling load of 30 % of the electric load served by the existing chiller (COP 5). The
+    ElectricLoad names a reference building (FlatLoad), so, as the service, the fraction becomes
+    thermal with the default COP of a small chiller (4.40), and the chiller then uses COP 5."""
+    document = pv_only()
+    del document["PV"]
+    document["CoolingLoad"] = {"annual_fraction_of_electric_load": 0.3}
+    document["ExistingChiller"] = {"cop": 5.0}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ExistingChiller", "CoolingLoad"])
+    electric = sum(result.outputs.ElectricLoad.load_series_kw)
+    assert result.outputs.CoolingLoad.annual_electric_chiller_base_load_kwh == pytest.approx(0.3 * electric * 4.40 / 5.0, abs=0.01)
+    assert result.outputs.ExistingChiller.annual_thermal_production_tonhour == pytest.approx(
+        result.outputs.CoolingLoad.annual_calculated_tonhour, abs=0.01)
+
+
 @pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""

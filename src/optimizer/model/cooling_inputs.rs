@@ -1,0 +1,232 @@
+//! The cooling part of a scenario read into typed inputs: the CoolingLoad as thermal kW per step
+//! and the ExistingChiller that serves it (REopt.jl `src/core/heating_cooling_loads.jl`
+//! `CoolingLoad`, `src/core/existing_chiller.jl`, and their wiring in `src/core/scenario.jl`).
+//!
+//! Units: the service takes cooling as tons of refrigeration (1 ton = 3.51685 kW thermal); the
+//! fraction-of-electric forms give the chiller's *electric* kW, turned into thermal kW with the
+//! chiller's COP. The cooling load's electricity is part of ElectricLoad: the service takes
+//! `thermal/cop` out of the electric load and puts the chillers' electricity back in its balance.
+//! With the existing chiller as the only chiller it serves the whole cooling load in both cases,
+//! so what is taken out is put back exactly and the electric load stays `ElectricLoad` as given;
+//! the cooling load enters the results only.
+//!
+//! Refused by name (not modelled here): reference-building cooling loads (they need the service's
+//! profile data; FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
+//! existing chiller's capital costs, cooling with outages or off grid, and the AbsorptionChiller and
+//! ColdThermalStorage sections (refused by section in `model`).
+
+use serde_json::{Map, Value};
+
+use super::{FilledDefault, Reader};
+use crate::calendar::modelled_year::month_of_each_step;
+use crate::calendar::HOURS_PER_YEAR;
+use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+
+/// kW thermal per ton of refrigeration (kWh thermal per ton-hour), the service's constant.
+pub const KWH_THERMAL_PER_TONHOUR: f64 = 3.51685;
+
+/// The service's default existing-chiller COPs (REopt.jl `get_existing_chiller_default_cop`,
+/// heating_cooling_loads.jl at 029db01d): below 100 tons of chiller, at or above, and unknown.
+const COP_BELOW_100_TON: f64 = 4.40;
+const COP_FROM_100_TON: f64 = 4.69;
+const COP_UNKNOWN: f64 = (COP_BELOW_100_TON + COP_FROM_100_TON) / 2.0;
+
+/// The existing chiller's COP when none is given: by the chiller's size in tons (peak thermal
+/// load · max_thermal_factor_on_peak_load).
+pub fn default_existing_chiller_cop(peak_thermal_kw: f64, max_thermal_factor_on_peak_load: f64) -> f64 {
+    if peak_thermal_kw / KWH_THERMAL_PER_TONHOUR * max_thermal_factor_on_peak_load < 100.0 {
+        COP_BELOW_100_TON
+    } else {
+        COP_FROM_100_TON
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExistingChiller {
+    /// Thermal kW out per electric kW in.
+    pub cop: f64,
+    /// Thermal kW it can deliver: the peak cooling load · max_thermal_factor_on_peak_load.
+    pub max_kw: f64,
+    pub max_thermal_factor_on_peak_load: f64,
+    /// Not used in the optimal case when another chiller exists (none is modelled here).
+    pub retire_in_optimal: bool,
+}
+
+/// The cooling part of a model: a cooling load with at least one positive value and its chiller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cooling {
+    /// Thermal kW per step.
+    pub load_kw: Vec<f64>,
+    pub existing_chiller: ExistingChiller,
+}
+
+impl Cooling {
+    /// The existing chiller's electricity per step when it serves the whole load (kW): the
+    /// service's `electric_chiller_base_load_series_kw`.
+    pub fn base_electric_kw(&self) -> Vec<f64> {
+        self.load_kw.iter().map(|kw| kw / self.existing_chiller.cop).collect()
+    }
+}
+
+/// How the CoolingLoad gives its load before the COP is known.
+enum CoolingSeries {
+    /// Thermal kW per step.
+    Thermal(Vec<f64>),
+    /// The chiller's electric kW per step.
+    Electric(Vec<f64>),
+}
+
+impl Reader<'_> {
+    /// The cooling part, or None without a positive cooling load (the service then builds no
+    /// chiller and ignores an ExistingChiller section). `electric_kw` is ElectricLoad as given
+    /// (before any net-load adjustment).
+    pub(super) fn read_cooling(&mut self, steps_per_hour: usize, year: i32, electric_kw: &[f64], context: super::thermal_inputs::HeatingContext) -> Option<Cooling> {
+        let chiller_map = self.section("ExistingChiller").unwrap_or(self.empty);
+        let load_map = self.section("CoolingLoad")?;
+        let s = "ExistingChiller";
+        let given_cop = self.number_in(chiller_map, s, "cop");
+        if given_cop.is_some_and(|cop| cop <= 0.0) {
+            self.invalid.push("ExistingChiller.cop must be positive.".into());
+            return None;
+        }
+        let factor = self.number(chiller_map, s, "max_thermal_factor_on_peak_load");
+        let load_kw = match self.cooling_series(load_map, steps_per_hour, year, electric_kw)? {
+            CoolingSeries::Thermal(kw) => kw,
+            CoolingSeries::Electric(kw) => {
+                // The service converts with the given COP, except when a reference building is
+                // named (its own or ElectricLoad's): then, as without a COP, with the default of
+                // the peak its unknown-COP guess gives.
+                let peak = kw.iter().copied().fold(0.0, f64::max) * COP_UNKNOWN;
+                let cop = match given_cop {
+                    Some(cop) if !self.names_reference_building(load_map) => cop,
+                    _ => default_existing_chiller_cop(peak, factor),
+                };
+                kw.iter().map(|e| e * cop).collect()
+            }
+        };
+        let peak = load_kw.iter().copied().fold(0.0, f64::max);
+        if peak <= 0.0 {
+            return None;
+        }
+        if context.off_grid {
+            self.unsupported.push("cooling loads off grid (Settings.off_grid_flag with a CoolingLoad)".into());
+        }
+        if context.outages {
+            self.unsupported.push("cooling loads with grid outages (the service leaves outage steps' cooling unbalanced)".into());
+        }
+        for field in ["installed_cost_per_ton", "installed_cost_dollars"] {
+            if self.number_in(chiller_map, s, field).is_some_and(|cost| cost != 0.0) {
+                self.unsupported.push(format!("{s}.{field} (capital cost of the existing chiller)"));
+            }
+        }
+        if factor < 1.0 {
+            self.invalid.push(format!(
+                "ExistingChiller.max_thermal_factor_on_peak_load ({factor}) below 1 cannot serve the peak cooling load, and no other chiller is modelled."
+            ));
+            return None;
+        }
+        let cop = given_cop.unwrap_or_else(|| {
+            let cop = default_existing_chiller_cop(peak, factor);
+            self.filled.push(FilledDefault::new(s, "cop", Value::from(cop)));
+            cop
+        });
+        if let Some(t) = (0..load_kw.len()).find(|&t| load_kw[t] / cop > electric_kw[t] + 1e-9) {
+            self.invalid.push(format!(
+                "Cooling electric consumption cannot be more than the total electric load at any time step: at time step {} the cooling electric consumption is {:.3} kW and the total electric load is {:.3} kW.",
+                t + 1,
+                load_kw[t] / cop,
+                electric_kw[t]
+            ));
+            return None;
+        }
+        let retire_in_optimal = self.flag(chiller_map, s, "retire_in_optimal");
+        let existing_chiller = ExistingChiller { cop, max_kw: peak * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal };
+        Some(Cooling { load_kw, existing_chiller })
+    }
+
+    /// Whether the CoolingLoad names a reference building, itself or through ElectricLoad (the
+    /// service copies ElectricLoad's names into an empty CoolingLoad's).
+    fn names_reference_building(&mut self, map: &Map<String, Value>) -> bool {
+        let electric = self.section("ElectricLoad").unwrap_or(self.empty);
+        [map, electric].iter().any(|m| !self.text(m, "doe_reference_name").is_empty() || crate::optimizer::scenario::given(m.get("blended_doe_reference_names")))
+    }
+
+    /// The CoolingLoad's series in the service's order of forms: thermal tons, fractions of the
+    /// electric load per step, by month or for the year, then a FlatLoad shape scaled to ton-hours.
+    fn cooling_series(&mut self, map: &Map<String, Value>, steps_per_hour: usize, year: i32, electric_kw: &[f64]) -> Option<CoolingSeries> {
+        let s = "CoolingLoad";
+        if let Some(given) = self.number_in(map, s, "year") {
+            if given as i32 != year {
+                self.invalid.push(format!("Inconsistent load years: ElectricLoad year ({year}) does not match the provided year ({}) for {s}.", given as i32));
+                return None;
+            }
+        }
+        let steps = HOURS_PER_YEAR * steps_per_hour;
+        let tons = self.numbers(map, s, "thermal_loads_ton");
+        if !tons.is_empty() {
+            if tons.len() != steps {
+                self.invalid.push("Provided cooling load does not match the time_steps_per_hour.".into());
+                return None;
+            }
+            return Some(CoolingSeries::Thermal(tons.iter().map(|ton| ton * KWH_THERMAL_PER_TONHOUR).collect()));
+        }
+        let per_step = self.numbers(map, s, "per_time_step_fractions_of_electric_load");
+        if !per_step.is_empty() {
+            if per_step.len() != steps {
+                self.invalid.push("Provided cooling per_time_step_fractions_of_electric_load array does not match the time_steps_per_hour.".into());
+                return None;
+            }
+            return Some(CoolingSeries::Electric(per_step.iter().zip(electric_kw).map(|(f, kw)| f * kw).collect()));
+        }
+        let monthly = self.numbers(map, s, "monthly_fractions_of_electric_load");
+        if !monthly.is_empty() {
+            if monthly.len() != 12 {
+                self.invalid.push("Provided cooling monthly_fractions_of_electric_load array does not have 12 values.".into());
+                return None;
+            }
+            let months = month_of_each_step(year, steps_per_hour);
+            return Some(CoolingSeries::Electric(months.iter().zip(electric_kw).map(|(&m, kw)| monthly[m as usize] * kw).collect()));
+        }
+        if let Some(fraction) = self.number_in(map, s, "annual_fraction_of_electric_load") {
+            return Some(CoolingSeries::Electric(electric_kw.iter().map(|kw| fraction * kw).collect()));
+        }
+        self.flat_cooling_load(map, steps_per_hour, year)
+    }
+
+    /// A FlatLoad shape (CoolingLoad's own doe_reference_name or ElectricLoad's) scaled to
+    /// annual_tonhour or monthly_tonhour; every other reference form needs the service's data.
+    fn flat_cooling_load(&mut self, map: &Map<String, Value>, steps_per_hour: usize, year: i32) -> Option<CoolingSeries> {
+        let s = "CoolingLoad";
+        let electric = self.section("ElectricLoad").unwrap_or(self.empty);
+        if crate::optimizer::scenario::given(map.get("blended_doe_reference_names"))
+            || (self.text(map, "doe_reference_name").is_empty() && crate::optimizer::scenario::given(electric.get("blended_doe_reference_names")))
+        {
+            self.unsupported.push(format!("{s}.blended_doe_reference_names (reference cooling profiles need the service's data: give {s}.thermal_loads_ton)"));
+            return None;
+        }
+        let own = self.text(map, "doe_reference_name");
+        let name = if own.is_empty() { self.text(electric, "doe_reference_name") } else { own }.to_string();
+        if name.is_empty() {
+            self.invalid.push(
+                "Cannot construct BuiltInCoolingLoad. You must provide either [thermal_loads_ton], [doe_reference_name, city], [blended_doe_reference_names, blended_doe_reference_percents, city], or the site_electric_load_profile along with one of [per_time_step_fractions_of_electric_load, monthly_fractions_of_electric_load, annual_fraction_of_electric_load].".into(),
+            );
+            return None;
+        }
+        let annual = self.number_in(map, s, "annual_tonhour");
+        let monthly = self.numbers(map, s, "monthly_tonhour");
+        // The service scales to monthly ton-hours when 12 are given, else to the annual total.
+        let energy = match (monthly.len() == 12, annual) {
+            (true, _) => Some(EnergyTarget::Monthly(monthly.iter().map(|t| t * KWH_THERMAL_PER_TONHOUR).collect())),
+            (false, Some(total)) => Some(EnergyTarget::Annual(total * KWH_THERMAL_PER_TONHOUR)),
+            (false, None) => None,
+        };
+        let (true, Some(energy)) = (FLAT_LOADS.contains(&name.as_str()), energy) else {
+            self.unsupported.push(format!(
+                "{s}.doe_reference_name={name} (reference cooling profiles and their default energy need the service's data: give {s}.thermal_loads_ton)"
+            ));
+            return None;
+        };
+        let hourly = scale_profile(&flat_load_shape(&name, year), &energy, year, 1);
+        Some(CoolingSeries::Thermal(hourly.iter().flat_map(|&kw| std::iter::repeat_n(kw, steps_per_hour)).collect()))
+    }
+}
