@@ -4,12 +4,14 @@
 //! absorption chiller and cold storage are not modelled and its grid factors come from AVERT,
 //! so our own factor series and a boiler-only plant stand in and the checks are the case's
 //! identities on boiler fuel, with its tolerances. Our own checks: a CO2 reduction bound and the
-//! climate cost in the objective act on the boilers' fuel, and the renewable share of the total
-//! load counts a renewable fuel.
+//! climate and health costs in the objective act on the boilers' fuel (the fuel-burn health
+//! costs refused by name when left out), the renewable share of the total load counts a
+//! renewable fuel, and over random scenarios the heat balances in every step while the fuel-burn
+//! tonnes are the boilers' fuel at their factors.
 
 use serde_json::{json, Value};
 use sunflux::optimizer::emissions::TONNE_PER_LB;
-use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, SolveControl};
+use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, ScenarioError, SolveControl};
 
 fn solve(scenario: &Value) -> (Model, Optimized, Value) {
     let model = from_scenario(scenario, &[]).expect("supported scenario");
@@ -158,4 +160,84 @@ fn renewable_fuel_counts_in_the_share_of_the_total_load() {
     assert_eq!(number(&body, "Site", "onsite_renewable_electricity_fraction_of_elec_load_bau"), 0.0);
     let fuel_co2 = number(&body, "Site", "annual_emissions_from_fuelburn_tonnes_CO2_bau");
     assert!(close(fuel_co2, 115.38 * 8760.0 * TONNE_PER_LB, 0.0, 0.01), "{fuel_co2}");
+}
+
+/// Health costs in the objective with a boiler need the fuel-burn health costs the service
+/// would take from EASIUR: refused by name when left out; given, the health cost counts the
+/// boilers' NOx, SO2 and PM2.5 and the reported lifecycle cost is the program's objective.
+#[test]
+fn health_costs_of_boiler_fuel() {
+    let mut scenario = heating_site(87600.0, 1.0);
+    scenario["Settings"] = json!({"include_health_in_objective": true});
+    for gas in ["NOx", "SO2", "PM25"] {
+        scenario["Financial"][format!("{gas}_grid_cost_per_tonne")] = json!(10000.0);
+        scenario["Financial"][format!("{gas}_cost_escalation_rate_fraction")] = json!(0.02);
+    }
+    let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
+    assert!(found.message().contains("Financial.NOx_onsite_fuelburn_cost_per_tonne"), "{}", found.message());
+    for gas in ["NOx", "SO2", "PM25"] {
+        scenario["Financial"][format!("{gas}_onsite_fuelburn_cost_per_tonne")] = json!(20000.0);
+    }
+    let (model, run, body) = solve(&scenario);
+    let health = number(&body, "Financial", "lifecycle_emissions_cost_health");
+    let years = f64::from(model.financial.analysis_years);
+    // The fuel part alone: Σ_gas cost · pwf_onsite · year-one tonnes from the boilers' fuel.
+    let pwf_onsite: f64 = (1..=20).map(|y| (1.02f64 / 1.08).powi(y)).sum();
+    let fuel_part: f64 = ["NOx", "SO2", "PM25"]
+        .iter()
+        .map(|gas| 20000.0 * pwf_onsite * number(&body, "Site", &format!("lifecycle_emissions_from_fuelburn_tonnes_{gas}")) / years)
+        .sum();
+    assert!(health > fuel_part && fuel_part > 0.0, "health {health}, fuel part {fuel_part}");
+    let lcc = number(&body, "Financial", "lcc");
+    let lp = run.optimal.lp_lifecycle_cost();
+    assert!(close(lcc, lp, 1e-6, 0.02), "lcc {lcc} vs program {lp}");
+}
+
+/// A fixed-seed generator (64-bit linear congruential, Knuth's constants) for scenarios.
+struct Draws(u64);
+
+impl Draws {
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Over random heating scenarios (fuel types, efficiencies, hot storage, a CO2 price in the
+/// objective): every step's heat balances, the Site's fuel-burn tonnes are the boilers' fuel at
+/// their factors (to the 2-decimal rounding of the lifecycle tonnes), and the lifecycle cost of
+/// the outputs is the program's objective.
+#[test]
+fn heat_balance_and_fuel_emissions_hold_in_random_scenarios() {
+    const FUELS: [(&str, f64); 4] = [("natural_gas", 117.03), ("landfill_bio_gas", 115.38), ("propane", 139.16), ("diesel_oil", 163.61)];
+    let mut draws = Draws(41);
+    for case in 0..3 {
+        let mut scenario = heating_site(87600.0, 0.5 + draws.unit());
+        let (existing_fuel, existing_co2) = FUELS[(draws.unit() * 4.0) as usize % 4];
+        let (new_fuel, new_co2) = FUELS[(draws.unit() * 4.0) as usize % 4];
+        scenario["ExistingBoiler"]["fuel_type"] = json!(existing_fuel);
+        scenario["ExistingBoiler"]["fuel_cost_per_mmbtu"] = json!(6.0 + 8.0 * draws.unit());
+        scenario["Boiler"]["fuel_type"] = json!(new_fuel);
+        scenario["Boiler"]["efficiency"] = json!(0.7 + 0.25 * draws.unit());
+        scenario["Boiler"]["fuel_cost_per_mmbtu"] = json!(6.0 + 8.0 * draws.unit());
+        scenario["Settings"] = json!({"include_climate_in_objective": true});
+        scenario["Financial"]["CO2_cost_per_tonne"] = json!(200.0 * draws.unit());
+        if case != 1 {
+            scenario["HotThermalStorage"] = json!({"max_gal": 5000.0});
+        }
+        let (model, run, body) = solve(&scenario);
+        let heating = model.heating.as_ref().expect("heating");
+        let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
+        for t in 0..model.steps() {
+            let served = d.existing_kw[t] + d.new_kw[t] + d.discharge_kw[t];
+            assert!((served - heating.total_kw(t)).abs() <= 1e-6 * (1.0 + heating.total_kw(t)), "case {case} step {t}");
+        }
+        let years = f64::from(model.financial.analysis_years);
+        let co2_lb = existing_co2 * number(&body, "ExistingBoiler", "annual_fuel_consumption_mmbtu") + new_co2 * number(&body, "Boiler", "annual_fuel_consumption_mmbtu");
+        let reported = number(&body, "Site", "lifecycle_emissions_from_fuelburn_tonnes_CO2");
+        assert!(close(reported, years * co2_lb * TONNE_PER_LB, 1e-6, 0.006), "case {case}: {reported}");
+        let lcc = number(&body, "Financial", "lcc");
+        let lp = run.optimal.lp_lifecycle_cost();
+        assert!(close(lcc, lp, 1e-6, 0.02), "case {case}: lcc {lcc} vs program {lp}");
+    }
 }
