@@ -7,7 +7,8 @@
 //! fractions, AVERT health factors, EASIUR health costs): here they stay None. A run is refused
 //! (by name, saying which input to give) only when such a value enters the optimization: a
 //! binding CO2 reduction bound or the climate objective (CO2 series), the health objective (the
-//! health series, costs and escalation rates), a renewable-electricity bound counting the
+//! health series, costs and escalation rates; the fuel-burn costs with a generator or boilers),
+//! a renewable-electricity bound counting the
 //! grid's share (the clean-energy fraction series). Otherwise the outputs that need them are
 //! reported as null.
 
