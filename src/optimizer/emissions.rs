@@ -6,6 +6,7 @@
 
 use super::finance::present_worth_factor;
 use super::model::{Model, Pollutant};
+use super::lp::heating::HeatingDispatch;
 use super::run::bau_outage_served_steps;
 
 /// Metric tonnes per pound (the service's `TONNE_PER_LB`, 1 / 2204.62).
@@ -42,11 +43,26 @@ pub fn pollutant_pwfs(model: &Model) -> [EmissionsPwf; 4] {
     Pollutant::ALL.map(|p| emissions_pwf(model, e.decrease_fraction[p.index()], e.cost_escalation[p.index()]))
 }
 
+/// Year-one pounds of each pollutant from the boilers' fuel in a heating dispatch (zeros
+/// without heating): Δ Σ_t heat made_t · lb per thermal kWh, heat to storage included.
+pub fn boiler_pounds(model: &Model, dispatch: Option<&HeatingDispatch>) -> [f64; 4] {
+    let (Some(heating), Some(d)) = (&model.heating, dispatch) else {
+        return [0.0; 4];
+    };
+    let made = |series: Vec<f64>| series.iter().sum::<f64>() * model.step_hours();
+    let (existing, new) = (made(d.existing_production()), made(d.new_production()));
+    Pollutant::ALL.map(|p| {
+        let new_lb = heating.boiler.as_ref().map_or(0.0, |b| new * b.burner.lb_per_thermal_kwh(p));
+        existing * heating.existing_boiler.burner.lb_per_thermal_kwh(p) + new_lb
+    })
+}
+
 /// The business-as-usual CO2 (lb per year) from the grid and in total, computed before any
 /// solve as the service does: the load less the existing renewables' levelized output, none
 /// bought in the deterministic outage, negative steps (exports) counted only when
 /// `include_exported_elec_emissions_in_total`; plus the existing generator's fuel in the
-/// outage check. None without a CO2 factor series.
+/// outage check and the existing boiler's fuel for the year's heating load (the service's
+/// annual thermal MMBtu / η at its CO2 per MMBtu). None without a CO2 factor series.
 pub fn bau_co2_lb_per_year(model: &Model, levelization: &[f64]) -> Option<(f64, f64)> {
     let factors = model.emissions.grid_lb_per_kwh[Pollutant::Co2.index()].as_ref()?;
     let existing = |t: usize| -> f64 { model.pvs.iter().zip(levelization).map(|(pv, lvl)| lvl * pv.existing_kw * pv.production_factor[t]).sum() };
@@ -59,11 +75,15 @@ pub fn bau_co2_lb_per_year(model: &Model, levelization: &[f64]) -> Option<(f64, 
         })
         .sum::<f64>()
         * model.step_hours();
-    let fuel = match &model.generator {
+    let generator = match &model.generator {
         Some(g) => bau_outage_served_steps(model).fuel_gal * g.emissions_lb_per_gal.co2,
         None => 0.0,
     };
-    Some((grid, grid + fuel))
+    let boiler = model.heating.as_ref().map_or(0.0, |h| {
+        let heat_kwh = (0..model.steps()).map(|t| h.total_kw(t)).sum::<f64>() * model.step_hours();
+        heat_kwh * h.existing_boiler.burner.lb_per_thermal_kwh(Pollutant::Co2)
+    });
+    Some((grid, grid + generator + boiler))
 }
 
 /// Business-as-usual lifecycle CO2 (lb): grid pounds times the grid-emissions factor, fuel

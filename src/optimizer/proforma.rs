@@ -126,6 +126,14 @@ pub struct OneTimeCost {
     pub year: u32,
 }
 
+/// A year-one cost before tax ($) and the annual rate it escalates at (a boiler's fuel: each
+/// boiler's fuel has its own rate).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct EscalatingCost {
+    pub year_one: f64,
+    pub escalation: f64,
+}
+
 /// Year-one operating amounts of one case, before tax ($, all positive).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct YearOneCosts {
@@ -136,6 +144,8 @@ pub struct YearOneCosts {
     pub om: f64,
     /// Generator fuel (escalated at the fuel rate).
     pub fuel: f64,
+    /// The existing and the new boiler's fuel, each at its own rate.
+    pub boiler_fuel: [EscalatingCost; 2],
 }
 
 /// A production-based incentive's payments in years 1..=`years` (REopt.jl `update_metrics`):
@@ -203,11 +213,15 @@ fn round_to(x: f64, digits: i32) -> f64 {
 }
 
 /// Operating cash flow of a case in years 1..=years, after tax (negative: costs):
-/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y`, times `(1 − tax)`.
+/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y − Σ_b boiler_b·(1+e_b)^y`,
+/// times `(1 − tax)`.
 fn operating_after_tax(inputs: &CashFlowInputs, costs: &YearOneCosts, years: usize) -> Vec<f64> {
     let elec = escalated(-(costs.bill - costs.export_benefit), inputs.elec_cost_escalation_rate_fraction, years);
     let om = escalated(-costs.om, inputs.om_cost_escalation_rate_fraction, years);
-    let fuel = escalated(-costs.fuel, inputs.generator_fuel_cost_escalation_rate_fraction, years);
+    let mut fuel = escalated(-costs.fuel, inputs.generator_fuel_cost_escalation_rate_fraction, years);
+    for boiler in costs.boiler_fuel {
+        fuel.iter_mut().zip(escalated(-boiler.year_one, boiler.escalation, years)).for_each(|(total, cost)| *total += cost);
+    }
     let after_tax = 1.0 - inputs.offtaker_tax_rate_fraction;
     (0..years).map(|y| (elec[y] + om[y] + fuel[y]) * after_tax).collect()
 }

@@ -375,9 +375,9 @@ class GeneratorOutputs(Record):
 
 class SiteOutputs(_EmissionsOutputs):
     """``outputs.Site``: emissions of the grid purchases and the fuel burned on site (tonnes) and
-    the CO2 reduction from the business-as-usual case (a fraction; only beside one). The local engine leaves the totals
-    None when a grid factor series is not given, and every field None with heating loads (it does
-    not count the boilers' fuel emissions). Other fields (renewable electricity) are read as
+    the CO2 reduction from the business-as-usual case (a fraction; only beside one). Fuel burned
+    on site is the generator's and the boilers'. The local engine leaves the totals None when a
+    grid factor series is not given. Other fields (renewable electricity and energy) are read as
     before, typed ``Any``."""
 
     __slots__ = ()

@@ -7,7 +7,8 @@
 //!
 //! ```text
 //! grid_p   = Δ Σ_{t with grid} ef_pt·(purchase_t − [exports count]·export_t)       (lb, year one)
-//! fuel_p   = lb_per_gal_p · Σ fuel terms                                            (lb, year one)
+//! fuel_p   = lb_per_gal_p · Σ fuel terms + Δ Σ_{b,t} lb_bp · heat_bt                  (lb, year one;
+//!            boilers b: lb_bp = lb-per-MMBtu / (KWH_PER_MMBTU · η_b) per thermal kWh)
 //! cost_p   = TONNE_PER_LB·(pwf_grid_cost_p·c_grid_p·grid_p + pwf_onsite_cost_p·c_onsite_p·fuel_p)
 //! RE_site  = Δ Σ_t [pv_load + η·pv_storage + [exports count]·export
 //!                   + f_gen·(gen_load + η·gen_storage)]                             (η = η_c·η_d)
@@ -88,6 +89,27 @@ pub fn grid_renewable_kwh(layout: &Layout, model: &Model, case: &Case, fraction:
     expression
 }
 
+/// Year-one pounds of a pollutant from fuel burned on site: the generator's gallons at its lb
+/// per gallon and each boiler's heat (to load and to storage) at Δ·lb per thermal kWh (the
+/// service's `calc_yr1_emissions_from_onsite_fuel` over its fuel-burning techs).
+pub fn onsite_fuel_pounds(layout: &Layout, model: &Model, p: Pollutant) -> Expression {
+    let lb_per_gal = model.generator.as_ref().map_or(0.0, |g| g.emissions_lb_per_gal.of(p));
+    let mut terms: Vec<(usize, f64)> = layout.generator_fuel.iter().map(|&(j, a)| (j, lb_per_gal * a)).collect();
+    if let (Some(heating), Some(h)) = (&model.heating, &layout.heating) {
+        let dt = model.step_hours();
+        let storage = h.storage.as_ref();
+        let existing = dt * heating.existing_boiler.burner.lb_per_thermal_kwh(p);
+        let new = heating.boiler.as_ref().map_or(0.0, |b| dt * b.burner.lb_per_thermal_kwh(p));
+        let series = [(h.existing, existing), (storage.and_then(|s| s.existing_charge), existing), (h.new, new), (storage.and_then(|s| s.new_charge), new)];
+        for (start, lb) in series {
+            if let (Some(start), true) = (start, lb != 0.0) {
+                terms.extend((0..model.steps()).map(|t| (start + t, lb)));
+            }
+        }
+    }
+    Expression { terms, constant: 0.0 }
+}
+
 /// Adds `scale · expression` to the objective.
 fn add_to_objective(lp: &mut LinearProgram, expression: &Expression, scale: f64) {
     for &(j, a) in &expression.terms {
@@ -130,15 +152,13 @@ pub fn priced_pollutants(model: &Model) -> Vec<Pollutant> {
 /// terms need a series or cost that is not given.
 pub(super) fn add_emissions(lp: &mut LinearProgram, layout: &Layout, model: &Model, factors: &CostFactors, case: &Case) {
     let e = &model.emissions;
-    let fuel = Expression { terms: layout.generator_fuel.clone(), constant: 0.0 };
-    let lb_per_gal = |p: Pollutant| model.generator.as_ref().map_or(0.0, |g| g.emissions_lb_per_gal.of(p));
     for p in priced_pollutants(model) {
         let pwf = factors.emissions[p.index()];
         if let (Some(series), Some(cost)) = (e.grid(p), e.grid_cost_per_tonne[p.index()]) {
             add_to_objective(lp, &grid_pounds(layout, model, case, series), TONNE_PER_LB * pwf.grid_cost * cost);
         }
         if let Some(cost) = e.onsite_cost_per_tonne[p.index()] {
-            add_to_objective(lp, &fuel, TONNE_PER_LB * pwf.onsite_cost * cost * lb_per_gal(p));
+            add_to_objective(lp, &onsite_fuel_pounds(layout, model, p), TONNE_PER_LB * pwf.onsite_cost * cost);
         }
     }
     if case.bau {
@@ -164,7 +184,7 @@ pub(super) fn add_emissions(lp: &mut LinearProgram, layout: &Layout, model: &Mod
         let years = f64::from(model.financial.analysis_years);
         let pwf = factors.emissions[Pollutant::Co2.index()].grid_emissions;
         let mut lifecycle = Expression { terms: grid.terms.iter().map(|&(j, a)| (j, pwf * a)).collect(), constant: pwf * grid.constant };
-        lifecycle.terms.extend(fuel.terms.iter().map(|&(j, a)| (j, years * lb_per_gal(Pollutant::Co2) * a)));
+        lifecycle.terms.extend(onsite_fuel_pounds(layout, model, Pollutant::Co2).terms.iter().map(|&(j, a)| (j, years * a)));
         if let Some(min) = e.co2_reduction_min_fraction {
             bound(lp, &lifecycle, (1.0 - min) * bau, true);
         }

@@ -7,7 +7,8 @@
 //! fractions, AVERT health factors, EASIUR health costs): here they stay None. A run is refused
 //! (by name, saying which input to give) only when such a value enters the optimization: a
 //! binding CO2 reduction bound or the climate objective (CO2 series), the health objective (the
-//! health series, costs and escalation rates), a renewable-electricity bound counting the
+//! health series, costs and escalation rates; the fuel-burn costs with a generator or boilers),
+//! a renewable-electricity bound counting the
 //! grid's share (the clean-energy fraction series). Otherwise the outputs that need them are
 //! reported as null.
 
@@ -178,8 +179,25 @@ impl Reader<'_> {
         }
     }
 
+    /// With fuel burned on site (a generator or boilers) and health costs in the objective,
+    /// refuses by name the fuel-burn health costs the service would take from EASIUR.
+    pub(super) fn check_onsite_fuel_costs(&mut self, e: &Emissions) {
+        if !e.health_in_objective {
+            return;
+        }
+        for p in Pollutant::HEALTH {
+            if e.onsite_cost_per_tonne[p.index()].is_none() {
+                let name = p.name();
+                self.unsupported.push(format!("Financial.{name}_onsite_fuelburn_cost_per_tonne (EASIUR health costs are outside data: give the cost)"));
+            }
+        }
+    }
+
     /// Refuses, by name, the outside data the optimization would need.
     fn check_outside_data(&mut self, e: &Emissions, has_generator: bool) {
+        if has_generator {
+            self.check_onsite_fuel_costs(e);
+        }
         if (e.has_co2_bounds() || e.climate_in_objective) && e.grid(Pollutant::Co2).is_none() {
             self.unsupported.push(
                 "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT grid CO2 emissions factors are outside data: give the series)"
@@ -204,9 +222,6 @@ impl Reader<'_> {
                 ));
             } else if grid_used && e.grid_cost_per_tonne[p.index()].is_none() {
                 self.unsupported.push(format!("Financial.{name}_grid_cost_per_tonne (EASIUR health costs are outside data: give the cost)"));
-            }
-            if has_generator && e.onsite_cost_per_tonne[p.index()].is_none() {
-                self.unsupported.push(format!("Financial.{name}_onsite_fuelburn_cost_per_tonne (EASIUR health costs are outside data: give the cost)"));
             }
             if e.cost_escalation[p.index()].is_none() {
                 self.unsupported.push(format!("Financial.{name}_cost_escalation_rate_fraction (EASIUR escalation rates are outside data: give the rate)"));

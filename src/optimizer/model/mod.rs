@@ -581,10 +581,8 @@ impl<'a> Reader<'a> {
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
-        if heating.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
-            self.unsupported.push(
-                "emissions bounds or emissions costs in the objective with heating loads (the boilers' fuel emissions are not modelled)".into(),
-            );
+        if heating.is_some() && generator.is_none() {
+            self.check_onsite_fuel_costs(&emissions);
         }
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.

@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{FilledDefault, Financial, HotStorage, Reader};
+use super::{FilledDefault, Financial, HotStorage, Pollutant, Reader};
 use crate::calendar::modelled_year::month_of_each_hour_non_leap;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
@@ -74,8 +74,17 @@ pub struct FuelBurner {
     pub fuel_cost_per_kwh: Vec<f64>,
     /// Annual escalation of the fuel cost (fraction).
     pub fuel_escalation: f64,
-    /// lb per MMBtu of fuel: CO2, NOx, SO2, PM2.5 (for outputs only).
+    /// lb per MMBtu of fuel: CO2, NOx, SO2, PM2.5 (`Pollutant` order).
     pub emissions_lb_per_mmbtu: [f64; 4],
+    /// The renewable share of the fuel (`fuel_renewable_energy_fraction`).
+    pub renewable_fraction: f64,
+}
+
+impl FuelBurner {
+    /// lb of a pollutant per thermal kWh made: 1/η kWh of fuel at lb-per-MMBtu / `KWH_PER_MMBTU`.
+    pub fn lb_per_thermal_kwh(&self, p: Pollutant) -> f64 {
+        self.emissions_lb_per_mmbtu[p.index()] / (KWH_PER_MMBTU * self.efficiency)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -373,11 +382,15 @@ impl Reader<'_> {
     fn burner(&mut self, map: &Map<String, Value>, s: &'static str, efficiency: f64, steps_per_hour: usize) -> Option<FuelBurner> {
         let fuel_cost_per_kwh = self.fuel_cost_per_kwh(map, s, steps_per_hour)?;
         let fuel_type = map.get("fuel_type").and_then(Value::as_str).unwrap_or("natural_gas").to_string();
-        let emissions = ["CO2", "NOx", "SO2", "PM25"].map(|gas| {
-            let field = format!("emissions_factor_lb_{gas}_per_mmbtu");
-            let default = fuel_emissions_lb_per_mmbtu(&fuel_type, gas);
-            self.number_in(map, s, &field).unwrap_or(default)
-        });
+        if s == "ExistingBoiler" && !["natural_gas", "landfill_bio_gas", "propane", "diesel_oil"].contains(&fuel_type.as_str()) {
+            self.invalid.push("ExistingBoiler.fuel_type must be one of natural_gas, landfill_bio_gas, propane, diesel_oil.".into());
+        }
+        let defaults = fuel_defaults(&fuel_type);
+        let mut emissions = defaults.lb_per_mmbtu;
+        for (value, field) in emissions.iter_mut().zip(EMISSIONS_FIELDS) {
+            *value = self.number_or(map, s, field, *value);
+        }
+        let renewable_fraction = self.number_or(map, s, "fuel_renewable_energy_fraction", defaults.renewable_fraction);
         let financial = self.section("Financial").unwrap_or(self.empty);
         let escalation_field = if s == "Boiler" { "boiler_fuel_cost_escalation_rate_fraction" } else { "existing_boiler_fuel_cost_escalation_rate_fraction" };
         let fuel_escalation = self.filled_number(financial, "Financial", escalation_field, BOILER_FUEL_ESCALATION);
@@ -386,7 +399,7 @@ impl Reader<'_> {
                 self.unsupported.push(format!("{s}.{serve}=false (boilers that cannot serve a heating load)"));
             }
         }
-        Some(FuelBurner { efficiency, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions })
+        Some(FuelBurner { efficiency, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions, renewable_fraction })
     }
 
     fn read_existing_boiler(&mut self, map: &Map<String, Value>, efficiency: f64, peak_kw: f64, steps_per_hour: usize) -> Option<ExistingBoiler> {
@@ -433,20 +446,28 @@ pub(super) struct HeatingContext {
     pub outages: bool,
 }
 
-/// The service's fuel emission factors (lb per MMBtu of fuel) by fuel type.
-fn fuel_emissions_lb_per_mmbtu(fuel_type: &str, gas: &str) -> f64 {
-    let row: [f64; 4] = match fuel_type {
-        "natural_gas" => [117.03, 0.09139, 0.000578592, 0.007328833],
-        "landfill_bio_gas" => [115.38, 0.14, 0.045, 0.02484],
-        "propane" => [139.16, 0.15309, 0.0, 0.009906836],
-        "diesel_oil" => [163.61, 0.56, 0.28897737, 0.0],
-        _ => [0.0; 4],
-    };
-    let index = match gas {
-        "CO2" => 0,
-        "NOx" => 1,
-        "SO2" => 2,
-        _ => 3,
-    };
-    row[index]
+/// What the service assumes of a boiler fuel left unstated: its renewable share and its
+/// emissions, lb per MMBtu of fuel burned (CO2, NOx, SO2, PM2.5, `Pollutant` order).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct FuelDefaults {
+    renewable_fraction: f64,
+    lb_per_mmbtu: [f64; 4],
 }
+
+/// The service's defaults by fuel type: the `FUEL_DEFAULTS` table of REopt.jl `src/REopt.jl`
+/// (commit 029db01, January 2026). A fuel type it does not list (the new Boiler's "uranium")
+/// takes 0 for each, as the service's `get(..., fuel_type, 0)`.
+fn fuel_defaults(fuel_type: &str) -> FuelDefaults {
+    let (renewable_fraction, lb_per_mmbtu) = match fuel_type {
+        "natural_gas" => (0.0, [117.03, 0.09139, 0.000578592, 0.007328833]),
+        "landfill_bio_gas" => (1.0, [115.38, 0.14, 0.045, 0.02484]),
+        "propane" => (0.0, [139.16, 0.15309, 0.0, 0.009906836]),
+        "diesel_oil" => (0.0, [163.61, 0.56, 0.28897737, 0.0]),
+        _ => (0.0, [0.0; 4]),
+    };
+    FuelDefaults { renewable_fraction, lb_per_mmbtu }
+}
+
+/// The boilers' emissions factor fields, in `Pollutant` order.
+const EMISSIONS_FIELDS: [&str; 4] =
+    ["emissions_factor_lb_CO2_per_mmbtu", "emissions_factor_lb_NOx_per_mmbtu", "emissions_factor_lb_SO2_per_mmbtu", "emissions_factor_lb_PM25_per_mmbtu"];

@@ -7,27 +7,42 @@
 use serde_json::{json, Map, Value};
 
 use super::{pv_array_kw, CostBreakdown};
+use crate::optimizer::model::thermal_inputs::FuelBurner;
 use crate::optimizer::model::{ArrayKind, Model};
 use crate::optimizer::proforma::{
-    levelized_cost_of_energy, offtaker_pro_forma, production_incentive_series, CapitalItem, CashFlowInputs, LcoeInputs, OneTimeCost,
-    YearOneCosts,
+    levelized_cost_of_energy, offtaker_pro_forma, production_incentive_series, CapitalItem, CashFlowInputs, EscalatingCost, LcoeInputs,
+    OneTimeCost, YearOneCosts,
 };
 use crate::optimizer::run::{CaseSolution, Optimized};
 
 /// Year-one operating amounts of one case from its cost breakdown; O&M is the lifecycle O&M
 /// before tax over its present-worth factor (PV and Wind on their whole size, storage on its
-/// installed cost, the generator's fixed and variable O&M: the service's `om_series`).
-fn year_one_costs(costs: &CostBreakdown, pwf_om: f64) -> YearOneCosts {
+/// installed cost, the generator's fixed and variable O&M, the new boiler's: the service's
+/// `om_series`); each boiler's fuel at its own escalation rate (the service's
+/// `existing_boiler_`/`boiler_fuel_cost_escalation_rate_fraction`).
+fn year_one_costs(model: &Model, costs: &CostBreakdown, pwf_om: f64) -> YearOneCosts {
+    let escalation = |burner: Option<&FuelBurner>| burner.map_or(0.0, |b| b.fuel_escalation);
+    let heating = model.heating.as_ref();
+    let existing = EscalatingCost {
+        year_one: costs.heating.existing_fuel.year_one_before_tax,
+        escalation: escalation(heating.map(|h| &h.existing_boiler.burner)),
+    };
+    let new = EscalatingCost {
+        year_one: costs.heating.boiler_fuel.year_one_before_tax,
+        escalation: escalation(heating.and_then(|h| h.boiler.as_ref()).map(|b| &b.burner)),
+    };
     YearOneCosts {
         bill: costs.year_one_bill(),
         export_benefit: costs.year_one_export_benefit,
         om: if pwf_om > 0.0 { costs.om_before_tax / pwf_om } else { 0.0 },
         fuel: costs.year_one_fuel_cost,
+        boiler_fuel: [existing, new],
     }
 }
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
-/// when built (the generator has none in the service's pro forma), and the storage
+/// when built (the generator, the new boiler without MACRS and the hot storage have none in the
+/// service's pro forma: their cost is in year 0's initial capital only), and the storage
 /// replacement (kW, kWh and constant together, in the battery's replacement year).
 fn capital_items(model: &Model, optimal: &CaseSolution) -> (Vec<CapitalItem>, OneTimeCost) {
     let mut items: Vec<CapitalItem> = (0..model.pvs.len())
@@ -108,8 +123,8 @@ pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown
         lifecycle_capital_costs_bau: bau.lifecycle_capital_costs(),
         capital_items,
         storage_replacement,
-        optimal: year_one_costs(optimal, run.factors.pwf_om),
-        bau: year_one_costs(bau, run.factors.pwf_om),
+        optimal: year_one_costs(model, optimal, run.factors.pwf_om),
+        bau: year_one_costs(model, bau, run.factors.pwf_om),
         production_incentives,
         production_incentives_bau,
     };

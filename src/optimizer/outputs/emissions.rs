@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::CostBreakdown;
-use crate::optimizer::emissions::TONNE_PER_LB;
+use crate::optimizer::emissions::{boiler_pounds, TONNE_PER_LB};
 use crate::optimizer::model::Pollutant;
 use crate::optimizer::lp::emissions::lifecycle_emissions_cost;
 use crate::optimizer::lp::CostFactors;
@@ -26,12 +26,12 @@ pub struct YearOnePounds {
     /// From the grid, net of exports when `include_exported_elec_emissions_in_total` (None
     /// without the pollutant's series).
     pub grid: [Option<f64>; 4],
-    /// From the generator's fuel.
+    /// From fuel burned on site: the generator's and the boilers'.
     pub fuel: [f64; 4],
 }
 
 /// Year-one pounds of every pollutant: Δ Σ_t ef_t·(purchase_t − [exports count]·export_t) from
-/// the grid, gallons · lb/gal from the generator.
+/// the grid, gallons · lb/gal from the generator, the boilers' heat at lb per thermal kWh.
 pub fn year_one_pounds(model: &Model, solution: &CaseSolution, fuel_gal: f64) -> YearOnePounds {
     let d = &solution.dispatch;
     let net = if model.emissions.include_exported_elec_emissions_in_total { 1.0 } else { 0.0 };
@@ -39,7 +39,8 @@ pub fn year_one_pounds(model: &Model, solution: &CaseSolution, fuel_gal: f64) ->
         let series = model.emissions.grid(p)?;
         Some((0..model.steps()).map(|t| series[t] * (d.grid_purchase(t) - net * d.pv_export(t))).sum::<f64>() * model.step_hours())
     });
-    let fuel = Pollutant::ALL.map(|p| model.generator.as_ref().map_or(0.0, |g| fuel_gal * g.emissions_lb_per_gal.of(p)));
+    let boilers = boiler_pounds(model, d.heating.as_ref());
+    let fuel = Pollutant::ALL.map(|p| model.generator.as_ref().map_or(0.0, |g| fuel_gal * g.emissions_lb_per_gal.of(p)) + boilers[p.index()]);
     YearOnePounds { grid, fuel }
 }
 
@@ -97,18 +98,9 @@ pub fn utility_outputs(model: &Model, factors: &CostFactors, optimal: Solved, ba
     fields
 }
 
-/// `Site` emissions totals, fuel burn and the CO2 reduction, with their `_bau` twins. With
-/// heating loads the boilers burn fuel whose emissions this engine does not count, so the site's
-/// totals would be short: every field is null then.
+/// `Site` emissions totals, fuel burn (the generator's and the boilers') and the CO2
+/// reduction, with their `_bau` twins.
 pub fn site_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
-    let mut fields = site_fields(model, factors, optimal, bau);
-    if model.heating.is_some() {
-        fields.values_mut().for_each(|value| *value = Value::Null);
-    }
-    fields
-}
-
-fn site_fields(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
     let years = f64::from(model.financial.analysis_years);
     let mut fields = Map::new();
     let mut put = |suffix: &str, t: &Tonnes| {
@@ -139,14 +131,6 @@ fn site_fields(model: &Model, factors: &CostFactors, optimal: Solved, bau: Optio
 /// `Financial.lifecycle_emissions_cost_climate` and `_health` (2 decimals) and their `_bau`
 /// twins, and `breakeven_cost_of_emissions_reduction_per_tonne_CO2` where the service writes it.
 pub fn financial_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
-    let mut fields = financial_fields(model, factors, optimal, bau);
-    if model.heating.is_some() {
-        fields.values_mut().for_each(|value| *value = Value::Null);
-    }
-    fields
-}
-
-fn financial_fields(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
     let money = |x: Option<f64>| Value::from(x.map(|v| round_to(v, 2)));
     let mut fields = Map::new();
     fields.insert("lifecycle_emissions_cost_climate".into(), money(optimal.1.lifecycle_emissions_cost_climate));

@@ -93,6 +93,12 @@ impl CostBreakdown {
             + self.offgrid_other_capital_costs_after_depreciation
     }
 
+    /// Year-one fuel of every fuel-burning tech, the generator and the boilers ($ before tax),
+    /// as the service's `Financial.year_one_fuel_cost_before_tax`.
+    pub fn year_one_site_fuel_cost(&self) -> f64 {
+        self.year_one_fuel_cost + self.heating.existing_fuel.year_one_before_tax + self.heating.boiler_fuel.year_one_before_tax
+    }
+
     pub fn microgrid_upgrade_and_fuel_cost(&self) -> f64 {
         self.microgrid_upgrade_costs.iter().sum::<f64>() + self.expected_microgrid_fuel_cost
     }
@@ -412,9 +418,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let solved_bau = bau.as_ref().map(|(s, c)| (*s, c));
     let mut outputs = Map::new();
     let mut financial = financial_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors);
-    // The pro forma knows no boiler fuel escalation: with heating it is left out rather than
-    // reported without the boilers.
-    if let (Value::Object(map), None) = (&mut financial, &model.heating) {
+    if let Value::Object(map) = &mut financial {
         map.extend(cash_flows::pro_forma_outputs(model, run, &optimal, bau.as_ref().map(|(_, c)| c)));
         map.extend(emissions::financial_outputs(model, &run.factors, (&run.optimal, &optimal), solved_bau));
         map.extend(operating_cost_outputs(&optimal, bau.as_ref().map(|(_, c)| c), &run.factors));
@@ -477,7 +481,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
 /// the offtaker's tax, O&M after the owner's.
 fn year_one_operating_costs(c: &CostBreakdown, factors: &CostFactors) -> (f64, f64) {
     let om = c.om_before_tax / factors.pwf_om;
-    let utility_and_fuel = c.year_one_bill() - c.year_one_export_benefit + c.year_one_fuel_cost;
+    let utility_and_fuel = c.year_one_bill() - c.year_one_export_benefit + c.year_one_site_fuel_cost();
     (utility_and_fuel + om, utility_and_fuel * factors.offtaker_after_tax + om * factors.owner_after_tax)
 }
 
@@ -488,10 +492,10 @@ fn operating_cost_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, 
     let operating = year_one_operating_costs(optimal, factors);
     let operating_bau = bau.map(|b| year_one_operating_costs(b, factors));
     let fields = json!({
-        "year_one_fuel_cost_before_tax": money(optimal.year_one_fuel_cost),
-        "year_one_fuel_cost_after_tax": money(optimal.year_one_fuel_cost * factors.offtaker_after_tax),
-        "year_one_fuel_cost_before_tax_bau": bau.map(|b| money(b.year_one_fuel_cost)),
-        "year_one_fuel_cost_after_tax_bau": bau.map(|b| money(b.year_one_fuel_cost * factors.offtaker_after_tax)),
+        "year_one_fuel_cost_before_tax": money(optimal.year_one_site_fuel_cost()),
+        "year_one_fuel_cost_after_tax": money(optimal.year_one_site_fuel_cost() * factors.offtaker_after_tax),
+        "year_one_fuel_cost_before_tax_bau": bau.map(|b| money(b.year_one_site_fuel_cost())),
+        "year_one_fuel_cost_after_tax_bau": bau.map(|b| money(b.year_one_site_fuel_cost() * factors.offtaker_after_tax)),
         "year_one_total_operating_cost_before_tax": money(operating.0),
         "year_one_total_operating_cost_after_tax": money(operating.1),
         "year_one_total_operating_cost_before_tax_bau": operating_bau.map(|b| money(b.0)),

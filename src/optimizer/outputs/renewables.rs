@@ -1,7 +1,9 @@
 //! The on-site renewable electricity of `Site` (`annual_onsite_renewable_electricity_kwh`,
 //! `onsite_renewable_electricity_fraction_of_elec_load` and their `_bau` twins), as REopt.jl
 //! `src/constraints/renewable_energy_constraints.jl` (`add_re_elec_calcs`) and
-//! `src/results/site.jl` compute them, and the grid's renewable share
+//! `src/results/site.jl` compute them, the renewable share of the total (electric and heating)
+//! load (`onsite_renewable_energy_fraction_of_total_load`, `add_re_tot_calcs`: the boilers'
+//! renewable fuel), and the grid's renewable share
 //! (`ElectricUtility.annual_renewable_electricity_supplied_kwh`,
 //! `Site.onsite_and_grid_renewable_electricity_fraction_of_elec_load`) from the given
 //! `ElectricUtility.renewable_energy_fraction_series`; without it (the service's Cambium
@@ -48,6 +50,28 @@ pub fn grid_renewable_kwh(model: &Model, solution: &CaseSolution) -> Option<f64>
     Some((0..model.steps()).map(|t| fraction[t] * (d.grid_load[t] + round_trip * d.grid_storage[t])).sum::<f64>() * model.step_hours())
 }
 
+/// The year's heat from fuel-burning techs (the boilers) consumed by the loads, and its
+/// renewable part (kWh), as the service's `add_re_tot_calcs`: production (to load and to
+/// storage) less the hot storage's losses (charged − discharged); the renewable part takes each
+/// boiler's `fuel_renewable_energy_fraction`, the losses at the renewable share of the heat
+/// stored. Zeros without heating.
+pub fn heat_kwh(model: &Model, solution: &CaseSolution) -> (f64, f64) {
+    let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else {
+        return (0.0, 0.0);
+    };
+    let total = |series: &[f64]| series.iter().sum::<f64>();
+    let f_existing = heating.existing_boiler.burner.renewable_fraction;
+    let f_new = heating.boiler.as_ref().map_or(0.0, |b| b.burner.renewable_fraction);
+    let made = total(&d.existing_production()) + total(&d.new_production());
+    let made_renewable = f_existing * total(&d.existing_production()) + f_new * total(&d.new_production());
+    let (stored_existing, stored_new) = (total(&d.existing_to_storage_kw), total(&d.new_to_storage_kw));
+    let stored = stored_existing + stored_new;
+    let losses = stored - total(&d.discharge_kw);
+    let stored_renewable_share = if stored > 0.0 { (f_existing * stored_existing + f_new * stored_new) / stored } else { 0.0 };
+    let dt = model.step_hours();
+    (dt * (made - losses), dt * (made_renewable - stored_renewable_share * losses))
+}
+
 /// `ElectricUtility.annual_renewable_electricity_supplied_kwh` (3 decimals) and its `_bau` twin.
 pub fn utility_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolution>) -> Map<String, Value> {
     let mut fields = Map::new();
@@ -70,6 +94,12 @@ pub fn site_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option
         fields.insert(format!("onsite_renewable_electricity_fraction_of_elec_load{suffix}"), fraction);
         let with_grid = grid_renewable_kwh(model, solution).filter(|_| load > 0.0).map(|grid| round_to((kwh + grid) / load, 4));
         fields.insert(format!("onsite_and_grid_renewable_electricity_fraction_of_elec_load{suffix}"), Value::from(with_grid));
+        let (heat, renewable_heat) = heat_kwh(model, solution);
+        let all = load + heat;
+        let of_total = if all > 0.0 { Value::from(round_to((kwh + renewable_heat) / all, 4)) } else { Value::Null };
+        fields.insert(format!("onsite_renewable_energy_fraction_of_total_load{suffix}"), of_total);
+        let with_grid = grid_renewable_kwh(model, solution).filter(|_| all > 0.0).map(|grid| round_to((kwh + renewable_heat + grid) / all, 4));
+        fields.insert(format!("onsite_and_grid_renewable_energy_fraction_of_total_load{suffix}"), Value::from(with_grid));
     };
     put("", optimal);
     if let Some(b) = bau {

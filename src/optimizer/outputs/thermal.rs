@@ -18,11 +18,9 @@ use super::{money, round6, series};
 use crate::optimizer::lp::heating::{fuel_present_worth, year_one_fuel_cost_per_kw, HeatingDispatch};
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
-use crate::optimizer::model::{Model, KWH_PER_MMBTU};
+use crate::optimizer::emissions::TONNE_PER_LB;
+use crate::optimizer::model::{Model, Pollutant, KWH_PER_MMBTU};
 use crate::optimizer::run::CaseSolution;
-
-/// 1 lb in metric tonnes (the service's TONNE_PER_LB).
-const TONNE_PER_LB: f64 = 0.00045359237;
 
 /// Fuel items of one boiler in a solution.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -228,7 +226,7 @@ pub fn heating_load_outputs(model: &Model, heating: &Heating) -> Value {
     out.insert("annual_calculated_total_heating_boiler_fuel_load_mmbtu".into(), Value::from(round6(annual_thermal_total / efficiency)));
     let unaddressable: f64 = heating.loads.iter().map(|l| l.unaddressable_annual_fuel_mmbtu).sum();
     out.insert("annual_total_unaddressable_heating_load_mmbtu".into(), Value::from(round6(unaddressable)));
-    let co2 = heating.existing_boiler.burner.emissions_lb_per_mmbtu[0];
+    let co2 = heating.existing_boiler.burner.emissions_lb_per_mmbtu[Pollutant::Co2.index()];
     out.insert("annual_emissions_from_unaddressable_heating_load_tonnes_CO2".into(), Value::from(round6(unaddressable * co2 * TONNE_PER_LB)));
     Value::Object(out)
 }

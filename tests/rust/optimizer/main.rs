@@ -10,6 +10,8 @@ mod optimizer_core;
 mod optimizer_emissions;
 mod optimizer_exports;
 mod optimizer_heating;
+mod optimizer_heating_emissions;
+mod optimizer_heating_proforma;
 mod optimizer_incentives;
 mod optimizer_loads;
 mod optimizer_milp;

@@ -1,0 +1,88 @@
+//! The pro forma with heating, as REopt.jl `src/results/proforma.jl` builds it: each boiler's
+//! year-one fuel escalated at its own rate (`existing_boiler_`/`boiler_fuel_cost_escalation_
+//! rate_fraction`), the new boiler's O&M with the others', its capital and the hot storage's in
+//! year 0 (the service's pro forma credits neither of them an ITC or depreciation). The checks
+//! are the service's own identity from "Solar and ElectricStorage w/BAU and degradation" (the
+//! free cash flows discount to the reported `npv`, rtol 1e-4) on heating scenarios written
+//! here, and the year-one fuel totals.
+
+use serde_json::{json, Value};
+use sunflux::optimizer::proforma::npv;
+use crate::support::{daytime_production, number, numbers, solve};
+
+const DISCOUNT: f64 = 0.07;
+
+/// PV, an electric load, a space heating load, the existing boiler whose fuel is dearer in
+/// winter and a new boiler with O&M too small for the peak (so both run), the boilers' fuels
+/// escalating at different rates.
+fn heating_with_pv() -> Value {
+    let fuel: Vec<f64> = (0..8760).map(|hour| 0.5 + 0.4 * ((hour % 24) as f64 / 24.0 * std::f64::consts::TAU).cos()).collect();
+    let existing_price: Vec<f64> = (0..12).map(|month| if !(3..9).contains(&month) { 14.0 } else { 8.0 }).collect();
+    json!({
+        "Site": {"latitude": 37.78, "longitude": -122.45},
+        "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 200000.0},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.2, "blended_annual_demand_rate": 10.0},
+        "PV": {"installed_cost_per_kw": 1200.0, "production_factor_series": daytime_production(0.8)},
+        "SpaceHeatingLoad": {"fuel_loads_mmbtu_per_hour": fuel},
+        "ExistingBoiler": {"fuel_cost_per_mmbtu": existing_price},
+        "Boiler": {"fuel_cost_per_mmbtu": 9.0, "efficiency": 0.95, "installed_cost_per_mmbtu_per_hour": 20000.0, "max_mmbtu_per_hour": 0.4,
+                   "om_cost_per_mmbtu_per_hour": 500.0, "om_cost_per_mmbtu": 0.5},
+        "Financial": {"analysis_years": 25, "offtaker_discount_rate_fraction": DISCOUNT, "offtaker_tax_rate_fraction": 0.26,
+                      "existing_boiler_fuel_cost_escalation_rate_fraction": 0.05, "boiler_fuel_cost_escalation_rate_fraction": 0.01},
+    })
+}
+
+/// The optimal less BAU free cash flows discounted at the offtaker's rate.
+fn pro_forma_npv(financial: &Value, years: usize) -> f64 {
+    let optimal = numbers(&financial["offtaker_annual_free_cashflows"]);
+    let bau = numbers(&financial["offtaker_annual_free_cashflows_bau"]);
+    assert_eq!(optimal.len(), years + 1);
+    let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
+    npv(&net, DISCOUNT)
+}
+
+/// "Solar and ElectricStorage w/BAU and degradation"'s identity with boilers: the cash flows
+/// discount to `npv` (rtol 1e-4); both boilers run; `Financial.year_one_fuel_cost_before_tax`
+/// is the boilers' (atol 0.01, each rounded to cents); the BAU's year 1 is its bill and its
+/// boiler fuel escalated one year, after tax (atol 0.01).
+#[test]
+fn the_pro_forma_with_boilers_discounts_to_the_reported_npv() {
+    let (model, _, body) = solve(&heating_with_pv());
+    let financial = &body["Financial"];
+    assert!(number(&body, "Boiler", "size_mmbtu_per_hour") > 0.0 && number(&body, "ExistingBoiler", "annual_fuel_consumption_mmbtu") > 0.0);
+    let reported = number(&body, "Financial", "npv");
+    let from_flows = pro_forma_npv(financial, model.financial.analysis_years as usize);
+    assert!((from_flows - reported).abs() <= 1e-4 * reported.abs(), "pro forma NPV {from_flows:.2} vs npv {reported:.2}");
+    let fuel = number(&body, "ExistingBoiler", "year_one_fuel_cost_before_tax") + number(&body, "Boiler", "year_one_fuel_cost_before_tax");
+    assert!((number(&body, "Financial", "year_one_fuel_cost_before_tax") - fuel).abs() <= 0.01);
+    let bau_fuel = number(&body, "ExistingBoiler", "year_one_fuel_cost_before_tax_bau");
+    assert!((number(&body, "Financial", "year_one_fuel_cost_before_tax_bau") - bau_fuel).abs() <= 0.01);
+    let bill_bau = number(&body, "ElectricTariff", "year_one_bill_before_tax_bau");
+    let f = &model.financial;
+    let expected = -(1.0 - f.offtaker_tax_rate_fraction) * (bill_bau * (1.0 + f.elec_cost_escalation_rate_fraction) + bau_fuel * 1.05);
+    let year_one_bau = numbers(&financial["offtaker_annual_free_cashflows_bau"])[1];
+    assert!((year_one_bau - expected).abs() <= 0.01, "{year_one_bau} vs {expected}");
+}
+
+/// With hot storage: the service's pro forma books its installed cost in year 0 and no ITC or
+/// depreciation, while the lifecycle cost takes its net present cost; so the cash flows
+/// discount to `npv` less exactly those incentives' value, installed − net present cost
+/// (atol 0.05 + rtol 1e-4: the flows are rounded to cents).
+#[test]
+fn the_pro_forma_books_the_hot_storage_in_year_zero() {
+    let mut scenario = heating_with_pv();
+    let price: Vec<f64> = (0..8760).map(|hour| if hour % 24 < 12 { 4.0 } else { 30.0 }).collect();
+    scenario["ExistingBoiler"]["fuel_cost_per_mmbtu"] = json!(price);
+    scenario.as_object_mut().expect("object").remove("Boiler");
+    scenario["HotThermalStorage"] = json!({"max_gal": 20000.0, "installed_cost_per_gal": 1.5});
+    let (model, run, body) = solve(&scenario);
+    let storage = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("storage");
+    let kwh = run.optimal.dispatch.heating.as_ref().expect("heating").storage_kwh;
+    assert!(kwh > 0.0, "the storage shifts the boiler to the cheap hours");
+    let incentives = (storage.installed_cost_per_kwh - storage.net_present_cost_per_kwh) * kwh;
+    assert!(incentives > 0.0);
+    let reported = number(&body, "Financial", "npv");
+    let from_flows = pro_forma_npv(&body["Financial"], model.financial.analysis_years as usize);
+    let expected = reported - incentives;
+    assert!((from_flows - expected).abs() <= 0.05 + 1e-4 * expected.abs(), "pro forma NPV {from_flows:.2} vs {expected:.2}");
+}
