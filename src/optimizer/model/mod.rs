@@ -35,6 +35,7 @@ use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
 mod emissions_inputs;
+mod financial_inputs;
 mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
@@ -97,6 +98,9 @@ pub mod sector_defaults {
     pub const MACRS_BONUS_FRACTION: f64 = 1.0;
     pub const WIND_FEDERAL_ITC: f64 = 0.3;
     pub const GENERATOR_FUEL_ESCALATION: f64 = 0.0197;
+    /// The owner's rates under third-party ownership (REopt.jl 0.56.4 `src/core/financial.jl`).
+    pub const OWNER_TAX: f64 = 0.26;
+    pub const OWNER_DISCOUNT: f64 = 0.0624;
 }
 
 /// The year the service sets for every reference (DOE) load profile.
@@ -227,6 +231,9 @@ impl Model {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Financial {
     pub analysis_years: u32,
+    /// Two-party ownership: a developer at the owner's rates owns the technologies and the
+    /// offtaker pays the utility bills (`Financial.third_party_ownership`).
+    pub third_party_ownership: bool,
     pub elec_cost_escalation_rate_fraction: f64,
     pub om_cost_escalation_rate_fraction: f64,
     pub offtaker_discount_rate_fraction: f64,
@@ -352,16 +359,6 @@ impl<'a> Reader<'a> {
 
     /// Inputs of supported sections that change the optimization but are not modelled here.
     fn check_unmodelled_inputs(&mut self) {
-        let flags: [(&str, &str, bool, &str); 1] = [
-            ("Financial", "third_party_ownership", true, "third-party ownership"),
-        ];
-        for (section, field, unsupported_value, what) in flags {
-            if let Some(map) = self.section(section) {
-                if map.get(field).and_then(service_bool) == Some(unsupported_value) {
-                    self.unsupported.push(format!("{section}.{field}={unsupported_value} ({what})"));
-                }
-            }
-        }
         if let Some(site) = self.section("Site") {
             if site.get("sector").and_then(Value::as_str) == Some("federal") {
                 self.unsupported.push("Site.sector=federal (federal sector defaults)".into());
@@ -575,6 +572,9 @@ impl<'a> Reader<'a> {
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
+        if heating.is_some() && financial.third_party_ownership {
+            self.unsupported.push("Financial.third_party_ownership=true with heating loads (the boilers' third-party costs)".into());
+        }
         if heating.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
             self.unsupported.push(
                 "emissions bounds or emissions costs in the objective with heating loads (the boilers' fuel emissions are not modelled)".into(),
@@ -611,42 +611,6 @@ impl<'a> Reader<'a> {
             filled_defaults: Vec::new(),
             resampled: Vec::new(),
         })
-    }
-
-    fn read_financial(&mut self) -> Financial {
-        use sector_defaults as sd;
-        let map = self.section("Financial").unwrap_or(self.empty);
-        let s = "Financial";
-        let offtaker_discount = self.filled_number(map, s, "offtaker_discount_rate_fraction", sd::OFFTAKER_DISCOUNT);
-        let offtaker_tax = self.filled_number(map, s, "offtaker_tax_rate_fraction", sd::OFFTAKER_TAX);
-        // Without third-party ownership the owner is the offtaker: the service overwrites the
-        // owner's rates with the offtaker's.
-        for (field, value) in [("owner_discount_rate_fraction", offtaker_discount), ("owner_tax_rate_fraction", offtaker_tax)] {
-            self.filled.push(FilledDefault::forced(s, field, Value::from(value)));
-        }
-        Financial {
-            analysis_years: self.count(map, s, "analysis_years").max(1),
-            elec_cost_escalation_rate_fraction: self.filled_number(map, s, "elec_cost_escalation_rate_fraction", sd::ELEC_COST_ESCALATION),
-            om_cost_escalation_rate_fraction: self.filled_number(map, s, "om_cost_escalation_rate_fraction", sd::OM_COST_ESCALATION),
-            offtaker_discount_rate_fraction: offtaker_discount,
-            offtaker_tax_rate_fraction: offtaker_tax,
-            owner_discount_rate_fraction: offtaker_discount,
-            owner_tax_rate_fraction: offtaker_tax,
-            generator_fuel_cost_escalation_rate_fraction: self.filled_number(
-                map,
-                s,
-                "generator_fuel_cost_escalation_rate_fraction",
-                sd::GENERATOR_FUEL_ESCALATION,
-            ),
-        }
-    }
-
-    fn read_capex_bounds(&mut self) -> CapexBounds {
-        let map = self.section("Financial").unwrap_or(self.empty);
-        CapexBounds {
-            min: self.number_in(map, "Financial", "min_initial_capital_costs_before_incentives"),
-            max: self.number_in(map, "Financial", "max_initial_capital_costs_before_incentives"),
-        }
     }
 }
 
