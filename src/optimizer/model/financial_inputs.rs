@@ -53,3 +53,34 @@ impl Reader<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::super::{from_scenario, sector_defaults};
+
+    fn scenario(financial: serde_json::Value) -> serde_json::Value {
+        json!({
+            "Site": {"latitude": 40.0, "longitude": -105.0},
+            "Financial": financial,
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 10.0},
+        })
+    }
+
+    #[test]
+    fn the_owners_rates_are_the_offtakers_unless_a_third_party_owns() {
+        let given = json!({"offtaker_discount_rate_fraction": 0.05, "owner_discount_rate_fraction": 0.09, "owner_tax_rate_fraction": 0.1});
+        let direct = from_scenario(&scenario(given.clone()), &[]).unwrap().financial;
+        assert_eq!((direct.owner_discount_rate_fraction, direct.owner_tax_rate_fraction), (0.05, sector_defaults::OFFTAKER_TAX));
+        let mut third_party = given;
+        third_party["third_party_ownership"] = json!(true);
+        let owned = from_scenario(&scenario(third_party), &[]).unwrap().financial;
+        assert!(owned.third_party_ownership);
+        assert_eq!((owned.owner_discount_rate_fraction, owned.owner_tax_rate_fraction), (0.09, 0.1));
+        let model = from_scenario(&scenario(json!({"third_party_ownership": true})), &[]).unwrap();
+        assert_eq!(model.financial.owner_discount_rate_fraction, sector_defaults::OWNER_DISCOUNT);
+        assert!(model.filled_defaults.iter().any(|f| f.field == "owner_tax_rate_fraction" && f.value == json!(sector_defaults::OWNER_TAX)));
+    }
+}
