@@ -3,23 +3,26 @@
 //!
 //! As the service (REopt.jl 0.56.4 `src/core/financial.jl`): without third-party ownership the
 //! owner is the offtaker and the owner's rates are overwritten with the offtaker's whatever was
-//! given; with it, null owner rates take their sector defaults.
+//! given; with it, null owner rates take their sector defaults. Null rates take the defaults of
+//! the site's sector (`sector_inputs`), `third_party_ownership` too (federal procurement types
+//! with a third party default it to true).
 
 use serde_json::Value;
 
-use super::{sector_defaults as sd, CapexBounds, FilledDefault, Financial, Reader};
+use super::{CapexBounds, FilledDefault, Financial, Reader};
 
 impl Reader<'_> {
     pub(super) fn read_financial(&mut self) -> Financial {
         let map = self.section("Financial").unwrap_or(self.empty);
         let s = "Financial";
-        let third_party_ownership = self.flag_or(map, s, "third_party_ownership", false);
-        let offtaker_discount = self.filled_number(map, s, "offtaker_discount_rate_fraction", sd::OFFTAKER_DISCOUNT);
-        let offtaker_tax = self.filled_number(map, s, "offtaker_tax_rate_fraction", sd::OFFTAKER_TAX);
+        let sd = self.sector;
+        let third_party_ownership = self.flag_or(map, s, "third_party_ownership", sd.third_party_ownership);
+        let offtaker_discount = self.filled_number(map, s, "offtaker_discount_rate_fraction", sd.offtaker_discount);
+        let offtaker_tax = self.filled_number(map, s, "offtaker_tax_rate_fraction", sd.offtaker_tax);
         let (owner_discount, owner_tax) = if third_party_ownership {
             (
-                self.filled_number(map, s, "owner_discount_rate_fraction", sd::OWNER_DISCOUNT),
-                self.filled_number(map, s, "owner_tax_rate_fraction", sd::OWNER_TAX),
+                self.filled_number(map, s, "owner_discount_rate_fraction", sd.owner_discount),
+                self.filled_number(map, s, "owner_tax_rate_fraction", sd.owner_tax),
             )
         } else {
             for (field, value) in [("owner_discount_rate_fraction", offtaker_discount), ("owner_tax_rate_fraction", offtaker_tax)] {
@@ -30,8 +33,8 @@ impl Reader<'_> {
         Financial {
             analysis_years: self.count(map, s, "analysis_years").max(1),
             third_party_ownership,
-            elec_cost_escalation_rate_fraction: self.filled_number(map, s, "elec_cost_escalation_rate_fraction", sd::ELEC_COST_ESCALATION),
-            om_cost_escalation_rate_fraction: self.filled_number(map, s, "om_cost_escalation_rate_fraction", sd::OM_COST_ESCALATION),
+            elec_cost_escalation_rate_fraction: self.filled_number(map, s, "elec_cost_escalation_rate_fraction", sd.elec_cost_escalation),
+            om_cost_escalation_rate_fraction: self.filled_number(map, s, "om_cost_escalation_rate_fraction", sd.om_cost_escalation),
             offtaker_discount_rate_fraction: offtaker_discount,
             offtaker_tax_rate_fraction: offtaker_tax,
             owner_discount_rate_fraction: owner_discount,
@@ -40,7 +43,7 @@ impl Reader<'_> {
                 map,
                 s,
                 "generator_fuel_cost_escalation_rate_fraction",
-                sd::GENERATOR_FUEL_ESCALATION,
+                sd.generator_fuel_escalation,
             ),
         }
     }

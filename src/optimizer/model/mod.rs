@@ -36,6 +36,7 @@ use super::tariff::Tariff;
 
 mod emissions_inputs;
 mod financial_inputs;
+pub mod sector_inputs;
 mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
@@ -86,7 +87,8 @@ pub const UNSUPPORTED_SECTIONS: [&str; 12] = [
     "CST",
 ];
 
-/// Commercial/industrial sector defaults the service applies when Financial rates are null.
+/// Commercial/industrial sector defaults the service applies when Financial rates are null
+/// (the federal sector's are in `sector_inputs`).
 pub mod sector_defaults {
     pub const ELEC_COST_ESCALATION: f64 = 0.0166;
     pub const OM_COST_ESCALATION: f64 = 0.025;
@@ -98,6 +100,7 @@ pub mod sector_defaults {
     pub const MACRS_BONUS_FRACTION: f64 = 1.0;
     pub const WIND_FEDERAL_ITC: f64 = 0.3;
     pub const GENERATOR_FUEL_ESCALATION: f64 = 0.0197;
+    pub const BOILER_FUEL_ESCALATION: f64 = 0.0348;
     /// The owner's rates under third-party ownership (REopt.jl 0.56.4 `src/core/financial.jl`).
     pub const OWNER_TAX: f64 = 0.26;
     pub const OWNER_DISCOUNT: f64 = 0.0624;
@@ -272,6 +275,7 @@ pub fn from_scenario(resolved: &Value, pv_production: &[Option<Vec<f64>>]) -> Re
     let mut reader = Reader::new(root, &empty);
     reader.check_sections();
     reader.check_unmodelled_inputs();
+    reader.sector = reader.read_sector();
     let model = reader.read_model(pv_production);
     reader.finish(model)
 }
@@ -284,6 +288,8 @@ pub(super) struct Reader<'a> {
     pub(super) invalid: Vec<String>,
     pub(super) filled: Vec<FilledDefault>,
     pub(super) resampled: Vec<Resampled>,
+    /// The defaults of the site's sector (`sector_inputs`).
+    pub(super) sector: sector_inputs::SectorDefaults,
 }
 
 /// The entries in first-seen order without repeats (a section may be read more than once).
@@ -301,6 +307,7 @@ impl<'a> Reader<'a> {
             invalid: Vec::new(),
             filled: Vec::new(),
             resampled: Vec::new(),
+            sector: sector_inputs::SectorDefaults::COMMERCIAL,
         }
     }
 
@@ -359,11 +366,6 @@ impl<'a> Reader<'a> {
 
     /// Inputs of supported sections that change the optimization but are not modelled here.
     fn check_unmodelled_inputs(&mut self) {
-        if let Some(site) = self.section("Site") {
-            if site.get("sector").and_then(Value::as_str) == Some("federal") {
-                self.unsupported.push("Site.sector=federal (federal sector defaults)".into());
-            }
-        }
         if let Some(load) = self.section("ElectricLoad") {
             if is_given(load.get("blended_doe_reference_names")) && !is_given(load.get("loads_kw")) {
                 self.unsupported.push(

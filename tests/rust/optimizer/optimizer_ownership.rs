@@ -130,3 +130,62 @@ fn the_owners_costs_are_discounted_at_the_owners_rates() {
     assert!((offtaker_flows[1] - year_one).abs() < 0.01, "offtaker year 1 {}", offtaker_flows[1]);
     assert!(list(&body, "offtaker_discounted_annual_free_cashflows").is_empty());
 }
+
+/// REopt.jl "Sector defaults" (`test/runtests.jl`): the defaults the service fills by sector and
+/// federal procurement type, on a scenario of our own with the electric technologies this
+/// optimizer models (the testset's CHP, GHP, steam turbine and thermal storages are not; its
+/// CHP fuel escalation, 0.00581 nationally, is the boilers' row of the same table, the same for
+/// every procurement type, read here for an existing boiler of a federally owned site: with a
+/// third party, heating loads are refused).
+#[test]
+fn sector_defaults_anchor() {
+    let site = |extra: Value| {
+        let mut site = json!({"latitude": 34.58, "longitude": -118.12});
+        site.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        json!({
+            "Site": site,
+            "ElectricLoad": {"loads_kw": vec![100.0; 8760], "year": 2017},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.20, "blended_annual_demand_rate": 10.0},
+            "PV": {"production_factor_series": daylight_production()},
+            "Wind": {"production_factor_series": vec![0.3; 8760]},
+            "ElectricStorage": {},
+        })
+    };
+    let read = |extra: Value| sunflux::optimizer::from_scenario(&site(extra), &[]).expect("supported");
+
+    let commercial = read(json!({"sector": "commercial/industrial"}));
+    assert_eq!(commercial.financial.owner_tax_rate_fraction, 0.26);
+    assert_eq!(commercial.financial.elec_cost_escalation_rate_fraction, 0.0166);
+    for pv in &commercial.pvs {
+        let i = &pv.incentives;
+        assert!(i.macrs_option_years != 0 && i.macrs_bonus_fraction != 0.0 && i.federal_itc_fraction != 0.0, "{}", pv.name);
+    }
+    let storage = commercial.storage.as_ref().expect("storage");
+    assert!(storage.macrs_option_years != 0 && storage.macrs_bonus_fraction != 0.0 && storage.total_itc_fraction != 0.0);
+
+    let private = read(json!({"sector": "federal", "federal_procurement_type": "privateowned_thirdparty"}));
+    assert_eq!(private.financial.owner_tax_rate_fraction, 0.26);
+    assert!(private.financial.third_party_ownership);
+    for pv in &private.pvs {
+        let i = &pv.incentives;
+        assert!(i.macrs_option_years != 0 && i.macrs_bonus_fraction != 0.0 && i.federal_itc_fraction != 0.0, "{}", pv.name);
+    }
+    let storage = private.storage.as_ref().expect("storage");
+    assert!(storage.macrs_option_years != 0 && storage.macrs_bonus_fraction != 0.0 && storage.total_itc_fraction != 0.0);
+
+    let direct = read(json!({"sector": "federal", "federal_procurement_type": "fedowned_dirpurch", "federal_sector_state": "CA"}));
+    assert_eq!(direct.financial.owner_tax_rate_fraction, 0.0);
+    assert_eq!(direct.financial.elec_cost_escalation_rate_fraction, -0.00088);
+    for pv in &direct.pvs {
+        let i = &pv.incentives;
+        assert_eq!((i.macrs_option_years, i.macrs_bonus_fraction, i.federal_itc_fraction), (0, 0.0, 0.0), "{}", pv.name);
+    }
+    let storage = direct.storage.as_ref().expect("storage");
+    assert_eq!((storage.macrs_option_years, storage.macrs_bonus_fraction, storage.total_itc_fraction), (0, 0.0, 0.0));
+
+    let mut heated = site(json!({"sector": "federal", "federal_procurement_type": "fedowned_dirpurch"}));
+    heated["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![1.0; 8760]});
+    heated["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": 10.0});
+    let heated = sunflux::optimizer::from_scenario(&heated, &[]).expect("supported");
+    assert_eq!(heated.heating.expect("heating").existing_boiler.burner.fuel_escalation, 0.00581);
+}
