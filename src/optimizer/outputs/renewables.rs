@@ -59,7 +59,8 @@ pub fn utility_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Opt
     fields
 }
 
-/// The `Site` fields, kWh to 2 decimals and the fractions to 4 (the service's rounding).
+/// The `Site` fields, kWh to 2 decimals and the fractions to 4 (the service's rounding); the
+/// fractions of the total load only without heating loads.
 pub fn site_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolution>) -> Map<String, Value> {
     let load = model.annual_electric_load_kwh();
     let mut fields = Map::new();
@@ -67,9 +68,16 @@ pub fn site_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option
         let kwh = onsite_renewable_kwh(model, solution);
         fields.insert(format!("annual_onsite_renewable_electricity_kwh{suffix}"), Value::from(round_to(kwh, 2)));
         let fraction = if load > 0.0 { Value::from(round_to(kwh / load, 4)) } else { Value::Null };
-        fields.insert(format!("onsite_renewable_electricity_fraction_of_elec_load{suffix}"), fraction);
+        fields.insert(format!("onsite_renewable_electricity_fraction_of_elec_load{suffix}"), fraction.clone());
         let with_grid = grid_renewable_kwh(model, solution).filter(|_| load > 0.0).map(|grid| round_to((kwh + grid) / load, 4));
         fields.insert(format!("onsite_and_grid_renewable_electricity_fraction_of_elec_load{suffix}"), Value::from(with_grid));
+        // Without heating the service's total load is the electric load and its renewable
+        // energy the renewable electricity (REopt.jl `add_re_tot_calcs`: no heat terms); the
+        // boilers' renewable heat is not computed here, so with heating these are left out.
+        if model.heating.is_none() {
+            fields.insert(format!("onsite_renewable_energy_fraction_of_total_load{suffix}"), fraction);
+            fields.insert(format!("onsite_and_grid_renewable_energy_fraction_of_total_load{suffix}"), Value::from(with_grid));
+        }
     };
     put("", optimal);
     if let Some(b) = bau {
