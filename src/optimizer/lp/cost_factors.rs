@@ -313,3 +313,43 @@ fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
 pub(super) fn offgrid_constant_costs(model: &Model, factors: &CostFactors) -> f64 {
     model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.offgrid_annual_factor() + factors.offgrid_other_capital_after_depreciation)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::optimizer::model::from_scenario;
+
+    /// Storage and a generator without tax incentives or replacements under third-party
+    /// ownership: their net present costs are the installed costs times the third-party factor,
+    /// the generator's variable O&M per kWh carries it too, its fuel does not.
+    #[test]
+    fn the_owners_storage_and_generator_costs_carry_the_third_party_factor() {
+        let scenario = json!({
+            "Site": {"latitude": 40.0, "longitude": -105.0},
+            "Financial": {"third_party_ownership": true, "analysis_years": 20, "offtaker_discount_rate_fraction": 0.05,
+                          "offtaker_tax_rate_fraction": 0.1, "owner_discount_rate_fraction": 0.09, "owner_tax_rate_fraction": 0.3},
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 10.0},
+            "ElectricStorage": {"installed_cost_per_kw": 300.0, "installed_cost_per_kwh": 200.0, "installed_cost_constant": 0.0,
+                                "replace_cost_per_kw": 0.0, "replace_cost_per_kwh": 0.0, "replace_cost_constant": 0.0,
+                                "macrs_option_years": 0, "macrs_bonus_fraction": 0.0, "total_itc_fraction": 0.0},
+            "Generator": {"max_kw": 50, "installed_cost_per_kw": 500.0, "replace_cost_per_kw": 0.0, "macrs_option_years": 0,
+                          "om_cost_per_kwh": 0.02, "fuel_cost_per_gallon": 0.0},
+        });
+        let model = from_scenario(&scenario, &[]).unwrap();
+        let factors = CostFactors::new(&model).unwrap();
+        let pwf = |d: f64| finance::present_worth_factor(20, 0.0, d);
+        let tpf = pwf(0.05) * 0.9 / (pwf(0.09) * 0.7);
+        assert!((factors.third_party_factor - tpf).abs() < 1e-12);
+        let storage = factors.storage.unwrap();
+        assert!((storage.net_present_cost_per_kw - tpf * 300.0).abs() < 1e-3);
+        assert!((storage.net_present_cost_per_kwh - tpf * 200.0).abs() < 1e-3);
+        let generator = factors.generator.unwrap();
+        assert!((generator.net_present_cost_per_kw - tpf * 500.0).abs() < 1e-3);
+        let om_pwf = finance::present_worth_factor(20, model.financial.om_cost_escalation_rate_fraction, 0.09);
+        assert!((generator.cost_per_kwh - tpf * om_pwf * 0.7 * 0.02).abs() < 1e-9);
+        assert!((factors.pwf_om - tpf * om_pwf).abs() < 1e-9);
+    }
+}
