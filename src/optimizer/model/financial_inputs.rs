@@ -17,6 +17,9 @@ impl Reader<'_> {
         let s = "Financial";
         let sd = self.sector;
         let third_party_ownership = self.flag_or(map, s, "third_party_ownership", sd.third_party_ownership);
+        if map.get("third_party_ownership").is_none_or(Value::is_null) {
+            self.filled.push(FilledDefault::new(s, "third_party_ownership", Value::from(third_party_ownership)));
+        }
         let offtaker_discount = self.filled_number(map, s, "offtaker_discount_rate_fraction", sd.offtaker_discount);
         let offtaker_tax = self.filled_number(map, s, "offtaker_tax_rate_fraction", sd.offtaker_tax);
         let (owner_discount, owner_tax) = if third_party_ownership {
@@ -84,6 +87,8 @@ mod tests {
         assert_eq!((owned.owner_discount_rate_fraction, owned.owner_tax_rate_fraction), (0.09, 0.1));
         let model = from_scenario(&scenario(json!({"third_party_ownership": true})), &[]).unwrap();
         assert_eq!(model.financial.owner_discount_rate_fraction, sector_defaults::OWNER_DISCOUNT);
+        let direct = from_scenario(&scenario(json!({})), &[]).unwrap();
+        assert!(direct.filled_defaults.iter().any(|f| f.field == "third_party_ownership" && f.value == json!(false)));
         assert!(model.filled_defaults.iter().any(|f| f.field == "owner_tax_rate_fraction" && f.value == json!(sector_defaults::OWNER_TAX)));
     }
 }
