@@ -4,8 +4,8 @@
 //!
 //! Formulas follow REopt.jl `src/results/proforma.jl` (`proforma_results`, `update_metrics`,
 //! `npv`, `irr`) and `src/results/financial.jl` (`get_depreciation_schedule`,
-//! `calculate_lcoe`); the direct-ownership (offtaker) branch only, since third-party ownership
-//! is refused by this optimizer.
+//! `calculate_lcoe`): the direct-ownership (offtaker) branch and the third-party branch (the
+//! developer's flows, the net present cost it must recover and the offtaker's annual payment).
 //! Money is in $, years count from 0 (the up-front year) to `analysis_years`.
 
 use super::finance::macrs_schedule;
@@ -212,18 +212,16 @@ fn round_to(x: f64, digits: i32) -> f64 {
     (x * scale).round() / scale
 }
 
-/// Operating cash flow of a case in years 1..=years, after tax (negative: costs):
-/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y − Σ_b boiler_b·(1+e_b)^y`,
-/// times `(1 − tax)`.
-fn operating_after_tax(inputs: &CashFlowInputs, costs: &YearOneCosts, years: usize) -> Vec<f64> {
+/// Operating cash flow of a case in years 1..=years, before tax (negative: costs):
+/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y − Σ_b boiler_b·(1+e_b)^y`.
+fn operating(inputs: &CashFlowInputs, costs: &YearOneCosts, years: usize) -> Vec<f64> {
     let elec = escalated(-(costs.bill - costs.export_benefit), inputs.elec_cost_escalation_rate_fraction, years);
     let om = escalated(-costs.om, inputs.om_cost_escalation_rate_fraction, years);
     let mut fuel = escalated(-costs.fuel, inputs.generator_fuel_cost_escalation_rate_fraction, years);
     for boiler in costs.boiler_fuel {
         fuel.iter_mut().zip(escalated(-boiler.year_one, boiler.escalation, years)).for_each(|(total, cost)| *total += cost);
     }
-    let after_tax = 1.0 - inputs.offtaker_tax_rate_fraction;
-    (0..years).map(|y| (elec[y] + om[y] + fuel[y]) * after_tax).collect()
+    (0..years).map(|y| elec[y] + om[y] + fuel[y]).collect()
 }
 
 /// Adds `(1 − tax) · incentives_y` to the flows of years 1..
@@ -231,21 +229,18 @@ fn add_after_tax(flows: &mut [f64], incentives: &[f64], tax: f64) {
     flows.iter_mut().zip(incentives).for_each(|(flow, incentive)| *flow += incentive * (1.0 - tax));
 }
 
-/// The offtaker's pro forma (REopt.jl `proforma_results`, direct ownership):
+/// The owner's free cash flows of the optimal case in years 0..=N and its capital after the
+/// non-discounted incentives, for operating costs `operating` (years 1..=N, before tax,
+/// negative) at the owner's `tax` and `discount` (REopt.jl `proforma_results`, both branches):
 ///
 /// ```text
-/// optimal year 0 = −initial_capital_costs + Σ cash incentives
-/// optimal year y = operating_after_tax_y − replacement (in its year, after tax)
-///                  + tax · Σ depreciation_y + (y = 1: Σ ITC) + (1 − tax) · pbi_y
-/// bau year 0     = −lifecycle_capital_costs_bau,  bau year y = operating_after_tax_y + (1 − tax) · pbi_bau_y
-/// discounted_y   = flow_y / (1 + d)^y
+/// year 0 = −initial_capital_costs + Σ cash incentives
+/// year y = (1 − tax)·(operating_y − replacement in its year) + tax·Σ depreciation_y
+///          + (y = 1: Σ ITC) + (1 − tax)·pbi_y
 /// ```
-/// The payback and IRR are those of the optimal less the BAU flows.
-pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
+fn owner_flows(inputs: &CashFlowInputs, operating: Vec<f64>, tax: f64, discount: f64) -> OwnerFlows {
     let years = inputs.analysis_years as usize;
-    let tax = inputs.offtaker_tax_rate_fraction;
-    let discount = inputs.offtaker_discount_rate_fraction;
-    let mut yearly = operating_after_tax(inputs, &inputs.optimal, years);
+    let mut yearly: Vec<f64> = operating.iter().map(|v| v * (1.0 - tax)).collect();
     let replacement = inputs.storage_replacement;
     if (1..=years).contains(&(replacement.year as usize)) {
         yearly[replacement.year as usize - 1] -= replacement.cost * (1.0 - tax);
@@ -263,8 +258,36 @@ pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
     let cash_incentives: f64 = inputs.capital_items.iter().map(|item| item.cash_incentives).sum();
     let replacement_present_cost = replacement.cost * (1.0 - tax) / (1.0 + discount).powi(replacement.year as i32);
     let without_macrs = inputs.initial_capital_costs - cash_incentives - federal_itc + replacement_present_cost;
-    let optimal: Vec<f64> = std::iter::once(cash_incentives - inputs.initial_capital_costs).chain(yearly).collect();
-    let mut bau_yearly = operating_after_tax(inputs, &inputs.bau, years);
+    OwnerFlows {
+        flows: std::iter::once(cash_incentives - inputs.initial_capital_costs).chain(yearly).collect(),
+        without_macrs,
+        with_macrs: without_macrs - depreciation.iter().sum::<f64>() * tax,
+    }
+}
+
+/// What `owner_flows` returns.
+struct OwnerFlows {
+    flows: Vec<f64>,
+    without_macrs: f64,
+    with_macrs: f64,
+}
+
+/// The offtaker's pro forma (REopt.jl `proforma_results`, direct ownership): the owner's flows
+/// (`owner_flows`) at the offtaker's rates with the bill, exports, O&M and fuel as operating
+/// costs, and
+///
+/// ```text
+/// bau year 0 = −lifecycle_capital_costs_bau,  bau year y = (1 − tax)·(operating_y + pbi_bau_y)
+/// discounted_y = flow_y / (1 + d)^y
+/// ```
+/// The payback and IRR are those of the optimal less the BAU flows.
+pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
+    let years = inputs.analysis_years as usize;
+    let tax = inputs.offtaker_tax_rate_fraction;
+    let discount = inputs.offtaker_discount_rate_fraction;
+    let owner = owner_flows(inputs, operating(inputs, &inputs.optimal, years), tax, discount);
+    let optimal = owner.flows;
+    let mut bau_yearly: Vec<f64> = operating(inputs, &inputs.bau, years).iter().map(|v| v * (1.0 - tax)).collect();
     add_after_tax(&mut bau_yearly, &inputs.production_incentives_bau, tax);
     let bau: Vec<f64> = std::iter::once(-inputs.lifecycle_capital_costs_bau).chain(bau_yearly).collect();
     let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
@@ -279,8 +302,77 @@ pub fn offtaker_pro_forma(inputs: &CashFlowInputs) -> ProForma {
         offtaker_discounted_annual_free_cashflows_bau: discounted(&bau),
         simple_payback_years: simple_payback_years(&net),
         internal_rate_of_return: irr(&net),
-        capital_costs_after_non_discounted_incentives_without_macrs: without_macrs,
-        capital_costs_after_non_discounted_incentives: without_macrs - depreciation.iter().sum::<f64>() * tax,
+        capital_costs_after_non_discounted_incentives_without_macrs: owner.without_macrs,
+        capital_costs_after_non_discounted_incentives: owner.with_macrs,
+    }
+}
+
+/// What third-party ownership adds to the pro forma's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ThirdParty {
+    pub owner_discount_rate_fraction: f64,
+    pub owner_tax_rate_fraction: f64,
+    /// Year-one O&M the developer pays ($): the new capacity's (the existing assets' O&M stays
+    /// with the offtaker, the `bau` costs' `om`).
+    pub developer_om: f64,
+}
+
+/// The third-party pro forma: `pro_forma` holds the offtaker's flows (before tax; the
+/// discounted ones are left empty, as the service leaves them), the developer's payback and IRR
+/// and its capital after incentives.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DeveloperProForma {
+    pub pro_forma: ProForma,
+    /// Years 0..=N with the offtaker's payments after the developer's tax, rounded to cents.
+    pub developer_annual_free_cashflows: Vec<f64>,
+    /// −NPV at the owner's discount rate of the developer's flows without the payments.
+    pub net_present_cost: f64,
+    pub annualized_payment_to_third_party: f64,
+}
+
+/// The developer's pro forma (REopt.jl `proforma_results`, third-party branch): the owner's
+/// flows (`owner_flows`) at the owner's rates with the developer's O&M as the only operating
+/// cost; their net present cost `NPC = −Σ_y flow_y/(1+d_w)^y`; the payment that recovers it,
+/// `NPC · d_w(1+d_w)^N/((1+d_w)^N − 1) / (1 − τ_w)` a year (`NPC/N/(1 − τ_w)` at d_w = 0),
+/// received after tax in years 1..N; the offtaker's flows before tax:
+///
+/// ```text
+/// offtaker year y = −(bill − export)·(1+e_elec)^y − fuel·(1+e_fuel)^y − om_bau·(1+e_om)^y − payment
+/// ```
+/// (BAU: its own bill, export and fuel, no payment; year 0 is 0 in both).
+pub fn developer_pro_forma(inputs: &CashFlowInputs, third_party: &ThirdParty) -> DeveloperProForma {
+    let years = inputs.analysis_years as usize;
+    let (tax, discount) = (third_party.owner_tax_rate_fraction, third_party.owner_discount_rate_fraction);
+    let om = escalated(-third_party.developer_om, inputs.om_cost_escalation_rate_fraction, years);
+    let owner = owner_flows(inputs, om, tax, discount);
+    let net_present_cost = -npv(&owner.flows, discount);
+    let recovery = if discount != 0.0 {
+        let growth = (1.0 + discount).powi(years as i32);
+        discount * growth / (growth - 1.0)
+    } else {
+        1.0 / years.max(1) as f64
+    };
+    let payment = net_present_cost * recovery / (1.0 - tax);
+    let developer: Vec<f64> =
+        owner.flows.iter().enumerate().map(|(y, flow)| if y == 0 { *flow } else { flow + payment * (1.0 - tax) }).collect();
+    let offtaker = |costs: &YearOneCosts, payment: f64| -> Vec<f64> {
+        let with_existing_om = YearOneCosts { om: inputs.bau.om, ..*costs };
+        std::iter::once(0.0).chain(operating(inputs, &with_existing_om, years).into_iter().map(|v| v - payment)).collect()
+    };
+    DeveloperProForma {
+        pro_forma: ProForma {
+            offtaker_annual_free_cashflows: offtaker(&inputs.optimal, payment),
+            offtaker_annual_free_cashflows_bau: offtaker(&inputs.bau, 0.0),
+            offtaker_discounted_annual_free_cashflows: Vec::new(),
+            offtaker_discounted_annual_free_cashflows_bau: Vec::new(),
+            simple_payback_years: simple_payback_years(&developer),
+            internal_rate_of_return: irr(&developer),
+            capital_costs_after_non_discounted_incentives_without_macrs: owner.without_macrs,
+            capital_costs_after_non_discounted_incentives: owner.with_macrs,
+        },
+        developer_annual_free_cashflows: developer.iter().map(|v| round_to(*v, 2)).collect(),
+        net_present_cost,
+        annualized_payment_to_third_party: payment,
     }
 }
 
@@ -532,6 +624,34 @@ mod tests {
         assert_eq!(result.offtaker_discounted_annual_free_cashflows, vec![-1000.0, 272.73, -66.12, 0.0]);
         // 1000 − 300 + 80/1.1² = 766.12 (the replacement's present cost after tax).
         assert!((result.capital_costs_after_non_discounted_incentives_without_macrs - 766.1157).abs() < 1e-3);
+    }
+
+    #[test]
+    fn developer_recovers_its_net_present_cost_at_its_discount_rate() {
+        // 1000 $ up front, 10 $ O&M a year for 4 years, owner at 8 % and 20 % tax.
+        let inputs = CashFlowInputs {
+            analysis_years: 4,
+            initial_capital_costs: 1000.0,
+            capital_items: vec![CapitalItem { itc_basis: 1000.0, ..CapitalItem::default() }],
+            optimal: YearOneCosts { bill: 500.0, ..YearOneCosts::default() },
+            bau: YearOneCosts { bill: 900.0, om: 5.0, ..YearOneCosts::default() },
+            ..CashFlowInputs::default()
+        };
+        let third_party = ThirdParty { owner_discount_rate_fraction: 0.08, owner_tax_rate_fraction: 0.2, developer_om: 10.0 };
+        let result = developer_pro_forma(&inputs, &third_party);
+        // NPC = 1000 + Σ_y 10·0.8/1.08^y.
+        let npc = 1000.0 + (1..=4).map(|y| 8.0 / 1.08f64.powi(y)).sum::<f64>();
+        assert!((result.net_present_cost - npc).abs() < 1e-9);
+        let growth = 1.08f64.powi(4);
+        assert!((result.annualized_payment_to_third_party - npc * 0.08 * growth / (growth - 1.0) / 0.8).abs() < 1e-9);
+        // With the payments the developer's flows are worth nothing at its own rate: its IRR is it.
+        assert!(npv(&result.developer_annual_free_cashflows, 0.08).abs() < 0.02);
+        assert_eq!(result.pro_forma.internal_rate_of_return, 0.08);
+        // The offtaker pays the bill, the existing O&M and the payment, before tax.
+        let offtaker = &result.pro_forma.offtaker_annual_free_cashflows;
+        assert!((offtaker[1] - (-500.0 - 5.0 - result.annualized_payment_to_third_party)).abs() < 1e-9);
+        assert_eq!(result.pro_forma.offtaker_annual_free_cashflows_bau[1], -905.0);
+        assert!(result.pro_forma.offtaker_discounted_annual_free_cashflows.is_empty());
     }
 
     #[test]

@@ -182,7 +182,11 @@ class FinancialOutputs(Record):
     ``npv`` and the ``_bau`` fields are None without a business-as-usual case (off grid). The pro
     forma (payback in years, IRR as a fraction, the offtaker's free cash flows in $ for years 0 to
     ``analysis_years``) is computed only beside a business-as-usual case: without one the engine
-    leaves those fields out."""
+    leaves those fields out. Under third-party ownership the payback and IRR are the developer's,
+    ``net_present_cost`` is what the developer must recover (present value at the owner's rates),
+    ``annualized_payment_to_third_party`` the offtaker's yearly payment that recovers it, and the
+    offtaker's flows are before tax (the discounted ones empty, as the service); with direct
+    ownership the two are 0 and ``developer_annual_free_cashflows`` is empty."""
 
     __slots__ = ()
     lcc: float
@@ -212,12 +216,16 @@ class FinancialOutputs(Record):
     replacements_present_cost_after_tax: float
     replacements_future_cost_after_tax: float
     om_and_replacement_present_cost_after_tax: float
+    developer_om_and_replacement_present_cost_after_tax: float
     simple_payback_years: float
     internal_rate_of_return: float
     offtaker_annual_free_cashflows: list[float]
     offtaker_annual_free_cashflows_bau: list[float]
     offtaker_discounted_annual_free_cashflows: list[float]
     offtaker_discounted_annual_free_cashflows_bau: list[float]
+    net_present_cost: float
+    annualized_payment_to_third_party: float
+    developer_annual_free_cashflows: list[float]
     lifecycle_emissions_cost_climate: float | None
     lifecycle_emissions_cost_climate_bau: float | None
     lifecycle_emissions_cost_health: float | None

@@ -9,7 +9,7 @@
 //! `om_cost_per_gal` is read by the service but enters neither its objective nor its results; it
 //! is ignored here too.
 
-use super::{sector_defaults, Financial, Reader};
+use super::{Financial, Reader};
 use crate::optimizer::finance::{effective_cost, TaxTreatment};
 use crate::optimizer::water::kwh_per_gal;
 
@@ -46,16 +46,16 @@ impl Reader<'_> {
         }
         let internal = self.number(map, s, "internal_efficiency_fraction");
         let installed_cost_per_kwh = self.number(map, s, "installed_cost_per_gal") / per_gal;
-        let macrs_option_years = self.filled_count(map, s, "macrs_option_years", sector_defaults::MACRS_OPTION_YEARS);
+        let macrs_option_years = self.filled_count(map, s, "macrs_option_years", self.sector.storage.macrs_option_years);
         if ![0, 5, 7].contains(&macrs_option_years) {
             self.invalid.push("HotThermalStorage macrs_option_years must be 0, 5, or 7.".into());
         }
         let tax = TaxTreatment {
             owner_discount_rate: financial.owner_discount_rate_fraction,
             owner_tax_rate: financial.owner_tax_rate_fraction,
-            itc_fraction: self.filled_number(map, s, "total_itc_fraction", sector_defaults::STORAGE_TOTAL_ITC),
+            itc_fraction: self.filled_number(map, s, "total_itc_fraction", self.sector.storage.itc_fraction),
             macrs_option_years,
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sector_defaults::MACRS_BONUS_FRACTION),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", self.sector.storage.macrs_bonus_fraction),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
             // The service prices its thermal tanks as its electric storage: the bonus counts
             // without a MACRS schedule too.

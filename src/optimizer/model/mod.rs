@@ -36,6 +36,8 @@ use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
 mod emissions_inputs;
+mod financial_inputs;
+pub mod sector_inputs;
 mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
@@ -87,7 +89,8 @@ pub const UNSUPPORTED_SECTIONS: [&str; 10] = [
     "CST",
 ];
 
-/// Commercial/industrial sector defaults the service applies when Financial rates are null.
+/// Commercial/industrial sector defaults the service applies when Financial rates are null
+/// (the federal sector's are in `sector_inputs`).
 pub mod sector_defaults {
     pub const ELEC_COST_ESCALATION: f64 = 0.0166;
     pub const OM_COST_ESCALATION: f64 = 0.025;
@@ -99,6 +102,10 @@ pub mod sector_defaults {
     pub const MACRS_BONUS_FRACTION: f64 = 1.0;
     pub const WIND_FEDERAL_ITC: f64 = 0.3;
     pub const GENERATOR_FUEL_ESCALATION: f64 = 0.0197;
+    pub const BOILER_FUEL_ESCALATION: f64 = 0.0348;
+    /// The owner's rates under third-party ownership (REopt.jl 0.56.4 `src/core/financial.jl`).
+    pub const OWNER_TAX: f64 = 0.26;
+    pub const OWNER_DISCOUNT: f64 = 0.0624;
 }
 
 /// The year the service sets for every reference (DOE) load profile.
@@ -231,6 +238,9 @@ impl Model {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Financial {
     pub analysis_years: u32,
+    /// Two-party ownership: a developer at the owner's rates owns the technologies and the
+    /// offtaker pays the utility bills (`Financial.third_party_ownership`).
+    pub third_party_ownership: bool,
     pub elec_cost_escalation_rate_fraction: f64,
     pub om_cost_escalation_rate_fraction: f64,
     pub offtaker_discount_rate_fraction: f64,
@@ -269,6 +279,7 @@ pub fn from_scenario(resolved: &Value, pv_production: &[Option<Vec<f64>>]) -> Re
     let mut reader = Reader::new(root, &empty);
     reader.check_sections();
     reader.check_unmodelled_inputs();
+    reader.sector = reader.read_sector();
     let model = reader.read_model(pv_production);
     reader.finish(model)
 }
@@ -281,6 +292,8 @@ pub(super) struct Reader<'a> {
     pub(super) invalid: Vec<String>,
     pub(super) filled: Vec<FilledDefault>,
     pub(super) resampled: Vec<Resampled>,
+    /// The defaults of the site's sector (`sector_inputs`).
+    pub(super) sector: sector_inputs::SectorDefaults,
 }
 
 /// The entries in first-seen order without repeats (a section may be read more than once).
@@ -298,6 +311,7 @@ impl<'a> Reader<'a> {
             invalid: Vec::new(),
             filled: Vec::new(),
             resampled: Vec::new(),
+            sector: sector_inputs::SectorDefaults::COMMERCIAL,
         }
     }
 
@@ -356,21 +370,6 @@ impl<'a> Reader<'a> {
 
     /// Inputs of supported sections that change the optimization but are not modelled here.
     fn check_unmodelled_inputs(&mut self) {
-        let flags: [(&str, &str, bool, &str); 1] = [
-            ("Financial", "third_party_ownership", true, "third-party ownership"),
-        ];
-        for (section, field, unsupported_value, what) in flags {
-            if let Some(map) = self.section(section) {
-                if map.get(field).and_then(service_bool) == Some(unsupported_value) {
-                    self.unsupported.push(format!("{section}.{field}={unsupported_value} ({what})"));
-                }
-            }
-        }
-        if let Some(site) = self.section("Site") {
-            if site.get("sector").and_then(Value::as_str) == Some("federal") {
-                self.unsupported.push("Site.sector=federal (federal sector defaults)".into());
-            }
-        }
         if let Some(load) = self.section("ElectricLoad") {
             if is_given(load.get("blended_doe_reference_names")) && !is_given(load.get("loads_kw")) {
                 self.unsupported.push(
@@ -584,6 +583,9 @@ impl<'a> Reader<'a> {
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);
         }
+        if heating.is_some() && financial.third_party_ownership {
+            self.unsupported.push("Financial.third_party_ownership=true with heating loads (the boilers' third-party costs)".into());
+        }
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.
         let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
@@ -616,42 +618,6 @@ impl<'a> Reader<'a> {
             filled_defaults: Vec::new(),
             resampled: Vec::new(),
         })
-    }
-
-    fn read_financial(&mut self) -> Financial {
-        use sector_defaults as sd;
-        let map = self.section("Financial").unwrap_or(self.empty);
-        let s = "Financial";
-        let offtaker_discount = self.filled_number(map, s, "offtaker_discount_rate_fraction", sd::OFFTAKER_DISCOUNT);
-        let offtaker_tax = self.filled_number(map, s, "offtaker_tax_rate_fraction", sd::OFFTAKER_TAX);
-        // Without third-party ownership the owner is the offtaker: the service overwrites the
-        // owner's rates with the offtaker's.
-        for (field, value) in [("owner_discount_rate_fraction", offtaker_discount), ("owner_tax_rate_fraction", offtaker_tax)] {
-            self.filled.push(FilledDefault::forced(s, field, Value::from(value)));
-        }
-        Financial {
-            analysis_years: self.count(map, s, "analysis_years").max(1),
-            elec_cost_escalation_rate_fraction: self.filled_number(map, s, "elec_cost_escalation_rate_fraction", sd::ELEC_COST_ESCALATION),
-            om_cost_escalation_rate_fraction: self.filled_number(map, s, "om_cost_escalation_rate_fraction", sd::OM_COST_ESCALATION),
-            offtaker_discount_rate_fraction: offtaker_discount,
-            offtaker_tax_rate_fraction: offtaker_tax,
-            owner_discount_rate_fraction: offtaker_discount,
-            owner_tax_rate_fraction: offtaker_tax,
-            generator_fuel_cost_escalation_rate_fraction: self.filled_number(
-                map,
-                s,
-                "generator_fuel_cost_escalation_rate_fraction",
-                sd::GENERATOR_FUEL_ESCALATION,
-            ),
-        }
-    }
-
-    fn read_capex_bounds(&mut self) -> CapexBounds {
-        let map = self.section("Financial").unwrap_or(self.empty);
-        CapexBounds {
-            min: self.number_in(map, "Financial", "min_initial_capital_costs_before_incentives"),
-            max: self.number_in(map, "Financial", "max_initial_capital_costs_before_incentives"),
-        }
     }
 }
 

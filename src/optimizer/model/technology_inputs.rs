@@ -5,7 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::{pv_costs, sector_defaults, FilledDefault, Reader};
+use super::sector_inputs::IncentiveDefaults;
+use super::{pv_costs, FilledDefault, Reader};
 use crate::wind::SizeClass;
 
 /// What reading a PV array needs from the rest of the scenario.
@@ -194,7 +195,7 @@ impl Reader<'_> {
         };
         let (installed_cost, om_cost) = self.pv_costs(map, index, &location, min_kw, max_kw, annual_kwh);
         let space_limit_kw = self.array_space_kw(map, &location);
-        let incentives = self.read_incentives(map, s, sector_defaults::PV_FEDERAL_ITC);
+        let incentives = self.read_incentives(map, s, self.sector.pv);
         Some(Pv {
             kind: ArrayKind::Pv,
             operating_reserve_required_fraction: self.reserve_fraction(map, s, off_grid, 0.25),
@@ -240,12 +241,11 @@ impl Reader<'_> {
     }
 
     /// The incentives of a PV array or the wind turbine (the same fields in both sections).
-    fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, federal_itc_fraction: f64) -> PvIncentives {
-        use sector_defaults as sd;
+    fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, defaults: IncentiveDefaults) -> PvIncentives {
         PvIncentives {
-            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", federal_itc_fraction),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
+            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", defaults.itc_fraction),
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", defaults.macrs_option_years),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", defaults.macrs_bonus_fraction),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
             state_ibi_fraction: self.number(map, s, "state_ibi_fraction"),
             state_ibi_max: self.number(map, s, "state_ibi_max"),
@@ -293,7 +293,7 @@ impl Reader<'_> {
                 cost
             }
         };
-        let incentives = self.read_incentives(map, s, sector_defaults::WIND_FEDERAL_ITC);
+        let incentives = self.read_incentives(map, s, self.sector.wind);
         Some(Pv {
             kind: ArrayKind::Wind,
             name: "Wind".into(),
@@ -385,7 +385,7 @@ impl Reader<'_> {
     }
 
     pub(super) fn read_storage(&mut self, off_grid: bool, soc_min_applies_during_outages: bool) -> Option<Storage> {
-        use sector_defaults as sd;
+        let sd = self.sector.storage;
         let map = self.section("ElectricStorage")?;
         let s = "ElectricStorage";
         let max_kw = self.number(map, s, "max_kw");
@@ -431,10 +431,10 @@ impl Reader<'_> {
             battery_replacement_year: self.count(map, s, "battery_replacement_year"),
             cost_constant_replacement_year: self.count(map, s, "cost_constant_replacement_year"),
             om_cost_fraction_of_installed_cost: self.number(map, s, "om_cost_fraction_of_installed_cost"),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd::MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd::MACRS_BONUS_FRACTION),
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", sd.macrs_option_years),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", sd.macrs_bonus_fraction),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
-            total_itc_fraction: self.filled_number(map, s, "total_itc_fraction", sd::STORAGE_TOTAL_ITC),
+            total_itc_fraction: self.filled_number(map, s, "total_itc_fraction", sd.itc_fraction),
             total_rebate_per_kw: self.number(map, s, "total_rebate_per_kw"),
             total_rebate_per_kwh: self.number(map, s, "total_rebate_per_kwh"),
             min_duration_hours: self.number(map, s, "min_duration_hours"),

@@ -32,9 +32,6 @@ fn default_existing_efficiency(production_type: &str) -> Option<f64> {
     }
 }
 
-/// Commercial sector default of both boiler fuel escalation rates.
-pub const BOILER_FUEL_ESCALATION: f64 = 0.0348;
-
 /// The three heating loads of the service, in its order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeatingLoadKind {
@@ -393,7 +390,7 @@ impl Reader<'_> {
         let renewable_fraction = self.number_or(map, s, "fuel_renewable_energy_fraction", defaults.renewable_fraction);
         let financial = self.section("Financial").unwrap_or(self.empty);
         let escalation_field = if s == "Boiler" { "boiler_fuel_cost_escalation_rate_fraction" } else { "existing_boiler_fuel_cost_escalation_rate_fraction" };
-        let fuel_escalation = self.filled_number(financial, "Financial", escalation_field, BOILER_FUEL_ESCALATION);
+        let fuel_escalation = self.filled_number(financial, "Financial", escalation_field, self.sector.boiler_fuel_escalation);
         for serve in ["can_serve_dhw", "can_serve_space_heating", "can_serve_process_heat"] {
             if !self.flag_or(map, s, serve, true) {
                 self.unsupported.push(format!("{s}.{serve}=false (boilers that cannot serve a heating load)"));

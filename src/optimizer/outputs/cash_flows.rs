@@ -10,8 +10,8 @@ use super::{pv_array_kw, CostBreakdown};
 use crate::optimizer::model::thermal_inputs::FuelBurner;
 use crate::optimizer::model::{ArrayKind, Model};
 use crate::optimizer::proforma::{
-    levelized_cost_of_energy, offtaker_pro_forma, production_incentive_series, CapitalItem, CashFlowInputs, EscalatingCost, LcoeInputs,
-    OneTimeCost, YearOneCosts,
+    developer_pro_forma, levelized_cost_of_energy, offtaker_pro_forma, production_incentive_series, CapitalItem, CashFlowInputs,
+    EscalatingCost, LcoeInputs, OneTimeCost, ThirdParty, YearOneCosts,
 };
 use crate::optimizer::run::{CaseSolution, Optimized};
 
@@ -80,6 +80,8 @@ fn incentive_kwh(model: &Model, run: &Optimized, solution: &CaseSolution, array:
 
 /// Production-based incentives before tax in years 1..=analysis_years of the optimal and the
 /// BAU case, summed over the arrays (every PV array, Wind when built; Wind has no BAU energy).
+/// Under third-party ownership the developer is paid on the new capacity's energy only: the
+/// optimal case's energy less the BAU's.
 fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>) {
     let years = model.financial.analysis_years as usize;
     let mut optimal = vec![0.0; years];
@@ -90,7 +92,11 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
         if !incentive.applies() {
             continue;
         }
-        let kwh = incentive_kwh(model, run, &run.optimal, i);
+        let existing_kwh = match &run.bau {
+            Some(bau) if model.financial.third_party_ownership && pv.kind == ArrayKind::Pv => incentive_kwh(model, run, bau, i),
+            _ => 0.0,
+        };
+        let kwh = incentive_kwh(model, run, &run.optimal, i) - existing_kwh;
         let degradation = if pv.kind == ArrayKind::Pv { pv.degradation_fraction } else { 0.0 };
         if pv.kind == ArrayKind::Wind && kwh <= 0.0 {
             continue;
@@ -128,17 +134,27 @@ pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown
         production_incentives,
         production_incentives_bau,
     };
-    let result = offtaker_pro_forma(&inputs);
+    let (result, developer) = if financial.third_party_ownership {
+        let third_party = ThirdParty {
+            owner_discount_rate_fraction: financial.owner_discount_rate_fraction,
+            owner_tax_rate_fraction: financial.owner_tax_rate_fraction,
+            developer_om: inputs.optimal.om - inputs.bau.om,
+        };
+        let developer = developer_pro_forma(&inputs, &third_party);
+        (developer.pro_forma.clone(), Some(developer))
+    } else {
+        (offtaker_pro_forma(&inputs), None)
+    };
     let fields = json!({
         "simple_payback_years": result.simple_payback_years,
         "internal_rate_of_return": result.internal_rate_of_return,
-        "net_present_cost": 0.0,
-        "annualized_payment_to_third_party": 0.0,
+        "net_present_cost": developer.as_ref().map_or(0.0, |d| d.net_present_cost),
+        "annualized_payment_to_third_party": developer.as_ref().map_or(0.0, |d| d.annualized_payment_to_third_party),
         "offtaker_annual_free_cashflows": result.offtaker_annual_free_cashflows,
         "offtaker_annual_free_cashflows_bau": result.offtaker_annual_free_cashflows_bau,
         "offtaker_discounted_annual_free_cashflows": result.offtaker_discounted_annual_free_cashflows,
         "offtaker_discounted_annual_free_cashflows_bau": result.offtaker_discounted_annual_free_cashflows_bau,
-        "developer_annual_free_cashflows": [],
+        "developer_annual_free_cashflows": developer.map_or(Vec::new(), |d| d.developer_annual_free_cashflows),
         "capital_costs_after_non_discounted_incentives_without_macrs": result.capital_costs_after_non_discounted_incentives_without_macrs,
         "capital_costs_after_non_discounted_incentives": result.capital_costs_after_non_discounted_incentives,
     });
@@ -151,7 +167,7 @@ pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown
 /// `lcoe_per_kwh` of one PV array or Wind of the optimal case ($/kWh). The energy is PV's
 /// year-one production rounded to whole kWh, Wind's levelized annual production rounded the
 /// same way (the fields the service's `calculate_lcoe` reads); discounting and tax are the
-/// offtaker's.
+/// owner's (the offtaker's without third-party ownership).
 pub fn lcoe_per_kwh(model: &Model, run: &Optimized, array: usize) -> f64 {
     let pv = &model.pvs[array];
     let size = pv_array_kw(model, &run.optimal, array);
@@ -171,8 +187,8 @@ pub fn lcoe_per_kwh(model: &Model, run: &Optimized, array: usize) -> f64 {
         annual_kwh,
         degradation_fraction: pv.degradation_fraction,
         analysis_years: financial.analysis_years,
-        discount_rate_fraction: financial.offtaker_discount_rate_fraction,
-        tax_rate_fraction: financial.offtaker_tax_rate_fraction,
+        discount_rate_fraction: financial.owner_discount_rate_fraction,
+        tax_rate_fraction: financial.owner_tax_rate_fraction,
         om_cost_escalation_rate_fraction: financial.om_cost_escalation_rate_fraction,
     })
 }

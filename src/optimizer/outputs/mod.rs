@@ -205,7 +205,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let pv_initial: f64 = model.pvs.iter().zip(&d.pv_new_kw).map(|(pv, kw)| pv.installed_cost_per_kw * kw).sum();
     let generator = generator_costs(model, factors, d);
     let outages = outage_costs(model, factors, solution);
-    let offgrid_annual = model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.om_factor());
+    let offgrid_annual = model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.offgrid_annual_factor());
     let offgrid_capital = factors.offgrid_other_capital_after_depreciation;
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
     let heating = thermal::heating_costs(model, factors, solution);
@@ -521,9 +521,13 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital),
         "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),
-        "initial_capital_costs_after_incentives": money(optimal.lifecycle_capital_costs() - optimal.replacements_present_cost_after_tax),
+        // The owner's view: the capital without the third-party factor (the service's formulas).
+        "initial_capital_costs_after_incentives":
+            money(optimal.lifecycle_capital_costs() / factors.third_party_factor - optimal.replacements_present_cost_after_tax),
         "replacements_present_cost_after_tax": money(optimal.replacements_present_cost_after_tax),
         "om_and_replacement_present_cost_after_tax": money(optimal.replacements_present_cost_after_tax + optimal.om_after_tax),
+        "developer_om_and_replacement_present_cost_after_tax":
+            money((optimal.replacements_present_cost_after_tax + optimal.om_after_tax) / factors.third_party_factor),
         "lifecycle_om_costs_before_tax": money(optimal.om_before_tax),
         "lifecycle_om_costs_after_tax": money(optimal.om_after_tax),
         "lifecycle_om_costs_before_tax_bau": bau.map(|b| money(b.om_before_tax)),

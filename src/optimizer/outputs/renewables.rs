@@ -83,7 +83,8 @@ pub fn utility_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Opt
     fields
 }
 
-/// The `Site` fields, kWh to 2 decimals and the fractions to 4 (the service's rounding).
+/// The `Site` fields, kWh to 2 decimals and the fractions to 4 (the service's rounding); the
+/// fractions of the total load only without heating loads.
 pub fn site_renewable_outputs(model: &Model, optimal: &CaseSolution, bau: Option<&CaseSolution>) -> Map<String, Value> {
     let load = model.annual_electric_load_kwh();
     let mut fields = Map::new();

@@ -213,7 +213,7 @@ REFUSED = {
     "REopt_API__chp_defaults_post.json": "CHP (section)",
     "REopt_API__existing_boiler.json": HOSPITAL_HEATING,
     "REopt_API__hybrid_ghp.json": "GHP (section)",
-    "REopt_API__outage.json": "CHP (section); Financial.third_party_ownership=true",
+    "REopt_API__outage.json": "CHP (section)",
     "REopt_API__sector_defaults_post.json": HOSPITAL_HEATING,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
     "REopt_API__test_thermal_in_results.json": "CHP (section)",

@@ -15,6 +15,7 @@ mod optimizer_heating_proforma;
 mod optimizer_incentives;
 mod optimizer_loads;
 mod optimizer_milp;
+mod optimizer_ownership;
 mod optimizer_proforma;
 mod optimizer_resilience;
 mod optimizer_tariff_results;

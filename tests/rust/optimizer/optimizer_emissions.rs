@@ -148,6 +148,14 @@ fn renewable_energy_from_grid() {
     let onsite = sum("electric_to_load_series_kw") + sum("electric_to_grid_series_kw") + sum("electric_to_storage_series_kw") * eta;
     let expected = (onsite + grid_re) / number(&body, "ElectricLoad", "annual_calculated_kwh");
     assert!(isapprox(number(&body, "Site", "onsite_and_grid_renewable_electricity_fraction_of_elec_load"), expected, 1e-3, 0.0));
+    // Without heating the service's total load is the electric load (REopt.jl `add_re_tot_calcs`).
+    for (total, electric) in [
+        ("onsite_and_grid_renewable_energy_fraction_of_total_load", "onsite_and_grid_renewable_electricity_fraction_of_elec_load"),
+        ("onsite_renewable_energy_fraction_of_total_load", "onsite_renewable_electricity_fraction_of_elec_load"),
+        ("onsite_renewable_energy_fraction_of_total_load_bau", "onsite_renewable_electricity_fraction_of_elec_load_bau"),
+    ] {
+        assert_eq!(body["Site"][total], body["Site"][electric], "{total}");
+    }
 }
 
 /// The renewable minimum holds at the optimum, and set above the unconstrained optimum's share

@@ -30,25 +30,64 @@ fn daylight_production() -> Vec<f64> {
         .collect()
 }
 
-/// "Net Metering Limit and Wholesale", case 2: a flat 10 kW load in Anchorage, a 30 kW
-/// net-metering limit, wholesale at 5 $/kWh with `can_wholesale`. Beyond net metering the
-/// service caps PV at its big-M, the largest monthly load in kWh (31 · 24 · 10 = 7,440), and
-/// the wholesale value fills it: PV 7,440 kW (atol 1e-3).
-#[test]
-fn net_metering_limit_and_wholesale_case_2_sizes_pv_at_the_services_big_m() {
-    let scenario = json!({
+/// The scenario of REopt.jl's "Net Metering Limit and Wholesale" (`test/scenarios/net_metering.json`:
+/// a flat 10 kW load in Anchorage at 0.2106 $/kWh, a 30 kW net-metering limit, wholesale at
+/// 0.01 $/kWh without `can_wholesale`), restated with this file's production shape in place of
+/// the file's Anchorage series.
+fn net_metering_scenario() -> Value {
+    json!({
         "Site": {"latitude": 61.1709756, "longitude": -149.9068752, "land_acres": 1.0e6, "roof_squarefeet": 0},
         "Financial": {"elec_cost_escalation_rate_fraction": 0.02},
         "ElectricLoad": {"annual_kwh": 87600.0, "doe_reference_name": "FlatLoad"},
-        "ElectricTariff": {"blended_annual_demand_rate": 0.0, "blended_annual_energy_rate": 0.2106, "wholesale_rate": 5.0},
+        "ElectricTariff": {"blended_annual_demand_rate": 0.0, "blended_annual_energy_rate": 0.2106, "wholesale_rate": 0.01},
         "ElectricUtility": {"net_metering_limit_kw": 30.0},
-        "PV": {"array_type": 0, "max_kw": 100000, "can_net_meter": true, "can_wholesale": true, "federal_itc_fraction": 0.3,
+        "PV": {"array_type": 0, "max_kw": 100000, "can_net_meter": true, "can_wholesale": false, "federal_itc_fraction": 0.3,
                "installed_cost_per_kw": 2685.0, "macrs_option_years": 5, "macrs_bonus_fraction": 0.4, "om_cost_per_kw": 25.0,
                "production_factor_series": daylight_production()},
-    });
+    })
+}
+
+/// "Net Metering Limit and Wholesale", case 1: PV worth its retail value under net metering
+/// fills the 30 kW limit and no more (beyond it only the 10 kW load would value its output):
+/// PV 30 kW (atol 1e-3).
+#[test]
+fn net_metering_limit_and_wholesale_case_1_sizes_pv_at_the_net_metering_limit() {
+    let (_, run) = solve(&net_metering_scenario());
+    let pv_kw: f64 = run.optimal.dispatch.pv_new_kw.iter().sum();
+    assert!((pv_kw - 30.0).abs() <= 1e-3, "PV {pv_kw} kW");
+}
+
+/// "Net Metering Limit and Wholesale", case 2: wholesale at 5 $/kWh with `can_wholesale`.
+/// Beyond net metering the service caps PV at its big-M, the largest monthly load in kWh
+/// (31 · 24 · 10 = 7,440), and the wholesale value fills it: PV 7,440 kW (atol 1e-3).
+#[test]
+fn net_metering_limit_and_wholesale_case_2_sizes_pv_at_the_services_big_m() {
+    let mut scenario = net_metering_scenario();
+    scenario["ElectricTariff"]["wholesale_rate"] = json!(5.0);
+    scenario["PV"]["can_wholesale"] = json!(true);
     let (_, run) = solve(&scenario);
     let pv_kw: f64 = run.optimal.dispatch.pv_new_kw.iter().sum();
     assert!((pv_kw - 7440.0).abs() <= 1e-3, "PV {pv_kw} kW");
+}
+
+/// "Net Metering Limit and Wholesale", case 3: case 2's scenario with wholesale at 0, PV of at
+/// least 50 kW (past the net-metering limit) and a 35 % renewable-electricity minimum: PV
+/// exports nothing (its excess is curtailed) and the export benefit is 0 (both atol 1e-3).
+#[test]
+fn net_metering_limit_and_wholesale_case_3_exports_nothing_past_the_limit() {
+    let mut scenario = net_metering_scenario();
+    scenario["ElectricTariff"]["wholesale_rate"] = json!(0.0);
+    scenario["PV"]["can_wholesale"] = json!(true);
+    scenario["PV"]["min_kw"] = json!(50);
+    scenario["Site"]["renewable_electricity_min_fraction"] = json!(0.35);
+    let control = SolveControl { deadline: Some(Instant::now() + Duration::from_secs(60)), cancel: None };
+    let body = solve_scenario(&scenario, &control).expect("optimal");
+    let pv = &body["outputs"]["PV"];
+    assert!(pv["size_kw"].as_f64().unwrap_or(0.0) >= 50.0 - 1e-6);
+    let exported: f64 = pv["electric_to_grid_series_kw"].as_array().expect("series").iter().filter_map(Value::as_f64).sum();
+    assert!(exported.abs() <= 1e-3, "exported {exported} kW");
+    let benefit = body["outputs"]["ElectricTariff"]["lifecycle_export_benefit_after_tax"].as_f64().expect("benefit");
+    assert!(benefit.abs() <= 1e-3, "export benefit {benefit}");
 }
 
 /// A generator with a 50 % minimum turndown on a load that alternates 20 and 80 kW, with grid
