@@ -34,6 +34,7 @@ use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
+pub mod chp_inputs;
 mod emissions_inputs;
 mod load_inputs;
 pub mod resilience_inputs;
@@ -49,7 +50,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 17] = [
+pub const SUPPORTED_SECTIONS: [&str; 18] = [
     "Meta",
     "Settings",
     "Site",
@@ -67,13 +68,13 @@ pub const SUPPORTED_SECTIONS: [&str; 17] = [
     "ExistingBoiler",
     "Boiler",
     "HotThermalStorage",
+    "CHP",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 12] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 11] = [
     "CoolingLoad",
     "ExistingChiller",
-    "CHP",
     "HighTempThermalStorage",
     "ColdThermalStorage",
     "AbsorptionChiller",
@@ -190,6 +191,8 @@ pub struct Model {
     pub emissions: Emissions,
     /// Heating loads and the boilers serving them (None without a heating load).
     pub heating: Option<Heating>,
+    /// Combined heat and power (None without the section).
+    pub chp: Option<chp_inputs::Chp>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -575,6 +578,7 @@ impl<'a> Reader<'a> {
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
+        let chp = self.read_chp(heating.is_some(), steps_per_hour);
         if heating.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
             self.unsupported.push(
                 "emissions bounds or emissions costs in the objective with heating loads (the boilers' fuel emissions are not modelled)".into(),
@@ -605,6 +609,7 @@ impl<'a> Reader<'a> {
             storage,
             emissions,
             heating,
+            chp,
             financial,
             settings,
             capex_bounds,

@@ -348,7 +348,7 @@ impl Reader<'_> {
     }
 
     /// A fuel cost input ($/MMBtu: scalar, 12 monthly values or one per step) as $/kWh per step.
-    fn fuel_cost_per_kwh(&mut self, map: &Map<String, Value>, s: &'static str, steps_per_hour: usize) -> Option<Vec<f64>> {
+    pub(super) fn fuel_cost_per_kwh(&mut self, map: &Map<String, Value>, s: &'static str, steps_per_hour: usize) -> Option<Vec<f64>> {
         let given = self.numbers(map, s, "fuel_cost_per_mmbtu");
         let steps = HOURS_PER_YEAR * steps_per_hour;
         let per_mmbtu: Vec<f64> = match given.len() {
@@ -434,7 +434,7 @@ pub(super) struct HeatingContext {
 }
 
 /// The service's fuel emission factors (lb per MMBtu of fuel) by fuel type.
-fn fuel_emissions_lb_per_mmbtu(fuel_type: &str, gas: &str) -> f64 {
+pub(super) fn fuel_emissions_lb_per_mmbtu(fuel_type: &str, gas: &str) -> f64 {
     let row: [f64; 4] = match fuel_type {
         "natural_gas" => [117.03, 0.09139, 0.000578592, 0.007328833],
         "landfill_bio_gas" => [115.38, 0.14, 0.045, 0.02484],
