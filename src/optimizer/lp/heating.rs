@@ -45,6 +45,8 @@ pub struct HeatingLayout {
     pub new: Option<usize>,
     pub new_size: Option<usize>,
     pub storage: Option<StorageLayout>,
+    /// CHP's heat to load, first of a series (None without CHP in this case).
+    pub chp_to_load: Option<usize>,
 }
 
 /// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
@@ -71,6 +73,8 @@ pub struct HeatingDispatch {
     pub storage_kwh: f64,
     pub discharge_kw: Vec<f64>,
     pub soc_kwh: Vec<f64>,
+    /// CHP's heat to load (kW; zeros without CHP).
+    pub chp_to_load_kw: Vec<f64>,
 }
 
 impl HeatingDispatch {
@@ -146,7 +150,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         }
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
-    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage })
+    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage, chp_to_load: chp.map(|c| c.heat_to_load) })
 }
 
 /// The storage's size, discharge and state-of-charge variables and rows, given the boilers'
@@ -214,6 +218,7 @@ impl HeatingLayout {
             storage_kwh: storage.map_or(0.0, |s| clean(x[s.kwh])),
             discharge_kw: series(storage.map(|s| s.discharge)),
             soc_kwh: series(storage.map(|s| s.soc)),
+            chp_to_load_kw: series(self.chp_to_load),
         }
     }
 }
