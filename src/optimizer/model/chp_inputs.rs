@@ -93,8 +93,9 @@ impl<'a> Reader<'a> {
                 return None;
             }
         };
-        let electric_full = self.number(map, s, "electric_efficiency_full_load");
-        let thermal_full = self.number(map, s, "thermal_efficiency_full_load");
+        // Given (checked above): the schema has no default for these.
+        let electric_full = self.number_or(map, s, "electric_efficiency_full_load", 0.0);
+        let thermal_full = self.number_or(map, s, "thermal_efficiency_full_load", 0.0);
         let electric_half = self.number_or(map, s, "electric_efficiency_half_load", electric_full);
         let thermal_half = self.number_or(map, s, "thermal_efficiency_half_load", thermal_full);
         if electric_full <= 0.0 || electric_half <= 0.0 {
@@ -104,7 +105,7 @@ impl<'a> Reader<'a> {
         let (fuel_slope, fuel_intercept) = part_load_line(1.0 / electric_full, 1.0 / electric_half);
         let (thermal_slope, thermal_intercept) = part_load_line(thermal_full / electric_full, thermal_half / electric_half);
         let min_kw = self.number(map, s, "min_kw");
-        let max_kw = self.number(map, s, "max_kw");
+        let max_kw = self.number_or(map, s, "max_kw", 0.0);
         if min_kw > max_kw {
             self.invalid.push("CHP.min_kw must not exceed CHP.max_kw.".into());
             return None;

@@ -716,7 +716,7 @@ mod tests {
         scenario["CHP"] = json!({"max_kw": 100});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CHP (section)", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CHP without a heating load", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }
