@@ -713,10 +713,10 @@ mod tests {
         scenario["Wind"] = json!({"max_kw": 100});
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
-        scenario["CHP"] = json!({"max_kw": 100});
+        scenario["SteamTurbine"] = json!({"max_kw": 100});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CHP without a heating load", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }
