@@ -8,7 +8,8 @@
 //! are not encoded, so a left-out one is refused by name. Also refused by name: cost curves,
 //! `min_allowable_kw`, unavailability, exports and curtailment, incentives other than the
 //! federal ITC, `reduces_demand_charges=false`, electric-only CHP, CHP serving only some
-//! heating loads, the steam turbine and absorption chillers, and CHP without a heating load.
+//! heating loads, renewable fuel, the steam turbine and absorption chillers, and CHP without a
+//! heating load.
 
 use serde_json::{Map, Value};
 
@@ -179,6 +180,10 @@ impl<'a> Reader<'a> {
         }
         if self.number_in(map, s, "min_allowable_kw").is_some_and(|kw| kw > 0.0) {
             self.unsupported.push("CHP.min_allowable_kw (the minimum nonzero size binary)".into());
+        }
+        let renewable_fuel = map.get("fuel_type").and_then(Value::as_str) == Some("landfill_bio_gas");
+        if renewable_fuel || self.number_in(map, s, "fuel_renewable_energy_fraction").is_some_and(|f| f > 0.0) {
+            self.unsupported.push("CHP renewable fuel (landfill_bio_gas or fuel_renewable_energy_fraction > 0: its renewable share is not counted)".into());
         }
         if self.number_in(map, s, "existing_kw").is_some_and(|kw| kw > 0.0) {
             self.unsupported.push("CHP.existing_kw (existing CHP)".into());
