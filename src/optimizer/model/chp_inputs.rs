@@ -14,7 +14,12 @@
 use serde_json::{Map, Value};
 
 use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner, BOILER_FUEL_ESCALATION};
+use super::thermal_inputs::HeatingLoadKind;
 use super::Reader;
+
+/// The inputs the service fills from its prime-mover table, required here.
+const REQUIRED: [&str; 6] =
+    ["installed_cost_per_kw", "om_cost_per_kwh", "electric_efficiency_full_load", "thermal_efficiency_full_load", "min_turn_down_fraction", "max_kw"];
 
 /// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
 const MACRS_OPTION_YEARS: u32 = 5;
@@ -69,31 +74,37 @@ impl Chp {
 }
 
 impl<'a> Reader<'a> {
-    /// Reads CHP; None without the section or when it cannot be modelled (reason recorded).
-    pub(super) fn read_chp(&mut self, has_heating: bool, steps_per_hour: usize) -> Option<Chp> {
-        let map = self.section("CHP")?;
-        let s = "CHP";
-        if !has_heating {
+    /// Records every part of CHP that is not modelled. Called before the load, whose failure ends
+    /// the reading, so that they are all named.
+    pub(super) fn check_chp(&mut self) {
+        let Some(map) = self.section("CHP") else { return };
+        let heating_given = HeatingLoadKind::ALL.iter().any(|kind| self.section(kind.section()).is_some());
+        if !heating_given {
             self.unsupported.push("CHP without a heating load (give SpaceHeatingLoad, DomesticHotWaterLoad or ProcessHeatLoad)".into());
         }
         self.refuse_unmodelled_chp_inputs(map);
-        let required = ["installed_cost_per_kw", "om_cost_per_kwh", "electric_efficiency_full_load", "thermal_efficiency_full_load", "min_turn_down_fraction", "max_kw"];
-        let missing: Vec<&str> = required.into_iter().filter(|f| !crate::optimizer::scenario::given(map.get(*f))).collect();
+        if self.numbers(map, "CHP", "installed_cost_per_kw").len() > 1 {
+            self.unsupported.push("CHP.installed_cost_per_kw as a cost curve (tech_sizes_for_cost_curve)".into());
+        }
+        let missing: Vec<&str> = REQUIRED.into_iter().filter(|f| !crate::optimizer::scenario::given(map.get(*f))).collect();
         if !missing.is_empty() {
             self.unsupported.push(format!(
                 "CHP.{} left out (the service's defaults by prime_mover and size class are not modelled: give them)",
                 missing.join(", CHP.")
             ));
+        }
+    }
+
+    /// Reads CHP (after `check_chp`, which names what is refused); None without the section or
+    /// without a heating load read.
+    pub(super) fn read_chp(&mut self, has_heating: bool, steps_per_hour: usize) -> Option<Chp> {
+        let map = self.section("CHP").filter(|_| has_heating)?;
+        let s = "CHP";
+        if !REQUIRED.into_iter().all(|f| crate::optimizer::scenario::given(map.get(f))) {
             return None;
         }
-        let cost = self.numbers(map, s, "installed_cost_per_kw");
-        let installed_cost_per_kw = match cost.as_slice() {
-            [c] => *c,
-            _ => {
-                self.unsupported.push("CHP.installed_cost_per_kw as a cost curve (tech_sizes_for_cost_curve)".into());
-                return None;
-            }
-        };
+        // A cost curve is refused in `check_chp`.
+        let [installed_cost_per_kw] = self.numbers(map, s, "installed_cost_per_kw")[..] else { return None };
         // Given (checked above): the schema has no default for these.
         let electric_full = self.number_or(map, s, "electric_efficiency_full_load", 0.0);
         let thermal_full = self.number_or(map, s, "thermal_efficiency_full_load", 0.0);

@@ -561,6 +561,7 @@ impl<'a> Reader<'a> {
         // part of the generator is named too.
         let generator = self.read_generator(off_grid, financial.analysis_years);
         let emissions = self.read_emissions(steps_per_hour, off_grid, generator.is_some(), settings.run_bau);
+        self.check_chp();
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
         let steps = base_load.len();
         let annual_kwh = base_load.iter().sum::<f64>() / steps_per_hour as f64;
@@ -714,9 +715,10 @@ mod tests {
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["SteamTurbine"] = json!({"max_kw": 100});
+        scenario["CHP"] = json!({"max_kw": 100});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "CHP without a heating load", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }
