@@ -11,7 +11,8 @@
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
-//! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw
+//! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw;  with min_allowable_kw (m_a) and a binary
+//!              built: m_a·built ≤ kw ≤ M·built (REopt.jl's one-segment CHP cost curve)
 //! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t)
 //! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − M·(1 − on_t)
 //! Heat:        hl_t + hs_t + hw_t = a_h·p_t + yh_t + sf_t
@@ -181,6 +182,13 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         let mut electricity = vec![(to_load + t, 1.0), (p, -1.0)];
         electricity.extend(to_storage.map(|s| (s + t, 1.0)));
         lp.row(&electricity, RowKind::Equal, 0.0);
+    }
+    if chp.min_allowable_kw > 0.0 {
+        // The service's one-segment cost curve with a binary: the size is 0 or in
+        // [min_allowable_kw, max_kw].
+        let built = lp.binary(0.0);
+        lp.row(&[(size, 1.0), (built, -chp.max_kw)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(built, chp.min_allowable_kw), (size, -1.0)], RowKind::LessOrEqual, 0.0);
     }
     if chp.om_cost_per_hr_per_kw_rated > NO_INTERCEPT {
         add_hourly_om(lp, model, factors, chp, size, on);

@@ -6,7 +6,7 @@
 //! `om_cost_per_kwh`, the full-load efficiencies, `min_turn_down_fraction`, `max_kw`) must be
 //! given here: the table and the rule choosing prime mover and size class from the heating load
 //! are not encoded, so a left-out one is refused by name. Also refused by name: cost curves,
-//! `min_allowable_kw`, unavailability, exports and curtailment, incentives other than the
+//! unavailability, exports and curtailment, incentives other than the
 //! federal ITC, `reduces_demand_charges=false`, electric-only CHP, CHP serving only some
 //! heating loads, renewable fuel, the steam turbine and absorption chillers, and CHP without a
 //! heating load.
@@ -33,6 +33,8 @@ pub struct Chp {
     pub burner: FuelBurner,
     pub min_kw: f64,
     pub max_kw: f64,
+    /// The smallest nonzero size (0: none); the size is 0 or at least this.
+    pub min_allowable_kw: f64,
     /// $ per kW of size.
     pub installed_cost_per_kw: f64,
     /// $ per kW-year, $ per kWh produced, $ per hour on per kW of size.
@@ -132,6 +134,7 @@ impl<'a> Reader<'a> {
             burner,
             min_kw,
             max_kw,
+            min_allowable_kw: self.number_or(map, s, "min_allowable_kw", 0.0),
             installed_cost_per_kw,
             om_cost_per_kw: self.number(map, s, "om_cost_per_kw"),
             om_cost_per_kwh: self.number_or(map, s, "om_cost_per_kwh", 0.0),
@@ -188,9 +191,6 @@ impl<'a> Reader<'a> {
             if self.flag_or(map, s, field, default) == refused {
                 self.unsupported.push(format!("CHP.{field}={refused} ({what})"));
             }
-        }
-        if self.number_in(map, s, "min_allowable_kw").is_some_and(|kw| kw > 0.0) {
-            self.unsupported.push("CHP.min_allowable_kw (the minimum nonzero size binary)".into());
         }
         let renewable_fuel = map.get("fuel_type").and_then(Value::as_str) == Some("landfill_bio_gas");
         if renewable_fuel || self.number_in(map, s, "fuel_renewable_energy_fraction").is_some_and(|f| f > 0.0) {

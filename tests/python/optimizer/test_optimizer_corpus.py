@@ -220,7 +220,7 @@ REFUSED = {
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
     "REopt_API__test_thermal_in_results.json": "CoolingLoad (section)",
     "REopt_API__validator_post.json": "CHP without a heating load",
-    "REopt.jl__after_tax_payback.json": "CHP.min_allowable_kw (the minimum nonzero size binary)",
+    "REopt.jl__after_tax_payback.json": CHP_DEFAULTS,
     "REopt.jl__chp_unavailability_outage.json": "CoolingLoad (section)",
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",

@@ -137,18 +137,35 @@ fn chp_to_waste_heat_when_the_heating_load_is_small() {
     }
 }
 
+/// "CHP Cost Curve and Min Allowable Size" rests on reference building loads, PV production and
+/// a cost curve (refused); its `min_allowable_kw` relationship is checked: on a 100 kW load, a CHP
+/// worth building that may not be smaller than 120 kW is built at 120 kW or more (without the
+/// floor it would not exceed the load it can serve, having no exports).
+#[test]
+fn chp_min_allowable_size_makes_the_size_zero_or_at_least_it() {
+    let chp = json!({
+        "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": 300.0, "om_cost_per_kwh": 0.0, "max_kw": 200.0, "min_allowable_kw": 120.0,
+        "electric_efficiency_full_load": 0.35, "electric_efficiency_half_load": 0.33,
+        "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.47, "min_turn_down_fraction": 0.3
+    });
+    let (_, run, _) = solve(&small_scenario(vec![1.0; 8760], chp));
+    let d = run.optimal.dispatch.chp.as_ref().expect("CHP dispatch");
+    assert!(d.size_kw >= 120.0 - 1e-6, "size {}", d.size_kw);
+    assert!(d.rated_kw.iter().all(|&p| p <= 100.0 + 1e-6));
+}
+
 /// The CHP parts the service models but this optimizer does not are refused by name.
 #[test]
 fn unmodelled_chp_parts_are_refused_by_name() {
     let chp = json!({
         "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": [2300.0, 1800.0], "tech_sizes_for_cost_curve": [100.0, 300.0],
         "om_cost_per_kwh": 0.0, "max_kw": 100.0, "electric_efficiency_full_load": 0.35, "thermal_efficiency_full_load": 0.45,
-        "min_turn_down_fraction": 0.3, "can_net_meter": true, "min_allowable_kw": 50.0, "can_supply_steam_turbine": true,
+        "min_turn_down_fraction": 0.3, "can_net_meter": true, "can_supply_steam_turbine": true,
         "unavailability_periods": [{"month": 1, "start_week_of_month": 2, "start_day_of_week": 1, "start_hour": 1, "duration_hours": 8}]
     });
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&small_scenario(vec![1.0; 8760], chp), &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["CHP.can_net_meter=true", "CHP.min_allowable_kw", "CHP.can_supply_steam_turbine=true", "CHP.unavailability_periods", "cost curve"] {
+    for needle in ["CHP.can_net_meter=true", "CHP.can_supply_steam_turbine=true", "CHP.unavailability_periods", "cost curve"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
     let defaults = small_scenario(vec![1.0; 8760], json!({"fuel_cost_per_mmbtu": 3.0, "prime_mover": "recip_engine"}));
