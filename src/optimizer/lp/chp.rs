@@ -11,6 +11,7 @@
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
+//! Maintenance: p_t = 0 in the steps of `unavailability_periods`
 //! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw;  with min_allowable_kw (m_a) and a binary
 //!              built: m_a·built ≤ kw ≤ M·built (REopt.jl's one-segment CHP cost curve)
 //! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t)
@@ -144,6 +145,10 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let largest_heating_kw = (0..steps).map(|t| heating.total_kw(t)).fold(0.0, f64::max);
     for t in 0..steps {
         let (p, b) = (rated + t, on + t);
+        if chp.unavailable[t] {
+            // The service's production factor of 0: no output (its on binary stays free).
+            lp.upper[p] = 0.0;
+        }
         lp.row(&[(p, 1.0), (size, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(p, 1.0), (b, -big)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);

@@ -5,15 +5,17 @@
 //! The inputs the service fills from its prime-mover table (`installed_cost_per_kw`,
 //! `om_cost_per_kwh`, the full-load efficiencies, `min_turn_down_fraction`, `max_kw`) must be
 //! given here: the table and the rule choosing prime mover and size class from the heating load
-//! are not encoded, so a left-out one is refused by name. Also refused by name: cost curves,
-//! unavailability, exports and curtailment, incentives other than the
-//! federal ITC, `reduces_demand_charges=false`, electric-only CHP, CHP serving only some
-//! heating loads, renewable fuel, the steam turbine and absorption chillers, and CHP without a
-//! heating load.
+//! are not encoded, so a left-out one is refused by name, and so are left-out maintenance
+//! periods (placed on the calendar in `chp_unavailability`). Also refused by name: cost curves,
+//! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
+//! `reduces_demand_charges=false`, electric-only CHP, CHP serving only some heating loads,
+//! renewable fuel, the steam turbine and absorption chillers, capital cost bounds with CHP, and
+//! CHP without a heating load.
 
 use serde_json::{Map, Value};
 
 use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner, BOILER_FUEL_ESCALATION};
+use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
 use super::thermal_inputs::HeatingLoadKind;
 use super::Reader;
 
@@ -33,6 +35,8 @@ pub struct Chp {
     pub burner: FuelBurner,
     pub min_kw: f64,
     pub max_kw: f64,
+    /// Whether CHP is in maintenance (may not run) in each step.
+    pub unavailable: Vec<bool>,
     /// The smallest nonzero size (0: none); the size is 0 or at least this.
     pub min_allowable_kw: f64,
     /// $ per kW of size.
@@ -85,6 +89,12 @@ impl<'a> Reader<'a> {
             self.unsupported.push("CHP without a heating load (give SpaceHeatingLoad, DomesticHotWaterLoad or ProcessHeatLoad)".into());
         }
         self.refuse_unmodelled_chp_inputs(map);
+        let financial = self.section("Financial").unwrap_or(self.empty);
+        for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
+            if crate::optimizer::scenario::given(financial.get(field)) {
+                self.unsupported.push(format!("Financial.{field} with CHP (capital cost bounds on CHP)"));
+            }
+        }
         if self.numbers(map, "CHP", "installed_cost_per_kw").len() > 1 {
             self.unsupported.push("CHP.installed_cost_per_kw as a cost curve (tech_sizes_for_cost_curve)".into());
         }
@@ -99,7 +109,7 @@ impl<'a> Reader<'a> {
 
     /// Reads CHP (after `check_chp`, which names what is refused); None without the section or
     /// without a heating load read.
-    pub(super) fn read_chp(&mut self, has_heating: bool, steps_per_hour: usize) -> Option<Chp> {
+    pub(super) fn read_chp(&mut self, has_heating: bool, steps_per_hour: usize, year: i32) -> Option<Chp> {
         let map = self.section("CHP").filter(|_| has_heating)?;
         let s = "CHP";
         if !REQUIRED.into_iter().all(|f| crate::optimizer::scenario::given(map.get(f))) {
@@ -125,6 +135,8 @@ impl<'a> Reader<'a> {
             return None;
         }
         let burner = self.chp_burner(map, steps_per_hour)?;
+        let periods = self.unavailability_periods(map)?;
+        let unavailable = unavailable_hours(year, &periods).into_iter().flat_map(|u| std::iter::repeat_n(u, steps_per_hour)).collect();
         let supplementary_firing_efficiency = self.number(map, s, "supplementary_firing_efficiency");
         if supplementary_firing_efficiency <= 0.0 {
             self.invalid.push("CHP.supplementary_firing_efficiency must be positive.".into());
@@ -135,6 +147,7 @@ impl<'a> Reader<'a> {
             min_kw,
             max_kw,
             min_allowable_kw: self.number_or(map, s, "min_allowable_kw", 0.0),
+            unavailable,
             installed_cost_per_kw,
             om_cost_per_kw: self.number(map, s, "om_cost_per_kw"),
             om_cost_per_kwh: self.number_or(map, s, "om_cost_per_kwh", 0.0),
@@ -168,6 +181,25 @@ impl<'a> Reader<'a> {
         let financial = self.section("Financial").unwrap_or(self.empty);
         let fuel_escalation = self.filled_number(financial, "Financial", "chp_fuel_cost_escalation_rate_fraction", BOILER_FUEL_ESCALATION);
         Some(FuelBurner { efficiency: 1.0, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions })
+    }
+
+    /// The maintenance periods; each key a whole number (the service converts them to integers).
+    fn unavailability_periods(&mut self, map: &Map<String, Value>) -> Option<Vec<UnavailabilityPeriod>> {
+        let items = map.get("unavailability_periods").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let mut periods = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let whole = |key: &str| item.get(key).and_then(Value::as_f64).filter(|x| x.fract() == 0.0 && x.abs() < 1e9).map(|x| x as i64);
+            let keys = ["month", "start_week_of_month", "start_day_of_week", "start_hour", "duration_hours"].map(whole);
+            let [Some(month), Some(week), Some(day), Some(hour), Some(duration)] = keys else {
+                self.invalid.push(format!(
+                    "CHP.unavailability_periods[{index}] must give whole numbers for month, start_week_of_month, start_day_of_week, start_hour and duration_hours."
+                ));
+                return None;
+            };
+            let month = u32::try_from(month).unwrap_or(0);
+            periods.push(UnavailabilityPeriod { month, start_week_of_month: week, start_day_of_week: day, start_hour: hour, duration_hours: duration });
+        }
+        Some(periods)
     }
 
     /// Records every CHP input that changes the optimization but is not modelled.
@@ -211,9 +243,10 @@ impl<'a> Reader<'a> {
                 self.unsupported.push(format!("CHP.{field} (CHP incentives other than the federal ITC)"));
             }
         }
-        let periods = map.get("unavailability_periods").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-        if periods.iter().any(|p| p.get("duration_hours").and_then(Value::as_f64).is_some_and(|h| h > 0.0)) {
-            self.unsupported.push("CHP.unavailability_periods (CHP maintenance periods)".into());
+        if map.get("unavailability_periods").and_then(Value::as_array).is_none_or(Vec::is_empty) {
+            self.unsupported.push(
+                "CHP.unavailability_periods left out or empty (the service fills the prime mover's default maintenance periods: give them; one period of 0 hours for none)".into(),
+            );
         }
         if self.numbers(map, s, "unavailability_hourly").iter().any(|&u| u != 0.0) {
             self.unsupported.push("CHP.unavailability_hourly (CHP maintenance periods)".into());

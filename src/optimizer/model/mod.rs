@@ -35,6 +35,7 @@ use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
 pub mod chp_inputs;
+mod chp_unavailability;
 mod emissions_inputs;
 mod load_inputs;
 pub mod resilience_inputs;
@@ -579,7 +580,7 @@ impl<'a> Reader<'a> {
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
-        let chp = self.read_chp(heating.is_some(), steps_per_hour);
+        let chp = self.read_chp(heating.is_some(), steps_per_hour, load_year);
         if heating.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
             self.unsupported.push(
                 "emissions bounds or emissions costs in the objective with heating loads (the boilers' fuel emissions are not modelled)".into(),

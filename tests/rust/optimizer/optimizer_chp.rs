@@ -100,6 +100,11 @@ fn chp_supplementary_firing_and_standby_part_two_firing() {
     assert!(found.message().contains("CHP.reduces_demand_charges=false"), "{}", found.message());
 }
 
+/// One maintenance period of 0 hours: none (the service fills its defaults for a left-out list).
+fn no_maintenance() -> Value {
+    json!([{"month": 1, "start_week_of_month": 2, "start_day_of_week": 1, "start_hour": 1, "duration_hours": 0}])
+}
+
 /// A small site: flat 100 kW electric load, a heating load of `heat_mmbtu_per_hour` of fuel, a
 /// CHP that may be sized up to `max_kw`.
 fn small_scenario(heat_mmbtu_per_hour: Vec<f64>, chp: Value) -> Value {
@@ -122,7 +127,8 @@ fn chp_to_waste_heat_when_the_heating_load_is_small() {
     let chp = json!({
         "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": 100.0, "om_cost_per_kwh": 0.0, "max_kw": 100.0,
         "electric_efficiency_full_load": 0.35, "electric_efficiency_half_load": 0.32,
-        "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.47, "min_turn_down_fraction": 0.3
+        "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.47, "min_turn_down_fraction": 0.3,
+        "unavailability_periods": no_maintenance()
     });
     let (model, run, body) = solve(&small_scenario(vec![0.05; 8760], chp));
     let d = run.optimal.dispatch.chp.as_ref().expect("CHP dispatch");
@@ -146,7 +152,8 @@ fn chp_min_allowable_size_makes_the_size_zero_or_at_least_it() {
     let chp = json!({
         "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": 300.0, "om_cost_per_kwh": 0.0, "max_kw": 200.0, "min_allowable_kw": 120.0,
         "electric_efficiency_full_load": 0.35, "electric_efficiency_half_load": 0.33,
-        "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.47, "min_turn_down_fraction": 0.3
+        "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.47, "min_turn_down_fraction": 0.3,
+        "unavailability_periods": no_maintenance()
     });
     let (_, run, _) = solve(&small_scenario(vec![1.0; 8760], chp));
     let d = run.optimal.dispatch.chp.as_ref().expect("CHP dispatch");
@@ -160,12 +167,11 @@ fn unmodelled_chp_parts_are_refused_by_name() {
     let chp = json!({
         "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": [2300.0, 1800.0], "tech_sizes_for_cost_curve": [100.0, 300.0],
         "om_cost_per_kwh": 0.0, "max_kw": 100.0, "electric_efficiency_full_load": 0.35, "thermal_efficiency_full_load": 0.45,
-        "min_turn_down_fraction": 0.3, "can_net_meter": true, "can_supply_steam_turbine": true,
-        "unavailability_periods": [{"month": 1, "start_week_of_month": 2, "start_day_of_week": 1, "start_hour": 1, "duration_hours": 8}]
+        "min_turn_down_fraction": 0.3, "can_net_meter": true, "can_supply_steam_turbine": true
     });
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&small_scenario(vec![1.0; 8760], chp), &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["CHP.can_net_meter=true", "CHP.can_supply_steam_turbine=true", "CHP.unavailability_periods", "cost curve"] {
+    for needle in ["CHP.can_net_meter=true", "CHP.can_supply_steam_turbine=true", "CHP.unavailability_periods left out", "cost curve"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
     let defaults = small_scenario(vec![1.0; 8760], json!({"fuel_cost_per_mmbtu": 3.0, "prime_mover": "recip_engine"}));
@@ -184,10 +190,10 @@ impl Draws {
 }
 
 /// Over random CHP scenarios (varying heating load, costs, efficiencies, turndown, hourly O&M,
-/// hot storage): in every step the grid and the CHP serve the electric load, the boilers, the
+/// hot storage, a 100-hour maintenance period): in every step the grid and the CHP serve the electric load, the boilers, the
 /// CHP and the storage serve the heat load, the CHP's heat is its line when on (slope · output +
 /// intercept · size, plus firing), its fuel is the fuel line with its intercept, its
-/// output respects the turndown, and the outputs' lifecycle cost is the program's objective.
+/// output respects the turndown and is 0 in maintenance, and the outputs' lifecycle cost is the program's objective.
 #[test]
 fn balances_and_fuel_line_hold_in_every_step_of_random_chp_scenarios() {
     let mut draws = Draws(31);
@@ -200,7 +206,8 @@ fn balances_and_fuel_line_hold_in_every_step_of_random_chp_scenarios() {
             "max_kw": 150.0, "electric_efficiency_full_load": electric_full, "electric_efficiency_half_load": electric_full - 0.04 * draws.unit(),
             "thermal_efficiency_full_load": 0.4 + 0.1 * draws.unit(), "thermal_efficiency_half_load": 0.4 + 0.1 * draws.unit(),
             "min_turn_down_fraction": 0.5 * draws.unit(), "standby_rate_per_kw_per_month": 2.0 * draws.unit(),
-            "supplementary_firing_max_steam_ratio": if case == 2 { 2.0 } else { 1.0 }, "supplementary_firing_capital_cost_per_kw": 20.0
+            "supplementary_firing_max_steam_ratio": if case == 2 { 2.0 } else { 1.0 }, "supplementary_firing_capital_cost_per_kw": 20.0,
+            "unavailability_periods": [{"month": 3, "start_week_of_month": 2, "start_day_of_week": 3, "start_hour": 9, "duration_hours": 100}]
         });
         let mut scenario = small_scenario(heat, chp);
         if case == 0 {
@@ -231,6 +238,11 @@ fn balances_and_fuel_line_hold_in_every_step_of_random_chp_scenarios() {
             assert!(d.rated_kw[t] <= d.size_kw + 1e-6);
             assert!(on == 0.0 || d.rated_kw[t] >= chp.min_turn_down_fraction * d.size_kw - 1e-5, "case {case} step {t}: turndown");
             assert!(on == 1.0 || d.rated_kw[t] <= 1e-6);
+            // 2022: March 1 is a Tuesday, week 2 starts Monday March 7; Wednesday March 9, 08:00.
+            let march_9_8h = (31 + 28 + 8) * 24 + 8;
+            if (march_9_8h..march_9_8h + 100).contains(&t) {
+                assert!(d.rated_kw[t] == 0.0, "case {case} step {t}: output in maintenance");
+            }
         }
         let annual_fuel = number(&body, "CHP", "annual_fuel_consumption_mmbtu");
         assert!((annual_fuel - d.fuel_kw.iter().sum::<f64>() / KWH_PER_MMBTU).abs() <= 1e-3);
