@@ -6,6 +6,7 @@
 
 use super::finance::present_worth_factor;
 use super::model::{Model, Pollutant};
+use super::lp::chp::ChpDispatch;
 use super::lp::heating::HeatingDispatch;
 use super::run::bau_outage_served_steps;
 
@@ -55,6 +56,16 @@ pub fn boiler_pounds(model: &Model, dispatch: Option<&HeatingDispatch>) -> [f64;
         let new_lb = heating.boiler.as_ref().map_or(0.0, |b| new * b.burner.lb_per_thermal_kwh(p));
         existing * heating.existing_boiler.burner.lb_per_thermal_kwh(p) + new_lb
     })
+}
+
+/// Year-one pounds of each pollutant (`Pollutant` order) from the CHP's fuel, supplementary
+/// firing included: fuel kWh at its lb per MMBtu. Zero without CHP.
+pub fn chp_pounds(model: &Model, dispatch: Option<&ChpDispatch>) -> [f64; 4] {
+    let (Some(chp), Some(d)) = (&model.chp, dispatch) else {
+        return [0.0; 4];
+    };
+    let fuel_kwh = d.fuel_kw.iter().sum::<f64>() * model.step_hours();
+    Pollutant::ALL.map(|p| fuel_kwh * chp.burner.lb_per_thermal_kwh(p))
 }
 
 /// The business-as-usual CO2 (lb per year) from the grid and in total, computed before any

@@ -34,6 +34,7 @@ __all__ = [
     "SiteOutputs",
     "ExistingBoilerOutputs",
     "BoilerOutputs",
+    "CHPOutputs",
     "HeatingLoadOutputs",
     "HotThermalStorageOutputs",
     "ExistingChillerOutputs",
@@ -447,6 +448,41 @@ class BoilerOutputs(_BoilerOutputs):
     lifecycle_per_unit_prod_om_costs: float
 
 
+class CHPOutputs(Record):
+    """``outputs.CHP``: the combined heat and power system's size (kW electric) and supplementary
+    firing size, fuel burned (MMBtu a year), electricity (kW per time step, kWh a year) and heat
+    (MMBtu/h per time step, MMBtu a year) and where they went, fuel and standby costs ($) and its
+    initial capital cost. As the service writes them, ``thermal_production_series`` and
+    ``thermal_to_load_series`` count the supplementary firing's heat twice; the curtailed series
+    is heat wasted."""
+
+    __slots__ = ()
+    size_kw: float
+    size_supplemental_firing_kw: float
+    annual_fuel_consumption_mmbtu: float
+    annual_electric_production_kwh: float
+    annual_thermal_production_mmbtu: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    electric_production_series_kw: list[float]
+    electric_to_grid_series_kw: list[float]
+    electric_to_storage_series_kw: list[float]
+    electric_to_load_series_kw: list[float]
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_curtailed_series_mmbtu_per_hour: list[float]
+    thermal_to_steamturbine_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_process_heat_load_series_mmbtu_per_hour: list[float]
+    year_one_fuel_cost_before_tax: float
+    year_one_fuel_cost_after_tax: float
+    lifecycle_fuel_cost_after_tax: float
+    year_one_standby_cost_before_tax: float
+    year_one_standby_cost_after_tax: float
+    lifecycle_standby_cost_after_tax: float
+    initial_capital_costs: float
+
+
 class HotThermalStorageOutputs(Record):
     """``outputs.HotThermalStorage``: the hot-water tank's size (kWh of heat and gallons), state of
     charge and heat to load per time step (empty lists when nothing is built)."""
@@ -522,6 +558,7 @@ class Outputs(Record):
     HotThermalStorage: HotThermalStorageOutputs
     ExistingChiller: ExistingChillerOutputs
     CoolingLoad: CoolingLoadOutputs
+    CHP: CHPOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

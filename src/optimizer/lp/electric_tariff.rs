@@ -134,13 +134,17 @@ pub(super) fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, mode
 }
 
 /// A lower bound on each month's grid purchase (kWh): the load of its grid steps less the most
-/// the site could supply itself, every array and the generator at their largest sizes, and the
+/// the site could supply itself, every array, the generator and CHP at their largest sizes, and the
 /// storage emptied from full (its charging comes from these same sources or from the grid, a
 /// purchase). Negative when the site could cover the month.
 fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors) -> [f64; 12] {
     let dt = model.step_hours();
     let has_pv = !layout.pv_uses().is_empty();
     let generator_kw = model.generator.as_ref().map_or(0.0, |g| g.largest_kw(layout.generator_new.is_some()));
+    let chp_kw = match (&layout.chp, &model.chp) {
+        (Some(_), Some(chp)) => chp.max_kw,
+        _ => 0.0,
+    };
     let mut least = [0.0f64; 12];
     for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
         let pv_kw: f64 = if has_pv {
@@ -152,7 +156,7 @@ fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors)
             0.0
         };
         let generator = if layout.generator_load.get(t).copied().flatten().is_some() { generator_kw } else { 0.0 };
-        least[model.tariff.month_of_step[t] as usize] += dt * (model.load_kw[t] - pv_kw - generator);
+        least[model.tariff.month_of_step[t] as usize] += dt * (model.load_kw[t] - pv_kw - generator - chp_kw);
     }
     let stored = match (&model.storage, layout.discharge) {
         (Some(s), Some(_)) => s.max_kwh,

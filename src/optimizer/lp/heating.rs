@@ -1,7 +1,8 @@
 //! The heat balance, the boilers and the hot-water storage (REopt.jl
 //! `add_boiler_tech_constraints`, `add_heating_tech_constraints`, the hot part of
 //! `add_thermal_load_constraints` and `add_hot_thermal_storage_dispatch_constraints`): no waste
-//! heat (the service fixes it to zero for techs that make no electricity), no steam turbine.
+//! heat (the service fixes it to zero for techs that make no electricity), no steam turbine. CHP
+//! (`chp`) adds its heat to load to the balance and its heat to storage to the charges.
 //!
 //! Variables (thermal kW, ≥ 0): per step and boiler b (existing `eb`, new `nb`) its heat to load
 //! `L_bt` and to storage `S_bt`; the new boiler's size `nb_kw`; with storage its size `kwh`,
@@ -28,6 +29,7 @@
 //! case has the existing boiler only (no storage); the optimal case drops it when
 //! `retire_in_optimal` and a new boiler exists.
 
+use super::chp::ChpLayout;
 use super::{Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::finance::present_worth_factor;
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
@@ -43,6 +45,8 @@ pub struct HeatingLayout {
     pub new: Option<usize>,
     pub new_size: Option<usize>,
     pub storage: Option<StorageLayout>,
+    /// CHP's heat to load, first of a series (None without CHP in this case).
+    pub chp_to_load: Option<usize>,
 }
 
 /// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
@@ -69,6 +73,8 @@ pub struct HeatingDispatch {
     pub storage_kwh: f64,
     pub discharge_kw: Vec<f64>,
     pub soc_kwh: Vec<f64>,
+    /// CHP's heat to load (kW; zeros without CHP).
+    pub chp_to_load_kw: Vec<f64>,
 }
 
 impl HeatingDispatch {
@@ -98,8 +104,9 @@ pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
     case.bau || !(heating.existing_boiler.retire_in_optimal && heating.boiler.is_some())
 }
 
-/// Adds the heating variables and rows of a case; None without heating.
-pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> Option<HeatingLayout> {
+/// Adds the heating variables and rows of a case; None without heating. CHP's heat to load
+/// joins the heat balance and its heat to storage the storage's charges.
+pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case, chp: Option<&ChpLayout>) -> Option<HeatingLayout> {
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
     let storage = heating.hot_storage.as_ref().filter(|_| !case.bau);
@@ -133,27 +140,29 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         }
         (to_load, to_storage, size)
     });
-    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, (existing.and_then(|e| e.1), new.and_then(|n| n.1))));
+    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage)];
+    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges));
     for t in 0..steps {
-        let mut terms: Vec<(usize, f64)> = [existing.map(|e| e.0), new.map(|n| n.0)].into_iter().flatten().map(|start| (start + t, 1.0)).collect();
+        let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load)];
+        let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
         if let Some(s) = &storage {
             terms.push((s.discharge + t, 1.0));
         }
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
-    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage })
+    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage, chp_to_load: chp.map(|c| c.heat_to_load) })
 }
 
 /// The storage's size, discharge and state-of-charge variables and rows, given the boilers'
-/// heat-to-storage series.
+/// and the CHP's heat-to-storage series.
 fn add_hot_storage(
     lp: &mut LinearProgram,
     model: &Model,
     heating: &Heating,
     s: &HotStorage,
-    (existing_charge, new_charge): (Option<usize>, Option<usize>),
+    [existing_charge, new_charge, chp_charge]: [Option<usize>; 3],
 ) -> StorageLayout {
-    let charges: Vec<usize> = [existing_charge, new_charge].into_iter().flatten().collect();
+    let charges: Vec<usize> = [existing_charge, new_charge, chp_charge].into_iter().flatten().collect();
     let steps = model.steps();
     let dt = model.step_hours();
     let kwh = lp.variable(s.net_present_cost_per_kwh, s.min_kwh, s.max_kwh);
@@ -209,6 +218,7 @@ impl HeatingLayout {
             storage_kwh: storage.map_or(0.0, |s| clean(x[s.kwh])),
             discharge_kw: series(storage.map(|s| s.discharge)),
             soc_kwh: series(storage.map(|s| s.soc)),
+            chp_to_load_kw: series(self.chp_to_load),
         }
     }
 }

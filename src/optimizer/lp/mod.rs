@@ -80,11 +80,13 @@
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
 //! `capex` (capital cost bounds), `microgrid` (the outage microgrids), `emissions` (emissions
 //! costs in the objective, renewable-electricity and CO2-reduction bounds) and `heating` (the heat
-//! balance and the boilers, independent of the electric rows).
+//! balance and the boilers, independent of the electric rows) and `chp` (combined heat and power: its electricity joins the
+//! load balance and the electric storage, its heat the heat balance and the hot storage).
 
 use super::model::Model;
 
 mod capex;
+pub mod chp;
 mod cost_factors;
 mod electric_tariff;
 pub mod emissions;
@@ -183,8 +185,10 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         battery_reserve: None,
         microgrid: None,
         heating: None,
+        chp: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
+    layout.chp = chp::add_chp(&mut lp, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
@@ -202,13 +206,14 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    layout.heating = heating::add_heating(&mut lp, model, factors, case);
+    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref());
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 
-/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load.
+/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP to load.
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
-    let series = [layout.pv_load, layout.discharge].into_iter().flatten().map(move |start| (start + t, sign));
+    let chp = layout.chp.as_ref().map(|c| c.to_load);
+    let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
     series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign)))
 }

@@ -4,6 +4,7 @@
 //! the `Dispatch` (sizes and series per step) read back from a solution vector.
 
 use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
+use super::chp::{ChpDispatch, ChpLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::{load_target, CostFactors};
@@ -204,6 +205,8 @@ pub struct Layout {
     pub microgrid: Option<MicrogridLayout>,
     /// The heat balance and boilers (None without heating).
     pub heating: Option<HeatingLayout>,
+    /// Combined heat and power (None without it or in business as usual).
+    pub chp: Option<ChpLayout>,
 }
 
 /// Sizes and dispatch read from a solution vector (kW, kWh; series per step).
@@ -255,6 +258,7 @@ pub struct Dispatch {
     pub battery_reserve: Vec<f64>,
     pub microgrid: Option<MicrogridDispatch>,
     pub heating: Option<HeatingDispatch>,
+    pub chp: Option<ChpDispatch>,
 }
 
 impl Dispatch {
@@ -323,11 +327,16 @@ impl Layout {
         let generator_storage = sparse(&self.generator_storage);
         let generator_curtail = sparse(&self.generator_curtail);
         let load_target: Vec<f64> = (0..self.steps).map(|t| load_target(model, case, t)).collect();
+        let chp = match (&self.chp, &model.chp) {
+            (Some(layout), Some(inputs)) => Some(layout.dispatch(x, inputs, self.steps, tolerance)),
+            _ => None,
+        };
+        let chp_load = chp.as_ref().map_or(vec![0.0; self.steps], |c| c.to_load_kw.clone());
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
             let uses = pv_load[t] + pv_storage[t] + pv_nem[t] + pv_whl[t] + pv_exc[t];
             trim(uses - pv_production[t], &mut [&mut pv_exc[t], &mut pv_whl[t], &mut pv_nem[t], &mut pv_storage[t], &mut pv_load[t]]);
-            let supply = pv_load[t] + discharge[t] + generator_load[t];
+            let supply = pv_load[t] + discharge[t] + generator_load[t] + chp_load[t];
             trim(supply - load_target[t], &mut [&mut pv_load[t], &mut generator_load[t], &mut discharge[t]]);
             // The groups keep their parts of each trimmed bin.
             for (b, trimmed) in [pv_nem[t], pv_whl[t], pv_exc[t]].into_iter().enumerate() {
@@ -342,7 +351,7 @@ impl Layout {
             .map(|t| clean(pv_production[t] - pv_load[t] - pv_storage[t] - pv_nem[t] - pv_whl[t] - pv_exc[t]))
             .collect();
         let grid_load: Vec<f64> = (0..self.steps)
-            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t]) } else { 0.0 })
+            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t] - chp_load[t]) } else { 0.0 })
             .collect();
         let grid_storage = series(self.grid_storage);
         let generator_new_kw = scalar(self.generator_new);
@@ -402,6 +411,7 @@ impl Layout {
             battery_reserve: series(self.battery_reserve),
             microgrid,
             heating: self.heating.as_ref().map(|h| h.dispatch(x, self.steps, tolerance)),
+            chp,
         }
     }
 }

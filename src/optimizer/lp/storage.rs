@@ -47,6 +47,9 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
         if let Some(g) = layout.generator_storage.get(t).copied().flatten() {
             charge.push((g, dt * eta_c));
         }
+        if let Some(c) = layout.chp.as_ref().and_then(|c| c.to_storage) {
+            charge.push((c + t, dt * eta_c));
+        }
         let previous: (usize, f64) = match (t, soc_start) {
             (0, Some(start)) => (start, 1.0),
             (0, None) => (kwh, s.soc_init_fraction),
@@ -65,6 +68,7 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
         power.extend(layout.pv_storage.map(|p| (p + t, 1.0)));
         power.extend(layout.grid_storage.map(|g| (g + t, 1.0)));
         power.extend(layout.generator_storage.get(t).copied().flatten().map(|g| (g, 1.0)));
+        power.extend(layout.chp.as_ref().and_then(|c| c.to_storage).map(|c| (c + t, 1.0)));
         lp.row(&power, RowKind::LessOrEqual, 0.0);
         lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(kwh, s.soc_min_fraction), (soc + t, -1.0)], RowKind::LessOrEqual, 0.0);

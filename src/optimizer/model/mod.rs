@@ -35,6 +35,8 @@ use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
+pub mod chp_inputs;
+mod chp_unavailability;
 mod emissions_inputs;
 mod financial_inputs;
 pub mod sector_inputs;
@@ -53,7 +55,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 19] = [
+pub const SUPPORTED_SECTIONS: [&str; 20] = [
     "Meta",
     "Settings",
     "Site",
@@ -73,11 +75,11 @@ pub const SUPPORTED_SECTIONS: [&str; 19] = [
     "HotThermalStorage",
     "CoolingLoad",
     "ExistingChiller",
+    "CHP",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 10] = [
-    "CHP",
+pub const UNSUPPORTED_SECTIONS: [&str; 9] = [
     "HighTempThermalStorage",
     "ColdThermalStorage",
     "AbsorptionChiller",
@@ -201,6 +203,8 @@ pub struct Model {
     pub heating: Option<Heating>,
     /// The cooling load and the existing chiller serving it (None without a cooling load).
     pub cooling: Option<cooling_inputs::Cooling>,
+    /// Combined heat and power (None without the section).
+    pub chp: Option<chp_inputs::Chp>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -561,6 +565,7 @@ impl<'a> Reader<'a> {
         // part of the generator is named too.
         let generator = self.read_generator(off_grid, financial.analysis_years);
         let emissions = self.read_emissions(steps_per_hour, off_grid, generator.is_some(), settings.run_bau);
+        self.check_chp();
         let (load_year, base_load) = self.read_load(steps_per_hour)?;
         let steps = base_load.len();
         let annual_kwh = base_load.iter().sum::<f64>() / steps_per_hour as f64;
@@ -580,11 +585,15 @@ impl<'a> Reader<'a> {
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
+        let chp = self.read_chp(heating.is_some(), steps_per_hour, load_year);
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);
         }
         if heating.is_some() && financial.third_party_ownership {
             self.unsupported.push("Financial.third_party_ownership=true with heating loads (the boilers' third-party costs)".into());
+        }
+        if chp.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
+            self.unsupported.push("emissions bounds or emissions costs in the objective with CHP (the CHP's fuel emissions are not modelled)".into());
         }
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.
@@ -612,6 +621,7 @@ impl<'a> Reader<'a> {
             emissions,
             heating,
             cooling,
+            chp,
             financial,
             settings,
             capex_bounds,
@@ -679,10 +689,11 @@ mod tests {
         scenario["Wind"] = json!({"max_kw": 100});
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
+        scenario["SteamTurbine"] = json!({"max_kw": 100});
         scenario["CHP"] = json!({"max_kw": 100});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CHP (section)", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "CHP without a heating load", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

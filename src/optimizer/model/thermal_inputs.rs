@@ -354,7 +354,7 @@ impl Reader<'_> {
     }
 
     /// A fuel cost input ($/MMBtu: scalar, 12 monthly values or one per step) as $/kWh per step.
-    fn fuel_cost_per_kwh(&mut self, map: &Map<String, Value>, s: &'static str, steps_per_hour: usize) -> Option<Vec<f64>> {
+    pub(super) fn fuel_cost_per_kwh(&mut self, map: &Map<String, Value>, s: &'static str, steps_per_hour: usize) -> Option<Vec<f64>> {
         let given = self.numbers(map, s, "fuel_cost_per_mmbtu");
         let steps = HOURS_PER_YEAR * steps_per_hour;
         let per_mmbtu: Vec<f64> = match given.len() {
@@ -463,6 +463,12 @@ fn fuel_defaults(fuel_type: &str) -> FuelDefaults {
         _ => (0.0, [0.0; 4]),
     };
     FuelDefaults { renewable_fraction, lb_per_mmbtu }
+}
+
+/// The service's emissions of a fuel type, lb per MMBtu burned, in `Pollutant` order (CHP's
+/// fuel takes the same table).
+pub(super) fn fuel_emissions_lb_per_mmbtu(fuel_type: &str) -> [f64; 4] {
+    fuel_defaults(fuel_type).lb_per_mmbtu
 }
 
 /// The boilers' emissions factor fields, in `Pollutant` order.

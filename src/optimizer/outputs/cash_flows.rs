@@ -110,9 +110,10 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one).
+/// service computes its pro forma only beside one) or with CHP (whose fuel, O&M, standby and
+/// capital the cash flows here do not carry yet: left out rather than reported short).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let Some(bau) = bau else {
+    let Some(bau) = bau.filter(|_| model.chp.is_none()) else {
         return Map::new();
     };
     let financial = &model.financial;

@@ -8,7 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::CostBreakdown;
-use crate::optimizer::emissions::{boiler_pounds, TONNE_PER_LB};
+use crate::optimizer::emissions::{boiler_pounds, chp_pounds, TONNE_PER_LB};
 use crate::optimizer::model::Pollutant;
 use crate::optimizer::lp::emissions::lifecycle_emissions_cost;
 use crate::optimizer::lp::CostFactors;
@@ -26,12 +26,13 @@ pub struct YearOnePounds {
     /// From the grid, net of exports when `include_exported_elec_emissions_in_total` (None
     /// without the pollutant's series).
     pub grid: [Option<f64>; 4],
-    /// From fuel burned on site: the generator's and the boilers'.
+    /// From fuel burned on site: the generator's, the boilers' and the CHP's.
     pub fuel: [f64; 4],
 }
 
 /// Year-one pounds of every pollutant: Δ Σ_t ef_t·(purchase_t − [exports count]·export_t) from
-/// the grid, gallons · lb/gal from the generator, the boilers' heat at lb per thermal kWh.
+/// the grid, gallons · lb/gal from the generator, the boilers' heat at lb per thermal kWh, the
+/// CHP's fuel at lb per kWh of fuel.
 pub fn year_one_pounds(model: &Model, solution: &CaseSolution, fuel_gal: f64) -> YearOnePounds {
     let d = &solution.dispatch;
     let net = if model.emissions.include_exported_elec_emissions_in_total { 1.0 } else { 0.0 };
@@ -40,7 +41,9 @@ pub fn year_one_pounds(model: &Model, solution: &CaseSolution, fuel_gal: f64) ->
         Some((0..model.steps()).map(|t| series[t] * (d.grid_purchase(t) - net * d.pv_export(t))).sum::<f64>() * model.step_hours())
     });
     let boilers = boiler_pounds(model, d.heating.as_ref());
-    let fuel = Pollutant::ALL.map(|p| model.generator.as_ref().map_or(0.0, |g| fuel_gal * g.emissions_lb_per_gal.of(p)) + boilers[p.index()]);
+    let chp = chp_pounds(model, d.chp.as_ref());
+    let generator = |p: Pollutant| model.generator.as_ref().map_or(0.0, |g| fuel_gal * g.emissions_lb_per_gal.of(p));
+    let fuel = Pollutant::ALL.map(|p| generator(p) + boilers[p.index()] + chp[p.index()]);
     YearOnePounds { grid, fuel }
 }
 
@@ -98,7 +101,7 @@ pub fn utility_outputs(model: &Model, factors: &CostFactors, optimal: Solved, ba
     fields
 }
 
-/// `Site` emissions totals, fuel burn (the generator's and the boilers') and the CO2
+/// `Site` emissions totals, fuel burn (the generator's, the boilers' and the CHP's) and the CO2
 /// reduction, with their `_bau` twins.
 pub fn site_outputs(model: &Model, factors: &CostFactors, optimal: Solved, bau: Option<Solved>) -> Map<String, Value> {
     let years = f64::from(model.financial.analysis_years);

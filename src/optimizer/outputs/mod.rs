@@ -17,6 +17,7 @@ use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
 
 pub mod cash_flows;
+pub mod chp;
 pub mod cooling;
 pub mod emissions;
 pub mod monthly_bills;
@@ -70,6 +71,8 @@ pub struct CostBreakdown {
     pub offgrid_other_capital_costs_after_depreciation: f64,
     /// The boilers' fuel, capital and O&M (zero without heating).
     pub heating: thermal::HeatingCosts,
+    /// CHP's capital, fuel, O&M and standby (zero without CHP).
+    pub chp: chp::ChpCosts,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     /// Lifecycle CO2 cost and NOx, SO2, PM2.5 costs ($ present value; None without the factors
@@ -88,6 +91,7 @@ impl CostBreakdown {
             + self.generator_capital
             + self.heating.boiler_capital
             + self.heating.storage_capital
+            + self.chp.capital
             + self.storage_capital
             + self.microgrid_upgrade_costs.iter().sum::<f64>()
             + self.offgrid_other_capital_costs_after_depreciation
@@ -209,7 +213,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let offgrid_capital = factors.offgrid_other_capital_after_depreciation;
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
     let heating = thermal::heating_costs(model, factors, solution);
-    let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax + heating.boiler_om_before_tax;
+    let chp = chp::chp_costs(model, factors, solution);
+    let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax + heating.boiler_om_before_tax + chp.om_before_tax;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
     let pounds = emissions::year_one_pounds(model, solution, generator.fuel_gal);
     let (climate, health) = emissions::emissions_costs(model, factors, &pounds);
@@ -223,6 +228,9 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + heating.boiler_capital
         + heating.storage_capital
         + heating.lifecycle_fuel_after_tax()
+        + chp.capital
+        + chp.lifecycle_fuel_after_tax
+        + chp.lifecycle_standby_after_tax
         + storage_capital
         + om_after_tax
         + lifecycle_elecbill_after_tax
@@ -245,7 +253,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_min_charge_adder,
         year_one_coincident_peak_cost,
         year_one_export_benefit,
-        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial + heating.boiler_capital + heating.storage_initial,
+        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial + heating.boiler_capital + heating.storage_initial + chp.initial,
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,
@@ -258,6 +266,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_fuel_cost: generator.year_one_fuel_cost,
         lifecycle_fuel_cost_after_tax: generator.lifecycle_fuel_cost_after_tax,
         heating,
+        chp,
         expected_outage_cost: outages.expected_outage_cost,
         max_outage_cost_per_outage_duration: outages.max_per_duration,
         microgrid_upgrade_costs: outages.upgrades,
@@ -473,6 +482,9 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let bau_heating = bau.as_ref().map(|(s, c)| (*s, &c.heating));
     thermal::insert_heating_outputs(&mut outputs, model, &run.factors, (&run.optimal, &optimal.heating), bau_heating);
     cooling::insert_cooling_outputs(&mut outputs, model, run.bau.is_some());
+    if let Some(section) = chp::chp_outputs(model, &run.factors, &run.optimal, &optimal.chp) {
+        outputs.insert("CHP".into(), section);
+    }
     Value::Object(outputs)
 }
 
@@ -518,7 +530,7 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "npv": bau.map(|b| money(b.lcc - optimal.lcc)),
         "lifecycle_capital_costs_plus_om_after_tax": money(optimal.lifecycle_capital_costs() + optimal.om_after_tax),
         "lifecycle_capital_costs": money(optimal.lifecycle_capital_costs()),
-        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital),
+        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital + optimal.chp.capital),
         "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),
         // The owner's view: the capital without the third-party factor (the service's formulas).
@@ -539,9 +551,9 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "lifecycle_elecbill_after_tax_bau": bau.map(|b| money(b.lifecycle_elecbill_after_tax)),
         "lifecycle_production_incentive_after_tax": money(optimal.production_incentive_after_tax),
         "lifecycle_production_incentive_after_tax_bau": bau.map(|b| money(b.production_incentive_after_tax)),
-        "lifecycle_fuel_costs_after_tax": money(optimal.lifecycle_fuel_cost_after_tax + optimal.heating.lifecycle_fuel_after_tax()),
+        "lifecycle_fuel_costs_after_tax": money(optimal.lifecycle_fuel_cost_after_tax + optimal.heating.lifecycle_fuel_after_tax() + optimal.chp.lifecycle_fuel_after_tax),
         "lifecycle_fuel_costs_after_tax_bau": bau.map(|b| money(b.lifecycle_fuel_cost_after_tax + b.heating.lifecycle_fuel_after_tax())),
-        "lifecycle_chp_standby_cost_after_tax": 0.0,
+        "lifecycle_chp_standby_cost_after_tax": money(optimal.chp.lifecycle_standby_after_tax),
         "lifecycle_outage_cost": money(optimal.expected_outage_cost),
         "lifecycle_outage_cost_bau": bau.map(|b| money(b.expected_outage_cost)),
         "lifecycle_MG_upgrade_and_fuel_cost": money(optimal.microgrid_upgrade_and_fuel_cost()),

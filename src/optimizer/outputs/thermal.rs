@@ -9,8 +9,8 @@
 //! among the heating loads (`thermal_to_dhw_load`, `storage_to_space_heating_load` etc.) is the
 //! service's split only up to the degenerate choices of its program (every boiler serves every
 //! load here): the storage's discharge goes to the loads it serves by their shares of the step,
-//! and each boiler's heat to load covers the rest of every load by its share of the boilers'
-//! heat to load. Every load's balance holds.
+//! and each boiler's (and CHP's) heat to load covers the rest of every load by its share of the
+//! producers' heat to load. Every load's balance holds.
 
 use serde_json::{Map, Value};
 
@@ -84,15 +84,15 @@ fn storage_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind
     if heating.storage_serves(kind) && servable > 0.0 { d.discharge_kw[t] * load_kw / servable } else { 0.0 }
 }
 
-/// One boiler's heat to one load kind (MMBtu/h per step): its share of the boilers' heat to load
-/// times what the storage leaves of that load.
-fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, to_load_kw: &[f64]) -> Vec<f64> {
+/// One producer's heat to one load kind (MMBtu/h per step): its share of the producers' (boilers'
+/// and CHP's) heat to load times what the storage leaves of that load.
+pub fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, to_load_kw: &[f64]) -> Vec<f64> {
     let load = heating.load_kw(kind, to_load_kw.len());
     (0..to_load_kw.len())
         .map(|t| {
-            let boilers = d.existing_kw[t] + d.new_kw[t];
+            let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t];
             let left = load[t] - storage_to_kind(heating, d, kind, t, load[t]);
-            if boilers > 0.0 { to_load_kw[t] * left / boilers / KWH_PER_MMBTU } else { 0.0 }
+            if producers > 0.0 { to_load_kw[t] * left / producers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()
 }
@@ -105,7 +105,7 @@ struct BoilerFlows<'a> {
     fuel: &'a FuelItems,
 }
 
-const LOAD_KEYS: [(&str, HeatingLoadKind); 3] = [
+pub const LOAD_KEYS: [(&str, HeatingLoadKind); 3] = [
     ("dhw_load", HeatingLoadKind::DomesticHotWater),
     ("space_heating_load", HeatingLoadKind::SpaceHeating),
     ("process_heat_load", HeatingLoadKind::ProcessHeat),

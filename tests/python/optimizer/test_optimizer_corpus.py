@@ -201,31 +201,34 @@ MAY_TIME_OUT_SECONDS = 60
 
 #: Heating loads are modelled (boilers, hot-water storage), but a reference building's heating
 #: profile needs the service's data; the existing chiller's cooling is modelled, but absorption
-#: chillers, cold storage, CHP, GHP, heat pumps and the other thermal sections are out of scope and
+#: chillers, cold storage, GHP, heat pumps and the other thermal sections are out of scope and
 #: named by section.
 HOSPITAL_HEATING = "SpaceHeatingLoad.doe_reference_name=Hospital (reference heating profiles"
+#: CHP is modelled with its cost and performance inputs given; the service's defaults by prime
+#: mover and size class are not encoded, and each input left out is named.
+CHP_DEFAULTS = "left out (the service's defaults by prime_mover and size class are not modelled"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
     "REopt_API__all_inputs_test.json": "HighTempThermalStorage (section)",
     "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
     "REopt_API__central_plant_ghp.json": "GHP (section)",
-    "REopt_API__chp_defaults_post.json": "CHP (section)",
+    "REopt_API__chp_defaults_post.json": CHP_DEFAULTS,
     "REopt_API__existing_boiler.json": HOSPITAL_HEATING,
     "REopt_API__hybrid_ghp.json": "GHP (section)",
-    "REopt_API__outage.json": "CHP (section)",
+    "REopt_API__outage.json": "CHP without a heating load",
     "REopt_API__sector_defaults_post.json": HOSPITAL_HEATING,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
-    "REopt_API__test_thermal_in_results.json": "CHP (section)",
-    "REopt_API__validator_post.json": "CHP (section)",
-    "REopt.jl__after_tax_payback.json": "CHP (section)",
-    "REopt.jl__chp_unavailability_outage.json": "CHP (section)",
+    "REopt_API__test_thermal_in_results.json": "CoolingLoad (section)",
+    "REopt_API__validator_post.json": "CHP without a heating load",
+    "REopt.jl__after_tax_payback.json": CHP_DEFAULTS,
+    "REopt.jl__chp_unavailability_outage.json": "CoolingLoad (section)",
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__flatloads.json": "DomesticHotWaterLoad.doe_reference_name=FlatLoad_8_5 (reference heating profiles",
     "REopt.jl__ghp_inputs.json": "GHP (section)",
-    "REopt.jl__heat_cool_energy_balance_inputs.json": "CHP (section)",
-    "REopt.jl__re_emissions_with_thermal.json": "CHP (section)",
+    "REopt.jl__heat_cool_energy_balance_inputs.json": "CoolingLoad (section)",
+    "REopt.jl__re_emissions_with_thermal.json": "CoolingLoad (section)",
     "REopt.jl__thermal_storage.json": "AbsorptionChiller (section)",
 }
 

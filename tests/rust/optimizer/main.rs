@@ -5,6 +5,7 @@
 mod support;
 
 mod optimizer_anchors;
+mod optimizer_chp;
 mod optimizer_cooling;
 mod optimizer_core;
 mod optimizer_emissions;

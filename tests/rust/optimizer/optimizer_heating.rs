@@ -84,7 +84,7 @@ fn reference_heating_profiles_and_unmodelled_sections_are_refused_by_name() {
     scenario["CHP"] = json!({"max_kw": 100.0});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["SpaceHeatingLoad.doe_reference_name=Hospital", "fuel_loads_mmbtu_per_hour", "CHP (section)"] {
+    for needle in ["SpaceHeatingLoad.doe_reference_name=Hospital", "fuel_loads_mmbtu_per_hour", "CHP.installed_cost_per_kw"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
 }

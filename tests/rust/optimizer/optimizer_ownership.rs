@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use sunflux::optimizer::in_process::solve_scenario;
 use sunflux::optimizer::proforma::npv;
 use sunflux::optimizer::SolveControl;
-use crate::support::{number};
+use crate::support;
 
 const YEARS: i32 = 25;
 const PV_COST_PER_KW: f64 = 1000.0;
@@ -55,6 +55,11 @@ fn financial(third_party: bool, offtaker: (f64, f64), owner: (f64, f64)) -> Valu
 
 fn solve(scenario: &Value) -> Value {
     solve_scenario(scenario, &SolveControl::default()).expect("optimal")
+}
+
+/// `outputs[section][field]` of a whole results body.
+fn number(body: &Value, section: &str, field: &str) -> f64 {
+    support::number(&body["outputs"], section, field)
 }
 
 fn list(body: &Value, field: &str) -> Vec<f64> {

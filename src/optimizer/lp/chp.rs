@@ -1,0 +1,248 @@
+//! Combined heat and power (REopt.jl `src/constraints/chp_constraints.jl` and the CHP terms of
+//! `thermal_tech_constraints.jl` and `reopt.jl`): its size, its rated output per step with the
+//! on/off binary, the fuel and heat lines with their intercepts, supplementary firing, hourly
+//! O&M, and where its electricity (load, electric storage) and heat (load, hot storage, waste)
+//! go. The electric and heat balances take the to-load and to-storage columns made here.
+//!
+//! Variables per step t: rated output `p_t` (kW), `on_t` ∈ {0,1}; with a nonzero intercept the
+//! fuel intercept `yf_t` and heat intercept `yh_t`; with supplementary firing its heat `sf_t`;
+//! with hourly O&M `oh_t`; electricity to load `el_t` and to storage `es_t`; heat to load
+//! `hl_t`, to storage `hs_t` and to waste `hw_t`. Once: size `kw`, supplementary firing size
+//! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
+//!
+//! ```text
+//! Maintenance: p_t = 0 in the steps of `unavailability_periods`
+//! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw;  with min_allowable_kw (m_a) and a binary
+//!              built: m_a·built ≤ kw ≤ M·built (REopt.jl's one-segment CHP cost curve)
+//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t)
+//! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − M·(1 − on_t)
+//! Heat:        hl_t + hs_t + hw_t = a_h·p_t + yh_t + sf_t
+//!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
+//! Firing:      sf_t ≤ (r − 1)·(a_h·sf_kw + yh_t);  sf_t ≤ (r − 1)·(a_h·H + yh_t)
+//! Electricity: el_t + es_t = p_t
+//! Hourly O&M:  c·kw − c·M·(1 − on_t) ≤ oh_t ≤ min(c·kw, c·M·on_t)
+//! ```
+//!
+//! (a, b) are the slope and intercept of the service's part-load lines (`part_load_line`); H is
+//! the largest heating load, the service's bound on the firing when its solver (HiGHS) has no
+//! indicator constraints. Objective ($ present value): fuel at pwf_fuel·(1 − τ_o)·$/kWh of fuel,
+//! O&M per kWh and per hour at pwf_om·(1 − τ_w), the size at its net present cost after MACRS
+//! and ITC plus fixed O&M and standby charges (12·rate·pwf_e·(1 − τ_o)), the firing size at its
+//! capital cost, and electricity to load earning the energy it saves.
+
+use super::heating::fuel_present_worth;
+use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
+use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, TaxTreatment};
+use crate::optimizer::model::chp_inputs::Chp;
+use crate::optimizer::model::Model;
+
+/// Intercepts smaller than this are none (the service's threshold).
+const NO_INTERCEPT: f64 = 1.0e-7;
+
+/// Where the CHP's quantities live in the LP.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChpLayout {
+    pub size: usize,
+    pub supplementary_size: Option<usize>,
+    /// First column of each series (per step).
+    pub rated: usize,
+    pub on: usize,
+    pub fuel_intercept: Option<usize>,
+    pub heat_intercept: Option<usize>,
+    pub supplementary: Option<usize>,
+    pub to_load: usize,
+    pub to_storage: Option<usize>,
+    pub heat_to_load: usize,
+    pub heat_to_storage: Option<usize>,
+    pub heat_to_waste: usize,
+}
+
+/// The CHP's dispatch in a solution (kW per step; sizes kW).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChpDispatch {
+    pub size_kw: f64,
+    pub supplementary_size_kw: f64,
+    pub rated_kw: Vec<f64>,
+    pub on: Vec<f64>,
+    pub to_load_kw: Vec<f64>,
+    pub to_storage_kw: Vec<f64>,
+    /// Fuel burned per step (kW of fuel).
+    pub fuel_kw: Vec<f64>,
+    /// Heat made by supplementary firing (kW thermal).
+    pub supplementary_kw: Vec<f64>,
+    pub heat_to_load_kw: Vec<f64>,
+    pub heat_to_storage_kw: Vec<f64>,
+    pub heat_to_waste_kw: Vec<f64>,
+}
+
+impl ChpDispatch {
+    /// Heat made per step (to load, storage and waste).
+    pub fn heat_kw(&self, t: usize) -> f64 {
+        self.heat_to_load_kw[t] + self.heat_to_storage_kw[t] + self.heat_to_waste_kw[t]
+    }
+}
+
+/// $ present value per kW of CHP size: capital after MACRS and ITC (the service's single-piece
+/// cost curve), fixed O&M and standby charges.
+pub fn size_cost_per_kw(model: &Model, factors: &CostFactors, chp: &Chp) -> f64 {
+    net_present_capital_per_kw(model, chp) + factors.om_factor() * chp.om_cost_per_kw + standby_cost_per_kw(factors, chp)
+}
+
+/// Net present capital cost per kW after MACRS and the federal ITC.
+pub fn net_present_capital_per_kw(model: &Model, chp: &Chp) -> f64 {
+    let f = &model.financial;
+    let tax = TaxTreatment {
+        owner_discount_rate: f.owner_discount_rate_fraction,
+        owner_tax_rate: f.owner_tax_rate_fraction,
+        itc_fraction: chp.federal_itc_fraction,
+        macrs_option_years: chp.macrs_option_years,
+        macrs_bonus_fraction: chp.macrs_bonus_fraction,
+        macrs_itc_reduction: chp.macrs_itc_reduction,
+        bonus_without_macrs: false,
+    };
+    effective_cost(cost_curve_itc_basis(chp.installed_cost_per_kw, chp.federal_itc_fraction, 0.0), None, &tax, 0.0)
+}
+
+/// Lifecycle standby charges per kW of size, after tax.
+pub fn standby_cost_per_kw(factors: &CostFactors, chp: &Chp) -> f64 {
+    factors.utility_factor() * 12.0 * chp.standby_rate_per_kw_per_month
+}
+
+/// `count` binaries in a row; returns the first.
+fn binaries(lp: &mut LinearProgram, count: usize) -> usize {
+    let start = lp.series(count, |_| 0.0);
+    for j in start..start + count {
+        lp.upper[j] = 1.0;
+        lp.integer[j] = true;
+    }
+    start
+}
+
+/// Adds the CHP's variables and rows in the optimal case; None without CHP or in business as usual.
+pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> Option<ChpLayout> {
+    let chp = model.chp.as_ref().filter(|_| !case.bau)?;
+    let heating = model.heating.as_ref()?;
+    let steps = model.steps();
+    let dt = model.step_hours();
+    let big = chp.max_kw;
+    let fuel_per_kwh = |t: usize| fuel_present_worth(model, &chp.burner) * factors.offtaker_after_tax * dt * chp.burner.fuel_cost_per_kwh[t];
+    let size = lp.variable(size_cost_per_kw(model, factors, chp), chp.min_kw, chp.max_kw);
+    let om_per_kwh = factors.om_factor() * dt * chp.om_cost_per_kwh;
+    let rated = lp.series(steps, |t| chp.fuel_slope * fuel_per_kwh(t) + om_per_kwh);
+    let on = binaries(lp, steps);
+    let fuel_intercept = (chp.fuel_intercept.abs() > NO_INTERCEPT).then(|| lp.series(steps, fuel_per_kwh));
+    let heat_intercept = (chp.thermal_intercept.abs() > NO_INTERCEPT).then(|| lp.series(steps, |_| 0.0));
+    let firing = chp.has_supplementary_firing();
+    let supplementary_size = firing.then(|| lp.variable(chp.supplementary_firing_capital_cost_per_kw, 0.0, f64::INFINITY));
+    let supplementary = firing.then(|| lp.series(steps, |t| fuel_per_kwh(t) / chp.supplementary_firing_efficiency));
+    let electric_storage = model.storage.is_some() && case.storage;
+    let to_load = lp.series(steps, |t| -energy_value(model, factors, t));
+    let to_storage = electric_storage.then(|| lp.series(steps, |_| 0.0));
+    let hot_storage = heating.hot_storage.is_some();
+    let heat_to_load = lp.series(steps, |_| 0.0);
+    let heat_to_storage = hot_storage.then(|| lp.series(steps, |_| 0.0));
+    let heat_to_waste = lp.series(steps, |_| 0.0);
+    let largest_heating_kw = (0..steps).map(|t| heating.total_kw(t)).fold(0.0, f64::max);
+    for t in 0..steps {
+        let (p, b) = (rated + t, on + t);
+        if chp.unavailable[t] {
+            // The service's production factor of 0: no output (its on binary stays free).
+            lp.upper[p] = 0.0;
+        }
+        lp.row(&[(p, 1.0), (size, -1.0)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(p, 1.0), (b, -big)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);
+        if let Some(yf) = fuel_intercept {
+            // b_f·kw + M·on − yf ≤ M
+            lp.row(&[(size, chp.fuel_intercept), (b, big), (yf + t, -1.0)], RowKind::LessOrEqual, big);
+            if chp.fuel_intercept < 0.0 {
+                lp.lower[yf + t] = f64::NEG_INFINITY;
+                // The fuel burned is never negative: −(yf + a_f·p + sf/η_sf) ≤ 0.
+                let mut fuel = vec![(yf + t, -1.0), (p, -chp.fuel_slope)];
+                fuel.extend(supplementary.map(|s| (s + t, -1.0 / chp.supplementary_firing_efficiency)));
+                lp.row(&fuel, RowKind::LessOrEqual, 0.0);
+            }
+        }
+        let bh = chp.thermal_intercept;
+        if let Some(yh) = heat_intercept {
+            lp.lower[yh + t] = f64::NEG_INFINITY;
+            lp.row(&[(yh + t, 1.0), (size, -bh)], RowKind::LessOrEqual, 0.0);
+            lp.row(&[(yh + t, 1.0), (b, -bh * big)], RowKind::LessOrEqual, 0.0);
+            lp.row(&[(size, bh), (b, bh * big), (yh + t, -1.0)], RowKind::LessOrEqual, bh * big);
+        }
+        let mut heat = vec![(heat_to_load + t, 1.0), (heat_to_waste + t, 1.0), (p, -chp.thermal_slope)];
+        heat.extend(heat_to_storage.map(|s| (s + t, 1.0)));
+        heat.extend(heat_intercept.map(|yh| (yh + t, -1.0)));
+        heat.extend(supplementary.map(|s| (s + t, -1.0)));
+        lp.row(&heat, RowKind::Equal, 0.0);
+        if let (Some(s), Some(s_kw)) = (supplementary, supplementary_size) {
+            let ratio = chp.supplementary_firing_max_steam_ratio - 1.0;
+            let mut by_size = vec![(s + t, 1.0), (s_kw, -ratio * chp.thermal_slope)];
+            by_size.extend(heat_intercept.map(|yh| (yh + t, -ratio)));
+            lp.row(&by_size, RowKind::LessOrEqual, 0.0);
+            let mut by_load = vec![(s + t, 1.0)];
+            by_load.extend(heat_intercept.map(|yh| (yh + t, -ratio)));
+            lp.row(&by_load, RowKind::LessOrEqual, ratio * chp.thermal_slope * largest_heating_kw);
+        }
+        let mut electricity = vec![(to_load + t, 1.0), (p, -1.0)];
+        electricity.extend(to_storage.map(|s| (s + t, 1.0)));
+        lp.row(&electricity, RowKind::Equal, 0.0);
+    }
+    if chp.min_allowable_kw > 0.0 {
+        // The service's one-segment cost curve with a binary: the size is 0 or in
+        // [min_allowable_kw, max_kw].
+        let built = lp.binary(0.0);
+        lp.row(&[(size, 1.0), (built, -chp.max_kw)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(built, chp.min_allowable_kw), (size, -1.0)], RowKind::LessOrEqual, 0.0);
+    }
+    if chp.om_cost_per_hr_per_kw_rated > NO_INTERCEPT {
+        add_hourly_om(lp, model, factors, chp, size, on);
+    }
+    Some(ChpLayout { size, supplementary_size, rated, on, fuel_intercept, heat_intercept, supplementary, to_load, to_storage, heat_to_load, heat_to_storage, heat_to_waste })
+}
+
+/// The O&M per hour on per kW of size (the service's `dvOMByHourBySizeCHP`).
+fn add_hourly_om(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, chp: &Chp, size: usize, on: usize) {
+    let c = chp.om_cost_per_hr_per_kw_rated;
+    let big = chp.max_kw * c;
+    let hourly = lp.series(model.steps(), |_| factors.om_factor() * model.step_hours());
+    for t in 0..model.steps() {
+        lp.row(&[(size, c), (on + t, big), (hourly + t, -1.0)], RowKind::LessOrEqual, big);
+        lp.row(&[(hourly + t, 1.0), (size, -c)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(hourly + t, 1.0), (on + t, -big)], RowKind::LessOrEqual, 0.0);
+    }
+}
+
+impl ChpLayout {
+    /// Reads the CHP's dispatch; values at or below `tolerance` become 0.
+    pub fn dispatch(&self, x: &[f64], chp: &Chp, steps: usize, tolerance: f64) -> ChpDispatch {
+        let clean = |v: f64| if v <= tolerance { 0.0 } else { v };
+        let series = |start: Option<usize>| -> Vec<f64> {
+            match start {
+                Some(s) => x[s..s + steps].iter().map(|&v| clean(v)).collect(),
+                None => vec![0.0; steps],
+            }
+        };
+        let rated_kw = series(Some(self.rated));
+        let supplementary_kw = series(self.supplementary);
+        let fuel_kw = (0..steps)
+            .map(|t| {
+                let intercept = self.fuel_intercept.map_or(0.0, |yf| x[yf + t]);
+                clean(intercept + chp.fuel_slope * rated_kw[t] + supplementary_kw[t] / chp.supplementary_firing_efficiency)
+            })
+            .collect();
+        ChpDispatch {
+            size_kw: clean(x[self.size]),
+            supplementary_size_kw: self.supplementary_size.map_or(0.0, |j| clean(x[j])),
+            on: x[self.on..self.on + steps].iter().map(|v| v.round()).collect(),
+            rated_kw,
+            to_load_kw: series(Some(self.to_load)),
+            to_storage_kw: series(self.to_storage),
+            fuel_kw,
+            supplementary_kw,
+            heat_to_load_kw: series(Some(self.heat_to_load)),
+            heat_to_storage_kw: series(self.heat_to_storage),
+            heat_to_waste_kw: series(Some(self.heat_to_waste)),
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! The CHP section read into typed inputs: size bounds, costs, the full- and half-load
+//! efficiencies (from which the fuel and heat lines per kW follow), turndown, fuel, supplementary
+//! firing, standby charges and the tax treatment of its capital cost (REopt.jl `src/core/chp.jl`).
+//!
+//! The inputs the service fills from its prime-mover table (`installed_cost_per_kw`,
+//! `om_cost_per_kwh`, the full-load efficiencies, `min_turn_down_fraction`, `max_kw`) must be
+//! given here: the table and the rule choosing prime mover and size class from the heating load
+//! are not encoded, so a left-out one is refused by name, and so are left-out maintenance
+//! periods (placed on the calendar in `chp_unavailability`). Also refused by name: cost curves,
+//! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
+//! `reduces_demand_charges=false`, electric-only CHP, CHP serving only some heating loads,
+//! renewable fuel, the steam turbine and absorption chillers, capital cost bounds with CHP, and
+//! CHP without a heating load.
+
+use serde_json::{Map, Value};
+
+use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner};
+use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
+use super::thermal_inputs::HeatingLoadKind;
+use super::{Pollutant, Reader};
+
+/// The inputs the service fills from its prime-mover table, required here.
+const REQUIRED: [&str; 6] =
+    ["installed_cost_per_kw", "om_cost_per_kwh", "electric_efficiency_full_load", "thermal_efficiency_full_load", "min_turn_down_fraction", "max_kw"];
+
+/// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
+const MACRS_OPTION_YEARS: u32 = 5;
+const MACRS_BONUS_FRACTION: f64 = 1.0;
+const FEDERAL_ITC_FRACTION: f64 = 0.0;
+
+/// A combined heat and power system the optimizer may size (kW are electric, rated).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Chp {
+    /// Fuel (efficiency 1: fuel per kWh is given by the lines below), cost and emissions.
+    pub burner: FuelBurner,
+    pub min_kw: f64,
+    pub max_kw: f64,
+    /// Whether CHP is in maintenance (may not run) in each step.
+    pub unavailable: Vec<bool>,
+    /// The smallest nonzero size (0: none); the size is 0 or at least this.
+    pub min_allowable_kw: f64,
+    /// $ per kW of size.
+    pub installed_cost_per_kw: f64,
+    /// $ per kW-year, $ per kWh produced, $ per hour on per kW of size.
+    pub om_cost_per_kw: f64,
+    pub om_cost_per_kwh: f64,
+    pub om_cost_per_hr_per_kw_rated: f64,
+    /// Fuel kW per kW of output (slope) and per kW of size when on (intercept).
+    pub fuel_slope: f64,
+    pub fuel_intercept: f64,
+    /// Thermal kW per kW of output (slope) and per kW of size when on (intercept).
+    pub thermal_slope: f64,
+    pub thermal_intercept: f64,
+    pub min_turn_down_fraction: f64,
+    /// Supplementary firing: the most fired heat over unfired heat, its efficiency and its $ per kW.
+    pub supplementary_firing_max_steam_ratio: f64,
+    pub supplementary_firing_efficiency: f64,
+    pub supplementary_firing_capital_cost_per_kw: f64,
+    /// $ per kW of size per month charged by the utility.
+    pub standby_rate_per_kw_per_month: f64,
+    pub macrs_option_years: u32,
+    pub macrs_bonus_fraction: f64,
+    pub macrs_itc_reduction: f64,
+    pub federal_itc_fraction: f64,
+}
+
+/// A line through (½, at_half/2) and (1, at_full) per kW of size, as the service draws the fuel
+/// and heat of a part-loaded CHP: `(slope, intercept)` with `value = slope·output + intercept·size`.
+pub fn part_load_line(at_full: f64, at_half: f64) -> (f64, f64) {
+    let half = 0.5 * at_half;
+    let slope = (at_full - half) / 0.5;
+    (slope, at_full - slope)
+}
+
+impl Chp {
+    /// Whether supplementary firing can add heat.
+    pub fn has_supplementary_firing(&self) -> bool {
+        self.supplementary_firing_max_steam_ratio > 1.0
+    }
+}
+
+impl<'a> Reader<'a> {
+    /// Records every part of CHP that is not modelled. Called before the load, whose failure ends
+    /// the reading, so that they are all named.
+    pub(super) fn check_chp(&mut self) {
+        let Some(map) = self.section("CHP") else { return };
+        let heating_given = HeatingLoadKind::ALL.iter().any(|kind| self.section(kind.section()).is_some());
+        if !heating_given {
+            self.unsupported.push("CHP without a heating load (give SpaceHeatingLoad, DomesticHotWaterLoad or ProcessHeatLoad)".into());
+        }
+        self.refuse_unmodelled_chp_inputs(map);
+        let financial = self.section("Financial").unwrap_or(self.empty);
+        for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
+            if crate::optimizer::scenario::given(financial.get(field)) {
+                self.unsupported.push(format!("Financial.{field} with CHP (capital cost bounds on CHP)"));
+            }
+        }
+        if self.numbers(map, "CHP", "installed_cost_per_kw").len() > 1 {
+            self.unsupported.push("CHP.installed_cost_per_kw as a cost curve (tech_sizes_for_cost_curve)".into());
+        }
+        let missing: Vec<&str> = REQUIRED.into_iter().filter(|f| !crate::optimizer::scenario::given(map.get(*f))).collect();
+        if !missing.is_empty() {
+            self.unsupported.push(format!(
+                "CHP.{} left out (the service's defaults by prime_mover and size class are not modelled: give them)",
+                missing.join(", CHP.")
+            ));
+        }
+    }
+
+    /// Reads CHP (after `check_chp`, which names what is refused); None without the section or
+    /// without a heating load read.
+    pub(super) fn read_chp(&mut self, has_heating: bool, steps_per_hour: usize, year: i32) -> Option<Chp> {
+        let map = self.section("CHP").filter(|_| has_heating)?;
+        let s = "CHP";
+        if !REQUIRED.into_iter().all(|f| crate::optimizer::scenario::given(map.get(f))) {
+            return None;
+        }
+        // A cost curve is refused in `check_chp`.
+        let [installed_cost_per_kw] = self.numbers(map, s, "installed_cost_per_kw")[..] else { return None };
+        // Given (checked above): the schema has no default for these.
+        let electric_full = self.number_or(map, s, "electric_efficiency_full_load", 0.0);
+        let thermal_full = self.number_or(map, s, "thermal_efficiency_full_load", 0.0);
+        let electric_half = self.number_or(map, s, "electric_efficiency_half_load", electric_full);
+        let thermal_half = self.number_or(map, s, "thermal_efficiency_half_load", thermal_full);
+        if electric_full <= 0.0 || electric_half <= 0.0 {
+            self.invalid.push("CHP.electric_efficiency_full_load and electric_efficiency_half_load must be positive.".into());
+            return None;
+        }
+        let (fuel_slope, fuel_intercept) = part_load_line(1.0 / electric_full, 1.0 / electric_half);
+        let (thermal_slope, thermal_intercept) = part_load_line(thermal_full / electric_full, thermal_half / electric_half);
+        let min_kw = self.number(map, s, "min_kw");
+        let max_kw = self.number_or(map, s, "max_kw", 0.0);
+        if min_kw > max_kw {
+            self.invalid.push("CHP.min_kw must not exceed CHP.max_kw.".into());
+            return None;
+        }
+        let burner = self.chp_burner(map, steps_per_hour)?;
+        let periods = self.unavailability_periods(map)?;
+        let unavailable = unavailable_hours(year, &periods).into_iter().flat_map(|u| std::iter::repeat_n(u, steps_per_hour)).collect();
+        let supplementary_firing_efficiency = self.number(map, s, "supplementary_firing_efficiency");
+        if supplementary_firing_efficiency <= 0.0 {
+            self.invalid.push("CHP.supplementary_firing_efficiency must be positive.".into());
+            return None;
+        }
+        Some(Chp {
+            burner,
+            min_kw,
+            max_kw,
+            min_allowable_kw: self.number_or(map, s, "min_allowable_kw", 0.0),
+            unavailable,
+            installed_cost_per_kw,
+            om_cost_per_kw: self.number(map, s, "om_cost_per_kw"),
+            om_cost_per_kwh: self.number_or(map, s, "om_cost_per_kwh", 0.0),
+            om_cost_per_hr_per_kw_rated: self.number(map, s, "om_cost_per_hr_per_kw_rated"),
+            fuel_slope,
+            fuel_intercept,
+            thermal_slope,
+            thermal_intercept,
+            min_turn_down_fraction: self.number_or(map, s, "min_turn_down_fraction", 0.0),
+            supplementary_firing_max_steam_ratio: self.number(map, s, "supplementary_firing_max_steam_ratio"),
+            supplementary_firing_efficiency,
+            supplementary_firing_capital_cost_per_kw: self.number(map, s, "supplementary_firing_capital_cost_per_kw"),
+            standby_rate_per_kw_per_month: self.number(map, s, "standby_rate_per_kw_per_month"),
+            macrs_option_years: self.filled_count(map, s, "macrs_option_years", MACRS_OPTION_YEARS),
+            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", MACRS_BONUS_FRACTION),
+            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
+            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", FEDERAL_ITC_FRACTION),
+        })
+    }
+
+    /// The CHP's fuel: cost per kWh of fuel per step, escalation, emissions of its fuel type.
+    fn chp_burner(&mut self, map: &Map<String, Value>, steps_per_hour: usize) -> Option<FuelBurner> {
+        let s = "CHP";
+        let fuel_cost_per_kwh = self.fuel_cost_per_kwh(map, s, steps_per_hour)?;
+        let fuel_type = map.get("fuel_type").and_then(Value::as_str).unwrap_or("natural_gas");
+        let defaults = fuel_emissions_lb_per_mmbtu(fuel_type);
+        let emissions = Pollutant::ALL.map(|gas| {
+            let field = format!("emissions_factor_lb_{}_per_mmbtu", gas.name());
+            self.number_in(map, s, &field).unwrap_or(defaults[gas.index()])
+        });
+        let financial = self.section("Financial").unwrap_or(self.empty);
+        let fuel_escalation = self.filled_number(financial, "Financial", "chp_fuel_cost_escalation_rate_fraction", self.sector.boiler_fuel_escalation);
+        // A renewable CHP fuel is refused by name (its share would go uncounted), so the share is 0.
+        Some(FuelBurner { efficiency: 1.0, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions, renewable_fraction: 0.0 })
+    }
+
+    /// The maintenance periods; each key a whole number (the service converts them to integers).
+    fn unavailability_periods(&mut self, map: &Map<String, Value>) -> Option<Vec<UnavailabilityPeriod>> {
+        let items = map.get("unavailability_periods").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        let mut periods = Vec::with_capacity(items.len());
+        for (index, item) in items.iter().enumerate() {
+            let whole = |key: &str| item.get(key).and_then(Value::as_f64).filter(|x| x.fract() == 0.0 && x.abs() < 1e9).map(|x| x as i64);
+            let keys = ["month", "start_week_of_month", "start_day_of_week", "start_hour", "duration_hours"].map(whole);
+            let [Some(month), Some(week), Some(day), Some(hour), Some(duration)] = keys else {
+                self.invalid.push(format!(
+                    "CHP.unavailability_periods[{index}] must give whole numbers for month, start_week_of_month, start_day_of_week, start_hour and duration_hours."
+                ));
+                return None;
+            };
+            let month = u32::try_from(month).unwrap_or(0);
+            periods.push(UnavailabilityPeriod { month, start_week_of_month: week, start_day_of_week: day, start_hour: hour, duration_hours: duration });
+        }
+        Some(periods)
+    }
+
+    /// Records every CHP input that changes the optimization but is not modelled.
+    fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
+        let s = "CHP";
+        let flags: [(&str, bool, &str); 11] = [
+            ("can_supply_steam_turbine", true, "the steam turbine"),
+            ("serve_absorption_chiller_only", true, "absorption chillers"),
+            ("is_electric_only", true, "electric-only CHP"),
+            ("can_serve_dhw", false, "CHP serving only some heating loads"),
+            ("can_serve_space_heating", false, "CHP serving only some heating loads"),
+            ("can_serve_process_heat", false, "CHP serving only some heating loads"),
+            ("can_net_meter", true, "CHP exports"),
+            ("can_wholesale", true, "CHP exports"),
+            ("can_export_beyond_nem_limit", true, "CHP exports"),
+            ("can_curtail", true, "CHP curtailment"),
+            ("reduces_demand_charges", false, "CHP left out of the demand peaks"),
+        ];
+        for (field, refused, what) in flags {
+            let default = !refused;
+            if self.flag_or(map, s, field, default) == refused {
+                self.unsupported.push(format!("CHP.{field}={refused} ({what})"));
+            }
+        }
+        let renewable_fuel = map.get("fuel_type").and_then(Value::as_str) == Some("landfill_bio_gas");
+        if renewable_fuel || self.number_in(map, s, "fuel_renewable_energy_fraction").is_some_and(|f| f > 0.0) {
+            self.unsupported.push("CHP renewable fuel (landfill_bio_gas or fuel_renewable_energy_fraction > 0: its renewable share is not counted)".into());
+        }
+        if self.number_in(map, s, "existing_kw").is_some_and(|kw| kw > 0.0) {
+            self.unsupported.push("CHP.existing_kw (existing CHP)".into());
+        }
+        for field in [
+            "federal_rebate_per_kw",
+            "state_ibi_fraction",
+            "state_rebate_per_kw",
+            "utility_ibi_fraction",
+            "utility_rebate_per_kw",
+            "production_incentive_per_kwh",
+        ] {
+            if self.number_in(map, s, field).is_some_and(|x| x != 0.0) {
+                self.unsupported.push(format!("CHP.{field} (CHP incentives other than the federal ITC)"));
+            }
+        }
+        if map.get("unavailability_periods").and_then(Value::as_array).is_none_or(Vec::is_empty) {
+            self.unsupported.push(
+                "CHP.unavailability_periods left out or empty (the service fills the prime mover's default maintenance periods: give them; one period of 0 hours for none)".into(),
+            );
+        }
+        if self.numbers(map, s, "unavailability_hourly").iter().any(|&u| u != 0.0) {
+            self.unsupported.push("CHP.unavailability_hourly (CHP maintenance periods)".into());
+        }
+        if crate::optimizer::scenario::given(map.get("production_factor_series")) {
+            self.unsupported.push("CHP.production_factor_series (a CHP output profile)".into());
+        }
+        if self.number_in(map, s, "ramp_rate_fraction_per_hour").is_some_and(|r| r < 1.0) {
+            self.unsupported.push("CHP.ramp_rate_fraction_per_hour (CHP ramp limits)".into());
+        }
+        for field in ["follow_electrical_load", "follow_heating_load"] {
+            if self.flag_or(map, s, field, false) {
+                self.unsupported.push(format!("CHP.{field}=true (load-following CHP)"));
+            }
+        }
+    }
+}
