@@ -385,9 +385,9 @@ class GeneratorOutputs(Record):
 class SiteOutputs(_EmissionsOutputs):
     """``outputs.Site``: emissions of the grid purchases and the fuel burned on site (tonnes) and
     the CO2 reduction from the business-as-usual case (a fraction; only beside one). Fuel burned
-    on site is the generator's and the boilers'. The local engine leaves the totals None when a
-    grid factor series is not given. Other fields (renewable electricity and energy) are read as
-    before, typed ``Any``."""
+    on site is the generator's, the boilers' and the CHP's. The local engine leaves the totals
+    None when a grid factor series is not given. Other fields (renewable electricity and energy)
+    are read as before, typed ``Any``."""
 
     __slots__ = ()
     annual_emissions_from_fuelburn_tonnes_CO2: float | None
