@@ -30,8 +30,7 @@
 //! and ITC plus fixed O&M and standby charges (12·rate·pwf_e·(1 − τ_o)), the firing size at its
 //! capital cost, and electricity to load earning the energy it saves.
 
-use super::heating::fuel_present_worth;
-use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
+use super::{energy_value, fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, TaxTreatment};
 use crate::optimizer::model::chp_inputs::Chp;
 use crate::optimizer::model::Model;

@@ -16,6 +16,7 @@ use crate::optimizer::finance::{
 };
 use crate::optimizer::emissions::{self, EmissionsPwf};
 use crate::optimizer::model::resilience_inputs::Generator;
+use crate::optimizer::model::thermal_inputs::FuelBurner;
 use crate::optimizer::model::{ArrayKind, Financial, Model, Pv, Storage};
 
 /// Present-worth factors and per-unit present costs of one model.
@@ -312,6 +313,12 @@ fn storage_costs(model: &Model, s: &Storage) -> StorageCosts {
 /// depreciation), fixed terms of the lifecycle cost.
 pub(super) fn offgrid_constant_costs(model: &Model, factors: &CostFactors) -> f64 {
     model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.offgrid_annual_factor() + factors.offgrid_other_capital_after_depreciation)
+}
+
+/// Present-worth factors of a burner's fuel: Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y.
+pub fn fuel_present_worth(model: &Model, burner: &FuelBurner) -> f64 {
+    let f = &model.financial;
+    finance::present_worth_factor(f.analysis_years, burner.fuel_escalation, f.offtaker_discount_rate_fraction)
 }
 
 #[cfg(test)]

@@ -30,8 +30,7 @@
 //! `retire_in_optimal` and a new boiler exists.
 
 use super::chp::ChpLayout;
-use super::{Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::finance::present_worth_factor;
+use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
 use crate::optimizer::model::HotStorage;
 use crate::optimizer::model::Model;
@@ -86,12 +85,6 @@ impl HeatingDispatch {
     pub fn new_production(&self) -> Vec<f64> {
         self.new_kw.iter().zip(&self.new_to_storage_kw).map(|(a, b)| a + b).collect()
     }
-}
-
-/// Present-worth factors of a burner's fuel: Σ_{y=1..N} ((1+e_fuel)/(1+d_o))^y.
-pub fn fuel_present_worth(model: &Model, burner: &FuelBurner) -> f64 {
-    let f = &model.financial;
-    present_worth_factor(f.analysis_years, burner.fuel_escalation, f.offtaker_discount_rate_fraction)
 }
 
 /// $ (year one, before tax) of fuel per thermal kW produced in step t.

@@ -101,7 +101,7 @@ mod pv;
 mod storage;
 
 use capex::add_capex_bounds;
-pub use cost_factors::{CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};
+pub use cost_factors::{fuel_present_worth, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};
 use cost_factors::offgrid_constant_costs;
 use electric_tariff::{add_demand, add_energy_tiers, add_lookback, add_min_charge, add_net_metering_cap};
 pub use electric_tariff::NO_TIER_LIMIT;

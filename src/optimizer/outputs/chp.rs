@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 use super::thermal::{to_load_kind, LOAD_KEYS};
 use super::{money, round6, series};
 use crate::optimizer::lp::chp::{net_present_capital_per_kw, standby_cost_per_kw};
-use crate::optimizer::lp::heating::fuel_present_worth;
+use crate::optimizer::lp::fuel_present_worth;
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::{Model, KWH_PER_MMBTU};
 use crate::optimizer::run::CaseSolution;

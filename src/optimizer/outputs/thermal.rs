@@ -15,7 +15,8 @@
 use serde_json::{Map, Value};
 
 use super::{money, round6, series};
-use crate::optimizer::lp::heating::{fuel_present_worth, year_one_fuel_cost_per_kw, HeatingDispatch};
+use crate::optimizer::lp::fuel_present_worth;
+use crate::optimizer::lp::heating::{year_one_fuel_cost_per_kw, HeatingDispatch};
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
 use crate::optimizer::emissions::TONNE_PER_LB;
