@@ -2,8 +2,7 @@
 through `client.optimizer.run` against `LocalService`, and by the previous release's Clarabel
 path (its own `LocalService`, in a second interpreter named by ``SUNFLUX_BENCH_PREVIOUS_PYTHON``,
 a venv where the wheel of the commit before the engine is installed); then `solve_many` of 20
-variants on 2 threads; then the hourly PV + storage year with and without a production-based
-incentive (issue #29).
+variants on 2 threads.
 
 Every scenario carries its PV production (a clear-sky-like arc made here), so the three contenders
 solve the same program: the embedded service would otherwise compute production on its synthetic
@@ -199,33 +198,6 @@ def corpus_section() -> str:
     )
 
 
-def with_production_incentive(document: dict[str, Any]) -> dict[str, Any]:
-    """The scenario with a PV production incentive of 5 ¢/kWh for 10 years, paid only up to
-    300 kW (below PV's 1,000 kW limit, so the service's eligibility binary is in the program)."""
-    document = json.loads(json.dumps(document))
-    document["PV"].update({"production_incentive_per_kwh": 0.05, "production_incentive_years": 10, "production_incentive_max_kw": 300})
-    return document
-
-
-def production_incentive_section() -> str:
-    """One hourly PV + storage year solved in process with and without the incentive."""
-    plain = pv_storage(1)
-    rows = []
-    for label, document in (("without incentive", plain), ("with production incentive (binary)", with_production_incentive(plain))):
-        seconds, result = _measure(lambda: solve(document))
-        financial = result.raw["outputs"]["Financial"]
-        rows.append(
-            f"| {label} | {seconds:.2f} | {result.raw['outputs']['PV']['size_kw']:.1f} | "
-            f"{financial['lifecycle_production_incentive_after_tax']:,.0f} | {financial['lcc']:,.0f} |"
-        )
-    return (
-        "### Production-based incentive\n\n"
-        "The hourly PV + storage year above solved by `solve()` without and with a PV production incentive "
-        "(5 ¢/kWh for 10 years up to 300 kW: one eligibility binary, the service's formulation). One run each.\n\n"
-        "| case | solve() s | PV kW | lifecycle incentive $ | lcc $ |\n|---|---|---|---|---|\n" + "\n".join(rows)
-    )
-
-
 def run() -> str:
     cases = {
         "PV + storage, 1 step/h": pv_storage(1),
@@ -286,6 +258,6 @@ def run() -> str:
         f"{many_seconds:.1f} s, {VARIANTS / many_seconds:.2f} scenarios/s, against {1 / sequential:.2f} scenarios/s "
         f"for `solve` one after another ({sequential:.2f} s each, first 4); the first 4 results identical: {same}. "
         f"`summaries` of the 20: {table.height} rows × {table.width} columns, PV from "
-        f"{table['PV.size_kw'].min():.1f} to {table['PV.size_kw'].max():.1f} kW.\n\n" + production_incentive_section() + "\n\n"
+        f"{table['PV.size_kw'].min():.1f} to {table['PV.size_kw'].max():.1f} kW.\n\n"
         + corpus_section()
     )
