@@ -8,7 +8,7 @@
 use serde_json::{json, Value};
 use sunflux::optimizer::model::KWH_PER_MMBTU;
 use sunflux::optimizer::{from_scenario, ScenarioError};
-use crate::support::{isapprox, number, series, solve};
+use crate::support::{Draws, isapprox, number, series, solve};
 
 /// `test/scenarios/chp_supplementary_firing.json` as the testset changes it: flat 800 kW electric
 /// load (2022), 6 MMBtu/h of fuel each for hot water and space heating, the CHP fixed at 800 kW
@@ -159,16 +159,6 @@ fn unmodelled_chp_parts_are_refused_by_name() {
     let defaults = small_scenario(vec![1.0; 8760], json!({"fuel_cost_per_mmbtu": 3.0, "prime_mover": "recip_engine"}));
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&defaults, &[]) else { panic!("must be unsupported") };
     assert!(found.message().contains("CHP.installed_cost_per_kw"), "{}", found.message());
-}
-
-/// A fixed-seed generator (64-bit linear congruential, Knuth's constants) for scenarios.
-struct Draws(u64);
-
-impl Draws {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Over random CHP scenarios (varying heating load, costs, efficiencies, turndown, hourly O&M,

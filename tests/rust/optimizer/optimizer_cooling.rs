@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 use sunflux::optimizer::model::cooling_inputs::KWH_THERMAL_PER_TONHOUR;
 use sunflux::optimizer::{from_scenario, ScenarioError};
-use crate::support::{number, series, solve};
+use crate::support::{Draws, number, series, solve};
 
 /// An electric load that swings between 20 % and 100 % of its peak over the day.
 fn daily_load(peak_kw: f64) -> Vec<f64> {
@@ -159,16 +159,6 @@ fn cooling_electricity_above_the_electric_load_is_invalid() {
     scenario["ExistingChiller"] = json!({"cop": 3.0});
     let Err(ScenarioError::Invalid(messages)) = from_scenario(&scenario, &[]) else { panic!("must be invalid") };
     assert!(messages.join(" ").contains("Cooling electric consumption cannot be more than the total electric load"));
-}
-
-/// A fixed-seed generator (64-bit linear congruential, Knuth's constants) for scenarios.
-struct Draws(u64);
-
-impl Draws {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Over random cooling scenarios with PV and a battery: in every step of both cases the chiller's

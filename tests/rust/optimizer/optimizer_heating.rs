@@ -7,7 +7,7 @@
 use serde_json::{json, Value};
 use sunflux::optimizer::model::KWH_PER_MMBTU;
 use sunflux::optimizer::{from_scenario, ScenarioError};
-use crate::support::{number, series, solve};
+use crate::support::{Draws, number, series, solve};
 
 fn electric() -> Value {
     json!({
@@ -94,16 +94,6 @@ fn a_heating_load_needs_the_existing_boiler() {
     let mut scenario = electric();
     scenario["DomesticHotWaterLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![1.0; 8760]});
     assert!(matches!(from_scenario(&scenario, &[]), Err(ScenarioError::Invalid(_))));
-}
-
-/// A fixed-seed generator (64-bit linear congruential, Knuth's constants) for scenarios.
-struct Draws(u64);
-
-impl Draws {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Over random heating scenarios: every step's production meets the load exactly, no boiler

@@ -12,7 +12,7 @@
 use serde_json::{json, Value};
 use sunflux::optimizer::emissions::TONNE_PER_LB;
 use sunflux::optimizer::{from_scenario, ScenarioError};
-use crate::support::{isapprox, number, solve};
+use crate::support::{Draws, isapprox, number, solve};
 
 /// The service's natural-gas emissions, lb per MMBtu (restated in the testset).
 const NATURAL_GAS: [(&str, f64); 4] = [("CO2", 117.03), ("NOx", 0.09139), ("SO2", 0.000578592), ("PM25", 0.007328833)];
@@ -176,16 +176,6 @@ fn health_costs_of_boiler_fuel() {
     let lcc = number(&body, "Financial", "lcc");
     let lp = run.optimal.lp_lifecycle_cost();
     assert!(isapprox(lcc, lp, 1e-6, 0.02), "lcc {lcc} vs program {lp}");
-}
-
-/// A fixed-seed generator (64-bit linear congruential, Knuth's constants) for scenarios.
-struct Draws(u64);
-
-impl Draws {
-    fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
-    }
 }
 
 /// Over random heating scenarios (fuel types, efficiencies, hot storage, a CO2 price in the

@@ -1,6 +1,7 @@
 //! What the optimizer's test modules share: solving a scenario to its results body, reading
 //! numbers and series out of that body, Julia's `isapprox` (the tolerances the anchors cite are
-//! Julia's), and the daytime production shape most tests put under PV.
+//! Julia's), the daytime production shape most tests put under PV, and the fixed-seed draws of
+//! the random-scenario tests.
 
 use serde_json::Value;
 use sunflux::optimizer::{from_scenario, optimize, outputs, Model, Optimized, SolveControl};
@@ -44,4 +45,16 @@ pub fn daytime_production(peak: f64) -> Vec<f64> {
             if (6.0..18.0).contains(&h) { peak * ((h - 6.0) / 12.0 * std::f64::consts::PI).sin() } else { 0.0 }
         })
         .collect()
+}
+
+/// A fixed-seed generator (64-bit linear congruential, Knuth's constants) for random scenarios
+/// that are the same in every run.
+pub struct Draws(pub u64);
+
+impl Draws {
+    /// The next draw, uniform in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
