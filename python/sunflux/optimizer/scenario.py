@@ -204,7 +204,8 @@ class Scenario(ScenarioSections):
     def with_pv(self, *arrays: PV, **fields: Any) -> Scenario:
         """A copy with PV set: ``with_pv(max_kw=100)``, ``with_pv(PV(...))`` or several arrays.
 
-        Several arrays make PV a list (give each a distinct ``name``). Replaces any PV already set.
+        Arrays replace any PV already set; several make PV a list (give each a distinct
+        ``name``). Fields update the one array already set (its other fields kept) or make one.
 
         Parameters
         ----------
@@ -222,14 +223,17 @@ class Scenario(ScenarioSections):
         Raises
         ------
         TypeError
-            Both arrays and fields are given, or a field is not a PV field.
+            Both arrays and fields are given, a field is not a PV field, or fields are given
+            while PV holds several arrays.
         """
         if arrays and fields:
             raise TypeError("give PV objects or PV fields, not both")
-        scenario = self.copy()
         if not arrays:
-            scenario._set("PV", PV(**fields))
-        elif len(arrays) == 1:
+            if isinstance(self._values.get("PV"), list):
+                raise TypeError("PV holds several arrays: give PV objects, or set the fields on one array")
+            return self._with(PV, None, fields)
+        scenario = self.copy()
+        if len(arrays) == 1:
             scenario._set("PV", arrays[0].copy())
         else:
             scenario._set("PV", [array.copy() for array in arrays])
@@ -243,8 +247,10 @@ class Scenario(ScenarioSections):
         storage : ElectricStorage, optional
             The section (copied), positional only.
         **fields
-            ElectricStorage fields when no section is given, e.g. ``max_kw`` (kW of power),
-            ``max_kwh`` (kWh of energy), ``soc_min_fraction`` (0 to 1); see `ElectricStorage`.
+            ElectricStorage fields to set in the section already there (its other fields are
+            kept; the section is made when absent), when no section is given, e.g. ``max_kw``
+            (kW of power), ``max_kwh`` (kWh of energy), ``soc_min_fraction`` (0 to 1); see
+            `ElectricStorage`.
 
         Returns
         -------
@@ -266,8 +272,9 @@ class Scenario(ScenarioSections):
         tariff : ElectricTariff, optional
             The section (copied), positional only.
         **fields
-            ElectricTariff fields when no section is given, e.g. ``urdb_label`` or
-            ``blended_annual_energy_rate`` ($/kWh); see `ElectricTariff`.
+            ElectricTariff fields to set in the section already there (its other fields are
+            kept; the section is made when absent), when no section is given, e.g.
+            ``urdb_label`` or ``blended_annual_energy_rate`` ($/kWh); see `ElectricTariff`.
 
         Returns
         -------
@@ -289,8 +296,10 @@ class Scenario(ScenarioSections):
         load : ElectricLoad, optional
             The section (copied), positional only.
         **fields
-            ElectricLoad fields when no section is given, e.g. ``loads_kw`` (kW, one value per
-            time step), ``annual_kwh`` (kWh) with ``doe_reference_name``; see `ElectricLoad`.
+            ElectricLoad fields to set in the section already there (its other fields are kept;
+            the section is made when absent), when no section is given, e.g. ``loads_kw`` (kW,
+            one value per time step), ``annual_kwh`` (kWh) with ``doe_reference_name``; see
+            `ElectricLoad`.
 
         Returns
         -------
@@ -312,8 +321,9 @@ class Scenario(ScenarioSections):
         settings : Settings, optional
             The section (copied), positional only.
         **fields
-            Settings fields when no section is given, e.g. ``time_steps_per_hour`` (1, 2 or 4)
-            or ``timeout_seconds`` (s); see `Settings`.
+            Settings fields to set in the section already there (its other fields are kept; the
+            section is made when absent), when no section is given, e.g. ``time_steps_per_hour``
+            (1, 2 or 4) or ``timeout_seconds`` (s); see `Settings`.
 
         Returns
         -------
@@ -332,9 +342,15 @@ class Scenario(ScenarioSections):
     ) -> Scenario:
         if section is not None and fields:
             raise TypeError(f"give a {section_class.__name__} or its fields, not both")
-        if section is None:
-            section = section_class(**fields)
-        return self.with_section(section)
+        if section is not None:
+            return self.with_section(section)
+        given = section_class(**fields)
+        current = self._values.get(section_class._key)
+        updated = current.copy() if isinstance(current, section_class) else section_class()
+        updated._values.update(given._values)
+        scenario = self.copy()
+        scenario._set(section_class._key, updated)
+        return scenario
 
     # ---------------------------------------------------------------- validation
 

@@ -159,6 +159,30 @@ def test_with_methods_return_new_scenarios() -> None:
     with pytest.raises(TypeError):
         first.with_storage(ElectricStorage(), max_kw=1)
 
+def test_fields_update_the_section_and_objects_replace_it() -> None:
+    """``with_settings(timeout_seconds=60)`` on an off-grid scenario keeps ``off_grid_flag``: fields
+    update the section already set; a section object replaces it whole."""
+    off_grid = Scenario(settings=Settings(off_grid_flag=True, time_steps_per_hour=1))
+    limited = off_grid.with_settings(timeout_seconds=60)
+    assert limited.settings == Settings(off_grid_flag=True, time_steps_per_hour=1, timeout_seconds=60)
+    assert off_grid.settings == Settings(off_grid_flag=True, time_steps_per_hour=1)
+    assert off_grid.with_settings(Settings(timeout_seconds=60)).settings == Settings(timeout_seconds=60)
+    assert Scenario().with_settings(timeout_seconds=60).settings == Settings(timeout_seconds=60)
+
+    sized = example()
+    assert isinstance(sized.pv, PV)
+    retilted = sized.with_pv(tilt=30)
+    assert isinstance(retilted.pv, PV)
+    assert (retilted.pv.max_kw, retilted.pv.array_type, retilted.pv.tilt) == (500, 0, 30)
+    assert sized.with_load(annual_kwh=2_000_000).electric_load.doe_reference_name == sized.electric_load.doe_reference_name
+    several = sized.with_pv(PV(name="east", azimuth=90), PV(name="west", azimuth=270))
+    with pytest.raises(TypeError, match="several arrays"):
+        several.with_pv(tilt=30)
+    with pytest.raises(TypeError, match="tlt"):
+        sized.with_settings(tlt=3)
+    assert sized.with_storage(max_kwh=10).to_dict()["ElectricStorage"] == {"max_kw": 200, "max_kwh": 10}
+
+
 
 def test_plain_attribute_setting() -> None:
     scenario = Scenario()

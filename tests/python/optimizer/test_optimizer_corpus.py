@@ -254,8 +254,8 @@ def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_
         assert result.optimal and result.outputs.Financial.lcc > 0
         assert_outage_physics(result.raw)
     elif entry["file"] in MAY_TIME_OUT:
-        limited = resolved.to_dict()
-        limited.setdefault("Settings", {})["timeout_seconds"] = MAY_TIME_OUT_SECONDS
+        limited = resolved.with_settings(timeout_seconds=MAY_TIME_OUT_SECONDS)
+        assert limited.to_dict()["Settings"] == {**resolved.to_dict().get("Settings", {}), "timeout_seconds": MAY_TIME_OUT_SECONDS}
         try:
             result = client.optimizer.run(limited, timeout=1200, poll_interval=0.2)
         except sf.JobFailed as failed:
