@@ -9,7 +9,7 @@ use serde_json::{json, Map, Value};
 
 use crate::optimizer::model::{self, FilledDefault, ScenarioError};
 use crate::optimizer::outputs::{self, BodyMeta};
-use crate::optimizer::run::{self, RunError};
+use crate::optimizer::run::{self, CaseSolution, Optimized, RunError};
 use crate::optimizer::scenario::{self, given, pv_arrays};
 use crate::optimizer::size;
 use crate::optimizer::solve::SolveControl;
@@ -32,10 +32,11 @@ pub enum InProcessError {
     Cancelled,
 }
 
-/// The outputs of an optimal run.
+/// The outputs of an optimal run and the report of its solves (`solver_report`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Optimal {
     pub outputs: Value,
+    pub solver: Value,
 }
 
 /// Why a resolved scenario has no outputs.
@@ -69,8 +70,30 @@ pub fn optimize_resolved(resolved: &Value, pv_production: &[Option<Vec<f64>>], c
     let resampled = outputs::resampled_message(&model.resampled);
     let outcome = run::optimize(&model, control)
         .map_err(Failure::Run)
-        .map(|optimized| Optimal { outputs: outputs::optimal_outputs(&model, &optimized) });
+        .map(|optimized| Optimal { outputs: outputs::optimal_outputs(&model, &optimized), solver: solver_report(&optimized) });
     Attempt { outcome, filled: model.filled_defaults, resampled }
+}
+
+/// The program of the optimal and the business-as-usual case (variables, binaries, rows,
+/// coefficients) and their solves (simplex iterations, branch-and-bound nodes, seconds), with
+/// every case tried and its objective ($, null when infeasible) and the run's seconds. The
+/// service reports nothing like it; in-process results carry it as `messages.solver`.
+pub fn solver_report(optimized: &Optimized) -> Value {
+    let case = |solution: &CaseSolution| {
+        let stats = &solution.stats;
+        json!({
+            "variables": stats.variables, "binaries": stats.binaries, "rows": stats.rows, "nonzeros": stats.nonzeros,
+            "iterations": stats.iterations, "nodes": stats.nodes, "seconds": stats.seconds,
+            "reduced_accuracy": stats.reduced_accuracy,
+        })
+    };
+    let tried: Vec<Value> = optimized.cases_tried.iter().map(|(label, objective)| json!({"case": label, "objective": objective})).collect();
+    json!({
+        "optimal": case(&optimized.optimal),
+        "bau": optimized.bau.as_ref().map(case),
+        "cases_tried": tried,
+        "seconds": optimized.seconds,
+    })
 }
 
 /// What the service would fetch for this scenario and `solve` cannot: each with its remedy.
@@ -120,6 +143,7 @@ pub fn solve_scenario(scenario: &Value, control: &SolveControl) -> Result<Value,
     if let Some(resampled) = attempt.resampled {
         messages.insert("resampled inputs".into(), resampled);
     }
+    messages.insert("solver".into(), optimal.solver);
     messages.insert("errors".into(), json!({}));
     messages.insert("warnings".into(), json!({}));
     messages.insert("has_stacktrace".into(), Value::Bool(false));

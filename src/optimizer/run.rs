@@ -51,10 +51,16 @@ impl CaseSolution {
     }
 }
 
+/// The size of one case's program and what solving it took (reported as `messages.solver` of
+/// in-process results).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SolveStats {
     pub variables: usize,
+    /// Integer (binary) columns among the variables.
+    pub binaries: usize,
     pub rows: usize,
+    /// Coefficients stored in the constraint rows.
+    pub nonzeros: usize,
     pub iterations: u32,
     pub seconds: f64,
     /// The solver met only its reduced tolerances.
@@ -378,7 +384,9 @@ pub fn solve_case(model: &Model, factors: &CostFactors, case: &Case, control: &S
         unserved_penalty,
         stats: SolveStats {
             variables: program.lp.variable_count(),
+            binaries: program.lp.integer.iter().filter(|&&integer| integer).count(),
             rows: program.lp.row_count(),
+            nonzeros: program.lp.values.len(),
             iterations,
             seconds: started.elapsed().as_secs_f64(),
             reduced_accuracy: outcome.status == SolveStatus::AlmostOptimal,

@@ -64,7 +64,10 @@ def solve(scenario: Scenario | Mapping[str, Any], *, threads: int | None = None)
     -------
     OptimizerResult
         ``status == "optimal"``, with ``outputs`` in the service's shape and ``job_type``
-        ``"sunflux.solve"`` (``run_uuid`` is empty: there is no job).
+        ``"sunflux.solve"`` (``run_uuid`` is empty: there is no job). ``messages["solver"]``
+        gives the size of the optimal and business-as-usual programs (``variables``,
+        ``binaries``, ``rows``, ``nonzeros``) and their solves (``iterations``, ``nodes``,
+        ``seconds``), and every case tried with its objective ($).
 
     Raises
     ------

@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 import sunflux as sf
-from support.optimizer_documents import scenario
+from support.optimizer_documents import pv_only, scenario
 from sunflux.optimizer import solve, solve_many
 
 
@@ -26,6 +26,23 @@ def test_solve_gives_the_embedded_services_answer(client: sf.Client) -> None:
     for section, field in [("Financial", "lcc"), ("PV", "size_kw"), ("ElectricStorage", "size_kwh"), ("Financial", "npv")]:
         assert local.raw["outputs"][section][field] == pytest.approx(served.raw["outputs"][section][field], rel=1e-9), (section, field)
     assert local.series().height == 8760
+
+
+def test_the_result_reports_each_case_program_and_solve() -> None:
+    """``messages["solver"]``: the optimal and business-as-usual programs' size and solves. PV only
+    is a pure LP; forbidding simultaneous export and import adds the service's binary in each of
+    the 8,760 steps to the optimal case, and the business-as-usual case (no PV) has fewer columns."""
+    lp = solve(pv_only()).messages["solver"]
+    assert lp["optimal"]["binaries"] == 0 and lp["optimal"]["nodes"] <= 1
+    assert lp["bau"]["variables"] < lp["optimal"]["variables"] and lp["optimal"]["rows"] >= 8760
+    assert lp["optimal"]["nonzeros"] >= lp["optimal"]["rows"] and 0 < lp["optimal"]["seconds"] <= lp["seconds"]
+    assert len(lp["cases_tried"]) >= 1 and all(set(case) == {"case", "objective"} for case in lp["cases_tried"])
+    document = pv_only()
+    document["ElectricTariff"]["wholesale_rate"] = 0.05
+    document["ElectricUtility"] = {"allow_simultaneous_export_import": False}
+    milp = solve(document).messages["solver"]
+    assert milp["optimal"]["binaries"] == lp["optimal"]["binaries"] + 8760
+    assert milp["optimal"]["variables"] >= lp["optimal"]["variables"] + 8760
 
 
 def test_a_result_stays_in_rust_until_its_dicts_are_read_and_pickles_whole() -> None:
