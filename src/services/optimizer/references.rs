@@ -95,10 +95,13 @@ pub fn load_reference(document: &Value) -> Result<Option<LoadReference>> {
     Ok(Some(LoadReference { parameters, key }))
 }
 
+/// A reference's names and shares as the endpoint takes them, and the cache key's `buildings`.
+pub(super) type Buildings = (Vec<RawValue>, Vec<RawValue>, Value);
+
 /// The reference building of a load section: its `fields` (the single name, the blend's names
 /// and its percents) as the endpoint's names and shares, and the cache key's `buildings` (the
 /// name, or [name, share] pairs). None when no name is given.
-pub(super) fn reference_buildings(load: &Map<String, Value>, section_name: &str, fields: [&str; 3]) -> Result<Option<(Vec<RawValue>, Vec<RawValue>, Value)>> {
+pub(super) fn reference_buildings(load: &Map<String, Value>, section_name: &str, fields: [&str; 3]) -> Result<Option<Buildings>> {
     let [single, blend_names, blend_percents] = fields;
     if let Some(name) = given_field(load, single) {
         return Ok(Some((vec![raw(name)], Vec::new(), name.clone())));

@@ -122,7 +122,7 @@ pub fn with_thermal_load(mut document: Value, reference: &ThermalReference, fetc
     let values: Vec<Value> = fetched.iter().flat_map(|v| std::iter::repeat_n(Value::from(*v), per_hour)).collect();
     load.insert((*series).to_owned(), Value::Array(values));
     if let Some(Value::Array(months)) = load.get("addressable_load_fraction").cloned().filter(|f| f.as_array().is_some_and(|m| m.len() == 12)) {
-        let per_step = month_of_each_step(year, per_hour).iter().map(|&m| months[m as usize].clone()).collect();
+        let per_step = month_of_each_step(year, per_hour).iter().filter_map(|&m| months.get(usize::from(m)).cloned()).collect();
         load.insert("addressable_load_fraction".to_owned(), Value::Array(per_step));
     }
     document
