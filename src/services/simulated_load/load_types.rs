@@ -22,7 +22,8 @@ pub enum LoadType {
 /// `DEFAULT_PROCESS_TYPES`).
 pub const PROCESS_TYPES: [&str; 8] = ["Chemical", "Warehouse", "FlatLoad", "FlatLoad_24_5", "FlatLoad_16_7", "FlatLoad_16_5", "FlatLoad_8_7", "FlatLoad_8_5"];
 
-/// Every optional parameter whose acceptance depends on the load type, as the query names it.
+/// Every optional parameter whose acceptance depends on the load type, as the query names it
+/// (`industrial_reference_name` is process heat's name for `doe_reference_name`).
 pub const TYPED_PARAMETERS: [&str; 13] = [
     "annual_kwh",
     "monthly_totals_kwh",
@@ -58,10 +59,6 @@ impl LoadType {
         LoadType::ALL.into_iter().find(|t| t.name() == name)
     }
 
-    pub fn is_heating(self) -> bool {
-        matches!(self, LoadType::Heating | LoadType::SpaceHeating | LoadType::DomesticHotWater | LoadType::ProcessHeat)
-    }
-
     /// The query's names of the annual and monthly energy.
     pub fn energy_parameters(self) -> (&'static str, &'static str) {
         match self {
@@ -89,18 +86,8 @@ impl LoadType {
             || match self {
                 LoadType::Electric => parameter == "time_steps_per_hour",
                 LoadType::Cooling => ["annual_fraction", "monthly_fraction", "chiller_cop"].contains(&parameter),
-                LoadType::ProcessHeat => ["addressable_load_fraction", "boiler_efficiency", "industrial_reference_name"].contains(&parameter),
                 _ => ["addressable_load_fraction", "boiler_efficiency"].contains(&parameter),
             }
-    }
-
-    /// The unit of the answer's series, as its column names it.
-    pub fn unit(self) -> &'static str {
-        match self {
-            LoadType::Electric => "kw",
-            LoadType::Cooling => "ton",
-            _ => "mmbtu_per_hour",
-        }
     }
 }
 
