@@ -245,9 +245,13 @@ class PvEstimate:
 class SimulatedLoad:
     """A load profile with its summary; the Python side turns `table()` into a polars frame."""
     @property
-    def annual_kwh(self) -> float: ...
+    def load_type(self) -> str: ...
     @property
-    def max_kw(self) -> float: ...
+    def unit(self) -> str: ...
+    @property
+    def annual(self) -> float: ...
+    @property
+    def max(self) -> float: ...
     @property
     def year(self) -> int: ...
     @property
@@ -265,6 +269,16 @@ def optimizer_simulated_load(
     year: object = None,
     time_steps_per_hour: object = None,
     trace: bool = False,
+    load_type: object = None,
+    annual_mmbtu: object = None,
+    monthly_mmbtu: list[object] = ...,
+    annual_tonhour: object = None,
+    monthly_tonhour: list[object] = ...,
+    annual_fraction: object = None,
+    monthly_fraction: list[object] = ...,
+    addressable_load_fraction: list[object] = ...,
+    boiler_efficiency: object = None,
+    chiller_cop: object = None,
 ) -> PendingCall[SimulatedLoad]:
     """Validates every parameter at once, asks the service for the load and parses it."""
 

@@ -21,10 +21,18 @@ use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad}
 #[pyclass(module = "sunflux._core", frozen, name = "SimulatedLoad")]
 pub struct PySimulatedLoad {
     batch: RecordBatch,
+    /// `electric`, `heating`, `cooling`, `space_heating`, `domestic_hot_water` or `process_heat`.
     #[pyo3(get)]
-    annual_kwh: f64,
+    load_type: &'static str,
+    /// The series' unit as its column names it: `kw`, `mmbtu_per_hour`, `ton` or `fraction`.
     #[pyo3(get)]
-    max_kw: f64,
+    unit: &'static str,
+    /// The year's energy (kWh, MMBtu of fuel, ton-hours; the mean for a fraction).
+    #[pyo3(get)]
+    annual: f64,
+    /// The largest value of the load series, in its unit.
+    #[pyo3(get)]
+    max: f64,
     #[pyo3(get)]
     year: i32,
     #[pyo3(get)]
@@ -33,7 +41,8 @@ pub struct PySimulatedLoad {
 
 #[pymethods]
 impl PySimulatedLoad {
-    /// `timestamp` (naive, from 1 January of `year`) and `load_kw`.
+    /// `timestamp` (naive, from 1 January of `year`) and `load_<unit>` (with `space_…` and `dhw_…`
+    /// for `heating`).
     fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         arrow_table(py, vec![self.batch.clone()], self.batch.schema())
     }
@@ -43,8 +52,10 @@ impl From<LoadProfile> for PySimulatedLoad {
     fn from(load: LoadProfile) -> Self {
         PySimulatedLoad {
             batch: load.batch,
-            annual_kwh: load.annual_kwh,
-            max_kw: load.max_kw,
+            load_type: load.load_type.name(),
+            unit: load.unit,
+            annual: load.annual,
+            max: load.max,
             year: load.year,
             time_steps_per_hour: load.time_steps_per_hour,
         }
@@ -56,7 +67,7 @@ impl From<LoadProfile> for PySimulatedLoad {
 /// Returns a `PyPendingCall` of `PySimulatedLoad`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false))]
+#[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false, load_type=None, annual_mmbtu=None, monthly_mmbtu=Vec::new(), annual_tonhour=None, monthly_tonhour=Vec::new(), annual_fraction=None, monthly_fraction=Vec::new(), addressable_load_fraction=Vec::new(), boiler_efficiency=None, chiller_cop=None))]
 pub fn optimizer_simulated_load(
     client: &PyTransport,
     latitude: &Bound<'_, PyAny>,
@@ -68,6 +79,16 @@ pub fn optimizer_simulated_load(
     year: Option<&Bound<'_, PyAny>>,
     time_steps_per_hour: Option<&Bound<'_, PyAny>>,
     trace: bool,
+    load_type: Option<&Bound<'_, PyAny>>,
+    annual_mmbtu: Option<&Bound<'_, PyAny>>,
+    monthly_mmbtu: Vec<Bound<'_, PyAny>>,
+    annual_tonhour: Option<&Bound<'_, PyAny>>,
+    monthly_tonhour: Vec<Bound<'_, PyAny>>,
+    annual_fraction: Option<&Bound<'_, PyAny>>,
+    monthly_fraction: Vec<Bound<'_, PyAny>>,
+    addressable_load_fraction: Vec<Bound<'_, PyAny>>,
+    boiler_efficiency: Option<&Bound<'_, PyAny>>,
+    chiller_cop: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyPendingCall> {
     let raws = |values: &[Bound<'_, PyAny>]| values.iter().map(|v| raw_value(Some(v))).collect::<Vec<_>>();
     let raw = RawSimulatedLoad {
@@ -77,6 +98,16 @@ pub fn optimizer_simulated_load(
         percent_shares: raws(&percent_shares),
         annual_kwh: raw_value(annual_kwh),
         monthly_totals_kwh: raws(&monthly_totals_kwh),
+        load_type: raw_value(load_type),
+        annual_mmbtu: raw_value(annual_mmbtu),
+        monthly_mmbtu: raws(&monthly_mmbtu),
+        annual_tonhour: raw_value(annual_tonhour),
+        monthly_tonhour: raws(&monthly_tonhour),
+        annual_fraction: raw_value(annual_fraction),
+        monthly_fraction: raws(&monthly_fraction),
+        addressable_load_fraction: raws(&addressable_load_fraction),
+        boiler_efficiency: raw_value(boiler_efficiency),
+        chiller_cop: raw_value(chiller_cop),
         year: raw_value(year),
         time_steps_per_hour: raw_value(time_steps_per_hour),
     };

@@ -345,19 +345,33 @@ class _OptimizerBase:
         self,
         latitude: float,
         longitude: float,
-        doe_reference_name: str | Mapping[str, float],
+        doe_reference_name: str | Mapping[str, float] | None = None,
         *,
+        load_type: str = "electric",
         annual_kwh: float | None = None,
         monthly_totals_kwh: Sequence[float] | None = None,
+        annual_mmbtu: float | None = None,
+        monthly_mmbtu: Sequence[float] | None = None,
+        annual_tonhour: float | None = None,
+        monthly_tonhour: Sequence[float] | None = None,
+        annual_fraction: float | None = None,
+        monthly_fraction: Sequence[float] | None = None,
+        addressable_load_fraction: float | Sequence[float] | None = None,
+        boiler_efficiency: float | None = None,
+        chiller_cop: float | None = None,
         year: int | None = None,
         time_steps_per_hour: int | None = None,
     ) -> Call[pl.DataFrame]:
         """The service's load profile of a reference building type [1]_ (or a blend
-        ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1), scaled to
-        ``annual_kwh`` or ``monthly_totals_kwh`` (else the type's default at the site), for
-        ``year`` (default 2017). A polars frame of ``timestamp`` (naive local time) and
-        ``load_kw``, one row per time step. Every parameter is checked first (`ParameterError`
-        listing every problem, nothing sent).
+        ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1) for ``load_type``,
+        scaled to the given energy (else the type's default at the site), for ``year`` (default
+        2017). A polars frame of ``timestamp`` (naive local time) and the load in the service's
+        unit, named by it: ``load_kw`` (electric), ``load_mmbtu_per_hour`` (boiler fuel of the
+        heating types; ``heating`` adds ``space_load_mmbtu_per_hour`` and
+        ``dhw_load_mmbtu_per_hour``), ``load_ton`` (cooling, thermal tons) or ``load_fraction``
+        (cooling as a fraction of the electric load). Each type takes only its own parameters,
+        as the service does. Every parameter is checked first (`ParameterError` listing every
+        problem, nothing sent).
 
         Parameters
         ----------
@@ -365,27 +379,56 @@ class _OptimizerBase:
             Site latitude (degrees north).
         longitude : float
             Site longitude (degrees east).
-        doe_reference_name : str or mapping of str to float
+        doe_reference_name : str or mapping of str to float, optional
             A DOE commercial reference building type (``"Hospital"``, ``"LargeOffice"`` ...), or a
-            blend of types to shares (0 to 1, summing to 1).
+            blend of types to shares (0 to 1, summing to 1). For ``process_heat``, an industrial
+            type (``"Chemical"``, ``"Warehouse"`` or a FlatLoad), sent as
+            ``industrial_reference_name``. Not needed for a cooling fraction.
+        load_type : str, default "electric"
+            ``"electric"``, ``"heating"`` (space heating plus domestic hot water, split as the
+            building type splits them), ``"space_heating"``, ``"domestic_hot_water"``,
+            ``"process_heat"`` or ``"cooling"``.
         annual_kwh : float, optional
-            The year's total energy (kWh) to scale to.
+            Electric: the year's total energy (kWh) to scale to.
         monthly_totals_kwh : sequence of float, optional
-            Twelve monthly totals (kWh) to scale to, instead of ``annual_kwh``.
+            Electric: twelve monthly totals (kWh) to scale to, instead of ``annual_kwh``.
+        annual_mmbtu : float, optional
+            Heating types: the year's boiler fuel (MMBtu) to scale to.
+        monthly_mmbtu : sequence of float, optional
+            Heating types: twelve monthly fuel totals (MMBtu), instead of ``annual_mmbtu``.
+        annual_tonhour : float, optional
+            Cooling: the year's thermal cooling energy (ton-hours) to scale to.
+        monthly_tonhour : sequence of float, optional
+            Cooling: twelve monthly totals (ton-hours); they win over ``annual_tonhour``, as in
+            the service. Cooling by building type needs one of the two.
+        annual_fraction : float, optional
+            Cooling: the cooling load as one fraction (0 to 1) of the electric load.
+        monthly_fraction : sequence of float, optional
+            Cooling: twelve monthly fractions (0 to 1) of the electric load.
+        addressable_load_fraction : float or sequence of float, optional
+            Heating types: the share of the fuel the heating technologies can serve (0 to 1), or
+            twelve monthly shares with ``monthly_mmbtu``; the answer's fuel is this share.
+        boiler_efficiency : float, optional
+            Heating types: the existing boiler's efficiency (0 to 1); the service turns fuel into
+            heat with it and back, so the fuel series does not depend on it.
+        chiller_cop : float, optional
+            Cooling: the existing chiller's COP (accepted as the service accepts it).
         year : int, optional
             The calendar year of the profile (default 2017).
         time_steps_per_hour : int, optional
-            1, 2 or 4 (default 1).
+            Electric: 1, 2 or 4 (default 1). The service answers heating and cooling hourly.
 
         Returns
         -------
         polars.DataFrame
-            ``timestamp`` (naive local time) and ``load_kw`` (kW), one row per time step.
+            ``timestamp`` (naive local time) and the load column(s) above, one row per time
+            step.
 
         Raises
         ------
         ParameterError
-            A parameter is out of range or unknown (every problem listed, nothing sent).
+            A parameter is out of range, unknown, or not one of ``load_type``'s (every problem
+            listed, nothing sent).
         ApiError
             The service refused the request.
 
@@ -394,11 +437,21 @@ class _OptimizerBase:
         .. [1] M. Deru et al., "U.S. Department of Energy Commercial Reference Building Models
            of the National Building Stock", NREL/TP-5500-46861, 2011.
         """
-        names, shares = _blend(doe_reference_name)
+        names, shares = _blend(doe_reference_name) if doe_reference_name is not None else ([], [])
+        if addressable_load_fraction is None:
+            addressable: list[Any] = []
+        elif isinstance(addressable_load_fraction, Sequence) and not isinstance(addressable_load_fraction, str):
+            addressable = list(addressable_load_fraction)
+        else:
+            addressable = [addressable_load_fraction]
         return core_call(
             _load_frame, _core.optimizer_simulated_load,
             self._handle.transport, latitude, longitude, names, shares, annual_kwh, list(monthly_totals_kwh or []), year,
             time_steps_per_hour, self._handle.trace(),
+            load_type=load_type, annual_mmbtu=annual_mmbtu, monthly_mmbtu=list(monthly_mmbtu or []),
+            annual_tonhour=annual_tonhour, monthly_tonhour=list(monthly_tonhour or []), annual_fraction=annual_fraction,
+            monthly_fraction=list(monthly_fraction or []), addressable_load_fraction=addressable,
+            boiler_efficiency=boiler_efficiency, chiller_cop=chiller_cop,
         )
 
     def _wind_resource(

@@ -7,6 +7,18 @@ local solves fetches each input once.
   ``loads_kw`` from the optimizer service's load endpoint with ``year`` 2017, the year the service
   sets for reference profiles; hourly values are repeated to ``Settings.time_steps_per_hour``, as
   the service does with them.
+- ``SpaceHeatingLoad`` and ``DomesticHotWaterLoad`` ``doe_reference_name`` (or
+  ``blended_doe_reference_names`` with ``blended_doe_reference_percents``; without them,
+  ElectricLoad's, as the service falls back) and ``ProcessHeatLoad.industrial_reference_name`` (or
+  its blend), scaled by ``annual_mmbtu`` or ``monthly_mmbtu`` of boiler fuel, become
+  ``fuel_loads_mmbtu_per_hour`` from the load endpoint (``load_type`` of the section). The
+  endpoint is asked with the addressable fraction 1 and no boiler efficiency: the service makes a
+  reference load's heat as fuel × efficiency × ``addressable_load_fraction`` and a given fuel
+  series' the same way, so the section keeps its fraction (12 monthly values become one per time
+  step) and the efficiency cancels. ``CoolingLoad.doe_reference_name`` (its own or ElectricLoad's)
+  with ``annual_tonhour`` or ``monthly_tonhour`` becomes ``thermal_loads_ton``; cooling given as
+  fractions of the electric load, or by building without ton-hours, is left as it is. Hourly
+  values repeated to ``Settings.time_steps_per_hour``, cached like the electric load.
 - ``ElectricTariff.urdb_label`` (or ``urdb_utility_name`` with ``urdb_rate_name``) becomes
   ``urdb_response`` from the Utility Rate Database API; the label stays as a note of where the
   rate came from. A scenario that already holds a ``urdb_response`` keeps it, as the service uses
@@ -88,7 +100,8 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
     -------
     Scenario
         A copy with ``ElectricLoad.loads_kw`` (kW, one value per time step) in place of the
-        reference building load, ``ElectricTariff.urdb_response`` in place of the rate's
+        reference building load, the heating loads' ``fuel_loads_mmbtu_per_hour`` (MMBtu/h of
+        fuel) and ``CoolingLoad.thermal_loads_ton`` (tons) in place of theirs, ``ElectricTariff.urdb_response`` in place of the rate's
         label or names, and ``PV.production_factor_series`` and ``Wind.production_factor_series``
         (kW/kW, one value per time step).
 

@@ -14,6 +14,7 @@ use axum::response::Response;
 use serde_json::{json, Map, Value};
 
 use super::load_profiles::{self, DATA_SOURCE};
+use super::thermal_profiles;
 use super::urdb_standin;
 use super::{post_job_reply, results_reply, Submission};
 use crate::embedded::catalog::Catalog;
@@ -23,7 +24,7 @@ use crate::embedded::state::{query_pairs, reply_response, ServiceState};
 use crate::embedded::weather_gen::{tmy_year, TmyColumns};
 use crate::optimizer::scenario::{self, pv_arrays};
 use crate::optimizer::size;
-use crate::services::simulated_load::{validate_simulated_load, RawSimulatedLoad};
+use crate::services::simulated_load::{validate_simulated_load, LoadType, RawSimulatedLoad};
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 
 /// The weather data set whose synthetic year stands in for an optimizer site.
@@ -101,8 +102,9 @@ pub fn pv_production(scenario: &Value, catalog: &Catalog) -> Result<Vec<Option<V
         .collect()
 }
 
-/// `GET …/simulated_load/`: synthetic building shapes on the site's synthetic temperatures,
-/// scaled and blended as the service does; `{"Error": …}` with 400 for bad parameters.
+/// `GET …/simulated_load/`: synthetic building shapes on the site's synthetic temperatures
+/// (electric from `load_profiles`, heating and cooling from `thermal_profiles`), scaled and
+/// blended as the service does; `{"Error": …}` with 400 for bad parameters.
 fn simulated_load_reply(pairs: &[(String, String)], catalog: &Catalog) -> ServiceReply {
     let (raw, mut problems) = RawSimulatedLoad::from_query(pairs);
     let query = match validate_simulated_load(&raw) {
@@ -117,6 +119,12 @@ fn simulated_load_reply(pairs: &[(String, String)], catalog: &Catalog) -> Servic
         Ok(columns) => columns.tdry,
         Err(problem) => return ServiceReply::json(400, &json!({"Error": problem})),
     };
+    if query.load_type != LoadType::Electric {
+        return match thermal_profiles::thermal_load(&query, &temperatures) {
+            Ok(answer) => ServiceReply::json(200, &answer),
+            Err(problem) => ServiceReply::json(400, &json!({"Error": problem})),
+        };
+    }
     match load_profiles::simulated_load(&query, &temperatures) {
         Some(load) => ServiceReply::json(
             200,

@@ -107,6 +107,14 @@ fn building_profile(a: &Archetype, year: i32, temperature_c: &[f64]) -> Vec<f64>
         .collect()
 }
 
+/// A building type's hourly occupancy (0 closed, 1 open) in `year`, and its synthetic
+/// mild-climate annual kWh; the thermal shapes (`thermal_profiles`) are built on them.
+pub(super) fn occupancy_hours(name: &str, year: i32) -> Option<(Vec<f64>, f64)> {
+    let archetype = ARCHETYPES.iter().find(|a| a.name == name)?;
+    let hours = modelled_year::step_times(year, 1).iter().map(|time| occupancy(archetype, time.hour, time.weekend, time.month)).collect();
+    Some((hours, archetype.annual_kwh))
+}
+
 /// A building type's normalized hourly shape and its default annual kWh at this site.
 pub fn building_shape(name: &str, year: i32, temperature_c: &[f64]) -> Option<(Vec<f64>, f64)> {
     if FLAT_LOADS.contains(&name) {
@@ -193,8 +201,13 @@ mod tests {
         let query = SimulatedLoadQuery {
             latitude: 40.0,
             longitude: -105.0,
+            load_type: crate::services::simulated_load::LoadType::Electric,
             buildings: vec![("Hospital".into(), 0.75), ("LargeOffice".into(), 0.25)],
             energy: LoadEnergy::Monthly([1000.0; 12]),
+            cooling_fraction: None,
+            addressable_load_fraction: Vec::new(),
+            boiler_efficiency: None,
+            chiller_cop: None,
             year: 2017,
             time_steps_per_hour: 2,
         };

@@ -1,12 +1,13 @@
 //! The embedded optimizer's HTTP face: the job store behind the local job endpoints (each job
 //! runs the engine of `crate::optimizer` on a thread), the replies in the live service's shape,
 //! the HTTP wiring (`http`), the load profiles of its simulated-load endpoint
-//! (`load_profiles`) and the Utility Rate Database stand-in (`urdb_standin`).
+//! (`load_profiles`, `thermal_profiles` for heating and cooling) and the Utility Rate Database stand-in (`urdb_standin`).
 
 pub mod endpoint;
 pub mod http;
 pub mod jobs;
 pub mod load_profiles;
+pub mod thermal_profiles;
 pub mod urdb_standin;
 
 pub use endpoint::{post_job_reply, results_reply};

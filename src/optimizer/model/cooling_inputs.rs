@@ -201,7 +201,9 @@ impl Reader<'_> {
         if crate::optimizer::scenario::given(map.get("blended_doe_reference_names"))
             || (self.text(map, "doe_reference_name").is_empty() && crate::optimizer::scenario::given(electric.get("blended_doe_reference_names")))
         {
-            self.unsupported.push(format!("{s}.blended_doe_reference_names (reference cooling profiles need the service's data: give {s}.thermal_loads_ton)"));
+            self.unsupported.push(format!(
+                "{s}.blended_doe_reference_names (blended reference cooling profiles need the service's data: resolve them into {s}.thermal_loads_ton with Scenario.resolve(client))"
+            ));
             return None;
         }
         let own = self.text(map, "doe_reference_name");
@@ -222,7 +224,7 @@ impl Reader<'_> {
         };
         let (true, Some(energy)) = (FLAT_LOADS.contains(&name.as_str()), energy) else {
             self.unsupported.push(format!(
-                "{s}.doe_reference_name={name} (reference cooling profiles and their default energy need the service's data: give {s}.thermal_loads_ton)"
+                "{s}.doe_reference_name={name} (reference cooling profiles need the service's data: resolve them into {s}.thermal_loads_ton with Scenario.resolve(client), given annual_tonhour or monthly_tonhour)"
             ));
             return None;
         };

@@ -8,9 +8,10 @@
 //! `KWH_PER_MMBTU`: thermal_kW = fuel_MMBtu/h · 293.07107 · η_eb · addressable fraction.
 //! Fuel costs are $/MMBtu of fuel, kept here as $ per kWh of fuel per step.
 //!
-//! Refused by name (not modelled here): reference-building heating loads (they need the
-//! service's profile data; FlatLoad shapes scaled to annual_mmbtu or monthly_mmbtu are read),
-//! industrial reference profiles, boilers that cannot serve a heating load, boiler capital
+//! Refused by name (not modelled here): reference-building and industrial heating profiles and
+//! blends (they need the service's profile data: `Scenario.resolve` turns them into
+//! `fuel_loads_mmbtu_per_hour`; a single FlatLoad, also as `industrial_reference_name`, scaled to
+//! annual_mmbtu or monthly_mmbtu is read here), boilers that cannot serve a heating load, boiler capital
 //! costs of the existing boiler, MACRS on the new boiler, heating with outages or off grid.
 
 use serde_json::{Map, Value};
@@ -269,14 +270,19 @@ impl Reader<'_> {
             let shape: Vec<f64> = series.iter().map(|f| f / total).collect();
             return self.scaled_load(kind, &shape, energy, &fraction, year, steps_per_hour, to_thermal);
         }
-        for field in ["industrial_reference_name", "blended_industrial_reference_names", "blended_doe_reference_names"] {
-            if crate::optimizer::scenario::given(map.get(field)) {
-                self.unsupported.push(format!("{s}.{field} (reference heating profiles need the service's data: give {s}.fuel_loads_mmbtu_per_hour)"));
-                return None;
-            }
+        // A process heat load names an industrial type, and never falls back on ElectricLoad's building.
+        let (name_field, blend_field) = match kind {
+            HeatingLoadKind::ProcessHeat => ("industrial_reference_name", "blended_industrial_reference_names"),
+            _ => ("doe_reference_name", "blended_doe_reference_names"),
+        };
+        if crate::optimizer::scenario::given(map.get(blend_field)) {
+            self.unsupported.push(format!(
+                "{s}.{blend_field} (blended reference heating profiles need the service's data: resolve them into {s}.fuel_loads_mmbtu_per_hour with Scenario.resolve(client))"
+            ));
+            return None;
         }
-        let own = self.text(map, "doe_reference_name").to_string();
-        let name = if own.is_empty() {
+        let own = self.text(map, name_field).to_string();
+        let name = if own.is_empty() && kind != HeatingLoadKind::ProcessHeat {
             let electric = self.section("ElectricLoad").unwrap_or(self.empty);
             self.text(electric, "doe_reference_name").to_string()
         } else {
@@ -290,7 +296,7 @@ impl Reader<'_> {
         }
         let (true, Some(energy)) = (FLAT_LOADS.contains(&name.as_str()), energy) else {
             self.unsupported.push(format!(
-                "{s}.doe_reference_name={name} (reference heating profiles and their default energy need the service's data: give {s}.fuel_loads_mmbtu_per_hour)"
+                "{s}.{name_field}={name} (reference heating profiles and their default energy need the service's data: resolve them into {s}.fuel_loads_mmbtu_per_hour with Scenario.resolve(client))"
             ));
             return None;
         };
@@ -474,3 +480,43 @@ pub(super) fn fuel_emissions_lb_per_mmbtu(fuel_type: &str) -> [f64; 4] {
 /// The boilers' emissions factor fields, in `Pollutant` order.
 const EMISSIONS_FIELDS: [&str; 4] =
     ["emissions_factor_lb_CO2_per_mmbtu", "emissions_factor_lb_NOx_per_mmbtu", "emissions_factor_lb_SO2_per_mmbtu", "emissions_factor_lb_PM25_per_mmbtu"];
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::optimizer::model::{from_scenario, ScenarioError};
+
+    fn with_heating(section: &str, load: Value) -> Value {
+        let mut document = json!({
+            "Site": {"latitude": 37.78, "longitude": -122.45},
+            "ElectricLoad": {"doe_reference_name": "FlatLoad", "annual_kwh": 87600.0},
+            "ElectricTariff": {"blended_annual_energy_rate": 0.1, "blended_annual_demand_rate": 0.0},
+            "ExistingBoiler": {"fuel_cost_per_mmbtu": 10.0, "efficiency": 0.8},
+        });
+        document[section] = load;
+        document
+    }
+
+    /// A FlatLoad names its own shape: the reader scales it to the fuel energy, for process heat
+    /// by its industrial name too; other references and blends go through resolve.
+    #[test]
+    fn flatload_heating_references_are_read_and_scaled_to_the_fuel() {
+        let document = with_heating("ProcessHeatLoad", json!({"industrial_reference_name": "FlatLoad_24_5", "annual_mmbtu": 2600.0}));
+        let heating = from_scenario(&document, &[]).expect("read").heating.expect("a heating load");
+        let load = &heating.loads[0];
+        assert_eq!(load.kind, HeatingLoadKind::ProcessHeat);
+        let annual_thermal_kwh: f64 = load.thermal_kw.iter().sum();
+        assert!((annual_thermal_kwh - 2600.0 * KWH_PER_MMBTU * 0.8).abs() < 1e-6, "{annual_thermal_kwh}");
+        assert_eq!(load.thermal_kw[0], 0.0, "2017-01-01 is a Sunday, off for a 5-day FlatLoad");
+        let refused = |section: &str, load: Value| match from_scenario(&with_heating(section, load), &[]) {
+            Err(ScenarioError::Unsupported(parts)) => parts.message(),
+            other => panic!("not refused: {:?}", other.map(|_| ())),
+        };
+        let text = refused("ProcessHeatLoad", json!({"industrial_reference_name": "Chemical", "annual_mmbtu": 10.0}));
+        assert!(text.contains("ProcessHeatLoad.industrial_reference_name=Chemical (") && text.contains("Scenario.resolve(client)"), "{text}");
+        let text = refused("SpaceHeatingLoad", json!({"blended_doe_reference_names": ["FlatLoad", "FlatLoad_8_5"], "blended_doe_reference_percents": [0.5, 0.5]}));
+        assert!(text.contains("SpaceHeatingLoad.blended_doe_reference_names (blended reference heating profiles"), "{text}");
+    }
+}

@@ -9,6 +9,7 @@ pub mod answer;
 pub mod cache;
 pub mod pv_production;
 pub mod references;
+pub mod thermal_references;
 pub mod request;
 pub mod resolve;
 pub mod series;

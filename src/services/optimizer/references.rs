@@ -28,13 +28,13 @@ const LOAD_REFERENCE_FIELDS: [&str; 5] =
 /// skip `monthly_peaks_kw` for them (`peak_scaling_skipped`).
 const LOAD_REFERENCE_NAMES: [&str; 3] = ["doe_reference_name", "blended_doe_reference_names", "blended_doe_reference_percents"];
 /// Hourly values in a (non-leap) modelled year.
-const HOURS: usize = 8760;
+pub(super) const HOURS: usize = 8760;
 
-fn section<'a>(document: &'a Value, name: &str) -> Option<&'a Map<String, Value>> {
+pub(super) fn section<'a>(document: &'a Value, name: &str) -> Option<&'a Map<String, Value>> {
     document.get(name)?.as_object()
 }
 
-fn given_field<'a>(fields: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+pub(super) fn given_field<'a>(fields: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
     fields.get(name).filter(|value| given(Some(value)))
 }
 
@@ -46,7 +46,7 @@ pub struct LoadReference {
     pub key: Map<String, Value>,
 }
 
-fn raw(value: &Value) -> RawValue {
+pub(super) fn raw(value: &Value) -> RawValue {
     match value {
         Value::Null => RawValue::Missing,
         Value::Bool(flag) => RawValue::Bool(*flag),
@@ -56,7 +56,7 @@ fn raw(value: &Value) -> RawValue {
     }
 }
 
-fn raws(value: Option<&Value>) -> Vec<RawValue> {
+pub(super) fn raws(value: Option<&Value>) -> Vec<RawValue> {
     match value {
         None => Vec::new(),
         Some(Value::Array(items)) => items.iter().map(raw).collect(),
@@ -68,17 +68,7 @@ fn raws(value: Option<&Value>) -> Vec<RawValue> {
 /// `ParameterError` when the blend's lists differ in length or the site has no coordinates.
 pub fn load_reference(document: &Value) -> Result<Option<LoadReference>> {
     let Some(load) = section(document, "ElectricLoad").filter(|load| !given(load.get("loads_kw"))) else { return Ok(None) };
-    let (names, shares, buildings) = if let Some(name) = given_field(load, "doe_reference_name") {
-        (vec![raw(name)], Vec::new(), name.clone())
-    } else if let Some(names) = given_field(load, "blended_doe_reference_names") {
-        let shares = load.get("blended_doe_reference_percents").filter(|v| given(Some(v))).cloned().unwrap_or(Value::Array(Vec::new()));
-        let (Value::Array(name_list), Value::Array(share_list)) = (names, &shares) else { return Err(blend_problem()) };
-        if name_list.len() != share_list.len() {
-            return Err(blend_problem());
-        }
-        let pairs = name_list.iter().zip(share_list).map(|(name, share)| Value::Array(vec![name.clone(), share.clone()])).collect();
-        (raws(Some(names)), raws(Some(&shares)), Value::Array(pairs))
-    } else {
+    let Some((names, shares, buildings)) = reference_buildings(load, "ElectricLoad", ["doe_reference_name", "blended_doe_reference_names", "blended_doe_reference_percents"])? else {
         return Ok(None);
     };
     let (latitude, longitude) = site(document)?;
@@ -92,7 +82,7 @@ pub fn load_reference(document: &Value) -> Result<Option<LoadReference>> {
         annual_kwh: annual.map_or(RawValue::Missing, raw),
         monthly_totals_kwh: raws(monthly),
         year: RawValue::Int(i64::from(REFERENCE_YEAR)),
-        time_steps_per_hour: RawValue::Missing,
+        ..RawSimulatedLoad::default()
     };
     let key = Map::from_iter([
         ("latitude".to_owned(), Value::from(latitude)),
@@ -105,11 +95,29 @@ pub fn load_reference(document: &Value) -> Result<Option<LoadReference>> {
     Ok(Some(LoadReference { parameters, key }))
 }
 
-fn blend_problem() -> Error {
-    Error::Parameter(vec!["ElectricLoad.blended_doe_reference_names and blended_doe_reference_percents must be lists of one length".into()])
+/// A reference's names and shares as the endpoint takes them, and the cache key's `buildings`.
+pub(super) type Buildings = (Vec<RawValue>, Vec<RawValue>, Value);
+
+/// The reference building of a load section: its `fields` (the single name, the blend's names
+/// and its percents) as the endpoint's names and shares, and the cache key's `buildings` (the
+/// name, or [name, share] pairs). None when no name is given.
+pub(super) fn reference_buildings(load: &Map<String, Value>, section_name: &str, fields: [&str; 3]) -> Result<Option<Buildings>> {
+    let [single, blend_names, blend_percents] = fields;
+    if let Some(name) = given_field(load, single) {
+        return Ok(Some((vec![raw(name)], Vec::new(), name.clone())));
+    }
+    let Some(names) = given_field(load, blend_names) else { return Ok(None) };
+    let shares = load.get(blend_percents).filter(|v| given(Some(v))).cloned().unwrap_or(Value::Array(Vec::new()));
+    let problem = || Error::Parameter(vec![format!("{section_name}.{blend_names} and {blend_percents} must be lists of one length")]);
+    let (Value::Array(name_list), Value::Array(share_list)) = (names, &shares) else { return Err(problem()) };
+    if name_list.len() != share_list.len() {
+        return Err(problem());
+    }
+    let pairs = name_list.iter().zip(share_list).map(|(name, share)| Value::Array(vec![name.clone(), share.clone()])).collect();
+    Ok(Some((raws(Some(names)), raws(Some(&shares)), Value::Array(pairs))))
 }
 
-fn site(document: &Value) -> Result<(f64, f64)> {
+pub(super) fn site(document: &Value) -> Result<(f64, f64)> {
     let coordinate = |name: &str| section(document, "Site").and_then(|site| site.get(name)).filter(|v| v.is_number()).and_then(Value::as_f64);
     match (coordinate("latitude"), coordinate("longitude")) {
         (Some(latitude), Some(longitude)) => Ok((latitude, longitude)),

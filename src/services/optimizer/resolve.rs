@@ -1,5 +1,6 @@
 //! `Scenario.resolve`: a self-contained copy of a scenario document, its references to outside
-//! data (`services::optimizer::references`) replaced by the data, each input fetched once and
+//! data (`services::optimizer::references`, `thermal_references` for the heating and cooling
+//! loads) replaced by the data, each input fetched once and
 //! kept in the disk cache (`services::optimizer::cache`) so that a sweep of hundreds of local
 //! solves fetches each input once. The load comes from the optimizer service's load endpoint,
 //! the rate from the Utility Rate Database, each through its own client's `ServiceHandle`; a
@@ -15,6 +16,7 @@ use serde_json::{Map, Value};
 
 use super::cache::DiskCache;
 use super::references::{self, RateReference};
+use super::thermal_references::{thermal_references, with_thermal_load};
 use crate::optimizer::scenario::text::python_repr;
 use super::pv_production::{dataset_choice, pv_needs, with_pv_production, PvNeed};
 use super::urdb;
@@ -49,6 +51,8 @@ fn service(handle: &ServiceHandle) -> Value {
 /// folder (None keeps nothing). Bad references raise `ParameterError` before anything is sent.
 pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) -> Result<Value> {
     let cache = DiskCache::new(cache);
+    // Before the electric load: a heating or cooling section may fall back to its reference name.
+    let document = resolve_thermal(&sources.load, &cache, document).await?;
     let document = resolve_load(&sources.load, &cache, document).await?;
     let document = resolve_rate(&sources.rates, &cache, document).await?;
     let document = resolve_wind(&sources.load, &cache, document).await?;
@@ -132,12 +136,32 @@ async fn resolve_load(handle: &ServiceHandle, cache: &DiskCache, document: Value
         Some(hourly) => hourly,
         None => {
             let query = validate_simulated_load(&reference.parameters).map_err(Error::Parameter)?;
-            let hourly = fetch_load_answer(handle, &query).await?.loads_kw;
+            let hourly = fetch_load_answer(handle, &query).await?.into_load();
             entry.write(&Value::from(hourly.clone()))?;
             hourly
         }
     };
     Ok(references::with_loads(document, &hourly))
+}
+
+async fn resolve_thermal(handle: &ServiceHandle, cache: &DiskCache, mut document: Value) -> Result<Value> {
+    for reference in thermal_references(&document)? {
+        let mut key = Map::from_iter([("service".to_owned(), service(handle)), ("routes".to_owned(), Value::from(handle.transport.config().routes.name()))]);
+        key.extend(reference.key.clone());
+        let entry = cache.entry("simulated_load", key);
+        let hourly = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
+            Some(hourly) => hourly,
+            None => {
+                let query = validate_simulated_load(&reference.parameters)
+                    .map_err(|problems| Error::Parameter(problems.into_iter().map(|p| format!("{}: {p}", reference.section)).collect()))?;
+                let hourly = fetch_load_answer(handle, &query).await?.into_load();
+                entry.write(&Value::from(hourly.clone()))?;
+                hourly
+            }
+        };
+        document = with_thermal_load(document, &reference, &hourly);
+    }
+    Ok(document)
 }
 
 async fn resolve_rate(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {

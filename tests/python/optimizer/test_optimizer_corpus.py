@@ -157,15 +157,18 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 #: Valid real scenarios whose only parts outside the local optimizer were those of issues #17
 #: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
 #: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
-#: Toolkit resource): after ``resolve`` against the embedded service and its rate stand-in they
-#: must solve locally.
+#: Toolkit resource) and #30 (reference heating and cooling loads): after ``resolve`` against the
+#: embedded service and its rate stand-in they must solve locally.
 RESOLVABLE = (
+    "REopt_API__existing_boiler.json",
     "REopt_API__handle_reopt_error.json",
     "REopt_API__off_grid_defaults.json",
     "REopt_API__pv_batt_emissions.json",
     "REopt_API__pv_cost_update.json",
+    "REopt_API__sector_defaults_post.json",
     "REopt.jl__backup_reliability_reopt_inputs.json",
     "REopt.jl__coincident_peak.json",
+    "REopt.jl__flatloads.json",
     "REopt.jl__generator.json",
     "REopt.jl__multiple_pvs.json",
     "REopt.jl__net_metering.json",
@@ -199,11 +202,9 @@ MAY_TIME_OUT = {
 }
 MAY_TIME_OUT_SECONDS = 60
 
-#: Heating loads are modelled (boilers, hot-water storage), but a reference building's heating
-#: profile needs the service's data; the existing chiller's cooling is modelled, but absorption
-#: chillers, cold storage, GHP, heat pumps and the other thermal sections are out of scope and
-#: named by section.
-HOSPITAL_HEATING = "SpaceHeatingLoad.doe_reference_name=Hospital (reference heating profiles"
+#: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``)
+#: and the existing chiller's cooling, but absorption chillers, cold storage, GHP, heat pumps and
+#: the other thermal sections are out of scope and named by section.
 #: CHP is modelled with its cost and performance inputs given; the service's defaults by prime
 #: mover and size class are not encoded, and each input left out is named.
 CHP_DEFAULTS = "left out (the service's defaults by prime_mover and size class are not modelled"
@@ -214,10 +215,8 @@ REFUSED = {
     "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
     "REopt_API__central_plant_ghp.json": "GHP (section)",
     "REopt_API__chp_defaults_post.json": CHP_DEFAULTS,
-    "REopt_API__existing_boiler.json": HOSPITAL_HEATING,
     "REopt_API__hybrid_ghp.json": "GHP (section)",
     "REopt_API__outage.json": "CHP without a heating load",
-    "REopt_API__sector_defaults_post.json": HOSPITAL_HEATING,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
     "REopt_API__test_thermal_in_results.json": "AbsorptionChiller (section)",
     "REopt_API__validator_post.json": "CHP without a heating load",
@@ -225,7 +224,6 @@ REFUSED = {
     "REopt.jl__chp_unavailability_outage.json": CHP_DEFAULTS,
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
-    "REopt.jl__flatloads.json": "DomesticHotWaterLoad.doe_reference_name=FlatLoad_8_5 (reference heating profiles",
     "REopt.jl__ghp_inputs.json": "GHP (section)",
     "REopt.jl__heat_cool_energy_balance_inputs.json": "AbsorptionChiller (section)",
     "REopt.jl__re_emissions_with_thermal.json": "AbsorptionChiller (section)",
