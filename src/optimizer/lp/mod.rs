@@ -79,7 +79,8 @@
 //! `storage`, `exports` (export groups), `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
 //! `capex` (capital cost bounds), `microgrid` (the outage microgrids), `emissions` (emissions
-//! costs in the objective, renewable-electricity and CO2-reduction bounds) and `heating` (the heat
+//! costs in the objective, renewable-electricity and CO2-reduction bounds), `degradation` (the
+//! battery's state of health and its maintenance costs, from `storage`) and `heating` (the heat
 //! balance and the boilers, independent of the electric rows) and `chp` (combined heat and power: its electricity joins the
 //! load balance and the electric storage, its heat the heat balance and the hot storage).
 
@@ -88,6 +89,7 @@ use super::model::Model;
 mod capex;
 pub mod chp;
 mod cost_factors;
+pub mod degradation;
 mod electric_tariff;
 pub mod emissions;
 pub mod exports;
@@ -186,6 +188,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         microgrid: None,
         heating: None,
         chp: None,
+        degradation: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
