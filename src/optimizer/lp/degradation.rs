@@ -109,8 +109,9 @@ pub fn replacement_costs(costs: &[f64], months: usize, m: usize) -> (f64, f64) {
     (maintenance, residual)
 }
 
-pub(super) fn add_degradation(lp: &mut LinearProgram, layout: &Layout, model: &Model, s: &Storage, g: &Degradation, kwh: usize) -> DegradationLayout {
-    let (Some(soc), Some(discharge)) = (layout.soc, layout.discharge) else { unreachable!("storage rows come first") };
+/// The degradation rows on the storage's columns in `layout` (None before the storage is built).
+pub(super) fn add_degradation(lp: &mut LinearProgram, layout: &Layout, model: &Model, s: &Storage, g: &Degradation) -> Option<DegradationLayout> {
+    let (Some(kwh), Some(soc), Some(discharge)) = (layout.storage_kwh, layout.soc, layout.discharge) else { return None };
     let dt = model.step_hours();
     let steps_per_day = model.time_steps_per_hour * 24;
     let segments = g.cycle_fade_coefficient.len();
@@ -198,5 +199,5 @@ pub(super) fn add_degradation(lp: &mut LinearProgram, layout: &Layout, model: &M
     for &(j, a) in &residual {
         lp.objective[j] -= a;
     }
-    DegradationLayout { soh, days, maintenance, residual, replacement_month, months }
+    Some(DegradationLayout { soh, days, maintenance, residual, replacement_month, months })
 }

@@ -61,7 +61,7 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
         lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(kwh, s.soc_min_fraction), (soc + t, -1.0)], RowKind::LessOrEqual, 0.0);
     }
-    layout.degradation = s.degradation.as_ref().map(|g| add_degradation(lp, layout, model, s, g, kwh));
+    layout.degradation = s.degradation.as_ref().and_then(|g| add_degradation(lp, layout, model, s, g));
 }
 
 /// The flows charging the storage in step t (kW): from PV, the grid, the generator and CHP.

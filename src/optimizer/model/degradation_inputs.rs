@@ -127,7 +127,7 @@ impl Reader<'_> {
             }
             given
         };
-        modelled.then(|| Degradation {
+        modelled.then_some(Degradation {
             calendar_fade_coefficient,
             cycle_fade_coefficient,
             cycle_fade_fraction,

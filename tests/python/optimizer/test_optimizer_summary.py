@@ -160,6 +160,23 @@ def test_every_declared_field_is_in_the_engines_results(solved: list[OptimizerRe
         _ = solved[0].outputs.ElectricStorage
 
 
+def test_declared_storage_degradation_fields_are_in_the_engines_results() -> None:
+    """One year of a fixed 100 kW / 200 kWh battery under the replacement strategy with a steep
+    calendar fade (its state of charge held at half the size or more), so it is replaced within
+    the year: every declared ElectricStorage field is in the results."""
+    document = scenario()
+    document["Financial"] = {"analysis_years": 1}
+    document["ElectricStorage"] = {
+        "min_kw": 100, "max_kw": 100, "min_kwh": 200, "max_kwh": 200, "soc_min_fraction": 0.5, "model_degradation": True,
+        "degradation": {"calendar_fade_coefficient": 0.06, "maintenance_strategy": "replacement"},
+    }
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ElectricStorage"])
+    storage = result.outputs.ElectricStorage
+    assert len(storage.state_of_health) == 365 and storage.state_of_health[0] == 1.0
+    assert 1 <= storage.replacement_month <= 12 and storage.maintenance_cost > 0
+
+
 def test_declared_wind_fields_are_in_the_engines_results() -> None:
     document = pv_only()
     del document["PV"]
