@@ -49,6 +49,8 @@ class Record(Mapping[str, Any]):
     __slots__ = ("_data", "_path")
     #: The typed class of each child mapping, read from the subclass's annotations.
     _sections: ClassVar[dict[str, type["Record"]]] = {}
+    #: Declared fields the results hold only for some inputs (as the service's do).
+    _optional: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -358,6 +360,7 @@ class ElectricStorageOutputs(Record):
     service's results."""
 
     __slots__ = ()
+    _optional = frozenset({"state_of_health", "maintenance_cost", "residual_value", "replacement_month", "total_residual_kwh"})
     size_kw: float
     size_kwh: float
     soc_series_fraction: list[float]
