@@ -42,6 +42,9 @@ pub struct CostBreakdown {
     pub replacements_future_cost: f64,
     pub om_before_tax: f64,
     pub om_after_tax: f64,
+    /// With degradation, the storage O&M on its installed $/kWh (lifecycle, before tax): out of
+    /// the objective and `om_before_tax`, still in the service's pro forma O&M.
+    pub degraded_storage_om_before_tax: f64,
     pub pv_om_before_tax: f64,
     pub year_one_energy_cost: f64,
     pub year_one_demand_cost: f64,
@@ -175,7 +178,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let pv_om_before_tax: f64 =
         model.pvs.iter().enumerate().map(|(i, pv)| factors.pwf_om * pv.om_cost_per_kw * pv_array_kw(model, solution, i)).sum();
     let built = solution.case.storage;
-    let (storage_capital, replacements, storage_om, storage_initial) = match (&model.storage, &factors.storage) {
+    let (storage_capital, replacements, storage_om, storage_initial, degraded_storage_om_before_tax) = match (&model.storage, &factors.storage) {
         (Some(s), Some(c)) if built => {
             let constant = if s.has_cost_constant() { 1.0 } else { 0.0 };
             let capital = c.net_present_cost_per_kw * d.storage_kw
@@ -187,10 +190,11 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             let initial =
                 s.installed_cost_per_kw * d.storage_kw + s.installed_cost_per_kwh * d.storage_kwh + constant * s.installed_cost_constant;
             // With degradation the maintenance costs replace the O&M on the installed $/kWh (REopt.jl `reopt.jl`).
-            let om_basis = if s.degradation.is_some() { initial - s.installed_cost_per_kwh * d.storage_kwh } else { initial };
-            (capital, replacements, factors.pwf_om * s.om_cost_fraction_of_installed_cost * om_basis, initial)
+            let degraded = if s.degradation.is_some() { s.installed_cost_per_kwh * d.storage_kwh } else { 0.0 };
+            let om = |basis: f64| factors.pwf_om * s.om_cost_fraction_of_installed_cost * basis;
+            (capital, replacements, om(initial - degraded), initial, om(degraded))
         }
-        _ => (0.0, 0.0, 0.0, 0.0),
+        _ => (0.0, 0.0, 0.0, 0.0, 0.0),
     };
     let year_one_energy_cost: f64 =
         (0..steps).map(|t| d.grid_by_tier.iter().enumerate().map(|(k, tier)| dt * rates.energy_rates[k][t] * tier[t]).sum::<f64>()).sum();
@@ -250,6 +254,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         storage_capital,
         om_before_tax,
         om_after_tax,
+        degraded_storage_om_before_tax,
         pv_om_before_tax,
         year_one_energy_cost,
         year_one_demand_cost,

@@ -18,6 +18,7 @@
 use serde_json::{json, Value};
 use sunflux::optimizer::lp::degradation::DegradationDispatch;
 use sunflux::optimizer::lp::{build, CostFactors};
+use sunflux::optimizer::outputs::cost_breakdown;
 use sunflux::optimizer::run::optimal_cases;
 use sunflux::optimizer::{from_scenario, ScenarioError};
 use crate::support::{daytime_production, isapprox, number, series, solve};
@@ -126,7 +127,8 @@ fn solar_and_storage_with_bau_and_degradation() {
 /// fraction of the size per step, so the day's cycle fade lies between k_min and k_max times
 /// the day's discharge, and equals k_min · discharge when the cheap segment alone can carry it.
 /// The maintenance cost is Σ_d c_{d−1}(soh_{d−1} − soh_d) with c from the present-worth factor,
-/// and the lcc (O&M without the installed $/kWh part) is the objective.
+/// and the lcc (O&M without the installed $/kWh part, which the pro forma's O&M keeps, as the
+/// service's does) is the objective.
 #[test]
 fn state_of_health_follows_the_calendar_and_cycle_fade() {
     let (k_cal, a, k) = (2.0e-3, 0.5, [1.0e-4, 4.0e-4]);
@@ -135,7 +137,7 @@ fn state_of_health_follows_the_calendar_and_cycle_fade() {
         "cycle_fade_coefficient": k, "cycle_fade_fraction": [0.3, 0.7]}));
     scenario["ElectricStorage"]["om_cost_fraction_of_installed_cost"] = json!(0.025);
     fix_size(&mut scenario, 100.0, 200.0);
-    let (_, run, body) = solve(&scenario);
+    let (model, run, body) = solve(&scenario);
     let d = &run.optimal.dispatch;
     let g: &DegradationDispatch = d.degradation.as_ref().expect("degradation");
     let size = d.storage_kwh;
@@ -167,6 +169,11 @@ fn state_of_health_follows_the_calendar_and_cycle_fade() {
     let health = series(&body, "ElectricStorage", "state_of_health");
     assert!(health.iter().zip(&g.soh_kwh).all(|(h, kwh)| (h - kwh / size).abs() <= 5e-4 + 1e-9));
     assert_lcc_is_the_objective(&run, &body);
+    // The O&M on the installed $/kWh leaves the lifecycle O&M (the kW part stays) but not the pro forma's.
+    let costs = cost_breakdown(&model, &run.factors, &run.optimal);
+    let pwf_om = run.factors.pwf_om;
+    assert!(isapprox(costs.om_before_tax - costs.pv_om_before_tax, pwf_om * 0.025 * 1000.0 * 100.0, 1e-6, 1e-6));
+    assert!(isapprox(costs.degraded_storage_om_before_tax, pwf_om * 0.025 * 500.0 * 200.0, 1e-6, 1e-6));
 }
 
 /// Replacement over one year with a steep calendar fade and the state of charge held at or
