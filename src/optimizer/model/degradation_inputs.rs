@@ -3,7 +3,8 @@
 //!
 //! Units: the fade coefficients are per hour of the service's own formula (see `lp::degradation`),
 //! `cycle_fade_fraction` a fraction of the kWh size per segment, `maintenance_cost_per_kwh` $ per
-//! kWh (present value) for days 2..D of the analysis period (D = 365 · analysis_years). When the
+//! kWh (present value), D − 1 values for D = 365 · analysis_years days (entry d − 1 prices the
+//! capacity lost on day d, d = 2..D). When the
 //! costs are left out they are the installed $/kWh times the daily present-worth factor
 //! ((1 − r_g)/(1 + r_d))^(day/365), day = 1..D−1, r_g the cost declination, r_d the owner's discount rate.
 //! With degradation the service zeroes the storage's three replacement costs (the maintenance
@@ -31,15 +32,6 @@ pub enum MaintenanceStrategy {
     Replacement,
 }
 
-impl MaintenanceStrategy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Augmentation => "augmentation",
-            Self::Replacement => "replacement",
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq)]
 pub struct Degradation {
     pub calendar_fade_coefficient: f64,
@@ -49,7 +41,7 @@ pub struct Degradation {
     pub time_exponent: f64,
     pub installed_cost_per_kwh_declination_rate: f64,
     pub maintenance_strategy: MaintenanceStrategy,
-    /// $ per kWh for days 2..D (D − 1 values), given or from the present-worth factor.
+    /// $ per kWh, D − 1 values, given or from the present-worth factor.
     pub maintenance_cost_per_kwh: Vec<f64>,
 }
 
