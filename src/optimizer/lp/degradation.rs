@@ -36,8 +36,7 @@
 //! The objective gains maintenance − residual; the kWh size then carries no O&M on its installed
 //! $/kWh (`storage`), and the reader zeroed the replacement costs.
 
-use super::program::Layout;
-use super::{storage::charge_flows, LinearProgram, RowKind};
+use super::{charge_flows, Layout, LinearProgram, RowKind};
 use crate::optimizer::model::degradation_inputs::{Degradation, MaintenanceStrategy};
 use crate::optimizer::model::{Model, Storage};
 

@@ -220,3 +220,13 @@ fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (u
     let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
     series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign)))
 }
+
+/// The flows charging the electric storage in step t (kW): from PV, the grid, the generator and CHP.
+fn charge_flows(layout: &Layout, t: usize) -> Vec<usize> {
+    let mut flows = Vec::with_capacity(2);
+    flows.extend(layout.pv_storage.map(|p| p + t));
+    flows.extend(layout.grid_storage.map(|g| g + t));
+    flows.extend(layout.generator_storage.get(t).copied().flatten());
+    flows.extend(layout.chp.as_ref().and_then(|c| c.to_storage).map(|c| c + t));
+    flows
+}

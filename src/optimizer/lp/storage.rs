@@ -4,7 +4,7 @@
 //! `model_degradation` the state of health and its costs (`degradation`).
 
 use super::degradation::add_degradation;
-use super::{energy_value, CostFactors, Layout, LinearProgram, RowKind, StorageCosts};
+use super::{charge_flows, energy_value, CostFactors, Layout, LinearProgram, RowKind, StorageCosts};
 use crate::optimizer::model::{Model, Storage};
 
 pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, s: &Storage, costs: &StorageCosts) {
@@ -62,14 +62,4 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
         lp.row(&[(kwh, s.soc_min_fraction), (soc + t, -1.0)], RowKind::LessOrEqual, 0.0);
     }
     layout.degradation = s.degradation.as_ref().and_then(|g| add_degradation(lp, layout, model, s, g));
-}
-
-/// The flows charging the storage in step t (kW): from PV, the grid, the generator and CHP.
-pub(super) fn charge_flows(layout: &Layout, t: usize) -> Vec<usize> {
-    let mut flows = Vec::with_capacity(2);
-    flows.extend(layout.pv_storage.map(|p| p + t));
-    flows.extend(layout.grid_storage.map(|g| g + t));
-    flows.extend(layout.generator_storage.get(t).copied().flatten());
-    flows.extend(layout.chp.as_ref().and_then(|c| c.to_storage).map(|c| c + t));
-    flows
 }
