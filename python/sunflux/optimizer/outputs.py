@@ -49,6 +49,8 @@ class Record(Mapping[str, Any]):
     __slots__ = ("_data", "_path")
     #: The typed class of each child mapping, read from the subclass's annotations.
     _sections: ClassVar[dict[str, type["Record"]]] = {}
+    #: Declared fields the results hold only for some inputs (as the service's do).
+    _optional: ClassVar[frozenset[str]] = frozenset()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -140,7 +142,7 @@ _UNITS = (
     ("_CO2_fraction", "_fraction", "[fraction]"),
 )
 #: Fields whose names say money without a unit suffix (costs, bills, benefits, incentives): [$].
-_MONEY = re.compile(r"cost|bill|lcc|npv|benefit|incentive|adder|capital")
+_MONEY = re.compile(r"cost|bill|lcc|npv|benefit|incentive|adder|capital|residual_value")
 #: Abbreviations of the service's field names, in words.
 _WORDS = {"om": "O&M", "lcoe": "levelized cost of energy", "lcc": "life cycle cost", "npv": "net present value",
           "elecbill": "electricity bill", "mg": "microgrid", "soc": "state of charge", "offgrid": "off-grid"}
@@ -350,14 +352,25 @@ class WindOutputs(_RenewableOutputs):
 
 class ElectricStorageOutputs(Record):
     """``outputs.ElectricStorage``: power (kW) and energy (kWh) sizes, state of charge and discharge
-    per time step (empty lists when nothing is built)."""
+    per time step (empty lists when nothing is built). With ``model_degradation`` and storage
+    built, also the state of health at the start of each day of the analysis period (fraction of
+    the size), the maintenance cost and the residual value ($ present value); with the
+    ``replacement`` strategy also the month of the first replacement (0 for none) and the healthy
+    kWh left at the end. Without them those fields are absent (`AttributeError`), as in the
+    service's results."""
 
     __slots__ = ()
+    _optional = frozenset({"state_of_health", "maintenance_cost", "residual_value", "replacement_month", "total_residual_kwh"})
     size_kw: float
     size_kwh: float
     soc_series_fraction: list[float]
     storage_to_load_series_kw: list[float]
     initial_capital_cost: float
+    state_of_health: list[float]
+    maintenance_cost: float
+    residual_value: float
+    replacement_month: float
+    total_residual_kwh: float
 
 
 class GeneratorOutputs(Record):

@@ -79,7 +79,8 @@
 //! `storage`, `exports` (export groups), `load_balance`, `generator` (with its on/off binary), `operating_reserves`,
 //! `electric_tariff` (energy tiers, demand peaks, lookback, net-metering cap, minimum charge),
 //! `capex` (capital cost bounds), `microgrid` (the outage microgrids), `emissions` (emissions
-//! costs in the objective, renewable-electricity and CO2-reduction bounds) and `heating` (the heat
+//! costs in the objective, renewable-electricity and CO2-reduction bounds), `degradation` (the
+//! battery's state of health and its maintenance costs, from `storage`) and `heating` (the heat
 //! balance and the boilers, independent of the electric rows) and `chp` (combined heat and power: its electricity joins the
 //! load balance and the electric storage, its heat the heat balance and the hot storage).
 
@@ -88,6 +89,7 @@ use super::model::Model;
 mod capex;
 pub mod chp;
 mod cost_factors;
+pub mod degradation;
 mod electric_tariff;
 pub mod emissions;
 pub mod exports;
@@ -186,6 +188,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         microgrid: None,
         heating: None,
         chp: None,
+        degradation: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
@@ -216,4 +219,14 @@ fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (u
     let chp = layout.chp.as_ref().map(|c| c.to_load);
     let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
     series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign)))
+}
+
+/// The flows charging the electric storage in step t (kW): from PV, the grid, the generator and CHP.
+fn charge_flows(layout: &Layout, t: usize) -> Vec<usize> {
+    let mut flows = Vec::with_capacity(2);
+    flows.extend(layout.pv_storage.map(|p| p + t));
+    flows.extend(layout.grid_storage.map(|g| g + t));
+    flows.extend(layout.generator_storage.get(t).copied().flatten());
+    flows.extend(layout.chp.as_ref().and_then(|c| c.to_storage).map(|c| c + t));
+    flows
 }

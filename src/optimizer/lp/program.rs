@@ -5,6 +5,7 @@
 
 use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
 use super::chp::{ChpDispatch, ChpLayout};
+use super::degradation::{DegradationDispatch, DegradationLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::{load_target, CostFactors};
@@ -207,6 +208,8 @@ pub struct Layout {
     pub heating: Option<HeatingLayout>,
     /// Combined heat and power (None without it or in business as usual).
     pub chp: Option<ChpLayout>,
+    /// The storage's state of health (None without `model_degradation` or storage).
+    pub degradation: Option<DegradationLayout>,
 }
 
 /// Sizes and dispatch read from a solution vector (kW, kWh; series per step).
@@ -259,6 +262,7 @@ pub struct Dispatch {
     pub microgrid: Option<MicrogridDispatch>,
     pub heating: Option<HeatingDispatch>,
     pub chp: Option<ChpDispatch>,
+    pub degradation: Option<DegradationDispatch>,
 }
 
 impl Dispatch {
@@ -412,6 +416,7 @@ impl Layout {
             microgrid,
             heating: self.heating.as_ref().map(|h| h.dispatch(x, self.steps, tolerance)),
             chp,
+            degradation: self.degradation.as_ref().map(|g| g.dispatch(x)),
         }
     }
 }

@@ -1,8 +1,10 @@
 //! Electric storage: the kW and kWh sizes with their costs, discharge and state of charge per
 //! step, and the rows that bind them: the state-of-charge balance, the charging headroom,
-//! power and energy limits, the minimum state of charge and the duration limits.
+//! power and energy limits, the minimum state of charge and the duration limits; with
+//! `model_degradation` the state of health and its costs (`degradation`).
 
-use super::{energy_value, CostFactors, Layout, LinearProgram, RowKind, StorageCosts};
+use super::degradation::add_degradation;
+use super::{charge_flows, energy_value, CostFactors, Layout, LinearProgram, RowKind, StorageCosts};
 use crate::optimizer::model::{Model, Storage};
 
 pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &Model, factors: &CostFactors, s: &Storage, costs: &StorageCosts) {
@@ -11,7 +13,9 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
     let energy = |t: usize| energy_value(model, factors, t);
     let om = factors.om_factor() * s.om_cost_fraction_of_installed_cost;
     let kw = lp.variable(costs.net_present_cost_per_kw + om * s.installed_cost_per_kw, s.min_kw, s.max_kw);
-    let kwh = lp.variable(costs.net_present_cost_per_kwh + om * s.installed_cost_per_kwh, s.min_kwh, s.max_kwh);
+    // With degradation the maintenance costs replace the O&M on the installed $/kWh (REopt.jl `reopt.jl`).
+    let kwh_om = if s.degradation.is_some() { 0.0 } else { om * s.installed_cost_per_kwh };
+    let kwh = lp.variable(costs.net_present_cost_per_kwh + kwh_om, s.min_kwh, s.max_kwh);
     if s.has_cost_constant() {
         lp.objective_constant += costs.net_present_cost_constant + om * s.installed_cost_constant;
     }
@@ -36,20 +40,7 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
     }
     let (eta_c, eta_d) = (s.charge_efficiency(), s.discharge_efficiency());
     for t in 0..steps {
-        // Charging terms Δ(η_c·pv_storage + η_c·grid_storage) and the previous state of charge.
-        let mut charge: Vec<(usize, f64)> = Vec::with_capacity(2);
-        if let Some(p) = layout.pv_storage {
-            charge.push((p + t, dt * eta_c));
-        }
-        if let Some(g) = layout.grid_storage {
-            charge.push((g + t, dt * eta_c));
-        }
-        if let Some(g) = layout.generator_storage.get(t).copied().flatten() {
-            charge.push((g, dt * eta_c));
-        }
-        if let Some(c) = layout.chp.as_ref().and_then(|c| c.to_storage) {
-            charge.push((c + t, dt * eta_c));
-        }
+        let charge: Vec<(usize, f64)> = charge_flows(layout, t).into_iter().map(|i| (i, dt * eta_c)).collect();
         let previous: (usize, f64) = match (t, soc_start) {
             (0, Some(start)) => (start, 1.0),
             (0, None) => (kwh, s.soc_init_fraction),
@@ -65,12 +56,10 @@ pub(super) fn add_storage(lp: &mut LinearProgram, layout: &mut Layout, model: &M
         lp.row(&headroom, RowKind::LessOrEqual, 0.0);
         // pv_storage + grid_storage + discharge − kw ≤ 0
         let mut power = vec![(discharge + t, 1.0), (kw, -1.0)];
-        power.extend(layout.pv_storage.map(|p| (p + t, 1.0)));
-        power.extend(layout.grid_storage.map(|g| (g + t, 1.0)));
-        power.extend(layout.generator_storage.get(t).copied().flatten().map(|g| (g, 1.0)));
-        power.extend(layout.chp.as_ref().and_then(|c| c.to_storage).map(|c| (c + t, 1.0)));
+        power.extend(charge_flows(layout, t).into_iter().map(|i| (i, 1.0)));
         lp.row(&power, RowKind::LessOrEqual, 0.0);
         lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(kwh, s.soc_min_fraction), (soc + t, -1.0)], RowKind::LessOrEqual, 0.0);
     }
+    layout.degradation = s.degradation.as_ref().and_then(|g| add_degradation(lp, layout, model, s, g));
 }

@@ -46,6 +46,7 @@ mod tariff_inputs;
 mod technology_inputs;
 mod hot_storage_inputs;
 pub mod cooling_inputs;
+pub mod degradation_inputs;
 pub mod thermal_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
@@ -414,11 +415,6 @@ impl<'a> Reader<'a> {
                 None | Some("optimized") => {}
                 Some(other) => self.unsupported.push(format!("ElectricStorage.dispatch_strategy={other} (only \"optimized\")")),
             }
-            // REopt.jl's battery degradation model (`battery_degradation.jl`: cycle and calendar
-            // fade, augmentation or replacement, residual value) is not modelled.
-            if storage.get("model_degradation").and_then(service_bool) == Some(true) {
-                self.unsupported.push("ElectricStorage.model_degradation=true (battery degradation model)".into());
-            }
         }
     }
 
@@ -581,7 +577,7 @@ impl<'a> Reader<'a> {
         let grid = self.read_grid();
         let outages = self.read_outages(steps, off_grid);
         let resilience = self.read_resilience(outages.multiple.as_ref());
-        let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages);
+        let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages, &financial);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
@@ -699,11 +695,7 @@ mod tests {
     }
 
     #[test]
-    fn battery_degradation_is_refused_and_production_incentives_are_read() {
-        let mut scenario = flat_scenario();
-        scenario["ElectricStorage"] = json!({"max_kw": 10, "max_kwh": 20, "model_degradation": true});
-        let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
-        assert!(found.message().contains("ElectricStorage.model_degradation=true"));
+    fn generator_incentives_are_refused_and_production_incentives_are_read() {
         let mut scenario = flat_scenario();
         scenario["Generator"] = json!({"max_kw": 10, "federal_itc_fraction": 0.3});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };

@@ -6,7 +6,8 @@
 use serde_json::{Map, Value};
 
 use super::sector_inputs::IncentiveDefaults;
-use super::{pv_costs, FilledDefault, Reader};
+use super::degradation_inputs::Degradation;
+use super::{pv_costs, FilledDefault, Financial, Reader};
 use crate::wind::SizeClass;
 
 /// What reading a PV array needs from the rest of the scenario.
@@ -128,6 +129,8 @@ pub struct Storage {
     pub total_rebate_per_kwh: f64,
     pub min_duration_hours: f64,
     pub max_duration_hours: f64,
+    /// The battery degradation model (`model_degradation`); its replacement costs are then zero.
+    pub degradation: Option<Degradation>,
 }
 
 impl Storage {
@@ -384,7 +387,7 @@ impl Reader<'_> {
         limits
     }
 
-    pub(super) fn read_storage(&mut self, off_grid: bool, soc_min_applies_during_outages: bool) -> Option<Storage> {
+    pub(super) fn read_storage(&mut self, off_grid: bool, soc_min_applies_during_outages: bool, financial: &Financial) -> Option<Storage> {
         let sd = self.sector.storage;
         let map = self.section("ElectricStorage")?;
         let s = "ElectricStorage";
@@ -408,6 +411,10 @@ impl Reader<'_> {
             }
             Some(_) => self.flag_or(map, s, "can_grid_charge", true) && !off_grid,
         };
+        let installed_cost_per_kwh = self.number(map, s, "installed_cost_per_kwh");
+        let degradation = self.read_degradation(map, financial, installed_cost_per_kwh);
+        let replaced = degradation.is_none();
+        let replace_cost = |reader: &mut Self, field: &str| if replaced { reader.number(map, s, field) } else { 0.0 };
         Some(Storage {
             min_kw: self.number(map, s, "min_kw"),
             max_kw,
@@ -422,11 +429,11 @@ impl Reader<'_> {
             can_grid_charge,
             soc_min_applies_during_outages,
             installed_cost_per_kw: self.number(map, s, "installed_cost_per_kw"),
-            installed_cost_per_kwh: self.number(map, s, "installed_cost_per_kwh"),
+            installed_cost_per_kwh,
             installed_cost_constant: self.number(map, s, "installed_cost_constant"),
-            replace_cost_per_kw: self.number(map, s, "replace_cost_per_kw"),
-            replace_cost_per_kwh: self.number(map, s, "replace_cost_per_kwh"),
-            replace_cost_constant: self.number(map, s, "replace_cost_constant"),
+            replace_cost_per_kw: replace_cost(self, "replace_cost_per_kw"),
+            replace_cost_per_kwh: replace_cost(self, "replace_cost_per_kwh"),
+            replace_cost_constant: replace_cost(self, "replace_cost_constant"),
             inverter_replacement_year: self.count(map, s, "inverter_replacement_year"),
             battery_replacement_year: self.count(map, s, "battery_replacement_year"),
             cost_constant_replacement_year: self.count(map, s, "cost_constant_replacement_year"),
@@ -439,6 +446,7 @@ impl Reader<'_> {
             total_rebate_per_kwh: self.number(map, s, "total_rebate_per_kwh"),
             min_duration_hours: self.number(map, s, "min_duration_hours"),
             max_duration_hours: self.number(map, s, "max_duration_hours"),
+            degradation,
         })
     }
 }

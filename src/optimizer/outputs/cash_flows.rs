@@ -17,7 +17,7 @@ use crate::optimizer::run::{CaseSolution, Optimized};
 
 /// Year-one operating amounts of one case from its cost breakdown; O&M is the lifecycle O&M
 /// before tax over its present-worth factor (PV and Wind on their whole size, storage on its
-/// installed cost, the generator's fixed and variable O&M, the new boiler's: the service's
+/// installed cost, also with degradation, the generator's fixed and variable O&M, the new boiler's: the service's
 /// `om_series`); each boiler's fuel at its own escalation rate (the service's
 /// `existing_boiler_`/`boiler_fuel_cost_escalation_rate_fraction`).
 fn year_one_costs(model: &Model, costs: &CostBreakdown, pwf_om: f64) -> YearOneCosts {
@@ -34,7 +34,7 @@ fn year_one_costs(model: &Model, costs: &CostBreakdown, pwf_om: f64) -> YearOneC
     YearOneCosts {
         bill: costs.year_one_bill(),
         export_benefit: costs.year_one_export_benefit,
-        om: if pwf_om > 0.0 { costs.om_before_tax / pwf_om } else { 0.0 },
+        om: if pwf_om > 0.0 { (costs.om_before_tax + costs.degraded_storage_om_before_tax) / pwf_om } else { 0.0 },
         fuel: costs.year_one_fuel_cost,
         boiler_fuel: [existing, new],
     }

@@ -9,6 +9,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::lp::degradation::{healthy_fraction_left, DegradationDispatch};
 use super::lp::{CostFactors, Dispatch, SizeChoice};
 use super::tariff::{Lookback, TieredCharge};
 use crate::optimizer::lp::microgrid;
@@ -41,6 +42,9 @@ pub struct CostBreakdown {
     pub replacements_future_cost: f64,
     pub om_before_tax: f64,
     pub om_after_tax: f64,
+    /// With degradation, the storage O&M on its installed $/kWh (lifecycle, before tax): out of
+    /// the objective and `om_before_tax`, still in the service's pro forma O&M.
+    pub degraded_storage_om_before_tax: f64,
     pub pv_om_before_tax: f64,
     pub year_one_energy_cost: f64,
     pub year_one_demand_cost: f64,
@@ -174,7 +178,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let pv_om_before_tax: f64 =
         model.pvs.iter().enumerate().map(|(i, pv)| factors.pwf_om * pv.om_cost_per_kw * pv_array_kw(model, solution, i)).sum();
     let built = solution.case.storage;
-    let (storage_capital, replacements, storage_om, storage_initial) = match (&model.storage, &factors.storage) {
+    let (storage_capital, replacements, storage_om, storage_initial, degraded_storage_om_before_tax) = match (&model.storage, &factors.storage) {
         (Some(s), Some(c)) if built => {
             let constant = if s.has_cost_constant() { 1.0 } else { 0.0 };
             let capital = c.net_present_cost_per_kw * d.storage_kw
@@ -185,9 +189,12 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
                 + constant * c.replacement_present_cost_constant;
             let initial =
                 s.installed_cost_per_kw * d.storage_kw + s.installed_cost_per_kwh * d.storage_kwh + constant * s.installed_cost_constant;
-            (capital, replacements, factors.pwf_om * s.om_cost_fraction_of_installed_cost * initial, initial)
+            // With degradation the maintenance costs replace the O&M on the installed $/kWh (REopt.jl `reopt.jl`).
+            let degraded = if s.degradation.is_some() { s.installed_cost_per_kwh * d.storage_kwh } else { 0.0 };
+            let om = |basis: f64| factors.pwf_om * s.om_cost_fraction_of_installed_cost * basis;
+            (capital, replacements, om(initial - degraded), initial, om(degraded))
         }
-        _ => (0.0, 0.0, 0.0, 0.0),
+        _ => (0.0, 0.0, 0.0, 0.0, 0.0),
     };
     let year_one_energy_cost: f64 =
         (0..steps).map(|t| d.grid_by_tier.iter().enumerate().map(|(k, tier)| dt * rates.energy_rates[k][t] * tier[t]).sum::<f64>()).sum();
@@ -240,12 +247,14 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + outages.expected_fuel_cost
         + offgrid_annual
         + offgrid_capital
+        + d.degradation.as_ref().map_or(0.0, |g| g.maintenance_cost - g.residual_value)
         - production_incentive_after_tax;
     CostBreakdown {
         pv_capital,
         storage_capital,
         om_before_tax,
         om_after_tax,
+        degraded_storage_om_before_tax,
         pv_om_before_tax,
         year_one_energy_cost,
         year_one_demand_cost,
@@ -657,13 +666,40 @@ fn storage_outputs(model: &Model, optimal: &CaseSolution) -> Value {
         }
         _ => 0.0,
     };
-    json!({
+    let mut section = json!({
         "size_kw": round6(d.storage_kw),
         "size_kwh": round6(d.storage_kwh),
         "soc_series_fraction": series(&soc_fraction),
         "storage_to_load_series_kw": if d.storage_kwh > 0.0 { series(&d.discharge) } else { json!([]) },
         "initial_capital_cost": money(initial),
-    })
+    });
+    if let (Some(g), Value::Object(map)) = (d.degradation.as_ref().filter(|_| d.storage_kwh > 0.0), &mut section) {
+        map.extend(degradation_outputs(model, g, d.storage_kwh));
+    }
+    section
+}
+
+/// The degradation results of `ElectricStorage` (REopt.jl `add_electric_storage_results`): the
+/// state of health per day as a fraction of the size, the maintenance cost and residual value ($
+/// present value), and with replacement the month of the first replacement and the healthy kWh
+/// left at the end.
+fn degradation_outputs(model: &Model, g: &DegradationDispatch, size_kwh: f64) -> Map<String, Value> {
+    let health: Vec<f64> = g.soh_kwh.iter().map(|kwh| (kwh / size_kwh * 1e3).round() / 1e3).collect();
+    let mut map = Map::new();
+    map.insert("state_of_health".into(), json!(health));
+    map.insert("maintenance_cost".into(), money(g.maintenance_cost));
+    if let Some(month) = g.replacement_month {
+        let total_residual_kwh = if month == 0 {
+            health.last().copied().unwrap_or(0.0) * size_kwh
+        } else {
+            let replacements = f64::from(model.financial.analysis_years * 12) / f64::from(month);
+            size_kwh * healthy_fraction_left(replacements)
+        };
+        map.insert("replacement_month".into(), json!(month));
+        map.insert("total_residual_kwh".into(), json!(round6(total_residual_kwh)));
+    }
+    map.insert("residual_value".into(), money(g.residual_value));
+    map
 }
 
 /// The `inputs` echo: the resolved scenario with a one-array PV list as one object and every

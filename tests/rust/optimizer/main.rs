@@ -8,6 +8,7 @@ mod optimizer_anchors;
 mod optimizer_chp;
 mod optimizer_cooling;
 mod optimizer_core;
+mod optimizer_degradation;
 mod optimizer_emissions;
 mod optimizer_exports;
 mod optimizer_heating;

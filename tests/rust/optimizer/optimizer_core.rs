@@ -373,12 +373,12 @@ fn unsupported_scenarios_name_every_unsupported_part() {
     scenario["Wind"] = json!({"max_kw": 50});
     scenario["SteamTurbine"] = json!({"max_kw": 50});
     scenario["CHP"] = json!({"max_kw": 50});
-    scenario["ElectricStorage"] = json!({"model_degradation": true});
+    scenario["ElectricStorage"] = json!({"dispatch_strategy": "peak_shaving"});
     scenario["ElectricLoad"] = json!({"doe_reference_name": "RetailStore", "annual_kwh": 1e5});
     scenario["Generator"] = json!({"production_incentive_per_kwh": 0.01});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let message = found.message();
-    for part in ["Wind without production_factor_series", "SteamTurbine (section)", "CHP without a heating load", "CHP.installed_cost_per_kw", "model_degradation", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
+    for part in ["Wind without production_factor_series", "SteamTurbine (section)", "CHP without a heating load", "CHP.installed_cost_per_kw", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
         assert!(message.contains(part), "{part} not named in: {message}");
     }
 }
