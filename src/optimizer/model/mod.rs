@@ -35,6 +35,7 @@ use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
+mod chp_defaults;
 pub mod chp_inputs;
 mod chp_unavailability;
 mod emissions_inputs;
@@ -585,7 +586,7 @@ impl<'a> Reader<'a> {
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
-        let chp = self.read_chp(heating.is_some(), steps_per_hour, load_year);
+        let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);
         }

@@ -153,7 +153,7 @@ fn unmodelled_chp_parts_are_refused_by_name() {
     });
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&small_scenario(vec![1.0; 8760], chp), &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["CHP.can_net_meter=true", "CHP.can_supply_steam_turbine=true", "CHP.unavailability_periods left out", "cost curve"] {
+    for needle in ["CHP.can_net_meter=true", "CHP.can_supply_steam_turbine=true", "cost curve"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
     let defaults = small_scenario(vec![1.0; 8760], json!({"fuel_cost_per_mmbtu": 3.0, "prime_mover": "recip_engine"}));
