@@ -4,19 +4,18 @@
 //!
 //! The inputs the service fills from its prime-mover table (`om_cost_per_kwh`, the full-load
 //! efficiencies, `min_allowable_kw`, `min_turn_down_fraction`, `max_kw`, the maintenance periods
-//! placed on the calendar in `chp_unavailability`) are filled by `chp_defaults` when left out;
-//! a left-out `installed_cost_per_kw` (a cost curve there) is refused by name. Also refused by
-//! name: cost curves,
+//! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
+//! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
-//! `reduces_demand_charges=false`, electric-only CHP, CHP serving only some heating loads,
-//! renewable fuel, the steam turbine and absorption chillers, capital cost bounds with CHP, and
-//! CHP without a heating load.
+//! `reduces_demand_charges=false`, CHP serving only some heating loads, renewable fuel, the steam
+//! turbine and absorption chillers, and capital cost bounds with CHP. Without a heating load (or
+//! electric-only, `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
 
 use serde_json::{Map, Value};
 
 use super::chp_defaults::{chp_defaults, ChpDefaults, HeatMedium, PrimeMover, Selection, MIN_ALLOWABLE_FRACTION_OF_MAX};
 use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
-use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner, Heating, HeatingLoadKind, KWH_PER_MMBTU};
+use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner, Heating, KWH_PER_MMBTU};
 use super::{FilledDefault, Pollutant, Reader};
 
 /// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
@@ -35,8 +34,10 @@ pub struct Chp {
     pub unavailable: Vec<bool>,
     /// The smallest nonzero size (0: none); the size is 0 or at least this.
     pub min_allowable_kw: f64,
-    /// $ per kW of size.
-    pub installed_cost_per_kw: f64,
+    /// $ per kW of size at each size of `tech_sizes_for_cost_curve` (kW); one value and no sizes:
+    /// the same $/kW at every size.
+    pub installed_cost_per_kw: Vec<f64>,
+    pub tech_sizes_for_cost_curve: Vec<f64>,
     /// $ per kW-year, $ per kWh produced, $ per hour on per kW of size.
     pub om_cost_per_kw: f64,
     pub om_cost_per_kwh: f64,
@@ -80,10 +81,6 @@ impl<'a> Reader<'a> {
     /// the reading, so that they are all named.
     pub(super) fn check_chp(&mut self) {
         let Some(map) = self.section("CHP") else { return };
-        let heating_given = HeatingLoadKind::ALL.iter().any(|kind| self.section(kind.section()).is_some());
-        if !heating_given {
-            self.unsupported.push("CHP without a heating load (give SpaceHeatingLoad, DomesticHotWaterLoad or ProcessHeatLoad)".into());
-        }
         self.refuse_unmodelled_chp_inputs(map);
         let financial = self.section("Financial").unwrap_or(self.empty);
         for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
@@ -91,13 +88,30 @@ impl<'a> Reader<'a> {
                 self.unsupported.push(format!("Financial.{field} with CHP (capital cost bounds on CHP)"));
             }
         }
-        if self.numbers(map, "CHP", "installed_cost_per_kw").len() > 1 {
-            self.unsupported.push("CHP.installed_cost_per_kw as a cost curve (tech_sizes_for_cost_curve)".into());
-        }
-        if !crate::optimizer::scenario::given(map.get("installed_cost_per_kw")) {
-            self.unsupported.push(
-                "CHP.installed_cost_per_kw left out (the service's default is its size class's cost curve; cost curves are not modelled: give it)".into(),
-            );
+    }
+
+    /// The installed cost: one $/kW, a given cost curve, or the size class's curve when left out
+    /// (the service's rule: the curve's sizes are ignored beside a single cost).
+    fn chp_cost_curve(&mut self, map: &Map<String, Value>, defaults: &ChpDefaults) -> Option<(Vec<f64>, Vec<f64>)> {
+        let s = "CHP";
+        let costs = self.numbers(map, s, "installed_cost_per_kw");
+        let sizes = self.numbers(map, s, "tech_sizes_for_cost_curve");
+        match costs.len() {
+            0 if sizes.is_empty() => {
+                let (costs, sizes) = (defaults.installed_cost_per_kw.to_vec(), defaults.tech_sizes_for_cost_curve.to_vec());
+                self.filled.push(FilledDefault::new(s, "installed_cost_per_kw", Value::from(costs.clone())));
+                self.filled.push(FilledDefault::new(s, "tech_sizes_for_cost_curve", Value::from(sizes.clone())));
+                Some((costs, sizes))
+            }
+            1 => Some((costs, Vec::new())),
+            // A first size of 0 (its cost in $) breaks the service's own capital cost sum: refused as invalid.
+            n if n > 1 && n == sizes.len() && sizes.windows(2).all(|w| w[0] < w[1]) && sizes[0] > 0.0 => Some((costs, sizes)),
+            _ => {
+                self.invalid.push(
+                    "CHP.tech_sizes_for_cost_curve must give as many increasing positive sizes as CHP.installed_cost_per_kw has costs (a cost curve).".into(),
+                );
+                None
+            }
         }
     }
 
@@ -155,18 +169,20 @@ impl<'a> Reader<'a> {
         self.filled_number(map, "CHP", field, default)
     }
 
-    /// Reads CHP (after `check_chp`, which names what is refused); None without the section or
-    /// without a heating load read.
+    /// Reads CHP (after `check_chp`, which names what is refused); None without the section.
     pub(super) fn read_chp(&mut self, heating: Option<&Heating>, electric_kw: &[f64], steps_per_hour: usize, year: i32) -> Option<Chp> {
-        let map = self.section("CHP").filter(|_| heating.is_some())?;
+        let map = self.section("CHP")?;
         let s = "CHP";
         let defaults = self.read_chp_defaults(map, heating, electric_kw)?;
-        // A cost curve, and a left-out cost (the default curve), are refused in `check_chp`.
-        let [installed_cost_per_kw] = self.numbers(map, s, "installed_cost_per_kw")[..] else { return None };
+        let (installed_cost_per_kw, tech_sizes_for_cost_curve) = self.chp_cost_curve(map, &defaults)?;
         let electric_full = self.chp_filled(map, "electric_efficiency_full_load", defaults.electric_efficiency_full_load);
-        let thermal_full = self.chp_filled(map, "thermal_efficiency_full_load", defaults.thermal_efficiency_full_load);
+        let mut thermal_full = self.chp_filled(map, "thermal_efficiency_full_load", defaults.thermal_efficiency_full_load);
         let electric_half = self.number_or(map, s, "electric_efficiency_half_load", electric_full);
-        let thermal_half = self.number_or(map, s, "thermal_efficiency_half_load", thermal_full);
+        let mut thermal_half = self.number_or(map, s, "thermal_efficiency_half_load", thermal_full);
+        if self.flag_or(map, s, "is_electric_only", false) {
+            // The service zeroes given thermal efficiencies of an electric-only CHP.
+            (thermal_full, thermal_half) = (0.0, 0.0);
+        }
         if electric_full <= 0.0 || electric_half <= 0.0 {
             self.invalid.push("CHP.electric_efficiency_full_load and electric_efficiency_half_load must be positive.".into());
             return None;
@@ -204,6 +220,7 @@ impl<'a> Reader<'a> {
             min_allowable_kw,
             unavailable,
             installed_cost_per_kw,
+            tech_sizes_for_cost_curve,
             om_cost_per_kw: self.number(map, s, "om_cost_per_kw"),
             om_cost_per_kwh: self.chp_filled(map, "om_cost_per_kwh", defaults.om_cost_per_kwh),
             om_cost_per_hr_per_kw_rated: self.number(map, s, "om_cost_per_hr_per_kw_rated"),
@@ -265,10 +282,9 @@ impl<'a> Reader<'a> {
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 11] = [
+        let flags: [(&str, bool, &str); 10] = [
             ("can_supply_steam_turbine", true, "the steam turbine"),
             ("serve_absorption_chiller_only", true, "absorption chillers"),
-            ("is_electric_only", true, "electric-only CHP"),
             ("can_serve_dhw", false, "CHP serving only some heating loads"),
             ("can_serve_space_heating", false, "CHP serving only some heating loads"),
             ("can_serve_process_heat", false, "CHP serving only some heating loads"),
