@@ -11,12 +11,13 @@
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
-//! Maintenance: p_t = 0 in the steps of `unavailability_periods`
+//! Maintenance: p_t = 0 in the steps of `unavailability_periods` with the grid (the service's
+//!              production factor is 1 in the deterministic outage)
 //! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw
 //! Cost curve:  with several pieces or min_allowable_kw (m_a), per piece s a size k_s and a
 //!              binary z_s: max(x_s, m_a)·z_s ≤ k_s ≤ min(x_{s+1}, M)·z_s;  Σ k_s = kw;  Σ z_s ≤ 1
 //!              (REopt.jl `add_cost_curve_vars_and_constraints`), costing slope_s·k_s + y_s·z_s
-//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t)
+//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t) in the steps with the grid
 //! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − M·(1 − on_t)
 //! Heat:        hl_t + hs_t + hw_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
@@ -246,13 +247,15 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let largest_heating_kw = heating.map_or(0.0, |h| (0..steps).map(|t| h.total_kw(t)).fold(0.0, f64::max));
     for t in 0..steps {
         let (p, b) = (rated + t, on + t);
-        if chp.unavailable[t] {
+        if chp.unavailable[t] && model.has_grid(t) {
             // The service's production factor of 0: no output (its on binary stays free).
             lp.upper[p] = 0.0;
         }
         lp.row(&[(p, 1.0), (size, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(p, 1.0), (b, -big)], RowKind::LessOrEqual, 0.0);
-        lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);
+        if model.has_grid(t) {
+            lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);
+        }
         if let Some(yf) = fuel_intercept {
             // b_f·kw + M·on − yf ≤ M
             lp.row(&[(size, chp.fuel_intercept), (b, big), (yf + t, -1.0)], RowKind::LessOrEqual, big);

@@ -587,8 +587,11 @@ impl<'a> Reader<'a> {
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
         let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
-        if chp.is_some() && context.outages {
-            self.unsupported.push("CHP with grid outages (the service drops its turndown and maintenance in outage steps)".into());
+        if chp.is_some() && outages.multiple.is_some() {
+            self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
+        }
+        if chp.is_some() && context.off_grid {
+            self.unsupported.push("CHP off grid (its operating reserves)".into());
         }
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);

@@ -217,3 +217,30 @@ fn without_heating_max_kw_is_the_peak_electric_load() {
     // The average load (400 kW) picks class 3: its O&M and smallest size.
     assert_eq!((c.om_cost_per_kwh, c.min_allowable_kw), (0.021, 125.0));
 }
+
+/// "CHP Unavailability and Outage", its points 4 and 6 on our own site: in the deterministic
+/// outage (steps 50-60 of 2022, inside the maintenance period of January's second week, hours
+/// 49-96) the CHP alone serves the 10 kW critical load: maintenance is ignored there and so is
+/// the 50 % turndown of its fixed 100 kW (10 kW output); outside the outage the maintenance holds.
+#[test]
+fn chp_unavailability_and_outage() {
+    let scenario = json!({
+        "Site": {"latitude": 37.78, "longitude": -122.45},
+        "ElectricLoad": {"loads_kw": vec![100.0; 8760], "year": 2022, "critical_load_fraction": 0.1},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.10, "blended_annual_demand_rate": 5.0},
+        "ElectricUtility": {"outage_start_time_step": 50, "outage_end_time_step": 60},
+        "CHP": {"prime_mover": "recip_engine", "is_electric_only": true, "fuel_cost_per_mmbtu": 20.0, "min_kw": 100.0, "max_kw": 100.0,
+                "min_turn_down_fraction": 0.5, "unavailability_periods": [
+                    {"month": 1, "start_week_of_month": 2, "start_day_of_week": 1, "start_hour": 1, "duration_hours": 48}]}
+    });
+    let (model, run, _) = solve(&scenario);
+    let c = model.chp.as_ref().expect("CHP read");
+    let d = run.optimal.dispatch.chp.as_ref().expect("CHP dispatch");
+    for t in 49..60 {
+        assert!(c.unavailable[t] && !model.has_grid(t), "step {t}");
+        assert!(isapprox(d.rated_kw[t], 10.0, 0.0, 1e-6), "step {t}: {}", d.rated_kw[t]);
+    }
+    let maintenance: Vec<usize> = (0..model.steps()).filter(|&t| c.unavailable[t] && model.has_grid(t)).collect();
+    assert_eq!(maintenance.len(), 48 - 11);
+    assert!(maintenance.iter().all(|&t| d.rated_kw[t] == 0.0));
+}
