@@ -157,13 +157,14 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 #: Valid real scenarios whose only parts outside the local optimizer were those of issues #17
 #: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
 #: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
-#: Toolkit resource): after ``resolve`` against the embedded service and its rate stand-in they
-#: must solve locally.
+#: Toolkit resource) and #30 (the CHP defaults by prime mover and size class, cost curves): after
+#: ``resolve`` against the embedded service and its rate stand-in they must solve locally.
 RESOLVABLE = (
     "REopt_API__handle_reopt_error.json",
     "REopt_API__off_grid_defaults.json",
     "REopt_API__pv_batt_emissions.json",
     "REopt_API__pv_cost_update.json",
+    "REopt.jl__after_tax_payback.json",
     "REopt.jl__backup_reliability_reopt_inputs.json",
     "REopt.jl__coincident_peak.json",
     "REopt.jl__generator.json",
@@ -213,9 +214,8 @@ INVALID_AS_IN_REOPT_JL = {
 #: named by section.
 HOSPITAL_HEATING = "SpaceHeatingLoad.doe_reference_name=Hospital (reference heating profiles"
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
-#: heating load; with grid outages it is refused (the service drops its turndown and maintenance in
-#: outage steps).
-CHP_WITH_OUTAGES = "CHP with grid outages"
+#: heating load, and with a single grid outage; with multiple outages it is refused.
+CHP_WITH_OUTAGES = "CHP with multiple grid outages"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
