@@ -8,8 +8,9 @@
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
 //! `reduces_demand_charges=false`, CHP serving only some heating loads, renewable fuel, the steam
-//! turbine and absorption chillers, and capital cost bounds with CHP. Without a heating load (or
-//! electric-only, `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
+//! turbine and absorption chillers, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
+//! with multiple outages or off grid). Without a heating load (or electric-only,
+//! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
 
 use serde_json::{Map, Value};
 
@@ -142,7 +143,14 @@ impl<'a> Reader<'a> {
         let boiler_efficiency = heating.map_or(0.8, |h| h.existing_boiler.burner.efficiency);
         let electric_load_kw = (!electric_kw.is_empty())
             .then(|| (electric_kw.iter().sum::<f64>() / electric_kw.len() as f64, electric_kw.iter().copied().fold(f64::MIN, f64::max)));
-        let size_class = self.number_in(map, s, "size_class").map(|c| c.max(0.0) as usize);
+        let size_class = match self.number_in(map, s, "size_class") {
+            None => None,
+            Some(c) if c >= 0.0 && c.fract() == 0.0 => Some(c as usize),
+            Some(_) => {
+                self.invalid.push("CHP.size_class must be a whole number from 0.".into());
+                return None;
+            }
+        };
         let max_kw = self.number_in(map, s, "max_kw");
         let selection = Selection {
             medium,
