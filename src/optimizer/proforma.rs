@@ -144,8 +144,8 @@ pub struct YearOneCosts {
     pub om: f64,
     /// Generator fuel (escalated at the fuel rate).
     pub fuel: f64,
-    /// The existing and the new boiler's fuel, each at its own rate.
-    pub boiler_fuel: [EscalatingCost; 2],
+    /// The fuel of the existing boiler, the new boiler and the CHP, each at its own rate.
+    pub onsite_fuel: [EscalatingCost; 3],
 }
 
 /// A production-based incentive's payments in years 1..=`years` (REopt.jl `update_metrics`):
@@ -213,13 +213,13 @@ fn round_to(x: f64, digits: i32) -> f64 {
 }
 
 /// Operating cash flow of a case in years 1..=years, before tax (negative: costs):
-/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y − Σ_b boiler_b·(1+e_b)^y`.
+/// `−(bill − export)·(1+e_elec)^y − om·(1+e_om)^y − fuel·(1+e_fuel)^y − Σ_b burner_b·(1+e_b)^y`.
 fn operating(inputs: &CashFlowInputs, costs: &YearOneCosts, years: usize) -> Vec<f64> {
     let elec = escalated(-(costs.bill - costs.export_benefit), inputs.elec_cost_escalation_rate_fraction, years);
     let om = escalated(-costs.om, inputs.om_cost_escalation_rate_fraction, years);
     let mut fuel = escalated(-costs.fuel, inputs.generator_fuel_cost_escalation_rate_fraction, years);
-    for boiler in costs.boiler_fuel {
-        fuel.iter_mut().zip(escalated(-boiler.year_one, boiler.escalation, years)).for_each(|(total, cost)| *total += cost);
+    for burner in costs.onsite_fuel {
+        fuel.iter_mut().zip(escalated(-burner.year_one, burner.escalation, years)).for_each(|(total, cost)| *total += cost);
     }
     (0..years).map(|y| elec[y] + om[y] + fuel[y]).collect()
 }

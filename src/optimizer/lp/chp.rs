@@ -11,10 +11,13 @@
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
-//! Maintenance: p_t = 0 in the steps of `unavailability_periods`
-//! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw;  with min_allowable_kw (m_a) and a binary
-//!              built: m_a·built ≤ kw ≤ M·built (REopt.jl's one-segment CHP cost curve)
-//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t)
+//! Maintenance: p_t = 0 in the steps of `unavailability_periods` with the grid (the service's
+//!              production factor is 1 in the deterministic outage)
+//! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw
+//! Cost curve:  with several pieces or min_allowable_kw (m_a), per piece s a size k_s and a
+//!              binary z_s: max(x_s, m_a)·z_s ≤ k_s ≤ min(x_{s+1}, M)·z_s;  Σ k_s = kw;  Σ z_s ≤ 1
+//!              (REopt.jl `add_cost_curve_vars_and_constraints`), costing slope_s·k_s + y_s·z_s
+//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t) in the steps with the grid
 //! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − M·(1 − on_t)
 //! Heat:        hl_t + hs_t + hw_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
@@ -27,8 +30,9 @@
 //! the largest heating load, the service's bound on the firing when its solver (HiGHS) has no
 //! indicator constraints. Objective ($ present value): fuel at pwf_fuel·(1 − τ_o)·$/kWh of fuel,
 //! O&M per kWh and per hour at pwf_om·(1 − τ_w), the size at its net present cost after MACRS
-//! and ITC plus fixed O&M and standby charges (12·rate·pwf_e·(1 − τ_o)), the firing size at its
-//! capital cost, and electricity to load earning the energy it saves.
+//! and ITC (the cost curve's pieces, `capital_pieces`) plus fixed O&M and standby charges
+//! (12·rate·pwf_e·(1 − τ_o)), the firing size at its capital cost, and electricity to load
+//! earning the energy it saves.
 
 use super::{energy_value, fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, TaxTreatment};
@@ -81,16 +85,112 @@ impl ChpDispatch {
     }
 }
 
-/// $ present value per kW of CHP size: capital after MACRS and ITC (the service's single-piece
-/// cost curve), fixed O&M and standby charges.
-pub fn size_cost_per_kw(model: &Model, factors: &CostFactors, chp: &Chp) -> f64 {
-    net_present_capital_per_kw(model, chp) + factors.om_factor() * chp.om_cost_per_kw + standby_cost_per_kw(factors, chp)
+/// The service's "big number" size that ends every cost curve (kW).
+const CURVE_END_KW: f64 = 1.0e10;
+
+/// One piece of the CHP's capital cost curve after MACRS and the ITC: `slope·kw + intercept` $
+/// present value for a size in [min_kw, max_kw].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostPiece {
+    pub min_kw: f64,
+    pub max_kw: f64,
+    pub slope: f64,
+    pub intercept: f64,
 }
 
-/// Net present capital cost per kW after MACRS and the federal ITC.
-pub fn net_present_capital_per_kw(model: &Model, chp: &Chp) -> f64 {
+/// The break points (kW) of the installed cost and the cost before incentives there ($): from
+/// the origin through each (size, size·$/kW), on at the last $/kW (REopt.jl `cost_curve`).
+fn curve_points(chp: &Chp) -> (Vec<f64>, Vec<f64>) {
+    let costs = &chp.installed_cost_per_kw;
+    let last = costs.last().copied().unwrap_or(0.0);
+    let mut xs = vec![0.0];
+    xs.extend(&chp.tech_sizes_for_cost_curve);
+    let mut ys = vec![0.0];
+    ys.extend(chp.tech_sizes_for_cost_curve.iter().zip(costs).map(|(x, c)| x * c));
+    xs.push(CURVE_END_KW);
+    ys.push(CURVE_END_KW * last);
+    (xs, ys)
+}
+
+/// The $/kW before incentives of piece `s` of `curve_points`: exact for a single cost (and for
+/// the first and last pieces, as the service takes them), else the chord's.
+fn chord_cost_per_kw(chp: &Chp, xs: &[f64], ys: &[f64], s: usize) -> f64 {
+    let costs = &chp.installed_cost_per_kw;
+    if s == 0 {
+        costs[0]
+    } else if s + 2 == xs.len() {
+        costs[costs.len() - 1]
+    } else {
+        (ys[s + 1] - ys[s]) / (xs[s + 1] - xs[s])
+    }
+}
+
+/// The pieces of the capital cost curve after MACRS and the ITC (REopt.jl `cost_curve` and
+/// `update_cost_curve!`): each chord's $/kW after the ITC is rounded to whole dollars, taken back
+/// to its ITC basis and brought to its net present cost; the pieces are joined end to end from
+/// the origin, and none starts below min_allowable_kw.
+pub fn capital_pieces(model: &Model, chp: &Chp) -> Vec<CostPiece> {
+    let tax = tax_treatment(model, chp);
+    let (xs, ys) = curve_points(chp);
+    let mut at = 0.0;
+    (0..xs.len() - 1)
+        .map(|s| {
+            let basis = cost_curve_itc_basis(chord_cost_per_kw(chp, &xs, &ys, s), chp.federal_itc_fraction, 0.0);
+            let slope = effective_cost(basis, None, &tax, 0.0);
+            at += slope * (xs[s + 1] - xs[s]);
+            CostPiece { min_kw: xs[s].max(chp.min_allowable_kw), max_kw: xs[s + 1], slope, intercept: at - slope * xs[s + 1] }
+        })
+        .collect()
+}
+
+/// Whether the cost curve needs its pieces' binaries (several pieces, or a smallest size).
+fn segmented(pieces: &[CostPiece], chp: &Chp) -> bool {
+    pieces.len() > 1 || chp.min_allowable_kw > 0.0
+}
+
+/// The piece a size is bought on: the cheapest that holds it (the pieces meet at their ends).
+fn piece_of(pieces: &[CostPiece], kw: f64) -> Option<usize> {
+    let cost = |p: &CostPiece| p.slope * kw + p.intercept;
+    let tolerance = 1e-6 * (1.0 + kw);
+    (0..pieces.len())
+        .filter(|&s| kw >= pieces[s].min_kw - tolerance && kw <= pieces[s].max_kw + tolerance)
+        .min_by(|&a, &b| cost(&pieces[a]).total_cmp(&cost(&pieces[b])))
+}
+
+/// Net present capital cost of a size after MACRS and the ITC ($; 0 for none).
+pub fn net_present_capital(model: &Model, chp: &Chp, kw: f64) -> f64 {
+    let pieces = capital_pieces(model, chp);
+    match piece_of(&pieces, kw).filter(|_| kw > 0.0) {
+        Some(s) => pieces[s].slope * kw + pieces[s].intercept,
+        None => 0.0,
+    }
+}
+
+/// Installed cost of a size before incentives ($): on the same piece, each middle chord's $/kW
+/// and intercept rounded to whole dollars as the service does (REopt.jl `add_capex_constraints`).
+pub fn initial_capital(model: &Model, chp: &Chp, kw: f64) -> f64 {
+    let (xs, ys) = curve_points(chp);
+    let Some(s) = piece_of(&capital_pieces(model, chp), kw).filter(|_| kw > 0.0) else { return 0.0 };
+    let slope = chord_cost_per_kw(chp, &xs, &ys, s);
+    if s == 0 || s + 2 == xs.len() {
+        return slope * kw;
+    }
+    let slope = slope.round_ties_even();
+    slope * kw + (ys[s] - slope * xs[s]).round_ties_even()
+}
+
+/// $ present value per kW of CHP size: fixed O&M and standby charges, and the capital after
+/// MACRS and ITC when the curve is a single piece through the origin (else its pieces carry it).
+pub fn size_cost_per_kw(model: &Model, factors: &CostFactors, chp: &Chp) -> f64 {
+    let pieces = capital_pieces(model, chp);
+    let capital = if segmented(&pieces, chp) { 0.0 } else { pieces[0].slope };
+    capital + factors.om_factor() * chp.om_cost_per_kw + standby_cost_per_kw(factors, chp)
+}
+
+/// The CHP's tax treatment: MACRS and the federal ITC at the owner's rates.
+fn tax_treatment(model: &Model, chp: &Chp) -> TaxTreatment {
     let f = &model.financial;
-    let tax = TaxTreatment {
+    TaxTreatment {
         owner_discount_rate: f.owner_discount_rate_fraction,
         owner_tax_rate: f.owner_tax_rate_fraction,
         itc_fraction: chp.federal_itc_fraction,
@@ -98,8 +198,7 @@ pub fn net_present_capital_per_kw(model: &Model, chp: &Chp) -> f64 {
         macrs_bonus_fraction: chp.macrs_bonus_fraction,
         macrs_itc_reduction: chp.macrs_itc_reduction,
         bonus_without_macrs: false,
-    };
-    effective_cost(cost_curve_itc_basis(chp.installed_cost_per_kw, chp.federal_itc_fraction, 0.0), None, &tax, 0.0)
+    }
 }
 
 /// Lifecycle standby charges per kW of size, after tax.
@@ -120,7 +219,7 @@ fn binaries(lp: &mut LinearProgram, count: usize) -> usize {
 /// Adds the CHP's variables and rows in the optimal case; None without CHP or in business as usual.
 pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> Option<ChpLayout> {
     let chp = model.chp.as_ref().filter(|_| !case.bau)?;
-    let heating = model.heating.as_ref()?;
+    let heating = model.heating.as_ref();
     let steps = model.steps();
     let dt = model.step_hours();
     let big = chp.max_kw;
@@ -137,20 +236,26 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let electric_storage = model.storage.is_some() && case.storage;
     let to_load = lp.series(steps, |t| -energy_value(model, factors, t));
     let to_storage = electric_storage.then(|| lp.series(steps, |_| 0.0));
-    let hot_storage = heating.hot_storage.is_some();
+    let hot_storage = heating.is_some_and(|h| h.hot_storage.is_some());
     let heat_to_load = lp.series(steps, |_| 0.0);
+    if heating.is_none() {
+        // No heating load: all the heat made is wasted.
+        lp.upper[heat_to_load..heat_to_load + steps].fill(0.0);
+    }
     let heat_to_storage = hot_storage.then(|| lp.series(steps, |_| 0.0));
     let heat_to_waste = lp.series(steps, |_| 0.0);
-    let largest_heating_kw = (0..steps).map(|t| heating.total_kw(t)).fold(0.0, f64::max);
+    let largest_heating_kw = heating.map_or(0.0, |h| (0..steps).map(|t| h.total_kw(t)).fold(0.0, f64::max));
     for t in 0..steps {
         let (p, b) = (rated + t, on + t);
-        if chp.unavailable[t] {
+        if chp.unavailable[t] && model.has_grid(t) {
             // The service's production factor of 0: no output (its on binary stays free).
             lp.upper[p] = 0.0;
         }
         lp.row(&[(p, 1.0), (size, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(p, 1.0), (b, -big)], RowKind::LessOrEqual, 0.0);
-        lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);
+        if model.has_grid(t) {
+            lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);
+        }
         if let Some(yf) = fuel_intercept {
             // b_f·kw + M·on − yf ≤ M
             lp.row(&[(size, chp.fuel_intercept), (b, big), (yf + t, -1.0)], RowKind::LessOrEqual, big);
@@ -187,17 +292,30 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         electricity.extend(to_storage.map(|s| (s + t, 1.0)));
         lp.row(&electricity, RowKind::Equal, 0.0);
     }
-    if chp.min_allowable_kw > 0.0 {
-        // The service's one-segment cost curve with a binary: the size is 0 or in
-        // [min_allowable_kw, max_kw].
-        let built = lp.binary(0.0);
-        lp.row(&[(size, 1.0), (built, -chp.max_kw)], RowKind::LessOrEqual, 0.0);
-        lp.row(&[(built, chp.min_allowable_kw), (size, -1.0)], RowKind::LessOrEqual, 0.0);
+    let pieces = capital_pieces(model, chp);
+    if segmented(&pieces, chp) {
+        add_cost_curve(lp, chp, &pieces, size);
     }
     if chp.om_cost_per_hr_per_kw_rated > NO_INTERCEPT {
         add_hourly_om(lp, model, factors, chp, size, on);
     }
     Some(ChpLayout { size, supplementary_size, rated, on, fuel_intercept, heat_intercept, supplementary, to_load, to_storage, heat_to_load, heat_to_storage, heat_to_waste })
+}
+
+/// The size bought on at most one piece of the cost curve, at its slope and intercept.
+fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], size: usize) {
+    let mut total = vec![(size, -1.0)];
+    let mut chosen = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        let kw = lp.variable(piece.slope, 0.0, f64::INFINITY);
+        let on = lp.binary(piece.intercept);
+        lp.row(&[(on, piece.min_kw), (kw, -1.0)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(kw, 1.0), (on, -piece.max_kw.min(chp.max_kw))], RowKind::LessOrEqual, 0.0);
+        total.push((kw, 1.0));
+        chosen.push((on, 1.0));
+    }
+    lp.row(&total, RowKind::Equal, 0.0);
+    lp.row(&chosen, RowKind::LessOrEqual, 1.0);
 }
 
 /// The O&M per hour on per kW of size (the service's `dvOMByHourBySizeCHP`).

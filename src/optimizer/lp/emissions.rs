@@ -90,7 +90,8 @@ pub fn grid_renewable_kwh(layout: &Layout, model: &Model, case: &Case, fraction:
 }
 
 /// Year-one pounds of a pollutant from fuel burned on site: the generator's gallons at its lb
-/// per gallon and each boiler's heat (to load and to storage) at Δ·lb per thermal kWh (the
+/// per gallon, each boiler's heat (to load and to storage) at Δ·lb per thermal kWh, and the CHP's
+/// fuel line (intercept, slope · output, firing heat / its efficiency) at Δ·lb per fuel kWh (the
 /// service's `calc_yr1_emissions_from_onsite_fuel` over its fuel-burning techs).
 pub fn onsite_fuel_pounds(layout: &Layout, model: &Model, p: Pollutant) -> Expression {
     let lb_per_gal = model.generator.as_ref().map_or(0.0, |g| g.emissions_lb_per_gal.of(p));
@@ -104,6 +105,15 @@ pub fn onsite_fuel_pounds(layout: &Layout, model: &Model, p: Pollutant) -> Expre
         for (start, lb) in series {
             if let (Some(start), true) = (start, lb != 0.0) {
                 terms.extend((0..model.steps()).map(|t| (start + t, lb)));
+            }
+        }
+    }
+    if let (Some(chp), Some(c)) = (&model.chp, &layout.chp) {
+        let lb = model.step_hours() * chp.burner.lb_per_thermal_kwh(p);
+        let series = [(Some(c.rated), chp.fuel_slope), (c.fuel_intercept, 1.0), (c.supplementary, 1.0 / chp.supplementary_firing_efficiency)];
+        for (start, share) in series {
+            if let (Some(start), true) = (start, lb != 0.0) {
+                terms.extend((0..model.steps()).map(|t| (start + t, lb * share)));
             }
         }
     }

@@ -2,26 +2,22 @@
 //! efficiencies (from which the fuel and heat lines per kW follow), turndown, fuel, supplementary
 //! firing, standby charges and the tax treatment of its capital cost (REopt.jl `src/core/chp.jl`).
 //!
-//! The inputs the service fills from its prime-mover table (`installed_cost_per_kw`,
-//! `om_cost_per_kwh`, the full-load efficiencies, `min_turn_down_fraction`, `max_kw`) must be
-//! given here: the table and the rule choosing prime mover and size class from the heating load
-//! are not encoded, so a left-out one is refused by name, and so are left-out maintenance
-//! periods (placed on the calendar in `chp_unavailability`). Also refused by name: cost curves,
+//! The inputs the service fills from its prime-mover table (`om_cost_per_kwh`, the full-load
+//! efficiencies, `min_allowable_kw`, `min_turn_down_fraction`, `max_kw`, the maintenance periods
+//! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
+//! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
-//! `reduces_demand_charges=false`, electric-only CHP, CHP serving only some heating loads,
-//! renewable fuel, the steam turbine and absorption chillers, capital cost bounds with CHP, and
-//! CHP without a heating load.
+//! `reduces_demand_charges=false`, CHP serving only some heating loads, renewable fuel, the steam
+//! turbine and absorption chillers, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
+//! with multiple outages or off grid). Without a heating load (or electric-only,
+//! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
 
 use serde_json::{Map, Value};
 
-use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner};
+use super::chp_defaults::{chp_defaults, ChpDefaults, HeatMedium, PrimeMover, Selection, MIN_ALLOWABLE_FRACTION_OF_MAX};
 use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
-use super::thermal_inputs::HeatingLoadKind;
-use super::{Pollutant, Reader};
-
-/// The inputs the service fills from its prime-mover table, required here.
-const REQUIRED: [&str; 6] =
-    ["installed_cost_per_kw", "om_cost_per_kwh", "electric_efficiency_full_load", "thermal_efficiency_full_load", "min_turn_down_fraction", "max_kw"];
+use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner, Heating, KWH_PER_MMBTU};
+use super::{FilledDefault, Pollutant, Reader};
 
 /// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
 const MACRS_OPTION_YEARS: u32 = 5;
@@ -39,8 +35,10 @@ pub struct Chp {
     pub unavailable: Vec<bool>,
     /// The smallest nonzero size (0: none); the size is 0 or at least this.
     pub min_allowable_kw: f64,
-    /// $ per kW of size.
-    pub installed_cost_per_kw: f64,
+    /// $ per kW of size at each size of `tech_sizes_for_cost_curve` (kW); one value and no sizes:
+    /// the same $/kW at every size.
+    pub installed_cost_per_kw: Vec<f64>,
+    pub tech_sizes_for_cost_curve: Vec<f64>,
     /// $ per kW-year, $ per kWh produced, $ per hour on per kW of size.
     pub om_cost_per_kw: f64,
     pub om_cost_per_kwh: f64,
@@ -84,10 +82,6 @@ impl<'a> Reader<'a> {
     /// the reading, so that they are all named.
     pub(super) fn check_chp(&mut self) {
         let Some(map) = self.section("CHP") else { return };
-        let heating_given = HeatingLoadKind::ALL.iter().any(|kind| self.section(kind.section()).is_some());
-        if !heating_given {
-            self.unsupported.push("CHP without a heating load (give SpaceHeatingLoad, DomesticHotWaterLoad or ProcessHeatLoad)".into());
-        }
         self.refuse_unmodelled_chp_inputs(map);
         let financial = self.section("Financial").unwrap_or(self.empty);
         for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
@@ -95,33 +89,108 @@ impl<'a> Reader<'a> {
                 self.unsupported.push(format!("Financial.{field} with CHP (capital cost bounds on CHP)"));
             }
         }
-        if self.numbers(map, "CHP", "installed_cost_per_kw").len() > 1 {
-            self.unsupported.push("CHP.installed_cost_per_kw as a cost curve (tech_sizes_for_cost_curve)".into());
-        }
-        let missing: Vec<&str> = REQUIRED.into_iter().filter(|f| !crate::optimizer::scenario::given(map.get(*f))).collect();
-        if !missing.is_empty() {
-            self.unsupported.push(format!(
-                "CHP.{} left out (the service's defaults by prime_mover and size class are not modelled: give them)",
-                missing.join(", CHP.")
-            ));
+    }
+
+    /// The installed cost: one $/kW, a given cost curve, or the size class's curve when left out
+    /// (the service's rule: the curve's sizes are ignored beside a single cost).
+    fn chp_cost_curve(&mut self, map: &Map<String, Value>, defaults: &ChpDefaults) -> Option<(Vec<f64>, Vec<f64>)> {
+        let s = "CHP";
+        let costs = self.numbers(map, s, "installed_cost_per_kw");
+        let sizes = self.numbers(map, s, "tech_sizes_for_cost_curve");
+        match costs.len() {
+            0 if sizes.is_empty() => {
+                let (costs, sizes) = (defaults.installed_cost_per_kw.to_vec(), defaults.tech_sizes_for_cost_curve.to_vec());
+                self.filled.push(FilledDefault::new(s, "installed_cost_per_kw", Value::from(costs.clone())));
+                self.filled.push(FilledDefault::new(s, "tech_sizes_for_cost_curve", Value::from(sizes.clone())));
+                Some((costs, sizes))
+            }
+            1 => Some((costs, Vec::new())),
+            // A first size of 0 (its cost in $) breaks the service's own capital cost sum: refused as invalid.
+            n if n > 1 && n == sizes.len() && sizes.windows(2).all(|w| w[0] < w[1]) && sizes[0] > 0.0 => Some((costs, sizes)),
+            _ => {
+                self.invalid.push(
+                    "CHP.tech_sizes_for_cost_curve must give as many increasing positive sizes as CHP.installed_cost_per_kw has costs (a cost curve).".into(),
+                );
+                None
+            }
         }
     }
 
-    /// Reads CHP (after `check_chp`, which names what is refused); None without the section or
-    /// without a heating load read.
-    pub(super) fn read_chp(&mut self, has_heating: bool, steps_per_hour: usize, year: i32) -> Option<Chp> {
-        let map = self.section("CHP").filter(|_| has_heating)?;
+    /// The service's defaults for this CHP from its prime mover, size class and loads.
+    fn read_chp_defaults(&mut self, map: &Map<String, Value>, heating: Option<&Heating>, electric_kw: &[f64]) -> Option<ChpDefaults> {
         let s = "CHP";
-        if !REQUIRED.into_iter().all(|f| crate::optimizer::scenario::given(map.get(f))) {
-            return None;
+        let prime_mover = match map.get("prime_mover").and_then(Value::as_str) {
+            None => None,
+            Some(name) => match PrimeMover::from_name(name) {
+                Some(pm) => Some(pm),
+                None => {
+                    self.invalid.push("CHP.prime_mover must be recip_engine, micro_turbine, combustion_turbine or fuel_cell.".into());
+                    return None;
+                }
+            },
+        };
+        let boiler = self.section("ExistingBoiler").unwrap_or(self.empty);
+        let medium = if boiler.get("production_type").and_then(Value::as_str) == Some("steam") { HeatMedium::Steam } else { HeatMedium::HotWater };
+        let is_electric_only = self.flag_or(map, s, "is_electric_only", false);
+        let thermal_efficiency = self.number_in(map, s, "thermal_efficiency_full_load");
+        // The service passes no boiler fuel load for a CHP with no heat (either way of saying so).
+        let heat_free = is_electric_only || thermal_efficiency == Some(0.0);
+        let avg_boiler_fuel_mmbtu_per_hour = heating.filter(|_| !heat_free).map(|h| {
+            let steps = h.loads.first().map_or(1, |load| load.thermal_kw.len()).max(1);
+            let thermal: f64 = (0..steps).map(|t| h.total_kw(t)).sum::<f64>() / steps as f64;
+            thermal / h.existing_boiler.burner.efficiency / KWH_PER_MMBTU
+        });
+        let boiler_efficiency = heating.map_or(0.8, |h| h.existing_boiler.burner.efficiency);
+        let electric_load_kw = (!electric_kw.is_empty())
+            .then(|| (electric_kw.iter().sum::<f64>() / electric_kw.len() as f64, electric_kw.iter().copied().fold(f64::MIN, f64::max)));
+        let size_class = match self.number_in(map, s, "size_class") {
+            None => None,
+            Some(c) if c >= 0.0 && c.fract() == 0.0 => Some(c as usize),
+            Some(_) => {
+                self.invalid.push("CHP.size_class must be a whole number from 0.".into());
+                return None;
+            }
+        };
+        let max_kw = self.number_in(map, s, "max_kw");
+        let selection = Selection {
+            medium,
+            avg_boiler_fuel_mmbtu_per_hour,
+            prime_mover,
+            size_class,
+            max_kw,
+            boiler_efficiency,
+            electric_load_kw,
+            is_electric_only,
+            thermal_efficiency,
+        };
+        match chp_defaults(&selection) {
+            Ok(defaults) => Some(defaults),
+            Err(message) => {
+                self.invalid.push(message);
+                None
+            }
         }
-        // A cost curve is refused in `check_chp`.
-        let [installed_cost_per_kw] = self.numbers(map, s, "installed_cost_per_kw")[..] else { return None };
-        // Given (checked above): the schema has no default for these.
-        let electric_full = self.number_or(map, s, "electric_efficiency_full_load", 0.0);
-        let thermal_full = self.number_or(map, s, "thermal_efficiency_full_load", 0.0);
+    }
+
+    /// A CHP input filled from the defaults when left out (echoed with the results).
+    fn chp_filled(&mut self, map: &Map<String, Value>, field: &'static str, default: f64) -> f64 {
+        self.filled_number(map, "CHP", field, default)
+    }
+
+    /// Reads CHP (after `check_chp`, which names what is refused); None without the section.
+    pub(super) fn read_chp(&mut self, heating: Option<&Heating>, electric_kw: &[f64], steps_per_hour: usize, year: i32) -> Option<Chp> {
+        let map = self.section("CHP")?;
+        let s = "CHP";
+        let defaults = self.read_chp_defaults(map, heating, electric_kw)?;
+        let (installed_cost_per_kw, tech_sizes_for_cost_curve) = self.chp_cost_curve(map, &defaults)?;
+        let electric_full = self.chp_filled(map, "electric_efficiency_full_load", defaults.electric_efficiency_full_load);
+        let mut thermal_full = self.chp_filled(map, "thermal_efficiency_full_load", defaults.thermal_efficiency_full_load);
         let electric_half = self.number_or(map, s, "electric_efficiency_half_load", electric_full);
-        let thermal_half = self.number_or(map, s, "thermal_efficiency_half_load", thermal_full);
+        let mut thermal_half = self.number_or(map, s, "thermal_efficiency_half_load", thermal_full);
+        if self.flag_or(map, s, "is_electric_only", false) {
+            // The service zeroes given thermal efficiencies of an electric-only CHP.
+            (thermal_full, thermal_half) = (0.0, 0.0);
+        }
         if electric_full <= 0.0 || electric_half <= 0.0 {
             self.invalid.push("CHP.electric_efficiency_full_load and electric_efficiency_half_load must be positive.".into());
             return None;
@@ -129,13 +198,23 @@ impl<'a> Reader<'a> {
         let (fuel_slope, fuel_intercept) = part_load_line(1.0 / electric_full, 1.0 / electric_half);
         let (thermal_slope, thermal_intercept) = part_load_line(thermal_full / electric_full, thermal_half / electric_half);
         let min_kw = self.number(map, s, "min_kw");
-        let max_kw = self.number_or(map, s, "max_kw", 0.0);
+        let Some(max_kw) = self.number_in(map, s, "max_kw").or(defaults.max_kw) else {
+            self.invalid.push("CHP.max_kw must be given when there is no load to size CHP by.".into());
+            return None;
+        };
+        if self.number_in(map, s, "max_kw").is_none() {
+            self.filled.push(FilledDefault::new(s, "max_kw", Value::from(max_kw)));
+        }
+        let mut min_allowable_kw = self.chp_filled(map, "min_allowable_kw", defaults.min_allowable_kw);
+        if min_allowable_kw > max_kw {
+            min_allowable_kw = max_kw * MIN_ALLOWABLE_FRACTION_OF_MAX;
+        }
         if min_kw > max_kw {
             self.invalid.push("CHP.min_kw must not exceed CHP.max_kw.".into());
             return None;
         }
         let burner = self.chp_burner(map, steps_per_hour)?;
-        let periods = self.unavailability_periods(map)?;
+        let periods = self.unavailability_periods(map, &defaults)?;
         let unavailable = unavailable_hours(year, &periods).into_iter().flat_map(|u| std::iter::repeat_n(u, steps_per_hour)).collect();
         let supplementary_firing_efficiency = self.number(map, s, "supplementary_firing_efficiency");
         if supplementary_firing_efficiency <= 0.0 {
@@ -146,17 +225,18 @@ impl<'a> Reader<'a> {
             burner,
             min_kw,
             max_kw,
-            min_allowable_kw: self.number_or(map, s, "min_allowable_kw", 0.0),
+            min_allowable_kw,
             unavailable,
             installed_cost_per_kw,
+            tech_sizes_for_cost_curve,
             om_cost_per_kw: self.number(map, s, "om_cost_per_kw"),
-            om_cost_per_kwh: self.number_or(map, s, "om_cost_per_kwh", 0.0),
+            om_cost_per_kwh: self.chp_filled(map, "om_cost_per_kwh", defaults.om_cost_per_kwh),
             om_cost_per_hr_per_kw_rated: self.number(map, s, "om_cost_per_hr_per_kw_rated"),
             fuel_slope,
             fuel_intercept,
             thermal_slope,
             thermal_intercept,
-            min_turn_down_fraction: self.number_or(map, s, "min_turn_down_fraction", 0.0),
+            min_turn_down_fraction: self.chp_filled(map, "min_turn_down_fraction", defaults.min_turn_down_fraction),
             supplementary_firing_max_steam_ratio: self.number(map, s, "supplementary_firing_max_steam_ratio"),
             supplementary_firing_efficiency,
             supplementary_firing_capital_cost_per_kw: self.number(map, s, "supplementary_firing_capital_cost_per_kw"),
@@ -184,9 +264,13 @@ impl<'a> Reader<'a> {
         Some(FuelBurner { efficiency: 1.0, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions, renewable_fraction: 0.0 })
     }
 
-    /// The maintenance periods; each key a whole number (the service converts them to integers).
-    fn unavailability_periods(&mut self, map: &Map<String, Value>) -> Option<Vec<UnavailabilityPeriod>> {
+    /// The maintenance periods, the prime mover's when none are given; each key a whole number
+    /// (the service converts them to integers).
+    fn unavailability_periods(&mut self, map: &Map<String, Value>, defaults: &ChpDefaults) -> Option<Vec<UnavailabilityPeriod>> {
         let items = map.get("unavailability_periods").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+        if items.is_empty() {
+            return Some(defaults.unavailability_periods.to_vec());
+        }
         let mut periods = Vec::with_capacity(items.len());
         for (index, item) in items.iter().enumerate() {
             let whole = |key: &str| item.get(key).and_then(Value::as_f64).filter(|x| x.fract() == 0.0 && x.abs() < 1e9).map(|x| x as i64);
@@ -206,10 +290,9 @@ impl<'a> Reader<'a> {
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 11] = [
+        let flags: [(&str, bool, &str); 10] = [
             ("can_supply_steam_turbine", true, "the steam turbine"),
             ("serve_absorption_chiller_only", true, "absorption chillers"),
-            ("is_electric_only", true, "electric-only CHP"),
             ("can_serve_dhw", false, "CHP serving only some heating loads"),
             ("can_serve_space_heating", false, "CHP serving only some heating loads"),
             ("can_serve_process_heat", false, "CHP serving only some heating loads"),
@@ -243,11 +326,6 @@ impl<'a> Reader<'a> {
             if self.number_in(map, s, field).is_some_and(|x| x != 0.0) {
                 self.unsupported.push(format!("CHP.{field} (CHP incentives other than the federal ITC)"));
             }
-        }
-        if map.get("unavailability_periods").and_then(Value::as_array).is_none_or(Vec::is_empty) {
-            self.unsupported.push(
-                "CHP.unavailability_periods left out or empty (the service fills the prime mover's default maintenance periods: give them; one period of 0 hours for none)".into(),
-            );
         }
         if self.numbers(map, s, "unavailability_hourly").iter().any(|&u| u != 0.0) {
             self.unsupported.push("CHP.unavailability_hourly (CHP maintenance periods)".into());

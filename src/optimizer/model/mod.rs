@@ -35,6 +35,7 @@ use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
+mod chp_defaults;
 pub mod chp_inputs;
 mod chp_unavailability;
 mod emissions_inputs;
@@ -581,15 +582,18 @@ impl<'a> Reader<'a> {
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
-        let chp = self.read_chp(heating.is_some(), steps_per_hour, load_year);
+        let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
+        if chp.is_some() && outages.multiple.is_some() {
+            self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
+        }
+        if chp.is_some() && context.off_grid {
+            self.unsupported.push("CHP off grid (its operating reserves)".into());
+        }
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);
         }
         if heating.is_some() && financial.third_party_ownership {
             self.unsupported.push("Financial.third_party_ownership=true with heating loads (the boilers' third-party costs)".into());
-        }
-        if chp.is_some() && (emissions.has_co2_bounds() || emissions.climate_in_objective || emissions.health_in_objective) {
-            self.unsupported.push("emissions bounds or emissions costs in the objective with CHP (the CHP's fuel emissions are not modelled)".into());
         }
         // Read last: a tariff that cannot be read ends the reading, and every other unsupported
         // part must be named first.
@@ -686,10 +690,10 @@ mod tests {
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["SteamTurbine"] = json!({"max_kw": 100});
-        scenario["CHP"] = json!({"max_kw": 100});
+        scenario["CHP"] = json!({"max_kw": 100, "can_curtail": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "CHP without a heating load", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

@@ -17,10 +17,14 @@ use crate::optimizer::run::{CaseSolution, Optimized};
 
 /// Year-one operating amounts of one case from its cost breakdown; O&M is the lifecycle O&M
 /// before tax over its present-worth factor (PV and Wind on their whole size, storage on its
-/// installed cost, also with degradation, the generator's fixed and variable O&M, the new boiler's: the service's
-/// `om_series`); each boiler's fuel at its own escalation rate (the service's
-/// `existing_boiler_`/`boiler_fuel_cost_escalation_rate_fraction`).
-fn year_one_costs(model: &Model, costs: &CostBreakdown, pwf_om: f64) -> YearOneCosts {
+/// installed cost, also with degradation, the generator's fixed and variable O&M, the new boiler's,
+/// the CHP's: the service's `om_series`); each boiler's and the CHP's fuel at its own escalation
+/// rate (the service's `existing_boiler_`/`boiler_`/`chp_fuel_cost_escalation_rate_fraction`); the
+/// CHP's standby charges with the bill, at the electricity rate.
+///
+/// The service's pro forma counts the CHP's O&M per hour on per kW over the fraction of the
+/// year's steps it runs, not the hours (`update_metrics`): that term is replaced so.
+fn year_one_costs(model: &Model, costs: &CostBreakdown, solution: Option<&CaseSolution>, pwf_om: f64) -> YearOneCosts {
     let escalation = |burner: Option<&FuelBurner>| burner.map_or(0.0, |b| b.fuel_escalation);
     let heating = model.heating.as_ref();
     let existing = EscalatingCost {
@@ -31,20 +35,31 @@ fn year_one_costs(model: &Model, costs: &CostBreakdown, pwf_om: f64) -> YearOneC
         year_one: costs.heating.boiler_fuel.year_one_before_tax,
         escalation: escalation(heating.and_then(|h| h.boiler.as_ref()).map(|b| &b.burner)),
     };
+    let chp = EscalatingCost { year_one: costs.chp.year_one_fuel_before_tax, escalation: escalation(model.chp.as_ref().map(|c| &c.burner)) };
+    let hourly_om_shortfall = match (&model.chp, solution.and_then(|s| s.dispatch.chp.as_ref())) {
+        (Some(c), Some(d)) => {
+            let hours_on = model.step_hours() * d.on.iter().sum::<f64>();
+            let fraction_running = d.rated_kw.iter().filter(|&&p| p > 0.0).count() as f64 / model.steps() as f64;
+            c.om_cost_per_hr_per_kw_rated * d.size_kw * (fraction_running - hours_on)
+        }
+        _ => 0.0,
+    };
     YearOneCosts {
-        bill: costs.year_one_bill(),
+        bill: costs.year_one_bill() + costs.chp.year_one_standby_before_tax,
         export_benefit: costs.year_one_export_benefit,
-        om: if pwf_om > 0.0 { (costs.om_before_tax + costs.degraded_storage_om_before_tax) / pwf_om } else { 0.0 },
+        om: if pwf_om > 0.0 { (costs.om_before_tax + costs.degraded_storage_om_before_tax) / pwf_om + hourly_om_shortfall } else { 0.0 },
         fuel: costs.year_one_fuel_cost,
-        boiler_fuel: [existing, new],
+        onsite_fuel: [existing, new, chp],
     }
 }
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
-/// when built (the generator, the new boiler without MACRS and the hot storage have none in the
-/// service's pro forma: their cost is in year 0's initial capital only), and the storage
-/// replacement (kW, kWh and constant together, in the battery's replacement year).
-fn capital_items(model: &Model, optimal: &CaseSolution) -> (Vec<CapitalItem>, OneTimeCost) {
+/// when built, the CHP when built (its initial capital, firing included, is the basis of its ITC
+/// and MACRS: its other incentives are refused; the generator, the new boiler without MACRS and
+/// the hot storage have none in the service's pro forma: their cost is in year 0's initial
+/// capital only), and the storage replacement (kW, kWh and constant together, in the battery's
+/// replacement year).
+fn capital_items(model: &Model, optimal: &CaseSolution, chp_initial_capital: f64) -> (Vec<CapitalItem>, OneTimeCost) {
     let mut items: Vec<CapitalItem> = (0..model.pvs.len())
         .filter_map(|i| {
             let pv = &model.pvs[i];
@@ -53,6 +68,16 @@ fn capital_items(model: &Model, optimal: &CaseSolution) -> (Vec<CapitalItem>, On
         })
         .collect();
     let d = &optimal.dispatch;
+    if let (Some(chp), true) = (&model.chp, d.chp.as_ref().is_some_and(|c| c.size_kw > 0.0)) {
+        items.push(CapitalItem {
+            cash_incentives: 0.0,
+            itc_basis: chp_initial_capital,
+            itc_fraction: chp.federal_itc_fraction,
+            macrs_option_years: chp.macrs_option_years,
+            macrs_bonus_fraction: chp.macrs_bonus_fraction,
+            macrs_itc_reduction: chp.macrs_itc_reduction,
+        });
+    }
     let replacement = match &model.storage {
         Some(s) if optimal.case.storage && d.storage_kw > 0.0 => {
             items.push(CapitalItem::storage(s, d.storage_kw, d.storage_kwh));
@@ -110,14 +135,13 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one) or with CHP (whose fuel, O&M, standby and
-/// capital the cash flows here do not carry yet: left out rather than reported short).
+/// service computes its pro forma only beside one).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let Some(bau) = bau.filter(|_| model.chp.is_none()) else {
+    let Some(bau) = bau else {
         return Map::new();
     };
     let financial = &model.financial;
-    let (capital_items, storage_replacement) = capital_items(model, &run.optimal);
+    let (capital_items, storage_replacement) = capital_items(model, &run.optimal, optimal.chp.initial);
     let (production_incentives, production_incentives_bau) = production_incentives(model, run);
     let inputs = CashFlowInputs {
         analysis_years: financial.analysis_years,
@@ -130,8 +154,8 @@ pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown
         lifecycle_capital_costs_bau: bau.lifecycle_capital_costs(),
         capital_items,
         storage_replacement,
-        optimal: year_one_costs(model, optimal, run.factors.pwf_om),
-        bau: year_one_costs(model, bau, run.factors.pwf_om),
+        optimal: year_one_costs(model, optimal, Some(&run.optimal), run.factors.pwf_om),
+        bau: year_one_costs(model, bau, run.bau.as_ref(), run.factors.pwf_om),
         production_incentives,
         production_incentives_bau,
     };

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 
 use super::thermal::{to_load_kind, LOAD_KEYS};
 use super::{money, round6, series};
-use crate::optimizer::lp::chp::{net_present_capital_per_kw, standby_cost_per_kw};
+use crate::optimizer::lp::chp::{initial_capital, net_present_capital, standby_cost_per_kw};
 use crate::optimizer::lp::fuel_present_worth;
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::{Model, KWH_PER_MMBTU};
@@ -20,9 +20,10 @@ use crate::optimizer::run::CaseSolution;
 /// The CHP's cost items in a solution ($; lifecycle items present value).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ChpCosts {
-    /// Size · net present $/kW after MACRS and ITC, plus the firing size at its capital cost.
+    /// The size's net present cost after MACRS and ITC on the cost curve, plus the firing size at
+    /// its capital cost.
     pub capital: f64,
-    /// Size · installed $/kW plus the firing's capital cost (before incentives).
+    /// The size's installed cost on the cost curve plus the firing's capital cost (before incentives).
     pub initial: f64,
     pub year_one_fuel_before_tax: f64,
     pub lifecycle_fuel_after_tax: f64,
@@ -42,8 +43,8 @@ pub fn chp_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) 
     let om_year_one = chp.om_cost_per_kw * d.size_kw + chp.om_cost_per_kwh * annual_kwh + chp.om_cost_per_hr_per_kw_rated * d.size_kw * hours_on;
     let firing = chp.supplementary_firing_capital_cost_per_kw * d.supplementary_size_kw;
     ChpCosts {
-        capital: net_present_capital_per_kw(model, chp) * d.size_kw + firing,
-        initial: chp.installed_cost_per_kw * d.size_kw + firing,
+        capital: net_present_capital(model, chp, d.size_kw) + firing,
+        initial: initial_capital(model, chp, d.size_kw) + firing,
         year_one_fuel_before_tax: year_one_fuel,
         lifecycle_fuel_after_tax: fuel_present_worth(model, &chp.burner) * year_one_fuel * factors.offtaker_after_tax,
         om_before_tax: factors.pwf_om * om_year_one,
@@ -58,7 +59,8 @@ fn mmbtu_per_hour(kw: impl Iterator<Item = f64>) -> Vec<f64> {
 
 /// The `CHP` section of the optimal case (None without CHP).
 pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution, costs: &ChpCosts) -> Option<Value> {
-    let (Some(heating), Some(d), Some(heat)) = (&model.heating, &solution.dispatch.chp, &solution.dispatch.heating) else { return None };
+    let d = solution.dispatch.chp.as_ref()?;
+    let heating = model.heating.as_ref().zip(solution.dispatch.heating.as_ref());
     let steps = model.steps();
     let dt = model.step_hours();
     let service_production = |t: usize| d.heat_kw(t) - d.heat_to_waste_kw[t] + d.supplementary_kw[t];
@@ -80,7 +82,8 @@ pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution
     out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; steps]));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&to_load));
     for (name, kind) in LOAD_KEYS {
-        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_load_kind(heating, heat, kind, &d.heat_to_load_kw)));
+        let to_kind = heating.map_or_else(|| vec![0.0; steps], |(heating, heat)| to_load_kind(heating, heat, kind, &d.heat_to_load_kw));
+        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_kind));
     }
     out.insert("year_one_fuel_cost_before_tax".into(), money(costs.year_one_fuel_before_tax));
     out.insert("year_one_fuel_cost_after_tax".into(), money(costs.year_one_fuel_before_tax * factors.offtaker_after_tax));

@@ -157,15 +157,18 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 #: Valid real scenarios whose only parts outside the local optimizer were those of issues #17
 #: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
 #: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
-#: Toolkit resource) and #30 (reference heating and cooling loads): after ``resolve`` against the
-#: embedded service and its rate stand-in they must solve locally.
+#: Toolkit resource) and #30 (reference heating and cooling loads, the CHP defaults by prime mover
+#: and size class, cost curves): after ``resolve`` against the embedded service and its rate
+#: stand-in they must solve locally.
 RESOLVABLE = (
+    "REopt_API__chp_defaults_post.json",
     "REopt_API__existing_boiler.json",
     "REopt_API__handle_reopt_error.json",
     "REopt_API__off_grid_defaults.json",
     "REopt_API__pv_batt_emissions.json",
     "REopt_API__pv_cost_update.json",
     "REopt_API__sector_defaults_post.json",
+    "REopt.jl__after_tax_payback.json",
     "REopt.jl__backup_reliability_reopt_inputs.json",
     "REopt.jl__coincident_peak.json",
     "REopt.jl__flatloads.json",
@@ -202,26 +205,31 @@ MAY_TIME_OUT = {
 }
 MAY_TIME_OUT_SECONDS = 60
 
+#: Scenarios the local optimizer reads as invalid where REopt.jl 0.56.4 does too, and the part of
+#: the error that says why. The API's validator case gives ElectricLoad both annual_kwh and
+#: monthly_totals_kwh, which REopt.jl's `ElectricLoad` (src/core/electric_load.jl) rejects the same
+#: way.
+INVALID_AS_IN_REOPT_JL = {
+    "REopt_API__validator_post.json": "Cannot provide both annual_kwh and monthly_totals_kwh",
+}
+
 #: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``)
 #: and the existing chiller's cooling, but absorption chillers, cold storage, GHP, heat pumps and
 #: the other thermal sections are out of scope and named by section.
-#: CHP is modelled with its cost and performance inputs given; the service's defaults by prime
-#: mover and size class are not encoded, and each input left out is named.
-CHP_DEFAULTS = "left out (the service's defaults by prime_mover and size class are not modelled"
+#: CHP is modelled with the service's defaults by prime mover and size class, with or without a
+#: heating load, and with a single grid outage; with multiple outages it is refused.
+CHP_WITH_OUTAGES = "CHP with multiple grid outages"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
     "REopt_API__all_inputs_test.json": "HighTempThermalStorage (section)",
     "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
     "REopt_API__central_plant_ghp.json": "GHP (section)",
-    "REopt_API__chp_defaults_post.json": CHP_DEFAULTS,
     "REopt_API__hybrid_ghp.json": "GHP (section)",
-    "REopt_API__outage.json": "CHP without a heating load",
+    "REopt_API__outage.json": CHP_WITH_OUTAGES,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
     "REopt_API__test_thermal_in_results.json": "AbsorptionChiller (section)",
-    "REopt_API__validator_post.json": "CHP without a heating load",
-    "REopt.jl__after_tax_payback.json": CHP_DEFAULTS,
-    "REopt.jl__chp_unavailability_outage.json": CHP_DEFAULTS,
+    "REopt.jl__chp_unavailability_outage.json": "CoolingLoad.doe_reference_name=Hospital (reference cooling profiles",
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__ghp_inputs.json": "GHP (section)",
@@ -241,7 +249,8 @@ def stand_in() -> Any:
 @pytest.mark.parametrize("entry", entries(expected=VALID_EXPECTATIONS))
 def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_in: Any, tmp_path: Path) -> None:
     """The scenarios of ``RESOLVABLE`` end optimal, those of ``MAY_TIME_OUT`` optimal or at the time
-    limit, those of ``INFEASIBLE_AFTER_RESOLVE`` fail as infeasible; every other one is refused naming the part ``REFUSED`` says (never an error of
+    limit, those of ``INFEASIBLE_AFTER_RESOLVE`` fail as infeasible, those of ``INVALID_AS_IN_REOPT_JL`` as invalid
+    inputs; every other one is refused naming the part ``REFUSED`` says (never an error of
     another kind)."""
     import sunflux as sf
 
@@ -262,6 +271,9 @@ def test_valid_scenarios_run_locally_after_resolve(entry: dict[str, Any], stand_
             assert result.optimal and result.outputs.Financial.lcc > 0
     elif entry["file"] in INFEASIBLE_AFTER_RESOLVE:
         with pytest.raises(sf.JobFailed, match=INFEASIBLE_AFTER_RESOLVE[entry["file"]]):
+            client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
+    elif entry["file"] in INVALID_AS_IN_REOPT_JL:
+        with pytest.raises(sf.JobFailed, match=INVALID_AS_IN_REOPT_JL[entry["file"]]):
             client.optimizer.run(resolved, timeout=1200, poll_interval=0.2)
     else:
         with pytest.raises(sf.JobFailed, match="The local optimizer does not model these parts") as refused:

@@ -6,6 +6,7 @@ mod support;
 
 mod optimizer_anchors;
 mod optimizer_chp;
+mod optimizer_chp_defaults;
 mod optimizer_cooling;
 mod optimizer_core;
 mod optimizer_degradation;
