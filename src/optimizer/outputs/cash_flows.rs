@@ -110,10 +110,12 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one) or with CHP (whose fuel, O&M, standby and
-/// capital the cash flows here do not carry yet: left out rather than reported short).
+/// service computes its pro forma only beside one) or with CHP or an absorption chiller (whose
+/// fuel, O&M, standby, capital and depreciation the cash flows here do not carry yet: left out
+/// rather than reported short).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let Some(bau) = bau.filter(|_| model.chp.is_none()) else {
+    let absorption = model.cooling.as_ref().is_some_and(|c| c.absorption_chiller.is_some());
+    let Some(bau) = bau.filter(|_| model.chp.is_none() && !absorption) else {
         return Map::new();
     };
     let financial = &model.financial;
