@@ -14,7 +14,7 @@
 //! Cooling balance:  A_t + discharge_t ≤ L_t   (E_t ≥ 0;  = L_t when the existing chiller is retired)
 //! Existing chiller: E_t + ES_t ≤ max_kw_e   ⇔   ES_t − A_t − discharge_t ≤ max_kw_e − L_t
 //! Absorption:       A_t + AS_t ≤ a_kw,  min_kw ≤ a_kw ≤ max_kw
-//! Tank:             the hot tank's rows (`heating::add_tank`) with charges ES_t + AS_t
+//! Tank:             the rows of `water_tank` with charges ES_t + AS_t
 //! ```
 //!
 //! The electric balance carries each chiller's electricity, (E_t + ES_t)/cop_e for the existing
@@ -30,7 +30,7 @@
 //! demand (`heat_draw_terms`). Objective ($ present value): (npc $/kW + pwf_om · (1 − τ_w) · O&M
 //! $/kW-year) · a_kw, the tank's net present $/kWh · kwh, and the tier-0 energy value of saving_t.
 
-use super::heating::{add_tank, TankColumns};
+use super::water_tank::{add_tank, TankColumns};
 use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::cooling_inputs::Cooling;
 use crate::optimizer::model::thermal_inputs::HeatingLoadKind;

@@ -102,6 +102,7 @@ mod operating_reserves;
 mod program;
 mod pv;
 mod storage;
+mod water_tank;
 
 use capex::add_capex_bounds;
 pub use cost_factors::{fuel_present_worth, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};

@@ -11,10 +11,12 @@
 
 use serde_json::{Map, Value};
 
-use super::cooling_inputs::KWH_THERMAL_PER_TONHOUR;
 use super::thermal_inputs::HeatingLoadKind;
 use super::{FilledDefault, Financial, Reader};
 use crate::optimizer::finance::{effective_cost, TaxTreatment};
+
+/// kW thermal per ton of refrigeration (kWh thermal per ton-hour), the service's constant.
+pub const KWH_THERMAL_PER_TONHOUR: f64 = 3.51685;
 
 /// The service's defaults of one heat medium (REopt.jl `data/absorption_chiller/
 /// absorption_chiller_defaults.json` at 029db01d): per size class (tons) the installed $/ton and

@@ -30,8 +30,7 @@ use crate::calendar::modelled_year::month_of_each_step;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
-/// kW thermal per ton of refrigeration (kWh thermal per ton-hour), the service's constant.
-pub const KWH_THERMAL_PER_TONHOUR: f64 = 3.51685;
+pub use super::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
 
 /// The service's default existing-chiller COPs (REopt.jl `get_existing_chiller_default_cop`,
 /// heating_cooling_loads.jl at 029db01d): below 100 tons of chiller, at or above, and unknown.
