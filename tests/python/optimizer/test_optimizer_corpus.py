@@ -200,9 +200,9 @@ MAY_TIME_OUT = {
 MAY_TIME_OUT_SECONDS = 60
 
 #: Heating loads are modelled (boilers, hot-water storage), but a reference building's heating
-#: profile needs the service's data; the existing chiller's cooling is modelled, but absorption
-#: chillers, cold storage, GHP, heat pumps and the other thermal sections are out of scope and
-#: named by section.
+#: profile needs the service's data (so does a reference building's cooling profile); the chillers
+#: (existing and absorption) and cold storage are modelled, but GHP, heat pumps and the other
+#: thermal sections are out of scope and named by section.
 HOSPITAL_HEATING = "SpaceHeatingLoad.doe_reference_name=Hospital (reference heating profiles"
 #: CHP is modelled with its cost and performance inputs given; the service's defaults by prime
 #: mover and size class are not encoded, and each input left out is named.
@@ -219,7 +219,7 @@ REFUSED = {
     "REopt_API__outage.json": "CHP without a heating load",
     "REopt_API__sector_defaults_post.json": HOSPITAL_HEATING,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
-    "REopt_API__test_thermal_in_results.json": "AbsorptionChiller (section)",
+    "REopt_API__test_thermal_in_results.json": "GHP (section)",
     "REopt_API__validator_post.json": "CHP without a heating load",
     "REopt.jl__after_tax_payback.json": CHP_DEFAULTS,
     "REopt.jl__chp_unavailability_outage.json": CHP_DEFAULTS,
@@ -227,9 +227,9 @@ REFUSED = {
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__flatloads.json": "DomesticHotWaterLoad.doe_reference_name=FlatLoad_8_5 (reference heating profiles",
     "REopt.jl__ghp_inputs.json": "GHP (section)",
-    "REopt.jl__heat_cool_energy_balance_inputs.json": "AbsorptionChiller (section)",
-    "REopt.jl__re_emissions_with_thermal.json": "AbsorptionChiller (section)",
-    "REopt.jl__thermal_storage.json": "AbsorptionChiller (section)",
+    "REopt.jl__heat_cool_energy_balance_inputs.json": HOSPITAL_HEATING,
+    "REopt.jl__re_emissions_with_thermal.json": HOSPITAL_HEATING,
+    "REopt.jl__thermal_storage.json": HOSPITAL_HEATING,
 }
 
 
