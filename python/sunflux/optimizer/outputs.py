@@ -38,6 +38,8 @@ __all__ = [
     "HeatingLoadOutputs",
     "HotThermalStorageOutputs",
     "ExistingChillerOutputs",
+    "AbsorptionChillerOutputs",
+    "ColdThermalStorageOutputs",
     "CoolingLoadOutputs",
 ]
 
@@ -539,6 +541,33 @@ class ExistingChillerOutputs(Record):
     annual_thermal_production_tonhour_bau: float | None
 
 
+class AbsorptionChillerOutputs(Record):
+    """``outputs.AbsorptionChiller``: the heat-driven chiller's size (kW of cooling and tons), its
+    cooling to load and to the chilled-water tank (tons per time step, ton-hours a year), the heat
+    it draws from its heating load (MMBtu/h, MMBtu a year) and its electricity (kW, kWh)."""
+
+    __slots__ = ()
+    size_kw: float
+    size_ton: float
+    thermal_to_load_series_ton: list[float]
+    thermal_to_storage_series_ton: list[float]
+    thermal_consumption_series_mmbtu_per_hour: list[float]
+    annual_thermal_consumption_mmbtu: float
+    annual_thermal_production_tonhour: float
+    electric_consumption_series_kw: list[float]
+    annual_electric_consumption_kwh: float
+
+
+class ColdThermalStorageOutputs(Record):
+    """``outputs.ColdThermalStorage``: the chilled-water tank's size (gallons), state of charge and
+    cooling to load (tons) per time step (empty lists when nothing is built)."""
+
+    __slots__ = ()
+    size_gal: float
+    soc_series_fraction: list[float]
+    storage_to_load_series_ton: list[float]
+
+
 class CoolingLoadOutputs(Record):
     """``outputs.CoolingLoad``: the cooling load in tons per time step and ton-hours a year, and the
     existing chiller's electricity to serve it all (kW, kWh), which is part of ``ElectricLoad``."""
@@ -570,6 +599,8 @@ class Outputs(Record):
     HeatingLoad: HeatingLoadOutputs
     HotThermalStorage: HotThermalStorageOutputs
     ExistingChiller: ExistingChillerOutputs
+    AbsorptionChiller: AbsorptionChillerOutputs
+    ColdThermalStorage: ColdThermalStorageOutputs
     CoolingLoad: CoolingLoadOutputs
     CHP: CHPOutputs
 

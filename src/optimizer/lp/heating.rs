@@ -9,12 +9,12 @@
 //! `discharge_t` and `soc_t` (kWh at the end of step t). Rows, for every step t:
 //!
 //! ```text
-//! Heat balance:  Σ_b L_bt + discharge_t = Σ_q load_qt
+//! Heat balance:  Σ_b L_bt + discharge_t = Σ_q load_qt + draw_t  (the absorption chiller's, `cooling`)
 //! Capacity:      L_ebt + S_ebt ≤ max_kw_eb;  L_nbt + S_nbt ≤ nb_kw,  min_kw ≤ nb_kw ≤ max_kw
 //! SOC:           soc_t = soc_{t−1} + Δ(η_c Σ_b S_bt − discharge_t/η_d − decay·kwh),  soc_{−1} = soc_init·kwh
 //! Bounds:        soc_min·kwh ≤ soc_t ≤ kwh;  kwh ≥ soc_{t−1} + Δ(η_c Σ_b S_bt − decay·kwh)
 //! Power:         Σ_b S_bt + discharge_t ≤ max_kwh · n  (the service's power bound, max_kw = max_kwh·n)
-//! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt
+//! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt (+ draw_t when its load is served)
 //! ```
 //!
 //! The service keeps one production variable per heating load q; every boiler here serves every
@@ -30,6 +30,8 @@
 //! `retire_in_optimal` and a new boiler exists.
 
 use super::chp::ChpLayout;
+use super::cooling::CoolingLayout;
+use super::water_tank::add_tank;
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
 use crate::optimizer::model::HotStorage;
@@ -98,8 +100,16 @@ pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
 }
 
 /// Adds the heating variables and rows of a case; None without heating. CHP's heat to load
-/// joins the heat balance and its heat to storage the storage's charges.
-pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case, chp: Option<&ChpLayout>) -> Option<HeatingLayout> {
+/// joins the heat balance and its heat to storage the storage's charges; the absorption
+/// chiller's heat draw is demand in the balance.
+pub(super) fn add_heating(
+    lp: &mut LinearProgram,
+    model: &Model,
+    factors: &CostFactors,
+    case: &Case,
+    chp: Option<&ChpLayout>,
+    cooling: Option<&CoolingLayout>,
+) -> Option<HeatingLayout> {
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
     let storage = heating.hot_storage.as_ref().filter(|_| !case.bau);
@@ -134,63 +144,36 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         (to_load, to_storage, size)
     });
     let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage)];
-    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges));
+    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges, cooling));
     for t in 0..steps {
         let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load)];
         let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
         if let Some(s) = &storage {
             terms.push((s.discharge + t, 1.0));
         }
+        terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
     Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage, chp_to_load: chp.map(|c| c.heat_to_load) })
 }
 
-/// The storage's size, discharge and state-of-charge variables and rows, given the boilers'
-/// and the CHP's heat-to-storage series.
-fn add_hot_storage(
-    lp: &mut LinearProgram,
-    model: &Model,
-    heating: &Heating,
-    s: &HotStorage,
-    [existing_charge, new_charge, chp_charge]: [Option<usize>; 3],
-) -> StorageLayout {
+/// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
+/// absorption chiller's draw when that load is one of them: its row replaces the bound).
+fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, [existing_charge, new_charge, chp_charge]: [Option<usize>; 3], cooling: Option<&CoolingLayout>) -> StorageLayout {
     let charges: Vec<usize> = [existing_charge, new_charge, chp_charge].into_iter().flatten().collect();
-    let steps = model.steps();
-    let dt = model.step_hours();
-    let kwh = lp.variable(s.net_present_cost_per_kwh, s.min_kwh, s.max_kwh);
-    let discharge = lp.series(steps, |_| 0.0);
-    let soc = lp.series(steps, |_| 0.0);
-    let power_limit = s.max_kwh * model.time_steps_per_hour as f64;
-    for t in 0..steps {
-        lp.upper[discharge + t] = heating.storage_servable_kw(t);
-        // soc_t − soc_{t−1} − Δ η_c Σ S + Δ discharge / η_d + Δ decay kwh = 0
-        let mut terms: Vec<(usize, f64)> = vec![(soc + t, 1.0), (discharge + t, dt / s.discharge_efficiency), (kwh, dt * s.decay_fraction_per_hour)];
-        terms.extend(charges.iter().map(|&c| (c + t, -dt * s.charge_efficiency)));
-        let (column, coefficient) = previous_soc(soc, kwh, t, s.soc_init_fraction);
-        terms.push((column, -coefficient));
-        lp.row(&terms, RowKind::Equal, 0.0);
-        lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
-        lp.row(&[(soc + t, -1.0), (kwh, s.soc_min_fraction)], RowKind::LessOrEqual, 0.0);
-        // soc_{t−1} + Δ(η_c Σ S − decay kwh) ≤ kwh
-        let mut headroom: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, dt * s.charge_efficiency)).collect();
-        headroom.push((kwh, -1.0 - dt * s.decay_fraction_per_hour));
-        headroom.push(previous_soc(soc, kwh, t, s.soc_init_fraction));
-        lp.row(&headroom, RowKind::LessOrEqual, 0.0);
-        let mut power: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, 1.0)).collect();
-        power.push((discharge + t, 1.0));
-        lp.row(&power, RowKind::LessOrEqual, power_limit);
+    let columns = add_tank(lp, model, &s.tank, &charges);
+    let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
+    for t in 0..model.steps() {
+        match draw {
+            Some(c) => {
+                let mut terms: Vec<(usize, f64)> = c.heat_draw_terms(t).map(|(j, a)| (j, -a)).collect();
+                terms.push((columns.discharge + t, 1.0));
+                lp.row(&terms, RowKind::LessOrEqual, heating.storage_servable_kw(t));
+            }
+            None => lp.upper[columns.discharge + t] = heating.storage_servable_kw(t),
+        }
     }
-    StorageLayout { kwh, existing_charge, new_charge, discharge, soc }
-}
-
-/// The term of soc_{t−1}: the initial charge soc_init · kwh before the first step.
-fn previous_soc(soc: usize, kwh: usize, t: usize, soc_init_fraction: f64) -> (usize, f64) {
-    if t == 0 {
-        (kwh, soc_init_fraction)
-    } else {
-        (soc + t - 1, 1.0)
-    }
+    StorageLayout { kwh: columns.kwh, existing_charge, new_charge, discharge: columns.discharge, soc: columns.soc }
 }
 
 impl HeatingLayout {

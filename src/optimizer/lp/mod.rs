@@ -82,13 +82,16 @@
 //! costs in the objective, renewable-electricity and CO2-reduction bounds), `degradation` (the
 //! battery's state of health and its maintenance costs, from `storage`) and `heating` (the heat
 //! balance and the boilers, independent of the electric rows) and `chp` (combined heat and power: its electricity joins the
-//! load balance and the electric storage, its heat the heat balance and the hot storage).
+//! load balance and the electric storage, its heat the heat balance and the hot storage) and
+//! `cooling` (the absorption chiller and the chilled-water tank: the electricity the chillers
+//! save joins the on-site supply, the absorption chiller's heat draw the heat balance).
 
 use super::model::Model;
 
 mod capex;
 pub mod chp;
 mod cost_factors;
+pub mod cooling;
 pub mod degradation;
 mod electric_tariff;
 pub mod emissions;
@@ -101,6 +104,7 @@ mod operating_reserves;
 mod program;
 mod pv;
 mod storage;
+mod water_tank;
 
 use capex::add_capex_bounds;
 pub use cost_factors::{fuel_present_worth, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};
@@ -188,10 +192,12 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         microgrid: None,
         heating: None,
         chp: None,
+        cooling: None,
         degradation: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
+    layout.cooling = cooling::add_cooling(&mut lp, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
@@ -209,16 +215,18 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref());
+    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref());
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 
-/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP to load.
+/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP to load
+/// + the electricity the chillers save against the base in ElectricLoad (`cooling`).
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     let chp = layout.chp.as_ref().map(|c| c.to_load);
     let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
-    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign)))
+    let cooling = layout.cooling.iter().flat_map(move |c| c.electric_terms(t, sign));
+    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling)
 }
 
 /// The flows charging the electric storage in step t (kW): from PV, the grid, the generator and CHP.

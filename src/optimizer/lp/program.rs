@@ -5,6 +5,7 @@
 
 use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
 use super::chp::{ChpDispatch, ChpLayout};
+use super::cooling::{CoolingDispatch, CoolingLayout};
 use super::degradation::{DegradationDispatch, DegradationLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
@@ -206,6 +207,8 @@ pub struct Layout {
     pub microgrid: Option<MicrogridLayout>,
     /// The heat balance and boilers (None without heating).
     pub heating: Option<HeatingLayout>,
+    /// The cooling decisions (None when the existing chiller serves the whole load).
+    pub cooling: Option<CoolingLayout>,
     /// Combined heat and power (None without it or in business as usual).
     pub chp: Option<ChpLayout>,
     /// The storage's state of health (None without `model_degradation` or storage).
@@ -263,6 +266,7 @@ pub struct Dispatch {
     pub heating: Option<HeatingDispatch>,
     pub chp: Option<ChpDispatch>,
     pub degradation: Option<DegradationDispatch>,
+    pub cooling: Option<CoolingDispatch>,
 }
 
 impl Dispatch {
@@ -336,11 +340,13 @@ impl Layout {
             _ => None,
         };
         let chp_load = chp.as_ref().map_or(vec![0.0; self.steps], |c| c.to_load_kw.clone());
+        // Negative where the chillers use more electricity than the base ElectricLoad holds.
+        let cooling_saving: Vec<f64> = (0..self.steps).map(|t| self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t))).collect();
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
             let uses = pv_load[t] + pv_storage[t] + pv_nem[t] + pv_whl[t] + pv_exc[t];
             trim(uses - pv_production[t], &mut [&mut pv_exc[t], &mut pv_whl[t], &mut pv_nem[t], &mut pv_storage[t], &mut pv_load[t]]);
-            let supply = pv_load[t] + discharge[t] + generator_load[t] + chp_load[t];
+            let supply = pv_load[t] + discharge[t] + generator_load[t] + chp_load[t] + cooling_saving[t];
             trim(supply - load_target[t], &mut [&mut pv_load[t], &mut generator_load[t], &mut discharge[t]]);
             // The groups keep their parts of each trimmed bin.
             for (b, trimmed) in [pv_nem[t], pv_whl[t], pv_exc[t]].into_iter().enumerate() {
@@ -355,7 +361,7 @@ impl Layout {
             .map(|t| clean(pv_production[t] - pv_load[t] - pv_storage[t] - pv_nem[t] - pv_whl[t] - pv_exc[t]))
             .collect();
         let grid_load: Vec<f64> = (0..self.steps)
-            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t] - chp_load[t]) } else { 0.0 })
+            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t] - chp_load[t] - cooling_saving[t]) } else { 0.0 })
             .collect();
         let grid_storage = series(self.grid_storage);
         let generator_new_kw = scalar(self.generator_new);
@@ -415,6 +421,10 @@ impl Layout {
             battery_reserve: series(self.battery_reserve),
             microgrid,
             heating: self.heating.as_ref().map(|h| h.dispatch(x, self.steps, tolerance)),
+            cooling: match (&self.cooling, &model.cooling) {
+                (Some(layout), Some(inputs)) => Some(layout.dispatch(x, inputs, tolerance)),
+                _ => None,
+            },
             chp,
             degradation: self.degradation.as_ref().map(|g| g.dispatch(x)),
         }

@@ -10,20 +10,27 @@
 //! so what is taken out is put back exactly and the electric load stays `ElectricLoad` as given;
 //! the cooling load enters the results only.
 //!
+//! With an AbsorptionChiller (`absorption_chiller_inputs`) or a ColdThermalStorage
+//! (`hot_storage_inputs`) the existing chiller's production becomes a decision (`lp::cooling`), and
+//! its electricity, its share of the absorption chiller's and the base taken out above make the
+//! difference the electric balance carries.
+//!
 //! Refused by name (not modelled here): reference-building cooling loads (they need the service's
 //! profile data; FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
-//! existing chiller's capital costs, cooling with outages or off grid, and the AbsorptionChiller and
-//! ColdThermalStorage sections (refused by section in `model`).
+//! existing chiller's capital costs, cooling with outages or off grid, and an absorption chiller
+//! whose heating load section is absent (the service would then give it heat for free).
 
 use serde_json::{Map, Value};
 
-use super::{FilledDefault, Reader};
+use super::absorption_chiller_inputs::AbsorptionChiller;
+use super::hot_storage_inputs::ThermalTank;
+use super::thermal_inputs::Heating;
+use super::{FilledDefault, Financial, Reader};
 use crate::calendar::modelled_year::month_of_each_step;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
 
-/// kW thermal per ton of refrigeration (kWh thermal per ton-hour), the service's constant.
-pub const KWH_THERMAL_PER_TONHOUR: f64 = 3.51685;
+pub use super::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
 
 /// The service's default existing-chiller COPs (REopt.jl `get_existing_chiller_default_cop`,
 /// heating_cooling_loads.jl at 029db01d): below 100 tons of chiller, at or above, and unknown.
@@ -48,7 +55,7 @@ pub struct ExistingChiller {
     /// Thermal kW it can deliver: the peak cooling load · max_thermal_factor_on_peak_load.
     pub max_kw: f64,
     pub max_thermal_factor_on_peak_load: f64,
-    /// Not used in the optimal case when another chiller exists (none is modelled here).
+    /// Not used in the optimal case when an absorption chiller exists.
     pub retire_in_optimal: bool,
 }
 
@@ -58,6 +65,9 @@ pub struct Cooling {
     /// Thermal kW per step.
     pub load_kw: Vec<f64>,
     pub existing_chiller: ExistingChiller,
+    pub absorption_chiller: Option<AbsorptionChiller>,
+    /// The chilled-water tank.
+    pub cold_storage: Option<ThermalTank>,
 }
 
 impl Cooling {
@@ -65,6 +75,21 @@ impl Cooling {
     /// service's `electric_chiller_base_load_series_kw`.
     pub fn base_electric_kw(&self) -> Vec<f64> {
         self.load_kw.iter().map(|kw| kw / self.existing_chiller.cop).collect()
+    }
+
+    /// A bound on the electricity the chillers may use above the base in any step (kW): the
+    /// existing chiller at full output, the absorption chiller serving the peak and charging the
+    /// tank at its power limit.
+    pub fn max_added_electric_kw(&self, steps_per_hour: usize) -> f64 {
+        let peak = self.load_kw.iter().copied().fold(0.0, f64::max);
+        let tank_power = self.cold_storage.as_ref().map_or(0.0, |tank| tank.max_kwh * steps_per_hour as f64);
+        let absorption = self.absorption_chiller.as_ref().map_or(0.0, |a| (peak + tank_power) / a.cop_electric);
+        self.existing_chiller.max_kw / self.existing_chiller.cop + absorption
+    }
+
+    /// Whether the existing chiller's production is a decision (another chiller or a tank exists).
+    pub fn has_dispatch(&self) -> bool {
+        self.absorption_chiller.is_some() || self.cold_storage.is_some()
     }
 }
 
@@ -80,7 +105,15 @@ impl Reader<'_> {
     /// The cooling part, or None without a positive cooling load (the service then builds no
     /// chiller and ignores an ExistingChiller section). `electric_kw` is ElectricLoad as given
     /// (before any net-load adjustment).
-    pub(super) fn read_cooling(&mut self, steps_per_hour: usize, year: i32, electric_kw: &[f64], context: super::thermal_inputs::HeatingContext) -> Option<Cooling> {
+    pub(super) fn read_cooling(
+        &mut self,
+        steps_per_hour: usize,
+        year: i32,
+        electric_kw: &[f64],
+        context: super::thermal_inputs::HeatingContext,
+        heating: Option<&Heating>,
+        financial: &Financial,
+    ) -> Option<Cooling> {
         let chiller_map = self.section("ExistingChiller").unwrap_or(self.empty);
         let load_map = self.section("CoolingLoad")?;
         let s = "ExistingChiller";
@@ -141,7 +174,20 @@ impl Reader<'_> {
         }
         let retire_in_optimal = self.flag(chiller_map, s, "retire_in_optimal");
         let existing_chiller = ExistingChiller { cop, max_kw: peak * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal };
-        Some(Cooling { load_kw, existing_chiller })
+        let absorption_chiller = self.read_absorption_chiller(peak, financial);
+        if let Some(chiller) = &absorption_chiller {
+            let section = chiller.heating_load.section();
+            if heating.is_none() || self.section(section).is_none() {
+                self.unsupported.push(format!(
+                    "AbsorptionChiller without a heating load to draw from ({section} absent: the service then leaves its heat unbalanced)"
+                ));
+            }
+        }
+        let cold_storage = self.read_cold_storage(financial);
+        if cold_storage.is_some() && financial.third_party_ownership {
+            self.unsupported.push("Financial.third_party_ownership=true with ColdThermalStorage (the tank's third-party costs)".into());
+        }
+        Some(Cooling { load_kw, existing_chiller, absorption_chiller, cold_storage })
     }
 
     /// Whether the CoolingLoad names a reference building, itself or through ElectricLoad (the

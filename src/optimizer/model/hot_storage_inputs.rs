@@ -1,6 +1,8 @@
-//! HotThermalStorage read into typed inputs: a hot-water tank sized in kWh of heat.
+//! The water tanks read into typed inputs: HotThermalStorage (heat) and ColdThermalStorage
+//! (chilled water, REopt.jl `src/core/energy_storage/thermal_storage.jl`), each sized in kWh of
+//! heat moved.
 //!
-//! Units: the service sizes the tank in gallons and converts with the kWh a gallon holds
+//! Units: the service sizes a tank in gallons and converts with the kWh a gallon holds
 //! between `hot_water_temp_degF` and `cool_water_temp_degF` (`optimizer::water::kwh_per_gal`,
 //! IAPWS-95 water as its CoolProp call): kWh = gal · kWh/gal, $/kWh = $/gal ÷ kWh/gal. The
 //! internal efficiency is split evenly between charging and discharging (η_c = η_d = √η). The
@@ -13,8 +15,9 @@ use super::{Financial, Reader};
 use crate::optimizer::finance::{effective_cost, TaxTreatment};
 use crate::optimizer::water::kwh_per_gal;
 
+/// What the hot and the cold tank share.
 #[derive(Debug, Clone, PartialEq)]
-pub struct HotStorage {
+pub struct ThermalTank {
     /// kWh of heat per gallon.
     pub kwh_per_gal: f64,
     /// Size bounds (kWh of heat).
@@ -29,6 +32,11 @@ pub struct HotStorage {
     /// $ per kWh before incentives, and net present $ per kWh after ITC, MACRS and rebate.
     pub installed_cost_per_kwh: f64,
     pub net_present_cost_per_kwh: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct HotStorage {
+    pub tank: ThermalTank,
     /// Which loads it may serve: hot water, space heating, process heat.
     pub can_serve_dhw: bool,
     pub can_serve_space_heating: bool,
@@ -39,16 +47,31 @@ impl Reader<'_> {
     pub(super) fn read_hot_storage(&mut self, financial: &Financial) -> Option<HotStorage> {
         let s = "HotThermalStorage";
         let map = self.section(s)?;
+        Some(HotStorage {
+            tank: self.read_tank(s, financial)?,
+            can_serve_dhw: self.flag(map, s, "can_serve_dhw"),
+            can_serve_space_heating: self.flag(map, s, "can_serve_space_heating"),
+            can_serve_process_heat: self.flag(map, s, "can_serve_process_heat"),
+        })
+    }
+
+    /// The chilled-water tank: it serves the cooling load only.
+    pub(super) fn read_cold_storage(&mut self, financial: &Financial) -> Option<ThermalTank> {
+        self.read_tank("ColdThermalStorage", financial)
+    }
+
+    fn read_tank(&mut self, s: &'static str, financial: &Financial) -> Option<ThermalTank> {
+        let map = self.section(s)?;
         let per_gal = kwh_per_gal(self.number(map, s, "hot_water_temp_degF"), self.number(map, s, "cool_water_temp_degF"));
         if per_gal.is_nan() || per_gal <= 0.0 {
-            self.invalid.push("HotThermalStorage.hot_water_temp_degF must be above cool_water_temp_degF.".into());
+            self.invalid.push(format!("{s}.hot_water_temp_degF must be above cool_water_temp_degF."));
             return None;
         }
         let internal = self.number(map, s, "internal_efficiency_fraction");
         let installed_cost_per_kwh = self.number(map, s, "installed_cost_per_gal") / per_gal;
         let macrs_option_years = self.filled_count(map, s, "macrs_option_years", self.sector.storage.macrs_option_years);
         if ![0, 5, 7].contains(&macrs_option_years) {
-            self.invalid.push("HotThermalStorage macrs_option_years must be 0, 5, or 7.".into());
+            self.invalid.push(format!("{s} macrs_option_years must be 0, 5, or 7."));
         }
         let tax = TaxTreatment {
             owner_discount_rate: financial.owner_discount_rate_fraction,
@@ -63,7 +86,7 @@ impl Reader<'_> {
         };
         // The service subtracts the rebate after its effective cost (which is floored at zero).
         let net_present_cost_per_kwh = effective_cost(installed_cost_per_kwh, None, &tax, 0.0) - self.number(map, s, "total_rebate_per_kwh");
-        Some(HotStorage {
+        Some(ThermalTank {
             kwh_per_gal: per_gal,
             min_kwh: self.number(map, s, "min_gal") * per_gal,
             max_kwh: self.number(map, s, "max_gal") * per_gal,
@@ -74,9 +97,6 @@ impl Reader<'_> {
             decay_fraction_per_hour: self.number(map, s, "thermal_decay_rate_fraction"),
             installed_cost_per_kwh,
             net_present_cost_per_kwh,
-            can_serve_dhw: self.flag(map, s, "can_serve_dhw"),
-            can_serve_space_heating: self.flag(map, s, "can_serve_space_heating"),
-            can_serve_process_heat: self.flag(map, s, "can_serve_process_heat"),
         })
     }
 }

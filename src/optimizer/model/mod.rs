@@ -12,7 +12,8 @@
 //! Subset rules: a scenario is rejected as `ScenarioError::Unsupported` when it carries any
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
-//! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller}, or any input of
+//! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller, CHP, AbsorptionChiller,
+//! ColdThermalStorage}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -21,7 +22,8 @@
 //! (ElectricTariff, ElectricUtility), `technology_inputs` (PV, Wind, ElectricStorage),
 //! `resilience_inputs` (Generator, outages, critical loads, off grid), `emissions_inputs`
 //! (emissions factors, costs and targets), `thermal_inputs` (heating loads and boilers) and
-//! `cooling_inputs` (the cooling load and the existing chiller); this file holds the
+//! `cooling_inputs` (the cooling load and the chillers: `absorption_chiller_inputs`; the tanks:
+//! `hot_storage_inputs`); this file holds the
 //! typed model, the reader's field helpers, the subset checks, Financial and Settings.
 
 use serde_json::{Map, Value};
@@ -35,6 +37,7 @@ use crate::optimizer::scenario::schema;
 use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
+pub mod absorption_chiller_inputs;
 mod chp_defaults;
 pub mod chp_inputs;
 mod chp_unavailability;
@@ -45,9 +48,9 @@ mod load_inputs;
 pub mod resilience_inputs;
 mod tariff_inputs;
 mod technology_inputs;
-mod hot_storage_inputs;
 pub mod cooling_inputs;
 pub mod degradation_inputs;
+pub mod hot_storage_inputs;
 pub mod thermal_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
@@ -57,7 +60,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 20] = [
+pub const SUPPORTED_SECTIONS: [&str; 22] = [
     "Meta",
     "Settings",
     "Site",
@@ -78,13 +81,13 @@ pub const SUPPORTED_SECTIONS: [&str; 20] = [
     "CoolingLoad",
     "ExistingChiller",
     "CHP",
+    "AbsorptionChiller",
+    "ColdThermalStorage",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 9] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 7] = [
     "HighTempThermalStorage",
-    "ColdThermalStorage",
-    "AbsorptionChiller",
     "SteamTurbine",
     "GHP",
     "ElectricHeater",
@@ -581,7 +584,7 @@ impl<'a> Reader<'a> {
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages, &financial);
         let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
-        let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context);
+        let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context, heating.as_ref(), &financial);
         let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
         if chp.is_some() && outages.multiple.is_some() {
             self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());

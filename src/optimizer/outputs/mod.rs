@@ -77,6 +77,8 @@ pub struct CostBreakdown {
     pub heating: thermal::HeatingCosts,
     /// CHP's capital, fuel, O&M and standby (zero without CHP).
     pub chp: chp::ChpCosts,
+    /// The absorption chiller's capital and O&M, the chilled-water tank's capital.
+    pub cooling: cooling::CoolingCosts,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     /// Lifecycle CO2 cost and NOx, SO2, PM2.5 costs ($ present value; None without the factors
@@ -96,6 +98,8 @@ impl CostBreakdown {
             + self.heating.boiler_capital
             + self.heating.storage_capital
             + self.chp.capital
+            + self.cooling.chiller_capital
+            + self.cooling.storage_capital
             + self.storage_capital
             + self.microgrid_upgrade_costs.iter().sum::<f64>()
             + self.offgrid_other_capital_costs_after_depreciation
@@ -221,7 +225,13 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
     let heating = thermal::heating_costs(model, factors, solution);
     let chp = chp::chp_costs(model, factors, solution);
-    let om_before_tax = om_before_tax + generator.om_fixed_before_tax + generator.om_variable_before_tax + heating.boiler_om_before_tax + chp.om_before_tax;
+    let cooling = cooling::cooling_costs(model, factors, d);
+    let om_before_tax = om_before_tax
+        + generator.om_fixed_before_tax
+        + generator.om_variable_before_tax
+        + heating.boiler_om_before_tax
+        + chp.om_before_tax
+        + cooling.chiller_om_before_tax;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
     let pounds = emissions::year_one_pounds(model, solution, generator.fuel_gal);
     let (climate, health) = emissions::emissions_costs(model, factors, &pounds);
@@ -236,6 +246,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + heating.storage_capital
         + heating.lifecycle_fuel_after_tax()
         + chp.capital
+        + cooling.chiller_capital
+        + cooling.storage_capital
         + chp.lifecycle_fuel_after_tax
         + chp.lifecycle_standby_after_tax
         + storage_capital
@@ -262,7 +274,15 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         year_one_min_charge_adder,
         year_one_coincident_peak_cost,
         year_one_export_benefit,
-        initial_capital_costs: pv_initial + storage_initial + generator.initial + offgrid_initial + heating.boiler_capital + heating.storage_initial + chp.initial,
+        initial_capital_costs: pv_initial
+            + storage_initial
+            + generator.initial
+            + offgrid_initial
+            + heating.boiler_capital
+            + heating.storage_initial
+            + chp.initial
+            + cooling.chiller_initial
+            + cooling.storage_initial,
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,
@@ -276,6 +296,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         lifecycle_fuel_cost_after_tax: generator.lifecycle_fuel_cost_after_tax,
         heating,
         chp,
+        cooling,
         expected_outage_cost: outages.expected_outage_cost,
         max_outage_cost_per_outage_duration: outages.max_per_duration,
         microgrid_upgrade_costs: outages.upgrades,
@@ -490,7 +511,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     }
     let bau_heating = bau.as_ref().map(|(s, c)| (*s, &c.heating));
     thermal::insert_heating_outputs(&mut outputs, model, &run.factors, (&run.optimal, &optimal.heating), bau_heating);
-    cooling::insert_cooling_outputs(&mut outputs, model, run.bau.is_some());
+    cooling::insert_cooling_outputs(&mut outputs, model, &run.optimal.dispatch, run.bau.is_some());
     if let Some(section) = chp::chp_outputs(model, &run.factors, &run.optimal, &optimal.chp) {
         outputs.insert("CHP".into(), section);
     }
@@ -539,8 +560,10 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "npv": bau.map(|b| money(b.lcc - optimal.lcc)),
         "lifecycle_capital_costs_plus_om_after_tax": money(optimal.lifecycle_capital_costs() + optimal.om_after_tax),
         "lifecycle_capital_costs": money(optimal.lifecycle_capital_costs()),
-        "lifecycle_generation_tech_capital_costs": money(optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital + optimal.chp.capital),
-        "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital),
+        "lifecycle_generation_tech_capital_costs": money(
+            optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital + optimal.chp.capital + optimal.cooling.chiller_capital
+        ),
+        "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital + optimal.cooling.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),
         // The owner's view: the capital without the third-party factor (the service's formulas).
         "initial_capital_costs_after_incentives":

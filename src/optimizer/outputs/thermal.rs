@@ -61,7 +61,7 @@ fn fuel_items(model: &Model, factors: &CostFactors, burner: &FuelBurner, produce
 pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> HeatingCosts {
     let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else { return HeatingCosts::default() };
     let (storage_capital, storage_initial) =
-        heating.hot_storage.as_ref().map_or((0.0, 0.0), |s| (s.net_present_cost_per_kwh * d.storage_kwh, s.installed_cost_per_kwh * d.storage_kwh));
+        heating.hot_storage.as_ref().map_or((0.0, 0.0), |s| (s.tank.net_present_cost_per_kwh * d.storage_kwh, s.tank.installed_cost_per_kwh * d.storage_kwh));
     let existing_fuel = fuel_items(model, factors, &heating.existing_boiler.burner, &d.existing_production());
     let base = HeatingCosts { storage_capital, storage_initial, existing_fuel, ..HeatingCosts::default() };
     let Some(boiler) = &heating.boiler else { return base };
@@ -143,7 +143,7 @@ pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch
     let mut out = Map::new();
     let size_kwh = (d.storage_kwh * 1000.0).round() / 1000.0;
     out.insert("size_kwh".into(), Value::from(size_kwh));
-    out.insert("size_gal".into(), Value::from((size_kwh / storage.kwh_per_gal).round()));
+    out.insert("size_gal".into(), Value::from((size_kwh / storage.tank.kwh_per_gal).round()));
     // The service leaves the series empty when nothing is built.
     let built = size_kwh != 0.0;
     let soc: Vec<f64> = if built { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };

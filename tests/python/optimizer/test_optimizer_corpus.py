@@ -213,12 +213,14 @@ INVALID_AS_IN_REOPT_JL = {
     "REopt_API__validator_post.json": "Cannot provide both annual_kwh and monthly_totals_kwh",
 }
 
-#: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``)
-#: and the existing chiller's cooling, but absorption chillers, cold storage, GHP, heat pumps and
-#: the other thermal sections are out of scope and named by section.
+#: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``),
+#: and so are the chillers (existing and absorption) and cold storage; a reference building's
+#: cooling profile without ton-hours needs the service's data; GHP, heat pumps and the other
+#: thermal sections are out of scope and named by section.
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
 #: heating load, and with a single grid outage; with multiple outages it is refused.
 CHP_WITH_OUTAGES = "CHP with multiple grid outages"
+HOSPITAL_COOLING = "CoolingLoad.doe_reference_name=Hospital (reference cooling profiles"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
@@ -228,14 +230,14 @@ REFUSED = {
     "REopt_API__hybrid_ghp.json": "GHP (section)",
     "REopt_API__outage.json": CHP_WITH_OUTAGES,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
-    "REopt_API__test_thermal_in_results.json": "AbsorptionChiller (section)",
-    "REopt.jl__chp_unavailability_outage.json": "CoolingLoad.doe_reference_name=Hospital (reference cooling profiles",
+    "REopt_API__test_thermal_in_results.json": "GHP (section)",
+    "REopt.jl__chp_unavailability_outage.json": HOSPITAL_COOLING,
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__ghp_inputs.json": "GHP (section)",
-    "REopt.jl__heat_cool_energy_balance_inputs.json": "AbsorptionChiller (section)",
-    "REopt.jl__re_emissions_with_thermal.json": "AbsorptionChiller (section)",
-    "REopt.jl__thermal_storage.json": "AbsorptionChiller (section)",
+    "REopt.jl__heat_cool_energy_balance_inputs.json": HOSPITAL_COOLING,
+    "REopt.jl__re_emissions_with_thermal.json": HOSPITAL_COOLING,
+    "REopt.jl__thermal_storage.json": HOSPITAL_COOLING,
 }
 
 

@@ -224,6 +224,27 @@ def test_declared_cooling_fields_are_in_the_engines_results() -> None:
         result.outputs.CoolingLoad.annual_calculated_tonhour, abs=0.01)
 
 
+def test_declared_absorption_chiller_and_cold_storage_fields_are_in_the_engines_results() -> None:
+    """Hot water heated by the existing boiler on cheap fuel feeds a cheap absorption chiller; the
+    chilled-water tank may be built. The chillers' cooling to load and the tank's discharge meet
+    the cooling load."""
+    document = pv_only()
+    del document["PV"]
+    document["DomesticHotWaterLoad"] = {"fuel_loads_mmbtu_per_hour": [0.5] * 8760}
+    document["ExistingBoiler"] = {"fuel_cost_per_mmbtu": 1.0}
+    document["CoolingLoad"] = {"annual_fraction_of_electric_load": 0.3}
+    document["ExistingChiller"] = {"cop": 3.0}
+    document["AbsorptionChiller"] = {"installed_cost_per_ton": 100.0, "om_cost_per_ton": 1.0}
+    document["ColdThermalStorage"] = {"max_gal": 5000.0}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ExistingChiller", "AbsorptionChiller", "ColdThermalStorage", "CoolingLoad"])
+    outputs = result.outputs
+    assert outputs.AbsorptionChiller.size_ton > 0
+    served = (sum(outputs.ExistingChiller.thermal_to_load_series_ton) + sum(outputs.AbsorptionChiller.thermal_to_load_series_ton)
+              + sum(outputs.ColdThermalStorage.storage_to_load_series_ton))
+    assert served == pytest.approx(outputs.CoolingLoad.annual_calculated_tonhour, abs=1.0)
+
+
 @pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""

@@ -4,6 +4,7 @@
 
 mod support;
 
+mod optimizer_absorption;
 mod optimizer_anchors;
 mod optimizer_chp;
 mod optimizer_chp_defaults;

@@ -152,7 +152,7 @@ fn hot_storage_serves_the_costly_hours() {
     assert!((to_load - 149.45).abs() <= 0.1, "{to_load}");
     let size_gal = number(&body, "HotThermalStorage", "size_gal");
     assert!((size_gal - 233.0).abs() <= 0.1, "{size_gal}");
-    let storage = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("storage");
+    let storage = &model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("storage").tank;
     let needed_kwh = 10.0 / storage.discharge_efficiency / (1.0 - storage.soc_min_fraction - storage.decay_fraction_per_hour);
     let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
     assert!((d.storage_kwh - needed_kwh).abs() < 1e-4, "{} vs {needed_kwh}", d.storage_kwh);
@@ -177,7 +177,8 @@ fn storage_dynamics_hold_in_random_scenarios() {
                                                "internal_efficiency_fraction": 0.9 + 0.1 * draws.unit(), "can_serve_process_heat": case == 2});
         let (model, run, body) = solve(&scenario);
         let heating = model.heating.as_ref().expect("heating");
-        let s = heating.hot_storage.as_ref().expect("storage");
+        let hot = heating.hot_storage.as_ref().expect("storage");
+        let s = &hot.tank;
         let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
         let tol = 1e-5;
         let mut previous = s.soc_init_fraction * d.storage_kwh;
@@ -188,7 +189,7 @@ fn storage_dynamics_hold_in_random_scenarios() {
             let expected = previous + s.charge_efficiency * charge - d.discharge_kw[t] / s.discharge_efficiency - s.decay_fraction_per_hour * d.storage_kwh;
             assert!((d.soc_kwh[t] - expected).abs() <= tol * (1.0 + d.storage_kwh), "case {case} soc at {t}: {} vs {expected}", d.soc_kwh[t]);
             assert!(d.soc_kwh[t] <= d.storage_kwh + tol && d.soc_kwh[t] >= s.soc_min_fraction * d.storage_kwh - tol);
-            if !s.can_serve_process_heat {
+            if !hot.can_serve_process_heat {
                 assert!(d.discharge_kw[t] <= heating.storage_servable_kw(t) + tol);
             }
             previous = d.soc_kwh[t];

@@ -1,0 +1,64 @@
+//! A water tank's variables and rows, the same for the hot and the cold tank (REopt.jl
+//! `add_hot_thermal_storage_dispatch_constraints`, `add_cold_thermal_storage_dispatch_constraints`
+//! and the shared rows of `add_storage_size_constraints`): size `kwh` (kWh of heat moved), per step
+//! t `discharge_t` (kW) and `soc_t` (kWh at the end of step t), charged by the series S given.
+//!
+//! ```text
+//! SOC:     soc_t = soc_{t−1} + Δ(η_c Σ S_t − discharge_t/η_d − decay·kwh),  soc_{−1} = soc_init·kwh
+//! Bounds:  soc_min·kwh ≤ soc_t ≤ kwh;  kwh ≥ soc_{t−1} + Δ(η_c Σ S_t − decay·kwh)
+//! Power:   Σ S_t + discharge_t ≤ max_kwh · n
+//! ```
+//!
+//! Objective: the tank's net present $ per kWh of size. What the discharge may serve is the
+//! caller's (`heating`, `cooling`).
+
+use super::{LinearProgram, RowKind};
+use crate::optimizer::model::hot_storage_inputs::ThermalTank;
+use crate::optimizer::model::Model;
+
+/// A water tank's columns: size (kWh), discharge (kW) and state of charge (kWh) series.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TankColumns {
+    pub kwh: usize,
+    pub discharge: usize,
+    pub soc: usize,
+}
+
+/// A water tank's size, discharge and state-of-charge variables and rows, given the series that
+/// charge it; shared by the hot and the cold tank (the service's rows are the same).
+pub(super) fn add_tank(lp: &mut LinearProgram, model: &Model, s: &ThermalTank, charges: &[usize]) -> TankColumns {
+    let steps = model.steps();
+    let dt = model.step_hours();
+    let kwh = lp.variable(s.net_present_cost_per_kwh, s.min_kwh, s.max_kwh);
+    let discharge = lp.series(steps, |_| 0.0);
+    let soc = lp.series(steps, |_| 0.0);
+    let power_limit = s.max_kwh * model.time_steps_per_hour as f64;
+    for t in 0..steps {
+        // soc_t − soc_{t−1} − Δ η_c Σ S + Δ discharge / η_d + Δ decay kwh = 0
+        let mut terms: Vec<(usize, f64)> = vec![(soc + t, 1.0), (discharge + t, dt / s.discharge_efficiency), (kwh, dt * s.decay_fraction_per_hour)];
+        terms.extend(charges.iter().map(|&c| (c + t, -dt * s.charge_efficiency)));
+        let (column, coefficient) = previous_soc(soc, kwh, t, s.soc_init_fraction);
+        terms.push((column, -coefficient));
+        lp.row(&terms, RowKind::Equal, 0.0);
+        lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(soc + t, -1.0), (kwh, s.soc_min_fraction)], RowKind::LessOrEqual, 0.0);
+        // soc_{t−1} + Δ(η_c Σ S − decay kwh) ≤ kwh
+        let mut headroom: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, dt * s.charge_efficiency)).collect();
+        headroom.push((kwh, -1.0 - dt * s.decay_fraction_per_hour));
+        headroom.push(previous_soc(soc, kwh, t, s.soc_init_fraction));
+        lp.row(&headroom, RowKind::LessOrEqual, 0.0);
+        let mut power: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, 1.0)).collect();
+        power.push((discharge + t, 1.0));
+        lp.row(&power, RowKind::LessOrEqual, power_limit);
+    }
+    TankColumns { kwh, discharge, soc }
+}
+
+/// The term of soc_{t−1}: the initial charge soc_init · kwh before the first step.
+fn previous_soc(soc: usize, kwh: usize, t: usize, soc_init_fraction: f64) -> (usize, f64) {
+    if t == 0 {
+        (kwh, soc_init_fraction)
+    } else {
+        (soc + t - 1, 1.0)
+    }
+}
