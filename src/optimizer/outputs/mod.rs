@@ -9,7 +9,6 @@
 
 use serde_json::{json, Map, Value};
 
-use super::lp::degradation::{healthy_fraction_left, DegradationDispatch};
 use super::lp::{CostFactors, Dispatch, SizeChoice};
 use super::tariff::{Lookback, TieredCharge};
 use crate::optimizer::lp::microgrid;
@@ -24,6 +23,7 @@ pub mod emissions;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;
+pub mod storage;
 pub mod thermal;
 
 /// API version reported in every body.
@@ -500,7 +500,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
         outputs.insert("Wind".into(), section);
     }
     if model.storage.is_some() {
-        outputs.insert("ElectricStorage".into(), storage_outputs(model, &run.optimal));
+        outputs.insert("ElectricStorage".into(), storage::storage_outputs(model, &run.optimal));
     }
     if model.generator.is_some() {
         let generator = resilience::generator_outputs(model, &run.factors, &run.optimal, &optimal, bau.as_ref().map(|(_, c)| c));
@@ -676,53 +676,6 @@ fn pv_outputs(model: &Model, array: usize, run: &Optimized, bau: Option<&CaseSol
         "lcoe_per_kwh": cash_flows::lcoe_per_kwh(model, run, array),
         "production_factor_series": pv.production_factor,
     })
-}
-
-fn storage_outputs(model: &Model, optimal: &CaseSolution) -> Value {
-    let d = &optimal.dispatch;
-    let soc_fraction: Vec<f64> =
-        if d.storage_kwh > 0.0 { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };
-    let initial = match &model.storage {
-        Some(s) if optimal.case.storage => {
-            let constant = if s.has_cost_constant() { s.installed_cost_constant } else { 0.0 };
-            s.installed_cost_per_kw * d.storage_kw + s.installed_cost_per_kwh * d.storage_kwh + constant
-        }
-        _ => 0.0,
-    };
-    let mut section = json!({
-        "size_kw": round6(d.storage_kw),
-        "size_kwh": round6(d.storage_kwh),
-        "soc_series_fraction": series(&soc_fraction),
-        "storage_to_load_series_kw": if d.storage_kwh > 0.0 { series(&d.discharge) } else { json!([]) },
-        "initial_capital_cost": money(initial),
-    });
-    if let (Some(g), Value::Object(map)) = (d.degradation.as_ref().filter(|_| d.storage_kwh > 0.0), &mut section) {
-        map.extend(degradation_outputs(model, g, d.storage_kwh));
-    }
-    section
-}
-
-/// The degradation results of `ElectricStorage` (REopt.jl `add_electric_storage_results`): the
-/// state of health per day as a fraction of the size, the maintenance cost and residual value ($
-/// present value), and with replacement the month of the first replacement and the healthy kWh
-/// left at the end.
-fn degradation_outputs(model: &Model, g: &DegradationDispatch, size_kwh: f64) -> Map<String, Value> {
-    let health: Vec<f64> = g.soh_kwh.iter().map(|kwh| (kwh / size_kwh * 1e3).round() / 1e3).collect();
-    let mut map = Map::new();
-    map.insert("state_of_health".into(), json!(health));
-    map.insert("maintenance_cost".into(), money(g.maintenance_cost));
-    if let Some(month) = g.replacement_month {
-        let total_residual_kwh = if month == 0 {
-            health.last().copied().unwrap_or(0.0) * size_kwh
-        } else {
-            let replacements = f64::from(model.financial.analysis_years * 12) / f64::from(month);
-            size_kwh * healthy_fraction_left(replacements)
-        };
-        map.insert("replacement_month".into(), json!(month));
-        map.insert("total_residual_kwh".into(), json!(round6(total_residual_kwh)));
-    }
-    map.insert("residual_value".into(), money(g.residual_value));
-    map
 }
 
 /// The `inputs` echo: the resolved scenario with a one-array PV list as one object and every
