@@ -12,15 +12,19 @@ import sunflux as sf
 from bench_optimizer_engine import best_solve, pv_storage
 
 TITLE = "Optimizer battery degradation: augmentation and replacement on one hourly PV + storage year"
-REPEATS = 3
+REPEATS = 1
 #: The service's default analysis period, which the engine section's scenario keeps.
 ANALYSIS_YEARS = 25
 DAYS_PER_YEAR = 365
+#: `Settings.timeout_seconds` of every solve here (REopt.jl's own tests say the replacement
+#: strategy cannot be solved with open-source solvers in reasonable time).
+LIMIT_S = 300
 
 
 def variants() -> dict[str, dict[str, Any]]:
     base = pv_storage(1)
     base["Financial"] = {"analysis_years": ANALYSIS_YEARS}
+    base["Settings"] = {**base["Settings"], "timeout_seconds": LIMIT_S}
 
     def degraded(strategy: str) -> dict[str, Any]:
         storage = {**base["ElectricStorage"], "model_degradation": True, "degradation": {"maintenance_strategy": strategy}}
@@ -36,8 +40,7 @@ def run(repeats: int = REPEATS) -> str:
         try:
             best, result = best_solve(document, repeats)
         except sf.JobTimeout:
-            limit = document["Settings"]["timeout_seconds"]
-            rows.append(f"| {label} | – | – | – | > {limit} | – | – | – | – | – |")
+            rows.append(f"| {label} | – | – | – | > {LIMIT_S} | – | – | – | – | – |")
             continue
         program = result.messages["solver"]["optimal"]
         plain = plain or program
@@ -51,7 +54,8 @@ def run(repeats: int = REPEATS) -> str:
         )
     return "\n".join([
         f"`sunflux.optimizer.solve` of the PV + storage year of the engine section (8,760 steps, {ANALYSIS_YEARS}-year analysis "
-        f"period: {DAYS_PER_YEAR * ANALYSIS_YEARS:,} days of state of health), best of {repeats}, with the service's default "
+        f"period: {DAYS_PER_YEAR * ANALYSIS_YEARS:,} days of state of health), best of {repeats}, each solve limited to "
+        f"{LIMIT_S} s, with the service's default "
         "degradation inputs; the variables, rows and binaries the degradation model adds to the optimal case's program "
         "(`messages[\"solver\"]`):",
         "",

@@ -11,11 +11,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import sunflux as sf
 from bench_optimizer_engine import HOURS, best_solve, daylight
 
 TITLE = "Optimizer thermal model: a hospital-like site with CHP, absorption chiller and thermal storage"
-REPEATS = 2
+REPEATS = 1
 GOAL_S = 30.0
+#: `Settings.timeout_seconds` of every solve here: the whole site's CHP runs past it.
+LIMIT_S = 300
 
 
 def season(hour: int, peak_day: int) -> float:
@@ -49,7 +52,7 @@ def electric_part() -> dict[str, Any]:
     single = [[0] * 24 for _ in range(12)]
     return {
         "Site": {"latitude": 39.74, "longitude": -105.17},
-        "Settings": {"time_steps_per_hour": 1, "timeout_seconds": 600},
+        "Settings": {"time_steps_per_hour": 1, "timeout_seconds": LIMIT_S},
         "ElectricLoad": {"loads_kw": electric_kw(), "year": 2017},
         "ElectricTariff": {"urdb_response": {
             "energyweekdayschedule": peak, "energyweekendschedule": single,
@@ -63,9 +66,10 @@ def electric_part() -> dict[str, Any]:
     }
 
 
-def hospital() -> dict[str, Any]:
-    """The whole site: the electric part plus heating and cooling and their technologies."""
-    return {
+def hospital(chp: bool = True) -> dict[str, Any]:
+    """The whole site: the electric part plus heating and cooling and their technologies (without
+    the CHP when ``chp`` is false: the absorption chiller then draws the boilers' heat)."""
+    document = {
         **electric_part(),
         "SpaceHeatingLoad": {"fuel_loads_mmbtu_per_hour": space_heating_mmbtu_per_hour()},
         "DomesticHotWaterLoad": {"fuel_loads_mmbtu_per_hour": hot_water_mmbtu_per_hour()},
@@ -73,17 +77,25 @@ def hospital() -> dict[str, Any]:
         "ExistingBoiler": {"efficiency": 0.8, "fuel_cost_per_mmbtu": 9.0},
         "Boiler": {"max_mmbtu_per_hour": 10.0, "efficiency": 0.9, "fuel_cost_per_mmbtu": 9.0, "installed_cost_per_mmbtu_per_hour": 30000.0},
         "ExistingChiller": {"cop": 4.5},
-        "CHP": {"prime_mover": "recip_engine", "max_kw": 1500, "fuel_cost_per_mmbtu": 9.0, "cooling_thermal_factor": 0.8},
         "AbsorptionChiller": {"max_ton": 600},
         "HotThermalStorage": {"max_gal": 50000},
         "ColdThermalStorage": {"max_gal": 50000},
     }
+    if chp:
+        document["CHP"] = {"prime_mover": "recip_engine", "max_kw": 1500, "fuel_cost_per_mmbtu": 9.0, "cooling_thermal_factor": 0.8}
+    return document
 
 
 def run(repeats: int = REPEATS) -> str:
     rows = []
-    for label, document in (("electric part only", electric_part()), ("whole site", hospital())):
-        best, result = best_solve(document, repeats)
+    sites = (("electric part only", electric_part()), ("whole site without the CHP", hospital(chp=False)),
+             ("whole site", hospital()))
+    for label, document in sites:
+        try:
+            best, result = best_solve(document, repeats)
+        except sf.JobTimeout:
+            rows.append(f"| {label} | > {LIMIT_S} | – | – | – | – | – | not finished within the time limit |")
+            continue
         program = result.messages["solver"]["optimal"]
         outputs = result.raw["outputs"]
         sizes = ", ".join(
@@ -100,8 +112,9 @@ def run(repeats: int = REPEATS) -> str:
             f"{program['nonzeros']:,} | {outputs['Financial']['lcc']:,.0f} | {sizes} |"
         )
     return "\n".join([
-        f"`sunflux.optimizer.solve`, best of {repeats}, of one hourly year (8,760 steps); the program is the optimal case's "
-        f"(the business-as-usual case is solved too). Goal for the whole site: under {GOAL_S:.0f} s.",
+        f"`sunflux.optimizer.solve`, best of {repeats}, of one hourly year (8,760 steps), each solve limited to {LIMIT_S} s; "
+        "the program is the optimal case's (the business-as-usual case is solved too). "
+        f"Goal for the whole site: under {GOAL_S:.0f} s.",
         "",
         "| site | seconds | variables | binaries | rows | coefficients | lcc ($) | sizes |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
