@@ -135,19 +135,10 @@ pub fn building_shape(name: &str, year: i32, temperature_c: &[f64]) -> Option<(V
 pub fn simulated_load(query: &SimulatedLoadQuery, temperature_c: &[f64]) -> Option<SimulatedLoad> {
     let shapes: Vec<(Vec<f64>, f64)> =
         query.buildings.iter().map(|(name, _)| building_shape(name, query.year, temperature_c)).collect::<Option<_>>()?;
-    let target = match &query.energy {
-        LoadEnergy::Annual(kwh) => EnergyTarget::Annual(*kwh),
-        LoadEnergy::Monthly(months) => EnergyTarget::Monthly(months.to_vec()),
-        LoadEnergy::Default => EnergyTarget::Annual(shapes.iter().map(|(_, default)| default).sum()),
-    };
-    let mut hourly = vec![0.0; HOURS_PER_YEAR];
-    for ((shape, _), (_, share)) in shapes.iter().zip(&query.buildings) {
-        for (total, kw) in hourly.iter_mut().zip(scale_profile(shape, &target, query.year, 1)) {
-            *total += share * kw;
-        }
-    }
+    let shares: Vec<f64> = query.buildings.iter().map(|(_, share)| *share).collect();
+    let hourly = blend(&shapes, &shares, energy_target(&query.energy).as_ref(), query.year);
     let n = query.time_steps_per_hour;
-    let loads_kw: Vec<f64> = hourly.iter().flat_map(|&kw| std::iter::repeat_n((kw * 1000.0).round() / 1000.0, n)).collect();
+    let loads_kw: Vec<f64> = hourly.iter().flat_map(|&kw| std::iter::repeat_n(round3(kw), n)).collect();
     let month_of_step = modelled_year::month_of_each_step(query.year, n);
     let mut monthly_totals_kwh = vec![0.0; 12];
     let mut monthly_peaks_kw = vec![0.0f64; 12];
@@ -165,6 +156,34 @@ pub fn simulated_load(query: &SimulatedLoadQuery, temperature_c: &[f64]) -> Opti
         monthly_peaks_kw,
         loads_kw,
     })
+}
+
+/// The buildings' shapes blended as the service blends them: each scaled to `target`, or all to
+/// the sum of their defaults, then weighted by its share. Hourly, in the target's unit per hour.
+pub(super) fn blend(shapes: &[(Vec<f64>, f64)], shares: &[f64], target: Option<&EnergyTarget>, year: i32) -> Vec<f64> {
+    let defaults = EnergyTarget::Annual(shapes.iter().map(|(_, default)| default).sum());
+    let target = target.unwrap_or(&defaults);
+    let mut hourly = vec![0.0; HOURS_PER_YEAR];
+    for ((shape, _), share) in shapes.iter().zip(shares) {
+        for (total, value) in hourly.iter_mut().zip(scale_profile(shape, target, year, 1)) {
+            *total += share * value;
+        }
+    }
+    hourly
+}
+
+/// The energy a query asks for (None: the buildings' defaults).
+pub(super) fn energy_target(energy: &LoadEnergy) -> Option<EnergyTarget> {
+    match energy {
+        LoadEnergy::Default => None,
+        LoadEnergy::Annual(total) => Some(EnergyTarget::Annual(*total)),
+        LoadEnergy::Monthly(months) => Some(EnergyTarget::Monthly(months.to_vec())),
+    }
+}
+
+/// A value rounded to 3 decimals, as the service rounds its load answers.
+pub(super) fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]

@@ -23,9 +23,9 @@
 
 use serde_json::Value;
 
-use super::load_profiles::{occupancy_hours, DATA_SOURCE};
+use super::load_profiles::{blend, energy_target, occupancy_hours, round3, DATA_SOURCE};
 use crate::calendar::{modelled_year, HOURS_PER_YEAR};
-use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+use crate::optimizer::loads::{flat_load_shape, EnergyTarget, FLAT_LOADS};
 use crate::optimizer::model::cooling_inputs::default_existing_chiller_cop;
 use crate::services::simulated_load::{CoolingFraction, LoadEnergy, LoadType, SimulatedLoadQuery};
 
@@ -83,28 +83,6 @@ fn shape(kind: Kind, name: &str, year: i32, temperature_c: &[f64]) -> Option<(Ve
     Some((profile.iter().map(|x| x / total).collect(), default))
 }
 
-/// The buildings' shapes blended as the service blends them: each scaled to `target`, or all to
-/// the sum of their defaults, then weighted by its share. Hourly, in the target's unit per hour.
-fn blend(shapes: &[(Vec<f64>, f64)], shares: &[f64], target: Option<&EnergyTarget>, year: i32) -> Vec<f64> {
-    let defaults = EnergyTarget::Annual(shapes.iter().map(|(_, default)| default).sum());
-    let target = target.unwrap_or(&defaults);
-    let mut hourly = vec![0.0; HOURS_PER_YEAR];
-    for ((shape, _), share) in shapes.iter().zip(shares) {
-        for (total, value) in hourly.iter_mut().zip(scale_profile(shape, target, year, 1)) {
-            *total += share * value;
-        }
-    }
-    hourly
-}
-
-fn energy_target(energy: &LoadEnergy) -> Option<EnergyTarget> {
-    match energy {
-        LoadEnergy::Default => None,
-        LoadEnergy::Annual(total) => Some(EnergyTarget::Annual(*total)),
-        LoadEnergy::Monthly(months) => Some(EnergyTarget::Monthly(months.to_vec())),
-    }
-}
-
 /// The month totals of an hourly series.
 fn monthly_totals(hourly: &[f64], year: i32) -> Vec<f64> {
     let mut months = vec![0.0; 12];
@@ -121,10 +99,6 @@ fn addressable(hourly: Vec<f64>, fractions: &[f64], year: i32) -> Vec<f64> {
         [one] => hourly.iter().map(|v| v * one).collect(),
         months => hourly.iter().zip(&modelled_year::month_of_each_step(year, 1)).map(|(v, &m)| v * months[m as usize]).collect(),
     }
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// The summary fields of a series under `prefix` (`mmbtu_per_hour`, `ton`, `fraction`).
