@@ -134,7 +134,7 @@ pub(super) fn add_heating(
         let pw = fuel_factor(&boiler.burner);
         let om_per_kw_produced = factors.om_factor() * model.step_hours() * boiler.om_cost_per_kwh;
         let (to_load, to_storage) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, &boiler.burner, t) + om_per_kw_produced);
-        let size_cost = boiler.installed_cost_per_kw + factors.om_factor() * boiler.om_cost_per_kw;
+        let size_cost = boiler.net_present_cost_per_kw + factors.om_factor() * boiler.om_cost_per_kw;
         let size = lp.variable(size_cost, boiler.min_kw, boiler.max_kw);
         for t in 0..steps {
             let mut terms: Vec<(usize, f64)> = [Some(to_load), to_storage].into_iter().flatten().map(|s| (s + t, 1.0)).collect();

@@ -11,9 +11,8 @@
 
 use serde_json::{Map, Value};
 
-use super::thermal_inputs::HeatingLoadKind;
+use super::thermal_inputs::{macrs_only_cost, HeatingLoadKind};
 use super::{FilledDefault, Financial, Reader};
-use crate::optimizer::finance::{effective_cost, TaxTreatment};
 
 /// kW thermal per ton of refrigeration (kWh thermal per ton-hour), the service's constant.
 pub const KWH_THERMAL_PER_TONHOUR: f64 = 3.51685;
@@ -132,20 +131,7 @@ impl Reader<'_> {
             self.invalid.push("AbsorptionChiller.macrs_option_years must be 0, 5, or 7.".into());
         }
         let installed_cost_per_kw = installed_cost_per_ton / KWH_THERMAL_PER_TONHOUR;
-        let net_present_cost_per_kw = if macrs_option_years == 0 {
-            installed_cost_per_kw
-        } else {
-            let tax = TaxTreatment {
-                owner_discount_rate: financial.owner_discount_rate_fraction,
-                owner_tax_rate: financial.owner_tax_rate_fraction,
-                itc_fraction: 0.0,
-                macrs_option_years,
-                macrs_bonus_fraction: self.number(map, s, "macrs_bonus_fraction"),
-                macrs_itc_reduction: 0.0,
-                bonus_without_macrs: false,
-            };
-            effective_cost(installed_cost_per_kw, None, &tax, 0.0)
-        };
+        let net_present_cost_per_kw = macrs_only_cost(installed_cost_per_kw, financial, macrs_option_years, self.number(map, s, "macrs_bonus_fraction"));
         let cop_electric = self.number(map, s, "cop_electric");
         if cop_thermal <= 0.0 || cop_electric <= 0.0 {
             self.invalid.push("AbsorptionChiller.cop_thermal and cop_electric must be positive.".into());

@@ -12,7 +12,7 @@
 //! blends (they need the service's profile data: `Scenario.resolve` turns them into
 //! `fuel_loads_mmbtu_per_hour`; a single FlatLoad, also as `industrial_reference_name`, scaled to
 //! annual_mmbtu or monthly_mmbtu is read here), boilers that cannot serve a heating load, boiler capital
-//! costs of the existing boiler, MACRS on the new boiler, heating with outages or off grid.
+//! costs of the existing boiler, heating with outages or off grid.
 
 use serde_json::{Map, Value};
 
@@ -20,6 +20,7 @@ use super::{FilledDefault, Financial, HotStorage, Pollutant, Reader};
 use crate::calendar::modelled_year::month_of_each_hour_non_leap;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
+use crate::optimizer::finance::{effective_cost, TaxTreatment};
 
 /// kWh per MMBtu, the service's conversion constant.
 pub const KWH_PER_MMBTU: f64 = 293.07107;
@@ -103,6 +104,9 @@ pub struct NewBoiler {
     pub max_kw: f64,
     /// $ per thermal kW.
     pub installed_cost_per_kw: f64,
+    /// $ per thermal kW after MACRS (the service gives the boiler no other incentive); the
+    /// installed cost without MACRS.
+    pub net_present_cost_per_kw: f64,
     /// $ per thermal kW per year.
     pub om_cost_per_kw: f64,
     /// $ per thermal kWh produced.
@@ -178,7 +182,7 @@ impl Reader<'_> {
         };
         let existing_boiler = self.read_existing_boiler(existing_map, efficiency, peak, steps_per_hour)?;
         let boiler = match self.section("Boiler") {
-            Some(map) => Some(self.read_new_boiler(map, steps_per_hour)?),
+            Some(map) => Some(self.read_new_boiler(map, steps_per_hour, financial)?),
             None => None,
         };
         let hot_storage = self.read_hot_storage(financial);
@@ -418,28 +422,52 @@ impl Reader<'_> {
         Some(ExistingBoiler { burner, max_kw: peak_kw * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal })
     }
 
-    fn read_new_boiler(&mut self, map: &Map<String, Value>, steps_per_hour: usize) -> Option<NewBoiler> {
+    fn read_new_boiler(&mut self, map: &Map<String, Value>, steps_per_hour: usize, financial: &Financial) -> Option<NewBoiler> {
         let s = "Boiler";
-        if self.number_in(map, s, "macrs_option_years").is_some_and(|years| years != 0.0) {
-            self.unsupported.push("Boiler.macrs_option_years (MACRS on the new boiler)".into());
+        let macrs_option_years = self.count(map, s, "macrs_option_years");
+        if ![0, 5, 7].contains(&macrs_option_years) {
+            self.invalid.push("Boiler.macrs_option_years must be 0, 5, or 7.".into());
         }
-        let financial = self.section("Financial").unwrap_or(self.empty);
+        let financial_section = self.section("Financial").unwrap_or(self.empty);
         for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
-            if crate::optimizer::scenario::given(financial.get(field)) {
+            if crate::optimizer::scenario::given(financial_section.get(field)) {
                 self.unsupported.push(format!("Financial.{field} with a new Boiler (capital cost bounds on boilers)"));
             }
         }
         let efficiency = self.number(map, s, "efficiency");
         let burner = self.burner(map, s, efficiency, steps_per_hour)?;
+        let installed_cost_per_kw = self.number(map, s, "installed_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU;
+        let macrs_bonus_fraction = self.number(map, s, "macrs_bonus_fraction");
         Some(NewBoiler {
             burner,
             min_kw: self.number(map, s, "min_mmbtu_per_hour") * KWH_PER_MMBTU,
             max_kw: self.number(map, s, "max_mmbtu_per_hour") * KWH_PER_MMBTU,
-            installed_cost_per_kw: self.number(map, s, "installed_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU,
+            installed_cost_per_kw,
+            net_present_cost_per_kw: macrs_only_cost(installed_cost_per_kw, financial, macrs_option_years, macrs_bonus_fraction),
             om_cost_per_kw: self.number(map, s, "om_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU,
             om_cost_per_kwh: self.number(map, s, "om_cost_per_mmbtu") / KWH_PER_MMBTU,
         })
     }
+}
+
+/// $ per kW of a thermal technology the service gives MACRS and no other incentive (the new
+/// boiler, the absorption chiller: REopt.jl `setup_boiler_inputs`, `setup_absorption_chiller_inputs`):
+/// its installed cost less the present value of its depreciation at the owner's rates, or the
+/// installed cost without MACRS.
+pub(super) fn macrs_only_cost(installed_cost_per_kw: f64, financial: &Financial, macrs_option_years: u32, macrs_bonus_fraction: f64) -> f64 {
+    if macrs_option_years == 0 {
+        return installed_cost_per_kw;
+    }
+    let tax = TaxTreatment {
+        owner_discount_rate: financial.owner_discount_rate_fraction,
+        owner_tax_rate: financial.owner_tax_rate_fraction,
+        itc_fraction: 0.0,
+        macrs_option_years,
+        macrs_bonus_fraction,
+        macrs_itc_reduction: 0.0,
+        bonus_without_macrs: false,
+    };
+    effective_cost(installed_cost_per_kw, None, &tax, 0.0)
 }
 
 /// What the heating reader needs to know of the rest of the scenario.

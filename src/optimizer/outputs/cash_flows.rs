@@ -55,10 +55,12 @@ fn year_one_costs(model: &Model, costs: &CostBreakdown, solution: Option<&CaseSo
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
 /// when built, the CHP when built (its initial capital, firing included, is the basis of its ITC
-/// and MACRS: its other incentives are refused; the generator, the new boiler without MACRS and
-/// the hot storage have none in the service's pro forma: their cost is in year 0's initial
-/// capital only), and the storage replacement (kW, kWh and constant together, in the battery's
-/// replacement year).
+/// and MACRS: its other incentives are refused), and the storage replacement (kW, kWh and
+/// constant together, in the battery's replacement year). The generator, the new boiler, the
+/// absorption chiller and the hot and cold tanks have no item: their cost is in year 0's initial
+/// capital only, and the service's pro forma depreciates the boiler and the absorption chiller on
+/// a basis of 0 (`get_depreciation_schedule` called without `federal_itc_basis`), so even with
+/// MACRS they get none, while the lifecycle cost takes their MACRS.
 fn capital_items(model: &Model, optimal: &CaseSolution, chp_initial_capital: f64) -> (Vec<CapitalItem>, OneTimeCost) {
     let mut items: Vec<CapitalItem> = (0..model.pvs.len())
         .filter_map(|i| {
@@ -135,12 +137,9 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one) or with an absorption chiller (whose O&M,
-/// capital and depreciation the cash flows here do not carry yet: left out rather than reported
-/// short).
+/// service computes its pro forma only beside one).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let absorption = model.cooling.as_ref().is_some_and(|c| c.absorption_chiller.is_some());
-    let Some(bau) = bau.filter(|_| !absorption) else {
+    let Some(bau) = bau else {
         return Map::new();
     };
     let financial = &model.financial;

@@ -278,7 +278,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             + storage_initial
             + generator.initial
             + offgrid_initial
-            + heating.boiler_capital
+            + heating.boiler_initial
             + heating.storage_initial
             + chp.initial
             + cooling.chiller_initial

@@ -40,8 +40,9 @@ pub struct HeatingCosts {
     pub storage_initial: f64,
     pub existing_fuel: FuelItems,
     pub boiler_fuel: FuelItems,
-    /// New boiler kW · installed $/kW (no incentives: also its lifecycle capital cost).
+    /// New boiler kW · net present $/kW (after MACRS, its only incentive), and before it.
     pub boiler_capital: f64,
+    pub boiler_initial: f64,
     /// pwf_om · (om $/kW · kW + om $/kWh · kWh a year), before tax.
     pub boiler_om_before_tax: f64,
 }
@@ -69,7 +70,8 @@ pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSoluti
     let annual_kwh: f64 = produced.iter().sum::<f64>() * model.step_hours();
     HeatingCosts {
         boiler_fuel: fuel_items(model, factors, &boiler.burner, &produced),
-        boiler_capital: boiler.installed_cost_per_kw * d.new_size_kw,
+        boiler_capital: boiler.net_present_cost_per_kw * d.new_size_kw,
+        boiler_initial: boiler.installed_cost_per_kw * d.new_size_kw,
         boiler_om_before_tax: factors.pwf_om * (boiler.om_cost_per_kw * d.new_size_kw + boiler.om_cost_per_kwh * annual_kwh),
         ..base
     }

@@ -86,3 +86,48 @@ fn the_pro_forma_books_the_hot_storage_in_year_zero() {
     let expected = reported - incentives;
     assert!((from_flows - expected).abs() <= 0.05 + 1e-4 * expected.abs(), "pro forma NPV {from_flows:.2} vs {expected:.2}");
 }
+
+/// The heating scenario with a hot water load and a cooling load served by a poor existing
+/// chiller (COP 2) and a hot-water absorption chiller drawing the boilers' heat, both the new boiler and the absorption chiller
+/// on `macrs_option_years`.
+fn heating_and_absorption_cooling(macrs_option_years: u32) -> Value {
+    let mut scenario = heating_with_pv();
+    let cooling: Vec<f64> = (0..8760).map(|hour| if (8..20).contains(&(hour % 24)) { 10.0 } else { 4.0 }).collect();
+    scenario["DomesticHotWaterLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![0.1; 8760]});
+    scenario["CoolingLoad"] = json!({"thermal_loads_ton": cooling});
+    scenario["ExistingChiller"] = json!({"cop": 2.0});
+    scenario["AbsorptionChiller"] = json!({"max_ton": 15.0, "installed_cost_per_ton": 500.0, "om_cost_per_ton": 20.0,
+                                           "cop_thermal": 0.7, "macrs_option_years": macrs_option_years});
+    scenario["Boiler"]["macrs_option_years"] = json!(macrs_option_years);
+    scenario["Boiler"]["max_mmbtu_per_hour"] = json!(2.0);
+    scenario
+}
+
+/// MACRS on the new boiler and the absorption chiller (REopt.jl `setup_boiler_inputs` and its
+/// absorption chiller twin: MACRS only, at the owner's rates) lowers the lifecycle cost by exactly
+/// (installed − net present cost) · size, while the service's pro forma depreciates both on a basis
+/// of 0 (`get_depreciation_schedule` without `federal_itc_basis`) and carries the chiller's fixed
+/// O&M: so the cash flows discount to `npv` less that MACRS value (atol 0.05 + rtol 1e-4), and
+/// without MACRS to `npv` itself. The initial capital is the installed cost either way.
+#[test]
+fn the_pro_forma_with_an_absorption_chiller_and_macrs_on_the_boiler() {
+    for macrs_option_years in [0, 7] {
+        let (model, run, body) = solve(&heating_and_absorption_cooling(macrs_option_years));
+        let boiler = model.heating.as_ref().and_then(|h| h.boiler.as_ref()).expect("boiler");
+        let chiller = model.cooling.as_ref().and_then(|c| c.absorption_chiller.as_ref()).expect("absorption chiller");
+        let boiler_kw = run.optimal.dispatch.heating.as_ref().expect("heating").new_size_kw;
+        let chiller_kw = run.optimal.dispatch.cooling.as_ref().expect("cooling").absorption_size_kw;
+        assert!(boiler_kw > 0.0 && chiller_kw > 0.0, "both are built: boiler {boiler_kw} kW, chiller {chiller_kw} kW");
+        let macrs_value =
+            (boiler.installed_cost_per_kw - boiler.net_present_cost_per_kw) * boiler_kw + (chiller.installed_cost_per_kw - chiller.net_present_cost_per_kw) * chiller_kw;
+        assert_eq!(macrs_value > 0.0, macrs_option_years > 0, "MACRS value {macrs_value}");
+        let reported = number(&body, "Financial", "npv");
+        let from_flows = pro_forma_npv(&body["Financial"], model.financial.analysis_years as usize);
+        let expected = reported - macrs_value;
+        assert!((from_flows - expected).abs() <= 0.05 + 1e-4 * expected.abs(), "MACRS {macrs_option_years}: pro forma NPV {from_flows:.2} vs {expected:.2}");
+        let installed = boiler.installed_cost_per_kw * boiler_kw + chiller.installed_cost_per_kw * chiller_kw;
+        let pv_installed = model.pvs[0].installed_cost_per_kw * number(&body, "PV", "size_kw");
+        let initial = number(&body, "Financial", "initial_capital_costs");
+        assert!((initial - installed - pv_installed).abs() <= 0.01 + 1e-9 * initial, "initial capital {initial} vs {}", installed + pv_installed);
+    }
+}
