@@ -55,7 +55,7 @@ fn year_one_costs(model: &Model, costs: &CostBreakdown, solution: Option<&CaseSo
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
 /// when built, the CHP when built (its initial capital, firing included, is the basis of its ITC
-/// and MACRS: its other incentives are refused; the generator, the new boiler without MACRS and
+/// and MACRS: its other incentives are refused; the steam turbine with MACRS only; the generator, the new boiler without MACRS and
 /// the hot storage have none in the service's pro forma: their cost is in year 0's initial
 /// capital only), and the storage replacement (kW, kWh and constant together, in the battery's
 /// replacement year).
@@ -76,6 +76,16 @@ fn capital_items(model: &Model, optimal: &CaseSolution, chp_initial_capital: f64
             macrs_option_years: chp.macrs_option_years,
             macrs_bonus_fraction: chp.macrs_bonus_fraction,
             macrs_itc_reduction: chp.macrs_itc_reduction,
+        });
+    }
+    if let Some((st, size_kw)) = model.steam_turbine.as_ref().zip(d.steam_turbine.as_ref().map(|s| s.size_kw).filter(|&kw| kw > 0.0)) {
+        items.push(CapitalItem {
+            cash_incentives: 0.0,
+            itc_basis: st.installed_cost_per_kw * size_kw,
+            itc_fraction: 0.0,
+            macrs_option_years: st.macrs_option_years,
+            macrs_bonus_fraction: st.macrs_bonus_fraction,
+            macrs_itc_reduction: 0.0,
         });
     }
     let replacement = match &model.storage {
