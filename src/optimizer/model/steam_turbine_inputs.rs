@@ -72,17 +72,21 @@ impl Reader<'_> {
     pub(super) fn read_steam_turbine(&mut self, heating: Option<&Heating>, financial: &Financial) -> Option<SteamTurbine> {
         let s = "SteamTurbine";
         let map = self.section(s)?;
-        let Some(heating) = heating else {
-            self.unsupported.push("SteamTurbine without a heating load (no boiler to feed it steam)".into());
-            return None;
-        };
         let ratios = (self.number_in(map, s, "electric_produced_to_thermal_consumed_ratio"), self.number_in(map, s, "thermal_produced_to_thermal_consumed_ratio"));
-        let (Some(electric_per_thermal), Some(thermal_per_thermal)) = ratios else {
+        if ratios.0.is_none() || ratios.1.is_none() {
             self.unsupported.push(
                 "SteamTurbine without electric_produced_to_thermal_consumed_ratio and thermal_produced_to_thermal_consumed_ratio (the service computes them from the steam conditions with CoolProp's steam properties)".into(),
             );
+        }
+        let Some(heating) = heating else {
+            // A heating load given but not read here is refused by its own name.
+            let load_given = HeatingLoadKind::ALL.iter().any(|kind| self.section(kind.section()).is_some());
+            if !load_given || self.unsupported.is_empty() {
+                self.unsupported.push("SteamTurbine without a heating load (no boiler to feed it steam)".into());
+            }
             return None;
         };
+        let (Some(electric_per_thermal), Some(thermal_per_thermal)) = ratios else { return None };
         self.refuse_turbine_options(map, heating);
         let size_class = match self.number_in(map, s, "size_class") {
             Some(class) if (0.0..=3.0).contains(&class) && class.fract() == 0.0 => class as usize,

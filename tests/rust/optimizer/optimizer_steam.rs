@@ -99,6 +99,7 @@ fn all_heating_supply_demand_storage_energy_balance() {
     let mut scenario = backpressure_scenario(2000.0, 10.0);
     let heat: Vec<f64> = (0..8760).map(|h| 6.0 + 8.0 * ((h % 24) as f64 / 23.0)).collect();
     scenario["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": heat});
+    scenario["Settings"] = json!({"run_bau": false});
     scenario["SteamTurbine"]["min_kw"] = json!(30.0);
     scenario["SteamTurbine"]["max_kw"] = json!(30.0);
     scenario["HotThermalStorage"] = json!({"min_gal": 50000.0, "max_gal": 50000.0});
@@ -158,19 +159,21 @@ fn steam_turbine_refusals_and_defaults() {
 }
 
 /// Over random turbine scenarios (daily heating and electric profiles, fuel and electricity
-/// prices, ratios, turbine costs; with a new boiler, the hot-water tank, the battery or
-/// `charge_storage_only`): in every step the grid, the turbine and the battery serve the electric
+/// prices, ratios, turbine costs; one draw with a new boiler, the hot-water tank and
+/// `charge_storage_only`, one with the battery; the optimal case only, a full year is some
+/// seconds per solve): in every step the grid, the turbine and the battery serve the electric
 /// load; the boilers, the turbine and the tank serve the heating load; the boilers' steam to the
 /// turbine is its consumption; its electricity and heat are the ratios times that steam, its
 /// electricity at most its size; and the outputs' lifecycle cost is the program's objective.
 #[test]
 fn balances_hold_in_every_step_of_random_steam_turbine_scenarios() {
     let mut draws = Draws(47);
-    for case in 0..3 {
+    for case in 0..2 {
         let (heat_base, heat_swing) = (2.0 + 4.0 * draws.unit(), 4.0 * draws.unit());
         let heat: Vec<f64> = (0..8760).map(|h| heat_base + heat_swing * (((h % 24) as f64 / 24.0) * std::f64::consts::TAU).sin().abs()).collect();
         let electric: Vec<f64> = (0..8760).map(|h| 300.0 + 200.0 * if (8..20).contains(&(h % 24)) { 1.0 } else { 0.0 }).collect();
         let mut scenario = backpressure_scenario(0.0, 0.0);
+        scenario["Settings"] = json!({"run_bau": false});
         scenario["ElectricLoad"]["loads_kw"] = json!(electric);
         scenario["SpaceHeatingLoad"]["fuel_loads_mmbtu_per_hour"] = json!(heat);
         scenario["ElectricTariff"] = json!({"blended_annual_energy_rate": 0.08 + 0.12 * draws.unit(), "blended_annual_demand_rate": 10.0 * draws.unit()});
@@ -187,8 +190,7 @@ fn balances_hold_in_every_step_of_random_steam_turbine_scenarios() {
                 scenario["SteamTurbine"]["charge_storage_only"] = json!(true);
                 scenario["Boiler"] = json!({"fuel_cost_per_mmbtu": 6.0, "max_mmbtu_per_hour": 4.0});
             }
-            1 => scenario["ElectricStorage"] = json!({"max_kw": 100.0, "max_kwh": 400.0}),
-            _ => scenario["HotThermalStorage"] = json!({"max_gal": 5000.0, "installed_cost_per_gal": 0.5}),
+            _ => scenario["ElectricStorage"] = json!({"max_kw": 100.0, "max_kwh": 400.0}),
         }
         let (model, run, body) = solve(&scenario);
         let st = model.steam_turbine.as_ref().expect("turbine");
