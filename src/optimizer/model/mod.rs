@@ -697,11 +697,11 @@ mod tests {
         scenario["Wind"] = json!({"max_kw": 100});
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
-        scenario["SteamTurbine"] = json!({"max_kw": 100});
+        scenario["CST"] = json!({"max_kw": 100});
         scenario["CHP"] = json!({"max_kw": 100, "can_curtail": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine without a heating load", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST (section)", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

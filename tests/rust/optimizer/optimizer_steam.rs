@@ -199,6 +199,7 @@ fn balances_hold_in_every_step_of_random_steam_turbine_scenarios() {
         let s = d.steam_turbine.as_ref().expect("turbine dispatch");
         let h = d.heating.as_ref().expect("heating dispatch");
         let existing_production = h.existing_production();
+        assert!(existing_production.iter().all(|&kw| kw <= heating.existing_boiler.max_kw + 1e-6), "case {case}: boiler above its capacity");
         for t in 0..model.steps() {
             let tol = |x: f64| 1e-6 * (1.0 + x.abs());
             let served = d.grid_load[t] + s.to_load_kw[t] + d.discharge[t];
@@ -211,7 +212,6 @@ fn balances_hold_in_every_step_of_random_steam_turbine_scenarios() {
             assert!((s.heat_kw(t) - st.thermal_per_thermal * s.thermal_in_kw[t]).abs() <= tol(s.heat_kw(t)), "case {case} step {t}: turbine heat");
             assert!(s.electric_kw(t) <= s.size_kw + 1e-6, "case {case} step {t}: above size");
             assert!(case != 0 || s.heat_to_load_kw[t] == 0.0, "case {case} step {t}: charge_storage_only");
-            assert!(existing_production[t] <= heating.existing_boiler.max_kw + 1e-6);
         }
         let lcc = number(&body, "Financial", "lcc");
         let lp = run.optimal.lp_lifecycle_cost();
