@@ -1,7 +1,7 @@
 //! SteamTurbine read into typed inputs (REopt.jl `src/core/steam_turbine.jl` and
 //! `setup_steam_turbine_inputs` of `src/core/reopt_inputs.jl`): a back-pressure (or condensing)
 //! turbine fed with steam by the boilers that may supply it (`can_supply_steam_turbine`), making
-//! electricity and, from its exhaust, heat for the heating loads, the hot-water tank or waste.
+//! electricity and, from its exhaust, heat for the heating loads or the hot-water tank.
 //!
 //! Units: kW electric for the size; the two ratios are kWh out per kWh of steam heat consumed.
 //! The service computes the ratios from the steam conditions (inlet/outlet pressure and
@@ -11,8 +11,9 @@
 //! boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
 //! and no ITC.
 //!
-//! Refused by name: wasted turbine heat, CHP or the hot-water tank supplying the turbine, a turbine that may not serve
-//! a heating load present, exports, curtailment and production incentives of the turbine.
+//! Refused by name: wasted turbine heat, capital cost bounds, CHP or the hot-water tank
+//! supplying the turbine, a turbine that may not serve a heating load present, exports,
+//! curtailment and production incentives of the turbine.
 
 use serde_json::Map;
 use serde_json::Value;
@@ -163,6 +164,12 @@ impl Reader<'_> {
         ] {
             if heating.loads.iter().any(|load| load.kind == kind) && !self.flag_or(map, s, field, true) {
                 self.unsupported.push(format!("{s}.{field}=false (a steam turbine that cannot serve a heating load present)"));
+            }
+        }
+        let financial = self.section("Financial").unwrap_or(self.empty);
+        for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
+            if crate::optimizer::scenario::given(financial.get(field)) {
+                self.unsupported.push(format!("Financial.{field} with a SteamTurbine (capital cost bounds on the steam turbine)"));
             }
         }
         if self.section("CHP").is_some_and(|m| self.flag_or(m, "CHP", "can_supply_steam_turbine", false)) {
