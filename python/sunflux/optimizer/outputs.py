@@ -35,6 +35,7 @@ __all__ = [
     "ExistingBoilerOutputs",
     "BoilerOutputs",
     "CHPOutputs",
+    "SteamTurbineOutputs",
     "HeatingLoadOutputs",
     "HotThermalStorageOutputs",
     "ExistingChillerOutputs",
@@ -498,6 +499,29 @@ class CHPOutputs(Record):
     initial_capital_costs: float
 
 
+class SteamTurbineOutputs(Record):
+    """``outputs.SteamTurbine``: the steam turbine's size (kW electric), the boilers' steam it
+    consumed (MMBtu/h per time step, MMBtu a year), its electricity (kW per time step, kWh a year)
+    and its exhaust heat (MMBtu/h per time step, MMBtu a year), and where they went."""
+
+    __slots__ = ()
+    size_kw: float
+    annual_thermal_consumption_mmbtu: float
+    annual_electric_production_kwh: float
+    annual_thermal_production_mmbtu: float
+    thermal_consumption_series_mmbtu_per_hour: list[float]
+    electric_production_series_kw: list[float]
+    electric_to_grid_series_kw: list[float]
+    electric_to_storage_series_kw: list[float]
+    electric_to_load_series_kw: list[float]
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_process_heat_load_series_mmbtu_per_hour: list[float]
+
+
 class HotThermalStorageOutputs(Record):
     """``outputs.HotThermalStorage``: the hot-water tank's size (kWh of heat and gallons), state of
     charge and heat to load per time step (empty lists when nothing is built)."""
@@ -603,6 +627,7 @@ class Outputs(Record):
     ColdThermalStorage: ColdThermalStorageOutputs
     CoolingLoad: CoolingLoadOutputs
     CHP: CHPOutputs
+    SteamTurbine: SteamTurbineOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

@@ -134,7 +134,7 @@ pub(super) fn add_energy_tiers(lp: &mut LinearProgram, layout: &mut Layout, mode
 }
 
 /// A lower bound on each month's grid purchase (kWh): the load of its grid steps less the most
-/// the site could supply itself, every array, the generator and CHP at their largest sizes, and the
+/// the site could supply itself, every array, the generator, CHP and the steam turbine at their largest sizes, and the
 /// storage emptied from full (its charging comes from these same sources or from the grid, a
 /// purchase). Negative when the site could cover the month.
 fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors) -> [f64; 12] {
@@ -143,6 +143,10 @@ fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors)
     let generator_kw = model.generator.as_ref().map_or(0.0, |g| g.largest_kw(layout.generator_new.is_some()));
     let chp_kw = match (&layout.chp, &model.chp) {
         (Some(_), Some(chp)) => chp.max_kw,
+        _ => 0.0,
+    };
+    let turbine_kw = match (&layout.steam_turbine, &model.steam_turbine) {
+        (Some(_), Some(st)) => st.max_kw,
         _ => 0.0,
     };
     let mut least = [0.0f64; 12];
@@ -156,7 +160,7 @@ fn least_monthly_purchase(layout: &Layout, model: &Model, factors: &CostFactors)
             0.0
         };
         let generator = if layout.generator_load.get(t).copied().flatten().is_some() { generator_kw } else { 0.0 };
-        least[model.tariff.month_of_step[t] as usize] += dt * (model.load_kw[t] - pv_kw - generator - chp_kw);
+        least[model.tariff.month_of_step[t] as usize] += dt * (model.load_kw[t] - pv_kw - generator - chp_kw - turbine_kw);
     }
     let stored = match (&model.storage, layout.discharge) {
         (Some(s), Some(_)) => s.max_kwh,

@@ -90,7 +90,7 @@ pub fn grid_renewable_kwh(layout: &Layout, model: &Model, case: &Case, fraction:
 }
 
 /// Year-one pounds of a pollutant from fuel burned on site: the generator's gallons at its lb
-/// per gallon, each boiler's heat (to load and to storage) at Δ·lb per thermal kWh, and the CHP's
+/// per gallon, each boiler's heat (to load, to storage and to the steam turbine) at Δ·lb per thermal kWh, and the CHP's
 /// fuel line (intercept, slope · output, firing heat / its efficiency) at Δ·lb per fuel kWh (the
 /// service's `calc_yr1_emissions_from_onsite_fuel` over its fuel-burning techs).
 pub fn onsite_fuel_pounds(layout: &Layout, model: &Model, p: Pollutant) -> Expression {
@@ -102,6 +102,7 @@ pub fn onsite_fuel_pounds(layout: &Layout, model: &Model, p: Pollutant) -> Expre
         let existing = dt * heating.existing_boiler.burner.lb_per_thermal_kwh(p);
         let new = heating.boiler.as_ref().map_or(0.0, |b| dt * b.burner.lb_per_thermal_kwh(p));
         let series = [(h.existing, existing), (storage.and_then(|s| s.existing_charge), existing), (h.new, new), (storage.and_then(|s| s.new_charge), new)];
+        let series = series.into_iter().chain([(h.existing_to_turbine, existing), (h.new_to_turbine, new)]);
         for (start, lb) in series {
             if let (Some(start), true) = (start, lb != 0.0) {
                 terms.extend((0..model.steps()).map(|t| (start + t, lb)));

@@ -28,9 +28,15 @@
 //! present $ per kWh of size. The business-as-usual
 //! case has the existing boiler only (no storage); the optimal case drops it when
 //! `retire_in_optimal` and a new boiler exists.
+//!
+//! With a steam turbine (`steam_turbine`) each boiler that may supply it has a third series,
+//! its steam to the turbine `T_bt`, inside its capacity row and costed as its other production;
+//! Σ_b T_bt = in_t (the turbine's steam in), and the turbine's heat to load and to storage join
+//! the balance and the charges.
 
 use super::chp::ChpLayout;
 use super::cooling::CoolingLayout;
+use super::steam_turbine::SteamTurbineLayout;
 use super::water_tank::add_tank;
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
@@ -48,6 +54,11 @@ pub struct HeatingLayout {
     pub storage: Option<StorageLayout>,
     /// CHP's heat to load, first of a series (None without CHP in this case).
     pub chp_to_load: Option<usize>,
+    /// Each boiler's steam to the turbine, first of a series (None when it feeds none).
+    pub existing_to_turbine: Option<usize>,
+    pub new_to_turbine: Option<usize>,
+    /// The steam turbine's heat to load, first of a series.
+    pub turbine_to_load: Option<usize>,
 }
 
 /// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
@@ -76,16 +87,21 @@ pub struct HeatingDispatch {
     pub soc_kwh: Vec<f64>,
     /// CHP's heat to load (kW; zeros without CHP).
     pub chp_to_load_kw: Vec<f64>,
+    /// Each boiler's steam to the turbine (kW; zeros without one).
+    pub existing_to_turbine_kw: Vec<f64>,
+    pub new_to_turbine_kw: Vec<f64>,
+    /// The steam turbine's heat to load (kW; zeros without one).
+    pub turbine_to_load_kw: Vec<f64>,
 }
 
 impl HeatingDispatch {
-    /// A boiler's production per step: to load plus to storage.
+    /// A boiler's production per step: to load, to storage and to the steam turbine.
     pub fn existing_production(&self) -> Vec<f64> {
-        self.existing_kw.iter().zip(&self.existing_to_storage_kw).map(|(a, b)| a + b).collect()
+        (0..self.existing_kw.len()).map(|t| self.existing_kw[t] + self.existing_to_storage_kw[t] + self.existing_to_turbine_kw[t]).collect()
     }
 
     pub fn new_production(&self) -> Vec<f64> {
-        self.new_kw.iter().zip(&self.new_to_storage_kw).map(|(a, b)| a + b).collect()
+        (0..self.new_kw.len()).map(|t| self.new_kw[t] + self.new_to_storage_kw[t] + self.new_to_turbine_kw[t]).collect()
     }
 }
 
@@ -101,7 +117,7 @@ pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
 
 /// Adds the heating variables and rows of a case; None without heating. CHP's heat to load
 /// joins the heat balance and its heat to storage the storage's charges; the absorption
-/// chiller's heat draw is demand in the balance.
+/// chiller's heat draw is demand in the balance; the steam turbine's steam comes from the boilers.
 pub(super) fn add_heating(
     lp: &mut LinearProgram,
     model: &Model,
@@ -109,44 +125,58 @@ pub(super) fn add_heating(
     case: &Case,
     chp: Option<&ChpLayout>,
     cooling: Option<&CoolingLayout>,
+    turbine: Option<&SteamTurbineLayout>,
 ) -> Option<HeatingLayout> {
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
     let storage = heating.hot_storage.as_ref().filter(|_| !case.bau);
     let fuel_factor = |burner: &FuelBurner| fuel_present_worth(model, burner) * factors.offtaker_after_tax;
-    // Heat to load and to storage cost the same fuel (and O&M) per kW made.
-    let produced = |lp: &mut LinearProgram, cost: &dyn Fn(usize) -> f64| {
+    let feeds = |supplies: fn(&crate::optimizer::model::steam_turbine_inputs::SteamTurbine) -> bool| {
+        turbine.is_some() && model.steam_turbine.as_ref().is_some_and(supplies)
+    };
+    // Heat to load, to storage and to the turbine cost the same fuel (and O&M) per kW made.
+    let produced = |lp: &mut LinearProgram, cost: &dyn Fn(usize) -> f64, to_turbine: bool| {
         let to_load = lp.series(steps, cost);
         let to_storage = storage.map(|_| lp.series(steps, cost));
-        (to_load, to_storage)
+        let to_turbine = to_turbine.then(|| lp.series(steps, cost));
+        (to_load, to_storage, to_turbine)
     };
     let existing = existing_boiler_runs(heating, case).then(|| {
         let burner = &heating.existing_boiler.burner;
         let pw = fuel_factor(burner);
-        let (to_load, to_storage) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, burner, t));
+        let (to_load, to_storage, to_turbine) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, burner, t), feeds(|st| st.existing_boiler_supplies));
         for t in 0..steps {
-            let terms: Vec<(usize, f64)> = [Some(to_load), to_storage].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+            let terms: Vec<(usize, f64)> = [Some(to_load), to_storage, to_turbine].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
             lp.row(&terms, RowKind::LessOrEqual, heating.existing_boiler.max_kw);
         }
-        (to_load, to_storage)
+        (to_load, to_storage, to_turbine)
     });
     let new = heating.boiler.as_ref().filter(|_| !case.bau).map(|boiler| {
         let pw = fuel_factor(&boiler.burner);
         let om_per_kw_produced = factors.om_factor() * model.step_hours() * boiler.om_cost_per_kwh;
-        let (to_load, to_storage) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, &boiler.burner, t) + om_per_kw_produced);
+        let cost = |t| pw * year_one_fuel_cost_per_kw(model, &boiler.burner, t) + om_per_kw_produced;
+        let (to_load, to_storage, to_turbine) = produced(lp, &cost, feeds(|st| st.boiler_supplies));
         let size_cost = boiler.net_present_cost_per_kw + factors.om_factor() * boiler.om_cost_per_kw;
         let size = lp.variable(size_cost, boiler.min_kw, boiler.max_kw);
         for t in 0..steps {
-            let mut terms: Vec<(usize, f64)> = [Some(to_load), to_storage].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+            let mut terms: Vec<(usize, f64)> = [Some(to_load), to_storage, to_turbine].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
             terms.push((size, -1.0));
             lp.row(&terms, RowKind::LessOrEqual, 0.0);
         }
-        (to_load, to_storage, size)
+        (to_load, to_storage, size, to_turbine)
     });
-    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage)];
+    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), turbine.and_then(|s| s.heat_to_storage)];
     let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges, cooling));
+    let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
+    if let Some(st) = turbine {
+        for t in 0..steps {
+            let mut steam: Vec<(usize, f64)> = [existing_to_turbine, new_to_turbine].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+            steam.push((st.thermal_in + t, -1.0));
+            lp.row(&steam, RowKind::Equal, 0.0);
+        }
+    }
     for t in 0..steps {
-        let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load)];
+        let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load), turbine.map(|s| s.heat_to_load)];
         let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
         if let Some(s) = &storage {
             terms.push((s.discharge + t, 1.0));
@@ -154,13 +184,22 @@ pub(super) fn add_heating(
         terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
-    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage, chp_to_load: chp.map(|c| c.heat_to_load) })
+    Some(HeatingLayout {
+        existing: existing.map(|e| e.0),
+        new: new.map(|n| n.0),
+        new_size: new.map(|n| n.2),
+        storage,
+        chp_to_load: chp.map(|c| c.heat_to_load),
+        existing_to_turbine,
+        new_to_turbine,
+        turbine_to_load: turbine.map(|s| s.heat_to_load),
+    })
 }
 
 /// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
 /// absorption chiller's draw when that load is one of them: its row replaces the bound).
-fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, [existing_charge, new_charge, chp_charge]: [Option<usize>; 3], cooling: Option<&CoolingLayout>) -> StorageLayout {
-    let charges: Vec<usize> = [existing_charge, new_charge, chp_charge].into_iter().flatten().collect();
+fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, [existing_charge, new_charge, chp_charge, turbine_charge]: [Option<usize>; 4], cooling: Option<&CoolingLayout>) -> StorageLayout {
+    let charges: Vec<usize> = [existing_charge, new_charge, chp_charge, turbine_charge].into_iter().flatten().collect();
     let columns = add_tank(lp, model, &s.tank, &charges);
     let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
     for t in 0..model.steps() {
@@ -195,6 +234,9 @@ impl HeatingLayout {
             discharge_kw: series(storage.map(|s| s.discharge)),
             soc_kwh: series(storage.map(|s| s.soc)),
             chp_to_load_kw: series(self.chp_to_load),
+            existing_to_turbine_kw: series(self.existing_to_turbine),
+            new_to_turbine_kw: series(self.new_to_turbine),
+            turbine_to_load_kw: series(self.turbine_to_load),
         }
     }
 }

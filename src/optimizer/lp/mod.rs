@@ -103,6 +103,7 @@ pub mod microgrid;
 mod operating_reserves;
 mod program;
 mod pv;
+pub mod steam_turbine;
 mod storage;
 mod water_tank;
 
@@ -194,9 +195,11 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         chp: None,
         cooling: None,
         degradation: None,
+        steam_turbine: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
+    layout.steam_turbine = steam_turbine::add_steam_turbine(&mut lp, model, factors, case);
     layout.cooling = cooling::add_cooling(&mut lp, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
@@ -215,26 +218,28 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref());
+    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref(), layout.steam_turbine.as_ref());
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 
-/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP to load
+/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP and steam turbine to load
 /// + the electricity the chillers save against the base in ElectricLoad (`cooling`).
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     let chp = layout.chp.as_ref().map(|c| c.to_load);
-    let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
+    let turbine = layout.steam_turbine.as_ref().map(|s| s.to_load);
+    let series = [layout.pv_load, layout.discharge, chp, turbine].into_iter().flatten().map(move |start| (start + t, sign));
     let cooling = layout.cooling.iter().flat_map(move |c| c.electric_terms(t, sign));
     series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling)
 }
 
-/// The flows charging the electric storage in step t (kW): from PV, the grid, the generator and CHP.
+/// The flows charging the electric storage in step t (kW): from PV, the grid, the generator, CHP and the steam turbine.
 fn charge_flows(layout: &Layout, t: usize) -> Vec<usize> {
     let mut flows = Vec::with_capacity(2);
     flows.extend(layout.pv_storage.map(|p| p + t));
     flows.extend(layout.grid_storage.map(|g| g + t));
     flows.extend(layout.generator_storage.get(t).copied().flatten());
     flows.extend(layout.chp.as_ref().and_then(|c| c.to_storage).map(|c| c + t));
+    flows.extend(layout.steam_turbine.as_ref().and_then(|s| s.to_storage).map(|s| s + t));
     flows
 }

@@ -9,6 +9,7 @@ use super::cooling::{CoolingDispatch, CoolingLayout};
 use super::degradation::{DegradationDispatch, DegradationLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
+use super::steam_turbine::{SteamTurbineDispatch, SteamTurbineLayout};
 use super::{load_target, CostFactors};
 use crate::optimizer::model::Model;
 
@@ -211,6 +212,7 @@ pub struct Layout {
     pub cooling: Option<CoolingLayout>,
     /// Combined heat and power (None without it or in business as usual).
     pub chp: Option<ChpLayout>,
+    pub steam_turbine: Option<SteamTurbineLayout>,
     /// The storage's state of health (None without `model_degradation` or storage).
     pub degradation: Option<DegradationLayout>,
 }
@@ -265,6 +267,7 @@ pub struct Dispatch {
     pub microgrid: Option<MicrogridDispatch>,
     pub heating: Option<HeatingDispatch>,
     pub chp: Option<ChpDispatch>,
+    pub steam_turbine: Option<SteamTurbineDispatch>,
     pub degradation: Option<DegradationDispatch>,
     pub cooling: Option<CoolingDispatch>,
 }
@@ -340,13 +343,15 @@ impl Layout {
             _ => None,
         };
         let chp_load = chp.as_ref().map_or(vec![0.0; self.steps], |c| c.to_load_kw.clone());
+        let steam_turbine = self.steam_turbine.as_ref().map(|s| s.dispatch(x, self.steps, tolerance));
+        let turbine_load = steam_turbine.as_ref().map_or(vec![0.0; self.steps], |s| s.to_load_kw.clone());
         // Negative where the chillers use more electricity than the base ElectricLoad holds.
         let cooling_saving: Vec<f64> = (0..self.steps).map(|t| self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t))).collect();
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
             let uses = pv_load[t] + pv_storage[t] + pv_nem[t] + pv_whl[t] + pv_exc[t];
             trim(uses - pv_production[t], &mut [&mut pv_exc[t], &mut pv_whl[t], &mut pv_nem[t], &mut pv_storage[t], &mut pv_load[t]]);
-            let supply = pv_load[t] + discharge[t] + generator_load[t] + chp_load[t] + cooling_saving[t];
+            let supply = pv_load[t] + discharge[t] + generator_load[t] + chp_load[t] + turbine_load[t] + cooling_saving[t];
             trim(supply - load_target[t], &mut [&mut pv_load[t], &mut generator_load[t], &mut discharge[t]]);
             // The groups keep their parts of each trimmed bin.
             for (b, trimmed) in [pv_nem[t], pv_whl[t], pv_exc[t]].into_iter().enumerate() {
@@ -361,7 +366,7 @@ impl Layout {
             .map(|t| clean(pv_production[t] - pv_load[t] - pv_storage[t] - pv_nem[t] - pv_whl[t] - pv_exc[t]))
             .collect();
         let grid_load: Vec<f64> = (0..self.steps)
-            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t] - chp_load[t] - cooling_saving[t]) } else { 0.0 })
+            .map(|t| if model.has_grid(t) { clean(load_target[t] - pv_load[t] - discharge[t] - generator_load[t] - chp_load[t] - turbine_load[t] - cooling_saving[t]) } else { 0.0 })
             .collect();
         let grid_storage = series(self.grid_storage);
         let generator_new_kw = scalar(self.generator_new);
@@ -426,6 +431,7 @@ impl Layout {
                 _ => None,
             },
             chp,
+            steam_turbine,
             degradation: self.degradation.as_ref().map(|g| g.dispatch(x)),
         }
     }

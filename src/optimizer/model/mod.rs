@@ -13,7 +13,7 @@
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
 //! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller, CHP, AbsorptionChiller,
-//! ColdThermalStorage}, or any input of
+//! ColdThermalStorage, SteamTurbine}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -51,6 +51,7 @@ mod technology_inputs;
 pub mod cooling_inputs;
 pub mod degradation_inputs;
 pub mod hot_storage_inputs;
+pub mod steam_turbine_inputs;
 pub mod thermal_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
@@ -60,7 +61,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 22] = [
+pub const SUPPORTED_SECTIONS: [&str; 23] = [
     "Meta",
     "Settings",
     "Site",
@@ -83,12 +84,12 @@ pub const SUPPORTED_SECTIONS: [&str; 22] = [
     "CHP",
     "AbsorptionChiller",
     "ColdThermalStorage",
+    "SteamTurbine",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 7] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 6] = [
     "HighTempThermalStorage",
-    "SteamTurbine",
     "GHP",
     "ElectricHeater",
     "ASHPSpaceHeater",
@@ -210,6 +211,8 @@ pub struct Model {
     pub cooling: Option<cooling_inputs::Cooling>,
     /// Combined heat and power (None without the section).
     pub chp: Option<chp_inputs::Chp>,
+    /// The steam turbine fed by the boilers (`steam_turbine_inputs`).
+    pub steam_turbine: Option<steam_turbine_inputs::SteamTurbine>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -586,6 +589,7 @@ impl<'a> Reader<'a> {
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context, heating.as_ref(), &financial);
         let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
+        let steam_turbine = self.read_steam_turbine(heating.as_ref(), &financial);
         if chp.is_some() && outages.multiple.is_some() {
             self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
         }
@@ -625,6 +629,7 @@ impl<'a> Reader<'a> {
             heating,
             cooling,
             chp,
+            steam_turbine,
             financial,
             settings,
             capex_bounds,
@@ -692,11 +697,11 @@ mod tests {
         scenario["Wind"] = json!({"max_kw": 100});
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
-        scenario["SteamTurbine"] = json!({"max_kw": 100});
+        scenario["CST"] = json!({"max_kw": 100});
         scenario["CHP"] = json!({"max_kw": 100, "can_curtail": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "SteamTurbine (section)", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST (section)", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

@@ -57,10 +57,11 @@ fn year_one_costs(model: &Model, costs: &CostBreakdown, solution: Option<&CaseSo
 /// when built, the CHP when built (its initial capital, firing included, is the basis of its ITC
 /// and MACRS: its other incentives are refused), and the storage replacement (kW, kWh and
 /// constant together, in the battery's replacement year). The generator, the new boiler, the
-/// absorption chiller and the hot and cold tanks have no item: their cost is in year 0's initial
-/// capital only, and the service's pro forma depreciates the boiler and the absorption chiller on
-/// a basis of 0 (`get_depreciation_schedule` called without `federal_itc_basis`), so even with
-/// MACRS they get none, while the lifecycle cost takes their MACRS.
+/// absorption chiller, the steam turbine and the hot and cold tanks have no item: their cost is in
+/// year 0's initial capital only, and the service's pro forma depreciates the boiler, the
+/// absorption chiller and the steam turbine on a basis of 0 (`get_depreciation_schedule` called
+/// without `federal_itc_basis`), so even with MACRS they get none, while the lifecycle cost takes
+/// their MACRS.
 fn capital_items(model: &Model, optimal: &CaseSolution, chp_initial_capital: f64) -> (Vec<CapitalItem>, OneTimeCost) {
     let mut items: Vec<CapitalItem> = (0..model.pvs.len())
         .filter_map(|i| {

@@ -18,6 +18,7 @@ use super::run::{CaseSolution, Optimized};
 
 pub mod cash_flows;
 pub mod chp;
+pub mod steam_turbine;
 pub mod cooling;
 pub mod emissions;
 pub mod monthly_bills;
@@ -77,6 +78,8 @@ pub struct CostBreakdown {
     pub heating: thermal::HeatingCosts,
     /// CHP's capital, fuel, O&M and standby (zero without CHP).
     pub chp: chp::ChpCosts,
+    /// The steam turbine's capital and O&M (zero without one).
+    pub steam_turbine: steam_turbine::SteamTurbineCosts,
     /// The absorption chiller's capital and O&M, the chilled-water tank's capital.
     pub cooling: cooling::CoolingCosts,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
@@ -98,6 +101,7 @@ impl CostBreakdown {
             + self.heating.boiler_capital
             + self.heating.storage_capital
             + self.chp.capital
+            + self.steam_turbine.capital
             + self.cooling.chiller_capital
             + self.cooling.storage_capital
             + self.storage_capital
@@ -225,12 +229,14 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
     let heating = thermal::heating_costs(model, factors, solution);
     let chp = chp::chp_costs(model, factors, solution);
+    let steam_turbine = steam_turbine::steam_turbine_costs(model, factors, solution);
     let cooling = cooling::cooling_costs(model, factors, d);
     let om_before_tax = om_before_tax
         + generator.om_fixed_before_tax
         + generator.om_variable_before_tax
         + heating.boiler_om_before_tax
         + chp.om_before_tax
+        + steam_turbine.om_before_tax
         + cooling.chiller_om_before_tax;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
     let pounds = emissions::year_one_pounds(model, solution, generator.fuel_gal);
@@ -246,6 +252,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + heating.storage_capital
         + heating.lifecycle_fuel_after_tax()
         + chp.capital
+        + steam_turbine.capital
         + cooling.chiller_capital
         + cooling.storage_capital
         + chp.lifecycle_fuel_after_tax
@@ -281,6 +288,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             + heating.boiler_initial
             + heating.storage_initial
             + chp.initial
+            + steam_turbine.initial
             + cooling.chiller_initial
             + cooling.storage_initial,
         lifecycle_elecbill_after_tax,
@@ -296,6 +304,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         lifecycle_fuel_cost_after_tax: generator.lifecycle_fuel_cost_after_tax,
         heating,
         chp,
+        steam_turbine,
         cooling,
         expected_outage_cost: outages.expected_outage_cost,
         max_outage_cost_per_outage_duration: outages.max_per_duration,
@@ -515,6 +524,9 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     if let Some(section) = chp::chp_outputs(model, &run.factors, &run.optimal, &optimal.chp) {
         outputs.insert("CHP".into(), section);
     }
+    if let Some(section) = steam_turbine::steam_turbine_outputs(model, &run.optimal) {
+        outputs.insert("SteamTurbine".into(), section);
+    }
     Value::Object(outputs)
 }
 
@@ -562,6 +574,7 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "lifecycle_capital_costs": money(optimal.lifecycle_capital_costs()),
         "lifecycle_generation_tech_capital_costs": money(
             optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital + optimal.chp.capital + optimal.cooling.chiller_capital
+                + optimal.steam_turbine.capital
         ),
         "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital + optimal.cooling.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),

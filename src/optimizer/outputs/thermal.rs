@@ -5,11 +5,11 @@
 //! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
 //! service writes it, MMBtu per step.
 //!
-//! There is no steam turbine, so `thermal_to_steamturbine` series are zeros. The split of heat
+//! `thermal_to_steamturbine` is each boiler's steam to the steam turbine. The split of heat
 //! among the heating loads (`thermal_to_dhw_load`, `storage_to_space_heating_load` etc.) is the
 //! service's split only up to the degenerate choices of its program (every boiler serves every
 //! load here): the storage's discharge goes to the loads it serves by their shares of the step,
-//! and each boiler's (and CHP's) heat to load covers the rest of every load by its share of the
+//! and each boiler's (and CHP's and the steam turbine's) heat to load covers the rest of every load by its share of the
 //! producers' heat to load. Every load's balance holds.
 
 use serde_json::{Map, Value};
@@ -93,18 +93,19 @@ pub fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKin
     let load = heating.load_kw(kind, to_load_kw.len());
     (0..to_load_kw.len())
         .map(|t| {
-            let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t];
+            let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t] + d.turbine_to_load_kw[t];
             let left = load[t] - storage_to_kind(heating, d, kind, t, load[t]);
             if producers > 0.0 { to_load_kw[t] * left / producers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()
 }
 
-/// What a boiler did: its heat to load and to storage (kW per step).
+/// What a boiler did: its heat to load, to storage and to the steam turbine (kW per step).
 struct BoilerFlows<'a> {
     burner: &'a FuelBurner,
     to_load_kw: &'a [f64],
     to_storage_kw: &'a [f64],
+    to_turbine_kw: &'a [f64],
     fuel: &'a FuelItems,
 }
 
@@ -117,7 +118,7 @@ pub const LOAD_KEYS: [(&str, HeatingLoadKind); 3] = [
 /// The fields every boiler reports: fuel, production and where it went.
 fn boiler_section(model: &Model, heating: &Heating, d: &HeatingDispatch, flows: BoilerFlows, factors: &CostFactors) -> Map<String, Value> {
     let dt = model.step_hours();
-    let produced: Vec<f64> = flows.to_load_kw.iter().zip(flows.to_storage_kw).map(|(a, b)| a + b).collect();
+    let produced: Vec<f64> = (0..flows.to_load_kw.len()).map(|t| flows.to_load_kw[t] + flows.to_storage_kw[t] + flows.to_turbine_kw[t]).collect();
     let production = mmbtu_per_hour(&produced);
     // As the service: the fuel series is MMBtu burned in each step, and both annual values are
     // plain sums of their series (the same as energy at one step per hour).
@@ -128,7 +129,7 @@ fn boiler_section(model: &Model, heating: &Heating, d: &HeatingDispatch, flows: 
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_storage_kw)));
-    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; produced.len()]));
+    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_turbine_kw)));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(flows.to_load_kw)));
     for (name, kind) in LOAD_KEYS {
         out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_load_kind(heating, d, kind, flows.to_load_kw)));
@@ -173,7 +174,7 @@ pub fn existing_boiler_outputs(
 ) -> Value {
     let existing = &heating.existing_boiler;
     let section = |(d, costs): (&HeatingDispatch, &HeatingCosts)| {
-        let flows = BoilerFlows { burner: &existing.burner, to_load_kw: &d.existing_kw, to_storage_kw: &d.existing_to_storage_kw, fuel: &costs.existing_fuel };
+        let flows = BoilerFlows { burner: &existing.burner, to_load_kw: &d.existing_kw, to_storage_kw: &d.existing_to_storage_kw, to_turbine_kw: &d.existing_to_turbine_kw, fuel: &costs.existing_fuel };
         let mut out = boiler_section(model, heating, d, flows, factors);
         let peak = d.existing_production().into_iter().fold(0.0, f64::max);
         out.insert("size_mmbtu_per_hour".into(), Value::from((peak / KWH_PER_MMBTU * existing.max_thermal_factor_on_peak_load * 1000.0).round() / 1000.0));
@@ -191,7 +192,7 @@ pub fn existing_boiler_outputs(
 /// The `Boiler` section (the new boiler; the optimal case only).
 pub fn boiler_outputs(model: &Model, heating: &Heating, factors: &CostFactors, d: &HeatingDispatch, costs: &HeatingCosts) -> Option<Value> {
     let boiler = heating.boiler.as_ref()?;
-    let flows = BoilerFlows { burner: &boiler.burner, to_load_kw: &d.new_kw, to_storage_kw: &d.new_to_storage_kw, fuel: &costs.boiler_fuel };
+    let flows = BoilerFlows { burner: &boiler.burner, to_load_kw: &d.new_kw, to_storage_kw: &d.new_to_storage_kw, to_turbine_kw: &d.new_to_turbine_kw, fuel: &costs.boiler_fuel };
     let mut out = boiler_section(model, heating, d, flows, factors);
     out.insert("size_mmbtu_per_hour".into(), Value::from((d.new_size_kw / KWH_PER_MMBTU * 1000.0).round() / 1000.0));
     let annual_kwh = d.new_production().iter().sum::<f64>() * model.step_hours();

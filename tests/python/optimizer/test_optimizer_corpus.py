@@ -229,7 +229,7 @@ REFUSED = {
     "REopt_API__central_plant_ghp.json": "GHP (section)",
     "REopt_API__hybrid_ghp.json": "GHP (section)",
     "REopt_API__outage.json": CHP_WITH_OUTAGES,
-    "REopt_API__steamturbine_defaults_post.json": "SteamTurbine (section)",
+    "REopt_API__steamturbine_defaults_post.json": "SteamTurbine without electric_produced_to_thermal_consumed_ratio",
     "REopt_API__test_thermal_in_results.json": "GHP (section)",
     "REopt.jl__chp_unavailability_outage.json": HOSPITAL_COOLING,
     "REopt.jl__cst.json": "CST (section)",

@@ -245,6 +245,26 @@ def test_declared_absorption_chiller_and_cold_storage_fields_are_in_the_engines_
     assert served == pytest.approx(outputs.CoolingLoad.annual_calculated_tonhour, abs=1.0)
 
 
+def test_declared_steam_turbine_fields_are_in_the_engines_results() -> None:
+    """The steam existing boiler feeds a back-pressure turbine with given ratios (kWh electric and
+    heat out per kWh of steam in) whose exhaust serves the space heating load: every declared
+    field is in the results, the boiler's steam is the turbine's, and the heat served is the load."""
+    document = pv_only()
+    del document["PV"]
+    document["SpaceHeatingLoad"] = {"fuel_loads_mmbtu_per_hour": [2.0 + math.sin(hour / 5.0) for hour in range(8760)]}
+    document["ExistingBoiler"] = {"production_type": "steam", "fuel_cost_per_mmbtu": 6.0, "can_supply_steam_turbine": True}
+    document["SteamTurbine"] = {"max_kw": 100.0, "electric_produced_to_thermal_consumed_ratio": 0.065,
+                                "thermal_produced_to_thermal_consumed_ratio": 0.92, "macrs_option_years": 0}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ExistingBoiler", "SteamTurbine", "HeatingLoad"])
+    outputs = result.outputs
+    assert outputs.SteamTurbine.size_kw > 0
+    assert sum(outputs.ExistingBoiler.thermal_to_steamturbine_series_mmbtu_per_hour) == pytest.approx(
+        sum(outputs.SteamTurbine.thermal_consumption_series_mmbtu_per_hour), abs=1e-3)
+    served = sum(outputs.ExistingBoiler.thermal_to_load_series_mmbtu_per_hour) + sum(outputs.SteamTurbine.thermal_to_load_series_mmbtu_per_hour)
+    assert served == pytest.approx(outputs.HeatingLoad.annual_calculated_total_heating_thermal_load_mmbtu, abs=1e-2)
+
+
 @pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""

@@ -22,4 +22,5 @@ mod optimizer_milp;
 mod optimizer_ownership;
 mod optimizer_proforma;
 mod optimizer_resilience;
+mod optimizer_steam;
 mod optimizer_tariff_results;
