@@ -42,7 +42,7 @@ pub struct PySimulatedLoad {
 #[pymethods]
 impl PySimulatedLoad {
     /// `timestamp` (naive, from 1 January of `year`) and `load_<unit>` (with `space_…` and `dhw_…`
-    /// for `heating`).
+    /// for `heating`, the `cooling_…` defaults for an electric load asked with cooling buildings).
     fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         arrow_table(py, vec![self.batch.clone()], self.batch.schema())
     }

@@ -105,7 +105,7 @@ fn cooling_defaults(answer: &Value, columns: &mut Vec<(String, Vec<f64>)>) -> Re
     let defaults: CoolingDefaults = serde_json::from_value(found.clone()).map_err(|e| format!("the simulated_load answer's cooling_defaults: {e}"))?;
     let steps = columns.first().map_or(0, |(_, load)| load.len());
     let per_hour = |values: &[f64], field: &str| {
-        if values.is_empty() || steps % values.len() != 0 {
+        if values.is_empty() || !steps.is_multiple_of(values.len()) {
             return Err(format!("the simulated_load answer's cooling_defaults has {} {field} values for {steps} steps", values.len()));
         }
         Ok(values.iter().flat_map(|v| std::iter::repeat_n(*v, steps / values.len())).collect::<Vec<f64>>())
