@@ -279,6 +279,8 @@ def optimizer_simulated_load(
     addressable_load_fraction: list[object] = ...,
     boiler_efficiency: object = None,
     chiller_cop: object = None,
+    cooling_doe_ref_names: list[object] = ...,
+    cooling_pct_shares: list[object] = ...,
 ) -> PendingCall[SimulatedLoad]:
     """Validates every parameter at once, asks the service for the load and parses it."""
 

@@ -42,7 +42,7 @@ pub struct PySimulatedLoad {
 #[pymethods]
 impl PySimulatedLoad {
     /// `timestamp` (naive, from 1 January of `year`) and `load_<unit>` (with `space_…` and `dhw_…`
-    /// for `heating`).
+    /// for `heating`, the `cooling_…` defaults for an electric load asked with cooling buildings).
     fn table<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         arrow_table(py, vec![self.batch.clone()], self.batch.schema())
     }
@@ -67,7 +67,7 @@ impl From<LoadProfile> for PySimulatedLoad {
 /// Returns a `PyPendingCall` of `PySimulatedLoad`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false, load_type=None, annual_mmbtu=None, monthly_mmbtu=Vec::new(), annual_tonhour=None, monthly_tonhour=Vec::new(), annual_fraction=None, monthly_fraction=Vec::new(), addressable_load_fraction=Vec::new(), boiler_efficiency=None, chiller_cop=None))]
+#[pyo3(signature = (client, latitude, longitude, doe_reference_names, percent_shares, annual_kwh=None, monthly_totals_kwh=Vec::new(), year=None, time_steps_per_hour=None, trace=false, load_type=None, annual_mmbtu=None, monthly_mmbtu=Vec::new(), annual_tonhour=None, monthly_tonhour=Vec::new(), annual_fraction=None, monthly_fraction=Vec::new(), addressable_load_fraction=Vec::new(), boiler_efficiency=None, chiller_cop=None, cooling_doe_ref_names=Vec::new(), cooling_pct_shares=Vec::new()))]
 pub fn optimizer_simulated_load(
     client: &PyTransport,
     latitude: &Bound<'_, PyAny>,
@@ -89,6 +89,8 @@ pub fn optimizer_simulated_load(
     addressable_load_fraction: Vec<Bound<'_, PyAny>>,
     boiler_efficiency: Option<&Bound<'_, PyAny>>,
     chiller_cop: Option<&Bound<'_, PyAny>>,
+    cooling_doe_ref_names: Vec<Bound<'_, PyAny>>,
+    cooling_pct_shares: Vec<Bound<'_, PyAny>>,
 ) -> PyResult<PyPendingCall> {
     let raws = |values: &[Bound<'_, PyAny>]| values.iter().map(|v| raw_value(Some(v))).collect::<Vec<_>>();
     let raw = RawSimulatedLoad {
@@ -110,6 +112,8 @@ pub fn optimizer_simulated_load(
         chiller_cop: raw_value(chiller_cop),
         year: raw_value(year),
         time_steps_per_hour: raw_value(time_steps_per_hour),
+        cooling_doe_ref_names: raws(&cooling_doe_ref_names),
+        cooling_pct_shares: raws(&cooling_pct_shares),
     };
     let query = validate_simulated_load(&raw).map_err(|problems| to_pyerr(Error::Parameter(problems)))?;
     let load = fetch_simulated_load(client.handle(trace), query);

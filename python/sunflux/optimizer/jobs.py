@@ -361,6 +361,7 @@ class _OptimizerBase:
         chiller_cop: float | None = None,
         year: int | None = None,
         time_steps_per_hour: int | None = None,
+        cooling_doe_ref_name: str | Mapping[str, float] | None = None,
     ) -> Call[pl.DataFrame]:
         """The service's load profile of a reference building type [1]_ (or a blend
         ``{"Hospital": 0.75, "LargeOffice": 0.25}``, shares summing to 1) for ``load_type``,
@@ -372,6 +373,14 @@ class _OptimizerBase:
         (cooling as a fraction of the electric load). Each type takes only its own parameters,
         as the service does. Every parameter is checked first (`ParameterError` listing every
         problem, nothing sent).
+
+        An electric load asked with ``cooling_doe_ref_name`` adds the service's
+        ``cooling_defaults`` for those buildings as columns: ``cooling_fraction_of_total_electric``
+        (the buildings' cooling electricity over their total electricity, the service's hourly
+        ``fraction_of_total_electric_profile`` repeated to the steps), ``cooling_load_ton`` (that
+        share of ``load_kw`` in thermal tons: ``load_kw · fraction · COP / 3.51685``, the COP the
+        default of the peak cooling electricity) and ``cooling_chiller_cop`` (the existing
+        chiller's default COP, one value repeated).
 
         Parameters
         ----------
@@ -417,6 +426,11 @@ class _OptimizerBase:
             The calendar year of the profile (default 2017).
         time_steps_per_hour : int, optional
             Electric: 1, 2 or 4 (default 1). The service answers heating and cooling hourly.
+        cooling_doe_ref_name : str or mapping of str to float, optional
+            Electric: the building type (or blend of types to shares summing to 1, sent as
+            ``cooling_pct_share``) whose cooling share of the electric load to add (the columns
+            above); without ``doe_reference_name`` the electric load is theirs too, as in the
+            service.
 
         Returns
         -------
@@ -438,6 +452,7 @@ class _OptimizerBase:
            of the National Building Stock", NREL/TP-5500-46861, 2011.
         """
         names, shares = _blend(doe_reference_name) if doe_reference_name is not None else ([], [])
+        cooling_names, cooling_shares = _blend(cooling_doe_ref_name) if cooling_doe_ref_name is not None else ([], [])
         if addressable_load_fraction is None:
             addressable: list[Any] = []
         elif isinstance(addressable_load_fraction, Sequence) and not isinstance(addressable_load_fraction, str):
@@ -452,6 +467,7 @@ class _OptimizerBase:
             annual_tonhour=annual_tonhour, monthly_tonhour=list(monthly_tonhour or []), annual_fraction=annual_fraction,
             monthly_fraction=list(monthly_fraction or []), addressable_load_fraction=addressable,
             boiler_efficiency=boiler_efficiency, chiller_cop=chiller_cop,
+            cooling_doe_ref_names=cooling_names, cooling_pct_shares=cooling_shares,
         )
 
     def _wind_resource(

@@ -125,8 +125,13 @@ fn simulated_load_reply(pairs: &[(String, String)], catalog: &Catalog) -> Servic
             Err(problem) => ServiceReply::json(400, &json!({"Error": problem})),
         };
     }
-    match load_profiles::simulated_load(&query, &temperatures) {
-        Some(load) => ServiceReply::json(
+    let Some(load) = load_profiles::simulated_load(&query, &temperatures) else {
+        return ServiceReply::json(400, &json!({"Error": "unknown doe_reference_name"}));
+    };
+    let cooling_defaults =
+        if query.cooling_buildings.is_empty() { Ok(json!({})) } else { thermal_profiles::cooling_defaults(&query, &temperatures, &load.loads_kw) };
+    match cooling_defaults {
+        Ok(cooling_defaults) => ServiceReply::json(
             200,
             &json!({
                 "loads_kw": load.loads_kw,
@@ -136,11 +141,11 @@ fn simulated_load_reply(pairs: &[(String, String)], catalog: &Catalog) -> Servic
                 "max_kw": load.max_kw,
                 "monthly_totals_kwh": load.monthly_totals_kwh,
                 "monthly_peaks_kw": load.monthly_peaks_kw,
-                "cooling_defaults": {},
+                "cooling_defaults": cooling_defaults,
                 "data_source": DATA_SOURCE,
             }),
         ),
-        None => ServiceReply::json(400, &json!({"Error": "unknown doe_reference_name"})),
+        Err(problem) => ServiceReply::json(400, &json!({"Error": problem})),
     }
 }
 

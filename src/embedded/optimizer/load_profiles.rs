@@ -115,6 +115,14 @@ pub(super) fn occupancy_hours(name: &str, year: i32) -> Option<(Vec<f64>, f64)> 
     Some((hours, archetype.annual_kwh))
 }
 
+/// A building type's unnormalized hourly electric profile at the site, its occupancy and its
+/// cooling coefficient (the extra load per °C above 18 °C); None for a FlatLoad or an unknown type.
+pub(super) fn electric_profile_parts(name: &str, year: i32, temperature_c: &[f64]) -> Option<(Vec<f64>, Vec<f64>, f64)> {
+    let archetype = ARCHETYPES.iter().find(|a| a.name == name)?;
+    let (occupancy, _) = occupancy_hours(name, year)?;
+    Some((building_profile(archetype, year, temperature_c), occupancy, archetype.cooling))
+}
+
 /// A building type's normalized hourly shape and its default annual kWh at this site.
 pub fn building_shape(name: &str, year: i32, temperature_c: &[f64]) -> Option<(Vec<f64>, f64)> {
     if FLAT_LOADS.contains(&name) {
@@ -229,6 +237,7 @@ mod tests {
             chiller_cop: None,
             year: 2017,
             time_steps_per_hour: 2,
+            cooling_buildings: Vec::new(),
         };
         let load = simulated_load(&query, &mild_then_hot()).unwrap();
         assert_eq!(load.loads_kw.len(), 2 * HOURS_PER_YEAR);

@@ -20,13 +20,29 @@
 //! the annual kWh; the industrial types and FlatLoads their own figures. Every number is invented
 //! to give plausible shapes; none is a reference building's. Boiler efficiency cancels: the
 //! service turns the fuel energy into thermal load with it and the answer back into fuel.
+//!
+//! An electric query naming cooling buildings (`cooling_doe_ref_name`) gets `cooling_defaults`
+//! as the service makes them (`CoolingLoad` without ton-hours, REopt.jl
+//! `src/core/heating_cooling_loads.jl`): the share of each building's electricity that cools,
+//! hour by hour, is its synthetic cooling shape (unnormalized, above) times the type's cooling
+//! coefficient in `load_profiles` (the electric shape's extra load per °C above 18 °C) over its
+//! synthetic electric profile (`load_profiles`, unnormalized); it lies in [0, 1) and is 0 for the
+//! FlatLoads (no weather term). A blend weights each building's share by its `cooling_pct_share`
+//! (the sum the service's CoolingLoad makes). The cooling electricity is that share times the
+//! answered `loads_kw`, the thermal tons it times the COP of its peak
+//! (`cooling_inputs::default_cop_of_electric_peak`) over 3.51685 kW per ton, rounded to 3
+//! decimals; `chiller_cop` is the default COP of the thermal peak, the shares are rounded to 9
+//! decimals, and the chiller's sizing factor is the schema's default of
+//! `ExistingChiller.max_thermal_factor_on_peak_load`.
 
 use serde_json::Value;
 
 use super::load_profiles::{blend, energy_target, occupancy_hours, round3, DATA_SOURCE};
 use crate::calendar::{modelled_year, HOURS_PER_YEAR};
 use crate::optimizer::loads::{flat_load_shape, EnergyTarget, FLAT_LOADS};
-use crate::optimizer::model::cooling_inputs::default_existing_chiller_cop;
+use super::load_profiles::electric_profile_parts;
+use crate::optimizer::model::cooling_inputs::{default_cop_of_electric_peak, default_existing_chiller_cop, KWH_THERMAL_PER_TONHOUR};
+use crate::optimizer::scenario::schema;
 use crate::services::simulated_load::{CoolingFraction, LoadEnergy, LoadType, SimulatedLoadQuery};
 
 /// Default space-heating fuel per kWh of the type's mild-climate electricity (MMBtu/kWh).
@@ -40,9 +56,17 @@ const FLAT_LOAD_ANNUAL_MMBTU: f64 = 876.0;
 /// Default fuel of the industrial types (MMBtu per year).
 const CHEMICAL_ANNUAL_MMBTU: f64 = 50_000.0;
 const WAREHOUSE_PROCESS_ANNUAL_MMBTU: f64 = 2_000.0;
-/// The service's default chiller sizing factor on the peak load (REopt.jl
-/// `max_thermal_factor_on_peak_load`).
-const MAX_THERMAL_FACTOR_ON_PEAK_LOAD: f64 = 1.25;
+/// The service's default chiller sizing factor on the peak cooling load (the schema's).
+fn chiller_sizing_factor() -> Result<f64, String> {
+    schema::default("ExistingChiller", "max_thermal_factor_on_peak_load")
+        .and_then(Value::as_f64)
+        .ok_or_else(|| "the optimizer schema has no default ExistingChiller.max_thermal_factor_on_peak_load".into())
+}
+
+/// The synthetic cooling shape of one hour, unnormalized: occupancy `o`, outdoor `t` °C.
+fn cooling_hour(o: f64, t: f64) -> f64 {
+    0.05 * o + (t - 18.0).max(0.0) * (0.5 + 0.5 * o)
+}
 
 /// The thermal kinds a building has a shape of.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -75,7 +99,7 @@ fn shape(kind: Kind, name: &str, year: i32, temperature_c: &[f64]) -> Option<(Ve
                     (profile, SPACE_HEATING_MMBTU_PER_KWH * annual_kwh * degree_hours / REFERENCE_HEATING_DEGREE_HOURS)
                 }
                 Kind::HotWater => (hours.map(|(o, t)| (0.15 + o) * (1.0 + 0.01 * (15.0 - t).max(0.0))).collect(), HOT_WATER_MMBTU_PER_KWH * annual_kwh),
-                _ => (hours.map(|(o, t)| 0.05 * o + (t - 18.0).max(0.0) * (0.5 + 0.5 * o)).collect(), 0.0),
+                _ => (hours.map(|(o, t)| cooling_hour(*o, *t)).collect(), 0.0),
             }
         }
     };
@@ -140,9 +164,9 @@ pub fn thermal_load(query: &SimulatedLoadQuery, temperature_c: &[f64]) -> Result
             } else {
                 let target = energy_target(&query.energy).ok_or("cooling needs annual_tonhour or monthly_tonhour")?;
                 let series = blend(&shapes(Kind::Cooling)?, &shares, Some(&target), year);
-                let peak_kw = series.iter().copied().fold(0.0, f64::max) * crate::optimizer::model::cooling_inputs::KWH_THERMAL_PER_TONHOUR;
+                let peak_kw = series.iter().copied().fold(0.0, f64::max) * KWH_THERMAL_PER_TONHOUR;
                 fields.push(("annual_tonhour".into(), Value::from(round3(series.iter().sum()))));
-                fields.push(("chiller_cop".into(), Value::from(default_existing_chiller_cop(peak_kw, MAX_THERMAL_FACTOR_ON_PEAK_LOAD))));
+                fields.push(("chiller_cop".into(), Value::from(default_existing_chiller_cop(peak_kw, chiller_sizing_factor()?))));
                 fields.extend(summary(&series, "ton", ""));
             }
         }
@@ -188,6 +212,44 @@ pub fn thermal_load(query: &SimulatedLoadQuery, temperature_c: &[f64]) -> Result
         }
     }
     Ok(Value::Object(fields.into_iter().collect()))
+}
+
+/// A building's hourly share of its electricity that cools (see the header); None for an
+/// unknown type.
+fn cooling_electric_share(name: &str, year: i32, temperature_c: &[f64]) -> Option<Vec<f64>> {
+    if FLAT_LOADS.contains(&name) {
+        return Some(vec![0.0; HOURS_PER_YEAR]);
+    }
+    let (profile, occupancy, coefficient) = electric_profile_parts(name, year, temperature_c)?;
+    Some(profile.iter().zip(&occupancy).zip(temperature_c).map(|((load, o), t)| coefficient * cooling_hour(*o, *t) / load).collect())
+}
+
+/// The electric answer's `cooling_defaults` for `query.cooling_buildings` on the answered
+/// `loads_kw` (see the header), or a problem for a type without a shape.
+pub fn cooling_defaults(query: &SimulatedLoadQuery, temperature_c: &[f64], loads_kw: &[f64]) -> Result<Value, String> {
+    let mut fraction = vec![0.0; HOURS_PER_YEAR];
+    for (name, share) in &query.cooling_buildings {
+        let own = cooling_electric_share(name, query.year, temperature_c).ok_or_else(|| format!("no cooling profile for {name}"))?;
+        for (total, value) in fraction.iter_mut().zip(own) {
+            *total += share * value;
+        }
+    }
+    let per_hour = (loads_kw.len() / HOURS_PER_YEAR).max(1);
+    let electric: Vec<f64> = loads_kw.iter().enumerate().map(|(t, kw)| fraction[t / per_hour] * kw).collect();
+    let factor = chiller_sizing_factor()?;
+    let cop = default_cop_of_electric_peak(electric.iter().copied().fold(0.0, f64::max), factor);
+    let thermal_kw: Vec<f64> = electric.iter().map(|kw| cop * kw).collect();
+    let tons: Vec<f64> = thermal_kw.iter().map(|kw| round3(kw / KWH_THERMAL_PER_TONHOUR)).collect();
+    let total: f64 = tons.iter().sum();
+    Ok(serde_json::json!({
+        "loads_ton": tons,
+        "annual_tonhour": total / per_hour as f64,
+        "chiller_cop": round3(default_existing_chiller_cop(thermal_kw.iter().copied().fold(0.0, f64::max), factor)),
+        "min_ton": tons.iter().copied().fold(f64::INFINITY, f64::min),
+        "mean_ton": total / tons.len() as f64,
+        "max_ton": tons.iter().copied().fold(0.0, f64::max),
+        "fraction_of_total_electric_profile": fraction.iter().map(|f| (f * 1e9).round() / 1e9).collect::<Vec<f64>>(),
+    }))
 }
 
 #[cfg(test)]
@@ -261,4 +323,53 @@ mod tests {
         assert_eq!(cooling["chiller_cop"], json!(4.69), "a peak above 100 tons");
         assert!(shape(Kind::Process, "Hospital", 2017, &cold_winter()).is_none(), "Hospital is no industrial type");
     }
+    fn electric_query(cooling: &[(&str, f64)]) -> SimulatedLoadQuery {
+        let (names, shares): (Vec<RawValue>, Vec<RawValue>) = cooling.iter().map(|(name, share)| (RawValue::from(*name), RawValue::Float(*share))).unzip();
+        let raw = RawSimulatedLoad {
+            latitude: RawValue::Float(40.0),
+            longitude: RawValue::Float(-105.0),
+            doe_reference_names: vec![RawValue::from("Hospital")],
+            cooling_pct_shares: if names.len() > 1 { shares } else { Vec::new() },
+            cooling_doe_ref_names: names,
+            time_steps_per_hour: RawValue::Int(2),
+            ..RawSimulatedLoad::default()
+        };
+        validate_simulated_load(&raw).unwrap()
+    }
+
+    #[test]
+    fn cooling_defaults_are_the_cooling_share_of_the_answered_load_in_tons_at_the_peak_cop() {
+        let query = electric_query(&[("Hospital", 1.0)]);
+        let loads_kw = super::super::load_profiles::simulated_load(&query, &cold_winter()).unwrap().loads_kw;
+        let defaults = cooling_defaults(&query, &cold_winter(), &loads_kw).unwrap();
+        let (tons, fractions) = (series(&defaults, "loads_ton"), series(&defaults, "fraction_of_total_electric_profile"));
+        assert_eq!((tons.len(), fractions.len()), (2 * HOURS_PER_YEAR, HOURS_PER_YEAR), "tons per electric step, shares hourly");
+        assert!(fractions.iter().all(|f| (0.0..1.0).contains(f) && (f * 1e9).round() / 1e9 == *f), "shares in [0, 1), 9 decimals");
+        assert!(fractions[4000] > 10.0 * fractions[100], "the hot half cools: {} against {}", fractions[4000], fractions[100]);
+        let electric_peak = (0..loads_kw.len()).map(|t| fractions[t / 2] * loads_kw[t]).fold(0.0, f64::max);
+        let cop = default_cop_of_electric_peak(electric_peak, 1.25);
+        for t in [0, 101, 8001, 12_345] {
+            let kw = fractions[t / 2] * loads_kw[t];
+            assert!((tons[t] - cop * kw / KWH_THERMAL_PER_TONHOUR).abs() <= 0.0005 + 1e-9, "step {t}: {} tons for {kw} kW", tons[t]);
+        }
+        let peak_kw = tons.iter().copied().fold(0.0, f64::max) * KWH_THERMAL_PER_TONHOUR;
+        assert!((defaults["chiller_cop"].as_f64().unwrap() - default_existing_chiller_cop(peak_kw, 1.25)).abs() < 1e-9);
+        assert_eq!(defaults["max_ton"].as_f64().unwrap(), tons.iter().copied().fold(0.0, f64::max));
+        assert!((defaults["annual_tonhour"].as_f64().unwrap() - tons.iter().sum::<f64>() / 2.0).abs() < 1e-6, "ton-hours of half-hour steps");
+    }
+
+    #[test]
+    fn a_cooling_blend_weights_each_buildings_share_and_flatloads_do_not_cool() {
+        let shares = |cooling: &[(&str, f64)]| {
+            let query = electric_query(cooling);
+            series(&cooling_defaults(&query, &cold_winter(), &vec![50.0; 2 * HOURS_PER_YEAR]).unwrap(), "fraction_of_total_electric_profile")
+        };
+        let (office, hospital, blend) = (shares(&[("LargeOffice", 1.0)]), shares(&[("Hospital", 1.0)]), shares(&[("LargeOffice", 0.25), ("Hospital", 0.75)]));
+        for h in [10, 4000, 4012, 8000] {
+            assert!((blend[h] - (0.25 * office[h] + 0.75 * hospital[h])).abs() < 2e-9, "hour {h}");
+        }
+        let flat = cooling_defaults(&electric_query(&[("FlatLoad", 1.0)]), &cold_winter(), &vec![50.0; 2 * HOURS_PER_YEAR]).unwrap();
+        assert_eq!((flat["max_ton"].as_f64(), flat["chiller_cop"].as_f64()), (Some(0.0), Some(4.4)));
+    }
 }
+

@@ -16,7 +16,8 @@
 //! difference the electric balance carries.
 //!
 //! Refused by name (not modelled here): reference-building cooling loads (they need the service's
-//! profile data; FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
+//! profile data, which `Scenario.resolve` turns into tons or fractions of the electric load;
+//! FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
 //! existing chiller's capital costs, cooling with outages or off grid, and an absorption chiller
 //! whose heating load section is absent (the service would then give it heat for free).
 
@@ -38,6 +39,10 @@ const COP_BELOW_100_TON: f64 = 4.40;
 const COP_FROM_100_TON: f64 = 4.69;
 const COP_UNKNOWN: f64 = (COP_BELOW_100_TON + COP_FROM_100_TON) / 2.0;
 
+/// What `Scenario.resolve` makes of a reference cooling load, named in its refusal.
+const RESOLVE_FILLS: &str = "Scenario.resolve(client) fills CoolingLoad.thermal_loads_ton from annual_tonhour or monthly_tonhour, \
+else per_time_step_fractions_of_electric_load from the buildings' cooling share of their electricity";
+
 /// The existing chiller's COP when none is given: by the chiller's size in tons (peak thermal
 /// load · max_thermal_factor_on_peak_load).
 pub fn default_existing_chiller_cop(peak_thermal_kw: f64, max_thermal_factor_on_peak_load: f64) -> f64 {
@@ -46,6 +51,12 @@ pub fn default_existing_chiller_cop(peak_thermal_kw: f64, max_thermal_factor_on_
     } else {
         COP_FROM_100_TON
     }
+}
+
+/// The COP the service turns a cooling load given as chiller electricity into thermal load with
+/// (reference buildings, or no COP given): the default of the peak its unknown-COP guess gives.
+pub fn default_cop_of_electric_peak(peak_electric_kw: f64, max_thermal_factor_on_peak_load: f64) -> f64 {
+    default_existing_chiller_cop(peak_electric_kw * COP_UNKNOWN, max_thermal_factor_on_peak_load)
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,12 +138,10 @@ impl Reader<'_> {
             CoolingSeries::Thermal(kw) => kw,
             CoolingSeries::Electric(kw) => {
                 // The service converts with the given COP, except when a reference building is
-                // named (its own or ElectricLoad's): then, as without a COP, with the default of
-                // the peak its unknown-COP guess gives.
-                let peak = kw.iter().copied().fold(0.0, f64::max) * COP_UNKNOWN;
+                // named (its own or ElectricLoad's): then as without a COP.
                 let cop = match given_cop {
                     Some(cop) if !self.names_reference_building(load_map) => cop,
-                    _ => default_existing_chiller_cop(peak, factor),
+                    _ => default_cop_of_electric_peak(kw.iter().copied().fold(0.0, f64::max), factor),
                 };
                 kw.iter().map(|e| e * cop).collect()
             }
@@ -248,7 +257,7 @@ impl Reader<'_> {
             || (self.text(map, "doe_reference_name").is_empty() && crate::optimizer::scenario::given(electric.get("blended_doe_reference_names")))
         {
             self.unsupported.push(format!(
-                "{s}.blended_doe_reference_names (blended reference cooling profiles need the service's data: resolve them into {s}.thermal_loads_ton with Scenario.resolve(client))"
+                "{s}.blended_doe_reference_names (reference cooling profiles need the service's data: {RESOLVE_FILLS})"
             ));
             return None;
         }
@@ -270,7 +279,7 @@ impl Reader<'_> {
         };
         let (true, Some(energy)) = (FLAT_LOADS.contains(&name.as_str()), energy) else {
             self.unsupported.push(format!(
-                "{s}.doe_reference_name={name} (reference cooling profiles need the service's data: resolve them into {s}.thermal_loads_ton with Scenario.resolve(client), given annual_tonhour or monthly_tonhour)"
+                "{s}.doe_reference_name={name} (reference cooling profiles need the service's data: {RESOLVE_FILLS})"
             ));
             return None;
         };

@@ -1,6 +1,7 @@
 //! `Scenario.resolve`: a self-contained copy of a scenario document, its references to outside
 //! data (`services::optimizer::references`, `thermal_references` for the heating and cooling
-//! loads) replaced by the data, each input fetched once and
+//! loads, a cooling load without ton-hours as the buildings' shares of the electric load)
+//! replaced by the data, each input fetched once and
 //! kept in the disk cache (`services::optimizer::cache`) so that a sweep of hundreds of local
 //! solves fetches each input once. The load comes from the optimizer service's load endpoint,
 //! the rate from the Utility Rate Database, each through its own client's `ServiceHandle`; a
@@ -15,8 +16,8 @@ use std::path::PathBuf;
 use serde_json::{Map, Value};
 
 use super::cache::DiskCache;
-use super::references::{self, RateReference};
-use super::thermal_references::{thermal_references, with_thermal_load};
+use super::references::{self, RateReference, HOURS};
+use super::thermal_references::{cooling_shares, thermal_references, with_cooling_shares, with_thermal_load};
 use crate::optimizer::scenario::text::python_repr;
 use super::pv_production::{dataset_choice, pv_needs, with_pv_production, PvNeed};
 use super::urdb;
@@ -53,6 +54,7 @@ pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) 
     let cache = DiskCache::new(cache);
     // Before the electric load: a heating or cooling section may fall back to its reference name.
     let document = resolve_thermal(&sources.load, &cache, document).await?;
+    let document = resolve_cooling_shares(&sources.load, &cache, document).await?;
     let document = resolve_load(&sources.load, &cache, document).await?;
     let document = resolve_rate(&sources.rates, &cache, document).await?;
     let document = resolve_wind(&sources.load, &cache, document).await?;
@@ -162,6 +164,32 @@ async fn resolve_thermal(handle: &ServiceHandle, cache: &DiskCache, mut document
         document = with_thermal_load(document, &reference, &hourly);
     }
     Ok(document)
+}
+
+async fn resolve_cooling_shares(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
+    let Some(shares) = cooling_shares(&document)? else { return Ok(document) };
+    let mut fetched = Vec::with_capacity(shares.buildings.len());
+    for building in &shares.buildings {
+        let mut key = Map::from_iter([("service".to_owned(), service(handle)), ("routes".to_owned(), Value::from(handle.transport.config().routes.name()))]);
+        key.extend(building.key.clone());
+        let entry = cache.entry("cooling_share", key);
+        let fractions = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
+            Some(fractions) => fractions,
+            None => {
+                let query = validate_simulated_load(&building.parameters)
+                    .map_err(|problems| Error::Parameter(problems.into_iter().map(|p| format!("CoolingLoad: {p}")).collect()))?;
+                let defaults = fetch_load_answer(handle, &query).await?.cooling_defaults.ok_or_else(|| Error::Parse("the simulated_load answer has no cooling_defaults".into()))?;
+                let fractions = defaults.fraction_of_total_electric_profile;
+                if fractions.len() != HOURS {
+                    return Err(Error::Parse(format!("the cooling_defaults' fraction_of_total_electric_profile has {} values (expected {HOURS})", fractions.len())));
+                }
+                entry.write(&Value::from(fractions.clone()))?;
+                fractions
+            }
+        };
+        fetched.push(fractions);
+    }
+    Ok(with_cooling_shares(document, &shares, &fetched))
 }
 
 async fn resolve_rate(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {

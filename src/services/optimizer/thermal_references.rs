@@ -3,8 +3,9 @@
 //! or the blend's lists, else ElectricLoad's, as the service falls back), or a `ProcessHeatLoad`
 //! naming an industrial one, scaled by `annual_mmbtu` or `monthly_mmbtu`, becomes
 //! `fuel_loads_mmbtu_per_hour`; a `CoolingLoad` naming one (its own or ElectricLoad's) with
-//! `annual_tonhour` or `monthly_tonhour` becomes `thermal_loads_ton`. A section that holds its
-//! series, or a cooling load given as fractions of the electric load, is left as it is.
+//! `annual_tonhour` or `monthly_tonhour` becomes `thermal_loads_ton`; one naming buildings without
+//! ton-hours becomes `per_time_step_fractions_of_electric_load` (`cooling_shares`). A section that
+//! holds its series, or a cooling load given as fractions of the electric load, is left as it is.
 //!
 //! Same meaning (REopt.jl `src/core/heating_cooling_loads.jl` and `simulated_load.jl` at
 //! 029db01d): the service makes a reference heating load's thermal kW as the profile scaled to
@@ -16,10 +17,20 @@
 //! answer's tons are the section's series. Profiles are for the service's reference year 2017
 //! (or ElectricLoad's `year` beside its own `loads_kw`), hourly values repeated to
 //! `Settings.time_steps_per_hour`.
+//!
+//! Without ton-hours the service's CoolingLoad is `Σ share_i · fraction_i(t) · site electric kW(t)`,
+//! fraction_i being building i's cooling electricity over its total electricity, in thermal kW
+//! times the default COP of that series' peak (`get_default_fraction_of_total_electric`). The
+//! endpoint answers fraction_i as `cooling_defaults.fraction_of_total_electric_profile` of an
+//! electric query naming `cooling_doe_ref_name`; for a blend it answers the last building's
+//! fraction times its percent over 100, not the sum, so each building is asked alone and the
+//! shares are weighted here. The names are removed, except beside a given `ExistingChiller.cop`:
+//! then the service converts a named building's load with the default COP, not the given one,
+//! and the name keeps that rule (the fractions still win over it as the load's form).
 
 use serde_json::{Map, Value};
 
-use super::references::{given_field, raw, raws, reference_buildings, section, site, steps_per_hour};
+use super::references::{given_field, raw, raws, reference_buildings, section, site, steps_per_hour, HOURS};
 use crate::calendar::modelled_year::month_of_each_step;
 use crate::error::Result;
 use crate::optimizer::scenario::given;
@@ -110,6 +121,101 @@ pub fn thermal_references(document: &Value) -> Result<Vec<ThermalReference>> {
     Ok(references)
 }
 
+/// A CoolingLoad made of reference buildings' shares of the electric load (see the header).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoolingShares {
+    /// One electric query naming `cooling_doe_ref_name` per building.
+    pub buildings: Vec<CoolingShareQuery>,
+    /// The naming fields as given (CoolingLoad's, else ElectricLoad's).
+    names: Map<String, Value>,
+}
+
+/// One building of `CoolingShares`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CoolingShareQuery {
+    pub parameters: RawSimulatedLoad,
+    /// `load_type`, `latitude`, `longitude`, `cooling_doe_ref_name` and `year`.
+    pub key: Map<String, Value>,
+    pub share: f64,
+}
+
+/// The CoolingLoad of `document` when it names reference buildings (its own or ElectricLoad's)
+/// and gives neither ton-hours, fractions of the electric load nor its series. `ParameterError`
+/// when a blend's lists differ in length or hold a share that is not a number, or the site has
+/// no coordinates.
+pub fn cooling_shares(document: &Value) -> Result<Option<CoolingShares>> {
+    let Some(load) = section(document, "CoolingLoad") else { return Ok(None) };
+    let forms = ["thermal_loads_ton", "annual_tonhour", "monthly_tonhour"].iter().chain(&COOLING_FRACTIONS);
+    if forms.into_iter().any(|field| given_field(load, field).is_some()) {
+        return Ok(None);
+    }
+    let (named, found) = match reference_buildings(load, "CoolingLoad", DOE_FIELDS)? {
+        Some(found) => (load, found),
+        None => match section(document, "ElectricLoad") {
+            Some(electric) => match reference_buildings(electric, "ElectricLoad", DOE_FIELDS)? {
+                Some(found) => (electric, found),
+                None => return Ok(None),
+            },
+            None => return Ok(None),
+        },
+    };
+    let (names, shares, _) = found;
+    let shares: Vec<f64> = if shares.is_empty() {
+        vec![1.0]
+    } else {
+        shares.iter().map(RawValue::as_finite_f64).collect::<Option<_>>().ok_or_else(|| {
+            crate::error::Error::Parameter(vec!["CoolingLoad's blended_doe_reference_percents must be numbers".into()])
+        })?
+    };
+    let (latitude, longitude) = site(document)?;
+    let year = profile_year(document);
+    let buildings = names
+        .into_iter()
+        .zip(shares)
+        .map(|(name, share)| CoolingShareQuery {
+            key: Map::from_iter([
+                ("load_type".to_owned(), Value::from(LoadType::Electric.name())),
+                ("latitude".to_owned(), Value::from(latitude)),
+                ("longitude".to_owned(), Value::from(longitude)),
+                ("cooling_doe_ref_name".to_owned(), Value::from(name.as_text().unwrap_or_default())),
+                ("year".to_owned(), Value::from(year)),
+            ]),
+            parameters: RawSimulatedLoad {
+                latitude: RawValue::Float(latitude),
+                longitude: RawValue::Float(longitude),
+                cooling_doe_ref_names: vec![name],
+                year: RawValue::Int(year),
+                ..RawSimulatedLoad::default()
+            },
+            share,
+        })
+        .collect();
+    let names = named.iter().filter(|(field, value)| DOE_FIELDS.contains(&field.as_str()) && given(Some(value))).map(|(f, v)| (f.clone(), v.clone())).collect();
+    Ok(Some(CoolingShares { buildings, names }))
+}
+
+/// `document` with its CoolingLoad holding the buildings' hourly shares (`fetched`, one per
+/// building, 8760 values each) weighted and repeated to the scenario's time steps as
+/// `per_time_step_fractions_of_electric_load`.
+pub fn with_cooling_shares(mut document: Value, shares: &CoolingShares, fetched: &[Vec<f64>]) -> Value {
+    let per_hour = usize::try_from(steps_per_hour(&document)).unwrap_or(1).max(1);
+    let mut hourly = vec![0.0; HOURS];
+    for (building, fractions) in shares.buildings.iter().zip(fetched) {
+        for (total, fraction) in hourly.iter_mut().zip(fractions) {
+            *total += building.share * fraction;
+        }
+    }
+    let keep_names = section(&document, "ExistingChiller").and_then(|chiller| given_field(chiller, "cop")).is_some();
+    let Some(Value::Object(load)) = document.get_mut("CoolingLoad") else { return document };
+    load.retain(|field, _| !DOE_FIELDS.contains(&field.as_str()));
+    if keep_names {
+        load.extend(shares.names.clone());
+    }
+    let values = hourly.iter().flat_map(|f| std::iter::repeat_n(Value::from(*f), per_hour)).collect();
+    load.insert("per_time_step_fractions_of_electric_load".to_owned(), Value::Array(values));
+    document
+}
+
 /// `document` with `reference`'s section holding `fetched` (the endpoint's hourly series)
 /// repeated to the scenario's time steps in place of its reference fields and energy.
 pub fn with_thermal_load(mut document: Value, reference: &ThermalReference, fetched: &[f64]) -> Value {
@@ -196,4 +302,43 @@ mod tests {
         document["CoolingLoad"] = json!({"doe_reference_name": "LargeOffice"});
         assert_eq!(thermal_references(&document).unwrap().len(), 2, "no ton-hours: the service's data, left to the reader");
     }
+    #[test]
+    fn cooling_without_ton_hours_asks_each_building_and_becomes_weighted_shares() {
+        let mut document = hospital();
+        document["CoolingLoad"] = json!({"blended_doe_reference_names": ["Hospital", "LargeOffice"], "blended_doe_reference_percents": [0.75, 0.25]});
+        let shares = cooling_shares(&document).unwrap().unwrap();
+        let asked: Vec<(&Value, f64)> = shares.buildings.iter().map(|b| (&b.key["cooling_doe_ref_name"], b.share)).collect();
+        assert_eq!(asked, [(&json!("Hospital"), 0.75), (&json!("LargeOffice"), 0.25)]);
+        for building in &shares.buildings {
+            let query = crate::services::simulated_load::validate_simulated_load(&building.parameters).expect("valid parameters");
+            assert_eq!((query.load_type, query.cooling_buildings.len(), query.year), (LoadType::Electric, 1, 2017));
+        }
+        let fetched = [vec![0.2; HOURS], (0..HOURS).map(|h| f64::from(u8::from(h % 2 == 0))).collect::<Vec<_>>()];
+        let resolved = with_cooling_shares(document, &shares, &fetched);
+        let cooling = resolved["CoolingLoad"].as_object().unwrap();
+        assert_eq!(cooling.keys().collect::<Vec<_>>(), ["per_time_step_fractions_of_electric_load"], "the names go without a given COP");
+        let fractions = cooling["per_time_step_fractions_of_electric_load"].as_array().unwrap();
+        let at = |t: usize| fractions[t].as_f64().unwrap();
+        assert_eq!(fractions.len(), 17520);
+        assert!((at(0) - 0.4).abs() < 1e-12 && at(1) == at(0) && (at(2) - 0.15).abs() < 1e-12, "0.75·0.2 + 0.25·(1 or 0), two steps an hour");
+        assert!(cooling_shares(&resolved).unwrap().is_none(), "filled once");
+    }
+
+    #[test]
+    fn cooling_shares_fall_back_to_electric_names_and_keep_them_beside_a_given_cop() {
+        let mut document = hospital();
+        document["CoolingLoad"] = json!({});
+        document["ExistingChiller"] = json!({"cop": 3.4});
+        let shares = cooling_shares(&document).unwrap().unwrap();
+        assert_eq!((shares.buildings.len(), &shares.buildings[0].key["cooling_doe_ref_name"]), (1, &json!("Hospital")));
+        let resolved = with_cooling_shares(document.clone(), &shares, &[vec![0.1; HOURS]]);
+        assert_eq!(resolved["CoolingLoad"]["doe_reference_name"], json!("Hospital"), "the name keeps the service's default-COP rule");
+        for given in [json!({"annual_tonhour": 10.0}), json!({"thermal_loads_ton": [1.0]}), json!({"annual_fraction_of_electric_load": 0.1})] {
+            document["CoolingLoad"] = given;
+            assert!(cooling_shares(&document).unwrap().is_none());
+        }
+        document["CoolingLoad"] = json!({"blended_doe_reference_names": ["Hospital", "LargeOffice"], "blended_doe_reference_percents": [0.5, "half"]});
+        assert!(matches!(cooling_shares(&document), Err(Error::Parameter(_))));
+    }
 }
+

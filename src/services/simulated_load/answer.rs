@@ -1,8 +1,11 @@
 //! The load endpoint's answers: the electric one as a typed value (which the embedded endpoint
 //! also writes), every load type's series under its unit's column name (`load_kw`,
 //! `load_mmbtu_per_hour` of boiler fuel, `load_ton`, `load_fraction` of the electric load;
-//! `load_type=heating` adds its `space_…` and `dhw_…` parts), and the series as a timed Arrow
-//! table. Field names follow REopt.jl `src/core/simulated_load.jl` at 029db01d.
+//! `load_type=heating` adds its `space_…` and `dhw_…` parts; an electric answer to
+//! `cooling_doe_ref_name` adds its `cooling_defaults` as `cooling_load_ton`,
+//! `cooling_fraction_of_total_electric` and `cooling_chiller_cop`, hourly values repeated to the
+//! electric steps), and the series as a timed Arrow table. Field names follow REopt.jl
+//! `src/core/simulated_load.jl` at 029db01d.
 
 use std::sync::Arc;
 
@@ -26,6 +29,22 @@ pub struct SimulatedLoad {
     pub monthly_peaks_kw: Vec<f64>,
 }
 
+/// The electric answer's `cooling_defaults`: the cooling buildings' cooling load on this
+/// electric load. The service makes the thermal tons as `chiller COP · fraction · loads_kw`, the COP
+/// that of the peak electric cooling load; `chiller_cop` is the one of the peak thermal load.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CoolingDefaults {
+    /// Thermal tons, one per electric step (rounded to 3 decimals).
+    pub loads_ton: Vec<f64>,
+    pub annual_tonhour: f64,
+    pub chiller_cop: f64,
+    pub min_ton: f64,
+    pub mean_ton: f64,
+    pub max_ton: f64,
+    /// The buildings' cooling electricity over their total electricity, hourly (9 decimals).
+    pub fraction_of_total_electric_profile: Vec<f64>,
+}
+
 /// Any load type's answer: its series by column name (the load first), the year's total and
 /// the largest value, in the series' unit.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +55,8 @@ pub struct LoadAnswer {
     /// kWh, MMBtu or ton-hours for the year; the mean fraction for a cooling fraction.
     pub annual: f64,
     pub max: f64,
+    /// An electric answer's to `cooling_doe_ref_name`.
+    pub cooling_defaults: Option<CoolingDefaults>,
 }
 
 impl LoadAnswer {
@@ -74,7 +95,27 @@ pub fn parse_load_answer(body: &[u8], query: &SimulatedLoadQuery) -> Result<Load
             columns.push((format!("{part}_load_{unit}"), series(&answer, &format!("{part}_loads_{unit}"))?));
         }
     }
-    Ok(LoadAnswer { columns, unit, annual: number(&answer, &format!("annual_{prefix}"))?, max: number(&answer, &format!("max_{unit}"))? })
+    let cooling_defaults = if query.cooling_buildings.is_empty() { None } else { Some(cooling_defaults(&answer, &mut columns)?) };
+    Ok(LoadAnswer { columns, unit, annual: number(&answer, &format!("annual_{prefix}"))?, max: number(&answer, &format!("max_{unit}"))?, cooling_defaults })
+}
+
+/// The answer's `cooling_defaults`, its series added to `columns` at the electric load's steps.
+fn cooling_defaults(answer: &Value, columns: &mut Vec<(String, Vec<f64>)>) -> Result<CoolingDefaults, String> {
+    let found = answer.get("cooling_defaults").ok_or("the simulated_load answer has no cooling_defaults")?;
+    let defaults: CoolingDefaults = serde_json::from_value(found.clone()).map_err(|e| format!("the simulated_load answer's cooling_defaults: {e}"))?;
+    let steps = columns.first().map_or(0, |(_, load)| load.len());
+    let per_hour = |values: &[f64], field: &str| {
+        if values.is_empty() || !steps.is_multiple_of(values.len()) {
+            return Err(format!("the simulated_load answer's cooling_defaults has {} {field} values for {steps} steps", values.len()));
+        }
+        Ok(values.iter().flat_map(|v| std::iter::repeat_n(*v, steps / values.len())).collect::<Vec<f64>>())
+    };
+    let tons = per_hour(&defaults.loads_ton, "loads_ton")?;
+    let fractions = per_hour(&defaults.fraction_of_total_electric_profile, "fraction_of_total_electric_profile")?;
+    columns.push(("cooling_load_ton".into(), tons));
+    columns.push(("cooling_fraction_of_total_electric".into(), fractions));
+    columns.push(("cooling_chiller_cop".into(), vec![defaults.chiller_cop; steps]));
+    Ok(defaults)
 }
 
 /// `timestamp` (naive local time from 1 January of `year`, one per step) and the series as

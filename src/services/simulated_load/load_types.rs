@@ -24,7 +24,7 @@ pub const PROCESS_TYPES: [&str; 8] = ["Chemical", "Warehouse", "FlatLoad", "Flat
 
 /// Every optional parameter whose acceptance depends on the load type, as the query names it
 /// (`industrial_reference_name` is process heat's name for `doe_reference_name`).
-pub const TYPED_PARAMETERS: [&str; 13] = [
+pub const TYPED_PARAMETERS: [&str; 14] = [
     "annual_kwh",
     "monthly_totals_kwh",
     "annual_mmbtu",
@@ -38,6 +38,7 @@ pub const TYPED_PARAMETERS: [&str; 13] = [
     "chiller_cop",
     "industrial_reference_name",
     "time_steps_per_hour",
+    "cooling_doe_ref_name",
 ];
 
 impl LoadType {
@@ -84,7 +85,7 @@ impl LoadType {
         parameter == annual
             || parameter == monthly
             || match self {
-                LoadType::Electric => parameter == "time_steps_per_hour",
+                LoadType::Electric => ["time_steps_per_hour", "cooling_doe_ref_name"].contains(&parameter),
                 LoadType::Cooling => ["annual_fraction", "monthly_fraction", "chiller_cop"].contains(&parameter),
                 _ => ["addressable_load_fraction", "boiler_efficiency"].contains(&parameter),
             }

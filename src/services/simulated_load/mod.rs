@@ -10,12 +10,15 @@
 //! `annual_tonhour` or `monthly_tonhour[0..11]`), the heating loads' `addressable_load_fraction`
 //! and `boiler_efficiency`, cooling's `chiller_cop` and `annual_fraction` / `monthly_fraction`,
 //! `year`, `time_steps_per_hour` (electric only: the service answers thermal loads hourly).
+//! An electric query may name the buildings whose cooling share it wants, `cooling_doe_ref_name`
+//! (a blend as `cooling_doe_ref_name[i]` with `cooling_pct_share[i]`): the answer then carries
+//! `cooling_defaults` (`answer::CoolingDefaults`).
 
 pub mod answer;
 pub mod load_types;
 pub mod request;
 
-pub use answer::{load_batch, parse_load_answer, LoadAnswer, SimulatedLoad};
+pub use answer::{load_batch, parse_load_answer, CoolingDefaults, LoadAnswer, SimulatedLoad};
 pub use load_types::LoadType;
 
 use super::raw::RawValue;
@@ -81,6 +84,10 @@ pub struct RawSimulatedLoad {
     pub chiller_cop: RawValue,
     pub year: RawValue,
     pub time_steps_per_hour: RawValue,
+    /// Electric: the buildings whose cooling share the answer's `cooling_defaults` gives.
+    pub cooling_doe_ref_names: Vec<RawValue>,
+    /// One share per blended cooling building (empty for one).
+    pub cooling_pct_shares: Vec<RawValue>,
 }
 
 /// Energy the profile is scaled to, in the load type's unit (kWh, fuel MMBtu or ton-hours).
@@ -116,6 +123,8 @@ pub struct SimulatedLoadQuery {
     pub chiller_cop: Option<f64>,
     pub year: i32,
     pub time_steps_per_hour: usize,
+    /// Electric: (building type, share) pairs of the cooling defaults asked for; empty for none.
+    pub cooling_buildings: Vec<(String, f64)>,
 }
 
 impl SimulatedLoadQuery {
@@ -125,17 +134,8 @@ impl SimulatedLoadQuery {
         if self.load_type != LoadType::Electric {
             pairs.push(("load_type".to_owned(), self.load_type.name().to_owned()));
         }
-        let name_key = self.load_type.name_parameter();
-        match self.buildings.as_slice() {
-            [] => {}
-            [(name, _)] => pairs.push((name_key.to_owned(), name.clone())),
-            blend => {
-                for (i, (name, share)) in blend.iter().enumerate() {
-                    pairs.push((format!("{name_key}[{i}]"), name.clone()));
-                    pairs.push((format!("percent_share[{i}]"), share.to_string()));
-                }
-            }
-        }
+        push_buildings(&mut pairs, &self.buildings, self.load_type.name_parameter(), "percent_share");
+        push_buildings(&mut pairs, &self.cooling_buildings, "cooling_doe_ref_name", "cooling_pct_share");
         let (annual_key, monthly_key) = self.load_type.energy_parameters();
         match &self.energy {
             LoadEnergy::Default => {}
@@ -164,11 +164,25 @@ impl SimulatedLoadQuery {
     }
 }
 
+/// One building as `name_key`, or a blend as `name_key[i]` with `share_key[i]`.
+fn push_buildings(pairs: &mut Vec<(String, String)>, buildings: &[(String, f64)], name_key: &str, share_key: &str) {
+    match buildings {
+        [] => {}
+        [(name, _)] => pairs.push((name_key.to_owned(), name.clone())),
+        blend => {
+            for (i, (name, share)) in blend.iter().enumerate() {
+                pairs.push((format!("{name_key}[{i}]"), name.clone()));
+                pairs.push((format!("{share_key}[{i}]"), share.to_string()));
+            }
+        }
+    }
+}
+
 impl RawSimulatedLoad {
     /// From decoded query pairs (the embedded endpoint). Names outside the service's list are
     /// returned as problems.
     pub fn from_query(pairs: &[(String, String)]) -> (RawSimulatedLoad, Vec<String>) {
-        const KNOWN: [&str; 6] = ["latitude", "longitude", "load_type", "doe_reference_name", "percent_share", "year"];
+        const KNOWN: [&str; 7] = ["latitude", "longitude", "load_type", "doe_reference_name", "percent_share", "cooling_pct_share", "year"];
         let mut problems = Vec::new();
         for (key, _) in pairs {
             let base = key.split('[').next().unwrap_or(key);
@@ -205,6 +219,8 @@ impl RawSimulatedLoad {
             chiller_cop: get("chiller_cop"),
             year: get("year"),
             time_steps_per_hour: get("time_steps_per_hour"),
+            cooling_doe_ref_names: one_or_indexed("cooling_doe_ref_name"),
+            cooling_pct_shares: indexed("cooling_pct_share"),
         };
         (raw, problems)
     }
@@ -212,6 +228,7 @@ impl RawSimulatedLoad {
     /// The given parameters of `TYPED_PARAMETERS`, by the query's name.
     fn given_typed(&self) -> Vec<&'static str> {
         let lists = [
+            ("cooling_doe_ref_name", &self.cooling_doe_ref_names),
             ("monthly_totals_kwh", &self.monthly_totals_kwh),
             ("monthly_mmbtu", &self.monthly_mmbtu),
             ("monthly_tonhour", &self.monthly_tonhour),
@@ -257,27 +274,38 @@ fn bounded(raw: &RawValue, name: &str, min: f64, max: f64, open_min: bool) -> Re
 
 /// The reference buildings and their shares, or problems.
 fn buildings(raw: &RawSimulatedLoad, load_type: LoadType, problems: &mut Vec<String>) -> Vec<(String, f64)> {
+    if raw.doe_reference_names.is_empty() {
+        problems.push(format!("{} is required: give a building type, or several with percent_share", load_type.name_parameter()));
+        return Vec::new();
+    }
+    blend_of(&raw.doe_reference_names, &raw.percent_shares, (load_type.name_parameter(), "percent_share"), load_type, problems)
+}
+
+/// `names` with their `shares` (one name may go without), checked under `keys` (the names' and
+/// the shares' parameters), or problems.
+fn blend_of(names: &[RawValue], raw_shares: &[RawValue], keys: (&str, &str), load_type: LoadType, problems: &mut Vec<String>) -> Vec<(String, f64)> {
+    let (name_key, share_key) = keys;
     let mut buildings = Vec::new();
-    let name_key = load_type.name_parameter();
-    match raw.doe_reference_names.as_slice() {
-        [] => problems.push(format!("{name_key} is required: give a building type, or several with percent_share")),
-        [one] if raw.percent_shares.is_empty() => match building(one, load_type) {
+    let named = |raw: &RawValue| building(raw, load_type).map_err(|problem| problem.replacen(load_type.name_parameter(), name_key, 1));
+    match names {
+        [] => {}
+        [one] if raw_shares.is_empty() => match named(one) {
             Ok(name) => buildings.push((name, 1.0)),
             Err(problem) => problems.push(problem),
         },
         names => {
-            if names.len() != raw.percent_shares.len() {
-                problems.push(format!("The number of percent_share entries does not match that of the number of {name_key} entries"));
+            if names.len() != raw_shares.len() {
+                problems.push(format!("The number of {share_key} entries does not match that of the number of {name_key} entries"));
                 return buildings;
             }
             let mut shares = Vec::with_capacity(names.len());
-            for (name, share) in names.iter().zip(&raw.percent_shares) {
+            for (name, share) in names.iter().zip(raw_shares) {
                 let share_value = share.as_finite_f64().filter(|s| (0.0..=1.0).contains(s));
                 if share_value.is_none() {
-                    problems.push(format!("percent_share must be fractions between 0 and 1 (got {})", share.describe()));
+                    problems.push(format!("{share_key} must be fractions between 0 and 1 (got {})", share.describe()));
                 }
                 shares.extend(share_value);
-                match (building(name, load_type), share_value) {
+                match (named(name), share_value) {
                     (Ok(name), Some(share)) => buildings.push((name, share)),
                     (Err(problem), _) => problems.push(problem),
                     (Ok(_), None) => {}
@@ -285,7 +313,7 @@ fn buildings(raw: &RawSimulatedLoad, load_type: LoadType, problems: &mut Vec<Str
             }
             let total: f64 = shares.iter().sum();
             if shares.len() == names.len() && (total - 1.0).abs() > 1e-6 {
-                problems.push(format!("percent_share must sum to 1 (got {total})"));
+                problems.push(format!("{share_key} must sum to 1 (got {total})"));
             }
         }
     }
@@ -366,7 +394,22 @@ pub fn validate_simulated_load(raw: &RawSimulatedLoad) -> Result<SimulatedLoadQu
     };
     let fraction_given = !raw.annual_fraction.is_missing() || !raw.monthly_fraction.is_empty();
     // A cooling fraction supersedes the reference building, as in the service.
-    let buildings = if load_type == LoadType::Cooling && fraction_given { Vec::new() } else { buildings(raw, load_type, &mut problems) };
+    if !raw.cooling_pct_shares.is_empty() && raw.cooling_doe_ref_names.is_empty() {
+        problems.push("cooling_pct_share needs cooling_doe_ref_name".into());
+    }
+    let cooling_buildings = if load_type == LoadType::Electric {
+        blend_of(&raw.cooling_doe_ref_names, &raw.cooling_pct_shares, ("cooling_doe_ref_name", "cooling_pct_share"), load_type, &mut problems)
+    } else {
+        Vec::new()
+    };
+    let buildings = if load_type == LoadType::Cooling && fraction_given {
+        Vec::new()
+    } else if raw.doe_reference_names.is_empty() && !raw.cooling_doe_ref_names.is_empty() {
+        // The service's electric load is then the cooling buildings' own.
+        cooling_buildings.clone()
+    } else {
+        buildings(raw, load_type, &mut problems)
+    };
     let energy = energy(raw, load_type, &mut problems);
     if load_type == LoadType::Cooling && !fraction_given && energy == LoadEnergy::Default && raw.given_typed().iter().all(|p| !p.ends_with("_tonhour")) {
         problems.push(
@@ -416,6 +459,7 @@ pub fn validate_simulated_load(raw: &RawSimulatedLoad) -> Result<SimulatedLoadQu
             chiller_cop,
             year,
             time_steps_per_hour,
+            cooling_buildings,
         }),
         _ => Err(problems),
     }
@@ -475,8 +519,8 @@ mod tests {
         for needle in ["latitude must be", "percent_share entries", "Cannot provide both", "year must be", "time_steps_per_hour must be"] {
             assert!(problems.iter().any(|p| p.contains(needle)), "{needle} missing from {problems:?}");
         }
-        let (_, unknown) = RawSimulatedLoad::from_query(&[("cooling_doe_ref_name".into(), "Hospital".into())]);
-        assert_eq!(unknown, vec!["cooling_doe_ref_name is not a valid input parameter".to_owned()]);
+        let (_, unknown) = RawSimulatedLoad::from_query(&[("cooling_ref_name".into(), "Hospital".into())]);
+        assert_eq!(unknown, vec!["cooling_ref_name is not a valid input parameter".to_owned()]);
     }
 
     #[test]
@@ -532,6 +576,60 @@ mod tests {
         assert!(validate_simulated_load(&process).unwrap_err()[0].starts_with("Invalid industrial_reference_name - \"Hospital\""));
         let unknown = RawSimulatedLoad { load_type: RawValue::from("steam"), ..raw() };
         assert!(validate_simulated_load(&unknown).unwrap_err()[0].starts_with("load_type must be one of electric, heating, cooling"));
+    }
+
+    #[test]
+    fn electric_queries_name_cooling_buildings_and_blends_round_trip() {
+        let single = RawSimulatedLoad { doe_reference_names: Vec::new(), cooling_doe_ref_names: vec![RawValue::from("Hospital")], ..raw() };
+        let query = validate_simulated_load(&single).unwrap();
+        assert_eq!((&query.buildings, &query.cooling_buildings), (&vec![("Hospital".to_owned(), 1.0)], &vec![("Hospital".to_owned(), 1.0)]), "the electric load falls back to it");
+        assert!(query.query_pairs().contains(&("cooling_doe_ref_name".to_owned(), "Hospital".to_owned())));
+        let blend = RawSimulatedLoad {
+            cooling_doe_ref_names: vec![RawValue::from("LargeOffice"), RawValue::from("Hospital")],
+            cooling_pct_shares: vec![RawValue::Float(0.25), RawValue::Float(0.75)],
+            ..raw()
+        };
+        let query = validate_simulated_load(&blend).unwrap();
+        assert_eq!(query.cooling_buildings, vec![("LargeOffice".to_owned(), 0.25), ("Hospital".to_owned(), 0.75)]);
+        let pairs = query.query_pairs();
+        assert!(pairs.contains(&("cooling_pct_share[1]".to_owned(), "0.75".to_owned())) && pairs.contains(&("doe_reference_name".to_owned(), "Hospital".to_owned())));
+        assert_eq!(validate_simulated_load(&RawSimulatedLoad::from_query(&pairs).0).unwrap(), query);
+        let bad = RawSimulatedLoad {
+            cooling_doe_ref_names: vec![RawValue::from("Castle"), RawValue::from("Hospital")],
+            cooling_pct_shares: vec![RawValue::Float(0.5), RawValue::Float(0.6)],
+            ..raw()
+        };
+        let problems = validate_simulated_load(&bad).unwrap_err();
+        assert!(problems[0].starts_with("Invalid cooling_doe_ref_name - \"Castle\""), "{problems:?}");
+        assert!(problems.iter().any(|p| p.starts_with("cooling_pct_share must sum to 1")), "{problems:?}");
+        let heating = RawSimulatedLoad { load_type: RawValue::from("space_heating"), cooling_doe_ref_names: vec![RawValue::from("Hospital")], ..raw() };
+        assert_eq!(validate_simulated_load(&heating).unwrap_err(), ["Invalid key cooling_doe_ref_name for load_type=space_heating"]);
+        let orphan = RawSimulatedLoad { cooling_pct_shares: vec![RawValue::Float(1.0)], ..raw() };
+        assert_eq!(validate_simulated_load(&orphan).unwrap_err(), ["cooling_pct_share needs cooling_doe_ref_name"]);
+    }
+
+    #[test]
+    fn an_electric_answer_to_cooling_buildings_carries_its_cooling_defaults_per_step() {
+        let query = validate_simulated_load(&RawSimulatedLoad {
+            cooling_doe_ref_names: vec![RawValue::from("Hospital")],
+            time_steps_per_hour: RawValue::Int(2),
+            ..raw()
+        })
+        .unwrap();
+        let hours = |value: f64| vec![value; 8760];
+        let answer = serde_json::json!({
+            "loads_kw": vec![100.0; 17520], "annual_kwh": 876_000.0, "max_kw": 100.0,
+            "cooling_defaults": {"loads_ton": vec![4.0; 17520], "annual_tonhour": 35040.0, "chiller_cop": 4.4, "min_ton": 4.0, "mean_ton": 4.0,
+                                 "max_ton": 4.0, "fraction_of_total_electric_profile": hours(0.03)},
+        });
+        let parsed = parse_load_answer(answer.to_string().as_bytes(), &query).unwrap();
+        let names: Vec<&str> = parsed.columns.iter().map(|(name, _)| name.as_str()).collect();
+        assert_eq!(names, ["load_kw", "cooling_load_ton", "cooling_fraction_of_total_electric", "cooling_chiller_cop"]);
+        assert!(parsed.columns.iter().all(|(_, series)| series.len() == 17520), "hourly shares repeated to the electric steps");
+        let defaults = parsed.cooling_defaults.unwrap();
+        assert_eq!((defaults.chiller_cop, defaults.fraction_of_total_electric_profile.len()), (4.4, 8760));
+        let empty = serde_json::json!({"loads_kw": vec![1.0; 17520], "annual_kwh": 8760.0, "max_kw": 1.0, "cooling_defaults": {}});
+        assert!(parse_load_answer(empty.to_string().as_bytes(), &query).unwrap_err().contains("cooling_defaults"));
     }
 
     #[test]

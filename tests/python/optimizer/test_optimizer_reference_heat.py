@@ -128,3 +128,54 @@ def test_a_resolved_hospital_space_heating_load_solves_locally(client: sf.Client
     assert result.optimal
     boiler = result.outputs.ExistingBoiler
     assert boiler.annual_fuel_consumption_mmbtu == pytest.approx(29_897.6, abs=ROUNDING_PER_YEAR)
+
+
+#: kW of cooling per ton.
+KW_PER_TON = 3.51685
+
+
+def test_an_electric_load_asked_with_cooling_buildings_carries_their_cooling_defaults(client: sf.Client) -> None:
+    frame = client.optimizer.simulated_load(37.78, -122.45, "Hospital", annual_kwh=8_760_000, cooling_doe_ref_name="Hospital")
+    assert frame.columns == ["timestamp", "load_kw", "cooling_load_ton", "cooling_fraction_of_total_electric", "cooling_chiller_cop"]
+    fraction, cop = frame["cooling_fraction_of_total_electric"], frame["cooling_chiller_cop"]
+    assert 0 < fraction.max() < 1 and cop.n_unique() == 1 and cop[0] in (4.40, 4.69)
+    # The tons are rounded to 0.001: the electricity they stand for misses by at most half of that.
+    gap = (fraction * frame["load_kw"] - frame["cooling_load_ton"] * KW_PER_TON / cop).abs()
+    assert gap.max() <= 0.0005 * KW_PER_TON / cop[0] + 1e-6, gap.max()
+    assert frame["cooling_load_ton"].sum() > 0
+
+    blend = client.optimizer.simulated_load(37.78, -122.45, "Hospital", cooling_doe_ref_name={"Hospital": 0.5, "LargeOffice": 0.5})
+    office = client.optimizer.simulated_load(37.78, -122.45, "Hospital", cooling_doe_ref_name="LargeOffice")
+    weighted = 0.5 * fraction + 0.5 * office["cooling_fraction_of_total_electric"]
+    assert (blend["cooling_fraction_of_total_electric"] - weighted).abs().max() <= 1e-9, "each building's share times its percent"
+    plain = client.optimizer.simulated_load(37.78, -122.45, "Hospital")
+    assert plain.columns == ["timestamp", "load_kw"]
+
+
+@pytest.mark.slow
+def test_a_resolved_hospital_cooling_load_without_ton_hours_solves_locally(service: sf.LocalService, tmp_path: Any) -> None:
+    """``CoolingLoad.doe_reference_name=Hospital`` without ton-hours was refused; resolve fills its
+    share of the electric load per step, the local optimizer converts it at the default COP of the
+    peak, and the chiller serves exactly the tons the load endpoint names for the same site."""
+    client = service.client()
+    scenario = Scenario.from_dict({
+        "Site": {"latitude": 37.78, "longitude": -122.45},
+        "ElectricLoad": {"doe_reference_name": "Hospital", "annual_kwh": 8_760_000.0},
+        "CoolingLoad": {"doe_reference_name": "Hospital"},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.12, "blended_annual_demand_rate": 10.0},
+    })
+    resolved = scenario.resolve(client, cache_dir=tmp_path)
+    unresolved_cooling = Scenario.from_dict({**resolved.to_dict(), "CoolingLoad": {"doe_reference_name": "Hospital"}})
+    with pytest.raises(sf.ParameterError, match=r"CoolingLoad.doe_reference_name=Hospital \(reference cooling profiles.*Scenario.resolve"):
+        sf.optimizer.solve(unresolved_cooling)
+    cooling = resolved.to_dict()["CoolingLoad"]
+    assert list(cooling) == ["per_time_step_fractions_of_electric_load"] and len(cooling["per_time_step_fractions_of_electric_load"]) == 8760
+    result = sf.optimizer.solve(resolved)
+    assert result.optimal
+    load, chiller = result.outputs.CoolingLoad, result.outputs.ExistingChiller
+    expected = client.optimizer.simulated_load(37.78, -122.45, "Hospital", annual_kwh=8_760_000, cooling_doe_ref_name="Hospital")
+    assert load.load_series_ton == pytest.approx(expected["cooling_load_ton"].to_list(), abs=0.0006)
+    # Both series are rounded to 0.001 as the service rounds its outputs.
+    assert chiller.thermal_to_load_series_ton == pytest.approx(load.load_series_ton, abs=0.00051), "the chiller serves the whole load"
+    electric = [ton * KW_PER_TON / expected["cooling_chiller_cop"][0] for ton in load.load_series_ton]
+    assert load.electric_chiller_base_load_series_kw == pytest.approx(electric, abs=0.0006)
