@@ -6,11 +6,10 @@
 use serde_json::{Map, Value};
 
 use super::{money, round6};
-use crate::optimizer::lp::ghp::GhpDispatch;
 use crate::optimizer::lp::{CostFactors, Dispatch};
 use crate::optimizer::model::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
 use crate::optimizer::model::ghp_inputs::{Ghp, HeatPumps};
-use crate::optimizer::model::{Model, KWH_PER_MMBTU};
+use crate::optimizer::model::{HeatingLoadKind, Model, KWH_PER_MMBTU};
 
 /// GHP's cost items in a solution (zero without a chosen option).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -85,8 +84,12 @@ pub fn ghp_outputs(model: &Model, d: &Dispatch) -> Option<Value> {
     let cooling_reduction = rounded3(ghp.cooling_reduction_kw.iter().map(|kw| kw / KWH_THERMAL_PER_TONHOUR));
     let heating_served = rounded3(option.heating_served_kw.iter().map(|kw| kw / KWH_PER_MMBTU));
     let cooling_served = rounded3(option.cooling_served_kw.iter().map(|kw| kw / KWH_THERMAL_PER_TONHOUR));
-    // As the service: with DHW service the hot-water series is the GHP's heat to that load.
-    let dhw = if ghp.can_serve_dhw { rounded3(d.ghp.as_ref().map_or(&zeros, |g: &GhpDispatch| &g.to_dhw_kw).iter().map(|kw| kw / KWH_PER_MMBTU)) } else { zeros.clone() };
+    // As the service: with DHW service the hot-water series is the whole hot-water load (its
+    // space-heating series is the served heating, which then holds that part too).
+    let dhw = match (&model.heating, ghp.can_serve_dhw) {
+        (Some(heating), true) => rounded3(heating.load_kw(HeatingLoadKind::DomesticHotWater, steps).iter().map(|kw| kw / KWH_PER_MMBTU)),
+        _ => zeros.clone(),
+    };
     out.insert("space_heating_thermal_load_reduction_with_ghp_mmbtu_per_hour".into(), list(&heating_reduction));
     out.insert("cooling_thermal_load_reduction_with_ghp_ton".into(), list(&cooling_reduction));
     out.insert("ghx_residual_value_present_value".into(), money(option.ghx_residual_value));
