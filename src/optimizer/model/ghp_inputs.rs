@@ -65,8 +65,10 @@ pub struct GhpOption {
     pub cooling_served_kw: Vec<f64>,
     /// The design's electricity (kW).
     pub electric_kw: Vec<f64>,
-    /// Net present installed cost after incentives ($).
+    /// Net present installed cost after incentives ($), and before them (the service's initial
+    /// capital: the heat pump tons times the cost curve's slope).
     pub installed_cost: f64,
+    pub initial_capital_cost: f64,
     pub om_cost_year_one: f64,
     /// The ground heat exchanger's capital cost and its present residual value ($).
     pub ghx_only_capital_cost: f64,
@@ -196,7 +198,7 @@ impl Reader<'_> {
             } else {
                 0.0
             };
-            let (heat_pumps, installed_cost) = match response.heat_pumps {
+            let (heat_pumps, installed_cost, initial_capital_cost) = match response.heat_pumps {
                 HeatPumps::Wshp { ton: peak } => {
                     let ton = peak * costs.sizing_factor;
                     if ton <= 0.0 {
@@ -204,7 +206,7 @@ impl Reader<'_> {
                         continue;
                     }
                     let per_ton = (ghx_cost + costs.hydronic_loop + aux) / ton + costs.heatpump_per_ton;
-                    (HeatPumps::Wshp { ton }, ton * costs.net_present_per_ton(per_ton))
+                    (HeatPumps::Wshp { ton }, ton * costs.net_present_per_ton(per_ton), ton * per_ton)
                 }
                 HeatPumps::Wwhp { heating_ton, cooling_ton } => {
                     let (heating_ton, cooling_ton) = (heating_ton * costs.sizing_factor, cooling_ton * costs.sizing_factor);
@@ -212,9 +214,10 @@ impl Reader<'_> {
                         self.invalid.push(format!("{name}: a WWHP design needs positive peak heating and cooling heat pump tons."));
                         continue;
                     }
-                    let heating = heating_ton * costs.net_present_per_ton((ghx_cost + aux) / 2.0 / heating_ton + costs.wwhp_heating_per_ton);
-                    let cooling = cooling_ton * costs.net_present_per_ton((ghx_cost + aux) / 2.0 / cooling_ton + costs.wwhp_cooling_per_ton);
-                    (HeatPumps::Wwhp { heating_ton, cooling_ton }, heating + cooling)
+                    let heating_per_ton = (ghx_cost + aux) / 2.0 / heating_ton + costs.wwhp_heating_per_ton;
+                    let cooling_per_ton = (ghx_cost + aux) / 2.0 / cooling_ton + costs.wwhp_cooling_per_ton;
+                    let installed = heating_ton * costs.net_present_per_ton(heating_per_ton) + cooling_ton * costs.net_present_per_ton(cooling_per_ton);
+                    (HeatPumps::Wwhp { heating_ton, cooling_ton }, installed, heating_ton * heating_per_ton + cooling_ton * cooling_per_ton)
                 }
             };
             let residual_rate = if financial.third_party_ownership { financial.owner_discount_rate_fraction } else { financial.offtaker_discount_rate_fraction };
@@ -229,6 +232,7 @@ impl Reader<'_> {
                 cooling_served_kw: (0..steps).map(|t| grid(t, response.cooling_kw[t].min(cooling[t] - full_cooling_reduction[t]))).collect(),
                 electric_kw: (0..steps).map(|t| grid(t, response.electric_kw[t])).collect(),
                 installed_cost,
+                initial_capital_cost,
                 om_cost_year_one,
                 ghx_only_capital_cost: ghx_cost,
                 ghx_residual_value,

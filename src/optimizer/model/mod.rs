@@ -592,6 +592,9 @@ impl<'a> Reader<'a> {
         let without_grid: Vec<bool> = (0..steps).map(|t| off_grid || outages.single.is_some_and(|(first, last)| (first..=last).contains(&t))).collect();
         let ghp_loads = ghp_inputs::GhpLoads { heating: heating.as_ref(), cooling_kw: cooling.as_ref().map(|c| c.load_kw.as_slice()), without_grid: &without_grid };
         let ghp = self.read_ghp(steps_per_hour, &financial, ghp_loads);
+        if ghp.is_some() && (capex_bounds.min.is_some() || capex_bounds.max.is_some()) {
+            self.unsupported.push("Financial.min/max_initial_capital_costs_before_incentives with GHP (its capital in the bounds)".into());
+        }
         if chp.is_some() && outages.multiple.is_some() {
             self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
         }

@@ -16,6 +16,8 @@ use crate::optimizer::model::{HeatingLoadKind, Model, KWH_PER_MMBTU};
 pub struct GhpCosts {
     /// The third-party factor times the option's net present installed cost.
     pub capital: f64,
+    /// Before incentives, less the avoided capex (the service's initial capital of GHP).
+    pub initial: f64,
     pub om_before_tax: f64,
     pub avoided_capex: f64,
     pub ghx_residual_value: f64,
@@ -31,6 +33,7 @@ pub fn ghp_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> GhpCosts
     let option = &ghp.options[g];
     GhpCosts {
         capital: factors.third_party_factor * option.installed_cost,
+        initial: option.initial_capital_cost - ghp.avoided_capex,
         om_before_tax: factors.pwf_om * option.om_cost_year_one,
         avoided_capex: ghp.avoided_capex,
         ghx_residual_value: option.ghx_residual_value,

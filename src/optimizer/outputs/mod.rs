@@ -293,7 +293,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             + heating.storage_initial
             + chp.initial
             + cooling.chiller_initial
-            + cooling.storage_initial,
+            + cooling.storage_initial
+            + ghp.initial,
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,

@@ -127,8 +127,9 @@ fn assert_balances(body: &Value) {
 }
 
 /// The installed cost the service prices (`get_ghp_installed_cost` on the single-piece cost
-/// curve): 165 tons at (GHX 40,000 ft · $14 + 50,000 ft² · $1.70) / 165 + $1,075 per ton, the
-/// slope after the 30 % ITC rounded to whole $, then the ITC at the owner's rates; its O&M
+/// curve): 165 tons at (GHX 40,000 ft · $14 + 50,000 ft² · $1.70) / 165 + $1,075 per ton (its
+/// initial capital), the slope after the 30 % ITC rounded to whole $, then the ITC at the
+/// owner's rates; its O&M
 /// −$0.51/ft²-year; the GHX's residual value 560,000 · (50 − 25)/50 / 1.0624^25.
 fn assert_costs(model: &Model, run: &Optimized, body: &Value) {
     let tons = 165.0;
@@ -148,6 +149,8 @@ fn assert_costs(model: &Model, run: &Optimized, body: &Value) {
     assert!(isapprox(number(body, "GHP", "ghx_residual_value_present_value"), residual, 0.0, 0.01));
     let capital = number(body, "Financial", "lifecycle_capital_costs");
     assert!(isapprox(capital, installed - residual, 0.0, 0.02), "capital {capital} against {}", installed - residual);
+    let initial = number(body, "Financial", "initial_capital_costs");
+    assert!(isapprox(initial, tons * per_ton, 0.0, 0.02), "initial capital {initial} against {}", tons * per_ton);
     let om = number(body, "Financial", "lifecycle_om_costs_before_tax");
     assert!(isapprox(om, run.factors.pwf_om * -0.51 * 50_000.0, 0.0, 0.02), "O&M {om}");
 }
@@ -209,7 +212,8 @@ fn refusal(scenario: &Value) -> String {
 
 /// Sizing from `ghpghx_inputs` needs the service's GhpGhx tool; a default efficiency factor of a
 /// reference building needs the site's ASHRAE climate zone; hourly responses do not fit
-/// sub-hourly steps: each is refused by name.
+/// sub-hourly steps; capped incentives and capital-cost bounds are not modelled with GHP: each
+/// is refused by name.
 #[test]
 fn ghp_parts_outside_the_model_are_refused_by_name() {
     let inputs_only = scenario(json!({"building_sqft": 50000.0, "ghpghx_inputs": [{}]}));
@@ -225,6 +229,9 @@ fn ghp_parts_outside_the_model_are_refused_by_name() {
     let mut capped = scenario(testset_ghp());
     capped["GHP"]["state_ibi_max"] = json!(1000.0);
     assert!(refusal(&capped).contains("GHP.state_ibi_max (capped GHP incentives)"));
+    let mut bounded = scenario(testset_ghp());
+    bounded["Financial"] = json!({"max_initial_capital_costs_before_incentives": 1.0e6});
+    assert!(refusal(&bounded).contains("Financial.min/max_initial_capital_costs_before_incentives with GHP"));
 }
 
 /// Without a given factor and without a reference building the factor is 1: no reduction.
