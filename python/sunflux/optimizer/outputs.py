@@ -42,6 +42,7 @@ __all__ = [
     "AbsorptionChillerOutputs",
     "ColdThermalStorageOutputs",
     "CoolingLoadOutputs",
+    "GHPOutputs",
 ]
 
 
@@ -603,6 +604,31 @@ class CoolingLoadOutputs(Record):
     annual_electric_chiller_base_load_kwh: float
 
 
+class GHPOutputs(Record):
+    """``outputs.GHP``: the geothermal heat pump design chosen among the given GhpGhx responses
+    (``ghp_option_chosen``, 1-based; 0 for none) and that response's outputs, the load reductions of
+    the retrofit and the heating (MMBtu/h) and cooling (tons) it serves per time step, with its
+    heat pump size (tons) and the GHX's residual value when a design is chosen."""
+
+    __slots__ = ()
+    _optional = frozenset({"size_heat_pump_ton", "size_wwhp_heating_pump_ton", "size_wwhp_cooling_pump_ton",
+                           "avoided_capex_by_ghp_present_value"})
+    ghp_option_chosen: int
+    ghpghx_chosen_outputs: dict[str, Any]
+    size_heat_pump_ton: float
+    size_wwhp_heating_pump_ton: float
+    size_wwhp_cooling_pump_ton: float
+    avoided_capex_by_ghp_present_value: float
+    ghx_residual_value_present_value: float
+    space_heating_thermal_load_reduction_with_ghp_mmbtu_per_hour: list[float]
+    cooling_thermal_load_reduction_with_ghp_ton: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_ton: list[float]
+    annual_thermal_production_mmbtu: float
+    annual_thermal_production_tonhour: float
+
+
 class Outputs(Record):
     """``result.outputs``: one typed record per section. ``Financial``, ``ElectricTariff``,
     ``ElectricUtility``, ``ElectricLoad`` and ``Site`` are there for every optimal run; a
@@ -628,6 +654,7 @@ class Outputs(Record):
     CoolingLoad: CoolingLoadOutputs
     CHP: CHPOutputs
     SteamTurbine: SteamTurbineOutputs
+    GHP: GHPOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

@@ -30,6 +30,7 @@
 //! demand (`heat_draw_terms`). Objective ($ present value): (npc $/kW + pwf_om · (1 − τ_w) · O&M
 //! $/kW-year) · a_kw, the tank's net present $/kWh · kwh, and the tier-0 energy value of saving_t.
 
+use super::ghp::GhpLayout;
 use super::water_tank::{add_tank, TankColumns};
 use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::cooling_inputs::Cooling;
@@ -75,8 +76,9 @@ pub fn has_cooling_dispatch(model: &Model, case: &Case) -> bool {
 }
 
 /// Adds the cooling variables and rows of a case; None when the existing chiller serves the
-/// whole load.
-pub(super) fn add_cooling(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> Option<CoolingLayout> {
+/// whole load (or what a chosen GHP design leaves of it). The GHP's fixed cooling joins the
+/// served cooling of the balance.
+pub(super) fn add_cooling(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case, ghp: Option<&GhpLayout>) -> Option<CoolingLayout> {
     let cooling = model.cooling.as_ref().filter(|_| has_cooling_dispatch(model, case))?;
     let steps = model.steps();
     let energy = |t: usize| energy_value(model, factors, t);
@@ -97,11 +99,12 @@ pub(super) fn add_cooling(lp: &mut LinearProgram, model: &Model, factors: &CostF
         columns
     });
     for t in 0..steps {
-        let served: Vec<(usize, f64)> = [absorption_to_load, storage.as_ref().map(|s| s.discharge)].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+        let mut served: Vec<(usize, f64)> = [absorption_to_load, storage.as_ref().map(|s| s.discharge)].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+        served.extend(ghp.into_iter().flat_map(|g| g.cooling_terms(t)));
         let kind = if existing_runs { RowKind::LessOrEqual } else { RowKind::Equal };
         lp.row(&served, kind, cooling.load_kw[t]);
         if let Some(to_storage) = existing_to_storage {
-            let mut terms: Vec<(usize, f64)> = served.iter().map(|&(j, _)| (j, -1.0)).collect();
+            let mut terms: Vec<(usize, f64)> = served.iter().map(|&(j, a)| (j, -a)).collect();
             terms.push((to_storage + t, 1.0));
             lp.row(&terms, RowKind::LessOrEqual, chiller.max_kw - cooling.load_kw[t]);
         }
@@ -149,8 +152,9 @@ impl CoolingLayout {
         self.electric_terms(t, 1.0).map(|(j, a)| a * x[j]).sum()
     }
 
-    /// Reads the cooling dispatch; values at or below `tolerance` become 0.
-    pub fn dispatch(&self, x: &[f64], cooling: &Cooling, tolerance: f64) -> CoolingDispatch {
+    /// Reads the cooling dispatch (`ghp_cooling_kw`: the GHP's cooling per step, which the
+    /// existing chiller does not make); values at or below `tolerance` become 0.
+    pub fn dispatch(&self, x: &[f64], cooling: &Cooling, ghp_cooling_kw: &[f64], tolerance: f64) -> CoolingDispatch {
         let steps = cooling.load_kw.len();
         let clean = |v: f64| if v <= tolerance { 0.0 } else { v };
         let series = |start: Option<usize>| match start {
@@ -160,7 +164,7 @@ impl CoolingLayout {
         let absorption_to_load_kw = series(self.absorption_to_load);
         let discharge_kw = series(self.storage.as_ref().map(|s| s.discharge));
         let existing_to_load_kw = (0..steps)
-            .map(|t| if self.existing_runs { clean(cooling.load_kw[t] - absorption_to_load_kw[t] - discharge_kw[t]) } else { 0.0 })
+            .map(|t| if self.existing_runs { clean(cooling.load_kw[t] - absorption_to_load_kw[t] - discharge_kw[t] - ghp_cooling_kw[t]) } else { 0.0 })
             .collect();
         CoolingDispatch {
             existing_to_load_kw,

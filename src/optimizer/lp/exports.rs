@@ -122,9 +122,10 @@ pub(super) fn add_no_simultaneous_export_import(lp: &mut LinearProgram, layout: 
     if model.grid.allow_simultaneous_export_import || exports.is_empty() {
         return;
     }
-    // The chillers may buy beyond the load when they run above the base it holds.
+    // The chillers and the GHP may buy beyond the load when they run above the base it holds.
     let chillers = model.cooling.as_ref().filter(|c| c.has_dispatch()).map_or(0.0, |c| c.max_added_electric_kw(model.time_steps_per_hour));
-    let big_m = model.load_kw.iter().copied().fold(0.0, f64::max) + chillers;
+    let ghp = model.ghp.as_ref().map_or(0.0, |g| g.max_electric_kw());
+    let big_m = model.load_kw.iter().copied().fold(0.0, f64::max) + chillers + ghp;
     for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
         let exporting = lp.binary(0.0);
         // purchase_t = load_t − supply_t + grid_storage_t:  −supply + grid_storage + M·b ≤ M − load_t

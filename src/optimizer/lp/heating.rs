@@ -37,6 +37,7 @@
 use super::chp::ChpLayout;
 use super::cooling::CoolingLayout;
 use super::steam_turbine::SteamTurbineLayout;
+use super::ghp::GhpLayout;
 use super::water_tank::add_tank;
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
@@ -59,6 +60,9 @@ pub struct HeatingLayout {
     pub new_to_turbine: Option<usize>,
     /// The steam turbine's heat to load, first of a series.
     pub turbine_to_load: Option<usize>,
+    /// The GHP's heat to the space heating and the hot water (None without them).
+    pub ghp_to_space: Option<usize>,
+    pub ghp_to_dhw: Option<usize>,
 }
 
 /// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
@@ -92,6 +96,9 @@ pub struct HeatingDispatch {
     pub new_to_turbine_kw: Vec<f64>,
     /// The steam turbine's heat to load (kW; zeros without one).
     pub turbine_to_load_kw: Vec<f64>,
+    /// The GHP's heat to the space heating and the hot water (kW; zeros without GHP).
+    pub ghp_to_space_kw: Vec<f64>,
+    pub ghp_to_dhw_kw: Vec<f64>,
 }
 
 impl HeatingDispatch {
@@ -117,7 +124,8 @@ pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
 
 /// Adds the heating variables and rows of a case; None without heating. CHP's heat to load
 /// joins the heat balance and its heat to storage the storage's charges; the absorption
-/// chiller's heat draw is demand in the balance; the steam turbine's steam comes from the boilers.
+/// chiller's heat draw is demand in the balance; the steam turbine's steam comes from the boilers;
+/// the GHP's heat to load joins the balance and its heat to storage the charges (`ghp`).
 pub(super) fn add_heating(
     lp: &mut LinearProgram,
     model: &Model,
@@ -126,6 +134,7 @@ pub(super) fn add_heating(
     chp: Option<&ChpLayout>,
     cooling: Option<&CoolingLayout>,
     turbine: Option<&SteamTurbineLayout>,
+    ghp: Option<&GhpLayout>,
 ) -> Option<HeatingLayout> {
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
@@ -165,7 +174,7 @@ pub(super) fn add_heating(
         }
         (to_load, to_storage, size, to_turbine)
     });
-    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), turbine.and_then(|s| s.heat_to_storage)];
+    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), turbine.and_then(|s| s.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)];
     let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges, cooling));
     let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
     if let Some(st) = turbine {
@@ -176,7 +185,8 @@ pub(super) fn add_heating(
         }
     }
     for t in 0..steps {
-        let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load), turbine.map(|s| s.heat_to_load)];
+        let ghp_to_load = [ghp.and_then(|g| g.heat_to_space), ghp.and_then(|g| g.heat_to_dhw)];
+        let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load), turbine.map(|s| s.heat_to_load)].into_iter().chain(ghp_to_load);
         let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
         if let Some(s) = &storage {
             terms.push((s.discharge + t, 1.0));
@@ -193,13 +203,16 @@ pub(super) fn add_heating(
         existing_to_turbine,
         new_to_turbine,
         turbine_to_load: turbine.map(|s| s.heat_to_load),
+        ghp_to_space: ghp.and_then(|g| g.heat_to_space),
+        ghp_to_dhw: ghp.and_then(|g| g.heat_to_dhw),
     })
 }
 
 /// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
 /// absorption chiller's draw when that load is one of them: its row replaces the bound).
-fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, [existing_charge, new_charge, chp_charge, turbine_charge]: [Option<usize>; 4], cooling: Option<&CoolingLayout>) -> StorageLayout {
-    let charges: Vec<usize> = [existing_charge, new_charge, chp_charge, turbine_charge].into_iter().flatten().collect();
+fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, charges: [Option<usize>; 5], cooling: Option<&CoolingLayout>) -> StorageLayout {
+    let [existing_charge, new_charge, ..] = charges;
+    let charges: Vec<usize> = charges.into_iter().flatten().collect();
     let columns = add_tank(lp, model, &s.tank, &charges);
     let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
     for t in 0..model.steps() {
@@ -237,6 +250,8 @@ impl HeatingLayout {
             existing_to_turbine_kw: series(self.existing_to_turbine),
             new_to_turbine_kw: series(self.new_to_turbine),
             turbine_to_load_kw: series(self.turbine_to_load),
+            ghp_to_space_kw: series(self.ghp_to_space),
+            ghp_to_dhw_kw: series(self.ghp_to_dhw),
         }
     }
 }

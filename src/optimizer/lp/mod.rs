@@ -84,7 +84,8 @@
 //! balance and the boilers, independent of the electric rows) and `chp` (combined heat and power: its electricity joins the
 //! load balance and the electric storage, its heat the heat balance and the hot storage) and
 //! `cooling` (the absorption chiller and the chilled-water tank: the electricity the chillers
-//! save joins the on-site supply, the absorption chiller's heat draw the heat balance).
+//! save joins the on-site supply, the absorption chiller's heat draw the heat balance) and `ghp`
+//! (the choice of one given geothermal heat pump design: its fixed heating, cooling and electricity).
 
 use super::model::Model;
 
@@ -97,6 +98,7 @@ mod electric_tariff;
 pub mod emissions;
 pub mod exports;
 mod generator;
+pub mod ghp;
 pub mod heating;
 mod load_balance;
 pub mod microgrid;
@@ -196,11 +198,13 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         cooling: None,
         degradation: None,
         steam_turbine: None,
+        ghp: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
     layout.steam_turbine = steam_turbine::add_steam_turbine(&mut lp, model, factors, case);
-    layout.cooling = cooling::add_cooling(&mut lp, model, factors, case);
+    layout.ghp = ghp::add_ghp(&mut lp, model, factors, case);
+    layout.cooling = cooling::add_cooling(&mut lp, model, factors, case, layout.ghp.as_ref());
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
@@ -218,18 +222,19 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref(), layout.steam_turbine.as_ref());
+    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref(), layout.steam_turbine.as_ref(), layout.ghp.as_ref());
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 
 /// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP and steam turbine to load
-/// + the electricity the chillers save against the base in ElectricLoad (`cooling`).
+/// + the electricity the chillers (`cooling`) and the GHP (`ghp`) save against the base in ElectricLoad.
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     let chp = layout.chp.as_ref().map(|c| c.to_load);
     let turbine = layout.steam_turbine.as_ref().map(|s| s.to_load);
     let series = [layout.pv_load, layout.discharge, chp, turbine].into_iter().flatten().map(move |start| (start + t, sign));
     let cooling = layout.cooling.iter().flat_map(move |c| c.electric_terms(t, sign));
+    let cooling = cooling.chain(layout.ghp.iter().flat_map(move |g| g.electric_terms(t, sign)));
     series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling)
 }
 

@@ -7,6 +7,7 @@ use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
 use super::chp::{ChpDispatch, ChpLayout};
 use super::cooling::{CoolingDispatch, CoolingLayout};
 use super::degradation::{DegradationDispatch, DegradationLayout};
+use super::ghp::{GhpDispatch, GhpLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::steam_turbine::{SteamTurbineDispatch, SteamTurbineLayout};
@@ -215,6 +216,8 @@ pub struct Layout {
     pub steam_turbine: Option<SteamTurbineLayout>,
     /// The storage's state of health (None without `model_degradation` or storage).
     pub degradation: Option<DegradationLayout>,
+    /// The GHP design choice (None without GHP or in business as usual).
+    pub ghp: Option<GhpLayout>,
 }
 
 /// Sizes and dispatch read from a solution vector (kW, kWh; series per step).
@@ -270,6 +273,7 @@ pub struct Dispatch {
     pub steam_turbine: Option<SteamTurbineDispatch>,
     pub degradation: Option<DegradationDispatch>,
     pub cooling: Option<CoolingDispatch>,
+    pub ghp: Option<GhpDispatch>,
 }
 
 impl Dispatch {
@@ -345,8 +349,10 @@ impl Layout {
         let chp_load = chp.as_ref().map_or(vec![0.0; self.steps], |c| c.to_load_kw.clone());
         let steam_turbine = self.steam_turbine.as_ref().map(|s| s.dispatch(x, self.steps, tolerance));
         let turbine_load = steam_turbine.as_ref().map_or(vec![0.0; self.steps], |s| s.to_load_kw.clone());
-        // Negative where the chillers use more electricity than the base ElectricLoad holds.
-        let cooling_saving: Vec<f64> = (0..self.steps).map(|t| self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t))).collect();
+        // Negative where the chillers and the GHP use more electricity than the base ElectricLoad holds.
+        let cooling_saving: Vec<f64> = (0..self.steps)
+            .map(|t| self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t)) + self.ghp.as_ref().map_or(0.0, |g| g.electric_saving_at(x, t)))
+            .collect();
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
             let uses = pv_load[t] + pv_storage[t] + pv_nem[t] + pv_whl[t] + pv_exc[t];
@@ -427,9 +433,13 @@ impl Layout {
             microgrid,
             heating: self.heating.as_ref().map(|h| h.dispatch(x, self.steps, tolerance)),
             cooling: match (&self.cooling, &model.cooling) {
-                (Some(layout), Some(inputs)) => Some(layout.dispatch(x, inputs, tolerance)),
+                (Some(layout), Some(inputs)) => {
+                    let ghp_cooling: Vec<f64> = (0..self.steps).map(|t| self.ghp.as_ref().map_or(0.0, |g| g.cooling_at(x, t))).collect();
+                    Some(layout.dispatch(x, inputs, &ghp_cooling, tolerance))
+                }
                 _ => None,
             },
+            ghp: self.ghp.as_ref().map(|g| g.dispatch(x, self.steps, tolerance)),
             chp,
             steam_turbine,
             degradation: self.degradation.as_ref().map(|g| g.dispatch(x)),

@@ -13,7 +13,7 @@
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
 //! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller, CHP, AbsorptionChiller,
-//! ColdThermalStorage, SteamTurbine}, or any input of
+//! ColdThermalStorage, SteamTurbine, GHP}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -23,7 +23,7 @@
 //! `resilience_inputs` (Generator, outages, critical loads, off grid), `emissions_inputs`
 //! (emissions factors, costs and targets), `thermal_inputs` (heating loads and boilers) and
 //! `cooling_inputs` (the cooling load and the chillers: `absorption_chiller_inputs`; the tanks:
-//! `hot_storage_inputs`); this file holds the
+//! `hot_storage_inputs`) and `ghp_inputs` (GHP design options from GhpGhx responses); this file holds the
 //! typed model, the reader's field helpers, the subset checks, Financial and Settings.
 
 use serde_json::{Map, Value};
@@ -50,6 +50,7 @@ mod tariff_inputs;
 mod technology_inputs;
 pub mod cooling_inputs;
 pub mod degradation_inputs;
+pub mod ghp_inputs;
 pub mod hot_storage_inputs;
 pub mod steam_turbine_inputs;
 pub mod thermal_inputs;
@@ -61,7 +62,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 23] = [
+pub const SUPPORTED_SECTIONS: [&str; 24] = [
     "Meta",
     "Settings",
     "Site",
@@ -85,12 +86,12 @@ pub const SUPPORTED_SECTIONS: [&str; 23] = [
     "AbsorptionChiller",
     "ColdThermalStorage",
     "SteamTurbine",
+    "GHP",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 6] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 5] = [
     "HighTempThermalStorage",
-    "GHP",
     "ElectricHeater",
     "ASHPSpaceHeater",
     "ASHPWaterHeater",
@@ -213,6 +214,8 @@ pub struct Model {
     pub chp: Option<chp_inputs::Chp>,
     /// The steam turbine fed by the boilers (`steam_turbine_inputs`).
     pub steam_turbine: Option<steam_turbine_inputs::SteamTurbine>,
+    /// Geothermal heat pump design options (None without the section).
+    pub ghp: Option<ghp_inputs::Ghp>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -590,6 +593,12 @@ impl<'a> Reader<'a> {
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context, heating.as_ref(), &financial);
         let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
         let steam_turbine = self.read_steam_turbine(heating.as_ref(), &financial);
+        let without_grid: Vec<bool> = (0..steps).map(|t| off_grid || outages.single.is_some_and(|(first, last)| (first..=last).contains(&t))).collect();
+        let ghp_loads = ghp_inputs::GhpLoads { heating: heating.as_ref(), cooling_kw: cooling.as_ref().map(|c| c.load_kw.as_slice()), without_grid: &without_grid };
+        let ghp = self.read_ghp(steps_per_hour, &financial, ghp_loads);
+        if ghp.is_some() && (capex_bounds.min.is_some() || capex_bounds.max.is_some()) {
+            self.unsupported.push("Financial.min/max_initial_capital_costs_before_incentives with GHP (its capital in the bounds)".into());
+        }
         if chp.is_some() && outages.multiple.is_some() {
             self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
         }
@@ -606,9 +615,7 @@ impl<'a> Reader<'a> {
         // part must be named first.
         let tariff = if off_grid { Tariff::none(steps_per_hour, load_year) } else { self.read_tariff(steps_per_hour, load_year)? };
         let off_grid = off_grid.then(|| self.read_off_grid());
-        let grid_available = (0..steps)
-            .map(|t| off_grid.is_none() && !outages.single.is_some_and(|(first, last)| (first..=last).contains(&t)))
-            .collect();
+        let grid_available = without_grid.iter().map(|&without| !without).collect();
         Some(Model {
             time_steps_per_hour: steps_per_hour,
             year: load_year,
@@ -630,6 +637,7 @@ impl<'a> Reader<'a> {
             cooling,
             chp,
             steam_turbine,
+            ghp,
             financial,
             settings,
             capex_bounds,

@@ -41,12 +41,13 @@ fn existing_chiller_annuals(model: &Model, cooling: &Cooling, produced_kw: &[f64
     ]
 }
 
-/// The `ExistingChiller` section of the optimal case's dispatch (None: it serves the whole load);
-/// `with_bau` adds the business-as-usual twins, where it serves the whole load.
-pub fn existing_chiller_outputs(model: &Model, cooling: &Cooling, dispatch: Option<&CoolingDispatch>, with_bau: bool) -> Value {
+/// The `ExistingChiller` section of the optimal case's dispatch (None: it serves the load a
+/// chosen GHP design leaves, `left_kw`); `with_bau` adds the business-as-usual twins, where it
+/// serves the whole load.
+fn existing_chiller_outputs(model: &Model, cooling: &Cooling, dispatch: Option<&CoolingDispatch>, left_kw: &[f64], with_bau: bool) -> Value {
     let cop = cooling.existing_chiller.cop;
     let zeros = vec![0.0; cooling.load_kw.len()];
-    let (to_load, to_storage) = dispatch.map_or((&cooling.load_kw, &zeros), |d| (&d.existing_to_load_kw, &d.existing_to_storage_kw));
+    let (to_load, to_storage) = dispatch.map_or((left_kw, &zeros), |d| (&d.existing_to_load_kw, &d.existing_to_storage_kw));
     let produced: Vec<f64> = to_load.iter().zip(to_storage).map(|(a, b)| a + b).collect();
     let mut out = Map::new();
     out.insert("thermal_to_storage_series_ton".into(), rounded_series(to_storage.iter().map(|kw| kw / KWH_THERMAL_PER_TONHOUR), 3));
@@ -146,7 +147,12 @@ pub fn cooling_load_outputs(model: &Model, cooling: &Cooling) -> Value {
 pub fn insert_cooling_outputs(outputs: &mut Map<String, Value>, model: &Model, optimal: &Dispatch, with_bau: bool) {
     let Some(cooling) = &model.cooling else { return };
     let dispatch = optimal.cooling.as_ref();
-    outputs.insert("ExistingChiller".into(), existing_chiller_outputs(model, cooling, dispatch, with_bau));
+    let ghp_cooling = |t: usize| match (&model.ghp, optimal.ghp.as_ref().and_then(|g| g.chosen)) {
+        (Some(ghp), Some(g)) => ghp.cooling_kw(g, t),
+        _ => 0.0,
+    };
+    let left: Vec<f64> = (0..cooling.load_kw.len()).map(|t| (cooling.load_kw[t] - ghp_cooling(t)).max(0.0)).collect();
+    outputs.insert("ExistingChiller".into(), existing_chiller_outputs(model, cooling, dispatch, &left, with_bau));
     if let Some(d) = dispatch {
         if let Some(section) = absorption_chiller_outputs(model, cooling, d) {
             outputs.insert("AbsorptionChiller".into(), section);

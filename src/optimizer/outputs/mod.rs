@@ -21,6 +21,7 @@ pub mod chp;
 pub mod steam_turbine;
 pub mod cooling;
 pub mod emissions;
+pub mod ghp;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;
@@ -82,6 +83,8 @@ pub struct CostBreakdown {
     pub steam_turbine: steam_turbine::SteamTurbineCosts,
     /// The absorption chiller's capital and O&M, the chilled-water tank's capital.
     pub cooling: cooling::CoolingCosts,
+    /// The chosen GHP design's capital and O&M, its avoided capex and GHX residual value.
+    pub ghp: ghp::GhpCosts,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     /// Lifecycle CO2 cost and NOx, SO2, PM2.5 costs ($ present value; None without the factors
@@ -105,6 +108,9 @@ impl CostBreakdown {
             + self.cooling.chiller_capital
             + self.cooling.storage_capital
             + self.storage_capital
+            + self.ghp.capital
+            - self.ghp.avoided_capex
+            - self.ghp.ghx_residual_value
             + self.microgrid_upgrade_costs.iter().sum::<f64>()
             + self.offgrid_other_capital_costs_after_depreciation
     }
@@ -231,7 +237,9 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let chp = chp::chp_costs(model, factors, solution);
     let steam_turbine = steam_turbine::steam_turbine_costs(model, factors, solution);
     let cooling = cooling::cooling_costs(model, factors, d);
+    let ghp = ghp::ghp_costs(model, factors, d);
     let om_before_tax = om_before_tax
+        + ghp.om_before_tax
         + generator.om_fixed_before_tax
         + generator.om_variable_before_tax
         + heating.boiler_om_before_tax
@@ -255,6 +263,9 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + steam_turbine.capital
         + cooling.chiller_capital
         + cooling.storage_capital
+        + ghp.capital
+        - ghp.avoided_capex
+        - ghp.ghx_residual_value
         + chp.lifecycle_fuel_after_tax
         + chp.lifecycle_standby_after_tax
         + storage_capital
@@ -290,7 +301,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             + chp.initial
             + steam_turbine.initial
             + cooling.chiller_initial
-            + cooling.storage_initial,
+            + cooling.storage_initial
+            + ghp.initial,
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,
@@ -306,6 +318,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         chp,
         steam_turbine,
         cooling,
+        ghp,
         expected_outage_cost: outages.expected_outage_cost,
         max_outage_cost_per_outage_duration: outages.max_per_duration,
         microgrid_upgrade_costs: outages.upgrades,
@@ -527,6 +540,9 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     if let Some(section) = steam_turbine::steam_turbine_outputs(model, &run.optimal) {
         outputs.insert("SteamTurbine".into(), section);
     }
+    if let Some(section) = ghp::ghp_outputs(model, &run.optimal.dispatch) {
+        outputs.insert("GHP".into(), section);
+    }
     Value::Object(outputs)
 }
 
@@ -575,6 +591,7 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
         "lifecycle_generation_tech_capital_costs": money(
             optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital + optimal.chp.capital + optimal.cooling.chiller_capital
                 + optimal.steam_turbine.capital
+                + optimal.ghp.capital
         ),
         "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital + optimal.cooling.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),

@@ -87,14 +87,24 @@ fn storage_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind
     if heating.storage_serves(kind) && servable > 0.0 { d.discharge_kw[t] * load_kw / servable } else { 0.0 }
 }
 
+/// The GHP's heat to one load kind (kW per step; it serves the space heating and, when allowed,
+/// the hot water).
+fn ghp_to_kind(d: &HeatingDispatch, kind: HeatingLoadKind, t: usize) -> f64 {
+    match kind {
+        HeatingLoadKind::SpaceHeating => d.ghp_to_space_kw[t],
+        HeatingLoadKind::DomesticHotWater => d.ghp_to_dhw_kw[t],
+        HeatingLoadKind::ProcessHeat => 0.0,
+    }
+}
+
 /// One producer's heat to one load kind (MMBtu/h per step): its share of the producers' (boilers'
-/// and CHP's) heat to load times what the storage leaves of that load.
+/// and CHP's) heat to load times what the storage and the GHP leave of that load.
 pub fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, to_load_kw: &[f64]) -> Vec<f64> {
     let load = heating.load_kw(kind, to_load_kw.len());
     (0..to_load_kw.len())
         .map(|t| {
             let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t] + d.turbine_to_load_kw[t];
-            let left = load[t] - storage_to_kind(heating, d, kind, t, load[t]);
+            let left = (load[t] - storage_to_kind(heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t)).max(0.0);
             if producers > 0.0 { to_load_kw[t] * left / producers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()

@@ -221,24 +221,27 @@ INVALID_AS_IN_REOPT_JL = {
 
 #: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``),
 #: and so are the chillers (existing and absorption) and cold storage (reference cooling profiles
-#: through ``resolve``, with or without ton-hours); GHP, heat pumps and the other thermal sections
-#: are out of scope and named by section.
+#: through ``resolve``, with or without ton-hours); heat pumps and the other thermal sections are
+#: out of scope and named by section.
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
 #: heating load, and with a single grid outage; with multiple outages it is refused.
 CHP_WITH_OUTAGES = "CHP with multiple grid outages"
+#: GHP is modelled from given GhpGhx responses; sizing the GHX from ``ghpghx_inputs`` needs the
+#: service's separate GhpGhx tool.
+GHX_SIZING = "GHP.ghpghx_inputs without ghpghx_responses (the GHX sizing needs the service's separate GhpGhx tool)"
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
     "REopt_API__all_inputs_test.json": "HighTempThermalStorage (section)",
     "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
-    "REopt_API__central_plant_ghp.json": "GHP (section)",
-    "REopt_API__hybrid_ghp.json": "GHP (section)",
+    "REopt_API__central_plant_ghp.json": GHX_SIZING,
+    "REopt_API__hybrid_ghp.json": GHX_SIZING,
     "REopt_API__outage.json": CHP_WITH_OUTAGES,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine without electric_produced_to_thermal_consumed_ratio",
-    "REopt_API__test_thermal_in_results.json": "GHP (section)",
+    "REopt_API__test_thermal_in_results.json": "AbsorptionChiller without a heating load to draw from (DomesticHotWaterLoad absent",
     "REopt.jl__cst.json": "CST (section)",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
-    "REopt.jl__ghp_inputs.json": "GHP (section)",
+    "REopt.jl__ghp_inputs.json": GHX_SIZING,
     "REopt.jl__re_emissions_with_thermal.json": "CHP renewable fuel",
 }
 

@@ -13,6 +13,7 @@ mod optimizer_core;
 mod optimizer_degradation;
 mod optimizer_emissions;
 mod optimizer_exports;
+mod optimizer_ghp;
 mod optimizer_heating;
 mod optimizer_heating_emissions;
 mod optimizer_heating_proforma;
