@@ -23,6 +23,11 @@ use std::sync::{Mutex, OnceLock};
 /// The environment variable that names the library (or its folder, or a venv).
 pub const LIBRARY_VARIABLE: &str = "SUNFLUX_HIGHS_LIBRARY";
 
+/// The environment variable that names a file HiGHS appends its log to (presolve, the root LP,
+/// the branch-and-bound table), to see where a slow solve spends its time; without it HiGHS is
+/// silent.
+pub const LOG_VARIABLE: &str = "SUNFLUX_HIGHS_LOG";
+
 type HighsInt = c_int;
 
 /// The C API's status and model-status codes (`highs_c_api.h`).
@@ -70,6 +75,8 @@ struct Api {
     set_bool_option: unsafe extern "C" fn(*mut c_void, *const c_char, HighsInt) -> HighsInt,
     set_int_option: unsafe extern "C" fn(*mut c_void, *const c_char, HighsInt) -> HighsInt,
     set_double_option: unsafe extern "C" fn(*mut c_void, *const c_char, f64) -> HighsInt,
+    set_string_option: unsafe extern "C" fn(*mut c_void, *const c_char, *const c_char) -> HighsInt,
+    set_solution: unsafe extern "C" fn(*mut c_void, *const f64, *const f64, *const f64, *const f64) -> HighsInt,
     get_solution: unsafe extern "C" fn(*const c_void, *mut f64, *mut f64, *mut f64, *mut f64) -> HighsInt,
     get_model_status: unsafe extern "C" fn(*const c_void) -> HighsInt,
     get_objective_value: unsafe extern "C" fn(*const c_void) -> f64,
@@ -175,6 +182,8 @@ fn load() -> Result<Api, String> {
             set_bool_option: symbol(&library, "Highs_setBoolOptionValue")?,
             set_int_option: symbol(&library, "Highs_setIntOptionValue")?,
             set_double_option: symbol(&library, "Highs_setDoubleOptionValue")?,
+            set_string_option: symbol(&library, "Highs_setStringOptionValue")?,
+            set_solution: symbol(&library, "Highs_setSolution")?,
             get_solution: symbol(&library, "Highs_getSolution")?,
             get_model_status: symbol(&library, "Highs_getModelStatus")?,
             get_objective_value: symbol(&library, "Highs_getObjectiveValue")?,
@@ -232,11 +241,14 @@ pub enum MipStatus {
 
 /// Options of one solve.
 #[derive(Debug, Clone, Copy)]
-pub struct MipOptions {
+pub struct MipOptions<'a> {
     /// Relative MIP gap at which the search stops.
     pub relative_gap: f64,
     /// Seconds; infinite for none.
     pub time_limit: f64,
+    /// A point that meets every row and bound (one value per column, integers integral): HiGHS
+    /// starts from its objective as the incumbent instead of searching for a first one.
+    pub start: Option<&'a [f64]>,
 }
 
 /// A solve's result. `x` is empty when there is no feasible point.
@@ -296,7 +308,7 @@ fn to_int(value: usize, what: &str) -> Result<HighsInt, String> {
 }
 
 /// Solves a MIP. `cancel`, when set during the solve, stops it (`MipStatus::Interrupted`).
-pub fn solve(mip: &Mip, options: MipOptions, cancel: Option<&AtomicBool>) -> Result<MipOutcome, String> {
+pub fn solve(mip: &Mip, options: MipOptions<'_>, cancel: Option<&AtomicBool>) -> Result<MipOutcome, String> {
     let api = api()?;
     let columns = mip.cost.len();
     let rows = mip.row_lower.len();
@@ -310,10 +322,18 @@ pub fn solve(mip: &Mip, options: MipOptions, cancel: Option<&AtomicBool>) -> Res
         return Err("HiGHS could not create a solver instance".into());
     }
     let h = instance.handle;
+    let log_file = std::env::var_os(LOG_VARIABLE).and_then(|path| CString::new(path.to_string_lossy().into_owned()).ok());
+    if options.start.is_some_and(|start| start.len() != columns) {
+        return Err(format!("the start point has {} values for {columns} columns", options.start.map_or(0, <[f64]>::len)));
+    }
     // SAFETY: every array has the length its count says (columns, rows, nonzeros), and
-    // `integrality` has one entry per column; HiGHS copies them.
+    // `integrality` and the start point have one entry per column; HiGHS copies them.
     unsafe {
-        checked((api.set_bool_option)(h, option_name("output_flag").as_ptr(), 0), "output_flag")?;
+        checked((api.set_bool_option)(h, option_name("output_flag").as_ptr(), HighsInt::from(log_file.is_some())), "output_flag")?;
+        if let Some(file) = &log_file {
+            checked((api.set_bool_option)(h, option_name("log_to_console").as_ptr(), 0), "log_to_console")?;
+            checked((api.set_string_option)(h, option_name("log_file").as_ptr(), file.as_ptr()), "log_file")?;
+        }
         checked((api.set_double_option)(h, option_name("mip_rel_gap").as_ptr(), options.relative_gap), "mip_rel_gap")?;
         if options.time_limit.is_finite() {
             checked((api.set_double_option)(h, option_name("time_limit").as_ptr(), options.time_limit.max(0.0)), "time_limit")?;
@@ -340,6 +360,10 @@ pub fn solve(mip: &Mip, options: MipOptions, cancel: Option<&AtomicBool>) -> Res
             ),
             "the program",
         )?;
+        if let Some(start) = options.start {
+            // A start HiGHS finds infeasible is dropped with a warning: the search then runs as without one.
+            (api.set_solution)(h, start.as_ptr(), std::ptr::null(), std::ptr::null(), std::ptr::null());
+        }
         if let Some(flag) = cancel {
             checked((api.set_callback)(h, Some(interrupt_when_cancelled), flag as *const AtomicBool as *mut c_void), "the callback")?;
             for kind in [CALLBACK_SIMPLEX_INTERRUPT, CALLBACK_IPM_INTERRUPT, CALLBACK_MIP_INTERRUPT] {
@@ -411,7 +435,7 @@ mod tests {
             value: vec![1.0, 2.0, 3.0, 1.0],
             integer: vec![false, true],
         };
-        let outcome = solve(&mip, MipOptions { relative_gap: 1e-9, time_limit: 10.0 }, None).unwrap();
+        let outcome = solve(&mip, MipOptions { relative_gap: 1e-9, time_limit: 10.0, start: None }, None).unwrap();
         assert_eq!(outcome.status, MipStatus::Optimal);
         assert!((outcome.x[1] - 1.0).abs() < 1e-9, "{:?}", outcome.x);
         assert!((outcome.x[0] - 4.0 / 3.0).abs() < 1e-9, "{:?}", outcome.x);
@@ -430,7 +454,7 @@ mod tests {
             integer: vec![true],
             ..Mip::default()
         };
-        let outcome = solve(&mip, MipOptions { relative_gap: 0.0, time_limit: f64::INFINITY }, Some(&flag)).unwrap();
+        let outcome = solve(&mip, MipOptions { relative_gap: 0.0, time_limit: f64::INFINITY, start: None }, Some(&flag)).unwrap();
         assert!(matches!(outcome.status, MipStatus::Interrupted | MipStatus::Optimal), "{:?}", outcome.status);
     }
 }

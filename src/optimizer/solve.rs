@@ -178,9 +178,9 @@ fn mip_form(lp: &LinearProgram) -> Mip {
     }
 }
 
-/// Solves a MILP with HiGHS to the relative gap.
-fn solve_mip(lp: &LinearProgram, control: &SolveControl, relative_gap: f64, time_limit: f64, started: Instant) -> SolveOutcome {
-    let options = MipOptions { relative_gap, time_limit };
+/// Solves a MILP with HiGHS to the relative gap, from `start` when there is a feasible point.
+fn solve_mip(lp: &LinearProgram, control: &SolveControl, relative_gap: f64, time_limit: f64, started: Instant, start: Option<&[f64]>) -> SolveOutcome {
+    let options = MipOptions { relative_gap, time_limit, start };
     let outcome = match highs::solve(&mip_form(lp), options, control.cancel.as_deref()) {
         Ok(outcome) => outcome,
         Err(reason) => return SolveOutcome::without_solution(SolveStatus::Failed(reason), started),
@@ -237,16 +237,17 @@ pub fn solve(lp: &LinearProgram, control: &SolveControl, relative_gap: f64) -> S
     match relaxed.status {
         SolveStatus::Optimal | SolveStatus::AlmostOptimal => {}
         SolveStatus::Infeasible | SolveStatus::TimedOut | SolveStatus::Cancelled => return relaxed,
-        SolveStatus::Unbounded | SolveStatus::Failed(_) => return solve_mip(lp, control, relative_gap, time_limit, started),
+        SolveStatus::Unbounded | SolveStatus::Failed(_) => return solve_mip(lp, control, relative_gap, time_limit, started, None),
     }
-    if let Some(rounded) = rounded_within_gap(lp, &relaxed, relative_gap) {
-        return SolveOutcome { seconds: started.elapsed().as_secs_f64(), ..rounded };
+    let rounded = rounded_point(lp, &relaxed);
+    if let Some(rounded) = rounded.as_ref().filter(|rounded| within_gap(rounded, &relaxed, relative_gap)) {
+        return SolveOutcome { seconds: started.elapsed().as_secs_f64(), ..rounded.clone() };
     }
     let left = control.deadline.map_or(f64::INFINITY, |deadline| deadline.saturating_duration_since(Instant::now()).as_secs_f64());
     if left <= 0.0 {
         return SolveOutcome::without_solution(SolveStatus::TimedOut, started);
     }
-    solve_mip(lp, control, relative_gap, left, started)
+    solve_mip(lp, control, relative_gap, left, started, rounded.as_ref().map(|rounded| rounded.x.as_slice()))
 }
 
 /// A row or objective holds within this share of its size (Clarabel's answers are accurate to
@@ -271,9 +272,8 @@ fn row_excess(lp: &LinearProgram, i: usize, x: &[f64]) -> f64 {
 /// The relaxation's continuous point with the fewest binaries on: every binary 0, then each
 /// binary that can relieve a row the point breaks (a negative coefficient in a `≤` row) set to
 /// one. An interior point leaves binaries anywhere between their rows' limits, so their relaxed
-/// values say little. When that point meets every row and costs at most the gap more than the
-/// relaxation, it is optimal within the gap.
-fn rounded_within_gap(lp: &LinearProgram, relaxed: &SolveOutcome, relative_gap: f64) -> Option<SolveOutcome> {
+/// values say little. None when that point breaks a row.
+fn rounded_point(lp: &LinearProgram, relaxed: &SolveOutcome) -> Option<SolveOutcome> {
     let mut x = relaxed.x.clone();
     for (value, _) in x.iter_mut().zip(&lp.integer).filter(|(_, &integer)| integer) {
         *value = 0.0;
@@ -288,9 +288,14 @@ fn rounded_within_gap(lp: &LinearProgram, relaxed: &SolveOutcome, relative_gap: 
         }
     }
     let rows_hold = (0..lp.row_count()).all(|i| row_excess(lp, i, &x) == 0.0);
-    let objective = lp.objective_value(&x);
+    rows_hold.then(|| SolveOutcome { objective: lp.objective_value(&x), x, ..relaxed.clone() })
+}
+
+/// Whether a feasible point costs at most the gap more than the relaxation, which bounds the
+/// MILP from below: it is then optimal within the gap.
+fn within_gap(point: &SolveOutcome, relaxed: &SolveOutcome, relative_gap: f64) -> bool {
     let allowance = relative_gap.max(ROUNDING_TOLERANCE) * relaxed.objective.abs().max(1.0);
-    (rows_hold && objective <= relaxed.objective + allowance).then(|| SolveOutcome { objective, x, ..relaxed.clone() })
+    point.objective <= relaxed.objective + allowance
 }
 
 /// Solves the program as an LP with Clarabel (integer variables relaxed to their bounds).
@@ -354,10 +359,25 @@ mod tests {
     #[test]
     fn a_relaxed_point_whose_binaries_can_be_set_is_kept_with_the_fewest_on() {
         let lp = tier_pair();
-        let full = rounded_within_gap(&lp, &relaxed(&lp, vec![100.0, 20.0, 0.4]), 1e-9).expect("tier 1 is full: b = 1");
+        let full_relaxed = relaxed(&lp, vec![100.0, 20.0, 0.4]);
+        let full = rounded_point(&lp, &full_relaxed).expect("tier 1 is full: b = 1");
         assert_eq!(full.x, vec![100.0, 20.0, 1.0]);
-        let unused = rounded_within_gap(&lp, &relaxed(&lp, vec![60.0, 0.0, 0.5]), 1e-9).expect("tier 2 unused: b = 0");
+        assert!(within_gap(&full, &full_relaxed, 1e-9), "b costs nothing");
+        let unused = rounded_point(&lp, &relaxed(&lp, vec![60.0, 0.0, 0.5])).expect("tier 2 unused: b = 0");
         assert_eq!(unused.x, vec![60.0, 0.0, 0.0]);
-        assert!(rounded_within_gap(&lp, &relaxed(&lp, vec![60.0, 20.0, 0.4]), 1e-9).is_none(), "tier 2 used before tier 1 is full");
+        assert!(rounded_point(&lp, &relaxed(&lp, vec![60.0, 20.0, 0.4])).is_none(), "tier 2 used before tier 1 is full");
+    }
+
+    /// A feasible rounded point that costs more than the gap allows is no answer (it becomes
+    /// HiGHS's start instead): with b costing 10, the relaxation's b = 0.4 costs 4 less.
+    #[test]
+    fn a_rounded_point_beyond_the_gap_is_not_an_answer() {
+        let mut lp = tier_pair();
+        lp.objective[2] = 10.0;
+        let relaxed = relaxed(&lp, vec![100.0, 20.0, 0.4]);
+        let rounded = rounded_point(&lp, &relaxed).expect("feasible with b = 1");
+        assert!((rounded.objective - relaxed.objective - 6.0).abs() < 1e-12);
+        assert!(!within_gap(&rounded, &relaxed, 1e-3));
+        assert!(within_gap(&rounded, &relaxed, 0.05));
     }
 }

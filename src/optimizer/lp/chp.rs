@@ -17,14 +17,20 @@
 //! Cost curve:  with several pieces or min_allowable_kw (m_a), per piece s a size k_s and a
 //!              binary z_s: max(x_s, m_a)·z_s ≤ k_s ≤ min(x_{s+1}, M)·z_s;  Σ k_s = kw;  Σ z_s ≤ 1
 //!              (REopt.jl `add_cost_curve_vars_and_constraints`), costing slope_s·k_s + y_s·z_s
-//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ M·(1 − on_t) in the steps with the grid
-//! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − M·(1 − on_t)
+//! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ td·M·(1 − on_t) in the steps with the grid
+//! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − min(b_f, 1)·M·(1 − on_t)
 //! Heat:        hl_t + hs_t + hw_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
 //! Firing:      sf_t ≤ (r − 1)·(a_h·sf_kw + yh_t);  sf_t ≤ (r − 1)·(a_h·H + yh_t)
 //! Electricity: el_t + es_t = p_t
 //! Hourly O&M:  c·kw − c·M·(1 − on_t) ≤ oh_t ≤ min(c·kw, c·M·on_t)
 //! ```
+//!
+//! The service writes M for every big-M; the turndown's and the (positive, at most 1) fuel
+//! intercept's are scaled down to the largest value their left side reaches off (kw ≤ M,
+//! p_t ≥ 0, yf_t ≥ 0), which keeps the same integer points and a much tighter relaxation. With no
+//! turndown, no intercepts and no hourly O&M the binary only allows p_t > 0: it is left out and
+//! the CHP is on in the steps it runs.
 //!
 //! (a, b) are the slope and intercept of the service's part-load lines (`part_load_line`); H is
 //! the largest heating load, the service's bound on the firing when its solver (HiGHS) has no
@@ -49,7 +55,8 @@ pub struct ChpLayout {
     pub supplementary_size: Option<usize>,
     /// First column of each series (per step).
     pub rated: usize,
-    pub on: usize,
+    /// None when the binary changes nothing (no turndown, intercepts or hourly O&M).
+    pub on: Option<usize>,
     pub fuel_intercept: Option<usize>,
     pub heat_intercept: Option<usize>,
     pub supplementary: Option<usize>,
@@ -227,9 +234,13 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let size = lp.variable(size_cost_per_kw(model, factors, chp), chp.min_kw, chp.max_kw);
     let om_per_kwh = factors.om_factor() * dt * chp.om_cost_per_kwh;
     let rated = lp.series(steps, |t| chp.fuel_slope * fuel_per_kwh(t) + om_per_kwh);
-    let on = binaries(lp, steps);
-    let fuel_intercept = (chp.fuel_intercept.abs() > NO_INTERCEPT).then(|| lp.series(steps, fuel_per_kwh));
-    let heat_intercept = (chp.thermal_intercept.abs() > NO_INTERCEPT).then(|| lp.series(steps, |_| 0.0));
+    let has_fuel_intercept = chp.fuel_intercept.abs() > NO_INTERCEPT;
+    let has_heat_intercept = chp.thermal_intercept.abs() > NO_INTERCEPT;
+    let hourly_om = chp.om_cost_per_hr_per_kw_rated > NO_INTERCEPT;
+    let needs_on = chp.min_turn_down_fraction > 0.0 || has_fuel_intercept || has_heat_intercept || hourly_om;
+    let on = needs_on.then(|| binaries(lp, steps));
+    let fuel_intercept = has_fuel_intercept.then(|| lp.series(steps, fuel_per_kwh));
+    let heat_intercept = has_heat_intercept.then(|| lp.series(steps, |_| 0.0));
     let firing = chp.has_supplementary_firing();
     let supplementary_size = firing.then(|| lp.variable(chp.supplementary_firing_capital_cost_per_kw, 0.0, f64::INFINITY));
     let supplementary = firing.then(|| lp.series(steps, |t| fuel_per_kwh(t) / chp.supplementary_firing_efficiency));
@@ -245,20 +256,26 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let heat_to_storage = hot_storage.then(|| lp.series(steps, |_| 0.0));
     let heat_to_waste = lp.series(steps, |_| 0.0);
     let largest_heating_kw = heating.map_or(0.0, |h| (0..steps).map(|t| h.total_kw(t)).fold(0.0, f64::max));
+    // Off (on_t = 0), td·kw − p_t ≤ td·M and b_f·kw − yf_t ≤ b_f·M already hold; a negative or
+    // above-1 fuel intercept keeps the service's M, whose off row can bind.
+    let turndown_big = chp.min_turn_down_fraction.min(1.0) * big;
+    let fuel_big = if chp.fuel_intercept > 0.0 && chp.fuel_intercept <= 1.0 { chp.fuel_intercept * big } else { big };
     for t in 0..steps {
-        let (p, b) = (rated + t, on + t);
+        let p = rated + t;
         if chp.unavailable[t] && model.has_grid(t) {
             // The service's production factor of 0: no output (its on binary stays free).
             lp.upper[p] = 0.0;
         }
         lp.row(&[(p, 1.0), (size, -1.0)], RowKind::LessOrEqual, 0.0);
-        lp.row(&[(p, 1.0), (b, -big)], RowKind::LessOrEqual, 0.0);
-        if model.has_grid(t) {
-            lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, big)], RowKind::LessOrEqual, big);
+        if let Some(b) = on.map(|on| on + t) {
+            lp.row(&[(p, 1.0), (b, -big)], RowKind::LessOrEqual, 0.0);
+            if model.has_grid(t) && chp.min_turn_down_fraction > 0.0 {
+                lp.row(&[(size, chp.min_turn_down_fraction), (p, -1.0), (b, turndown_big)], RowKind::LessOrEqual, turndown_big);
+            }
         }
-        if let Some(yf) = fuel_intercept {
-            // b_f·kw + M·on − yf ≤ M
-            lp.row(&[(size, chp.fuel_intercept), (b, big), (yf + t, -1.0)], RowKind::LessOrEqual, big);
+        if let (Some(yf), Some(b)) = (fuel_intercept, on.map(|on| on + t)) {
+            // b_f·kw + M_f·on − yf ≤ M_f
+            lp.row(&[(size, chp.fuel_intercept), (b, fuel_big), (yf + t, -1.0)], RowKind::LessOrEqual, fuel_big);
             if chp.fuel_intercept < 0.0 {
                 lp.lower[yf + t] = f64::NEG_INFINITY;
                 // The fuel burned is never negative: −(yf + a_f·p + sf/η_sf) ≤ 0.
@@ -268,7 +285,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
             }
         }
         let bh = chp.thermal_intercept;
-        if let Some(yh) = heat_intercept {
+        if let (Some(yh), Some(b)) = (heat_intercept, on.map(|on| on + t)) {
             lp.lower[yh + t] = f64::NEG_INFINITY;
             lp.row(&[(yh + t, 1.0), (size, -bh)], RowKind::LessOrEqual, 0.0);
             lp.row(&[(yh + t, 1.0), (b, -bh * big)], RowKind::LessOrEqual, 0.0);
@@ -296,7 +313,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     if segmented(&pieces, chp) {
         add_cost_curve(lp, chp, &pieces, size);
     }
-    if chp.om_cost_per_hr_per_kw_rated > NO_INTERCEPT {
+    if let (true, Some(on)) = (hourly_om, on) {
         add_hourly_om(lp, model, factors, chp, size, on);
     }
     Some(ChpLayout { size, supplementary_size, rated, on, fuel_intercept, heat_intercept, supplementary, to_load, to_storage, heat_to_load, heat_to_storage, heat_to_waste })
@@ -351,7 +368,10 @@ impl ChpLayout {
         ChpDispatch {
             size_kw: clean(x[self.size]),
             supplementary_size_kw: self.supplementary_size.map_or(0.0, |j| clean(x[j])),
-            on: x[self.on..self.on + steps].iter().map(|v| v.round()).collect(),
+            on: match self.on {
+                Some(on) => x[on..on + steps].iter().map(|v| v.round()).collect(),
+                None => rated_kw.iter().map(|&p| if p > 0.0 { 1.0 } else { 0.0 }).collect(),
+            },
             rated_kw,
             to_load_kw: series(Some(self.to_load)),
             to_storage_kw: series(self.to_storage),
