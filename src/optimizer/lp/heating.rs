@@ -17,6 +17,10 @@
 //! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt (+ draw_t when its load is served)
 //! ```
 //!
+//! The electric heating techs (`heat_pumps`) add their heat to load to the balance (and to the
+//! storage's servable row for the loads it serves), their heat to storage to the charges, and
+//! their rows per load.
+//!
 //! The service keeps one production variable per heating load q; every boiler here serves every
 //! load (others are refused), so only the totals matter except for the loads the storage may
 //! not serve, whose heat must come straight from the boilers: the last row.
@@ -31,9 +35,10 @@
 
 use super::chp::ChpLayout;
 use super::cooling::CoolingLayout;
+use super::heat_pumps::{add_load_rows, HeatPumpLayout};
 use super::water_tank::add_tank;
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
+use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
 use crate::optimizer::model::HotStorage;
 use crate::optimizer::model::Model;
 
@@ -109,6 +114,7 @@ pub(super) fn add_heating(
     case: &Case,
     chp: Option<&ChpLayout>,
     cooling: Option<&CoolingLayout>,
+    heat_pumps: Option<&HeatPumpLayout>,
 ) -> Option<HeatingLayout> {
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
@@ -143,14 +149,21 @@ pub(super) fn add_heating(
         }
         (to_load, to_storage, size)
     });
-    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage)];
-    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges, cooling));
+    let mut charges: Vec<usize> = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage)].into_iter().flatten().collect();
+    charges.extend(heat_pumps.into_iter().flat_map(HeatPumpLayout::storage_charges));
+    let (existing_charge, new_charge) = (existing.and_then(|e| e.1), new.and_then(|n| n.1));
+    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, &charges, (existing_charge, new_charge), cooling, heat_pumps));
+    if let Some(pumps) = heat_pumps {
+        let draw = |kind, t| cooling.filter(|c| c.heating_load == Some(kind)).map_or_else(Vec::new, |c| c.heat_draw_terms(t).collect());
+        add_load_rows(lp, model, pumps, storage.as_ref().map(|s| s.discharge), &draw);
+    }
     for t in 0..steps {
         let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load)];
         let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
         if let Some(s) = &storage {
             terms.push((s.discharge + t, 1.0));
         }
+        terms.extend(heat_pumps.into_iter().flat_map(|h| h.heat_terms(t)));
         terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
@@ -158,19 +171,31 @@ pub(super) fn add_heating(
 }
 
 /// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
-/// absorption chiller's draw when that load is one of them: its row replaces the bound).
-fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, [existing_charge, new_charge, chp_charge]: [Option<usize>; 3], cooling: Option<&CoolingLayout>) -> StorageLayout {
-    let charges: Vec<usize> = [existing_charge, new_charge, chp_charge].into_iter().flatten().collect();
-    let columns = add_tank(lp, model, &s.tank, &charges);
+/// absorption chiller's draw when that load is one of them, less the electric heating techs'
+/// heat to them: a row then replaces the bound).
+#[allow(clippy::too_many_arguments)]
+fn add_hot_storage(
+    lp: &mut LinearProgram,
+    model: &Model,
+    heating: &Heating,
+    s: &HotStorage,
+    charges: &[usize],
+    (existing_charge, new_charge): (Option<usize>, Option<usize>),
+    cooling: Option<&CoolingLayout>,
+    heat_pumps: Option<&HeatPumpLayout>,
+) -> StorageLayout {
+    let columns = add_tank(lp, model, &s.tank, charges);
     let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
+    let served: Vec<HeatingLoadKind> = HeatingLoadKind::ALL.into_iter().filter(|&kind| heating.storage_serves(kind)).collect();
     for t in 0..model.steps() {
-        match draw {
-            Some(c) => {
-                let mut terms: Vec<(usize, f64)> = c.heat_draw_terms(t).map(|(j, a)| (j, -a)).collect();
-                terms.push((columns.discharge + t, 1.0));
-                lp.row(&terms, RowKind::LessOrEqual, heating.storage_servable_kw(t));
-            }
-            None => lp.upper[columns.discharge + t] = heating.storage_servable_kw(t),
+        let mut terms: Vec<(usize, f64)> = draw.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)).collect();
+        let pumps = heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter()).filter(|(k, _)| served.contains(k));
+        terms.extend(pumps.map(|&(_, start)| (start + t, 1.0)));
+        if terms.is_empty() {
+            lp.upper[columns.discharge + t] = heating.storage_servable_kw(t);
+        } else {
+            terms.push((columns.discharge + t, 1.0));
+            lp.row(&terms, RowKind::LessOrEqual, heating.storage_servable_kw(t));
         }
     }
     StorageLayout { kwh: columns.kwh, existing_charge, new_charge, discharge: columns.discharge, soc: columns.soc }

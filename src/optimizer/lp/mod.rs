@@ -97,6 +97,7 @@ mod electric_tariff;
 pub mod emissions;
 pub mod exports;
 mod generator;
+pub mod heat_pumps;
 pub mod heating;
 mod load_balance;
 pub mod microgrid;
@@ -193,11 +194,13 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         heating: None,
         chp: None,
         cooling: None,
+        heat_pumps: None,
         degradation: None,
     };
     add_generator(&mut lp, &mut layout, model, factors, case);
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
     layout.cooling = cooling::add_cooling(&mut lp, model, factors, case);
+    layout.heat_pumps = heat_pumps::add_heat_pumps(&mut lp, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
@@ -215,18 +218,20 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref());
+    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref(), layout.heat_pumps.as_ref());
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 
 /// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP to load
-/// + the electricity the chillers save against the base in ElectricLoad (`cooling`).
+/// + the electricity the chillers save against the base in ElectricLoad (`cooling`) − the electric
+/// heating techs' electricity (`heat_pumps`).
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     let chp = layout.chp.as_ref().map(|c| c.to_load);
     let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
     let cooling = layout.cooling.iter().flat_map(move |c| c.electric_terms(t, sign));
-    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling)
+    let heat_pumps = layout.heat_pumps.iter().flat_map(move |h| h.electric_terms(t, sign));
+    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling).chain(heat_pumps)
 }
 
 /// The flows charging the electric storage in step t (kW): from PV, the grid, the generator and CHP.

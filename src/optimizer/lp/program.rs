@@ -7,6 +7,7 @@ use super::exports::{split_by_array, ArrayFlows, ExportGroup, BINS};
 use super::chp::{ChpDispatch, ChpLayout};
 use super::cooling::{CoolingDispatch, CoolingLayout};
 use super::degradation::{DegradationDispatch, DegradationLayout};
+use super::heat_pumps::{HeatPumpDispatch, HeatPumpLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::{load_target, CostFactors};
@@ -209,6 +210,8 @@ pub struct Layout {
     pub heating: Option<HeatingLayout>,
     /// The cooling decisions (None when the existing chiller serves the whole load).
     pub cooling: Option<CoolingLayout>,
+    /// The electric heating techs (None without them or in business as usual).
+    pub heat_pumps: Option<HeatPumpLayout>,
     /// Combined heat and power (None without it or in business as usual).
     pub chp: Option<ChpLayout>,
     /// The storage's state of health (None without `model_degradation` or storage).
@@ -267,6 +270,8 @@ pub struct Dispatch {
     pub chp: Option<ChpDispatch>,
     pub degradation: Option<DegradationDispatch>,
     pub cooling: Option<CoolingDispatch>,
+    /// One per `Model::heat_pumps` in the optimal case (empty otherwise).
+    pub heat_pumps: Vec<HeatPumpDispatch>,
 }
 
 impl Dispatch {
@@ -340,8 +345,13 @@ impl Layout {
             _ => None,
         };
         let chp_load = chp.as_ref().map_or(vec![0.0; self.steps], |c| c.to_load_kw.clone());
-        // Negative where the chillers use more electricity than the base ElectricLoad holds.
-        let cooling_saving: Vec<f64> = (0..self.steps).map(|t| self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t))).collect();
+        // Negative where the chillers use more electricity than the base ElectricLoad holds; the
+        // electric heating techs' electricity is taken off it.
+        let cooling_saving: Vec<f64> = (0..self.steps)
+            .map(|t| {
+                self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t)) - self.heat_pumps.as_ref().map_or(0.0, |h| h.electric_use(x, t))
+            })
+            .collect();
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
             let uses = pv_load[t] + pv_storage[t] + pv_nem[t] + pv_whl[t] + pv_exc[t];
@@ -427,6 +437,7 @@ impl Layout {
             },
             chp,
             degradation: self.degradation.as_ref().map(|g| g.dispatch(x)),
+            heat_pumps: self.heat_pumps.as_ref().map_or_else(Vec::new, |h| h.dispatch(x, self.steps, tolerance)),
         }
     }
 }

@@ -38,6 +38,7 @@ use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
 pub mod absorption_chiller_inputs;
+pub mod ashp_inputs;
 mod chp_defaults;
 pub mod chp_inputs;
 mod chp_unavailability;
@@ -50,6 +51,7 @@ mod tariff_inputs;
 mod technology_inputs;
 pub mod cooling_inputs;
 pub mod degradation_inputs;
+pub mod electric_heater_inputs;
 pub mod hot_storage_inputs;
 pub mod thermal_inputs;
 
@@ -86,13 +88,10 @@ pub const SUPPORTED_SECTIONS: [&str; 22] = [
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 7] = [
+pub const UNSUPPORTED_SECTIONS: [&str; 4] = [
     "HighTempThermalStorage",
     "SteamTurbine",
     "GHP",
-    "ElectricHeater",
-    "ASHPSpaceHeater",
-    "ASHPWaterHeater",
     "CST",
 ];
 
@@ -210,6 +209,8 @@ pub struct Model {
     pub cooling: Option<cooling_inputs::Cooling>,
     /// Combined heat and power (None without the section).
     pub chp: Option<chp_inputs::Chp>,
+    /// ElectricHeater, ASHPSpaceHeater, ASHPWaterHeater (those given), sized in the optimal case.
+    pub heat_pumps: Vec<electric_heater_inputs::HeatPump>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -586,6 +587,7 @@ impl<'a> Reader<'a> {
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context, heating.as_ref(), &financial);
         let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
+        let heat_pumps = self.read_heat_pumps(heating.as_ref(), steps_per_hour, &financial);
         if chp.is_some() && outages.multiple.is_some() {
             self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
         }
@@ -625,6 +627,7 @@ impl<'a> Reader<'a> {
             heating,
             cooling,
             chp,
+            heat_pumps,
             financial,
             settings,
             capex_bounds,

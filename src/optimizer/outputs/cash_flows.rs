@@ -135,11 +135,11 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one) or with an absorption chiller (whose O&M,
-/// capital and depreciation the cash flows here do not carry yet: left out rather than reported
-/// short).
+/// service computes its pro forma only beside one) or with an absorption chiller or an electric
+/// heating tech (whose O&M, capital and depreciation the cash flows here do not carry yet: left
+/// out rather than reported short).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let absorption = model.cooling.as_ref().is_some_and(|c| c.absorption_chiller.is_some());
+    let absorption = model.cooling.as_ref().is_some_and(|c| c.absorption_chiller.is_some()) || !model.heat_pumps.is_empty();
     let Some(bau) = bau.filter(|_| !absorption) else {
         return Map::new();
     };
