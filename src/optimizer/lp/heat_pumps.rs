@@ -12,8 +12,9 @@
 //! Capacity:        Σ_q H_hqt + S_ht ≤ cf_ht · size_h,        min_kw ≤ size_h ≤ max_kw
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
 //! Per load q:      Σ_h H_hqt ≤ load_qt + draw_qt           (the absorption chiller's draw on q)
-//! Forced load q:   H_hqt (+ discharge_t when the storage serves q) ≥ load_qt + draw_qt,
-//!                  and every other tech's H_h'qt = 0        (force_into_system)
+//! Forced load q:   H_hqt = load_qt + draw_qt, or with storage serving q
+//!                  H_hqt + discharge_t ≥ load_qt + draw_qt; no other tech has an H_h'qt
+//!                  (force_into_system)
 //! ```
 //!
 //! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
@@ -84,7 +85,11 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
     for tech in &model.heat_pumps {
         let per_kw: Vec<f64> = tech.cop.iter().map(|c| 1.0 / c).collect();
         let cost = |t: usize| energy_value(model, factors, t) * per_kw[t];
-        let to_load: Vec<(HeatingLoadKind, usize)> = tech.serves.iter().map(|&kind| (kind, lp.series(steps, cost))).collect();
+        // A load another tech is forced into gets no column here (a column fixed at 0 would be
+        // two opposite bound rows for the interior point).
+        let forced_elsewhere = |kind: &HeatingLoadKind| model.heat_pumps.iter().any(|other| other.kind != tech.kind && other.forced_loads.contains(kind));
+        let served = tech.serves.iter().filter(|kind| !forced_elsewhere(kind));
+        let to_load: Vec<(HeatingLoadKind, usize)> = served.map(|&kind| (kind, lp.series(steps, cost))).collect();
         let to_storage = with_storage.then(|| lp.series(steps, cost));
         let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
         for t in 0..steps {
@@ -126,15 +131,18 @@ pub(super) fn add_load_rows(
             continue;
         }
         let forcing = serving.iter().find(|(_, tech)| tech.forced_loads.contains(&load.kind)).map(|&(s, _)| s);
+        let discharge = discharge.filter(|_| forcing.is_some() && heating.storage_serves(load.kind));
         for t in 0..model.steps() {
             let drawn = draw(load.kind, t);
             let mut terms: Vec<(usize, f64)> = serving.iter().map(|&(s, _)| (s + t, 1.0)).collect();
             terms.extend(drawn.iter().map(|&(j, a)| (j, -a)));
-            lp.row(&terms, RowKind::LessOrEqual, load.thermal_kw[t]);
-            if let Some(forced) = forcing {
-                serving.iter().filter(|&&(s, _)| s != forced).for_each(|&(s, _)| lp.upper[s + t] = 0.0);
-                let mut terms = vec![(forced + t, -1.0)];
-                terms.extend(discharge.filter(|_| heating.storage_serves(load.kind)).map(|d| (d + t, -1.0)));
+            // Forced without storage to help, the two rows meet: one equality (the interior
+            // point dislikes a pair of opposite inequalities).
+            let kind = if forcing.is_some() && discharge.is_none() { RowKind::Equal } else { RowKind::LessOrEqual };
+            lp.row(&terms, kind, load.thermal_kw[t]);
+            let Some(forced) = forcing else { continue };
+            if let Some(d) = discharge {
+                let mut terms = vec![(forced + t, -1.0), (d + t, -1.0)];
                 terms.extend(drawn.iter().copied());
                 lp.row(&terms, RowKind::LessOrEqual, -load.thermal_kw[t]);
             }

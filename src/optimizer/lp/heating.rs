@@ -53,6 +53,8 @@ pub struct HeatingLayout {
     pub storage: Option<StorageLayout>,
     /// CHP's heat to load, first of a series (None without CHP in this case).
     pub chp_to_load: Option<usize>,
+    /// The electric heating techs' heat to each load (first of a series each).
+    pub heat_pumps_to_load: Vec<(HeatingLoadKind, usize)>,
 }
 
 /// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
@@ -81,6 +83,8 @@ pub struct HeatingDispatch {
     pub soc_kwh: Vec<f64>,
     /// CHP's heat to load (kW; zeros without CHP).
     pub chp_to_load_kw: Vec<f64>,
+    /// The electric heating techs' heat to each load (kW; one entry per tech and load served).
+    pub heat_pumps_to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)>,
 }
 
 impl HeatingDispatch {
@@ -167,7 +171,14 @@ pub(super) fn add_heating(
         terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
-    Some(HeatingLayout { existing: existing.map(|e| e.0), new: new.map(|n| n.0), new_size: new.map(|n| n.2), storage, chp_to_load: chp.map(|c| c.heat_to_load) })
+    Some(HeatingLayout {
+        existing: existing.map(|e| e.0),
+        new: new.map(|n| n.0),
+        new_size: new.map(|n| n.2),
+        storage,
+        chp_to_load: chp.map(|c| c.heat_to_load),
+        heat_pumps_to_load: heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter().copied()).collect(),
+    })
 }
 
 /// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
@@ -220,6 +231,7 @@ impl HeatingLayout {
             discharge_kw: series(storage.map(|s| s.discharge)),
             soc_kwh: series(storage.map(|s| s.soc)),
             chp_to_load_kw: series(self.chp_to_load),
+            heat_pumps_to_load_kw: self.heat_pumps_to_load.iter().map(|&(kind, start)| (kind, series(Some(start)))).collect(),
         }
     }
 }

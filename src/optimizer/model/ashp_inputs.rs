@@ -51,16 +51,15 @@ pub const FORCED_SIZING_FACTOR: f64 = 1.1;
 /// `min_allowable_peak_capacity_fraction` when neither it nor `min_allowable_ton` is given.
 pub const MIN_ALLOWABLE_PEAK_CAPACITY_FRACTION: f64 = 0.25;
 
-/// The reference curves an ASHP was built from (echoed in its outputs).
+/// The reference curves and costs of an ASHP section, its defaults filled.
 #[derive(Debug, Clone, PartialEq)]
-pub struct AshpCurves {
-    pub cop_reference: Vec<f64>,
-    pub cf_reference: Vec<f64>,
-    pub reference_temps_degf: Vec<f64>,
-    pub back_up_temp_threshold_degf: f64,
-    pub installed_cost_per_ton: f64,
-    pub om_cost_per_ton: f64,
-    pub max_ton: f64,
+struct AshpCurves {
+    cop_reference: Vec<f64>,
+    cf_reference: Vec<f64>,
+    reference_temps_degf: Vec<f64>,
+    back_up_temp_threshold_degf: f64,
+    installed_cost_per_ton: f64,
+    om_cost_per_ton: f64,
 }
 
 /// COP and capacity factor per step at the outdoor temperatures: linear between neighbouring
@@ -134,7 +133,7 @@ impl Reader<'_> {
             return None;
         };
         let temps = temps?;
-        let curves = self.ashp_curves(map, s, given_max_ton)?;
+        let curves = self.ashp_curves(map, s)?;
         let (cop, mut cf) = ashp_performance(&curves.cop_reference, &curves.cf_reference, &curves.reference_temps_degf, &temps, curves.back_up_temp_threshold_degf);
         cop.iter().zip(cf.iter_mut()).filter(|(c, _)| **c == 1.0).for_each(|(_, f)| *f = 1.0);
         if cf.iter().any(|&f| f <= 0.0) {
@@ -179,12 +178,11 @@ impl Reader<'_> {
             serves: vec![load_kind],
             forced_loads: if force_into_system { vec![load_kind] } else { Vec::new() },
             avoided_capex: self.number_or(map, s, "avoided_capex_by_ashp_present_value", 0.0),
-            curves: Some(AshpCurves { max_ton, ..curves }),
         })
     }
 
     /// The reference points (given together or the defaults), the threshold and the costs.
-    fn ashp_curves(&mut self, map: &Map<String, Value>, s: &'static str, given_max_ton: Option<f64>) -> Option<AshpCurves> {
+    fn ashp_curves(&mut self, map: &Map<String, Value>, s: &'static str) -> Option<AshpCurves> {
         let cop_reference = self.numbers(map, s, "heating_cop_reference");
         let cf_reference = self.numbers(map, s, "heating_cf_reference");
         let reference_temps_degf = self.numbers(map, s, "heating_reference_temps_degF");
@@ -205,7 +203,6 @@ impl Reader<'_> {
             back_up_temp_threshold_degf: self.number_in(map, s, "back_up_temp_threshold_degF").unwrap_or(ASHP_DEFAULTS.back_up_temp_threshold_degf),
             installed_cost_per_ton: self.number_in(map, s, "installed_cost_per_ton").unwrap_or(ASHP_DEFAULTS.installed_cost_per_ton),
             om_cost_per_ton: self.number_in(map, s, "om_cost_per_ton").unwrap_or(if forced { 0.0 } else { ASHP_DEFAULTS.om_cost_per_ton }),
-            max_ton: given_max_ton.unwrap_or(ASHP_DEFAULTS.max_ton),
         })
     }
 

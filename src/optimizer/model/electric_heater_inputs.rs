@@ -59,8 +59,6 @@ pub struct HeatPump {
     pub forced_loads: Vec<HeatingLoadKind>,
     /// $ present value taken off the lifecycle cost whenever the tech is offered.
     pub avoided_capex: f64,
-    /// The ASHP's reference curves, echoed in its outputs.
-    pub curves: Option<super::ashp_inputs::AshpCurves>,
 }
 
 impl HeatPump {
@@ -159,7 +157,6 @@ impl Reader<'_> {
             serves,
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
-            curves: None,
         })
     }
 }
