@@ -224,8 +224,8 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
 }
 
 /// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP to load
-/// + the electricity the chillers save against the base in ElectricLoad (`cooling`) − the electric
-/// heating techs' electricity (`heat_pumps`).
+/// + the electricity the chillers save against the base in ElectricLoad (`cooling`), less the
+///   electricity of the electric heating techs (`heat_pumps`).
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     let chp = layout.chp.as_ref().map(|c| c.to_load);
     let series = [layout.pv_load, layout.discharge, chp].into_iter().flatten().map(move |start| (start + t, sign));
