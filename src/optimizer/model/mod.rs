@@ -62,7 +62,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 22] = [
+pub const SUPPORTED_SECTIONS: [&str; 25] = [
     "Meta",
     "Settings",
     "Site",
@@ -85,6 +85,9 @@ pub const SUPPORTED_SECTIONS: [&str; 22] = [
     "CHP",
     "AbsorptionChiller",
     "ColdThermalStorage",
+    "ElectricHeater",
+    "ASHPSpaceHeater",
+    "ASHPWaterHeater",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
