@@ -40,6 +40,9 @@ __all__ = [
     "HotThermalStorageOutputs",
     "ExistingChillerOutputs",
     "AbsorptionChillerOutputs",
+    "ElectricHeaterOutputs",
+    "ASHPSpaceHeaterOutputs",
+    "ASHPWaterHeaterOutputs",
     "ColdThermalStorageOutputs",
     "CoolingLoadOutputs",
     "GHPOutputs",
@@ -583,6 +586,63 @@ class AbsorptionChillerOutputs(Record):
     annual_electric_consumption_kwh: float
 
 
+class ElectricHeaterOutputs(Record):
+    """``outputs.ElectricHeater``: the electric heater's size (MMBtu/h of heat), its electricity
+    (kW per time step, kWh a year) and its heat (MMBtu/h per time step, MMBtu a year) to storage,
+    to load and to each heating load."""
+
+    __slots__ = ()
+    size_mmbtu_per_hour: float
+    electric_consumption_series_kw: list[float]
+    annual_electric_consumption_kwh: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_mmbtu: float
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_process_heat_load_series_mmbtu_per_hour: list[float]
+
+
+class ASHPSpaceHeaterOutputs(Record):
+    """``outputs.ASHPSpaceHeater``: the air-source heat pump's size (tons, the sizing factor
+    applied), its electricity (kW per time step, kWh a year), its heat to storage and to the
+    space heating load (MMBtu/h per time step, MMBtu a year), and the COP and capacity factor of
+    each time step at the outdoor temperature."""
+
+    __slots__ = ()
+    size_ton: float
+    electric_consumption_series_kw: list[float]
+    annual_electric_consumption_kwh: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_mmbtu: float
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_tonhour: float
+    heating_cop: list[float]
+    heating_cf: list[float]
+
+
+class ASHPWaterHeaterOutputs(Record):
+    """``outputs.ASHPWaterHeater``: the air-source water heater's size (tons, the sizing factor
+    applied), its electricity (kW per time step, kWh a year), its heat to storage and to the hot
+    water load (MMBtu/h per time step, MMBtu a year), and the COP and capacity factor of each time
+    step at the outdoor temperature."""
+
+    __slots__ = ()
+    size_ton: float
+    electric_consumption_series_kw: list[float]
+    annual_electric_consumption_kwh: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_mmbtu: float
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    heating_cop: list[float]
+    heating_cf: list[float]
+
+
 class ColdThermalStorageOutputs(Record):
     """``outputs.ColdThermalStorage``: the chilled-water tank's size (gallons), state of charge and
     cooling to load (tons) per time step (empty lists when nothing is built)."""
@@ -655,6 +715,9 @@ class Outputs(Record):
     CHP: CHPOutputs
     SteamTurbine: SteamTurbineOutputs
     GHP: GHPOutputs
+    ElectricHeater: ElectricHeaterOutputs
+    ASHPSpaceHeater: ASHPSpaceHeaterOutputs
+    ASHPWaterHeater: ASHPWaterHeaterOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

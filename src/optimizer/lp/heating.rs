@@ -17,6 +17,10 @@
 //! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt (+ draw_t when its load is served)
 //! ```
 //!
+//! The electric heating techs (`heat_pumps`) add their heat to load to the balance (and to the
+//! storage's servable row for the loads it serves), their heat to storage to the charges, and
+//! their rows per load.
+//!
 //! The service keeps one production variable per heating load q; every boiler here serves every
 //! load (others are refused), so only the totals matter except for the loads the storage may
 //! not serve, whose heat must come straight from the boilers: the last row.
@@ -38,9 +42,10 @@ use super::chp::ChpLayout;
 use super::cooling::CoolingLayout;
 use super::steam_turbine::SteamTurbineLayout;
 use super::ghp::GhpLayout;
+use super::heat_pumps::{add_load_rows, HeatPumpLayout};
 use super::water_tank::add_tank;
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating};
+use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
 use crate::optimizer::model::HotStorage;
 use crate::optimizer::model::Model;
 
@@ -63,6 +68,8 @@ pub struct HeatingLayout {
     /// The GHP's heat to the space heating and the hot water (None without them).
     pub ghp_to_space: Option<usize>,
     pub ghp_to_dhw: Option<usize>,
+    /// The electric heating techs' heat to each load (first of a series each).
+    pub heat_pumps_to_load: Vec<(HeatingLoadKind, usize)>,
 }
 
 /// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
@@ -99,6 +106,8 @@ pub struct HeatingDispatch {
     /// The GHP's heat to the space heating and the hot water (kW; zeros without GHP).
     pub ghp_to_space_kw: Vec<f64>,
     pub ghp_to_dhw_kw: Vec<f64>,
+    /// The electric heating techs' heat to each load (kW; one entry per tech and load served).
+    pub heat_pumps_to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)>,
 }
 
 impl HeatingDispatch {
@@ -122,20 +131,23 @@ pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
     case.bau || !(heating.existing_boiler.retire_in_optimal && heating.boiler.is_some())
 }
 
+/// The other technologies' columns the heat balance takes in (None where absent in this case).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct HeatPartners<'a> {
+    pub chp: Option<&'a ChpLayout>,
+    pub cooling: Option<&'a CoolingLayout>,
+    pub turbine: Option<&'a SteamTurbineLayout>,
+    pub ghp: Option<&'a GhpLayout>,
+    pub heat_pumps: Option<&'a HeatPumpLayout>,
+}
+
 /// Adds the heating variables and rows of a case; None without heating. CHP's heat to load
 /// joins the heat balance and its heat to storage the storage's charges; the absorption
 /// chiller's heat draw is demand in the balance; the steam turbine's steam comes from the boilers;
-/// the GHP's heat to load joins the balance and its heat to storage the charges (`ghp`).
-pub(super) fn add_heating(
-    lp: &mut LinearProgram,
-    model: &Model,
-    factors: &CostFactors,
-    case: &Case,
-    chp: Option<&ChpLayout>,
-    cooling: Option<&CoolingLayout>,
-    turbine: Option<&SteamTurbineLayout>,
-    ghp: Option<&GhpLayout>,
-) -> Option<HeatingLayout> {
+/// the GHP's and the electric heating techs' heat to load join the balance and their heat to
+/// storage the charges.
+pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case, partners: HeatPartners) -> Option<HeatingLayout> {
+    let HeatPartners { chp, cooling, turbine, ghp, heat_pumps } = partners;
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
     let storage = heating.hot_storage.as_ref().filter(|_| !case.bau);
@@ -174,8 +186,17 @@ pub(super) fn add_heating(
         }
         (to_load, to_storage, size, to_turbine)
     });
-    let charges = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), turbine.and_then(|s| s.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)];
-    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, charges, cooling));
+    let mut charges: Vec<usize> = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), turbine.and_then(|s| s.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)]
+        .into_iter()
+        .flatten()
+        .collect();
+    charges.extend(heat_pumps.into_iter().flat_map(HeatPumpLayout::storage_charges));
+    let (existing_charge, new_charge) = (existing.and_then(|e| e.1), new.and_then(|n| n.1));
+    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, &charges, (existing_charge, new_charge), cooling, heat_pumps));
+    if let Some(pumps) = heat_pumps {
+        let draw = |kind, t| cooling.filter(|c| c.heating_load == Some(kind)).map_or_else(Vec::new, |c| c.heat_draw_terms(t).collect());
+        add_load_rows(lp, model, pumps, storage.as_ref().map(|s| s.discharge), &draw);
+    }
     let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
     if let Some(st) = turbine {
         for t in 0..steps {
@@ -191,6 +212,7 @@ pub(super) fn add_heating(
         if let Some(s) = &storage {
             terms.push((s.discharge + t, 1.0));
         }
+        terms.extend(heat_pumps.into_iter().flat_map(|h| h.heat_terms(t)));
         terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
@@ -205,24 +227,36 @@ pub(super) fn add_heating(
         turbine_to_load: turbine.map(|s| s.heat_to_load),
         ghp_to_space: ghp.and_then(|g| g.heat_to_space),
         ghp_to_dhw: ghp.and_then(|g| g.heat_to_dhw),
+        heat_pumps_to_load: heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter().copied()).collect(),
     })
 }
 
 /// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
-/// absorption chiller's draw when that load is one of them: its row replaces the bound).
-fn add_hot_storage(lp: &mut LinearProgram, model: &Model, heating: &Heating, s: &HotStorage, charges: [Option<usize>; 5], cooling: Option<&CoolingLayout>) -> StorageLayout {
-    let [existing_charge, new_charge, ..] = charges;
-    let charges: Vec<usize> = charges.into_iter().flatten().collect();
-    let columns = add_tank(lp, model, &s.tank, &charges);
+/// absorption chiller's draw when that load is one of them, less the electric heating techs'
+/// heat to them: a row then replaces the bound).
+#[allow(clippy::too_many_arguments)]
+fn add_hot_storage(
+    lp: &mut LinearProgram,
+    model: &Model,
+    heating: &Heating,
+    s: &HotStorage,
+    charges: &[usize],
+    (existing_charge, new_charge): (Option<usize>, Option<usize>),
+    cooling: Option<&CoolingLayout>,
+    heat_pumps: Option<&HeatPumpLayout>,
+) -> StorageLayout {
+    let columns = add_tank(lp, model, &s.tank, charges);
     let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
+    let served: Vec<HeatingLoadKind> = HeatingLoadKind::ALL.into_iter().filter(|&kind| heating.storage_serves(kind)).collect();
     for t in 0..model.steps() {
-        match draw {
-            Some(c) => {
-                let mut terms: Vec<(usize, f64)> = c.heat_draw_terms(t).map(|(j, a)| (j, -a)).collect();
-                terms.push((columns.discharge + t, 1.0));
-                lp.row(&terms, RowKind::LessOrEqual, heating.storage_servable_kw(t));
-            }
-            None => lp.upper[columns.discharge + t] = heating.storage_servable_kw(t),
+        let mut terms: Vec<(usize, f64)> = draw.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)).collect();
+        let pumps = heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter()).filter(|(k, _)| served.contains(k));
+        terms.extend(pumps.map(|&(_, start)| (start + t, 1.0)));
+        if terms.is_empty() {
+            lp.upper[columns.discharge + t] = heating.storage_servable_kw(t);
+        } else {
+            terms.push((columns.discharge + t, 1.0));
+            lp.row(&terms, RowKind::LessOrEqual, heating.storage_servable_kw(t));
         }
     }
     StorageLayout { kwh: columns.kwh, existing_charge, new_charge, discharge: columns.discharge, soc: columns.soc }
@@ -252,6 +286,7 @@ impl HeatingLayout {
             turbine_to_load_kw: series(self.turbine_to_load),
             ghp_to_space_kw: series(self.ghp_to_space),
             ghp_to_dhw_kw: series(self.ghp_to_dhw),
+            heat_pumps_to_load_kw: self.heat_pumps_to_load.iter().map(|&(kind, start)| (kind, series(Some(start)))).collect(),
         }
     }
 }

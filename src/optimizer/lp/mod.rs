@@ -99,6 +99,7 @@ pub mod emissions;
 pub mod exports;
 mod generator;
 pub mod ghp;
+pub mod heat_pumps;
 pub mod heating;
 mod load_balance;
 pub mod microgrid;
@@ -196,6 +197,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
         heating: None,
         chp: None,
         cooling: None,
+        heat_pumps: None,
         degradation: None,
         steam_turbine: None,
         ghp: None,
@@ -205,6 +207,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     layout.steam_turbine = steam_turbine::add_steam_turbine(&mut lp, model, factors, case);
     layout.ghp = ghp::add_ghp(&mut lp, model, factors, case);
     layout.cooling = cooling::add_cooling(&mut lp, model, factors, case, layout.ghp.as_ref());
+    layout.heat_pumps = heat_pumps::add_heat_pumps(&mut lp, model, factors, case);
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }
@@ -222,20 +225,30 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);
-    layout.heating = heating::add_heating(&mut lp, model, factors, case, layout.chp.as_ref(), layout.cooling.as_ref(), layout.steam_turbine.as_ref(), layout.ghp.as_ref());
+    let partners = heating::HeatPartners {
+        chp: layout.chp.as_ref(),
+        cooling: layout.cooling.as_ref(),
+        turbine: layout.steam_turbine.as_ref(),
+        ghp: layout.ghp.as_ref(),
+        heat_pumps: layout.heat_pumps.as_ref(),
+    };
+    layout.heating = heating::add_heating(&mut lp, model, factors, case, partners);
     emissions::add_emissions(&mut lp, &layout, model, factors, case);
     Program { lp, layout }
 }
 
-/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP and steam turbine to load
-/// + the electricity the chillers (`cooling`) and the GHP (`ghp`) save against the base in ElectricLoad.
+/// `sign ·` the on-site supply to load in step t: pv_load + discharge + generator_load + CHP and
+/// steam turbine to load + the electricity the chillers (`cooling`) and the GHP (`ghp`) save
+/// against the base in ElectricLoad, less the electricity of the electric heating techs
+/// (`heat_pumps`).
 fn supply_terms(layout: &Layout, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     let chp = layout.chp.as_ref().map(|c| c.to_load);
     let turbine = layout.steam_turbine.as_ref().map(|s| s.to_load);
     let series = [layout.pv_load, layout.discharge, chp, turbine].into_iter().flatten().map(move |start| (start + t, sign));
     let cooling = layout.cooling.iter().flat_map(move |c| c.electric_terms(t, sign));
     let cooling = cooling.chain(layout.ghp.iter().flat_map(move |g| g.electric_terms(t, sign)));
-    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling)
+    let heat_pumps = layout.heat_pumps.iter().flat_map(move |h| h.electric_terms(t, sign));
+    series.chain(layout.generator_load.get(t).copied().flatten().map(move |j| (j, sign))).chain(cooling).chain(heat_pumps)
 }
 
 /// The flows charging the electric storage in step t (kW): from PV, the grid, the generator, CHP and the steam turbine.

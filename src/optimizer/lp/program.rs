@@ -8,6 +8,7 @@ use super::chp::{ChpDispatch, ChpLayout};
 use super::cooling::{CoolingDispatch, CoolingLayout};
 use super::degradation::{DegradationDispatch, DegradationLayout};
 use super::ghp::{GhpDispatch, GhpLayout};
+use super::heat_pumps::{HeatPumpDispatch, HeatPumpLayout};
 use super::heating::{HeatingDispatch, HeatingLayout};
 use super::microgrid::{MicrogridDispatch, MicrogridLayout};
 use super::steam_turbine::{SteamTurbineDispatch, SteamTurbineLayout};
@@ -211,6 +212,8 @@ pub struct Layout {
     pub heating: Option<HeatingLayout>,
     /// The cooling decisions (None when the existing chiller serves the whole load).
     pub cooling: Option<CoolingLayout>,
+    /// The electric heating techs (None without them or in business as usual).
+    pub heat_pumps: Option<HeatPumpLayout>,
     /// Combined heat and power (None without it or in business as usual).
     pub chp: Option<ChpLayout>,
     pub steam_turbine: Option<SteamTurbineLayout>,
@@ -274,6 +277,8 @@ pub struct Dispatch {
     pub degradation: Option<DegradationDispatch>,
     pub cooling: Option<CoolingDispatch>,
     pub ghp: Option<GhpDispatch>,
+    /// One per `Model::heat_pumps` in the optimal case (empty otherwise).
+    pub heat_pumps: Vec<HeatPumpDispatch>,
 }
 
 impl Dispatch {
@@ -349,9 +354,13 @@ impl Layout {
         let chp_load = chp.as_ref().map_or(vec![0.0; self.steps], |c| c.to_load_kw.clone());
         let steam_turbine = self.steam_turbine.as_ref().map(|s| s.dispatch(x, self.steps, tolerance));
         let turbine_load = steam_turbine.as_ref().map_or(vec![0.0; self.steps], |s| s.to_load_kw.clone());
-        // Negative where the chillers and the GHP use more electricity than the base ElectricLoad holds.
+        // Negative where the chillers and the GHP use more electricity than the base ElectricLoad
+        // holds; the electric heating techs' electricity is taken off it.
         let cooling_saving: Vec<f64> = (0..self.steps)
-            .map(|t| self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t)) + self.ghp.as_ref().map_or(0.0, |g| g.electric_saving_at(x, t)))
+            .map(|t| {
+                self.cooling.as_ref().map_or(0.0, |c| c.electric_saving(x, t)) + self.ghp.as_ref().map_or(0.0, |g| g.electric_saving_at(x, t))
+                    - self.heat_pumps.as_ref().map_or(0.0, |h| h.electric_use(x, t))
+            })
             .collect();
         for t in 0..self.steps {
             // Row residuals of the interior point: PV uses ≤ production, on-site supply ≤ load.
@@ -443,6 +452,7 @@ impl Layout {
             chp,
             steam_turbine,
             degradation: self.degradation.as_ref().map(|g| g.dispatch(x)),
+            heat_pumps: self.heat_pumps.as_ref().map_or_else(Vec::new, |h| h.dispatch(x, self.steps, tolerance)),
         }
     }
 }

@@ -38,6 +38,7 @@ use resilience_inputs::{Generator, OffGrid, Outages, Resilience};
 use super::tariff::Tariff;
 
 pub mod absorption_chiller_inputs;
+pub mod ashp_inputs;
 mod chp_defaults;
 pub mod chp_inputs;
 mod chp_unavailability;
@@ -51,6 +52,7 @@ mod technology_inputs;
 pub mod cooling_inputs;
 pub mod degradation_inputs;
 pub mod ghp_inputs;
+pub mod electric_heater_inputs;
 pub mod hot_storage_inputs;
 pub mod steam_turbine_inputs;
 pub mod thermal_inputs;
@@ -62,7 +64,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 24] = [
+pub const SUPPORTED_SECTIONS: [&str; 27] = [
     "Meta",
     "Settings",
     "Site",
@@ -87,14 +89,14 @@ pub const SUPPORTED_SECTIONS: [&str; 24] = [
     "ColdThermalStorage",
     "SteamTurbine",
     "GHP",
-];
-
-/// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 5] = [
-    "HighTempThermalStorage",
     "ElectricHeater",
     "ASHPSpaceHeater",
     "ASHPWaterHeater",
+];
+
+/// Every other section of the service's scenario (their presence makes a scenario unsupported).
+pub const UNSUPPORTED_SECTIONS: [&str; 2] = [
+    "HighTempThermalStorage",
     "CST",
 ];
 
@@ -216,6 +218,8 @@ pub struct Model {
     pub steam_turbine: Option<steam_turbine_inputs::SteamTurbine>,
     /// Geothermal heat pump design options (None without the section).
     pub ghp: Option<ghp_inputs::Ghp>,
+    /// ElectricHeater, ASHPSpaceHeater, ASHPWaterHeater (those given), sized in the optimal case.
+    pub heat_pumps: Vec<electric_heater_inputs::HeatPump>,
     pub financial: Financial,
     pub settings: RunSettings,
     pub capex_bounds: CapexBounds,
@@ -599,6 +603,7 @@ impl<'a> Reader<'a> {
         if ghp.is_some() && (capex_bounds.min.is_some() || capex_bounds.max.is_some()) {
             self.unsupported.push("Financial.min/max_initial_capital_costs_before_incentives with GHP (its capital in the bounds)".into());
         }
+        let heat_pumps = self.read_heat_pumps(heating.as_ref(), steps_per_hour, &financial);
         if chp.is_some() && outages.multiple.is_some() {
             self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
         }
@@ -638,6 +643,7 @@ impl<'a> Reader<'a> {
             chp,
             steam_turbine,
             ghp,
+            heat_pumps,
             financial,
             settings,
             capex_bounds,

@@ -138,11 +138,11 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one) or with GHP (the service's pro forma gives it
-/// incentive lines of its own and flips the sign of its O&M, which the cash flows here do not
-/// carry: left out rather than reported wrong).
+/// service computes its pro forma only beside one) or with GHP or an electric heating tech (the
+/// service's pro forma gives GHP incentive lines of its own and flips the sign of its O&M, and
+/// the heat pumps' items are not carried here yet: left out rather than reported wrong).
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let Some(bau) = bau.filter(|_| model.ghp.is_none()) else {
+    let Some(bau) = bau.filter(|_| model.ghp.is_none() && model.heat_pumps.is_empty()) else {
         return Map::new();
     };
     let financial = &model.financial;

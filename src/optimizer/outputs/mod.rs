@@ -22,6 +22,7 @@ pub mod steam_turbine;
 pub mod cooling;
 pub mod emissions;
 pub mod ghp;
+pub mod heat_pumps;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;
@@ -85,6 +86,8 @@ pub struct CostBreakdown {
     pub cooling: cooling::CoolingCosts,
     /// The chosen GHP design's capital and O&M, its avoided capex and GHX residual value.
     pub ghp: ghp::GhpCosts,
+    /// The electric heating techs' capital and O&M, the ASHPs' avoided capex.
+    pub heat_pumps: heat_pumps::HeatPumpCosts,
     /// pwf_e · (1 − τ_o) · (energy + demand + fixed + coincident peak + minimum − exports).
     pub lifecycle_elecbill_after_tax: f64,
     /// Lifecycle CO2 cost and NOx, SO2, PM2.5 costs ($ present value; None without the factors
@@ -107,6 +110,8 @@ impl CostBreakdown {
             + self.steam_turbine.capital
             + self.cooling.chiller_capital
             + self.cooling.storage_capital
+            + self.heat_pumps.capital
+            - self.heat_pumps.avoided_capex
             + self.storage_capital
             + self.ghp.capital
             - self.ghp.avoided_capex
@@ -238,6 +243,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     let steam_turbine = steam_turbine::steam_turbine_costs(model, factors, solution);
     let cooling = cooling::cooling_costs(model, factors, d);
     let ghp = ghp::ghp_costs(model, factors, d);
+    let heat_pumps = heat_pumps::heat_pump_costs(model, factors, d);
     let om_before_tax = om_before_tax
         + ghp.om_before_tax
         + generator.om_fixed_before_tax
@@ -245,7 +251,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + heating.boiler_om_before_tax
         + chp.om_before_tax
         + steam_turbine.om_before_tax
-        + cooling.chiller_om_before_tax;
+        + cooling.chiller_om_before_tax
+        + heat_pumps.om_before_tax;
     let om_after_tax = om_before_tax * factors.owner_after_tax;
     let pounds = emissions::year_one_pounds(model, solution, generator.fuel_gal);
     let (climate, health) = emissions::emissions_costs(model, factors, &pounds);
@@ -266,6 +273,8 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         + ghp.capital
         - ghp.avoided_capex
         - ghp.ghx_residual_value
+        + heat_pumps.capital
+        - heat_pumps.avoided_capex
         + chp.lifecycle_fuel_after_tax
         + chp.lifecycle_standby_after_tax
         + storage_capital
@@ -302,7 +311,9 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             + steam_turbine.initial
             + cooling.chiller_initial
             + cooling.storage_initial
-            + ghp.initial,
+            + ghp.initial
+            + heat_pumps.initial
+            - heat_pumps.avoided_capex,
         lifecycle_elecbill_after_tax,
         lifecycle_emissions_cost_climate: climate,
         lifecycle_emissions_cost_health: health,
@@ -319,6 +330,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         steam_turbine,
         cooling,
         ghp,
+        heat_pumps,
         expected_outage_cost: outages.expected_outage_cost,
         max_outage_cost_per_outage_duration: outages.max_per_duration,
         microgrid_upgrade_costs: outages.upgrades,
@@ -534,6 +546,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     let bau_heating = bau.as_ref().map(|(s, c)| (*s, &c.heating));
     thermal::insert_heating_outputs(&mut outputs, model, &run.factors, (&run.optimal, &optimal.heating), bau_heating);
     cooling::insert_cooling_outputs(&mut outputs, model, &run.optimal.dispatch, run.bau.is_some());
+    heat_pumps::insert_heat_pump_outputs(&mut outputs, model, &run.optimal.dispatch);
     if let Some(section) = chp::chp_outputs(model, &run.factors, &run.optimal, &optimal.chp) {
         outputs.insert("CHP".into(), section);
     }
@@ -592,6 +605,7 @@ fn financial_outputs(optimal: &CostBreakdown, bau: Option<&CostBreakdown>, facto
             optimal.pv_capital + optimal.generator_capital + optimal.heating.boiler_capital + optimal.chp.capital + optimal.cooling.chiller_capital
                 + optimal.steam_turbine.capital
                 + optimal.ghp.capital
+                + optimal.heat_pumps.capital
         ),
         "lifecycle_storage_capital_costs": money(optimal.storage_capital + optimal.heating.storage_capital + optimal.cooling.storage_capital),
         "initial_capital_costs": money(optimal.initial_capital_costs),

@@ -98,13 +98,15 @@ fn ghp_to_kind(d: &HeatingDispatch, kind: HeatingLoadKind, t: usize) -> f64 {
 }
 
 /// One producer's heat to one load kind (MMBtu/h per step): its share of the producers' (boilers'
-/// and CHP's) heat to load times what the storage and the GHP leave of that load.
+/// and CHP's) heat to load times what the storage, the GHP and the electric heating techs leave of
+/// that load.
 pub fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, to_load_kw: &[f64]) -> Vec<f64> {
     let load = heating.load_kw(kind, to_load_kw.len());
     (0..to_load_kw.len())
         .map(|t| {
             let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t] + d.turbine_to_load_kw[t];
-            let left = (load[t] - storage_to_kind(heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t)).max(0.0);
+            let electric: f64 = d.heat_pumps_to_load_kw.iter().filter(|(k, _)| *k == kind).map(|(_, s)| s[t]).sum();
+            let left = (load[t] - storage_to_kind(heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t) - electric).max(0.0);
             if producers > 0.0 { to_load_kw[t] * left / producers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()

@@ -1,10 +1,11 @@
 //! The optimizer service, free of Python: a job's submission, its results read as a run state,
 //! the run loop (submit, then poll with `services::poll::Backoff`), the Utility Rate Database
 //! lookups, the results frame as Arrow, and `Scenario.resolve` (the reference load, the rate
-//! and the PV and Wind production factors fetched or computed into the scenario, through a disk
+//! the PV and Wind production factors and the heat pumps' outdoor temperature fetched or computed into the scenario, through a disk
 //! cache). The scenario facts it shares with the
 //! engine and the embedded service (schema, validation) live in `optimizer::scenario`.
 
+pub mod ambient_temperature;
 pub mod answer;
 pub mod cache;
 pub mod pv_production;

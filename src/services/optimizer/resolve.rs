@@ -9,12 +9,15 @@
 //! (`services::optimizer::wind_production`), on the WIND Toolkit resource fetched through the
 //! load's client (the same developer network) and cached per site, height and year; each PV
 //! array without production gets the estimator v8's output on the data set the service would
-//! pick (`services::optimizer::pv_production`), cached per array's parameters.
+//! pick (`services::optimizer::pv_production`), cached per array's parameters; an air-source
+//! heat pump without `Site.outdoor_air_temperature_degF` gets the same estimator's ambient
+//! temperature at the site (`services::optimizer::ambient_temperature`), cached per request.
 
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
+use super::ambient_temperature::{temperature_need, with_outdoor_temperature};
 use super::cache::DiskCache;
 use super::references::{self, RateReference, HOURS};
 use super::thermal_references::{cooling_shares, thermal_references, with_cooling_shares, with_thermal_load};
@@ -35,6 +38,7 @@ use crate::transport::Endpoint;
 use crate::services::wind_toolkit::request::fetch_wind_resource;
 use crate::services::wind_toolkit::WindToolkitQuery;
 use crate::wind::turbine::ResourceAtHeight;
+use crate::pvwatts::HourlySeries;
 
 /// The clients `resolve` asks: the developer network's (`load`: the optimizer's load endpoint
 /// and the WIND Toolkit) and the rate database's (`rates`).
@@ -58,7 +62,24 @@ pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) 
     let document = resolve_load(&sources.load, &cache, document).await?;
     let document = resolve_rate(&sources.rates, &cache, document).await?;
     let document = resolve_wind(&sources.load, &cache, document).await?;
+    let document = resolve_temperature(&sources.load, &cache, document).await?;
     resolve_pv(&sources.load, &cache, document).await
+}
+
+async fn resolve_temperature(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
+    let Some(need) = temperature_need(&document)? else { return Ok(document) };
+    let mut key = Map::from_iter([("service".to_owned(), service(handle))]);
+    key.extend(need.pairs.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))));
+    let entry = cache.entry("ambient_temperature", key);
+    let celsius = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
+        Some(celsius) => celsius,
+        None => {
+            let celsius = estimate_hourly(handle, &need).await?.tamb;
+            entry.write(&Value::from(celsius.clone()))?;
+            celsius
+        }
+    };
+    Ok(with_outdoor_temperature(document, &celsius))
 }
 
 async fn resolve_pv(handle: &ServiceHandle, cache: &DiskCache, mut document: Value) -> Result<Value> {
@@ -69,7 +90,7 @@ async fn resolve_pv(handle: &ServiceHandle, cache: &DiskCache, mut document: Val
         let hourly = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
             Some(hourly) => hourly,
             None => {
-                let hourly = estimate_pv(handle, &need).await?;
+                let hourly: Vec<f64> = estimate_hourly(handle, &need).await?.ac.iter().map(|watts| watts / 1000.0).collect();
                 entry.write(&Value::from(hourly.clone()))?;
                 hourly
             }
@@ -79,9 +100,9 @@ async fn resolve_pv(handle: &ServiceHandle, cache: &DiskCache, mut document: Val
     Ok(document)
 }
 
-/// The estimator v8's hourly AC output (kW per kW) for one array, on the data set the dataset
-/// query makes the service pick.
-async fn estimate_pv(handle: &ServiceHandle, need: &PvNeed) -> Result<Vec<f64>> {
+/// The estimator v8's hourly outputs for one array (AC W of a 1 kW system, ambient °C, ...), on
+/// the data set the dataset query makes the service pick.
+async fn estimate_hourly(handle: &ServiceHandle, need: &PvNeed) -> Result<HourlySeries> {
     let stations = DataQueryParams { lat: need.latitude, lon: need.longitude, radius: need.radius, all: false, version: QueryVersion::V2, format: Format::Json };
     let (answer, _) = query_stations(handle.clone(), stations).await?;
     let mut pairs = need.pairs.clone();
@@ -90,7 +111,7 @@ async fn estimate_pv(handle: &ServiceHandle, need: &PvNeed) -> Result<Vec<f64>> 
     let query = params.query_pairs().into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
     let (estimate, _) = request_estimate(handle.clone(), Endpoint::PvEstimatorV8 { format: "json".into() }, query, Format::Json).await?;
     let hourly = estimate.hourly.ok_or_else(|| Error::Parse("the estimator's answer has no hourly output".into()))?;
-    Ok(hourly.series.ac.iter().map(|watts| watts / 1000.0).collect())
+    Ok(hourly.series)
 }
 
 async fn resolve_wind(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {

@@ -158,9 +158,11 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 #: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
 #: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
 #: Toolkit resource) and #30 (reference heating and cooling loads, the CHP defaults by prime mover
-#: and size class, cost curves): after ``resolve`` against the embedded service and its rate
-#: stand-in they must solve locally.
+#: and size class, cost curves; the air-source space heater forced in, its outdoor temperature from
+#: the estimator's ambient temperature): after ``resolve`` against the embedded service and its
+#: rate stand-in they must solve locally.
 RESOLVABLE = (
+    "REopt_API__ashp_defaults_update.json",
     "REopt_API__chp_defaults_post.json",
     "REopt_API__existing_boiler.json",
     "REopt_API__handle_reopt_error.json",
@@ -221,8 +223,9 @@ INVALID_AS_IN_REOPT_JL = {
 
 #: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``),
 #: and so are the chillers (existing and absorption) and cold storage (reference cooling profiles
-#: through ``resolve``, with or without ton-hours); heat pumps and the other thermal sections are
-#: out of scope and named by section.
+#: through ``resolve``, with or without ton-hours); the electric heater and the air-source heat
+#: pumps are modelled for heating (ASHP cooling and forced dispatch are refused by name); the other
+#: thermal sections are out of scope and named by section.
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
 #: heating load, and with a single grid outage; with multiple outages it is refused.
 CHP_WITH_OUTAGES = "CHP with multiple grid outages"
@@ -233,7 +236,6 @@ GHX_SIZING = "GHP.ghpghx_inputs without ghpghx_responses (the GHX sizing needs t
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
     "REopt_API__all_inputs_test.json": "HighTempThermalStorage (section)",
-    "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
     "REopt_API__central_plant_ghp.json": GHX_SIZING,
     "REopt_API__hybrid_ghp.json": GHX_SIZING,
     "REopt_API__outage.json": CHP_WITH_OUTAGES,

@@ -1,0 +1,199 @@
+//! The electric heating techs in the optimal case: ElectricHeater, ASHPSpaceHeater and
+//! ASHPWaterHeater (REopt.jl `add_heating_tech_constraints` production limit,
+//! `add_ashp_force_in_constraints` with `force_into_system`, `avoided_capex_by_ashp`, the
+//! electric heaters' terms of `add_elec_load_balance_constraints`, the one-segment cost curve of
+//! `setup_ASHP*_inputs`). Thermal and electric kW; Δ = hours per step.
+//!
+//! Variables (≥ 0), for each tech h: per step its heat to each load q it serves `H_hqt` and to
+//! the hot storage `S_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
+//! size. Rows, for every step t:
+//!
+//! ```text
+//! Capacity:        Σ_q H_hqt + S_ht ≤ cf_ht · size_h,        min_kw ≤ size_h ≤ max_kw
+//! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
+//! Per load q:      Σ_h H_hqt ≤ load_qt + draw_qt           (the absorption chiller's draw on q)
+//! Forced load q:   H_hqt = load_qt + draw_qt, or with storage serving q
+//!                  H_hqt + discharge_t ≥ load_qt + draw_qt; no other tech has an H_h'qt
+//!                  (force_into_system)
+//! ```
+//!
+//! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
+//! electric balance takes (Σ_q H_hqt + S_ht) / cop_ht as demand (`electric_terms`: a negative
+//! on-site supply), valued at the tier-0 energy rate. Objective ($ present value):
+//! (npc $/kW + pwf_om · (1 − τ_w) · O&M $/kW-year) · size_h, minus the avoided capex of the ASHPs
+//! offered (a constant, as the service's `AvoidedCapexByASHP`).
+
+use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
+use crate::optimizer::model::electric_heater_inputs::HeatPump;
+use crate::optimizer::model::{HeatingLoadKind, Model};
+
+/// One tech's columns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatPumpColumns {
+    /// Heat to each load it serves (first of a series).
+    pub to_load: Vec<(HeatingLoadKind, usize)>,
+    /// Heat to the hot storage (first of a series; None without storage).
+    pub to_storage: Option<usize>,
+    pub size: usize,
+    pub binary: Option<usize>,
+}
+
+/// Where the electric heating techs live in the LP (one entry per `Model::heat_pumps`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatPumpLayout {
+    pub techs: Vec<HeatPumpColumns>,
+    /// 1/cop per tech and step.
+    electric_per_kw: Vec<Vec<f64>>,
+}
+
+/// One tech's dispatch (thermal kW per step; size kW of the variable).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatPumpDispatch {
+    pub size_kw: f64,
+    pub to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)>,
+    pub to_storage_kw: Vec<f64>,
+    pub electric_kw: Vec<f64>,
+}
+
+impl HeatPumpDispatch {
+    /// Heat to the loads per step.
+    pub fn to_loads(&self) -> Vec<f64> {
+        (0..self.to_storage_kw.len()).map(|t| self.to_load_kw.iter().map(|(_, s)| s[t]).sum()).collect()
+    }
+
+    /// Heat to one load per step (zeros when it does not serve it).
+    pub fn to_kind(&self, kind: HeatingLoadKind) -> Vec<f64> {
+        self.to_load_kw.iter().find(|(k, _)| *k == kind).map_or_else(|| vec![0.0; self.to_storage_kw.len()], |(_, s)| s.clone())
+    }
+
+    pub fn production(&self) -> Vec<f64> {
+        self.to_loads().iter().zip(&self.to_storage_kw).map(|(a, b)| a + b).collect()
+    }
+}
+
+/// Adds the techs' columns, capacity and size rows; None in the business-as-usual case or
+/// without any. The load rows come with the heat balance (`add_load_rows`).
+pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, case: &Case) -> Option<HeatPumpLayout> {
+    if case.bau || model.heat_pumps.is_empty() {
+        return None;
+    }
+    let heating = model.heating.as_ref()?;
+    let steps = model.steps();
+    let with_storage = heating.hot_storage.is_some();
+    let mut techs = Vec::new();
+    let mut electric_per_kw = Vec::new();
+    for tech in &model.heat_pumps {
+        let per_kw: Vec<f64> = tech.cop.iter().map(|c| 1.0 / c).collect();
+        let cost = |t: usize| energy_value(model, factors, t) * per_kw[t];
+        // A load another tech is forced into gets no column here (a column fixed at 0 would be
+        // two opposite bound rows for the interior point).
+        let forced_elsewhere = |kind: &HeatingLoadKind| model.heat_pumps.iter().any(|other| other.kind != tech.kind && other.forced_loads.contains(kind));
+        let served = tech.serves.iter().filter(|kind| !forced_elsewhere(kind));
+        let to_load: Vec<(HeatingLoadKind, usize)> = served.map(|&kind| (kind, lp.series(steps, cost))).collect();
+        let to_storage = with_storage.then(|| lp.series(steps, cost));
+        let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
+        for t in 0..steps {
+            let mut terms: Vec<(usize, f64)> = to_load.iter().map(|&(_, s)| (s + t, 1.0)).chain(to_storage.map(|s| (s + t, 1.0))).collect();
+            terms.push((size, -tech.cf[t]));
+            lp.row(&terms, RowKind::LessOrEqual, 0.0);
+        }
+        let binary = (tech.min_allowable_kw > 0.0).then(|| {
+            let b = lp.binary(0.0);
+            lp.row(&[(size, -1.0), (b, tech.min_allowable_kw)], RowKind::LessOrEqual, 0.0);
+            lp.row(&[(size, 1.0), (b, -tech.max_kw)], RowKind::LessOrEqual, 0.0);
+            b
+        });
+        techs.push(HeatPumpColumns { to_load, to_storage, size, binary });
+        electric_per_kw.push(per_kw);
+    }
+    lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
+    Some(HeatPumpLayout { techs, electric_per_kw })
+}
+
+/// The per-load rows of the heat balance: the techs' heat to a load at most the load (with the
+/// absorption chiller's draw `draw(q, t)` as terms), and a forced load all theirs.
+pub(super) fn add_load_rows(
+    lp: &mut LinearProgram,
+    model: &Model,
+    layout: &HeatPumpLayout,
+    discharge: Option<usize>,
+    draw: &dyn Fn(HeatingLoadKind, usize) -> Vec<(usize, f64)>,
+) {
+    let Some(heating) = &model.heating else { return };
+    for load in &heating.loads {
+        let serving: Vec<(usize, &HeatPump)> = layout
+            .techs
+            .iter()
+            .zip(&model.heat_pumps)
+            .filter_map(|(columns, tech)| columns.to_load.iter().find(|(k, _)| *k == load.kind).map(|&(_, s)| (s, tech)))
+            .collect();
+        if serving.is_empty() {
+            continue;
+        }
+        let forcing = serving.iter().find(|(_, tech)| tech.forced_loads.contains(&load.kind)).map(|&(s, _)| s);
+        let discharge = discharge.filter(|_| forcing.is_some() && heating.storage_serves(load.kind));
+        for t in 0..model.steps() {
+            let drawn = draw(load.kind, t);
+            let mut terms: Vec<(usize, f64)> = serving.iter().map(|&(s, _)| (s + t, 1.0)).collect();
+            terms.extend(drawn.iter().map(|&(j, a)| (j, -a)));
+            // Forced without storage to help, the two rows meet: one equality (the interior
+            // point dislikes a pair of opposite inequalities).
+            let kind = if forcing.is_some() && discharge.is_none() { RowKind::Equal } else { RowKind::LessOrEqual };
+            lp.row(&terms, kind, load.thermal_kw[t]);
+            let Some(forced) = forcing else { continue };
+            if let Some(d) = discharge {
+                let mut terms = vec![(forced + t, -1.0), (d + t, -1.0)];
+                terms.extend(drawn.iter().copied());
+                lp.row(&terms, RowKind::LessOrEqual, -load.thermal_kw[t]);
+            }
+        }
+    }
+}
+
+impl HeatPumpLayout {
+    /// The techs' heat to load in step t as terms of the heat balance.
+    pub fn heat_terms(&self, t: usize) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.techs.iter().flat_map(move |c| c.to_load.iter().map(move |&(_, s)| (s + t, 1.0)))
+    }
+
+    /// The techs' heat to load of the kinds `served` in step t (the storage's servable row).
+    pub fn heat_terms_for(&self, t: usize, served: impl Fn(HeatingLoadKind) -> bool + Copy + 'static) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.techs.iter().flat_map(move |c| c.to_load.iter().filter(move |(k, _)| served(*k)).map(move |&(_, s)| (s + t, 1.0)))
+    }
+
+    /// The columns charging the hot storage.
+    pub fn storage_charges(&self) -> impl Iterator<Item = usize> + '_ {
+        self.techs.iter().filter_map(|c| c.to_storage)
+    }
+
+    /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance).
+    pub fn electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
+            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).map(move |s| (s + t, -sign * per_kw[t]))
+        })
+    }
+
+    /// The techs' electricity in step t at a solution (kW).
+    pub fn electric_use(&self, x: &[f64], t: usize) -> f64 {
+        -self.electric_terms(t, 1.0).map(|(j, a)| a * x[j]).sum::<f64>()
+    }
+
+    /// Reads each tech's dispatch; values at or below `tolerance` become 0.
+    pub fn dispatch(&self, x: &[f64], steps: usize, tolerance: f64) -> Vec<HeatPumpDispatch> {
+        let clean = |v: f64| if v <= tolerance { 0.0 } else { v };
+        let series = |start: Option<usize>| match start {
+            Some(s) => x[s..s + steps].iter().map(|&v| clean(v)).collect(),
+            None => vec![0.0; steps],
+        };
+        self.techs
+            .iter()
+            .zip(&self.electric_per_kw)
+            .map(|(c, per_kw)| {
+                let to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)> = c.to_load.iter().map(|&(k, s)| (k, series(Some(s)))).collect();
+                let to_storage_kw = series(c.to_storage);
+                let electric_kw = (0..steps).map(|t| (to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t]) * per_kw[t]).collect();
+                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, electric_kw }
+            })
+            .collect()
+    }
+}

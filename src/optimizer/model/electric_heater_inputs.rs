@@ -1,0 +1,162 @@
+//! The electric heating techs as the LP sees them (`HeatPump`: ElectricHeater, ASHPSpaceHeater,
+//! ASHPWaterHeater) and the reader of the `ElectricHeater` section (REopt.jl `ElectricHeater` in
+//! `src/core/electric_heater.jl`, `setup_electric_heater_inputs` in `src/core/reopt_inputs.jl`).
+//!
+//! Units: sizes are thermal kW (the section gives MMBtu/h, `KWH_PER_MMBTU`), costs $ per thermal
+//! kW (and per kW-year for O&M); a heat pump makes `cf_t · size` thermal kW at most in step t and
+//! takes `production / cop_t` electric kW. The electric heater's cop and cf are constant (cf 1).
+//!
+//! Refused by name: `can_supply_steam_turbine` with a steam turbine (none is modelled), an
+//! electric heater without a heating load, an electric heater serving none of the loads.
+
+use serde_json::{Map, Value};
+
+use super::thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
+use super::{Financial, Reader};
+use crate::optimizer::finance::{effective_cost, TaxTreatment};
+
+/// The three electric heating techs, in the service's order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeatPumpKind {
+    ElectricHeater,
+    AshpSpaceHeater,
+    AshpWaterHeater,
+}
+
+impl HeatPumpKind {
+    /// The section (and output) name.
+    pub fn section(self) -> &'static str {
+        match self {
+            HeatPumpKind::ElectricHeater => "ElectricHeater",
+            HeatPumpKind::AshpSpaceHeater => "ASHPSpaceHeater",
+            HeatPumpKind::AshpWaterHeater => "ASHPWaterHeater",
+        }
+    }
+}
+
+/// One electric heating tech the optimal case may size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatPump {
+    pub kind: HeatPumpKind,
+    /// Bounds of the size variable (thermal kW; the size reported is `sizing_factor` times it).
+    pub min_kw: f64,
+    pub max_kw: f64,
+    /// A positive value makes the size either 0 or at least this (one binary, as the service's
+    /// one-segment cost curve).
+    pub min_allowable_kw: f64,
+    pub sizing_factor: f64,
+    /// $ per kW of the size variable before and after MACRS (sizing factor included).
+    pub installed_cost_per_kw: f64,
+    pub net_present_cost_per_kw: f64,
+    /// $ per kW-year.
+    pub om_cost_per_kw: f64,
+    /// Per step: thermal kW out per electric kW in, and the available share of the size.
+    pub cop: Vec<f64>,
+    pub cf: Vec<f64>,
+    /// The heating loads it may serve (only those with a load).
+    pub serves: Vec<HeatingLoadKind>,
+    /// The loads only it serves (the boilers and other techs make none of their heat).
+    pub forced_loads: Vec<HeatingLoadKind>,
+    /// $ present value taken off the lifecycle cost whenever the tech is offered.
+    pub avoided_capex: f64,
+}
+
+impl HeatPump {
+    /// Whether it may serve a load kind.
+    pub fn serves(&self, kind: HeatingLoadKind) -> bool {
+        self.serves.contains(&kind)
+    }
+}
+
+/// $ per kW after MACRS (the service's `effective_cost` without ITC or rebates), or the
+/// installed cost without MACRS.
+pub(super) fn net_present_cost(installed_per_kw: f64, macrs_option_years: u32, macrs_bonus_fraction: f64, financial: &Financial) -> f64 {
+    if macrs_option_years == 0 {
+        return installed_per_kw;
+    }
+    let tax = TaxTreatment {
+        owner_discount_rate: financial.owner_discount_rate_fraction,
+        owner_tax_rate: financial.owner_tax_rate_fraction,
+        itc_fraction: 0.0,
+        macrs_option_years,
+        macrs_bonus_fraction,
+        macrs_itc_reduction: 0.0,
+        bonus_without_macrs: false,
+    };
+    effective_cost(installed_per_kw, None, &tax, 0.0)
+}
+
+impl Reader<'_> {
+    /// The electric heating techs given, in the service's order.
+    pub(super) fn read_heat_pumps(&mut self, heating: Option<&Heating>, steps_per_hour: usize, financial: &Financial) -> Vec<HeatPump> {
+        let steps = crate::calendar::HOURS_PER_YEAR * steps_per_hour;
+        let mut techs: Vec<HeatPump> = self.read_electric_heater(heating, steps, financial).into_iter().collect();
+        for kind in [HeatPumpKind::AshpSpaceHeater, HeatPumpKind::AshpWaterHeater] {
+            techs.extend(self.read_ashp(kind, heating, steps_per_hour, financial));
+        }
+        techs
+    }
+
+    /// MACRS years (0, 5 or 7) and bonus fraction of a heat pump section.
+    pub(super) fn heat_pump_macrs(&mut self, map: &Map<String, Value>, s: &'static str) -> (u32, f64) {
+        let years = self.count_or(map, s, "macrs_option_years", 0);
+        if ![0, 5, 7].contains(&years) {
+            self.invalid.push(format!("{s}.macrs_option_years must be 0, 5, or 7."));
+        }
+        (years, self.number_or(map, s, "macrs_bonus_fraction", 0.0))
+    }
+
+    /// The ElectricHeater section, None when absent or sized to 0 (the service then builds none).
+    pub(super) fn read_electric_heater(&mut self, heating: Option<&Heating>, steps: usize, financial: &Financial) -> Option<HeatPump> {
+        let s = "ElectricHeater";
+        let map = self.section(s)?;
+        let max_kw = self.number(map, s, "max_mmbtu_per_hour") * KWH_PER_MMBTU;
+        if max_kw <= 0.0 {
+            return None;
+        }
+        let Some(heating) = heating else {
+            self.unsupported.push("ElectricHeater without a heating load (nothing for it to serve)".into());
+            return None;
+        };
+        if map.get("can_supply_steam_turbine").is_some_and(|v| v.as_bool() == Some(true)) && self.root.get("SteamTurbine").is_some_and(|v| !v.is_null()) {
+            self.unsupported.push("ElectricHeater.can_supply_steam_turbine with a SteamTurbine (no steam turbine is modelled)".into());
+        }
+        let flags = [
+            (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
+            (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
+            (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
+        ];
+        let mut serves = Vec::new();
+        for (kind, field) in flags {
+            if self.flag_or(map, s, field, true) && heating.loads.iter().any(|load| load.kind == kind) {
+                serves.push(kind);
+            }
+        }
+        if serves.is_empty() {
+            self.unsupported.push("ElectricHeater serving none of the heating loads given".into());
+            return None;
+        }
+        let cop = self.number(map, s, "cop");
+        if cop <= 0.0 {
+            self.invalid.push("ElectricHeater.cop must be positive.".into());
+            return None;
+        }
+        let installed_cost_per_kw = self.number(map, s, "installed_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU;
+        let (years, bonus) = self.heat_pump_macrs(map, s);
+        Some(HeatPump {
+            kind: HeatPumpKind::ElectricHeater,
+            min_kw: self.number(map, s, "min_mmbtu_per_hour") * KWH_PER_MMBTU,
+            max_kw,
+            min_allowable_kw: 0.0,
+            sizing_factor: 1.0,
+            installed_cost_per_kw,
+            net_present_cost_per_kw: net_present_cost(installed_cost_per_kw, years, bonus, financial),
+            om_cost_per_kw: self.number(map, s, "om_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU,
+            cop: vec![cop; steps],
+            cf: vec![1.0; steps],
+            serves,
+            forced_loads: Vec::new(),
+            avoided_capex: 0.0,
+        })
+    }
+}

@@ -1,0 +1,105 @@
+//! The electric heating techs' results: their cost items (`HeatPumpCosts`, part of the lifecycle
+//! cost) and the `ElectricHeater`, `ASHPSpaceHeater` and `ASHPWaterHeater` sections with the
+//! service's names (REopt.jl `src/results/electric_heater.jl`, `src/results/ashp.jl`). Thermal
+//! series in MMBtu/h, electricity in kW per step; the annual values are sums of their series, as
+//! the service writes them. ASHP sizes are tons of the size variable times the sizing factor.
+
+use serde_json::{Map, Value};
+
+use super::{round6, series};
+use crate::optimizer::lp::heat_pumps::HeatPumpDispatch;
+use crate::optimizer::lp::{CostFactors, Dispatch};
+use crate::optimizer::model::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
+use crate::optimizer::model::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use crate::optimizer::model::{HeatingLoadKind, Model, KWH_PER_MMBTU};
+
+/// The techs' cost items of a solution ($; zero without them).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct HeatPumpCosts {
+    /// Σ size · net present $/kW (after MACRS).
+    pub capital: f64,
+    /// Σ size · installed $/kW.
+    pub initial: f64,
+    /// pwf_om · Σ O&M $/kW-year · size, before tax.
+    pub om_before_tax: f64,
+    /// The ASHPs' avoided capex ($ present value), taken off capital and the lcc.
+    pub avoided_capex: f64,
+}
+
+pub fn heat_pump_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> HeatPumpCosts {
+    let mut costs = HeatPumpCosts::default();
+    if d.heat_pumps.is_empty() {
+        return costs;
+    }
+    for (tech, dispatch) in model.heat_pumps.iter().zip(&d.heat_pumps) {
+        costs.capital += tech.net_present_cost_per_kw * dispatch.size_kw;
+        costs.initial += tech.installed_cost_per_kw * dispatch.size_kw;
+        costs.om_before_tax += factors.pwf_om * tech.om_cost_per_kw * dispatch.size_kw;
+        costs.avoided_capex += tech.avoided_capex;
+    }
+    costs
+}
+
+fn mmbtu(kw: &[f64]) -> Vec<f64> {
+    kw.iter().map(|v| v / KWH_PER_MMBTU).collect()
+}
+
+fn round_to(value: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (value * scale).round() / scale
+}
+
+/// One tech's section.
+fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
+    let dt = model.step_hours();
+    let mut out = Map::new();
+    match tech.kind {
+        HeatPumpKind::ElectricHeater => {
+            out.insert("size_mmbtu_per_hour".into(), Value::from(round_to(d.size_kw / KWH_PER_MMBTU, 3)));
+        }
+        _ => {
+            out.insert("size_ton".into(), Value::from(round_to(tech.sizing_factor * d.size_kw / KWH_THERMAL_PER_TONHOUR, 3)));
+        }
+    }
+    let electric: Vec<f64> = d.electric_kw.iter().map(|kw| kw * dt).collect();
+    out.insert("electric_consumption_series_kw".into(), series(&electric));
+    out.insert("annual_electric_consumption_kwh".into(), Value::from(round6(electric.iter().sum::<f64>())));
+    let production = mmbtu(&d.production());
+    out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
+    out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
+    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu(&d.to_storage_kw)));
+    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu(&d.to_loads())));
+    let kinds: &[(&str, HeatingLoadKind)] = match tech.kind {
+        HeatPumpKind::ElectricHeater => &super::thermal::LOAD_KEYS,
+        HeatPumpKind::AshpSpaceHeater => &[("space_heating_load", HeatingLoadKind::SpaceHeating)],
+        HeatPumpKind::AshpWaterHeater => &[("dhw_load", HeatingLoadKind::DomesticHotWater)],
+    };
+    for &(name, kind) in kinds {
+        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&mmbtu(&d.to_kind(kind))));
+    }
+    match tech.kind {
+        HeatPumpKind::ElectricHeater => {
+            out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
+            out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
+        }
+        HeatPumpKind::AshpSpaceHeater => {
+            out.insert("annual_thermal_production_tonhour".into(), Value::from(0.0));
+            out.insert("electric_consumption_for_heating_series_kw".into(), series(&electric));
+            out.insert("electric_consumption_for_cooling_series_kw".into(), series(&vec![0.0; production.len()]));
+            out.insert("heating_cop".into(), series(&tech.cop));
+            out.insert("heating_cf".into(), series(&tech.cf));
+        }
+        HeatPumpKind::AshpWaterHeater => {
+            out.insert("heating_cop".into(), series(&tech.cop));
+            out.insert("heating_cf".into(), series(&tech.cf));
+        }
+    }
+    Value::Object(out)
+}
+
+/// Inserts the techs' sections of the optimal case into `outputs`.
+pub fn insert_heat_pump_outputs(outputs: &mut Map<String, Value>, model: &Model, optimal: &Dispatch) {
+    for (tech, d) in model.heat_pumps.iter().zip(&optimal.heat_pumps) {
+        outputs.insert(tech.kind.section().into(), section(model, tech, d));
+    }
+}
