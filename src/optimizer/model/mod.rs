@@ -13,7 +13,7 @@
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
 //! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller, CHP, AbsorptionChiller,
-//! ColdThermalStorage, SteamTurbine}, or any input of
+//! ColdThermalStorage, SteamTurbine, HighTempThermalStorage}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -61,7 +61,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 23] = [
+pub const SUPPORTED_SECTIONS: [&str; 24] = [
     "Meta",
     "Settings",
     "Site",
@@ -85,11 +85,11 @@ pub const SUPPORTED_SECTIONS: [&str; 23] = [
     "AbsorptionChiller",
     "ColdThermalStorage",
     "SteamTurbine",
+    "HighTempThermalStorage",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 6] = [
-    "HighTempThermalStorage",
+pub const UNSUPPORTED_SECTIONS: [&str; 5] = [
     "GHP",
     "ElectricHeater",
     "ASHPSpaceHeater",

@@ -14,6 +14,7 @@ mod optimizer_degradation;
 mod optimizer_emissions;
 mod optimizer_exports;
 mod optimizer_heating;
+mod optimizer_high_temp_storage;
 mod optimizer_heating_emissions;
 mod optimizer_heating_proforma;
 mod optimizer_incentives;
