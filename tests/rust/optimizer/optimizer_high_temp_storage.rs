@@ -19,9 +19,10 @@ const DECAY: f64 = 0.0004;
 const INSTALLED_PER_KWH: f64 = 86.0;
 
 /// A process-heat load (boiler fuel, MMBtu/h) that runs from 08:00 to 18:00 at `day_mmbtu` and
-/// at a tenth of it otherwise, the existing boiler (η 0.8, $10/MMBtu), a new boiler that costs
-/// `boiler_per_mmbtu_per_hour` to build, and the storage with `storage` inputs; no BAU run.
-fn scenario(day_mmbtu: f64, boiler_per_mmbtu_per_hour: f64, storage: Value) -> Value {
+/// at a tenth of it otherwise, the existing boiler (η 0.8, $10/MMBtu, `existing_factor` × the
+/// peak), a new boiler that costs `boiler_per_mmbtu_per_hour` to build, and the storage with
+/// `storage` inputs; no BAU run.
+fn scenario(day_mmbtu: f64, existing_factor: f64, boiler_per_mmbtu_per_hour: f64, storage: Value) -> Value {
     let fuel: Vec<f64> = (0..8760).map(|h| if (8..18).contains(&(h % 24)) { day_mmbtu } else { day_mmbtu / 10.0 }).collect();
     json!({
         "Settings": {"run_bau": false},
@@ -29,7 +30,7 @@ fn scenario(day_mmbtu: f64, boiler_per_mmbtu_per_hour: f64, storage: Value) -> V
         "ElectricLoad": {"loads_kw": vec![100.0; 8760], "year": 2022},
         "ElectricTariff": {"blended_annual_energy_rate": 0.10, "blended_annual_demand_rate": 0.0},
         "ProcessHeatLoad": {"fuel_loads_mmbtu_per_hour": fuel},
-        "ExistingBoiler": {"efficiency": 0.8, "fuel_cost_per_mmbtu": 10.0, "max_thermal_factor_on_peak_load": 1.0},
+        "ExistingBoiler": {"efficiency": 0.8, "fuel_cost_per_mmbtu": 10.0, "max_thermal_factor_on_peak_load": existing_factor},
         "Boiler": {"efficiency": 0.8, "fuel_cost_per_mmbtu": 10.0, "max_mmbtu_per_hour": 100.0,
                    "installed_cost_per_mmbtu_per_hour": boiler_per_mmbtu_per_hour, "om_cost_per_mmbtu_per_hour": 0.0},
         "HighTempThermalStorage": storage
@@ -89,7 +90,7 @@ fn load_kw(scenario: &Value) -> Vec<f64> {
 /// and the balances and rows hold in every step.
 #[test]
 fn fixed_storage_capital_cost_and_rows() {
-    let s = scenario(1.0, 1.0e7, json!({"min_kwh": 10000.0, "max_kwh": 10000.0}));
+    let s = scenario(1.0, 1.0, 1.0e7, json!({"min_kwh": 10000.0, "max_kwh": 10000.0}));
     let (_, _, body) = solve(&s);
     let flows = checked_flows(&load_kw(&s), &body);
     assert!((flows.size_kwh - 10000.0).abs() <= 0.1, "size {}", flows.size_kwh);
@@ -104,7 +105,7 @@ fn fixed_storage_capital_cost_and_rows() {
 /// spare capacity), and with `one_direction_flow` no step both charges and discharges.
 #[test]
 fn storage_sized_against_a_boiler_one_direction() {
-    let s = scenario(10.0, 200_000.0, json!({"max_kwh": 100000.0, "one_direction_flow": true}));
+    let s = scenario(10.0, 0.3, 1.0e6, json!({"max_kwh": 100000.0, "one_direction_flow": true}));
     let (model, _, body) = solve(&s);
     let flows = checked_flows(&load_kw(&s), &body);
     assert!(flows.size_kwh > 0.0, "storage built");
@@ -123,7 +124,7 @@ fn storage_sized_against_a_boiler_one_direction() {
 /// what it refuses by name.
 #[test]
 fn defaults_and_refusals() {
-    let model = from_scenario(&scenario(1.0, 1.0e7, json!({"max_kwh": 1000.0})), &[]).expect("supported");
+    let model = from_scenario(&scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0})), &[]).expect("supported");
     let storage = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("high-temperature storage");
     let limits = storage.high_temp.as_ref().expect("high-temperature limits");
     assert_eq!((limits.charge_hours, limits.discharge_hours, limits.one_direction_flow), (CHARGE_HOURS, DISCHARGE_HOURS, false));
@@ -136,14 +137,14 @@ fn defaults_and_refusals() {
         Err(ScenarioError::Unsupported(u)) => assert!(u.items.iter().any(|i| i.contains(reason)), "{reason} not in {:?}", u.items),
         other => panic!("expected a refusal naming {reason}, got {other:?}"),
     };
-    let mut both = scenario(1.0, 1.0e7, json!({"max_kwh": 1000.0}));
+    let mut both = scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0}));
     both["HotThermalStorage"] = json!({"max_gal": 1000.0});
     refused(both, "HighTempThermalStorage with HotThermalStorage");
-    let mut turbine = scenario(1.0, 1.0e7, json!({"max_kwh": 1000.0}));
+    let mut turbine = scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0}));
     turbine["ExistingBoiler"]["can_supply_steam_turbine"] = json!(true);
     turbine["SteamTurbine"] = json!({"electric_produced_to_thermal_consumed_ratio": 0.1, "thermal_produced_to_thermal_consumed_ratio": 0.8});
     refused(turbine, "HighTempThermalStorage with a SteamTurbine");
-    let mut no_load = scenario(1.0, 1.0e7, json!({"max_kwh": 1000.0}));
+    let mut no_load = scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0}));
     no_load.as_object_mut().expect("object").remove("ProcessHeatLoad");
     refused(no_load, "HighTempThermalStorage without a heating load");
 }
