@@ -224,7 +224,7 @@ HOSPITAL_COOLING = "CoolingLoad.doe_reference_name=Hospital (reference cooling p
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
-    "REopt_API__all_inputs_test.json": "HighTempThermalStorage (section)",
+    "REopt_API__all_inputs_test.json": "HighTempThermalStorage with a SteamTurbine",
     "REopt_API__ashp_defaults_update.json": "ASHPSpaceHeater (section)",
     "REopt_API__central_plant_ghp.json": "GHP (section)",
     "REopt_API__hybrid_ghp.json": "GHP (section)",
