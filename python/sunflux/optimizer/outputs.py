@@ -38,6 +38,7 @@ __all__ = [
     "SteamTurbineOutputs",
     "HeatingLoadOutputs",
     "HotThermalStorageOutputs",
+    "HighTempThermalStorageOutputs",
     "ExistingChillerOutputs",
     "AbsorptionChillerOutputs",
     "ElectricHeaterOutputs",
@@ -537,6 +538,18 @@ class HotThermalStorageOutputs(Record):
     storage_to_load_series_mmbtu_per_hour: list[float]
 
 
+class HighTempThermalStorageOutputs(Record):
+    """``outputs.HighTempThermalStorage``: the high-temperature storage's size (kWh of heat), state
+    of charge, heat to load and to the steam turbine per time step (empty lists when nothing is
+    built)."""
+
+    __slots__ = ()
+    size_kwh: float
+    soc_series_fraction: list[float]
+    storage_to_load_series_mmbtu_per_hour: list[float]
+    storage_to_turbine_series_mmbtu_per_hour: list[float]
+
+
 class HeatingLoadOutputs(Record):
     """``outputs.HeatingLoad``: the heating loads as heat (thermal) and as the existing boiler's
     fuel (MMBtu/h per time step, MMBtu a year)."""
@@ -708,6 +721,7 @@ class Outputs(Record):
     Boiler: BoilerOutputs
     HeatingLoad: HeatingLoadOutputs
     HotThermalStorage: HotThermalStorageOutputs
+    HighTempThermalStorage: HighTempThermalStorageOutputs
     ExistingChiller: ExistingChillerOutputs
     AbsorptionChiller: AbsorptionChillerOutputs
     ColdThermalStorage: ColdThermalStorageOutputs

@@ -1,6 +1,7 @@
-//! The heat balance, the boilers and the hot-water storage (REopt.jl
-//! `add_boiler_tech_constraints`, `add_heating_tech_constraints`, the hot part of
-//! `add_thermal_load_constraints` and `add_hot_thermal_storage_dispatch_constraints`): no waste
+//! The heat balance, the boilers and the hot storage, the water tank or the high-temperature
+//! storage (REopt.jl `add_boiler_tech_constraints`, `add_heating_tech_constraints`, the hot part of
+//! `add_thermal_load_constraints` and `add_hot_thermal_storage_dispatch_constraints`; the
+//! storage's own rows are `water_tank`'s): no waste
 //! heat (the service fixes it to zero for techs that make no electricity), no steam turbine. CHP
 //! (`chp`) adds its heat to load to the balance and its heat to storage to the charges.
 //!
@@ -13,7 +14,8 @@
 //! Capacity:      L_ebt + S_ebt ≤ max_kw_eb;  L_nbt + S_nbt ≤ nb_kw,  min_kw ≤ nb_kw ≤ max_kw
 //! SOC:           soc_t = soc_{t−1} + Δ(η_c Σ_b S_bt − discharge_t/η_d − decay·kwh),  soc_{−1} = soc_init·kwh
 //! Bounds:        soc_min·kwh ≤ soc_t ≤ kwh;  kwh ≥ soc_{t−1} + Δ(η_c Σ_b S_bt − decay·kwh)
-//! Power:         Σ_b S_bt + discharge_t ≤ max_kwh · n  (the service's power bound, max_kw = max_kwh·n)
+//! Power:         Σ_b S_bt + discharge_t ≤ max_kwh · n  (the service's power bound, max_kw = max_kwh·n; the
+//!                high-temperature storage has its own bound, decay and rate rows: `water_tank`)
 //! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt (+ draw_t when its load is served)
 //! ```
 //!
@@ -43,7 +45,7 @@ use super::cooling::CoolingLayout;
 use super::steam_turbine::SteamTurbineLayout;
 use super::ghp::GhpLayout;
 use super::heat_pumps::{add_load_rows, HeatPumpLayout};
-use super::water_tank::add_tank;
+use super::water_tank::{add_high_temp_limits, add_tank};
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
 use crate::optimizer::model::HotStorage;
@@ -246,6 +248,10 @@ fn add_hot_storage(
     heat_pumps: Option<&HeatPumpLayout>,
 ) -> StorageLayout {
     let columns = add_tank(lp, model, &s.tank, charges);
+    if let Some(limits) = &s.high_temp {
+        let peak = (0..model.steps()).map(|t| heating.total_kw(t)).fold(0.0, f64::max);
+        add_high_temp_limits(lp, model, &s.tank, limits, &columns, charges, peak);
+    }
     let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
     let served: Vec<HeatingLoadKind> = HeatingLoadKind::ALL.into_iter().filter(|&kind| heating.storage_serves(kind)).collect();
     for t in 0..model.steps() {

@@ -1,19 +1,25 @@
-//! A water tank's variables and rows, the same for the hot and the cold tank (REopt.jl
+//! A thermal storage's variables and rows, the same for the hot and the cold water tank and
+//! the high-temperature storage but for its decay and its own limits (REopt.jl
 //! `add_hot_thermal_storage_dispatch_constraints`, `add_cold_thermal_storage_dispatch_constraints`
 //! and the shared rows of `add_storage_size_constraints`): size `kwh` (kWh of heat moved), per step
 //! t `discharge_t` (kW) and `soc_t` (kWh at the end of step t), charged by the series S given.
 //!
 //! ```text
 //! SOC:     soc_t = soc_{t−1} + Δ(η_c Σ S_t − discharge_t/η_d − decay·kwh),  soc_{−1} = soc_init·kwh
+//!          (high temperature: decay·soc_{t−1} in place of decay·kwh)
 //! Bounds:  soc_min·kwh ≤ soc_t ≤ kwh;  kwh ≥ soc_{t−1} + Δ(η_c Σ S_t − decay·kwh)
-//! Power:   Σ S_t + discharge_t ≤ max_kwh · n
+//! Power:   Σ S_t + discharge_t ≤ max_kw  (max_kwh · n for the tanks, max_kwh / min(h_c, h_d) high temperature)
+//! High temperature only, with its charge and discharge hours h_c, h_d:
+//!          Σ S_t ≤ kwh / h_c;  discharge_t ≤ kwh / h_d
+//!          one_direction_flow: Σ S_t ≤ M·c_t, discharge_t ≤ M·d_t, c_t + d_t ≤ 1 (c, d binary),
+//!          M = min(max_kw, 100 · the largest total heating load)
 //! ```
 //!
-//! Objective: the tank's net present $ per kWh of size. What the discharge may serve is the
+//! Objective: the storage's net present $ per kWh of size. What the discharge may serve is the
 //! caller's (`heating`, `cooling`).
 
 use super::{LinearProgram, RowKind};
-use crate::optimizer::model::hot_storage_inputs::ThermalTank;
+use crate::optimizer::model::hot_storage_inputs::{HighTempLimits, ThermalTank};
 use crate::optimizer::model::Model;
 
 /// A water tank's columns: size (kWh), discharge (kW) and state of charge (kWh) series.
@@ -32,13 +38,18 @@ pub(super) fn add_tank(lp: &mut LinearProgram, model: &Model, s: &ThermalTank, c
     let kwh = lp.variable(s.net_present_cost_per_kwh, s.min_kwh, s.max_kwh);
     let discharge = lp.series(steps, |_| 0.0);
     let soc = lp.series(steps, |_| 0.0);
-    let power_limit = s.max_kwh * model.time_steps_per_hour as f64;
+    let decay = dt * s.decay_fraction_per_hour;
     for t in 0..steps {
-        // soc_t − soc_{t−1} − Δ η_c Σ S + Δ discharge / η_d + Δ decay kwh = 0
-        let mut terms: Vec<(usize, f64)> = vec![(soc + t, 1.0), (discharge + t, dt / s.discharge_efficiency), (kwh, dt * s.decay_fraction_per_hour)];
+        // soc_t − soc_{t−1} − Δ η_c Σ S + Δ discharge / η_d + Δ decay (kwh or soc_{t−1}) = 0
+        let mut terms: Vec<(usize, f64)> = vec![(soc + t, 1.0), (discharge + t, dt / s.discharge_efficiency)];
         terms.extend(charges.iter().map(|&c| (c + t, -dt * s.charge_efficiency)));
         let (column, coefficient) = previous_soc(soc, kwh, t, s.soc_init_fraction);
-        terms.push((column, -coefficient));
+        if s.decay_of_stored_energy {
+            terms.push((column, -coefficient * (1.0 - decay)));
+        } else {
+            terms.push((column, -coefficient));
+            terms.push((kwh, decay));
+        }
         lp.row(&terms, RowKind::Equal, 0.0);
         lp.row(&[(soc + t, 1.0), (kwh, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(soc + t, -1.0), (kwh, s.soc_min_fraction)], RowKind::LessOrEqual, 0.0);
@@ -49,9 +60,29 @@ pub(super) fn add_tank(lp: &mut LinearProgram, model: &Model, s: &ThermalTank, c
         lp.row(&headroom, RowKind::LessOrEqual, 0.0);
         let mut power: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, 1.0)).collect();
         power.push((discharge + t, 1.0));
-        lp.row(&power, RowKind::LessOrEqual, power_limit);
+        lp.row(&power, RowKind::LessOrEqual, s.max_kw);
     }
     TankColumns { kwh, discharge, soc }
+}
+
+/// The high-temperature storage's charge and discharge rates and, with `one_direction_flow`,
+/// its binaries; `peak_load_kw` is the largest total heating load of a step.
+pub(super) fn add_high_temp_limits(lp: &mut LinearProgram, model: &Model, s: &ThermalTank, limits: &HighTempLimits, columns: &TankColumns, charges: &[usize], peak_load_kw: f64) {
+    let big_m = s.max_kw.min(100.0 * peak_load_kw);
+    for t in 0..model.steps() {
+        let mut charge: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, 1.0)).collect();
+        charge.push((columns.kwh, -1.0 / limits.charge_hours));
+        lp.row(&charge, RowKind::LessOrEqual, 0.0);
+        lp.row(&[(columns.discharge + t, 1.0), (columns.kwh, -1.0 / limits.discharge_hours)], RowKind::LessOrEqual, 0.0);
+        if limits.one_direction_flow {
+            let (charging, discharging) = (lp.binary(0.0), lp.binary(0.0));
+            let mut charge: Vec<(usize, f64)> = charges.iter().map(|&c| (c + t, 1.0)).collect();
+            charge.push((charging, -big_m));
+            lp.row(&charge, RowKind::LessOrEqual, 0.0);
+            lp.row(&[(columns.discharge + t, 1.0), (discharging, -big_m)], RowKind::LessOrEqual, 0.0);
+            lp.row(&[(charging, 1.0), (discharging, 1.0)], RowKind::LessOrEqual, 1.0);
+        }
+    }
 }
 
 /// The term of soc_{t−1}: the initial charge soc_init · kwh before the first step.

@@ -192,7 +192,7 @@ impl Reader<'_> {
                 ));
             }
         }
-        let cold_storage = self.read_cold_storage(financial);
+        let cold_storage = self.read_cold_storage(financial, steps_per_hour);
         if cold_storage.is_some() && financial.third_party_ownership {
             self.unsupported.push("Financial.third_party_ownership=true with ColdThermalStorage (the tank's third-party costs)".into());
         }

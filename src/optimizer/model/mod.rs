@@ -13,7 +13,8 @@
 //! section outside {Meta, Settings, Site, Financial, ElectricLoad, ElectricTariff,
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
 //! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller, CHP, AbsorptionChiller,
-//! ColdThermalStorage, SteamTurbine, GHP}, or any input of
+//! ColdThermalStorage, SteamTurbine, GHP, ElectricHeater, ASHPSpaceHeater, ASHPWaterHeater,
+//! HighTempThermalStorage}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -64,7 +65,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 27] = [
+pub const SUPPORTED_SECTIONS: [&str; 28] = [
     "Meta",
     "Settings",
     "Site",
@@ -92,13 +93,11 @@ pub const SUPPORTED_SECTIONS: [&str; 27] = [
     "ElectricHeater",
     "ASHPSpaceHeater",
     "ASHPWaterHeater",
+    "HighTempThermalStorage",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 2] = [
-    "HighTempThermalStorage",
-    "CST",
-];
+pub const UNSUPPORTED_SECTIONS: [&str; 1] = ["CST"];
 
 /// Commercial/industrial sector defaults the service applies when Financial rates are null
 /// (the federal sector's are in `sector_inputs`).

@@ -178,6 +178,9 @@ impl Reader<'_> {
         if heating.hot_storage.is_some() && self.section("HotThermalStorage").is_some_and(|m| self.flag_or(m, "HotThermalStorage", "can_supply_steam_turbine", false)) {
             self.unsupported.push("HotThermalStorage.can_supply_steam_turbine=true (stored heat to the steam turbine)".into());
         }
+        if heating.hot_storage.as_ref().is_some_and(|h| h.high_temp.is_some()) {
+            self.unsupported.push("HighTempThermalStorage with a SteamTurbine (stored heat to and from the turbine)".into());
+        }
     }
 }
 

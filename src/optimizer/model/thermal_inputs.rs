@@ -1,7 +1,7 @@
 //! The heating part of a scenario read into typed inputs: the heating loads
 //! (SpaceHeatingLoad, DomesticHotWaterLoad, ProcessHeatLoad) as thermal kW per step, the
 //! ExistingBoiler that serves them in business as usual, the new Boiler that may be sized and
-//! the hot-water storage (`hot_storage_inputs`).
+//! one hot storage, the water tank or the high-temperature storage (`hot_storage_inputs`).
 //!
 //! Units: heating loads are given as boiler *fuel* (MMBtu/h or MMBtu); the service turns them
 //! into thermal kW with the existing boiler's efficiency η_eb and its constant
@@ -165,8 +165,10 @@ impl Reader<'_> {
         let peak = (0..HOURS_PER_YEAR * steps_per_hour).map(|t| loads.iter().map(|l| l.thermal_kw[t]).sum::<f64>()).fold(0.0, f64::max);
         if peak <= 0.0 {
             let any_load_section = HeatingLoadKind::ALL.iter().any(|kind| self.root.get(kind.section()).is_some_and(|v| !v.is_null()));
-            if self.section("HotThermalStorage").is_some() && !any_load_section {
-                self.unsupported.push("HotThermalStorage without a heating load".into());
+            for storage in ["HotThermalStorage", "HighTempThermalStorage"] {
+                if self.section(storage).is_some() && !any_load_section {
+                    self.unsupported.push(format!("{storage} without a heating load"));
+                }
             }
             return None;
         }
@@ -185,7 +187,13 @@ impl Reader<'_> {
             Some(map) => Some(self.read_new_boiler(map, steps_per_hour, financial)?),
             None => None,
         };
-        let hot_storage = self.read_hot_storage(financial);
+        let hot_storage = match (self.read_hot_storage(financial, steps_per_hour), self.read_high_temp_storage(financial)) {
+            (Some(_), Some(_)) => {
+                self.unsupported.push("HighTempThermalStorage with HotThermalStorage (two hot storages)".into());
+                None
+            }
+            (tank, high_temp) => tank.or(high_temp),
+        };
         Some(Heating { loads, existing_boiler, boiler, hot_storage })
     }
 

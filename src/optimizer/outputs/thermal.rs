@@ -1,5 +1,5 @@
 //! The heating results: the boilers' cost items of a solution (`HeatingCosts`, part of the
-//! lifecycle cost) and the `ExistingBoiler`, `Boiler`, `HotThermalStorage` and `HeatingLoad`
+//! lifecycle cost) and the `ExistingBoiler`, `Boiler`, `HotThermalStorage` (or `HighTempThermalStorage`) and `HeatingLoad`
 //! output sections with
 //! the service's names (REopt.jl `src/results/existing_boiler.jl`, `boiler.jl`,
 //! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
@@ -152,13 +152,17 @@ fn boiler_section(model: &Model, heating: &Heating, d: &HeatingDispatch, flows: 
     out
 }
 
-/// The `HotThermalStorage` section (optimal case): size, state of charge and discharge to load.
-pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Option<Value> {
+/// The `HotThermalStorage` or `HighTempThermalStorage` section (optimal case): size, state of
+/// charge and discharge to load (the high-temperature storage has no gallons and no split by load).
+pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Option<(&'static str, Value)> {
     let storage = heating.hot_storage.as_ref()?;
+    let high_temp = storage.high_temp.is_some();
     let mut out = Map::new();
     let size_kwh = (d.storage_kwh * 1000.0).round() / 1000.0;
     out.insert("size_kwh".into(), Value::from(size_kwh));
-    out.insert("size_gal".into(), Value::from((size_kwh / storage.tank.kwh_per_gal).round()));
+    if !high_temp {
+        out.insert("size_gal".into(), Value::from((size_kwh / storage.tank.kwh_per_gal).round()));
+    }
     // The service leaves the series empty when nothing is built.
     let built = size_kwh != 0.0;
     let soc: Vec<f64> = if built { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };
@@ -166,14 +170,15 @@ pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch
     let to_load = if built { mmbtu_per_hour(&d.discharge_kw) } else { Vec::new() };
     out.insert("storage_to_load_series_mmbtu_per_hour".into(), series(&to_load));
     out.insert("storage_to_turbine_series_mmbtu_per_hour".into(), series(&vec![0.0; to_load.len()]));
-    if built {
+    if built && !high_temp {
         for (name, kind) in LOAD_KEYS {
             let load = heating.load_kw(kind, model.steps());
             let part: Vec<f64> = (0..model.steps()).map(|t| storage_to_kind(heating, d, kind, t, load[t]) / KWH_PER_MMBTU).collect();
             out.insert(format!("storage_to_{name}_series_mmbtu_per_hour"), series(&part));
         }
     }
-    Some(Value::Object(out))
+    let section = if high_temp { "HighTempThermalStorage" } else { "HotThermalStorage" };
+    Some((section, Value::Object(out)))
 }
 
 /// The `ExistingBoiler` section (with `_bau` twins when the business-as-usual case ran).
@@ -261,8 +266,8 @@ pub fn insert_heating_outputs(
     if let Some(boiler) = boiler_outputs(model, heating, factors, d, optimal.1) {
         outputs.insert("Boiler".into(), boiler);
     }
-    if let Some(storage) = hot_storage_outputs(model, heating, d) {
-        outputs.insert("HotThermalStorage".into(), storage);
+    if let Some((section, storage)) = hot_storage_outputs(model, heating, d) {
+        outputs.insert(section.into(), storage);
     }
     outputs.insert("HeatingLoad".into(), heating_load_outputs(model, heating));
 }

@@ -266,6 +266,24 @@ def test_declared_steam_turbine_fields_are_in_the_engines_results() -> None:
 
 
 @pytest.mark.slow
+def test_declared_high_temp_storage_fields_are_in_the_engines_results() -> None:
+    """A fixed 1,000 kWh high-temperature storage serving a process-heat load (built, so its
+    series are not empty); its discharge and the boiler's heat to load cover the load."""
+    document = scenario()
+    del document["PV"]
+    document["ProcessHeatLoad"] = {"fuel_loads_mmbtu_per_hour": [2.0 + math.sin(hour / 5.0) for hour in range(8760)]}
+    document["ExistingBoiler"] = {"fuel_cost_per_mmbtu": 6.0}
+    document["HighTempThermalStorage"] = {"min_kwh": 1000.0, "max_kwh": 1000.0}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["ExistingBoiler", "HighTempThermalStorage", "HeatingLoad"])
+    outputs = result.outputs
+    assert outputs.HighTempThermalStorage.size_kwh == pytest.approx(1000.0, abs=1e-3)
+    assert len(outputs.HighTempThermalStorage.soc_series_fraction) == 8760
+    served = sum(outputs.ExistingBoiler.thermal_to_load_series_mmbtu_per_hour) + sum(outputs.HighTempThermalStorage.storage_to_load_series_mmbtu_per_hour)
+    assert served == pytest.approx(outputs.HeatingLoad.annual_calculated_total_heating_thermal_load_mmbtu, abs=1e-2)
+
+
+@pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""
     document = scenario()

@@ -371,14 +371,14 @@ fn energy_balances_hold_in_every_step() {
 fn unsupported_scenarios_name_every_unsupported_part() {
     let mut scenario = base_scenario(0.1, 0.0);
     scenario["Wind"] = json!({"max_kw": 50});
-    scenario["SteamTurbine"] = json!({"max_kw": 50});
+    scenario["CST"] = json!({"max_kw": 50});
     scenario["CHP"] = json!({"max_kw": 50, "can_curtail": true});
     scenario["ElectricStorage"] = json!({"dispatch_strategy": "peak_shaving"});
     scenario["ElectricLoad"] = json!({"doe_reference_name": "RetailStore", "annual_kwh": 1e5});
     scenario["Generator"] = json!({"production_incentive_per_kwh": 0.01});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let message = found.message();
-    for part in ["Wind without production_factor_series", "SteamTurbine (section)", "CHP.can_curtail=true", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
+    for part in ["Wind without production_factor_series", "CST (section)", "CHP.can_curtail=true", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
         assert!(message.contains(part), "{part} not named in: {message}");
     }
 }
