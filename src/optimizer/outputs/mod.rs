@@ -377,6 +377,7 @@ fn replacements_future_cost(model: &Model, solution: &CaseSolution) -> f64 {
 }
 
 /// The generator's cost items of a solution.
+#[derive(Default)]
 struct GeneratorItems {
     capital: f64,
     replacements: f64,
@@ -400,16 +401,7 @@ pub fn generator_gallons(g: &Generator, kw: f64, hours: f64) -> f64 {
 
 fn generator_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> GeneratorItems {
     let (Some(g), Some(c)) = (&model.generator, &factors.generator) else {
-        return GeneratorItems {
-            capital: 0.0,
-            replacements: 0.0,
-            initial: 0.0,
-            om_fixed_before_tax: 0.0,
-            om_variable_before_tax: 0.0,
-            fuel_gal: 0.0,
-            year_one_fuel_cost: 0.0,
-            lifecycle_fuel_cost_after_tax: 0.0,
-        };
+        return GeneratorItems::default();
     };
     let dt = model.step_hours();
     let produced = (0..model.steps()).map(|t| d.generator_load[t] + d.generator_storage[t] + d.generator_curtail[t]);
