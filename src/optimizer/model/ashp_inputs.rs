@@ -15,8 +15,8 @@
 use serde_json::{Map, Value};
 
 use super::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
-use super::electric_heater_inputs::{net_present_cost, HeatPump, HeatPumpKind};
-use super::thermal_inputs::{Heating, HeatingLoadKind};
+use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind};
 use super::{Financial, Reader};
 
 /// The service's defaults of one ASHP section: REopt.jl `data/ashp/ashp_defaults.json` (commit
@@ -171,7 +171,7 @@ impl Reader<'_> {
             min_allowable_kw,
             sizing_factor,
             installed_cost_per_kw,
-            net_present_cost_per_kw: net_present_cost(installed_cost_per_kw, years, bonus, financial),
+            net_present_cost_per_kw: macrs_only_cost(installed_cost_per_kw, financial, years, bonus),
             om_cost_per_kw: curves.om_cost_per_ton / KWH_THERMAL_PER_TONHOUR * cost_scale,
             cop,
             cf,

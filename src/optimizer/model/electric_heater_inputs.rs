@@ -11,9 +11,8 @@
 
 use serde_json::{Map, Value};
 
-use super::thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
+use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind, KWH_PER_MMBTU};
 use super::{Financial, Reader};
-use crate::optimizer::finance::{effective_cost, TaxTreatment};
 
 /// The three electric heating techs, in the service's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,24 +65,6 @@ impl HeatPump {
     pub fn serves(&self, kind: HeatingLoadKind) -> bool {
         self.serves.contains(&kind)
     }
-}
-
-/// $ per kW after MACRS (the service's `effective_cost` without ITC or rebates), or the
-/// installed cost without MACRS.
-pub(super) fn net_present_cost(installed_per_kw: f64, macrs_option_years: u32, macrs_bonus_fraction: f64, financial: &Financial) -> f64 {
-    if macrs_option_years == 0 {
-        return installed_per_kw;
-    }
-    let tax = TaxTreatment {
-        owner_discount_rate: financial.owner_discount_rate_fraction,
-        owner_tax_rate: financial.owner_tax_rate_fraction,
-        itc_fraction: 0.0,
-        macrs_option_years,
-        macrs_bonus_fraction,
-        macrs_itc_reduction: 0.0,
-        bonus_without_macrs: false,
-    };
-    effective_cost(installed_per_kw, None, &tax, 0.0)
 }
 
 impl Reader<'_> {
@@ -150,7 +131,7 @@ impl Reader<'_> {
             min_allowable_kw: 0.0,
             sizing_factor: 1.0,
             installed_cost_per_kw,
-            net_present_cost_per_kw: net_present_cost(installed_cost_per_kw, years, bonus, financial),
+            net_present_cost_per_kw: macrs_only_cost(installed_cost_per_kw, financial, years, bonus),
             om_cost_per_kw: self.number(map, s, "om_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU,
             cop: vec![cop; steps],
             cf: vec![1.0; steps],

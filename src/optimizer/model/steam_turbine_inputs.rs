@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use super::sector_defaults::{MACRS_BONUS_FRACTION, MACRS_OPTION_YEARS};
 use super::{Financial, Heating, HeatingLoadKind, Reader, KWH_PER_MMBTU};
-use crate::optimizer::finance::{effective_cost, TaxTreatment};
+use super::thermal_inputs::macrs_only_cost;
 
 /// Installed $ per kW and variable O&M $ per kWh by size class 0–3 (REopt.jl
 /// `data/steam_turbine/steam_turbine_default_data.json`, commit 029db01d).
@@ -109,17 +109,7 @@ impl Reader<'_> {
         if ![0, 5, 7].contains(&macrs_option_years) {
             self.invalid.push("SteamTurbine macrs_option_years must be 0, 5, or 7.".into());
         }
-        let tax = TaxTreatment {
-            owner_discount_rate: financial.owner_discount_rate_fraction,
-            owner_tax_rate: financial.owner_tax_rate_fraction,
-            itc_fraction: 0.0,
-            macrs_option_years,
-            macrs_bonus_fraction,
-            macrs_itc_reduction: 0.0,
-            bonus_without_macrs: false,
-        };
-        // Without a 5- or 7-year schedule the service takes the installed cost as it is.
-        let net_present_cost_per_kw = if macrs_option_years == 0 { installed_cost_per_kw } else { effective_cost(installed_cost_per_kw, None, &tax, 0.0) };
+        let net_present_cost_per_kw = macrs_only_cost(installed_cost_per_kw, financial, macrs_option_years, macrs_bonus_fraction);
         let existing_boiler_supplies = self.section("ExistingBoiler").is_some_and(|m| self.flag(m, "ExistingBoiler", "can_supply_steam_turbine"));
         let boiler_supplies = heating.boiler.is_some() && self.section("Boiler").is_some_and(|m| self.flag(m, "Boiler", "can_supply_steam_turbine"));
         if !existing_boiler_supplies && !boiler_supplies {

@@ -459,7 +459,8 @@ impl Reader<'_> {
 }
 
 /// $ per kW of a thermal technology the service gives MACRS and no other incentive (the new
-/// boiler, the absorption chiller: REopt.jl `setup_boiler_inputs`, `setup_absorption_chiller_inputs`):
+/// boiler, the absorption chiller, the steam turbine, the electric heater and the ASHPs: REopt.jl
+/// `setup_boiler_inputs`, `setup_absorption_chiller_inputs` and their twins):
 /// its installed cost less the present value of its depreciation at the owner's rates, or the
 /// installed cost without MACRS.
 pub(super) fn macrs_only_cost(installed_cost_per_kw: f64, financial: &Financial, macrs_option_years: u32, macrs_bonus_fraction: f64) -> f64 {
