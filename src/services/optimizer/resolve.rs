@@ -13,12 +13,13 @@
 //! heat pump without `Site.outdoor_air_temperature_degF` gets the same estimator's ambient
 //! temperature at the site (`services::optimizer::ambient_temperature`), cached per request.
 
+use std::future::Future;
 use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
 use super::ambient_temperature::{temperature_need, with_outdoor_temperature};
-use super::cache::DiskCache;
+use super::cache::{DiskCache, Entry};
 use super::references::{self, RateReference, HOURS};
 use super::thermal_references::{cooling_shares, thermal_references, with_cooling_shares, with_thermal_load};
 use crate::optimizer::scenario::text::python_repr;
@@ -66,35 +67,42 @@ pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) 
     resolve_pv(&sources.load, &cache, document).await
 }
 
-async fn resolve_temperature(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
-    let Some(need) = temperature_need(&document)? else { return Ok(document) };
+/// A series from the cache, or fetched and stored there.
+async fn cached_series(entry: Entry, fetch: impl Future<Output = Result<Vec<f64>>>) -> Result<Vec<f64>> {
+    if let Some(series) = entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
+        return Ok(series);
+    }
+    let series = fetch.await?;
+    entry.write(&Value::from(series.clone()))?;
+    Ok(series)
+}
+
+/// The cache key of an estimator request: the service and the request's pairs.
+fn estimate_key(handle: &ServiceHandle, need: &PvNeed) -> Map<String, Value> {
     let mut key = Map::from_iter([("service".to_owned(), service(handle))]);
     key.extend(need.pairs.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))));
-    let entry = cache.entry("ambient_temperature", key);
-    let celsius = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
-        Some(celsius) => celsius,
-        None => {
-            let celsius = estimate_hourly(handle, &need).await?.tamb;
-            entry.write(&Value::from(celsius.clone()))?;
-            celsius
-        }
-    };
+    key
+}
+
+/// The cache key of a load-endpoint request: the service, its route profile and the request's key.
+fn load_key(handle: &ServiceHandle, request: &Map<String, Value>) -> Map<String, Value> {
+    let mut key = Map::from_iter([("service".to_owned(), service(handle)), ("routes".to_owned(), Value::from(handle.transport.config().routes.name()))]);
+    key.extend(request.clone());
+    key
+}
+
+async fn resolve_temperature(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
+    let Some(need) = temperature_need(&document)? else { return Ok(document) };
+    let entry = cache.entry("ambient_temperature", estimate_key(handle, &need));
+    let celsius = cached_series(entry, async { Ok(estimate_hourly(handle, &need).await?.tamb) }).await?;
     Ok(with_outdoor_temperature(document, &celsius))
 }
 
 async fn resolve_pv(handle: &ServiceHandle, cache: &DiskCache, mut document: Value) -> Result<Value> {
     for need in pv_needs(&document)? {
-        let mut key = Map::from_iter([("service".to_owned(), service(handle))]);
-        key.extend(need.pairs.iter().map(|(name, value)| (name.clone(), Value::from(value.as_str()))));
-        let entry = cache.entry("pv_production", key);
-        let hourly = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
-            Some(hourly) => hourly,
-            None => {
-                let hourly: Vec<f64> = estimate_hourly(handle, &need).await?.ac.iter().map(|watts| watts / 1000.0).collect();
-                entry.write(&Value::from(hourly.clone()))?;
-                hourly
-            }
-        };
+        let entry = cache.entry("pv_production", estimate_key(handle, &need));
+        let fetch = async { Ok(estimate_hourly(handle, &need).await?.ac.iter().map(|watts| watts / 1000.0).collect()) };
+        let hourly = cached_series(entry, fetch).await?;
         document = with_pv_production(document, need.index, &hourly);
     }
     Ok(document)
@@ -151,37 +159,24 @@ async fn toolkit_resource(handle: &ServiceHandle, cache: &DiskCache, query: &Win
 
 async fn resolve_load(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
     let Some(reference) = references::load_reference(&document)? else { return Ok(document) };
-    let mut key = Map::from_iter([("service".to_owned(), service(handle)), ("routes".to_owned(), Value::from(handle.transport.config().routes.name()))]);
-    key.extend(reference.key);
-    let entry = cache.entry("simulated_load", key);
-    let cached = entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok());
-    let hourly = match cached {
-        Some(hourly) => hourly,
-        None => {
-            let query = validate_simulated_load(&reference.parameters).map_err(Error::Parameter)?;
-            let hourly = fetch_load_answer(handle, &query).await?.into_load();
-            entry.write(&Value::from(hourly.clone()))?;
-            hourly
-        }
+    let entry = cache.entry("simulated_load", load_key(handle, &reference.key));
+    let fetch = async {
+        let query = validate_simulated_load(&reference.parameters).map_err(Error::Parameter)?;
+        Ok(fetch_load_answer(handle, &query).await?.into_load())
     };
+    let hourly = cached_series(entry, fetch).await?;
     Ok(references::with_loads(document, &hourly))
 }
 
 async fn resolve_thermal(handle: &ServiceHandle, cache: &DiskCache, mut document: Value) -> Result<Value> {
     for reference in thermal_references(&document)? {
-        let mut key = Map::from_iter([("service".to_owned(), service(handle)), ("routes".to_owned(), Value::from(handle.transport.config().routes.name()))]);
-        key.extend(reference.key.clone());
-        let entry = cache.entry("simulated_load", key);
-        let hourly = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
-            Some(hourly) => hourly,
-            None => {
-                let query = validate_simulated_load(&reference.parameters)
-                    .map_err(|problems| Error::Parameter(problems.into_iter().map(|p| format!("{}: {p}", reference.section)).collect()))?;
-                let hourly = fetch_load_answer(handle, &query).await?.into_load();
-                entry.write(&Value::from(hourly.clone()))?;
-                hourly
-            }
+        let entry = cache.entry("simulated_load", load_key(handle, &reference.key));
+        let fetch = async {
+            let query = validate_simulated_load(&reference.parameters)
+                .map_err(|problems| Error::Parameter(problems.into_iter().map(|p| format!("{}: {p}", reference.section)).collect()))?;
+            Ok(fetch_load_answer(handle, &query).await?.into_load())
         };
+        let hourly = cached_series(entry, fetch).await?;
         document = with_thermal_load(document, &reference, &hourly);
     }
     Ok(document)
@@ -191,24 +186,18 @@ async fn resolve_cooling_shares(handle: &ServiceHandle, cache: &DiskCache, docum
     let Some(shares) = cooling_shares(&document)? else { return Ok(document) };
     let mut fetched = Vec::with_capacity(shares.buildings.len());
     for building in &shares.buildings {
-        let mut key = Map::from_iter([("service".to_owned(), service(handle)), ("routes".to_owned(), Value::from(handle.transport.config().routes.name()))]);
-        key.extend(building.key.clone());
-        let entry = cache.entry("cooling_share", key);
-        let fractions = match entry.read().and_then(|value| serde_json::from_value::<Vec<f64>>(value).ok()) {
-            Some(fractions) => fractions,
-            None => {
-                let query = validate_simulated_load(&building.parameters)
-                    .map_err(|problems| Error::Parameter(problems.into_iter().map(|p| format!("CoolingLoad: {p}")).collect()))?;
-                let defaults = fetch_load_answer(handle, &query).await?.cooling_defaults.ok_or_else(|| Error::Parse("the simulated_load answer has no cooling_defaults".into()))?;
-                let fractions = defaults.fraction_of_total_electric_profile;
-                if fractions.len() != HOURS {
-                    return Err(Error::Parse(format!("the cooling_defaults' fraction_of_total_electric_profile has {} values (expected {HOURS})", fractions.len())));
-                }
-                entry.write(&Value::from(fractions.clone()))?;
-                fractions
+        let entry = cache.entry("cooling_share", load_key(handle, &building.key));
+        let fetch = async {
+            let query = validate_simulated_load(&building.parameters)
+                .map_err(|problems| Error::Parameter(problems.into_iter().map(|p| format!("CoolingLoad: {p}")).collect()))?;
+            let defaults = fetch_load_answer(handle, &query).await?.cooling_defaults.ok_or_else(|| Error::Parse("the simulated_load answer has no cooling_defaults".into()))?;
+            let fractions = defaults.fraction_of_total_electric_profile;
+            if fractions.len() != HOURS {
+                return Err(Error::Parse(format!("the cooling_defaults' fraction_of_total_electric_profile has {} values (expected {HOURS})", fractions.len())));
             }
+            Ok(fractions)
         };
-        fetched.push(fractions);
+        fetched.push(cached_series(entry, fetch).await?);
     }
     Ok(with_cooling_shares(document, &shares, &fetched))
 }
