@@ -9,7 +9,7 @@
 
 use serde_json::{Map, Value};
 
-use super::thermal::{to_load_kind, LOAD_KEYS};
+use super::thermal::{mmbtu_per_hour, to_load_kind, LOAD_KEYS};
 use super::{money, round6, series};
 use crate::optimizer::lp::chp::{initial_capital, net_present_capital, standby_cost_per_kw};
 use crate::optimizer::lp::fuel_present_worth;
@@ -51,10 +51,6 @@ pub fn chp_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) 
         year_one_standby_before_tax: 12.0 * chp.standby_rate_per_kw_per_month * d.size_kw,
         lifecycle_standby_after_tax: standby_cost_per_kw(factors, chp) * d.size_kw,
     }
-}
-
-fn mmbtu_per_hour(kw: impl Iterator<Item = f64>) -> Vec<f64> {
-    kw.map(|v| v / KWH_PER_MMBTU).collect()
 }
 
 /// The `CHP` section of the optimal case (None without CHP).

@@ -6,6 +6,7 @@
 
 use serde_json::{Map, Value};
 
+use super::thermal::mmbtu_per_hour;
 use super::{round6, series};
 use crate::optimizer::lp::heat_pumps::HeatPumpDispatch;
 use crate::optimizer::lp::{CostFactors, Dispatch};
@@ -40,10 +41,6 @@ pub fn heat_pump_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> He
     costs
 }
 
-fn mmbtu(kw: &[f64]) -> Vec<f64> {
-    kw.iter().map(|v| v / KWH_PER_MMBTU).collect()
-}
-
 fn round_to(value: f64, digits: i32) -> f64 {
     let scale = 10f64.powi(digits);
     (value * scale).round() / scale
@@ -64,18 +61,18 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
     let electric: Vec<f64> = d.electric_kw.iter().map(|kw| kw * dt).collect();
     out.insert("electric_consumption_series_kw".into(), series(&electric));
     out.insert("annual_electric_consumption_kwh".into(), Value::from(round6(electric.iter().sum::<f64>())));
-    let production = mmbtu(&d.production());
+    let production = mmbtu_per_hour(d.production());
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
-    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu(&d.to_storage_kw)));
-    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu(&d.to_loads())));
+    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_storage_kw)));
+    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.to_loads())));
     let kinds: &[(&str, HeatingLoadKind)] = match tech.kind {
         HeatPumpKind::ElectricHeater => &super::thermal::LOAD_KEYS,
         HeatPumpKind::AshpSpaceHeater => &[("space_heating_load", HeatingLoadKind::SpaceHeating)],
         HeatPumpKind::AshpWaterHeater => &[("dhw_load", HeatingLoadKind::DomesticHotWater)],
     };
     for &(name, kind) in kinds {
-        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&mmbtu(&d.to_kind(kind))));
+        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&mmbtu_per_hour(d.to_kind(kind))));
     }
     match tech.kind {
         HeatPumpKind::ElectricHeater => {

@@ -5,10 +5,10 @@
 
 use serde_json::{Map, Value};
 
-use super::thermal::{to_load_kind, LOAD_KEYS};
+use super::thermal::{mmbtu_per_hour, to_load_kind, LOAD_KEYS};
 use super::{round6, series};
 use crate::optimizer::lp::CostFactors;
-use crate::optimizer::model::{Model, KWH_PER_MMBTU};
+use crate::optimizer::model::Model;
 use crate::optimizer::run::CaseSolution;
 
 /// The turbine's cost items in a solution ($; lifecycle items present value).
@@ -30,10 +30,6 @@ pub fn steam_turbine_costs(model: &Model, factors: &CostFactors, solution: &Case
         initial: st.installed_cost_per_kw * d.size_kw,
         om_before_tax: factors.pwf_om * (st.om_cost_per_kw * d.size_kw + st.om_cost_per_kwh * annual_kwh),
     }
-}
-
-fn mmbtu_per_hour(kw: impl Iterator<Item = f64>) -> Vec<f64> {
-    kw.map(|v| v / KWH_PER_MMBTU).collect()
 }
 
 /// The `SteamTurbine` section of the optimal case (None without a turbine).

@@ -12,6 +12,8 @@
 //! and each boiler's (and CHP's and the steam turbine's) heat to load covers the rest of every load by its share of the
 //! producers' heat to load. Every load's balance holds.
 
+use std::borrow::Borrow;
+
 use serde_json::{Map, Value};
 
 use super::{money, round6, series};
@@ -77,8 +79,9 @@ pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSoluti
     }
 }
 
-fn mmbtu_per_hour(kw: &[f64]) -> Vec<f64> {
-    kw.iter().map(|v| v / KWH_PER_MMBTU).collect()
+/// Thermal kW per step as the results write heat: MMBtu/h.
+pub(super) fn mmbtu_per_hour<T: Borrow<f64>>(kw: impl IntoIterator<Item = T>) -> Vec<f64> {
+    kw.into_iter().map(|v| *v.borrow() / KWH_PER_MMBTU).collect()
 }
 
 /// The storage's discharge to one load kind per step (kW): its share of the served loads.
@@ -230,7 +233,7 @@ pub fn heating_load_outputs(model: &Model, heating: &Heating) -> Value {
         ("space_heating", HeatingLoadKind::SpaceHeating),
         ("process_heat", HeatingLoadKind::ProcessHeat),
     ] {
-        let thermal = mmbtu_per_hour(&heating.load_kw(kind, steps));
+        let thermal = mmbtu_per_hour(heating.load_kw(kind, steps));
         let annual = (thermal.iter().sum::<f64>() * dt * 100.0).round() / 100.0;
         annual_thermal_total += annual;
         total_thermal.iter_mut().zip(&thermal).for_each(|(total, v)| *total += v);
