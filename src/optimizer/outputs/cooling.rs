@@ -12,17 +12,11 @@
 
 use serde_json::{Map, Value};
 
-use super::round6;
+use super::{round6, round_to};
 use crate::optimizer::lp::cooling::CoolingDispatch;
 use crate::optimizer::lp::{CostFactors, Dispatch};
 use crate::optimizer::model::cooling_inputs::{Cooling, KWH_THERMAL_PER_TONHOUR};
 use crate::optimizer::model::{Model, KWH_PER_MMBTU};
-
-/// The service's rounding of these results to 3 or 2 digits.
-fn round_to(x: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (x * scale).round() / scale
-}
 
 fn rounded_series(values: impl Iterator<Item = f64>, digits: i32) -> Value {
     Value::Array(values.map(|v| Value::from(round_to(v, digits))).collect())

@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use super::CostBreakdown;
+use super::{CostBreakdown, round_to};
 use crate::optimizer::emissions::{boiler_pounds, chp_pounds, TONNE_PER_LB};
 use crate::optimizer::model::Pollutant;
 use crate::optimizer::lp::emissions::lifecycle_emissions_cost;
@@ -15,10 +15,6 @@ use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::Model;
 use crate::optimizer::run::CaseSolution;
 
-fn round_to(x: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (x * scale).round() / scale
-}
 
 /// The year-one pounds of one solution.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{money, round6};
+use super::{money, round6, round_to};
 use crate::optimizer::lp::{CostFactors, Dispatch};
 use crate::optimizer::model::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
 use crate::optimizer::model::ghp_inputs::{Ghp, HeatPumps};
@@ -41,7 +41,7 @@ pub fn ghp_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> GhpCosts
 }
 
 fn rounded3(values: impl Iterator<Item = f64>) -> Vec<f64> {
-    values.map(|v| (v * 1e3).round() / 1e3).collect()
+    values.map(|v| round_to(v, 3)).collect()
 }
 
 fn list(values: &[f64]) -> Value {

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use super::thermal::mmbtu_per_hour;
-use super::{round6, series};
+use super::{round6, round_to, series};
 use crate::optimizer::lp::heat_pumps::HeatPumpDispatch;
 use crate::optimizer::lp::{CostFactors, Dispatch};
 use crate::optimizer::model::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
@@ -41,10 +41,6 @@ pub fn heat_pump_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> He
     costs
 }
 
-fn round_to(value: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (value * scale).round() / scale
-}
 
 /// One tech's section.
 fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {

@@ -463,6 +463,12 @@ pub fn pv_array_kw(model: &Model, solution: &CaseSolution, array: usize) -> f64 
     }
 }
 
+/// Rounds to `digits` decimals, as the service rounds its results fields.
+fn round_to(x: f64, digits: i32) -> f64 {
+    let scale = 10f64.powi(digits);
+    (x * scale).round() / scale
+}
+
 /// Rounds to 6 decimals (series and sizes; enough for kW and kWh, keeps bodies small).
 fn round6(x: f64) -> f64 {
     (x * 1e6).round() / 1e6

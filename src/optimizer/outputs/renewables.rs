@@ -11,13 +11,10 @@
 
 use serde_json::{Map, Value};
 
+use super::round_to;
 use crate::optimizer::model::Model;
 use crate::optimizer::run::CaseSolution;
 
-fn round_to(x: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (x * scale).round() / scale
-}
 
 /// Renewable kWh consumed on site in one year (kWh):
 ///

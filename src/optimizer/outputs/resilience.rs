@@ -5,15 +5,12 @@
 
 use serde_json::{json, Map, Value};
 
+use super::round_to;
 use crate::optimizer::lp::{CostFactors, Dispatch};
 use crate::optimizer::model::{ArrayKind, Model};
 use crate::optimizer::outputs::CostBreakdown;
 use crate::optimizer::run::{bau_outage_served_steps, CaseSolution};
 
-fn round_to(x: f64, digits: i32) -> f64 {
-    let scale = 10f64.powi(digits);
-    (x * scale).round() / scale
-}
 
 fn series(values: &[f64]) -> Value {
     Value::Array(values.iter().map(|&v| Value::from(round_to(v, 6))).collect())
