@@ -131,3 +131,16 @@ fn the_pro_forma_with_an_absorption_chiller_and_macrs_on_the_boiler() {
         assert!((initial - installed - pv_installed).abs() <= 0.01 + 1e-9 * initial, "initial capital {initial} vs {}", installed + pv_installed);
     }
 }
+
+/// A boiler `macrs_option_years` other than 0, 5 or 7 is invalid, as the service's schedules are.
+#[test]
+fn a_boiler_macrs_period_outside_the_schedules_is_invalid() {
+    let mut scenario = heating_with_pv();
+    scenario["Boiler"]["macrs_option_years"] = json!(3);
+    match sunflux::optimizer::from_scenario(&scenario, &[]) {
+        Err(sunflux::optimizer::ScenarioError::Invalid(problems)) => {
+            assert!(problems.iter().any(|p| p == "Boiler.macrs_option_years must be 0, 5, or 7."), "{problems:?}");
+        }
+        other => panic!("expected invalid inputs, got {:?}", other.map(|_| "a model")),
+    }
+}
