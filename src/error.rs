@@ -37,6 +37,16 @@ pub struct ApiFailure {
     pub input_errors: Option<serde_json::Value>,
 }
 
+/// A job that ended in error (boxed in `Error` so that every `Result` stays small).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobFailure {
+    pub message: String,
+    pub job_id: String,
+    pub status: String,
+    /// What the service said: a list, or the optimizer's map.
+    pub messages: serde_json::Value,
+}
+
 impl ApiFailure {
     /// One line for the exception message: status, code and the first messages.
     pub fn summary(&self) -> String {
@@ -66,9 +76,9 @@ pub enum Error {
     /// The service answered with an error.
     #[error("{}", .0.summary())]
     Api(Box<ApiFailure>),
-    /// A job ended in error; `messages` is what the service said (a list or the optimizer's map).
-    #[error("{message}")]
-    JobFailed { message: String, job_id: String, status: String, messages: serde_json::Value },
+    /// A job ended in error.
+    #[error("{}", .0.message)]
+    JobFailed(Box<JobFailure>),
     /// A wait deadline passed.
     #[error("{message}")]
     JobTimeout { message: String, job_id: String, last_status: String },

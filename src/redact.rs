@@ -197,7 +197,7 @@ fn redact_param(text: &str, needle: &str) -> String {
     while let Some(at) = rest.find(needle) {
         let (head, tail) = rest.split_at(at + needle.len());
         out.push_str(head);
-        let value_len = tail.find(|c: char| matches!(c, '&' | ' ' | '"' | '\'' | '#' | '<' | '\n' | ',')).unwrap_or(tail.len());
+        let value_len = tail.find(['&', ' ', '"', '\'', '#', '<', '\n', ',']).unwrap_or(tail.len());
         if value_len > 0 {
             out.push_str(MASK);
         }

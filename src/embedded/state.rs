@@ -147,7 +147,7 @@ impl ServiceState {
                 None => JobStore::new(config.technical_potential_timing),
             }),
             explorers: std::iter::once(LIVE_EXPLORER.to_owned()).chain(config.explorers.iter().cloned()).collect(),
-            climate_jobs: Mutex::new(ClimateJobs::new(config.climate_limits.clone(), SplitMix64::from_entropy().next_u64())),
+            climate_jobs: Mutex::new(ClimateJobs::new(config.climate_limits, SplitMix64::from_entropy().next_u64())),
             climate_builder_running: AtomicBool::new(false),
             climate_build_delay: config.climate_build_delay,
             climate_anywhere: config.climate_anywhere,

@@ -3,7 +3,7 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::error::{ApiErrorKind, Error};
+use crate::error::{ApiErrorKind, Error, JobFailure};
 
 /// The Python exception for `error` (needs the GIL; takes it if not held).
 pub fn to_pyerr(error: Error) -> PyErr {
@@ -49,7 +49,8 @@ fn build(py: Python<'_>, error: Error) -> PyResult<PyErr> {
             }
             instance
         }
-        Error::JobFailed { message, job_id, status, messages } => {
+        Error::JobFailed(failure) => {
+            let JobFailure { message, job_id, status, messages } = *failure;
             let kwargs = PyDict::new(py);
             kwargs.set_item("job_id", job_id)?;
             kwargs.set_item("status", status)?;

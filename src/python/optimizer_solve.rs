@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 use super::bridge::{PyCancelToken, SIGNAL_CHECK};
 use super::optimizer_result::PyResultDocument;
 use super::errors::to_pyerr;
-use crate::error::Error;
+use crate::error::{Error, JobFailure};
 use crate::optimizer::highs;
 use crate::optimizer::in_process::{solve_scenario, InProcessError};
 use crate::optimizer::scenario;
@@ -24,12 +24,12 @@ const STATUS_FAILED: &str = "An error occurred. See messages for more.";
 fn to_error(error: InProcessError, timeout_seconds: f64) -> Error {
     match error {
         InProcessError::Refused(problems) => Error::Parameter(problems),
-        InProcessError::NotOptimal(message) => Error::JobFailed {
+        InProcessError::NotOptimal(message) => Error::JobFailed(Box::new(JobFailure {
             message: format!("the scenario has no optimal solution: {message}"),
             job_id: String::new(),
             status: STATUS_FAILED.into(),
             messages: json!({ "error": message }),
-        },
+        })),
         InProcessError::TimedOut => Error::JobTimeout {
             message: format!("the solve did not finish within {timeout_seconds} s (Settings.timeout_seconds)"),
             job_id: String::new(),

@@ -265,12 +265,13 @@ impl Transport {
                 failure.code = failure.code.map(clean);
                 Error::Api(failure)
             }
-            Error::JobFailed { message, job_id, status, messages } => Error::JobFailed {
-                message: clean(message),
-                job_id: clean(job_id),
-                status: clean(status),
-                messages: serde_json::from_str(&clean(messages.to_string())).unwrap_or(serde_json::Value::Null),
-            },
+            Error::JobFailed(mut failure) => {
+                failure.message = clean(std::mem::take(&mut failure.message));
+                failure.job_id = clean(std::mem::take(&mut failure.job_id));
+                failure.status = clean(std::mem::take(&mut failure.status));
+                failure.messages = serde_json::from_str(&clean(failure.messages.to_string())).unwrap_or(serde_json::Value::Null);
+                Error::JobFailed(failure)
+            }
             Error::JobTimeout { message, job_id, last_status } => {
                 Error::JobTimeout { message: clean(message), job_id: clean(job_id), last_status: clean(last_status) }
             }

@@ -496,7 +496,7 @@ mod tests {
     use super::*;
 
     fn secs(s: f64) -> Duration {
-        Duration::from_secs_f64(s)
+        crate::limits::clamped_seconds(s)
     }
 
     fn job(user: &str) -> NewJob<u32> {

@@ -323,6 +323,118 @@ pub fn site_metadata(dataset: &str, site: &SiteInfo, utc: bool) -> ClimateMetada
     }
 }
 
+/// The climate download route, GET or POST (form body), `<slug>-download.<csv|json>`.
+pub async fn handle(
+    axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+    axum::Extension(key): axum::Extension<AuthenticatedKey>,
+    request: axum::extract::Request,
+) -> axum::response::Response {
+    let Some((dataset, format)) = parse_download_file(&file) else {
+        return reply_response(error_reply(
+            404,
+            json!({}),
+            &[format!("unknown climate download path {file:?}: use <dataset slug>-download.csv or .json")],
+        ));
+    };
+    let root = DatasetFamily::of(&dataset).root();
+    if !request.uri().path().starts_with(&format!("{root}/")) {
+        return reply_response(error_reply(404, json!({}), &[format!("the data set {dataset:?} is served under {root}/, not here")]));
+    }
+    let query = query_pairs(&request);
+    let body = match axum::body::to_bytes(request.into_body(), 16 << 20).await {
+        Ok(bytes) => url::form_urlencoded::parse(&bytes).into_owned().collect::<Vec<(String, String)>>(),
+        Err(error) => return reply_response(error_reply(400, json!({}), &[format!("could not read the request body: {error}")])),
+    };
+    let user = key.0;
+    let now = state.uptime();
+    let reply = match format {
+        Format::Csv => {
+            let permit = lock(&state.climate_jobs).admit_csv(&user, now);
+            match permit {
+                Err(refusal) => refusal_reply(&refusal, ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }.inputs()),
+                Ok(permit) => {
+                    let shared = state.clone();
+                    let reply = tokio::task::spawn_blocking(move || {
+                        csv_reply(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog, shared.climate_anywhere)
+                    })
+                    .await
+                    .unwrap_or_else(|e| error_reply(500, json!({}), &[format!("the download failed: {e}")]));
+                    lock(&state.climate_jobs).finish_csv(permit);
+                    reply
+                }
+            }
+        }
+        _ => {
+            let shared = state.clone();
+            let prepared = tokio::task::spawn_blocking(move || {
+                prepare_download(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog, shared.climate_anywhere)
+            })
+            .await
+            .unwrap_or_else(|e| Err(error_reply(500, json!({}), &[format!("the request failed: {e}")])));
+            match prepared {
+                Err(reply) => reply,
+                Ok(prepared) => {
+                    let base_url = state.base_url.get().cloned().unwrap_or_default();
+                    let reply = json_reply(prepared, &mut lock(&state.climate_jobs), &user, now, &base_url);
+                    start_builder(state.clone());
+                    reply
+                }
+            }
+        }
+    };
+    reply_response(reply)
+}
+
+/// Builds queued download files one after another on a blocking thread; at most one builder runs.
+fn start_builder(state: std::sync::Arc<ServiceState>) {
+    use std::sync::atomic::Ordering;
+    if state.climate_builder_running.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
+        return;
+    }
+    tokio::task::spawn_blocking(move || loop {
+        let next = lock(&state.climate_jobs).start_next();
+        match next {
+            Some((id, job)) => {
+                std::thread::sleep(state.climate_build_delay);
+                let built = build_download_zip(&job);
+                let now = state.uptime();
+                let mut jobs = lock(&state.climate_jobs);
+                match built {
+                    Ok(file) => jobs.complete(&id, bytes::Bytes::from(file), now),
+                    Err(error) => jobs.fail(&id, &error, now),
+                };
+            }
+            None => {
+                state.climate_builder_running.store(false, Ordering::Release);
+                let more = lock(&state.climate_jobs).has_queued();
+                if !more || state.climate_builder_running.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+}
+
+/// `GET /files/climate/<id>.zip`: the file host (no key; 404 with `Retry-After` until ready).
+pub async fn handle_download(
+    axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
+    axum::extract::Path(file): axum::extract::Path<String>,
+) -> axum::response::Response {
+    let reply = match parse_download_id(&file) {
+        Some(id) => {
+            let mut jobs = lock(&state.climate_jobs);
+            jobs.expire(state.uptime());
+            if jobs.status(id).is_some() {
+                state.record_hit(&format!("{DOWNLOAD_FILES_PREFIX}{file}"));
+            }
+            download_reply(&jobs, id)
+        }
+        None => ServiceReply::json(404, &json!({"status": 404, "errors": ["No download file at this address."]})),
+    };
+    reply_response(reply)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,116 +574,4 @@ mod tests {
         let text = String::from_utf8_lossy(&refused.body).into_owned();
         assert!(text.contains("covers more than") && text.contains("0.04° grid"), "{text}");
     }
-}
-
-/// The climate download route, GET or POST (form body), `<slug>-download.<csv|json>`.
-pub async fn handle(
-    axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
-    axum::extract::Path(file): axum::extract::Path<String>,
-    axum::Extension(key): axum::Extension<AuthenticatedKey>,
-    request: axum::extract::Request,
-) -> axum::response::Response {
-    let Some((dataset, format)) = parse_download_file(&file) else {
-        return reply_response(error_reply(
-            404,
-            json!({}),
-            &[format!("unknown climate download path {file:?}: use <dataset slug>-download.csv or .json")],
-        ));
-    };
-    let root = DatasetFamily::of(&dataset).root();
-    if !request.uri().path().starts_with(&format!("{root}/")) {
-        return reply_response(error_reply(404, json!({}), &[format!("the data set {dataset:?} is served under {root}/, not here")]));
-    }
-    let query = query_pairs(&request);
-    let body = match axum::body::to_bytes(request.into_body(), 16 << 20).await {
-        Ok(bytes) => url::form_urlencoded::parse(&bytes).into_owned().collect::<Vec<(String, String)>>(),
-        Err(error) => return reply_response(error_reply(400, json!({}), &[format!("could not read the request body: {error}")])),
-    };
-    let user = key.0;
-    let now = state.uptime();
-    let reply = match format {
-        Format::Csv => {
-            let permit = lock(&state.climate_jobs).admit_csv(&user, now);
-            match permit {
-                Err(refusal) => refusal_reply(&refusal, ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }.inputs()),
-                Ok(permit) => {
-                    let shared = state.clone();
-                    let reply = tokio::task::spawn_blocking(move || {
-                        csv_reply(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog, shared.climate_anywhere)
-                    })
-                    .await
-                    .unwrap_or_else(|e| error_reply(500, json!({}), &[format!("the download failed: {e}")]));
-                    lock(&state.climate_jobs).finish_csv(permit);
-                    reply
-                }
-            }
-        }
-        _ => {
-            let shared = state.clone();
-            let prepared = tokio::task::spawn_blocking(move || {
-                prepare_download(&ClimateHttpRequest { dataset: &dataset, format, query: &query, body: &body }, shared.catalog, shared.climate_anywhere)
-            })
-            .await
-            .unwrap_or_else(|e| Err(error_reply(500, json!({}), &[format!("the request failed: {e}")])));
-            match prepared {
-                Err(reply) => reply,
-                Ok(prepared) => {
-                    let base_url = state.base_url.get().cloned().unwrap_or_default();
-                    let reply = json_reply(prepared, &mut lock(&state.climate_jobs), &user, now, &base_url);
-                    start_builder(state.clone());
-                    reply
-                }
-            }
-        }
-    };
-    reply_response(reply)
-}
-
-/// Builds queued download files one after another on a blocking thread; at most one builder runs.
-fn start_builder(state: std::sync::Arc<ServiceState>) {
-    use std::sync::atomic::Ordering;
-    if state.climate_builder_running.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
-        return;
-    }
-    tokio::task::spawn_blocking(move || loop {
-        let next = lock(&state.climate_jobs).start_next();
-        match next {
-            Some((id, job)) => {
-                std::thread::sleep(state.climate_build_delay);
-                let built = build_download_zip(&job);
-                let now = state.uptime();
-                let mut jobs = lock(&state.climate_jobs);
-                match built {
-                    Ok(file) => jobs.complete(&id, bytes::Bytes::from(file), now),
-                    Err(error) => jobs.fail(&id, &error, now),
-                };
-            }
-            None => {
-                state.climate_builder_running.store(false, Ordering::Release);
-                let more = lock(&state.climate_jobs).has_queued();
-                if !more || state.climate_builder_running.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire).is_err() {
-                    return;
-                }
-            }
-        }
-    });
-}
-
-/// `GET /files/climate/<id>.zip`: the file host (no key; 404 with `Retry-After` until ready).
-pub async fn handle_download(
-    axum::extract::State(state): axum::extract::State<std::sync::Arc<ServiceState>>,
-    axum::extract::Path(file): axum::extract::Path<String>,
-) -> axum::response::Response {
-    let reply = match parse_download_id(&file) {
-        Some(id) => {
-            let mut jobs = lock(&state.climate_jobs);
-            jobs.expire(state.uptime());
-            if jobs.status(id).is_some() {
-                state.record_hit(&format!("{DOWNLOAD_FILES_PREFIX}{file}"));
-            }
-            download_reply(&jobs, id)
-        }
-        None => ServiceReply::json(404, &json!({"status": 404, "errors": ["No download file at this address."]})),
-    };
-    reply_response(reply)
 }

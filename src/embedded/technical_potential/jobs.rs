@@ -260,7 +260,7 @@ mod tests {
     }
 
     fn at(base: Instant, seconds: f64) -> Instant {
-        base + Duration::from_secs_f64(seconds)
+        base + crate::limits::clamped_seconds(seconds)
     }
 
     #[test]

@@ -169,6 +169,48 @@ fn echoed_inputs(query: &[(String, String)], names: &[&str]) -> Value {
     Value::Object(echoed)
 }
 
+/// The served explorer named in the path, or the 404 answer listing the served ones.
+fn served_explorer(state: &ServiceState, explorer: &str) -> Result<(), ServiceReply> {
+    if state.explorers.iter().any(|served| served == explorer) {
+        Ok(())
+    } else {
+        let served: Vec<&str> = state.explorers.iter().map(String::as_str).collect();
+        Err(explorer_not_found_reply(explorer, &served))
+    }
+}
+
+type AppState = axum::extract::State<std::sync::Arc<ServiceState>>;
+type Explorer = axum::extract::Path<String>;
+
+/// `GET …/technical-potential/config`.
+pub async fn handle_config(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
+    let reply = served_explorer(&state, &explorer).map_or_else(|r| r, |()| config_reply(state.technical_potential_model, &query_pairs(&request)));
+    reply_response(reply)
+}
+
+/// `POST …/technical-potential` with the job's JSON body.
+pub async fn handle_job_post(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, body: axum::body::Bytes) -> axum::response::Response {
+    let reply = served_explorer(&state, &explorer)
+        .map_or_else(|r| r, |()| job_post_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &body, Instant::now()));
+    reply_response(reply)
+}
+
+/// `GET …/technical-potential?jobId=`.
+pub async fn handle_job_get(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
+    let query = query_pairs(&request);
+    let reply = served_explorer(&state, &explorer)
+        .map_or_else(|r| r, |()| job_get_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &query, Instant::now()));
+    reply_response(reply)
+}
+
+/// `DELETE …/technical-potential?jobId=`.
+pub async fn handle_job_delete(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
+    let query = query_pairs(&request);
+    let reply = served_explorer(&state, &explorer)
+        .map_or_else(|r| r, |()| job_delete_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &query, Instant::now()));
+    reply_response(reply)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,46 +316,4 @@ mod tests {
             json!("explorer 'nope' is not served here; served explorers: rede, demo")
         );
     }
-}
-
-/// The served explorer named in the path, or the 404 answer listing the served ones.
-fn served_explorer(state: &ServiceState, explorer: &str) -> Result<(), ServiceReply> {
-    if state.explorers.iter().any(|served| served == explorer) {
-        Ok(())
-    } else {
-        let served: Vec<&str> = state.explorers.iter().map(String::as_str).collect();
-        Err(explorer_not_found_reply(explorer, &served))
-    }
-}
-
-type AppState = axum::extract::State<std::sync::Arc<ServiceState>>;
-type Explorer = axum::extract::Path<String>;
-
-/// `GET …/technical-potential/config`.
-pub async fn handle_config(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
-    let reply = served_explorer(&state, &explorer).map_or_else(|r| r, |()| config_reply(state.technical_potential_model, &query_pairs(&request)));
-    reply_response(reply)
-}
-
-/// `POST …/technical-potential` with the job's JSON body.
-pub async fn handle_job_post(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, body: axum::body::Bytes) -> axum::response::Response {
-    let reply = served_explorer(&state, &explorer)
-        .map_or_else(|r| r, |()| job_post_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &body, Instant::now()));
-    reply_response(reply)
-}
-
-/// `GET …/technical-potential?jobId=`.
-pub async fn handle_job_get(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
-    let query = query_pairs(&request);
-    let reply = served_explorer(&state, &explorer)
-        .map_or_else(|r| r, |()| job_get_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &query, Instant::now()));
-    reply_response(reply)
-}
-
-/// `DELETE …/technical-potential?jobId=`.
-pub async fn handle_job_delete(axum::extract::State(state): AppState, axum::extract::Path(explorer): Explorer, request: axum::extract::Request) -> axum::response::Response {
-    let query = query_pairs(&request);
-    let reply = served_explorer(&state, &explorer)
-        .map_or_else(|r| r, |()| job_delete_reply(state.technical_potential_model, &mut lock(&state.technical_potential_jobs), &query, Instant::now()));
-    reply_response(reply)
 }

@@ -43,8 +43,8 @@ pub fn service_bool(value: &Value) -> Option<bool> {
     match value {
         Value::Bool(flag) => Some(*flag),
         Value::Number(number) => match number.as_f64() {
-            Some(one) if one == 1.0 => Some(true),
-            Some(zero) if zero == 0.0 => Some(false),
+            Some(1.0) => Some(true),
+            Some(0.0) => Some(false),
             _ => None,
         },
         Value::String(text) if TRUE_TEXTS.contains(&text.as_str()) => Some(true),

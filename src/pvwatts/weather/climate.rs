@@ -139,10 +139,10 @@ mod tests {
     fn a_utc_instant_keeps_its_real_date_in_standard_time() {
         let new_year_2010_us = days_from_civil_us(2010, 1, 1);
         let table = batch(vec![new_year_2010_us], &[]);
-        let west = local_calendar(&table.schema(), &[table.clone()], -7.0).unwrap();
+        let west = local_calendar(&table.schema(), std::slice::from_ref(&table), -7.0).unwrap();
         let values: Vec<f64> = west.iter().map(|c| c.values[0]).collect();
         assert_eq!(values, [2009.0, 12.0, 31.0, 17.0, 0.0]);
-        let india = local_calendar(&table.schema(), &[table.clone()], 5.5).unwrap();
+        let india = local_calendar(&table.schema(), std::slice::from_ref(&table), 5.5).unwrap();
         let values: Vec<f64> = india.iter().map(|c| c.values[0]).collect();
         assert_eq!(values, [2010.0, 1.0, 1.0, 5.0, 30.0]);
     }

@@ -429,7 +429,7 @@ fn epw_text(per_hour: u32, missing: &[usize]) -> String {
         for k in 1..=per_hour {
             let minute = 60 * k / per_hour;
             let dni = if missing.contains(&record) { "9999".to_string() } else { columns.dn[i].to_string() };
-            let tail = vec!["0"; 12].join(",");
+            let tail = ["0"; 12].join(",");
             text.push_str(&format!(
                 "{},{},{},{},{minute},A7A7,{},5.0,50,81000,0,0,0,{},{dni},{},0,0,0,0,180,{},0,0,0,0,0,0,0,0,{tail}\n",
                 columns.year[i], columns.month[i], columns.day[i], columns.hour[i] + 1,

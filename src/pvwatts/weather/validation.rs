@@ -180,9 +180,9 @@ pub(super) fn describe_position(position: f64) -> String {
 pub(super) fn validate_time_grid(stamps: &Stamps<'_>, instantaneous: bool, origin: &Origin) -> Result<u32, WeatherError> {
     let records = stamps.month.len();
     validate_stamp_ranges(stamps, origin)?;
-    let (steps, with_leap_day) = if records > 0 && records % HOURS_PER_YEAR == 0 {
+    let (steps, with_leap_day) = if records > 0 && records.is_multiple_of(HOURS_PER_YEAR) {
         (records / HOURS_PER_YEAR, false)
-    } else if records > 0 && records % HOURS_PER_LEAP_YEAR == 0 {
+    } else if records > 0 && records.is_multiple_of(HOURS_PER_LEAP_YEAR) {
         (records / HOURS_PER_LEAP_YEAR, true)
     } else {
         let message = format!(

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value};
 
 use crate::optimizer::scenario::text::{is_truthy, python_repr, python_str};
-use crate::error::{ApiErrorKind, ApiFailure, Error, Result};
+use crate::error::{ApiErrorKind, ApiFailure, Error, JobFailure, Result};
 
 /// The status of a run that found its optimum.
 pub const OPTIMAL: &str = "optimal";
@@ -54,12 +54,12 @@ impl RunState {
         let errors = ["errors", "error"].iter().filter_map(|key| messages.get(*key)).find(|value| is_truthy(value));
         let detail = errors.map(|errors| format!(": {}", python_str(errors))).unwrap_or_default();
         let (run_uuid, status) = (self.run_uuid(), self.status());
-        Error::JobFailed {
+        Error::JobFailed(Box::new(JobFailure {
             message: format!("optimizer run {run_uuid} ended with status {}{detail}", python_repr(&Value::from(status.as_str()))),
             job_id: run_uuid,
             status,
             messages,
-        }
+        }))
     }
 }
 
@@ -241,12 +241,13 @@ mod tests {
     fn a_run_that_ends_without_an_optimum_fails_with_its_messages() {
         let document = json!({"run_uuid": "abc", "status": "An error occurred. See messages for more.", "messages": {"errors": {"timeout": "exceeded"}}});
         let state = RunState { http_status: 200, document: document.as_object().cloned().unwrap() };
-        let Error::JobFailed { message, job_id, status, messages } = state.failure() else { panic!("not JobFailed") };
+        let Error::JobFailed(failure) = state.failure() else { panic!("not JobFailed") };
+        let JobFailure { message, job_id, status, messages } = *failure;
         assert_eq!(message, "optimizer run abc ended with status 'An error occurred. See messages for more.': {'timeout': 'exceeded'}");
         assert_eq!((job_id.as_str(), status.as_str(), &messages["errors"]), ("abc", "An error occurred. See messages for more.", &json!({"timeout": "exceeded"})));
         let running = RunState { http_status: 200, document: json!({"status": "Validating..."}).as_object().cloned().unwrap() };
         assert!(running.is_running() && !running.is_optimal());
-        let Error::JobFailed { message, .. } = running.failure() else { panic!() };
-        assert_eq!(message, "optimizer run  ended with status 'Validating...'");
+        let Error::JobFailed(failure) = running.failure() else { panic!() };
+        assert_eq!(failure.message, "optimizer run  ended with status 'Validating...'");
     }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Map, Value};
 
 use super::{parse_configuration, parse_job_result, parse_job_submission, validate_config_query, validate_job, ConfigQuery, Configuration, JobResult, JobStatus};
-use crate::error::{Error, Result};
+use crate::error::{Error, JobFailure, Result};
 use crate::optimizer::scenario::text::{float_repr, str_repr};
 use crate::services::handle::ServiceHandle;
 use crate::services::missing::parse_failure;
@@ -82,12 +82,12 @@ pub async fn job_call(handle: ServiceHandle, explorer: String, job_id: String, d
     let result = parse_job_result(&body).map_err(|e| parse_failure(&body, &e.to_string(), |t| handle.redact(t)))?;
     if let JobStatus::Failed(status) = &result.status {
         let detail = if result.errors.is_empty() { String::new() } else { format!(": {}", result.errors.join("; ")) };
-        return Err(Error::JobFailed {
+        return Err(Error::JobFailed(Box::new(JobFailure {
             message: format!("technical potential job {job_id} ended with status {status:?}{detail}"),
             job_id,
             status: status.clone(),
             messages: serde_json::json!(result.errors),
-        });
+        })));
     }
     Ok(result)
 }

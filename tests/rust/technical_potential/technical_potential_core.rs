@@ -172,7 +172,7 @@ fn the_state_table_end_to_end() {
     let model = TechnicalPotentialModel::synthetic();
     let mut jobs = JobStore::new(TIMING);
     let base = Instant::now();
-    let at = |seconds: f64| base + Duration::from_secs_f64(seconds);
+    let at = |seconds: f64| base + sunflux::limits::clamped_seconds(seconds);
     let posted = job_post_reply(
         &model,
         &mut jobs,

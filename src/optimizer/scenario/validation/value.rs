@@ -376,7 +376,7 @@ pub fn to_float(num: Num) -> Outcome<f64> {
 
 /// `max(items)`: the first of the largest (Python replaces the running maximum only when an
 /// item is greater, so NaNs keep their place).
-pub fn py_max<'a>(items: &'a [Value]) -> Option<&'a Value> {
+pub fn py_max(items: &[Value]) -> Option<&Value> {
     let mut items = items.iter();
     let mut best = items.next()?;
     for item in items {
