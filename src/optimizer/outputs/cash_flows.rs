@@ -6,7 +6,10 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{pv_array_kw, CostBreakdown};
+use super::{pv_array_kw, round_to, CostBreakdown};
+use crate::optimizer::lp::Dispatch;
+use crate::optimizer::model::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
+use crate::optimizer::model::electric_heater_inputs::HeatPumpKind;
 use crate::optimizer::model::thermal_inputs::FuelBurner;
 use crate::optimizer::model::{ArrayKind, Model};
 use crate::optimizer::proforma::{
@@ -23,7 +26,8 @@ use crate::optimizer::run::{CaseSolution, Optimized};
 /// CHP's standby charges with the bill, at the electricity rate.
 ///
 /// The service's pro forma counts the CHP's O&M per hour on per kW over the fraction of the
-/// year's steps it runs, not the hours (`update_metrics`): that term is replaced so.
+/// year's steps it runs, not the hours (`update_metrics`): that term is replaced so. The electric
+/// heating techs' O&M is replaced by `heat_pump_pro_forma_om`.
 fn year_one_costs(model: &Model, costs: &CostBreakdown, solution: Option<&CaseSolution>, pwf_om: f64) -> YearOneCosts {
     let escalation = |burner: Option<&FuelBurner>| burner.map_or(0.0, |b| b.fuel_escalation);
     let heating = model.heating.as_ref();
@@ -44,13 +48,49 @@ fn year_one_costs(model: &Model, costs: &CostBreakdown, solution: Option<&CaseSo
         }
         _ => 0.0,
     };
+    let heat_pump_om_shortfall = solution.map_or(0.0, |s| heat_pump_pro_forma_om(model, &s.dispatch) - heat_pump_lifecycle_om(model, &s.dispatch));
     YearOneCosts {
         bill: costs.year_one_bill() + costs.chp.year_one_standby_before_tax,
         export_benefit: costs.year_one_export_benefit,
-        om: if pwf_om > 0.0 { (costs.om_before_tax + costs.degraded_storage_om_before_tax) / pwf_om + hourly_om_shortfall } else { 0.0 },
+        om: if pwf_om > 0.0 {
+            (costs.om_before_tax + costs.degraded_storage_om_before_tax) / pwf_om + hourly_om_shortfall + heat_pump_om_shortfall
+        } else {
+            0.0
+        },
         fuel: costs.year_one_fuel_cost,
         onsite_fuel: [existing, new, chp],
     }
+}
+
+/// The electric heating techs' year-one O&M in the lifecycle cost ($/year before tax).
+fn heat_pump_lifecycle_om(model: &Model, d: &Dispatch) -> f64 {
+    model.heat_pumps.iter().zip(&d.heat_pumps).map(|(tech, dispatch)| tech.om_cost_per_kw * dispatch.size_kw).sum()
+}
+
+/// The reported `size_ton` of an ASHP (the size variable times the sizing factor, rounded as
+/// written; the service's pro forma reads the results).
+fn reported_size_ton(model: &Model, d: &Dispatch, kind: HeatPumpKind) -> f64 {
+    let sized = model.heat_pumps.iter().zip(&d.heat_pumps).find(|(tech, _)| tech.kind == kind);
+    sized.map_or(0.0, |(tech, dispatch)| round_to(tech.sizing_factor * dispatch.size_kw / KWH_THERMAL_PER_TONHOUR, 3))
+}
+
+/// The electric heating techs' year-one O&M in the service's pro forma ($/year before tax;
+/// `proforma_results`): the electric heater has none there; each ASHP's is the space heater's
+/// O&M per kW (sizing factor included) × kWh per ton-hour × its reported tons, the water
+/// heater's too (the service reads `p.s.ashp`, the space heater, for both).
+fn heat_pump_pro_forma_om(model: &Model, d: &Dispatch) -> f64 {
+    let Some(space_heater) = model.heat_pumps.iter().find(|t| t.kind == HeatPumpKind::AshpSpaceHeater) else {
+        return 0.0;
+    };
+    let tons = reported_size_ton(model, d, HeatPumpKind::AshpSpaceHeater) + reported_size_ton(model, d, HeatPumpKind::AshpWaterHeater);
+    space_heater.om_cost_per_kw * KWH_THERMAL_PER_TONHOUR * tons
+}
+
+/// The service's pro forma fails (`p.s.ashp` is nothing) when a water heater is built without a
+/// space heater in the scenario.
+fn pro_forma_fails_for_heat_pumps(model: &Model, d: &Dispatch) -> bool {
+    let has_space_heater = model.heat_pumps.iter().any(|t| t.kind == HeatPumpKind::AshpSpaceHeater);
+    !has_space_heater && reported_size_ton(model, d, HeatPumpKind::AshpWaterHeater) > 0.0
 }
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
@@ -138,11 +178,14 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one) or with GHP or an electric heating tech (the
-/// service's pro forma gives GHP incentive lines of its own and flips the sign of its O&M, and
-/// the heat pumps' items are not carried here yet: left out rather than reported wrong).
+/// service computes its pro forma only beside one), with GHP (the service's pro forma gives GHP
+/// incentive lines of its own: not carried here, left out rather than reported wrong), or with an
+/// ASHP water heater built without a space heater in the scenario (the service's pro forma
+/// fails there). The electric heating techs have no capital item: the service depreciates them on
+/// a basis of 0, as the boiler.
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let Some(bau) = bau.filter(|_| model.ghp.is_none() && model.heat_pumps.is_empty()) else {
+    let computable = model.ghp.is_none() && !pro_forma_fails_for_heat_pumps(model, &run.optimal.dispatch);
+    let Some(bau) = bau.filter(|_| computable) else {
         return Map::new();
     };
     let financial = &model.financial;

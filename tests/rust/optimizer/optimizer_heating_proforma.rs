@@ -144,3 +144,66 @@ fn a_boiler_macrs_period_outside_the_schedules_is_invalid() {
         other => panic!("expected invalid inputs, got {:?}", other.map(|_| "a model")),
     }
 }
+
+/// Outdoor temperatures (°F) between about 35 and 75: the heat pumps' COP and capacity factor.
+fn mild_temperatures() -> Vec<f64> {
+    (0..8760).map(|h| 55.0 - 12.0 * ((h / 24) as f64 / 365.0 * std::f64::consts::TAU).cos() - 8.0 * ((h % 24) as f64 / 24.0 * std::f64::consts::TAU).cos()).collect()
+}
+
+/// The heating scenario with a hot water load, cheap electricity, dear boiler fuel, an electric
+/// heater for the hot water and an ASHP space heater at sizing factor 1.25 (both with O&M).
+fn heating_with_heat_pumps() -> Value {
+    let mut scenario = heating_with_pv();
+    scenario.as_object_mut().expect("object").remove("Boiler");
+    scenario["Site"]["outdoor_air_temperature_degF"] = json!(mild_temperatures());
+    scenario["ElectricTariff"] = json!({"blended_annual_energy_rate": 0.03, "blended_annual_demand_rate": 1.0});
+    scenario["ExistingBoiler"]["fuel_cost_per_mmbtu"] = json!(40.0);
+    scenario["DomesticHotWaterLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![0.1; 8760]});
+    scenario["ElectricHeater"] = json!({"installed_cost_per_mmbtu_per_hour": 5000.0, "om_cost_per_mmbtu_per_hour": 3000.0, "cop": 1.0,
+                                        "can_serve_space_heating": false, "can_serve_dhw": true, "can_serve_process_heat": false});
+    scenario["ASHPSpaceHeater"] = json!({"installed_cost_per_ton": 500.0, "om_cost_per_ton": 60.0, "sizing_factor": 1.25,
+                                         "can_serve_cooling": false, "force_dispatch": false});
+    scenario
+}
+
+/// With the electric heater and an ASHP space heater (REopt.jl `proforma_results`): the service's
+/// pro forma carries no O&M for the electric heater, and the ASHP's as its O&M per kW (sizing
+/// factor included) × 3.51685 × its reported tons (sizing factor included again), while the
+/// lifecycle cost counts both on the size variable. So the cash flows discount to `npv` less
+/// the after-tax present value of that year-one difference escalated at the O&M rate (atol 0.05
+/// + rtol 1e-4); both techs depreciate on a basis of 0 (no MACRS here either way).
+#[test]
+fn the_pro_forma_with_heat_pumps_counts_their_om_as_the_service() {
+    let (model, run, body) = solve(&heating_with_heat_pumps());
+    let sized: Vec<(f64, f64)> =
+        model.heat_pumps.iter().zip(&run.optimal.dispatch.heat_pumps).map(|(tech, d)| (tech.om_cost_per_kw, d.size_kw)).collect();
+    let [(heater_om, heater_kw), (ashp_om, ashp_kw)] = sized[..] else { panic!("two techs: {sized:?}") };
+    assert!(heater_kw > 0.0 && ashp_kw > 0.0, "both are built: heater {heater_kw} kW, ASHP {ashp_kw} kW");
+    let tons = number(&body, "ASHPSpaceHeater", "size_ton");
+    assert!((tons - 1.25 * ashp_kw / 3.51685).abs() <= 5e-4, "{tons} tons");
+    let year_one_difference = ashp_om * 3.51685 * tons - ashp_om * ashp_kw - heater_om * heater_kw;
+    assert!(year_one_difference.abs() > 100.0, "{year_one_difference}");
+    let f = &model.financial;
+    let after_tax_value: f64 = (1..=f.analysis_years)
+        .map(|y| year_one_difference * (1.0 + f.om_cost_escalation_rate_fraction).powi(y as i32) * (1.0 - f.offtaker_tax_rate_fraction) / (1.0 + DISCOUNT).powi(y as i32))
+        .sum();
+    let reported = number(&body, "Financial", "npv");
+    let from_flows = pro_forma_npv(&body["Financial"], f.analysis_years as usize);
+    let expected = reported - after_tax_value;
+    assert!((from_flows - expected).abs() <= 0.05 + 1e-4 * expected.abs(), "pro forma NPV {from_flows:.2} vs {expected:.2}");
+}
+
+/// A water heater built without a space heater in the scenario: the service's pro forma reads
+/// the space heater's O&M (`p.s.ashp`, nothing here) and fails, so no pro forma is written.
+#[test]
+fn no_pro_forma_for_a_water_heater_without_a_space_heater() {
+    let mut scenario = heating_with_heat_pumps();
+    let object = scenario.as_object_mut().expect("object");
+    object.remove("ElectricHeater");
+    object.remove("ASHPSpaceHeater");
+    scenario["ASHPWaterHeater"] = json!({"installed_cost_per_ton": 500.0, "om_cost_per_ton": 60.0, "force_dispatch": false});
+    let (_, _, body) = solve(&scenario);
+    assert!(number(&body, "ASHPWaterHeater", "size_ton") > 0.0);
+    assert!(number(&body, "Financial", "npv").is_finite());
+    assert!(body["Financial"].get("offtaker_annual_free_cashflows").is_none(), "{}", body["Financial"]);
+}
