@@ -31,6 +31,7 @@
 use serde_json::{Map, Value};
 
 use super::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
+use super::technology_inputs::PvIncentives;
 use super::thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 use super::{Financial, Reader};
 use crate::calendar::HOURS_PER_YEAR;
@@ -89,6 +90,20 @@ pub struct Ghp {
     pub cooling_reduction_kw: Vec<f64>,
     /// HVAC capital avoided by GHP, present value ($).
     pub avoided_capex: f64,
+    /// The incentives and tax treatment as the service's pro forma takes them (`update_ghp_metrics`:
+    /// rebates per ton read as per kW of heat pump tons; no caps, capped ones are refused).
+    pub incentives: PvIncentives,
+}
+
+impl GhpOption {
+    /// The "kW" the service's pro forma prices rebates on: the heat pump tons (WWHP: the mean of
+    /// its heating and cooling pumps' tons).
+    pub fn pro_forma_size(&self) -> f64 {
+        match self.heat_pumps {
+            HeatPumps::Wshp { ton } => ton,
+            HeatPumps::Wwhp { heating_ton, cooling_ton } => (heating_ton + cooling_ton) / 2.0,
+        }
+    }
 }
 
 impl Ghp {
@@ -128,6 +143,24 @@ struct CostInputs {
 }
 
 impl CostInputs {
+    fn pro_forma_incentives(&self) -> PvIncentives {
+        PvIncentives {
+            federal_itc_fraction: self.tax.itc_fraction,
+            macrs_option_years: self.tax.macrs_option_years,
+            macrs_bonus_fraction: self.tax.macrs_bonus_fraction,
+            macrs_itc_reduction: self.tax.macrs_itc_reduction,
+            state_ibi_fraction: self.state_ibi,
+            state_ibi_max: UNLIMITED_CAP,
+            utility_ibi_fraction: self.utility_ibi,
+            utility_ibi_max: UNLIMITED_CAP,
+            federal_rebate_per_kw: self.federal_rebate_per_ton,
+            state_rebate_per_kw: self.state_rebate_per_ton,
+            state_rebate_max: UNLIMITED_CAP,
+            utility_rebate_per_kw: self.utility_rebate_per_ton,
+            utility_rebate_max: UNLIMITED_CAP,
+        }
+    }
+
     /// Net present $ per ton of a single-piece cost curve with slope `per_ton`.
     fn net_present_per_ton(&self, per_ton: f64) -> f64 {
         let after_utility = per_ton * (1.0 - self.utility_ibi) - self.utility_rebate_per_ton;
@@ -249,6 +282,7 @@ impl Reader<'_> {
             space_heating_reduction_kw: (0..steps).map(|t| grid(t, full_heating_reduction[t])).collect(),
             cooling_reduction_kw: (0..steps).map(|t| grid(t, full_cooling_reduction[t])).collect(),
             avoided_capex: self.number(map, s, "avoided_capex_by_ghp_present_value"),
+            incentives: costs.pro_forma_incentives(),
         })
     }
 

@@ -95,7 +95,8 @@ fn pro_forma_fails_for_heat_pumps(model: &Model, d: &Dispatch) -> bool {
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
 /// when built, the CHP when built (its initial capital, firing included, is the basis of its ITC
-/// and MACRS: its other incentives are refused), and the storage replacement (kW, kWh and
+/// and MACRS: its other incentives are refused), the chosen GHP option (its heat pump tons times
+/// the cost curve's slope, its incentives as PV's: `update_ghp_metrics`), and the storage replacement (kW, kWh and
 /// constant together, in the battery's replacement year). The generator, the new boiler, the
 /// absorption chiller, the steam turbine and the hot and cold tanks have no item: their cost is in
 /// year 0's initial capital only, and the service's pro forma depreciates the boiler, the
@@ -120,6 +121,10 @@ fn capital_items(model: &Model, optimal: &CaseSolution, chp_initial_capital: f64
             macrs_bonus_fraction: chp.macrs_bonus_fraction,
             macrs_itc_reduction: chp.macrs_itc_reduction,
         });
+    }
+    if let (Some(ghp), Some(g)) = (&model.ghp, d.ghp.as_ref().and_then(|chosen| chosen.chosen)) {
+        let option = &ghp.options[g];
+        items.push(CapitalItem::generation(option.initial_capital_cost, option.pro_forma_size(), &ghp.incentives));
     }
     let replacement = match &model.storage {
         Some(s) if optimal.case.storage && d.storage_kw > 0.0 => {
@@ -178,14 +183,11 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
 }
 
 /// The pro forma fields of `Financial`, or nothing without a business-as-usual case (the
-/// service computes its pro forma only beside one), with GHP (the service's pro forma gives GHP
-/// incentive lines of its own: not carried here, left out rather than reported wrong), or with an
-/// ASHP water heater built without a space heater in the scenario (the service's pro forma
+/// service computes its pro forma only beside one) or with an ASHP water heater built without a space heater in the scenario (the service's pro forma
 /// fails there). The electric heating techs have no capital item: the service depreciates them on
 /// a basis of 0, as the boiler.
 pub fn pro_forma_outputs(model: &Model, run: &Optimized, optimal: &CostBreakdown, bau: Option<&CostBreakdown>) -> Map<String, Value> {
-    let computable = model.ghp.is_none() && !pro_forma_fails_for_heat_pumps(model, &run.optimal.dispatch);
-    let Some(bau) = bau.filter(|_| computable) else {
+    let Some(bau) = bau.filter(|_| !pro_forma_fails_for_heat_pumps(model, &run.optimal.dispatch)) else {
         return Map::new();
     };
     let financial = &model.financial;

@@ -247,3 +247,34 @@ fn ghp_without_factors_outside_the_reference_buildings_reduces_nothing() {
     assert!(ghp.space_heating_reduction_kw.iter().chain(&ghp.cooling_reduction_kw).all(|&kw| kw == 0.0));
     assert!((ghp.options[0].heating_served_kw[0] - SPACE_FUEL * EFFICIENCY * HEATING_FACTOR * KWH_PER_MMBTU).abs() < 1e-9);
 }
+
+/// The pro forma with GHP (REopt.jl `update_ghp_metrics`): the chosen option's heat pump tons
+/// times its cost curve's slope is its capital, with the utility and state incentives, the
+/// rebates per ton, the 30 % ITC and 5-year MACRS with bonus on it as for PV; the service's pro
+/// forma has no GHX residual value. So the cash flows discount to `npv` less the residual value,
+/// within what the lifecycle cost's whole-dollar slope after the ITC moves (tons · $0.5 / 0.7 of
+/// basis) and rtol 1e-4.
+#[test]
+fn the_pro_forma_with_ghp_takes_its_incentives_as_the_service() {
+    let mut ghp = testset_ghp();
+    for (field, value) in [("utility_ibi_fraction", 0.05), ("state_ibi_fraction", 0.1), ("utility_rebate_per_ton", 40.0),
+                           ("state_rebate_per_ton", 25.0), ("federal_rebate_per_ton", 10.0), ("macrs_option_years", 5.0), ("macrs_bonus_fraction", 0.4)] {
+        ghp[field] = json!(value);
+    }
+    let (model, _, body) = solve(&scenario(ghp));
+    assert_eq!(body["GHP"]["ghp_option_chosen"], json!(2));
+    let f = &model.financial;
+    let optimal = series(&body, "Financial", "offtaker_annual_free_cashflows");
+    let bau = series(&body, "Financial", "offtaker_annual_free_cashflows_bau");
+    assert_eq!(optimal.len(), f.analysis_years as usize + 1);
+    let net: Vec<f64> = optimal.iter().zip(&bau).map(|(o, b)| o - b).collect();
+    let from_flows = sunflux::optimizer::proforma::npv(&net, f.offtaker_discount_rate_fraction);
+    let residual = number(&body, "GHP", "ghx_residual_value_present_value");
+    let expected = number(&body, "Financial", "npv") - residual;
+    let slope_rounding = 165.0 * 0.5 / 0.7;
+    assert!((from_flows - expected).abs() <= slope_rounding + 1e-4 * expected.abs(), "pro forma NPV {from_flows:.2} vs {expected:.2}");
+    let without_incentives = 165.0 * ((40_000.0 * 14.0 + 50_000.0 * 1.7) / 165.0 + 1075.0);
+    let year_zero = optimal[0];
+    let cash_incentives = without_incentives * 0.05 + (without_incentives * 0.95 - 165.0 * 40.0) * 0.1 + 165.0 * (40.0 + 25.0 + 10.0);
+    assert!(isapprox(year_zero, -without_incentives + cash_incentives, 0.0, 0.01), "year 0 {year_zero}");
+}
