@@ -44,6 +44,7 @@ __all__ = [
     "ElectricHeaterOutputs",
     "ASHPSpaceHeaterOutputs",
     "ASHPWaterHeaterOutputs",
+    "CSTOutputs",
     "ColdThermalStorageOutputs",
     "CoolingLoadOutputs",
     "GHPOutputs",
@@ -656,6 +657,29 @@ class ASHPWaterHeaterOutputs(Record):
     heating_cf: list[float]
 
 
+class CSTOutputs(Record):
+    """``outputs.CST``: the concentrating solar thermal system's size (kW and MMBtu/h of heat),
+    its electricity (kW per time step, kWh a year), and its heat (MMBtu/h per time step, MMBtu a
+    year) to storage (and of that to the high-temperature storage), to a steam turbine, wasted,
+    to load and to each heating load."""
+
+    __slots__ = ()
+    size_kw: float
+    size_mmbtu_per_hour: float
+    electric_consumption_series_kw: list[float]
+    annual_electric_consumption_kwh: float
+    thermal_production_series_mmbtu_per_hour: list[float]
+    annual_thermal_production_mmbtu: float
+    thermal_to_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour: list[float]
+    thermal_to_steamturbine_series_mmbtu_per_hour: list[float]
+    thermal_curtailed_series_mmbtu_per_hour: list[float]
+    thermal_to_load_series_mmbtu_per_hour: list[float]
+    thermal_to_dhw_load_series_mmbtu_per_hour: list[float]
+    thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_process_heat_load_series_mmbtu_per_hour: list[float]
+
+
 class ColdThermalStorageOutputs(Record):
     """``outputs.ColdThermalStorage``: the chilled-water tank's size (gallons), state of charge and
     cooling to load (tons) per time step (empty lists when nothing is built)."""
@@ -732,6 +756,7 @@ class Outputs(Record):
     ElectricHeater: ElectricHeaterOutputs
     ASHPSpaceHeater: ASHPSpaceHeaterOutputs
     ASHPWaterHeater: ASHPWaterHeaterOutputs
+    CST: CSTOutputs
 
     def pv_arrays(self) -> list[PVOutputs]:
         """Every PV array's results, in order: one for a single array (``outputs.PV``), each item

@@ -1,6 +1,6 @@
 //! The electric heating techs in the optimal case: ElectricHeater, ASHPSpaceHeater and
-//! ASHPWaterHeater (REopt.jl `add_heating_tech_constraints` production limit,
-//! `add_ashp_force_in_constraints` with `force_into_system`, `avoided_capex_by_ashp`, the
+//! ASHPWaterHeater, and CST (REopt.jl `add_heating_tech_constraints` production limit,
+//! the CST rows (`CSTHeatProduction`, its waste), `add_ashp_force_in_constraints` with `force_into_system`, `avoided_capex_by_ashp`, the
 //! electric heaters' terms of `add_elec_load_balance_constraints`, the one-segment cost curve of
 //! `setup_ASHP*_inputs`). Thermal and electric kW; Δ = hours per step.
 //!
@@ -10,6 +10,8 @@
 //!
 //! ```text
 //! Capacity:        Σ_q H_hqt + S_ht ≤ cf_ht · size_h,        min_kw ≤ size_h ≤ max_kw
+//! CST:             Σ_q H_hqt + S_ht + W_ht = cf_ht · size_h  (W: heat wasted, a column only when
+//!                  it may waste heat)
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
 //! Per load q:      Σ_h H_hqt ≤ load_qt + draw_qt           (the absorption chiller's draw on q)
 //! Forced load q:   H_hqt = load_qt + draw_qt, or with storage serving q
@@ -18,13 +20,13 @@
 //! ```
 //!
 //! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
-//! electric balance takes (Σ_q H_hqt + S_ht) / cop_ht as demand (`electric_terms`: a negative
+//! electric balance takes (Σ_q H_hqt + S_ht + W_ht) / cop_ht as demand (`electric_terms`: a negative
 //! on-site supply), valued at the tier-0 energy rate. Objective ($ present value):
 //! (npc $/kW + pwf_om · (1 − τ_w) · O&M $/kW-year) · size_h, minus the avoided capex of the ASHPs
 //! offered (a constant, as the service's `AvoidedCapexByASHP`).
 
 use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::model::electric_heater_inputs::HeatPump;
+use crate::optimizer::model::electric_heater_inputs::{HeatPump, HeatPumpKind};
 use crate::optimizer::model::{HeatingLoadKind, Model};
 
 /// One tech's columns.
@@ -34,6 +36,8 @@ pub struct HeatPumpColumns {
     pub to_load: Vec<(HeatingLoadKind, usize)>,
     /// Heat to the hot storage (first of a series; None without storage).
     pub to_storage: Option<usize>,
+    /// Heat wasted (first of a series; CST that may waste heat only).
+    pub to_waste: Option<usize>,
     pub size: usize,
     pub binary: Option<usize>,
 }
@@ -52,6 +56,8 @@ pub struct HeatPumpDispatch {
     pub size_kw: f64,
     pub to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)>,
     pub to_storage_kw: Vec<f64>,
+    /// Heat wasted (zeros but for CST).
+    pub to_waste_kw: Vec<f64>,
     pub electric_kw: Vec<f64>,
 }
 
@@ -66,8 +72,9 @@ impl HeatPumpDispatch {
         self.to_load_kw.iter().find(|(k, _)| *k == kind).map_or_else(|| vec![0.0; self.to_storage_kw.len()], |(_, s)| s.clone())
     }
 
+    /// Heat made per step: to the loads, to storage and wasted.
     pub fn production(&self) -> Vec<f64> {
-        self.to_loads().iter().zip(&self.to_storage_kw).map(|(a, b)| a + b).collect()
+        self.to_loads().iter().zip(&self.to_storage_kw).zip(&self.to_waste_kw).map(|((a, b), w)| a + b + w).collect()
     }
 }
 
@@ -91,11 +98,15 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         let served = tech.serves.iter().filter(|kind| !forced_elsewhere(kind));
         let to_load: Vec<(HeatingLoadKind, usize)> = served.map(|&kind| (kind, lp.series(steps, cost))).collect();
         let to_storage = with_storage.then(|| lp.series(steps, cost));
+        let (fixed_output, to_waste) = match tech.kind {
+            HeatPumpKind::Cst { can_waste_heat } => (true, can_waste_heat.then(|| lp.series(steps, cost))),
+            _ => (false, None),
+        };
         let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
         for t in 0..steps {
-            let mut terms: Vec<(usize, f64)> = to_load.iter().map(|&(_, s)| (s + t, 1.0)).chain(to_storage.map(|s| (s + t, 1.0))).collect();
+            let mut terms: Vec<(usize, f64)> = to_load.iter().map(|&(_, s)| (s + t, 1.0)).chain([to_storage, to_waste].into_iter().flatten().map(|s| (s + t, 1.0))).collect();
             terms.push((size, -tech.cf[t]));
-            lp.row(&terms, RowKind::LessOrEqual, 0.0);
+            lp.row(&terms, if fixed_output { RowKind::Equal } else { RowKind::LessOrEqual }, 0.0);
         }
         let binary = (tech.min_allowable_kw > 0.0).then(|| {
             let b = lp.binary(0.0);
@@ -103,7 +114,7 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             lp.row(&[(size, 1.0), (b, -tech.max_kw)], RowKind::LessOrEqual, 0.0);
             b
         });
-        techs.push(HeatPumpColumns { to_load, to_storage, size, binary });
+        techs.push(HeatPumpColumns { to_load, to_storage, to_waste, size, binary });
         electric_per_kw.push(per_kw);
     }
     lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
@@ -169,7 +180,7 @@ impl HeatPumpLayout {
     /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance).
     pub fn electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
         self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
-            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).map(move |s| (s + t, -sign * per_kw[t]))
+            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
         })
     }
 
@@ -191,8 +202,9 @@ impl HeatPumpLayout {
             .map(|(c, per_kw)| {
                 let to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)> = c.to_load.iter().map(|&(k, s)| (k, series(Some(s)))).collect();
                 let to_storage_kw = series(c.to_storage);
-                let electric_kw = (0..steps).map(|t| (to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t]) * per_kw[t]).collect();
-                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, electric_kw }
+                let to_waste_kw = series(c.to_waste);
+                let electric_kw = (0..steps).map(|t| (to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t] + to_waste_kw[t]) * per_kw[t]).collect();
+                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, to_waste_kw, electric_kw }
             })
             .collect()
     }

@@ -1,5 +1,5 @@
 //! The electric heating techs as the LP sees them (`HeatPump`: ElectricHeater, ASHPSpaceHeater,
-//! ASHPWaterHeater) and the reader of the `ElectricHeater` section (REopt.jl `ElectricHeater` in
+//! ASHPWaterHeater, CST: `cst_inputs`) and the reader of the `ElectricHeater` section (REopt.jl `ElectricHeater` in
 //! `src/core/electric_heater.jl`, `setup_electric_heater_inputs` in `src/core/reopt_inputs.jl`).
 //!
 //! Units: sizes are thermal kW (the section gives MMBtu/h, `KWH_PER_MMBTU`), costs $ per thermal
@@ -20,6 +20,9 @@ pub enum HeatPumpKind {
     ElectricHeater,
     AshpSpaceHeater,
     AshpWaterHeater,
+    /// Concentrating solar thermal (`cst_inputs`): its production equals `cf · size`, the part
+    /// no load or storage takes wasted when it may waste heat.
+    Cst { can_waste_heat: bool },
 }
 
 impl HeatPumpKind {
@@ -29,6 +32,7 @@ impl HeatPumpKind {
             HeatPumpKind::ElectricHeater => "ElectricHeater",
             HeatPumpKind::AshpSpaceHeater => "ASHPSpaceHeater",
             HeatPumpKind::AshpWaterHeater => "ASHPWaterHeater",
+            HeatPumpKind::Cst { .. } => "CST",
         }
     }
 }
@@ -72,6 +76,7 @@ impl Reader<'_> {
     pub(super) fn read_heat_pumps(&mut self, heating: Option<&Heating>, steps_per_hour: usize, financial: &Financial) -> Vec<HeatPump> {
         let steps = crate::calendar::HOURS_PER_YEAR * steps_per_hour;
         let mut techs: Vec<HeatPump> = self.read_electric_heater(heating, steps, financial).into_iter().collect();
+        techs.extend(self.read_cst(heating, steps_per_hour, financial));
         for kind in [HeatPumpKind::AshpSpaceHeater, HeatPumpKind::AshpWaterHeater] {
             techs.extend(self.read_ashp(kind, heating, steps_per_hour, financial));
         }

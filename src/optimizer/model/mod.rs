@@ -14,7 +14,7 @@
 //! ElectricUtility, PV (one array or a list), Wind, ElectricStorage, Generator, the heating loads,
 //! ExistingBoiler, Boiler, HotThermalStorage, CoolingLoad, ExistingChiller, CHP, AbsorptionChiller,
 //! ColdThermalStorage, SteamTurbine, GHP, ElectricHeater, ASHPSpaceHeater, ASHPWaterHeater,
-//! HighTempThermalStorage}, or any input of
+//! HighTempThermalStorage, CST}, or any input of
 //! those sections that this optimizer does not model set to a non-default value (listed one by
 //! one). Emissions and renewable-electricity inputs are read in `emissions_inputs`, which refuses
 //! by name only the outside data (Cambium, AVERT, EASIUR) a run would need. Inputs the service itself would reject at run time become `ScenarioError::Invalid`.
@@ -42,6 +42,7 @@ pub mod absorption_chiller_inputs;
 pub mod ashp_inputs;
 mod chp_defaults;
 pub mod chp_inputs;
+pub mod cst_inputs;
 mod chp_unavailability;
 mod emissions_inputs;
 mod financial_inputs;
@@ -65,7 +66,7 @@ pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
 /// Sections this optimizer reads.
-pub const SUPPORTED_SECTIONS: [&str; 28] = [
+pub const SUPPORTED_SECTIONS: [&str; 29] = [
     "Meta",
     "Settings",
     "Site",
@@ -94,10 +95,11 @@ pub const SUPPORTED_SECTIONS: [&str; 28] = [
     "ASHPSpaceHeater",
     "ASHPWaterHeater",
     "HighTempThermalStorage",
+    "CST",
 ];
 
 /// Every other section of the service's scenario (their presence makes a scenario unsupported).
-pub const UNSUPPORTED_SECTIONS: [&str; 1] = ["CST"];
+pub const UNSUPPORTED_SECTIONS: [&str; 0] = [];
 
 /// Commercial/industrial sector defaults the service applies when Financial rates are null
 /// (the federal sector's are in `sector_inputs`).
@@ -414,6 +416,12 @@ impl<'a> Reader<'a> {
                 );
             }
         }
+        if let Some(cst) = self.section("CST") {
+            let sized = cst.get("max_kw").and_then(Value::as_f64).is_none_or(|kw| kw > 0.0);
+            if sized && !is_given(cst.get("production_factor")) {
+                self.unsupported.push("CST without production_factor (the service computes it from SSC_Inputs with SAM's solar thermal models)".into());
+            }
+        }
         if let Some(generator) = self.section("Generator") {
             // The service prices these through its cost curve in a way of its own (the basis
             // grossed up by the ITC); not modelled here.
@@ -711,10 +719,11 @@ mod tests {
         scenario["ElectricTariff"]["urdb_label"] = json!("abc");
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["CST"] = json!({"max_kw": 100});
+        scenario["Site"]["land_acres"] = json!(10.0);
         scenario["CHP"] = json!({"max_kw": 100, "can_curtail": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST (section)", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

@@ -1,6 +1,7 @@
 //! The electric heating techs' results: their cost items (`HeatPumpCosts`, part of the lifecycle
-//! cost) and the `ElectricHeater`, `ASHPSpaceHeater` and `ASHPWaterHeater` sections with the
-//! service's names (REopt.jl `src/results/electric_heater.jl`, `src/results/ashp.jl`). Thermal
+//! cost) and the `ElectricHeater`, `ASHPSpaceHeater`, `ASHPWaterHeater` and `CST` sections with
+//! the service's names (REopt.jl `src/results/electric_heater.jl`, `src/results/ashp.jl`,
+//! `src/results/cst.jl`). Thermal
 //! series in MMBtu/h, electricity in kW per step; the annual values are sums of their series, as
 //! the service writes them. ASHP sizes are tons of the size variable times the sizing factor.
 
@@ -42,8 +43,37 @@ pub fn heat_pump_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> He
 }
 
 
+/// CST's section: its heat to storage counts as heat to the high-temperature storage when that
+/// is the storage; it feeds no steam turbine here.
+fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
+    let mut out = Map::new();
+    out.insert("size_kw".into(), Value::from(round_to(d.size_kw, 3)));
+    out.insert("size_mmbtu_per_hour".into(), Value::from(round_to(d.size_kw / KWH_PER_MMBTU, 3)));
+    let electric: Vec<f64> = d.electric_kw.iter().map(|kw| kw * model.step_hours()).collect();
+    out.insert("electric_consumption_series_kw".into(), series(&electric));
+    out.insert("annual_electric_consumption_kwh".into(), Value::from(round6(electric.iter().sum::<f64>())));
+    let production = mmbtu_per_hour(d.production());
+    out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
+    out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
+    let zeros = vec![0.0; production.len()];
+    let high_temp = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).is_some_and(|s| s.high_temp.is_some());
+    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_storage_kw)));
+    let to_high_temp = if high_temp { mmbtu_per_hour(&d.to_storage_kw) } else { zeros.clone() };
+    out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&to_high_temp));
+    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&zeros));
+    out.insert("thermal_curtailed_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_waste_kw)));
+    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.to_loads())));
+    for (name, kind) in super::thermal::LOAD_KEYS {
+        out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&mmbtu_per_hour(d.to_kind(kind))));
+    }
+    Value::Object(out)
+}
+
 /// One tech's section.
 fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
+    if let HeatPumpKind::Cst { .. } = tech.kind {
+        return cst_section(model, d);
+    }
     let dt = model.step_hours();
     let mut out = Map::new();
     match tech.kind {
@@ -63,7 +93,7 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_storage_kw)));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.to_loads())));
     let kinds: &[(&str, HeatingLoadKind)] = match tech.kind {
-        HeatPumpKind::ElectricHeater => &super::thermal::LOAD_KEYS,
+        HeatPumpKind::ElectricHeater | HeatPumpKind::Cst { .. } => &super::thermal::LOAD_KEYS,
         HeatPumpKind::AshpSpaceHeater => &[("space_heating_load", HeatingLoadKind::SpaceHeating)],
         HeatPumpKind::AshpWaterHeater => &[("dhw_load", HeatingLoadKind::DomesticHotWater)],
     };
@@ -71,7 +101,7 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
         out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&mmbtu_per_hour(d.to_kind(kind))));
     }
     match tech.kind {
-        HeatPumpKind::ElectricHeater => {
+        HeatPumpKind::ElectricHeater | HeatPumpKind::Cst { .. } => {
             out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
             out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
         }

@@ -241,7 +241,7 @@ REFUSED = {
     "REopt_API__outage.json": CHP_WITH_OUTAGES,
     "REopt_API__steamturbine_defaults_post.json": "SteamTurbine without electric_produced_to_thermal_consumed_ratio",
     "REopt_API__test_thermal_in_results.json": "AbsorptionChiller without a heating load to draw from (DomesticHotWaterLoad absent",
-    "REopt.jl__cst.json": "CST (section)",
+    "REopt.jl__cst.json": "CST without production_factor (the service computes it from SSC_Inputs",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__ghp_inputs.json": GHX_SIZING,
     "REopt.jl__re_emissions_with_thermal.json": "CHP renewable fuel",

@@ -284,6 +284,29 @@ def test_declared_high_temp_storage_fields_are_in_the_engines_results() -> None:
 
 
 @pytest.mark.slow
+def test_declared_cst_fields_are_in_the_engines_results() -> None:
+    """A fixed 1,000 kW CST (a daytime production factor) serving a process-heat load without
+    storage: its heat goes to the load or is curtailed, and its electricity is its heat over 1000."""
+    document = scenario()
+    del document["PV"]
+    document["Site"] = dict(document["Site"], land_acres=5.0)
+    document["ProcessHeatLoad"] = {"fuel_loads_mmbtu_per_hour": [1.0] * 8760}
+    document["ExistingBoiler"] = {"fuel_cost_per_mmbtu": 6.0}
+    factor = [max(0.0, 0.7 * math.sin((hour % 24 - 6) / 12.0 * math.pi)) for hour in range(8760)]
+    document["CST"] = {"min_kw": 1000.0, "max_kw": 1000.0, "production_factor": factor}
+    result = so.solve(document)
+    _check_declared_fields(result.raw["outputs"], ["CST", "ExistingBoiler"])
+    cst = result.outputs.CST
+    assert cst.size_kw == pytest.approx(1000.0, abs=1e-3)
+    assert cst.annual_thermal_production_mmbtu == pytest.approx(sum(factor) * 1000.0 / 293.07107, rel=1e-4)
+    to_load, curtailed = sum(cst.thermal_to_load_series_mmbtu_per_hour), sum(cst.thermal_curtailed_series_mmbtu_per_hour)
+    assert to_load + curtailed == pytest.approx(cst.annual_thermal_production_mmbtu, abs=1e-2)
+    assert to_load > 0 and curtailed > 0 and sum(cst.thermal_to_storage_series_mmbtu_per_hour) == 0
+    assert cst.thermal_to_process_heat_load_series_mmbtu_per_hour == cst.thermal_to_load_series_mmbtu_per_hour
+    assert cst.annual_electric_consumption_kwh == pytest.approx(cst.annual_thermal_production_mmbtu * 293.07107 / 1000.0, rel=1e-4)
+
+
+@pytest.mark.slow
 def test_declared_storage_fields_are_in_the_engines_results() -> None:
     """A fixed 50 kW / 100 kWh battery (built, so its series are not empty)."""
     document = scenario()
