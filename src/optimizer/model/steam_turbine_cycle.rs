@@ -10,6 +10,7 @@
 //! service's constants; the ratios are kWh out per kWh of steam heat consumed.
 
 use super::steam_properties::{enthalpy_from_entropy_j_per_kg, quality, saturated, saturation_temperature_k, state};
+use crate::optimizer::water::kelvin_of_fahrenheit;
 
 /// Steam conditions by size class 0–3 (REopt.jl `data/steam_turbine/steam_turbine_default_data.json`,
 /// commit 029db01d): inlet and outlet pressure (psig), isentropic efficiency, gearbox/generator
@@ -62,11 +63,6 @@ pub fn pascal_of_psig(psig: f64) -> f64 {
     (psig / PSI_PER_BAR + ATMOSPHERE_BAR) * PA_PER_BAR
 }
 
-/// Kelvin of a temperature in °F.
-pub fn kelvin_of_degf(degf: f64) -> f64 {
-    (degf - 32.0) * 5.0 / 9.0 + 273.15
-}
-
 impl SteamConditions {
     const fn class(inlet_psig: f64, outlet_psig: f64, isentropic: f64, gearbox_generator: f64, net_to_gross: f64) -> Self {
         SteamConditions {
@@ -85,9 +81,9 @@ impl SteamConditions {
     /// ratios are the service's.
     pub fn inlet_temperature_k(&self) -> Option<f64> {
         match self.inlet_temperature {
-            InletTemperature::Degf(degf) => Some(kelvin_of_degf(degf)),
+            InletTemperature::Degf(degf) => Some(kelvin_of_fahrenheit(degf)),
             InletTemperature::SuperheatDegf(degf) => {
-                Some(saturation_temperature_k(pascal_of_psig(self.inlet_pressure_psig))? + kelvin_of_degf(degf))
+                Some(saturation_temperature_k(pascal_of_psig(self.inlet_pressure_psig))? + kelvin_of_fahrenheit(degf))
             }
         }
     }
