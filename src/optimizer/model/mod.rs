@@ -56,6 +56,8 @@ pub mod degradation_inputs;
 pub mod ghp_inputs;
 pub mod electric_heater_inputs;
 pub mod hot_storage_inputs;
+pub mod steam_properties;
+pub mod steam_turbine_cycle;
 pub mod steam_turbine_inputs;
 pub mod thermal_inputs;
 

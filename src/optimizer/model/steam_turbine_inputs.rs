@@ -4,11 +4,9 @@
 //! electricity and, from its exhaust, heat for the heating loads or the hot-water tank.
 //!
 //! Units: kW electric for the size; the two ratios are kWh out per kWh of steam heat consumed.
-//! The service computes the ratios from the steam conditions (inlet/outlet pressure and
-//! temperature, isentropic and generator efficiencies) with CoolProp's steam properties; this
-//! reader needs them given and refuses the turbine by name otherwise. The installed and variable
-//! O&M costs default by size class (`SIZE_CLASS_DEFAULTS`); the class comes from the average
-//! boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
+//! A ratio not given comes from the steam conditions (`steam_turbine_cycle`, the conditions not
+//! given from the size class). The installed and variable O&M costs default by size class
+//! (`SIZE_CLASS_DEFAULTS`); the class comes from the average boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
 //! and no ITC.
 //!
 //! Refused by name: wasted turbine heat, capital cost bounds, CHP or the hot-water tank
@@ -20,6 +18,7 @@ use serde_json::Value;
 
 use super::sector_defaults::{MACRS_BONUS_FRACTION, MACRS_OPTION_YEARS};
 use super::{Financial, Heating, HeatingLoadKind, Reader, KWH_PER_MMBTU};
+use super::steam_turbine_cycle::{InletTemperature, SteamConditions, SIZE_CLASS_CONDITIONS};
 use super::thermal_inputs::macrs_only_cost;
 
 /// Installed $ per kW and variable O&M $ per kWh by size class 0–3 (REopt.jl
@@ -73,12 +72,6 @@ impl Reader<'_> {
     pub(super) fn read_steam_turbine(&mut self, heating: Option<&Heating>, financial: &Financial) -> Option<SteamTurbine> {
         let s = "SteamTurbine";
         let map = self.section(s)?;
-        let ratios = (self.number_in(map, s, "electric_produced_to_thermal_consumed_ratio"), self.number_in(map, s, "thermal_produced_to_thermal_consumed_ratio"));
-        if ratios.0.is_none() || ratios.1.is_none() {
-            self.unsupported.push(
-                "SteamTurbine without electric_produced_to_thermal_consumed_ratio and thermal_produced_to_thermal_consumed_ratio (the service computes them from the steam conditions with CoolProp's steam properties)".into(),
-            );
-        }
         let Some(heating) = heating else {
             // A heating load given but not read here is refused by its own name.
             let load_given = HeatingLoadKind::ALL.iter().any(|kind| self.section(kind.section()).is_some());
@@ -87,7 +80,6 @@ impl Reader<'_> {
             }
             return None;
         };
-        let (Some(electric_per_thermal), Some(thermal_per_thermal)) = ratios else { return None };
         self.refuse_turbine_options(map, heating);
         let size_class = match self.number_in(map, s, "size_class") {
             Some(class) if (0.0..=3.0).contains(&class) && class.fract() == 0.0 => class as usize,
@@ -102,6 +94,7 @@ impl Reader<'_> {
                 class
             }
         };
+        let (electric_per_thermal, thermal_per_thermal) = self.turbine_ratios(map, size_class)?;
         let (class_cost, class_om) = SIZE_CLASS_DEFAULTS[size_class];
         let installed_cost_per_kw = self.filled_number(map, s, "installed_cost_per_kw", class_cost);
         let macrs_option_years = self.filled_count(map, s, "macrs_option_years", MACRS_OPTION_YEARS);
@@ -131,6 +124,53 @@ impl Reader<'_> {
             existing_boiler_supplies,
             boiler_supplies,
         })
+    }
+
+    /// The two ratios as given, or as the service computes them from the steam conditions
+    /// (REopt.jl `SteamTurbine`'s defaults loop and `assign_st_elec_and_therm_prod_ratios!`).
+    fn turbine_ratios(&mut self, map: &Map<String, Value>, size_class: usize) -> Option<(f64, f64)> {
+        let s = "SteamTurbine";
+        let (e, h) = ("electric_produced_to_thermal_consumed_ratio", "thermal_produced_to_thermal_consumed_ratio");
+        let given = (self.number_in(map, s, e), self.number_in(map, s, h));
+        if let (Some(electric), Some(thermal)) = given {
+            return Some((electric, thermal));
+        }
+        let class = SIZE_CLASS_CONDITIONS[size_class];
+        let inlet_temperature = match self.number_in(map, s, "inlet_steam_temperature_degF") {
+            Some(degf) => InletTemperature::Degf(degf),
+            None => InletTemperature::SuperheatDegf(self.number(map, s, "inlet_steam_superheat_degF")),
+        };
+        let conditions = SteamConditions {
+            inlet_pressure_psig: self.filled_number(map, s, "inlet_steam_pressure_psig", class.inlet_pressure_psig),
+            inlet_temperature,
+            outlet_pressure_psig: self.filled_number(map, s, "outlet_steam_pressure_psig", class.outlet_pressure_psig),
+            isentropic_efficiency: self.filled_number(map, s, "isentropic_efficiency", class.isentropic_efficiency),
+            gearbox_generator_efficiency: self.filled_number(map, s, "gearbox_generator_efficiency", class.gearbox_generator_efficiency),
+            net_to_gross_electric_ratio: self.filled_number(map, s, "net_to_gross_electric_ratio", class.net_to_gross_electric_ratio),
+            is_condensing: self.flag_or(map, s, "is_condensing", false),
+        };
+        let Some(cycle) = conditions.ratios() else {
+            self.unsupported.push(format!(
+                "{s} steam conditions outside IAPWS-IF97 regions 1, 2 and 4 ({} psig at {:.2} K to {} psig: the steam properties cover 273.15–1073.15 K below the critical region)",
+                conditions.inlet_pressure_psig,
+                conditions.inlet_temperature_k().unwrap_or(f64::NAN),
+                conditions.outlet_pressure_psig
+            ));
+            return None;
+        };
+        let min_vapor_fraction = self.number(map, s, "outlet_steam_min_vapor_fraction");
+        if let Some(quality) = cycle.outlet_quality.filter(|&x| x < min_vapor_fraction) {
+            self.invalid.push(format!(
+                "The calculated steam outlet vapor fraction of {quality} is lower than the minimum allowable value of {min_vapor_fraction}"
+            ));
+        }
+        let mut computed = |field: &'static str, given: Option<f64>, value: f64| {
+            given.unwrap_or_else(|| {
+                self.filled.push(super::FilledDefault::new(s, field, Value::from(value)));
+                value
+            })
+        };
+        Some((computed(e, given.0, cycle.electric_per_thermal), computed(h, given.1, cycle.thermal_per_thermal)))
     }
 
     fn refuse_turbine_options(&mut self, map: &Map<String, Value>, heating: &Heating) {

@@ -158,9 +158,9 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 #: (reference building loads, URDB rates, several PV arrays, coincident peaks) and #18 (Generator,
 #: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
 #: Toolkit resource) and #30 (reference heating and cooling loads, the CHP defaults by prime mover
-#: and size class, cost curves; the air-source space heater forced in, its outdoor temperature from
-#: the estimator's ambient temperature): after ``resolve`` against the embedded service and its
-#: rate stand-in they must solve locally.
+#: and size class, cost curves; the steam turbine's ratios from its steam conditions; the air-source
+#: space heater forced in, its outdoor temperature from the estimator's ambient temperature): after
+#: ``resolve`` against the embedded service and its rate stand-in they must solve locally.
 RESOLVABLE = (
     "REopt_API__ashp_defaults_update.json",
     "REopt_API__chp_defaults_post.json",
@@ -170,6 +170,7 @@ RESOLVABLE = (
     "REopt_API__pv_batt_emissions.json",
     "REopt_API__pv_cost_update.json",
     "REopt_API__sector_defaults_post.json",
+    "REopt_API__steamturbine_defaults_post.json",
     "REopt.jl__after_tax_payback.json",
     "REopt.jl__backup_reliability_reopt_inputs.json",
     "REopt.jl__chp_unavailability_outage.json",
@@ -239,7 +240,6 @@ REFUSED = {
     "REopt_API__central_plant_ghp.json": GHX_SIZING,
     "REopt_API__hybrid_ghp.json": GHX_SIZING,
     "REopt_API__outage.json": CHP_WITH_OUTAGES,
-    "REopt_API__steamturbine_defaults_post.json": "SteamTurbine without electric_produced_to_thermal_consumed_ratio",
     "REopt_API__test_thermal_in_results.json": "AbsorptionChiller without a heating load to draw from (DomesticHotWaterLoad absent",
     "REopt.jl__cst.json": "CST without production_factor (the service computes it from SSC_Inputs",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",

@@ -11,15 +11,16 @@ use sunflux::optimizer::{from_scenario, ScenarioError};
 use crate::support::{Draws, isapprox, number, series, solve};
 
 /// The anchor's turbine ratios, as its expected annual values give them (18,970,374.6 kWh out of
-/// 1,000,557.6 MMBtu of steam; 924,045.1 MMBtu of heat out): the service computes them from the
+/// 1,000,557.6 MMBtu of steam; 924,045.1 MMBtu of heat out); the reader computes them from the
 /// steam conditions of `backpressure_steamturbine_inputs.json` (600 → 150 psig, 575 °F, η_s 0.612,
-/// gearbox 0.94, net-to-gross 0.9).
+/// gearbox 0.94, net-to-gross 0.9), which the scenario gives instead.
 const ELECTRIC_PER_STEAM: f64 = 18_970_374.6 / (1_000_557.6 * KWH_PER_MMBTU);
 const HEAT_PER_STEAM: f64 = 924_045.1 / 1_000_557.6;
 
 /// The anchor's inputs on flat loads: `electric_kw` of electric load at $0.15/kWh, `heat_mmbtu`
 /// MMBtu/h of space-heating boiler fuel, the steam ExistingBoiler (η 0.8, $10/MMBtu, 1.25 × peak)
-/// feeding the back-pressure turbine with the file's costs (no MACRS) and Financial.
+/// feeding the back-pressure turbine with the file's steam conditions and costs (no MACRS) and
+/// Financial.
 fn backpressure_scenario(electric_kw: f64, heat_mmbtu: f64) -> Value {
     json!({
         "Site": {"latitude": 37.78, "longitude": -122.45},
@@ -36,15 +37,18 @@ fn backpressure_scenario(electric_kw: f64, heat_mmbtu: f64) -> Value {
             "max_thermal_factor_on_peak_load": 1.25, "can_supply_steam_turbine": true
         },
         "SteamTurbine": {
-            "min_kw": 0.0, "max_kw": 20000.0, "electric_produced_to_thermal_consumed_ratio": ELECTRIC_PER_STEAM,
-            "thermal_produced_to_thermal_consumed_ratio": HEAT_PER_STEAM, "installed_cost_per_kw": 682.0, "om_cost_per_kw": 0.0,
-            "om_cost_per_kwh": 0.009, "macrs_bonus_fraction": 0.0, "macrs_option_years": 0
+            "min_kw": 0.0, "max_kw": 20000.0, "is_condensing": false, "inlet_steam_pressure_psig": 600.0,
+            "inlet_steam_temperature_degF": 575.0, "outlet_steam_pressure_psig": 150.0, "outlet_steam_min_vapor_fraction": 0.8,
+            "isentropic_efficiency": 0.612, "gearbox_generator_efficiency": 0.94, "net_to_gross_electric_ratio": 0.9,
+            "installed_cost_per_kw": 682.0, "om_cost_per_kw": 0.0, "om_cost_per_kwh": 0.009, "macrs_bonus_fraction": 0.0,
+            "macrs_option_years": 0
         }
     })
 }
 
 /// "Back pressure steam turbine": the boiler's steam runs the turbine and its exhaust serves the
-/// heating load. On a flat load the optimum is closed-form: all the heat comes through the
+/// heating load. The ratios the reader computes from the steam conditions are the testset's
+/// (rtol 1e-4). On a flat load the optimum is closed-form: all the heat comes through the
 /// turbine, so its steam is H/r_h and its size r_e·H/r_h (atol 1.0 kW, the testset's), and the
 /// annual electricity, steam and heat follow (rtol 0.001). What carries over from the testset as
 /// stated: heat to load equals the load (atol 1.0 MMBtu), the net electric efficiency of
@@ -52,7 +56,10 @@ fn backpressure_scenario(electric_kw: f64, heat_mmbtu: f64) -> Value {
 #[test]
 fn back_pressure_steam_turbine() {
     let heat_mmbtu = 80.0;
-    let (_, run, body) = solve(&backpressure_scenario(5000.0, heat_mmbtu));
+    let (model, run, body) = solve(&backpressure_scenario(5000.0, heat_mmbtu));
+    let st = model.steam_turbine.as_ref().expect("turbine");
+    assert!(isapprox(st.electric_per_thermal, ELECTRIC_PER_STEAM, 1e-4, 0.0), "r_e {}", st.electric_per_thermal);
+    assert!(isapprox(st.thermal_per_thermal, HEAT_PER_STEAM, 1e-4, 0.0), "r_h {}", st.thermal_per_thermal);
     let heat_kw = heat_mmbtu * 0.8 * KWH_PER_MMBTU;
     let steam_kw = heat_kw / HEAT_PER_STEAM;
     let size = number(&body, "SteamTurbine", "size_kw");
@@ -132,7 +139,7 @@ fn steam_turbine_refusals_and_defaults() {
             Ok(_) => panic!("{needle}: accepted"),
         }
     };
-    refused(&|s| s["SteamTurbine"].as_object_mut().unwrap().retain(|k, _| !k.ends_with("_consumed_ratio")), "with CoolProp's steam properties");
+    refused(&|s| s["SteamTurbine"]["inlet_steam_temperature_degF"] = json!(1500.0), "SteamTurbine steam conditions outside IAPWS-IF97");
     refused(&|s| s["SteamTurbine"]["can_waste_heat"] = json!(true), "SteamTurbine.can_waste_heat=true");
     refused(&|s| s["SteamTurbine"]["can_net_meter"] = json!(true), "SteamTurbine.can_net_meter=true");
     refused(&|s| s["SteamTurbine"]["can_serve_space_heating"] = json!(false), "SteamTurbine.can_serve_space_heating=false");
@@ -144,6 +151,15 @@ fn steam_turbine_refusals_and_defaults() {
     let mut scenario = backpressure_scenario(1000.0, 10.0);
     scenario["ExistingBoiler"]["can_supply_steam_turbine"] = json!(false);
     assert!(matches!(from_scenario(&scenario, &[]), Err(ScenarioError::Invalid(_))), "a turbine nobody feeds is invalid");
+    // 600 psig at 500 °F expanded ideally to 0 psig ends at a vapour fraction of 0.791 (steam tables).
+    let mut scenario = backpressure_scenario(1000.0, 10.0);
+    for (field, value) in [("inlet_steam_temperature_degF", 500.0), ("outlet_steam_pressure_psig", 0.0), ("isentropic_efficiency", 1.0)] {
+        scenario["SteamTurbine"][field] = json!(value);
+    }
+    match from_scenario(&scenario, &[]) {
+        Err(ScenarioError::Invalid(found)) => assert!(format!("{found:?}").contains("The calculated steam outlet vapor fraction of 0.79"), "{found:?}"),
+        other => panic!("a wet exhaust below the minimum vapor fraction: {:?}", other.err()),
+    }
 
     // 10 MMBtu/h of fuel: 0.07 · 2,930.7 kW = 205 kW, class 1 ($1,136/kW, $0.01/kWh) when the
     // costs are left out (REopt.jl `get_steam_turbine_defaults_size_class`).
@@ -157,6 +173,37 @@ fn steam_turbine_refusals_and_defaults() {
     // Five-year MACRS with 100 % bonus, the default: the net present cost is below the installed cost.
     assert_eq!((st.macrs_option_years, st.macrs_bonus_fraction), (5, 1.0));
     assert!(st.net_present_cost_per_kw < st.installed_cost_per_kw);
+}
+
+/// A turbine given no ratios and no steam conditions reads with class 1's conditions (500 →
+/// 50 psig, η_s 0.525, gearbox 0.94, net-to-gross 0.974; REopt.jl
+/// `data/steam_turbine/steam_turbine_default_data.json`) and the service's inlet temperature:
+/// no temperature given and superheat 0, which the service adds to T_sat as 0 °F = 255.372 K.
+/// By hand from the steam tables: 500 psig = 35.487 bar, T_sat 516.50 K, T_in 771.88 K,
+/// h_in = 3448.20 kJ/kg, s_in = 7.14864 kJ/(kg·K); 50 psig = 4.4606 bar, h_f = 621.74 kJ/kg,
+/// h_is = 2873.10 kJ/kg; h_out = 3448.20 − 0.525 · 575.10 = 3146.27 kJ/kg; r_e = 301.93 · 0.94 ·
+/// 0.974 / 2826.46 = 0.097802 and r_h = 2524.53 / 2826.46 = 0.89318 (rtol 1e-4). The conditions
+/// and both ratios are recorded as filled defaults; a ratio given is kept.
+#[test]
+fn steam_turbine_without_ratios_computes_them_from_the_class_conditions() {
+    let mut scenario = backpressure_scenario(1000.0, 10.0);
+    scenario["SteamTurbine"].as_object_mut().unwrap().retain(|k, _| !k.contains("steam") && !k.contains("efficiency") && !k.contains("ratio"));
+    let model = from_scenario(&scenario, &[]).expect("supported");
+    let st = model.steam_turbine.as_ref().expect("turbine");
+    assert_eq!(st.size_class, 1);
+    assert!(isapprox(st.electric_per_thermal, 0.097802, 1e-4, 0.0), "r_e {}", st.electric_per_thermal);
+    assert!(isapprox(st.thermal_per_thermal, 0.89318, 1e-4, 0.0), "r_h {}", st.thermal_per_thermal);
+    let filled = |field: &str| model.filled_defaults.iter().find(|f| f.section == "SteamTurbine" && f.field == field).and_then(|f| f.value.as_f64());
+    assert_eq!(filled("inlet_steam_pressure_psig"), Some(500.0));
+    assert_eq!(filled("outlet_steam_pressure_psig"), Some(50.0));
+    assert_eq!(filled("isentropic_efficiency"), Some(0.525));
+    assert_eq!(filled("electric_produced_to_thermal_consumed_ratio"), Some(st.electric_per_thermal));
+
+    scenario["SteamTurbine"]["thermal_produced_to_thermal_consumed_ratio"] = json!(0.8);
+    let model = from_scenario(&scenario, &[]).expect("supported");
+    let st = model.steam_turbine.as_ref().expect("turbine");
+    assert_eq!(st.thermal_per_thermal, 0.8);
+    assert!(isapprox(st.electric_per_thermal, 0.097802, 1e-4, 0.0));
 }
 
 /// Over random turbine scenarios (daily heating and electric profiles, fuel and electricity
