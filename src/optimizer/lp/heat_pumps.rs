@@ -5,11 +5,12 @@
 //! `setup_ASHP*_inputs`). Thermal and electric kW; Δ = hours per step.
 //!
 //! Variables (≥ 0), for each tech h: per step its heat to each load q it serves `H_hqt` and to
-//! the hot storage `S_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
+//! the hot storage `S_ht` and, for the electric heater when `can_supply_steam_turbine`, to the
+//! steam turbine `T_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
 //! size. Rows, for every step t:
 //!
 //! ```text
-//! Capacity:        Σ_q H_hqt + S_ht ≤ cf_ht · size_h,        min_kw ≤ size_h ≤ max_kw
+//! Capacity:        Σ_q H_hqt + S_ht + T_ht ≤ cf_ht · size_h,  min_kw ≤ size_h ≤ max_kw
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
 //! Per load q:      Σ_h H_hqt ≤ load_qt + draw_qt           (the absorption chiller's draw on q)
 //! Forced load q:   H_hqt = load_qt + draw_qt, or with storage serving q
@@ -18,13 +19,14 @@
 //! ```
 //!
 //! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
-//! electric balance takes (Σ_q H_hqt + S_ht) / cop_ht as demand (`electric_terms`: a negative
+//! steam turbine's steam row (`heating`) takes T_ht. The electric balance takes
+//! (Σ_q H_hqt + S_ht + T_ht) / cop_ht as demand (`electric_terms`: a negative
 //! on-site supply), valued at the tier-0 energy rate. Objective ($ present value):
 //! (npc $/kW + pwf_om · (1 − τ_w) · O&M $/kW-year) · size_h, minus the avoided capex of the ASHPs
 //! offered (a constant, as the service's `AvoidedCapexByASHP`).
 
 use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::model::electric_heater_inputs::HeatPump;
+use crate::optimizer::model::electric_heater_inputs::{HeatPump, HeatPumpKind};
 use crate::optimizer::model::{HeatingLoadKind, Model};
 
 /// One tech's columns.
@@ -34,6 +36,8 @@ pub struct HeatPumpColumns {
     pub to_load: Vec<(HeatingLoadKind, usize)>,
     /// Heat to the hot storage (first of a series; None without storage).
     pub to_storage: Option<usize>,
+    /// Heat to the steam turbine (first of a series; None unless it may feed one).
+    pub to_turbine: Option<usize>,
     pub size: usize,
     pub binary: Option<usize>,
 }
@@ -52,6 +56,7 @@ pub struct HeatPumpDispatch {
     pub size_kw: f64,
     pub to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)>,
     pub to_storage_kw: Vec<f64>,
+    pub to_turbine_kw: Vec<f64>,
     pub electric_kw: Vec<f64>,
 }
 
@@ -67,7 +72,7 @@ impl HeatPumpDispatch {
     }
 
     pub fn production(&self) -> Vec<f64> {
-        self.to_loads().iter().zip(&self.to_storage_kw).map(|(a, b)| a + b).collect()
+        self.to_loads().iter().enumerate().map(|(t, a)| a + self.to_storage_kw[t] + self.to_turbine_kw[t]).collect()
     }
 }
 
@@ -91,9 +96,11 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         let served = tech.serves.iter().filter(|kind| !forced_elsewhere(kind));
         let to_load: Vec<(HeatingLoadKind, usize)> = served.map(|&kind| (kind, lp.series(steps, cost))).collect();
         let to_storage = with_storage.then(|| lp.series(steps, cost));
+        let feeds_turbine = tech.kind == HeatPumpKind::ElectricHeater && model.steam_turbine.as_ref().is_some_and(|st| st.electric_heater_supplies);
+        let to_turbine = feeds_turbine.then(|| lp.series(steps, cost));
         let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
         for t in 0..steps {
-            let mut terms: Vec<(usize, f64)> = to_load.iter().map(|&(_, s)| (s + t, 1.0)).chain(to_storage.map(|s| (s + t, 1.0))).collect();
+            let mut terms: Vec<(usize, f64)> = to_load.iter().map(|&(_, s)| s).chain(to_storage).chain(to_turbine).map(|s| (s + t, 1.0)).collect();
             terms.push((size, -tech.cf[t]));
             lp.row(&terms, RowKind::LessOrEqual, 0.0);
         }
@@ -103,7 +110,7 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             lp.row(&[(size, 1.0), (b, -tech.max_kw)], RowKind::LessOrEqual, 0.0);
             b
         });
-        techs.push(HeatPumpColumns { to_load, to_storage, size, binary });
+        techs.push(HeatPumpColumns { to_load, to_storage, to_turbine, size, binary });
         electric_per_kw.push(per_kw);
     }
     lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
@@ -169,7 +176,7 @@ impl HeatPumpLayout {
     /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance).
     pub fn electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
         self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
-            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).map(move |s| (s + t, -sign * per_kw[t]))
+            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_turbine).map(move |s| (s + t, -sign * per_kw[t]))
         })
     }
 
@@ -191,8 +198,10 @@ impl HeatPumpLayout {
             .map(|(c, per_kw)| {
                 let to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)> = c.to_load.iter().map(|&(k, s)| (k, series(Some(s)))).collect();
                 let to_storage_kw = series(c.to_storage);
-                let electric_kw = (0..steps).map(|t| (to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t]) * per_kw[t]).collect();
-                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, electric_kw }
+                let to_turbine_kw = series(c.to_turbine);
+                let made = |t: usize| to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t] + to_turbine_kw[t];
+                let electric_kw = (0..steps).map(|t| made(t) * per_kw[t]).collect();
+                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, to_turbine_kw, electric_kw }
             })
             .collect()
     }
