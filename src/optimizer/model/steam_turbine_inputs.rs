@@ -12,8 +12,8 @@
 //! boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
 //! and no ITC.
 //!
-//! Refused by name: wasted turbine heat, capital cost bounds, the hot-water tank supplying the
-//! turbine, a turbine that may not serve a heating load present, exports,
+//! Refused by name: wasted turbine heat, capital cost bounds, the hot-water tank or the ASHPs
+//! supplying the turbine, a turbine that may not serve a heating load present, exports,
 //! curtailment and production incentives of the turbine.
 
 use serde_json::Map;
@@ -169,6 +169,11 @@ impl Reader<'_> {
         for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {
             if crate::optimizer::scenario::given(financial.get(field)) {
                 self.unsupported.push(format!("Financial.{field} with a SteamTurbine (capital cost bounds on the steam turbine)"));
+            }
+        }
+        for section in ["ASHPSpaceHeater", "ASHPWaterHeater"] {
+            if self.section(section).is_some_and(|m| self.flag_or(m, section, "can_supply_steam_turbine", false)) {
+                self.unsupported.push(format!("{section}.can_supply_steam_turbine=true (heat pump steam to the steam turbine)"));
             }
         }
         if heating.hot_storage.is_some() && self.section("HotThermalStorage").is_some_and(|m| self.flag_or(m, "HotThermalStorage", "can_supply_steam_turbine", false)) {

@@ -8,7 +8,7 @@
 
 use serde_json::{json, Value};
 use sunflux::optimizer::model::KWH_PER_MMBTU;
-use sunflux::optimizer::from_scenario;
+use sunflux::optimizer::{from_scenario, ScenarioError};
 use sunflux::optimizer::Optimized;
 use crate::support::{isapprox, number, series, solve};
 
@@ -239,4 +239,20 @@ fn the_electric_heater_feeds_the_steam_turbine() {
     let made = number(&body, "ElectricHeater", "annual_thermal_production_mmbtu") * KWH_PER_MMBTU;
     assert!(isapprox(number(&body, "ElectricHeater", "annual_electric_consumption_kwh"), made, 1e-6, 0.0));
     assert!(isapprox(made, heater_kwh + 0.5 * 0.8 * KWH_PER_MMBTU * 8760.0, 1e-6, 0.0), "{made}");
+}
+
+/// CHP's `can_supply_steam_turbine` without a turbine changes nothing (the service's flag then
+/// has no turbine to feed) and is accepted; an ASHP feeding the turbine is refused by name.
+#[test]
+fn turbine_feeds_accepted_and_refused() {
+    let mut scenario = re_emissions_with_thermal();
+    scenario["CHP"]["can_supply_steam_turbine"] = json!(true);
+    assert!(from_scenario(&scenario, &[]).is_ok_and(|m| m.steam_turbine.is_none() && m.chp.is_some()));
+    let mut scenario = turbine_site(10.0);
+    scenario["ExistingBoiler"]["can_supply_steam_turbine"] = json!(true);
+    scenario["ASHPSpaceHeater"] = json!({"min_ton": 0.0, "max_ton": 100.0, "can_supply_steam_turbine": true,
+                                         "heating_cop_reference": [2.0, 3.0], "heating_cf_reference": [1.0, 1.0],
+                                         "heating_reference_temps_degF": [0.0, 50.0], "back_up_temp_threshold_degF": -20.0});
+    let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
+    assert!(found.message().contains("ASHPSpaceHeater.can_supply_steam_turbine=true"), "{}", found.message());
 }
