@@ -1,13 +1,13 @@
 //! Combined heat and power (REopt.jl `src/constraints/chp_constraints.jl` and the CHP terms of
 //! `thermal_tech_constraints.jl` and `reopt.jl`): its size, its rated output per step with the
 //! on/off binary, the fuel and heat lines with their intercepts, supplementary firing, hourly
-//! O&M, and where its electricity (load, electric storage) and heat (load, hot storage, waste)
-//! go. The electric and heat balances take the to-load and to-storage columns made here.
+//! O&M, and where its electricity (load, electric storage) and heat (load, hot storage, waste,
+//! the steam turbine when `can_supply_steam_turbine`) go. The electric and heat balances take the to-load and to-storage columns made here.
 //!
 //! Variables per step t: rated output `p_t` (kW), `on_t` ∈ {0,1}; with a nonzero intercept the
 //! fuel intercept `yf_t` and heat intercept `yh_t`; with supplementary firing its heat `sf_t`;
 //! with hourly O&M `oh_t`; electricity to load `el_t` and to storage `es_t`; heat to load
-//! `hl_t`, to storage `hs_t` and to waste `hw_t`. Once: size `kw`, supplementary firing size
+//! `hl_t`, to storage `hs_t`, to waste `hw_t` and to the steam turbine `ht_t`. Once: size `kw`, supplementary firing size
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
@@ -19,7 +19,7 @@
 //!              (REopt.jl `add_cost_curve_vars_and_constraints`), costing slope_s·k_s + y_s·z_s
 //! On/off:      p_t ≤ M·on_t;  td·kw − p_t ≤ td·M·(1 − on_t) in the steps with the grid
 //! Fuel:        fuel_t = Δ(yf_t + a_f·p_t + sf_t/η_sf),  yf_t ≥ b_f·kw − min(b_f, 1)·M·(1 − on_t)
-//! Heat:        hl_t + hs_t + hw_t = a_h·p_t + yh_t + sf_t
+//! Heat:        hl_t + hs_t + hw_t + ht_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
 //! Firing:      sf_t ≤ (r − 1)·(a_h·sf_kw + yh_t);  sf_t ≤ (r − 1)·(a_h·H + yh_t)
 //! Electricity: el_t + es_t = p_t
@@ -66,6 +66,8 @@ pub struct ChpLayout {
     pub heat_to_load: usize,
     pub heat_to_storage: Option<usize>,
     pub heat_to_waste: usize,
+    /// Heat to the steam turbine (None unless it may feed one in this case).
+    pub heat_to_turbine: Option<usize>,
 }
 
 /// The CHP's dispatch in a solution (kW per step; sizes kW).
@@ -84,12 +86,13 @@ pub struct ChpDispatch {
     pub heat_to_load_kw: Vec<f64>,
     pub heat_to_storage_kw: Vec<f64>,
     pub heat_to_waste_kw: Vec<f64>,
+    pub heat_to_turbine_kw: Vec<f64>,
 }
 
 impl ChpDispatch {
-    /// Heat made per step (to load, storage and waste).
+    /// Heat made per step (to load, storage, waste and the steam turbine).
     pub fn heat_kw(&self, t: usize) -> f64 {
-        self.heat_to_load_kw[t] + self.heat_to_storage_kw[t] + self.heat_to_waste_kw[t]
+        self.heat_to_load_kw[t] + self.heat_to_storage_kw[t] + self.heat_to_waste_kw[t] + self.heat_to_turbine_kw[t]
     }
 }
 
@@ -242,6 +245,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     }
     let heat_to_storage = hot_storage.then(|| lp.series(steps, |_| 0.0));
     let heat_to_waste = lp.series(steps, |_| 0.0);
+    let heat_to_turbine = model.steam_turbine.as_ref().filter(|st| st.chp_supplies).map(|_| lp.series(steps, |_| 0.0));
     let largest_heating_kw = heating.map_or(0.0, |h| (0..steps).map(|t| h.total_kw(t)).fold(0.0, f64::max));
     // Off (on_t = 0), td·kw − p_t ≤ td·M and b_f·kw − yf_t ≤ b_f·M already hold; a negative or
     // above-1 fuel intercept keeps the service's M, whose off row can bind.
@@ -279,7 +283,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
             lp.row(&[(size, bh), (b, bh * big), (yh + t, -1.0)], RowKind::LessOrEqual, bh * big);
         }
         let mut heat = vec![(heat_to_load + t, 1.0), (heat_to_waste + t, 1.0), (p, -chp.thermal_slope)];
-        heat.extend(heat_to_storage.map(|s| (s + t, 1.0)));
+        heat.extend([heat_to_storage, heat_to_turbine].into_iter().flatten().map(|s| (s + t, 1.0)));
         heat.extend(heat_intercept.map(|yh| (yh + t, -1.0)));
         heat.extend(supplementary.map(|s| (s + t, -1.0)));
         lp.row(&heat, RowKind::Equal, 0.0);
@@ -303,7 +307,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     if let (true, Some(on)) = (hourly_om, on) {
         add_hourly_om(lp, model, factors, chp, size, on);
     }
-    Some(ChpLayout { size, supplementary_size, rated, on, fuel_intercept, heat_intercept, supplementary, to_load, to_storage, heat_to_load, heat_to_storage, heat_to_waste })
+    Some(ChpLayout { size, supplementary_size, rated, on, fuel_intercept, heat_intercept, supplementary, to_load, to_storage, heat_to_load, heat_to_storage, heat_to_waste, heat_to_turbine })
 }
 
 /// The size bought on at most one piece of the cost curve, at its slope and intercept.
@@ -367,6 +371,7 @@ impl ChpLayout {
             heat_to_load_kw: series(Some(self.heat_to_load)),
             heat_to_storage_kw: series(self.heat_to_storage),
             heat_to_waste_kw: series(Some(self.heat_to_waste)),
+            heat_to_turbine_kw: series(self.heat_to_turbine),
         }
     }
 }

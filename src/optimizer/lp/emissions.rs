@@ -11,7 +11,7 @@
 //!            boilers b: lb_bp = lb-per-MMBtu / (KWH_PER_MMBTU · η_b) per thermal kWh)
 //! cost_p   = TONNE_PER_LB·(pwf_grid_cost_p·c_grid_p·grid_p + pwf_onsite_cost_p·c_onsite_p·fuel_p)
 //! RE_site  = Δ Σ_t [pv_load + η·pv_storage + [exports count]·export
-//!                   + f_gen·(gen_load + η·gen_storage)]                             (η = η_c·η_d)
+//!                   + f_gen·(gen_load + η·gen_storage) + f_chp·(chp_load + η·chp_storage)]  (η = η_c·η_d)
 //! RE_grid  = Δ Σ_{t with grid} r_t·(purchase_t − (1 − η)·grid_storage_t)
 //! min·L ≤ RE_site + [grid share counts]·RE_grid ≤ max·L                             (L: year's load)
 //! (1 − max)·CO2_bau ≤ pwf_grid_CO2·grid_CO2 + N·fuel_CO2 ≤ (1 − min)·CO2_bau
@@ -62,6 +62,7 @@ pub fn onsite_renewable_kwh(layout: &Layout, model: &Model) -> Expression {
     let eta = round_trip(model);
     let exported = if model.settings.include_exported_renewable_electricity_in_total { dt } else { 0.0 };
     let generator_fraction = model.generator.as_ref().map_or(0.0, |g| g.fuel_renewable_energy_fraction);
+    let chp_fraction = model.chp.as_ref().map_or(0.0, |c| c.burner.renewable_fraction);
     let mut terms = Vec::new();
     for t in 0..model.steps() {
         terms.extend(layout.pv_load.map(|start| (start + t, dt)));
@@ -70,6 +71,10 @@ pub fn onsite_renewable_kwh(layout: &Layout, model: &Model) -> Expression {
         if generator_fraction > 0.0 {
             terms.extend(layout.generator_load.get(t).copied().flatten().map(|j| (j, dt * generator_fraction)));
             terms.extend(layout.generator_storage.get(t).copied().flatten().map(|j| (j, dt * generator_fraction * eta)));
+        }
+        if let (Some(chp), true) = (&layout.chp, chp_fraction > 0.0) {
+            terms.push((chp.to_load + t, dt * chp_fraction));
+            terms.extend(chp.to_storage.map(|start| (start + t, dt * chp_fraction * eta)));
         }
     }
     Expression { terms, constant: 0.0 }

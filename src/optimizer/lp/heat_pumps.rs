@@ -5,11 +5,12 @@
 //! `setup_ASHP*_inputs`). Thermal and electric kW; Δ = hours per step.
 //!
 //! Variables (≥ 0), for each tech h: per step its heat to each load q it serves `H_hqt` and to
-//! the hot storage `S_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
+//! the hot storage `S_ht` and, for the electric heater when `can_supply_steam_turbine`, to the
+//! steam turbine `T_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
 //! size. Rows, for every step t:
 //!
 //! ```text
-//! Capacity:        Σ_q H_hqt + S_ht ≤ cf_ht · size_h,        min_kw ≤ size_h ≤ max_kw
+//! Capacity:        Σ_q H_hqt + S_ht + T_ht ≤ cf_ht · size_h,  min_kw ≤ size_h ≤ max_kw
 //! CST:             Σ_q H_hqt + S_ht + W_ht = cf_ht · size_h  (W: heat wasted, a column only when
 //!                  it may waste heat)
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
@@ -20,7 +21,8 @@
 //! ```
 //!
 //! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
-//! electric balance takes (Σ_q H_hqt + S_ht + W_ht) / cop_ht as demand (`electric_terms`: a negative
+//! steam turbine's steam row (`heating`) takes T_ht. The electric balance takes
+//! (Σ_q H_hqt + S_ht + T_ht + W_ht) / cop_ht as demand (`electric_terms`: a negative
 //! on-site supply), valued at the tier-0 energy rate. Objective ($ present value):
 //! (npc $/kW + pwf_om · (1 − τ_w) · O&M $/kW-year) · size_h, minus the avoided capex of the ASHPs
 //! offered (a constant, as the service's `AvoidedCapexByASHP`).
@@ -38,6 +40,8 @@ pub struct HeatPumpColumns {
     pub to_storage: Option<usize>,
     /// Heat wasted (first of a series; CST that may waste heat only).
     pub to_waste: Option<usize>,
+    /// Heat to the steam turbine (first of a series; None unless it may feed one).
+    pub to_turbine: Option<usize>,
     pub size: usize,
     pub binary: Option<usize>,
 }
@@ -58,6 +62,7 @@ pub struct HeatPumpDispatch {
     pub to_storage_kw: Vec<f64>,
     /// Heat wasted (zeros but for CST).
     pub to_waste_kw: Vec<f64>,
+    pub to_turbine_kw: Vec<f64>,
     pub electric_kw: Vec<f64>,
 }
 
@@ -74,7 +79,7 @@ impl HeatPumpDispatch {
 
     /// Heat made per step: to the loads, to storage and wasted.
     pub fn production(&self) -> Vec<f64> {
-        self.to_loads().iter().zip(&self.to_storage_kw).zip(&self.to_waste_kw).map(|((a, b), w)| a + b + w).collect()
+        self.to_loads().iter().enumerate().map(|(t, a)| a + self.to_storage_kw[t] + self.to_turbine_kw[t] + self.to_waste_kw[t]).collect()
     }
 }
 
@@ -102,9 +107,12 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             HeatPumpKind::Cst { can_waste_heat } => (true, can_waste_heat.then(|| lp.series(steps, cost))),
             _ => (false, None),
         };
+        let feeds_turbine = tech.kind == HeatPumpKind::ElectricHeater && model.steam_turbine.as_ref().is_some_and(|st| st.electric_heater_supplies);
+        let to_turbine = feeds_turbine.then(|| lp.series(steps, cost));
         let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
         for t in 0..steps {
-            let mut terms: Vec<(usize, f64)> = to_load.iter().map(|&(_, s)| (s + t, 1.0)).chain([to_storage, to_waste].into_iter().flatten().map(|s| (s + t, 1.0))).collect();
+            let mut terms: Vec<(usize, f64)> =
+                to_load.iter().map(|&(_, s)| s).chain(to_storage).chain(to_turbine).chain(to_waste).map(|s| (s + t, 1.0)).collect();
             terms.push((size, -tech.cf[t]));
             lp.row(&terms, if fixed_output { RowKind::Equal } else { RowKind::LessOrEqual }, 0.0);
         }
@@ -114,7 +122,7 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             lp.row(&[(size, 1.0), (b, -tech.max_kw)], RowKind::LessOrEqual, 0.0);
             b
         });
-        techs.push(HeatPumpColumns { to_load, to_storage, to_waste, size, binary });
+        techs.push(HeatPumpColumns { to_load, to_storage, to_waste, to_turbine, size, binary });
         electric_per_kw.push(per_kw);
     }
     lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
@@ -180,7 +188,7 @@ impl HeatPumpLayout {
     /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance).
     pub fn electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
         self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
-            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
+            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_turbine).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
         })
     }
 
@@ -202,9 +210,11 @@ impl HeatPumpLayout {
             .map(|(c, per_kw)| {
                 let to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)> = c.to_load.iter().map(|&(k, s)| (k, series(Some(s)))).collect();
                 let to_storage_kw = series(c.to_storage);
+                let to_turbine_kw = series(c.to_turbine);
                 let to_waste_kw = series(c.to_waste);
-                let electric_kw = (0..steps).map(|t| (to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t] + to_waste_kw[t]) * per_kw[t]).collect();
-                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, to_waste_kw, electric_kw }
+                let made = |t: usize| to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t] + to_turbine_kw[t] + to_waste_kw[t];
+                let electric_kw = (0..steps).map(|t| made(t) * per_kw[t]).collect();
+                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, to_waste_kw, to_turbine_kw, electric_kw }
             })
             .collect()
     }

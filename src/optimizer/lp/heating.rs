@@ -37,7 +37,8 @@
 //!
 //! With a steam turbine (`steam_turbine`) each boiler that may supply it has a third series,
 //! its steam to the turbine `T_bt`, inside its capacity row and costed as its other production;
-//! Σ_b T_bt = in_t (the turbine's steam in), and the turbine's heat to load and to storage join
+//! Σ_b T_bt + chp_t + heater_t = in_t (the turbine's steam in, with CHP's and the electric
+//! heater's steam columns of `chp` and `heat_pumps` when they may supply it), and the turbine's heat to load and to storage join
 //! the balance and the charges.
 
 use super::chp::ChpLayout;
@@ -202,7 +203,9 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
     let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
     if let Some(st) = turbine {
         for t in 0..steps {
-            let mut steam: Vec<(usize, f64)> = [existing_to_turbine, new_to_turbine].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
+            let heater = heat_pumps.into_iter().flat_map(|h| h.techs.iter()).filter_map(|c| c.to_turbine);
+            let feeds = [existing_to_turbine, new_to_turbine, chp.and_then(|c| c.heat_to_turbine)].into_iter().flatten().chain(heater);
+            let mut steam: Vec<(usize, f64)> = feeds.map(|s| (s + t, 1.0)).collect();
             steam.push((st.thermal_in + t, -1.0));
             lp.row(&steam, RowKind::Equal, 0.0);
         }

@@ -4,14 +4,14 @@
 //!
 //! Units: the service takes tons of refrigeration and $/ton; the LP works in thermal kW
 //! (1 ton = 3.51685 kW). Its heat draw is cooling / cop_thermal (times CHP.cooling_thermal_factor
-//! with CHP), its electricity cooling / cop_electric. Costs, COP and the heating load fed left
+//! with CHP: its prime mover's and size class's default when left out), its electricity cooling / cop_electric. Costs, COP and the heating load fed left
 //! null take the service's defaults of its heat medium (hot water or steam; from the CHP's prime
 //! mover, else the existing boiler's production type), interpolated by the peak cooling load's
 //! tons between the two size classes around it. Only MACRS applies to its capital cost (no ITC).
 
 use serde_json::{Map, Value};
 
-use super::thermal_inputs::{macrs_only_cost, HeatingLoadKind};
+use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind};
 use super::{FilledDefault, Financial, Reader};
 
 /// kW thermal per ton of refrigeration (kWh thermal per ton-hour), the service's constant.
@@ -86,8 +86,14 @@ pub struct AbsorptionChiller {
 
 impl Reader<'_> {
     /// The absorption chiller for a cooling load peaking at `peak_kw`; None without the section
-    /// or with max_ton = 0 (the service then leaves it out).
-    pub(super) fn read_absorption_chiller(&mut self, peak_kw: f64, financial: &Financial) -> Option<AbsorptionChiller> {
+    /// or with max_ton = 0 (the service then leaves it out). The heating and electric loads pick
+    /// the CHP's size class, whose cooling_thermal_factor is the default.
+    pub(super) fn read_absorption_chiller(
+        &mut self,
+        peak_kw: f64,
+        financial: &Financial,
+        (heating, electric_kw): (Option<&Heating>, &[f64]),
+    ) -> Option<AbsorptionChiller> {
         let s = "AbsorptionChiller";
         let map = self.section(s)?;
         let max_ton = self.number(map, s, "max_ton");
@@ -121,8 +127,13 @@ impl Reader<'_> {
                     return None;
                 }
                 None => {
-                    self.unsupported.push("CHP.cooling_thermal_factor left out with an AbsorptionChiller (its default comes from the service's CHP prime-mover data)".into());
-                    return None;
+                    let before = self.invalid.len();
+                    let defaults = self.read_chp_defaults(chp, heating, electric_kw);
+                    // The CHP reader names a failure of the defaults; once is enough.
+                    self.invalid.truncate(before);
+                    let factor = defaults?.cooling_thermal_factor;
+                    self.filled.push(FilledDefault::new("CHP", "cooling_thermal_factor", Value::from(factor)));
+                    factor
                 }
             },
         };

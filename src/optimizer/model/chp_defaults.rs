@@ -91,6 +91,8 @@ struct PrimeMoverTable {
     thermal_efficiency_steam: &'static [f64],
     min_allowable_kw: &'static [f64],
     min_turn_down_fraction: &'static [f64],
+    /// Absorption-chiller cooling per unit of CHP heat, relative to a boiler's.
+    cooling_thermal_factor: &'static [f64],
     unavailability_periods: &'static [UnavailabilityPeriod],
 }
 
@@ -126,6 +128,7 @@ const RECIP_ENGINE: PrimeMoverTable = PrimeMoverTable {
     thermal_efficiency_steam: &[0.1418, 0.0, 0.0, 0.0, 0.169, 0.142, 0.1295, 0.121],
     min_allowable_kw: &[17.5, 17.5, 50.0, 125.0, 250.0, 500.0, 1000.0, 1500.0],
     min_turn_down_fraction: &[0.25; 8],
+    cooling_thermal_factor: &[0.8375, 0.8, 0.825, 0.85, 0.85, 0.85, 0.85, 0.85],
     unavailability_periods: &[
         period(1, 2, 6, 48),
         period(2, 2, 1, 48),
@@ -148,6 +151,7 @@ const MICRO_TURBINE: PrimeMoverTable = PrimeMoverTable {
     thermal_efficiency_steam: &[0.0; 4],
     min_allowable_kw: &[45.5, 45.5, 140.0, 420.0],
     min_turn_down_fraction: &[0.3; 4],
+    cooling_thermal_factor: &[0.94; 4],
     unavailability_periods: &[period(3, 2, 1, 60), period(4, 2, 5, 72), period(7, 2, 1, 60), period(10, 2, 5, 72)],
 };
 
@@ -176,6 +180,7 @@ const COMBUSTION_TURBINE: PrimeMoverTable = PrimeMoverTable {
     thermal_efficiency_steam: &[0.3944, 0.409, 0.4185, 0.4145, 0.4025, 0.384, 0.356],
     min_allowable_kw: &[2000.0, 2000.0, 3500.0, 5000.0, 8000.0, 10000.0, 15000.0],
     min_turn_down_fraction: &[0.5; 7],
+    cooling_thermal_factor: &[0.9; 7],
     unavailability_periods: &[period(2, 2, 1, 60), period(4, 2, 5, 72), period(8, 2, 1, 60), period(10, 2, 5, 72)],
 };
 
@@ -188,6 +193,7 @@ const FUEL_CELL: PrimeMoverTable = PrimeMoverTable {
     thermal_efficiency_steam: &[0.172, 0.146, 0.197],
     min_allowable_kw: &[440.0, 440.0, 1400.0],
     min_turn_down_fraction: &[0.3; 3],
+    cooling_thermal_factor: &[0.85; 3],
     unavailability_periods: &[period(3, 2, 1, 60), period(4, 2, 5, 72), period(7, 2, 1, 60), period(10, 2, 5, 72)],
 };
 
@@ -229,6 +235,7 @@ pub struct ChpDefaults {
     pub thermal_efficiency_full_load: f64,
     pub min_allowable_kw: f64,
     pub min_turn_down_fraction: f64,
+    pub cooling_thermal_factor: f64,
     pub unavailability_periods: &'static [UnavailabilityPeriod],
 }
 
@@ -349,6 +356,7 @@ fn class_defaults(pm: PrimeMover, class: usize, s: &Selection, max_kw: Option<f6
         thermal_efficiency_full_load: thermal,
         min_allowable_kw,
         min_turn_down_fraction: table.min_turn_down_fraction[class],
+        cooling_thermal_factor: table.cooling_thermal_factor[class],
         unavailability_periods: table.unavailability_periods,
     }
 }

@@ -7,8 +7,8 @@
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
-//! `reduces_demand_charges=false`, CHP serving only some heating loads, renewable fuel, the steam
-//! turbine and absorption chillers, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
+//! `reduces_demand_charges=false`, CHP serving only some heating loads, CHP serving absorption
+//! chillers only, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
 //! with multiple outages or off grid). Without a heating load (or electric-only,
 //! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
 
@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::chp_defaults::{chp_defaults, ChpDefaults, HeatMedium, PrimeMover, Selection, MIN_ALLOWABLE_FRACTION_OF_MAX};
 use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
-use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, FuelBurner, Heating, KWH_PER_MMBTU};
+use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, fuel_renewable_fraction, FuelBurner, Heating, KWH_PER_MMBTU};
 use super::{FilledDefault, Pollutant, Reader};
 
 /// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
@@ -117,7 +117,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The service's defaults for this CHP from its prime mover, size class and loads.
-    fn read_chp_defaults(&mut self, map: &Map<String, Value>, heating: Option<&Heating>, electric_kw: &[f64]) -> Option<ChpDefaults> {
+    pub(super) fn read_chp_defaults(&mut self, map: &Map<String, Value>, heating: Option<&Heating>, electric_kw: &[f64]) -> Option<ChpDefaults> {
         let s = "CHP";
         let prime_mover = match map.get("prime_mover").and_then(Value::as_str) {
             None => None,
@@ -248,7 +248,8 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// The CHP's fuel: cost per kWh of fuel per step, escalation, emissions of its fuel type.
+    /// The CHP's fuel: cost per kWh of fuel per step, escalation, emissions and renewable share
+    /// (`fuel_renewable_energy_fraction`: 1 for landfill_bio_gas, else 0) of its fuel type.
     fn chp_burner(&mut self, map: &Map<String, Value>, steps_per_hour: usize) -> Option<FuelBurner> {
         let s = "CHP";
         let fuel_cost_per_kwh = self.fuel_cost_per_kwh(map, s, steps_per_hour)?;
@@ -260,8 +261,8 @@ impl<'a> Reader<'a> {
         });
         let financial = self.section("Financial").unwrap_or(self.empty);
         let fuel_escalation = self.filled_number(financial, "Financial", "chp_fuel_cost_escalation_rate_fraction", self.sector.boiler_fuel_escalation);
-        // A renewable CHP fuel is refused by name (its share would go uncounted), so the share is 0.
-        Some(FuelBurner { efficiency: 1.0, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions, renewable_fraction: 0.0 })
+        let renewable_fraction = self.number_or(map, s, "fuel_renewable_energy_fraction", fuel_renewable_fraction(fuel_type));
+        Some(FuelBurner { efficiency: 1.0, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions, renewable_fraction })
     }
 
     /// The maintenance periods, the prime mover's when none are given; each key a whole number
@@ -290,8 +291,7 @@ impl<'a> Reader<'a> {
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 10] = [
-            ("can_supply_steam_turbine", true, "the steam turbine"),
+        let flags: [(&str, bool, &str); 9] = [
             ("serve_absorption_chiller_only", true, "absorption chillers"),
             ("can_serve_dhw", false, "CHP serving only some heating loads"),
             ("can_serve_space_heating", false, "CHP serving only some heating loads"),
@@ -307,10 +307,6 @@ impl<'a> Reader<'a> {
             if self.flag_or(map, s, field, default) == refused {
                 self.unsupported.push(format!("CHP.{field}={refused} ({what})"));
             }
-        }
-        let renewable_fuel = map.get("fuel_type").and_then(Value::as_str) == Some("landfill_bio_gas");
-        if renewable_fuel || self.number_in(map, s, "fuel_renewable_energy_fraction").is_some_and(|f| f > 0.0) {
-            self.unsupported.push("CHP renewable fuel (landfill_bio_gas or fuel_renewable_energy_fraction > 0: its renewable share is not counted)".into());
         }
         if self.number_in(map, s, "existing_kw").is_some_and(|kw| kw > 0.0) {
             self.unsupported.push("CHP.existing_kw (existing CHP)".into());

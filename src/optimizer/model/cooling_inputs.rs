@@ -183,7 +183,7 @@ impl Reader<'_> {
         }
         let retire_in_optimal = self.flag(chiller_map, s, "retire_in_optimal");
         let existing_chiller = ExistingChiller { cop, max_kw: peak * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal };
-        let absorption_chiller = self.read_absorption_chiller(peak, financial);
+        let absorption_chiller = self.read_absorption_chiller(peak, financial, (heating, electric_kw));
         if let Some(chiller) = &absorption_chiller {
             let section = chiller.heating_load.section();
             if heating.is_none() || self.section(section).is_none() {

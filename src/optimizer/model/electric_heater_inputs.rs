@@ -6,8 +6,9 @@
 //! kW (and per kW-year for O&M); a heat pump makes `cf_t · size` thermal kW at most in step t and
 //! takes `production / cop_t` electric kW. The electric heater's cop and cf are constant (cf 1).
 //!
-//! Refused by name: `can_supply_steam_turbine` with a steam turbine (none is modelled), an
-//! electric heater without a heating load, an electric heater serving none of the loads.
+//! Its `can_supply_steam_turbine` is read with the steam turbine (`SteamTurbine::electric_heater_supplies`).
+//! Refused by name: an electric heater without a heating load, an electric heater serving none of
+//! the loads.
 
 use serde_json::{Map, Value};
 
@@ -104,9 +105,6 @@ impl Reader<'_> {
             self.unsupported.push("ElectricHeater without a heating load (nothing for it to serve)".into());
             return None;
         };
-        if map.get("can_supply_steam_turbine").is_some_and(|v| v.as_bool() == Some(true)) && self.root.get("SteamTurbine").is_some_and(|v| !v.is_null()) {
-            self.unsupported.push("ElectricHeater.can_supply_steam_turbine with a SteamTurbine (no steam turbine is modelled)".into());
-        }
         let flags = [
             (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
             (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),

@@ -1,6 +1,7 @@
 //! SteamTurbine read into typed inputs (REopt.jl `src/core/steam_turbine.jl` and
 //! `setup_steam_turbine_inputs` of `src/core/reopt_inputs.jl`): a back-pressure (or condensing)
-//! turbine fed with steam by the boilers that may supply it (`can_supply_steam_turbine`), making
+//! turbine fed with steam by the boilers, CHP and the electric heater that may supply it
+//! (`can_supply_steam_turbine`), making
 //! electricity and, from its exhaust, heat for the heating loads or the hot-water tank.
 //!
 //! Units: kW electric for the size; the two ratios are kWh out per kWh of steam heat consumed.
@@ -9,7 +10,7 @@
 //! (`SIZE_CLASS_DEFAULTS`); the class comes from the average boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
 //! and no ITC.
 //!
-//! Refused by name: wasted turbine heat, capital cost bounds, CHP or the hot-water tank
+//! Refused by name: wasted turbine heat, capital cost bounds, the hot-water tank or the ASHPs
 //! supplying the turbine, a turbine that may not serve a heating load present, exports,
 //! curtailment and production incentives of the turbine.
 
@@ -53,6 +54,10 @@ pub struct SteamTurbine {
     /// Which boilers may feed it steam.
     pub existing_boiler_supplies: bool,
     pub boiler_supplies: bool,
+    /// Whether CHP's heat and the electric heater's may feed it (their `can_supply_steam_turbine`,
+    /// false by default).
+    pub chp_supplies: bool,
+    pub electric_heater_supplies: bool,
 }
 
 /// The size class of an average boiler fuel load (MMBtu/h), or class 0 without one.
@@ -105,7 +110,9 @@ impl Reader<'_> {
         let net_present_cost_per_kw = macrs_only_cost(installed_cost_per_kw, financial, macrs_option_years, macrs_bonus_fraction);
         let existing_boiler_supplies = self.section("ExistingBoiler").is_some_and(|m| self.flag(m, "ExistingBoiler", "can_supply_steam_turbine"));
         let boiler_supplies = heating.boiler.is_some() && self.section("Boiler").is_some_and(|m| self.flag(m, "Boiler", "can_supply_steam_turbine"));
-        if !existing_boiler_supplies && !boiler_supplies {
+        let chp_supplies = self.section("CHP").is_some_and(|m| self.flag_or(m, "CHP", "can_supply_steam_turbine", false));
+        let electric_heater_supplies = self.section("ElectricHeater").is_some_and(|m| self.flag_or(m, "ElectricHeater", "can_supply_steam_turbine", false));
+        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies {
             self.invalid.push("Steam turbine is present, but set p.techs.can_supply_steam_turbine is empty and no storage is compatible with steam turbine.".into());
         }
         Some(SteamTurbine {
@@ -123,6 +130,8 @@ impl Reader<'_> {
             charge_storage_only: self.flag_or(map, s, "charge_storage_only", false),
             existing_boiler_supplies,
             boiler_supplies,
+            chp_supplies,
+            electric_heater_supplies,
         })
     }
 
@@ -202,8 +211,10 @@ impl Reader<'_> {
                 self.unsupported.push(format!("Financial.{field} with a SteamTurbine (capital cost bounds on the steam turbine)"));
             }
         }
-        if self.section("CHP").is_some_and(|m| self.flag_or(m, "CHP", "can_supply_steam_turbine", false)) {
-            self.unsupported.push("CHP.can_supply_steam_turbine=true (CHP steam to the steam turbine)".into());
+        for section in ["ASHPSpaceHeater", "ASHPWaterHeater"] {
+            if self.section(section).is_some_and(|m| self.flag_or(m, section, "can_supply_steam_turbine", false)) {
+                self.unsupported.push(format!("{section}.can_supply_steam_turbine=true (heat pump steam to the steam turbine)"));
+            }
         }
         if heating.hot_storage.is_some() && self.section("HotThermalStorage").is_some_and(|m| self.flag_or(m, "HotThermalStorage", "can_supply_steam_turbine", false)) {
             self.unsupported.push("HotThermalStorage.can_supply_steam_turbine=true (stored heat to the steam turbine)".into());

@@ -514,6 +514,11 @@ pub(super) fn fuel_emissions_lb_per_mmbtu(fuel_type: &str) -> [f64; 4] {
     fuel_defaults(fuel_type).lb_per_mmbtu
 }
 
+/// The service's renewable share of a fuel type (CHP's fuel takes the same table).
+pub(super) fn fuel_renewable_fraction(fuel_type: &str) -> f64 {
+    fuel_defaults(fuel_type).renewable_fraction
+}
+
 /// The boilers' emissions factor fields, in `Pollutant` order.
 const EMISSIONS_FIELDS: [&str; 4] =
     ["emissions_factor_lb_CO2_per_mmbtu", "emissions_factor_lb_NOx_per_mmbtu", "emissions_factor_lb_SO2_per_mmbtu", "emissions_factor_lb_PM25_per_mmbtu"];

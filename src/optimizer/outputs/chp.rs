@@ -5,7 +5,7 @@
 //! As the service writes them, `thermal_production_series` and `thermal_to_load_series` add
 //! the supplementary firing's heat to the heat made (which already holds it), so with firing
 //! they exceed the heat balance's CHP term by the fired heat; the per-load series and
-//! `thermal_curtailed` (waste) do not. No exports, no steam turbine: those series are zeros.
+//! `thermal_curtailed` (waste) do not. No exports: those series are zeros.
 
 use serde_json::{Map, Value};
 
@@ -61,7 +61,7 @@ pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution
     let dt = model.step_hours();
     let service_production = |t: usize| d.heat_kw(t) - d.heat_to_waste_kw[t] + d.supplementary_kw[t];
     let production = mmbtu_per_hour((0..steps).map(service_production));
-    let to_load = mmbtu_per_hour((0..steps).map(|t| service_production(t) - d.heat_to_storage_kw[t]));
+    let to_load = mmbtu_per_hour((0..steps).map(|t| service_production(t) - d.heat_to_storage_kw[t] - d.heat_to_turbine_kw[t]));
     let mut out = Map::new();
     out.insert("size_kw".into(), Value::from(round6(d.size_kw)));
     out.insert("size_supplemental_firing_kw".into(), Value::from(round6(d.supplementary_size_kw)));
@@ -75,7 +75,7 @@ pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution
     out.insert("electric_to_load_series_kw".into(), series(&d.to_load_kw));
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_storage_kw.iter().copied())));
     out.insert("thermal_curtailed_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_waste_kw.iter().copied())));
-    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; steps]));
+    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_turbine_kw.iter().copied())));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&to_load));
     for (name, kind) in LOAD_KEYS {
         let to_kind = heating.map_or_else(|| vec![0.0; steps], |(heating, heat)| to_load_kind(heating, heat, kind, &d.heat_to_load_kw));

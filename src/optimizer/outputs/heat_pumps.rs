@@ -102,7 +102,7 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
     }
     match tech.kind {
         HeatPumpKind::ElectricHeater | HeatPumpKind::Cst { .. } => {
-            out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
+            out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_turbine_kw)));
             out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
         }
         HeatPumpKind::AshpSpaceHeater => {

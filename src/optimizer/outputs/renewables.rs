@@ -22,17 +22,19 @@ use crate::optimizer::run::CaseSolution;
 /// dt · Σ_t [ production_t − to_storage_t · (1 − η_charge · η_discharge) − curtailed_t
 ///            − (1 − include_exported) · exported_t ]
 /// ```
-/// over PV and Wind (renewable fraction 1) and the generator (its
-/// `fuel_renewable_energy_fraction`; it does not export), production levelized as in the LP.
+/// over PV and Wind (renewable fraction 1), the generator and CHP (their
+/// `fuel_renewable_energy_fraction`; neither exports), production levelized as in the LP.
 pub fn onsite_renewable_kwh(model: &Model, solution: &CaseSolution) -> f64 {
     let d = &solution.dispatch;
     let round_trip_loss = model.storage.as_ref().map_or(0.0, |s| 1.0 - s.charge_efficiency() * s.discharge_efficiency());
     let exported_share = if model.settings.include_exported_renewable_electricity_in_total { 0.0 } else { 1.0 };
     let generator_fraction = model.generator.as_ref().map_or(0.0, |g| g.fuel_renewable_energy_fraction);
+    let chp_fraction = model.chp.as_ref().map_or(0.0, |c| c.burner.renewable_fraction);
     let per_step = |t: usize| {
         let renewables = d.pv_production[t] - d.pv_storage[t] * round_trip_loss - d.pv_curtail[t] - exported_share * d.pv_export(t);
         let generator = d.generator_load[t] + d.generator_storage[t] * (1.0 - round_trip_loss);
-        renewables + generator_fraction * generator
+        let chp = d.chp.as_ref().map_or(0.0, |c| c.to_load_kw[t] + c.to_storage_kw[t] * (1.0 - round_trip_loss));
+        renewables + generator_fraction * generator + chp_fraction * chp
     };
     (0..model.steps()).map(per_step).sum::<f64>() * model.step_hours()
 }
@@ -47,11 +49,11 @@ pub fn grid_renewable_kwh(model: &Model, solution: &CaseSolution) -> Option<f64>
     Some((0..model.steps()).map(|t| fraction[t] * (d.grid_load[t] + round_trip * d.grid_storage[t])).sum::<f64>() * model.step_hours())
 }
 
-/// The year's heat from fuel-burning techs (the boilers) consumed by the loads, and its
-/// renewable part (kWh), as the service's `add_re_tot_calcs`: production (to load and to
-/// storage) less the hot storage's losses (charged − discharged); the renewable part takes each
-/// boiler's `fuel_renewable_energy_fraction`, the losses at the renewable share of the heat
-/// stored. Zeros without heating.
+/// The year's heat from fuel-burning techs (the boilers and CHP) consumed by the loads, and its
+/// renewable part (kWh), as the service's `add_re_tot_calcs`: production (to load, to storage
+/// and to the steam turbine; CHP's waste left out) less the hot storage's losses (charged −
+/// discharged); the renewable part takes each tech's `fuel_renewable_energy_fraction`, the
+/// losses at the renewable share of the heat stored. Zeros without heating.
 pub fn heat_kwh(model: &Model, solution: &CaseSolution) -> (f64, f64) {
     let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else {
         return (0.0, 0.0);
@@ -59,12 +61,16 @@ pub fn heat_kwh(model: &Model, solution: &CaseSolution) -> (f64, f64) {
     let total = |series: &[f64]| series.iter().sum::<f64>();
     let f_existing = heating.existing_boiler.burner.renewable_fraction;
     let f_new = heating.boiler.as_ref().map_or(0.0, |b| b.burner.renewable_fraction);
-    let made = total(&d.existing_production()) + total(&d.new_production());
-    let made_renewable = f_existing * total(&d.existing_production()) + f_new * total(&d.new_production());
+    let f_chp = model.chp.as_ref().map_or(0.0, |c| c.burner.renewable_fraction);
+    let chp = solution.dispatch.chp.as_ref();
+    let chp_used = chp.map_or(0.0, |c| total(&c.heat_to_load_kw) + total(&c.heat_to_storage_kw) + total(&c.heat_to_turbine_kw));
+    let made = total(&d.existing_production()) + total(&d.new_production()) + chp_used;
+    let made_renewable = f_existing * total(&d.existing_production()) + f_new * total(&d.new_production()) + f_chp * chp_used;
     let (stored_existing, stored_new) = (total(&d.existing_to_storage_kw), total(&d.new_to_storage_kw));
-    let stored = stored_existing + stored_new;
+    let stored_chp = chp.map_or(0.0, |c| total(&c.heat_to_storage_kw));
+    let stored = stored_existing + stored_new + stored_chp;
     let losses = stored - total(&d.discharge_kw);
-    let stored_renewable_share = if stored > 0.0 { (f_existing * stored_existing + f_new * stored_new) / stored } else { 0.0 };
+    let stored_renewable_share = if stored > 0.0 { (f_existing * stored_existing + f_new * stored_new + f_chp * stored_chp) / stored } else { 0.0 };
     let dt = model.step_hours();
     (dt * (made - losses), dt * (made_renewable - stored_renewable_share * losses))
 }

@@ -179,6 +179,7 @@ RESOLVABLE = (
     "REopt.jl__generator.json",
     "REopt.jl__multiple_pvs.json",
     "REopt.jl__net_metering.json",
+    "REopt.jl__re_emissions_with_thermal.json",
     "REopt.jl__subhourly_with_urdb.json",
     "REopt.jl__thermal_storage.json",
     "REopt.jl__wind_outages.json",
@@ -244,7 +245,6 @@ REFUSED = {
     "REopt.jl__cst.json": "CST without production_factor (the service computes it from SSC_Inputs",
     "REopt.jl__emissions.json": "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT",
     "REopt.jl__ghp_inputs.json": GHX_SIZING,
-    "REopt.jl__re_emissions_with_thermal.json": "CHP renewable fuel",
 }
 
 

@@ -7,6 +7,7 @@ mod support;
 mod optimizer_absorption;
 mod optimizer_anchors;
 mod optimizer_chp;
+mod optimizer_chp_fuels;
 mod optimizer_chp_defaults;
 mod optimizer_chp_formulation;
 mod optimizer_cooling;

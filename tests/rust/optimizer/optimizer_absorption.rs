@@ -90,8 +90,7 @@ fn absorption_chiller_defaults_follow_the_heat_medium_and_the_size_class() {
 }
 
 /// An absorption chiller needs its heating load's section (the service leaves its heat
-/// unbalanced without one); with CHP it needs CHP.cooling_thermal_factor, and 0 is the service's
-/// error.
+/// unbalanced without one); with CHP a cooling_thermal_factor of 0 is the service's error.
 #[test]
 fn an_absorption_chiller_without_its_heat_source_is_refused_by_name() {
     let mut scenario = tes_and_absorption_chiller();

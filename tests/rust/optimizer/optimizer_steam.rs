@@ -144,7 +144,6 @@ fn steam_turbine_refusals_and_defaults() {
     refused(&|s| s["SteamTurbine"]["can_net_meter"] = json!(true), "SteamTurbine.can_net_meter=true");
     refused(&|s| s["SteamTurbine"]["can_serve_space_heating"] = json!(false), "SteamTurbine.can_serve_space_heating=false");
     refused(&|s| s["SteamTurbine"]["production_incentive_per_kwh"] = json!(0.05), "SteamTurbine.production_incentive_per_kwh");
-    refused(&|s| s["CHP"] = json!({"prime_mover": "recip_engine", "max_kw": 100, "fuel_cost_per_mmbtu": 8.0, "can_supply_steam_turbine": true}), "CHP.can_supply_steam_turbine=true");
     refused(&|s| s.as_object_mut().unwrap().retain(|k, _| k != "SpaceHeatingLoad"), "SteamTurbine without a heating load");
     refused(&|s| s["Financial"]["max_initial_capital_costs_before_incentives"] = json!(1e6), "Financial.max_initial_capital_costs_before_incentives with a SteamTurbine");
 
