@@ -9,6 +9,7 @@ mod optimizer_anchors;
 mod optimizer_chp;
 mod optimizer_chp_defaults;
 mod optimizer_chp_formulation;
+mod optimizer_chp_outages;
 mod optimizer_cooling;
 mod optimizer_core;
 mod optimizer_degradation;
