@@ -27,8 +27,8 @@
 //! (not discounted, no tax); the microgrid sizes equal the sizes built
 //! (`mg_tech_sizes_equal_grid_sizes`, its default); a member pays
 //! `microgrid_upgrade_cost_fraction` of its capital cost (storage: of its whole capital cost,
-//! cost constant included; CHP: of its net present capital per kW, `cap_cost_slope`, the reader
-//! refusing curves of several pieces with an upgrade cost). CHP joins only with a fuel line
+//! cost constant included; CHP: of its net present capital, on the piece bought of a cost curve
+//! of pieces, times the third-party factor as the service's `cap_cost_slope` terms). CHP joins only with a fuel line
 //! through the origin (equal efficiencies at full and half load): with an intercept the
 //! service's own row cannot be built (`model::resilience_inputs::check_chp_in_outages`), so its
 //! on/off binary only lets it run and the linear fuel row
@@ -44,7 +44,7 @@
 //! each scenario's own duration (the service also keeps the steps up to the longest duration,
 //! which cost nothing).
 
-use crate::optimizer::lp::chp::capital_pieces;
+use crate::optimizer::lp::chp::{capital_pieces, net_present_capital};
 use crate::optimizer::lp::generator::{add_on_off, OnOffStep};
 use crate::optimizer::lp::{Case, CostFactors, LinearProgram, Layout, MicrogridMembers as Members, RowKind, SizeChoice};
 use crate::optimizer::model::Model;
@@ -300,14 +300,18 @@ fn add_upgrade_costs(lp: &mut LinearProgram, layout: &Layout, model: &Model, fac
         }
     }
     if let (true, Some(c), Some(c_layout)) = (chp, &model.chp, &layout.chp) {
-        lp.objective[c_layout.size] += fraction * chp_capital_per_kw(model, c);
+        // The service's `cap_cost_slope`·size, or on a cost curve of pieces its slope and
+        // intercept on the piece bought, each times the third-party factor.
+        let share = fraction * factors.third_party_factor;
+        let pieces = capital_pieces(model, c);
+        if c_layout.cost_pieces.is_empty() {
+            lp.objective[c_layout.size] += share * pieces[0].slope;
+        }
+        for (piece, &(kw, on)) in pieces.iter().zip(&c_layout.cost_pieces) {
+            lp.objective[kw] += share * piece.slope;
+            lp.objective[on] += share * piece.intercept;
+        }
     }
-}
-
-/// The CHP's net present capital cost per kW, the service's `cap_cost_slope` of a cost curve of
-/// one piece (the reader refuses the curves of several pieces with an upgrade cost).
-fn chp_capital_per_kw(model: &Model, chp: &crate::optimizer::model::chp_inputs::Chp) -> f64 {
-    capital_pieces(model, chp).first().map_or(0.0, |p| p.slope)
 }
 
 /// The upgrade cost of the members of a solution ($): renewables, generator, storage, CHP.
@@ -335,7 +339,7 @@ pub fn upgrade_costs(model: &Model, factors: &CostFactors, members: Members, d: 
         _ => 0.0,
     };
     let chp = match (members.chp, &model.chp, &d.chp) {
-        (true, Some(c), Some(cd)) => fraction * chp_capital_per_kw(model, c) * cd.size_kw,
+        (true, Some(c), Some(cd)) => fraction * factors.third_party_factor * net_present_capital(model, c, cd.size_kw),
         _ => 0.0,
     };
     [renewables, generator, storage, chp]

@@ -604,7 +604,7 @@ impl<'a> Reader<'a> {
         }
         let heat_pumps = self.read_heat_pumps(heating.as_ref(), steps_per_hour, &financial);
         if let (Some(chp), Some(_)) = (&chp, &outages.multiple) {
-            self.check_chp_in_outages(chp, &resilience);
+            self.check_chp_in_outages(chp);
         }
         if chp.is_some() && context.off_grid {
             self.unsupported.push("CHP off grid (its operating reserves)".into());

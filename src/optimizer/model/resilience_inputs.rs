@@ -333,11 +333,9 @@ impl<'a> Reader<'a> {
     /// none exists: building the model throws an UndefVarError that `run_reopt` returns as status
     /// "error". With the efficiencies equal at full and half load there is no intercept and the
     /// linear fuel row is built (`lp::microgrid`).
-    pub(super) fn check_chp_in_outages(&mut self, chp: &super::chp_inputs::Chp, resilience: &Resilience) {
+    pub(super) fn check_chp_in_outages(&mut self, chp: &super::chp_inputs::Chp) {
         if chp.fuel_intercept.abs() > 1.0e-7 {
             self.invalid.push("UndefVarError: `ts` not defined".into());
-        } else if resilience.microgrid_upgrade_cost_fraction > 0.0 && (!chp.tech_sizes_for_cost_curve.is_empty() || chp.min_allowable_kw > 0.0) {
-            self.unsupported.push("CHP with multiple grid outages and a cost curve of several pieces or min_allowable_kw (its microgrid upgrade cost on the pieces)".into());
         }
     }
 

@@ -101,24 +101,29 @@ fn minimize_unserved_load_with_chp_in_the_microgrid() {
 
 /// Its part 2's relation on our site: with an upgrade cost (30 %) each member pays its share
 /// and the cheapest microgrid that serves wins. The CHP alone must join (the longest outage must
-/// be served): it pays exactly 0.3 · $300,000 (no incentives; the service's 2 digits). Beside a
-/// fixed 60 kW generator at $500/kW the generator carries the outages for a tenth of that and
-/// the CHP stays out: no microgrid size, no upgrade cost, no output in the outages.
+/// be served): on a cost curve of $3,500/kW to 50 kW and $2,500/kW at 200 kW its 100 kW sit on
+/// the middle chord, $2,167/kW (rounded as the service) from $175,000 at 50 kW: $283,350 (no
+/// incentives), of which it pays 30 %, $85,005 (the service's 2 digits). Beside a fixed 60 kW
+/// generator at $500/kW the generator carries the outages for far less and the CHP stays out:
+/// no microgrid size, no upgrade cost, no output in the outages.
 #[test]
 fn the_cheapest_microgrid_pays_its_upgrade_and_the_chp_joins_only_when_it_is_cheaper() {
-    let (_, _, alone) = solve(&chp_outages_scenario(0.3, 100.0));
-    assert_eq!(number(&alone, "Outages", "chp_microgrid_size_kw"), 100.0);
-    assert!(isapprox(number(&alone, "Outages", "chp_microgrid_upgrade_cost"), 90000.0, 0.0, 0.01), "{}", alone["Outages"]["chp_microgrid_upgrade_cost"]);
-    assert!(isapprox(number(&alone, "Outages", "microgrid_upgrade_capital_cost"), 90000.0, 0.0, 0.01));
-    assert!(isapprox(number(&alone, "Outages", "expected_outage_cost"), 0.0, 0.0, 0.1));
     let mut scenario = chp_outages_scenario(0.3, 100.0);
+    scenario["CHP"]["installed_cost_per_kw"] = json!([3500.0, 2500.0]);
+    scenario["CHP"]["tech_sizes_for_cost_curve"] = json!([50.0, 200.0]);
+    let (_, _, alone) = solve(&scenario);
+    assert_eq!(number(&alone, "Outages", "chp_microgrid_size_kw"), 100.0);
+    assert!(isapprox(number(&alone, "CHP", "initial_capital_costs"), 283350.0, 0.0, 0.01), "{}", alone["CHP"]["initial_capital_costs"]);
+    assert!(isapprox(number(&alone, "Outages", "chp_microgrid_upgrade_cost"), 85005.0, 0.0, 0.01), "{}", alone["Outages"]["chp_microgrid_upgrade_cost"]);
+    assert!(isapprox(number(&alone, "Outages", "microgrid_upgrade_capital_cost"), 85005.0, 0.0, 0.01));
+    assert!(isapprox(number(&alone, "Outages", "expected_outage_cost"), 0.0, 0.0, 0.1));
     scenario["Generator"] = json!({"min_kw": 60.0, "max_kw": 60.0, "installed_cost_per_kw": 500.0, "fuel_avail_gal": 1000.0, "min_turn_down_fraction": 0.0});
     let (_, _, beside) = solve(&scenario);
     assert_eq!(number(&beside, "Outages", "chp_microgrid_size_kw"), 0.0);
     assert_eq!(number(&beside, "Outages", "chp_microgrid_upgrade_cost"), 0.0);
     assert_eq!(number(&beside, "Outages", "generator_microgrid_size_kw"), 60.0);
     let generator_upgrade = number(&beside, "Outages", "generator_microgrid_upgrade_cost");
-    assert!(generator_upgrade > 0.0 && generator_upgrade < 90000.0, "generator upgrade {generator_upgrade}");
+    assert!(generator_upgrade > 0.0 && generator_upgrade < 85005.0, "generator upgrade {generator_upgrade}");
     for by_start in beside["Outages"]["chp_to_load_series_kw"].as_array().unwrap() {
         assert!(by_start.as_array().unwrap().iter().all(|outage| numbers(outage).iter().all(|&kw| kw == 0.0)), "{by_start}");
     }
