@@ -132,7 +132,7 @@ pub fn bau_cases(model: &Model) -> Vec<Case> {
     let generator =
         if model.generator.as_ref().is_some_and(|g| g.existing_kw > 0.0) { SizeChoice::ExistingOnly } else { SizeChoice::Absent };
     let served = bau_outage_served_steps(model);
-    let microgrid = MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage: false };
+    let microgrid = MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage: false, chp: false };
     export_cases(model, pv)
         .into_iter()
         .map(|(label, exports, cap)| Case {
@@ -150,10 +150,11 @@ pub fn bau_cases(model: &Model) -> Vec<Case> {
 }
 
 /// Which technologies may join the outage microgrid: all present ones when joining is free;
-/// otherwise every choice (each pays its upgrade cost), renewables only together with storage
-/// or the generator (the service's rule).
+/// otherwise every choice (each pays its upgrade cost), renewables only together with storage,
+/// the generator or CHP (the service's rule: `add_cannot_have_MG_with_only_PVwind_constraints`).
 fn microgrid_options(model: &Model, pv: SizeChoice, generator: SizeChoice, storage: bool) -> Vec<MicrogridMembers> {
-    let present = MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage };
+    let present =
+        MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage, chp: model.chp.is_some() };
     if model.outages.is_none() {
         return vec![MicrogridMembers::default()];
     }
@@ -165,10 +166,12 @@ fn microgrid_options(model: &Model, pv: SizeChoice, generator: SizeChoice, stora
     for renewables in choices(present.renewables) {
         for generator in choices(present.generator) {
             for storage in choices(present.storage) {
-                if renewables && !generator && !storage {
-                    continue;
+                for chp in choices(present.chp) {
+                    if renewables && !generator && !storage && !chp {
+                        continue;
+                    }
+                    options.push(MicrogridMembers { renewables, generator, storage, chp });
                 }
-                options.push(MicrogridMembers { renewables, generator, storage });
             }
         }
     }

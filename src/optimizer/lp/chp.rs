@@ -68,6 +68,9 @@ pub struct ChpLayout {
     pub heat_to_waste: usize,
     /// Heat to the steam turbine (None unless it may feed one in this case).
     pub heat_to_turbine: Option<usize>,
+    /// With a cost curve of pieces: each piece's size and binary (the outage microgrids'
+    /// upgrade cost is priced on them).
+    pub cost_pieces: Vec<(usize, usize)>,
 }
 
 /// The CHP's dispatch in a solution (kW per step; sizes kW).
@@ -301,17 +304,31 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         lp.row(&electricity, RowKind::Equal, 0.0);
     }
     let pieces = capital_pieces(model, chp);
-    if segmented(&pieces, chp) {
-        add_cost_curve(lp, chp, &pieces, size);
-    }
+    let cost_pieces = if segmented(&pieces, chp) { add_cost_curve(lp, chp, &pieces, size) } else { Vec::new() };
     if let (true, Some(on)) = (hourly_om, on) {
         add_hourly_om(lp, model, factors, chp, size, on);
     }
-    Some(ChpLayout { size, supplementary_size, rated, on, fuel_intercept, heat_intercept, supplementary, to_load, to_storage, heat_to_load, heat_to_storage, heat_to_waste, heat_to_turbine })
+    Some(ChpLayout {
+        size,
+        supplementary_size,
+        rated,
+        on,
+        fuel_intercept,
+        heat_intercept,
+        supplementary,
+        to_load,
+        to_storage,
+        heat_to_load,
+        heat_to_storage,
+        heat_to_waste,
+        heat_to_turbine,
+        cost_pieces,
+    })
 }
 
-/// The size bought on at most one piece of the cost curve, at its slope and intercept.
-fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], size: usize) {
+/// The size bought on at most one piece of the cost curve, at its slope and intercept; returns
+/// each piece's size and binary.
+fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], size: usize) -> Vec<(usize, usize)> {
     let mut total = vec![(size, -1.0)];
     let mut chosen = Vec::with_capacity(pieces.len());
     for piece in pieces {
@@ -324,6 +341,7 @@ fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], size:
     }
     lp.row(&total, RowKind::Equal, 0.0);
     lp.row(&chosen, RowKind::LessOrEqual, 1.0);
+    total[1..].iter().zip(&chosen).map(|(&(kw, _), &(on, _))| (kw, on)).collect()
 }
 
 /// The O&M per hour on per kW of size (the service's `dvOMByHourBySizeCHP`).

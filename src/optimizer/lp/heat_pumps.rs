@@ -52,6 +52,10 @@ pub struct HeatPumpLayout {
     pub techs: Vec<HeatPumpColumns>,
     /// 1/cop per tech and step.
     electric_per_kw: Vec<Vec<f64>>,
+    /// Whether step t's electric balance takes the techs' electricity: only with the grid, as
+    /// the service's balance without it (`add_elec_load_balance_constraints`, 8b) has no heating
+    /// term.
+    in_balance: Vec<bool>,
 }
 
 /// One tech's dispatch (thermal kW per step; size kW of the variable).
@@ -126,7 +130,7 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         electric_per_kw.push(per_kw);
     }
     lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
-    Some(HeatPumpLayout { techs, electric_per_kw })
+    Some(HeatPumpLayout { techs, electric_per_kw, in_balance: model.grid_available.clone() })
 }
 
 /// The per-load rows of the heat balance: the techs' heat to a load at most the load (with the
@@ -151,7 +155,7 @@ pub(super) fn add_load_rows(
         }
         let forcing = serving.iter().find(|(_, tech)| tech.forced_loads.contains(&load.kind)).map(|&(s, _)| s);
         let discharge = discharge.filter(|_| forcing.is_some() && heating.storage_serves(load.kind));
-        for t in 0..model.steps() {
+        for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
             let drawn = draw(load.kind, t);
             let mut terms: Vec<(usize, f64)> = serving.iter().map(|&(s, _)| (s + t, 1.0)).collect();
             terms.extend(drawn.iter().map(|&(j, a)| (j, -a)));
@@ -185,8 +189,13 @@ impl HeatPumpLayout {
         self.techs.iter().filter_map(|c| c.to_storage)
     }
 
-    /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance).
+    /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance; none
+    /// in a step without the grid).
     pub fn electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.all_electric_terms(t, sign).filter(move |_| self.in_balance[t])
+    }
+
+    fn all_electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
         self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
             c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_turbine).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
         })
@@ -194,7 +203,7 @@ impl HeatPumpLayout {
 
     /// The techs' electricity in step t at a solution (kW).
     pub fn electric_use(&self, x: &[f64], t: usize) -> f64 {
-        -self.electric_terms(t, 1.0).map(|(j, a)| a * x[j]).sum::<f64>()
+        -self.all_electric_terms(t, 1.0).map(|(j, a)| a * x[j]).sum::<f64>()
     }
 
     /// Reads each tech's dispatch; values at or below `tolerance` become 0.

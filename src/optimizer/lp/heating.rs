@@ -19,6 +19,14 @@
 //! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt (+ draw_t when its load is served)
 //! ```
 //!
+//! The heat balance and the rows derived from it (served loads, the electric heating techs'
+//! per-load rows) hold only in the steps with the grid: the service writes
+//! `HeatLoadBalanceCon` over `time_steps_with_grid` (src/constraints/load_balance.jl,
+//! `add_thermal_load_constraints`, 029db01d) and nothing in their place, so in the steps of the
+//! deterministic outage the heating load goes unserved at no cost while every technology's own
+//! rows (capacity, storage state of charge) still hold. The multiple-outage form leaves every
+//! step with the grid, so its balance is whole.
+//!
 //! The electric heating techs (`heat_pumps`) add their heat to load to the balance (and to the
 //! storage's servable row for the loads it serves), their heat to storage to the charges, and
 //! their rows per load.
@@ -210,7 +218,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
             lp.row(&steam, RowKind::Equal, 0.0);
         }
     }
-    for t in 0..steps {
+    for t in (0..steps).filter(|&t| model.has_grid(t)) {
         let ghp_to_load = [ghp.and_then(|g| g.heat_to_space), ghp.and_then(|g| g.heat_to_dhw)];
         let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load), turbine.map(|s| s.heat_to_load)].into_iter().chain(ghp_to_load);
         let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
@@ -257,7 +265,7 @@ fn add_hot_storage(
     }
     let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
     let served: Vec<HeatingLoadKind> = HeatingLoadKind::ALL.into_iter().filter(|&kind| heating.storage_serves(kind)).collect();
-    for t in 0..model.steps() {
+    for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
         let mut terms: Vec<(usize, f64)> = draw.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)).collect();
         let pumps = heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter()).filter(|(k, _)| served.contains(k));
         terms.extend(pumps.map(|&(_, start)| (start + t, 1.0)));

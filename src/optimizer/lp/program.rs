@@ -64,6 +64,7 @@ pub struct MicrogridMembers {
     pub renewables: bool,
     pub generator: bool,
     pub storage: bool,
+    pub chp: bool,
 }
 
 /// A row `Σ a_j x_j (= | ≤) rhs`.

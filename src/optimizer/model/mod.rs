@@ -613,8 +613,8 @@ impl<'a> Reader<'a> {
             self.unsupported.push("Financial.min/max_initial_capital_costs_before_incentives with GHP (its capital in the bounds)".into());
         }
         let heat_pumps = self.read_heat_pumps(heating.as_ref(), steps_per_hour, &financial);
-        if chp.is_some() && outages.multiple.is_some() {
-            self.unsupported.push("CHP with multiple grid outages (the service keeps its maintenance there for their economic effect)".into());
+        if let (Some(chp), Some(_)) = (&chp, &outages.multiple) {
+            self.check_chp_in_outages(chp);
         }
         if chp.is_some() && context.off_grid {
             self.unsupported.push("CHP off grid (its operating reserves)".into());

@@ -325,6 +325,20 @@ impl<'a> Reader<'a> {
         critical
     }
 
+    /// CHP in the multiple-outage form. With a fuel intercept the service's own row fails: its
+    /// `MGCHPFuelBurnYIntCon` (src/constraints/outage_constraints.jl line 196, 029db01d) is
+    /// indexed over (t, s, tz) and reads `binMGCHPIsOnInTS[s,tz,ts]`, whose `ts` is no index of
+    /// the row and no local of `add_MG_CHP_fuel_burn_constraints` (the `ts` of the sums beside it
+    /// belong to their generators), so Julia looks it up as a global of the REopt module, where
+    /// none exists: building the model throws an UndefVarError that `run_reopt` returns as status
+    /// "error". With the efficiencies equal at full and half load there is no intercept and the
+    /// linear fuel row is built (`lp::microgrid`).
+    pub(super) fn check_chp_in_outages(&mut self, chp: &super::chp_inputs::Chp) {
+        if chp.fuel_intercept.abs() > 1.0e-7 {
+            self.invalid.push("UndefVarError: `ts` not defined".into());
+        }
+    }
+
     pub(super) fn read_resilience(&mut self, outages: Option<&Outages>) -> Resilience {
         let financial = self.section("Financial").unwrap_or(self.empty);
         let value_of_lost_load_per_kwh = self.number(financial, "Financial", "value_of_lost_load_per_kwh");

@@ -12,7 +12,8 @@
 //! blends (they need the service's profile data: `Scenario.resolve` turns them into
 //! `fuel_loads_mmbtu_per_hour`; a single FlatLoad, also as `industrial_reference_name`, scaled to
 //! annual_mmbtu or monthly_mmbtu is read here), boilers that cannot serve a heating load, boiler capital
-//! costs of the existing boiler, heating with outages or off grid.
+//! costs of the existing boiler, heating off grid. With the deterministic outage the heat balance
+//! leaves the outage steps out as the service does (`lp::heating`).
 
 use serde_json::{Map, Value};
 
@@ -174,9 +175,6 @@ impl Reader<'_> {
         }
         if context.off_grid {
             self.unsupported.push("heating loads off grid (Settings.off_grid_flag with a heating load)".into());
-        }
-        if context.outages {
-            self.unsupported.push("heating loads with grid outages (the service leaves outage steps' heat unbalanced)".into());
         }
         let Some(existing_map) = existing_map else {
             self.invalid.push("Must include ExistingBoiler input with at least fuel_cost_per_mmbtu if modeling heating load".into());

@@ -70,9 +70,10 @@ pub struct CostBreakdown {
     pub expected_outage_cost: f64,
     /// The costliest start's lost-load cost of each duration scenario.
     pub max_outage_cost_per_outage_duration: Vec<f64>,
-    /// Microgrid upgrade costs of the renewables, the generator and storage.
-    pub microgrid_upgrade_costs: [f64; 3],
-    /// Σ_s p_s · the costliest start's fuel cost ($, not discounted, as the service).
+    /// Microgrid upgrade costs of the renewables, the generator, storage and CHP.
+    pub microgrid_upgrade_costs: [f64; 4],
+    /// Σ_s p_s · the costliest start's fuel cost, the generator's and CHP's each their own
+    /// costliest ($, not discounted, as the service).
     pub expected_microgrid_fuel_cost: f64,
     pub offgrid_other_annual_costs_after_tax: f64,
     pub offgrid_other_capital_costs_after_depreciation: f64,
@@ -424,13 +425,13 @@ fn generator_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> Genera
 struct OutageItems {
     expected_outage_cost: f64,
     max_per_duration: Vec<f64>,
-    upgrades: [f64; 3],
+    upgrades: [f64; 4],
     expected_fuel_cost: f64,
 }
 
 fn outage_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> OutageItems {
     let (Some(outages), Some(mg)) = (&model.outages, &solution.dispatch.microgrid) else {
-        return OutageItems { expected_outage_cost: 0.0, max_per_duration: Vec::new(), upgrades: [0.0; 3], expected_fuel_cost: 0.0 };
+        return OutageItems { expected_outage_cost: 0.0, max_per_duration: Vec::new(), upgrades: [0.0; 4], expected_fuel_cost: 0.0 };
     };
     let dt = model.step_hours();
     let lost_value = factors.pwf_e * model.resilience.value_of_lost_load_per_kwh;
@@ -440,9 +441,18 @@ fn outage_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -
         .iter()
         .map(|starts| starts.iter().map(|o| lost_value * dt * o.unserved.iter().sum::<f64>()).fold(0.0, f64::max))
         .collect();
-    let max_fuel: Vec<f64> = mg.outages.iter().map(|starts| starts.iter().map(|o| fuel_price * o.fuel_gal).fold(0.0, f64::max)).collect();
+    let chp_price = |start: usize| model.chp.as_ref().map_or(0.0, |c| c.burner.fuel_cost_per_kwh[start]);
+    let max_fuel: Vec<f64> = mg
+        .outages
+        .iter()
+        .map(|starts| {
+            let generator = starts.iter().map(|o| fuel_price * o.fuel_gal).fold(0.0, f64::max);
+            let chp = starts.iter().zip(&outages.starts).map(|(o, &start)| chp_price(start) * o.chp_fuel_kwh).fold(0.0, f64::max);
+            generator + chp
+        })
+        .collect();
     let expected = |values: &[f64]| values.iter().zip(&outages.probabilities).map(|(v, p)| v * p).sum::<f64>();
-    let upgrades = if solution.case.bau { [0.0; 3] } else { microgrid::upgrade_costs(model, factors, mg.members, &solution.dispatch) };
+    let upgrades = if solution.case.bau { [0.0; 4] } else { microgrid::upgrade_costs(model, factors, mg.members, &solution.dispatch) };
     OutageItems { expected_outage_cost: expected(&max_per_duration), max_per_duration, upgrades, expected_fuel_cost: expected(&max_fuel) }
 }
 

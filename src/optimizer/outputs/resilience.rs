@@ -7,7 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::round_to;
 use crate::optimizer::lp::{CostFactors, Dispatch};
-use crate::optimizer::model::{ArrayKind, Model};
+use crate::optimizer::model::{ArrayKind, Model, KWH_PER_MMBTU};
 use crate::optimizer::outputs::CostBreakdown;
 use crate::optimizer::run::{bau_outage_served_steps, CaseSolution};
 
@@ -144,7 +144,7 @@ pub fn outage_outputs(model: &Model, optimal: &CaseSolution, costs: &CostBreakdo
         .collect();
     let fuel_per_outage: Vec<Value> =
         mg.outages.iter().map(|starts| Value::Array(starts.iter().map(|o| Value::from(round_to(o.fuel_gal, 4))).collect())).collect();
-    let [renewables_upgrade, generator_upgrade, storage_upgrade] = costs.microgrid_upgrade_costs;
+    let [renewables_upgrade, generator_upgrade, storage_upgrade, chp_upgrade] = costs.microgrid_upgrade_costs;
     let storage_in = mg.members.storage && d.storage_kwh > 0.0;
     let mut out = Map::new();
     out.insert("expected_outage_cost".into(), Value::from(round_to(costs.expected_outage_cost, 4)));
@@ -186,6 +186,18 @@ pub fn outage_outputs(model: &Model, optimal: &CaseSolution, costs: &CostBreakdo
         out.insert("generator_curtailed_series_kw".into(), nested(model, optimal, |o| vec![0.0; o.generator_load.len()]));
         out.insert("generator_to_load_series_kw".into(), nested(model, optimal, |o| o.generator_load.clone()));
         out.insert("generator_fuel_used_per_outage_gal".into(), Value::Array(fuel_per_outage));
+    }
+    if model.chp.is_some() {
+        let size = if mg.members.chp { d.chp.as_ref().map_or(0.0, |c| c.size_kw) } else { 0.0 };
+        out.insert("chp_microgrid_size_kw".into(), Value::from(round_to(size, 4)));
+        out.insert("chp_microgrid_upgrade_cost".into(), Value::from(round_to(chp_upgrade, 2)));
+        let to_storage = if model.storage.is_some() { nested(model, optimal, |o| o.chp_storage.clone()) } else { json!([]) };
+        out.insert("chp_to_storage_series_kw".into(), to_storage);
+        out.insert("chp_curtailed_series_kw".into(), nested(model, optimal, |o| vec![0.0; o.chp_load.len()]));
+        out.insert("chp_to_load_series_kw".into(), nested(model, optimal, |o| o.chp_load.clone()));
+        let fuel: Vec<Value> =
+            mg.outages.iter().map(|starts| Value::Array(starts.iter().map(|o| Value::from(round_to(o.chp_fuel_kwh / KWH_PER_MMBTU, 4))).collect())).collect();
+        out.insert("chp_fuel_used_per_outage_mmbtu".into(), Value::Array(fuel));
     }
     out.insert("critical_loads_per_outage_series_kw".into(), nested(model, optimal, |o| o.critical_load.clone()));
     Some(Value::Object(out))

@@ -10,6 +10,7 @@ mod optimizer_chp;
 mod optimizer_chp_fuels;
 mod optimizer_chp_defaults;
 mod optimizer_chp_formulation;
+mod optimizer_chp_outages;
 mod optimizer_cooling;
 mod optimizer_cst;
 mod optimizer_core;
