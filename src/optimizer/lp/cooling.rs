@@ -27,7 +27,24 @@
 //! ```
 //!
 //! The heat balance of the chiller's heating load takes its draw (A_t + AS_t)/cop_thermal as
-//! demand (`heat_draw_terms`). Objective ($ present value): (npc $/kW + pwf_om · (1 − τ_w) · O&M
+//! demand (`heat_draw_terms`), as the service's (load_balance.jl, `add_thermal_load_constraints`):
+//!
+//! ```text
+//! if !isempty(p.techs.heating)
+//!     @constraint(m, HeatLoadBalanceCon[q in p.heating_loads, ts in p.time_steps_with_grid], ... ==
+//!         p.heating_loads_kw[q][ts] + ...
+//!         + sum(m[:dvCoolingProduction][t,ts] / p.thermal_cop[t] for t in p.absorption_chillers_using_heating_load[q]))
+//! ```
+//!
+//! scenario.jl builds an absent heating load as zeros, so `heating_loads` always holds the
+//! chiller's `heating_load_input`: with heat elsewhere on the site the draw on an absent load is
+//! the boilers' and CHP's (their `can_serve_*` are true; the hot tank's `heating_loads_served_by_tes`
+//! leaves out loads whose total is not positive), which is the one heat balance of `heating` with
+//! that load 0. With no heating load there is no boiler, and with no other heating tech
+//! `techs.heating` is empty and the balance is not built: nothing but the chiller's size and the
+//! cooling balance bounds its heat, which is free; here there is then no heat balance either
+//! (`heating` builds none without `Model::heating`). The reader refuses the heating techs that
+//! would change either case (`cooling_inputs::check_absorption_heat_source`). Objective ($ present value): (npc $/kW + pwf_om · (1 − τ_w) · O&M
 //! $/kW-year) · a_kw, the tank's net present $/kWh · kwh, and the tier-0 energy value of saving_t.
 
 use super::ghp::GhpLayout;
