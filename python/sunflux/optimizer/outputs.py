@@ -620,22 +620,32 @@ class ElectricHeaterOutputs(Record):
 
 class ASHPSpaceHeaterOutputs(Record):
     """``outputs.ASHPSpaceHeater``: the air-source heat pump's size (tons, the sizing factor
-    applied), its electricity (kW per time step, kWh a year), its heat to storage and to the
-    space heating load (MMBtu/h per time step, MMBtu a year), and the COP and capacity factor of
-    each time step at the outdoor temperature."""
+    applied), its electricity (kW per time step, kWh a year; in all, for heating and for
+    cooling), its heat to storage and to the space heating load (MMBtu/h per time step, MMBtu a
+    year), its cooling to the chilled-water tank and to the cooling load (tons per time step,
+    ton-hours a year; zeros when it does not cool), and the heating and cooling COP and capacity
+    factor of each time step at the outdoor temperature."""
 
     __slots__ = ()
     size_ton: float
     electric_consumption_series_kw: list[float]
     annual_electric_consumption_kwh: float
+    electric_consumption_for_heating_series_kw: list[float]
+    electric_consumption_for_cooling_series_kw: list[float]
+    annual_electric_consumption_for_heating_kwh: float
+    annual_electric_consumption_for_cooling_kwh: float
     thermal_production_series_mmbtu_per_hour: list[float]
     annual_thermal_production_mmbtu: float
     thermal_to_storage_series_mmbtu_per_hour: list[float]
     thermal_to_load_series_mmbtu_per_hour: list[float]
     thermal_to_space_heating_load_series_mmbtu_per_hour: list[float]
+    thermal_to_storage_series_ton: list[float]
+    thermal_to_load_series_ton: list[float]
     annual_thermal_production_tonhour: float
     heating_cop: list[float]
     heating_cf: list[float]
+    cooling_cop: list[float]
+    cooling_cf: list[float]
 
 
 class ASHPWaterHeaterOutputs(Record):

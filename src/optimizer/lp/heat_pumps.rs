@@ -11,6 +11,7 @@
 //!
 //! ```text
 //! Capacity:        Σ_q H_hqt + S_ht + T_ht ≤ cf_ht · size_h,  min_kw ≤ size_h ≤ max_kw
+//! With cooling:    (Σ_q H_hqt + S_ht) / cf_ht + (C_ht + CS_ht) / ccf_ht ≤ size_h
 //! CST:             Σ_q H_hqt + S_ht + W_ht = cf_ht · size_h  (W: heat wasted, a column only when
 //!                  it may waste heat)
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
@@ -20,9 +21,14 @@
 //!                  (force_into_system)
 //! ```
 //!
+//! The ASHPSpaceHeater that cools (`add_heating_cooling_constraints` in thermal_tech_constraints.jl,
+//! which implies `add_cooling_tech_constraints`' C ≤ ccf · size and the heating row) has two more
+//! series: its cooling to load `C_ht` and to the chilled-water tank `CS_ht`, which `cooling` puts in
+//! the cooling balance and the tank's charges.
+//!
 //! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
 //! steam turbine's steam row (`heating`) takes T_ht. The electric balance takes
-//! (Σ_q H_hqt + S_ht + T_ht + W_ht) / cop_ht as demand (`electric_terms`: a negative
+//! (Σ_q H_hqt + S_ht + T_ht + W_ht) / cop_ht + (C_ht + CS_ht) / ccop_ht as demand (`electric_terms`: a negative
 //! on-site supply), valued at the tier-0 energy rate. Objective ($ present value):
 //! (npc $/kW + pwf_om · (1 − τ_w) · O&M $/kW-year) · size_h, minus the avoided capex of the ASHPs
 //! offered (a constant, as the service's `AvoidedCapexByASHP`).
@@ -44,18 +50,22 @@ pub struct HeatPumpColumns {
     pub to_turbine: Option<usize>,
     pub size: usize,
     pub binary: Option<usize>,
+    /// Cooling to load and to the chilled-water tank (first of a series; None when it does not cool).
+    pub cool_to_load: Option<usize>,
+    pub cool_to_storage: Option<usize>,
 }
 
 /// Where the electric heating techs live in the LP (one entry per `Model::heat_pumps`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeatPumpLayout {
     pub techs: Vec<HeatPumpColumns>,
-    /// 1/cop per tech and step.
+    /// 1/cop per tech and step, and 1/cooling cop (empty when it does not cool).
     electric_per_kw: Vec<Vec<f64>>,
     /// Whether step t's electric balance takes the techs' electricity: only with the grid, as
     /// the service's balance without it (`add_elec_load_balance_constraints`, 8b) has no heating
     /// term.
     in_balance: Vec<bool>,
+    cooling_electric_per_kw: Vec<Vec<f64>>,
 }
 
 /// One tech's dispatch (thermal kW per step; size kW of the variable).
@@ -68,6 +78,11 @@ pub struct HeatPumpDispatch {
     pub to_waste_kw: Vec<f64>,
     pub to_turbine_kw: Vec<f64>,
     pub electric_kw: Vec<f64>,
+    /// Cooling to load and to the chilled-water tank, and the electricity for it (zeros when it
+    /// does not cool); `electric_kw` is the heating's.
+    pub cool_to_load_kw: Vec<f64>,
+    pub cool_to_storage_kw: Vec<f64>,
+    pub cooling_electric_kw: Vec<f64>,
 }
 
 impl HeatPumpDispatch {
@@ -96,8 +111,10 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
     let with_storage = heating.hot_storage.is_some();
+    let cold_tank = model.cooling.as_ref().is_some_and(|c| c.cold_storage.is_some());
     let mut techs = Vec::new();
     let mut electric_per_kw = Vec::new();
+    let mut cooling_electric_per_kw = Vec::new();
     for tech in &model.heat_pumps {
         let per_kw: Vec<f64> = tech.cop.iter().map(|c| 1.0 / c).collect();
         let cost = |t: usize| energy_value(model, factors, t) * per_kw[t];
@@ -113,11 +130,21 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         };
         let feeds_turbine = tech.kind == HeatPumpKind::ElectricHeater && model.steam_turbine.as_ref().is_some_and(|st| st.electric_heater_supplies);
         let to_turbine = feeds_turbine.then(|| lp.series(steps, cost));
+        let cooling = tech.cooling.as_ref().filter(|_| model.cooling.is_some());
+        let cool_per_kw: Vec<f64> = cooling.map_or_else(Vec::new, |c| c.cop.iter().map(|cop| 1.0 / cop).collect());
+        let cool_cost = |t: usize| energy_value(model, factors, t) * cool_per_kw[t];
+        let cool_to_load = cooling.map(|_| lp.series(steps, cool_cost));
+        let cool_to_storage = cooling.filter(|_| cold_tank).map(|_| lp.series(steps, cool_cost));
         let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
         for t in 0..steps {
-            let mut terms: Vec<(usize, f64)> =
-                to_load.iter().map(|&(_, s)| s).chain(to_storage).chain(to_turbine).chain(to_waste).map(|s| (s + t, 1.0)).collect();
-            terms.push((size, -tech.cf[t]));
+            let heat = to_load.iter().map(|&(_, s)| s).chain(to_storage).chain(to_turbine).chain(to_waste);
+            let terms: Vec<(usize, f64)> = match cooling {
+                None => heat.map(|s| (s + t, 1.0)).chain([(size, -tech.cf[t])]).collect(),
+                Some(c) => {
+                    let cool = [cool_to_load, cool_to_storage].into_iter().flatten().map(|s| (s + t, 1.0 / c.cf[t]));
+                    heat.map(|s| (s + t, 1.0 / tech.cf[t])).chain(cool).chain([(size, -1.0)]).collect()
+                }
+            };
             lp.row(&terms, if fixed_output { RowKind::Equal } else { RowKind::LessOrEqual }, 0.0);
         }
         let binary = (tech.min_allowable_kw > 0.0).then(|| {
@@ -126,11 +153,12 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             lp.row(&[(size, 1.0), (b, -tech.max_kw)], RowKind::LessOrEqual, 0.0);
             b
         });
-        techs.push(HeatPumpColumns { to_load, to_storage, to_waste, to_turbine, size, binary });
+        techs.push(HeatPumpColumns { to_load, to_storage, to_waste, to_turbine, size, binary, cool_to_load, cool_to_storage });
         electric_per_kw.push(per_kw);
+        cooling_electric_per_kw.push(cool_per_kw);
     }
     lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
-    Some(HeatPumpLayout { techs, electric_per_kw, in_balance: model.grid_available.clone() })
+    Some(HeatPumpLayout { techs, electric_per_kw, in_balance: model.grid_available.clone(), cooling_electric_per_kw })
 }
 
 /// The per-load rows of the heat balance: the techs' heat to a load at most the load (with the
@@ -196,9 +224,23 @@ impl HeatPumpLayout {
     }
 
     fn all_electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
-        self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
+        let heating = self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
             c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_turbine).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
-        })
+        });
+        let cooling = self.techs.iter().zip(&self.cooling_electric_per_kw).flat_map(move |(c, per_kw)| {
+            [c.cool_to_load, c.cool_to_storage].into_iter().flatten().map(move |s| (s + t, -sign * per_kw[t]))
+        });
+        heating.chain(cooling)
+    }
+
+    /// The techs' cooling to load (first of each series).
+    pub fn cooling_to_load(&self) -> impl Iterator<Item = usize> + '_ {
+        self.techs.iter().filter_map(|c| c.cool_to_load)
+    }
+
+    /// The techs' cooling to the chilled-water tank (first of each series).
+    pub fn cooling_to_storage(&self) -> impl Iterator<Item = usize> + '_ {
+        self.techs.iter().filter_map(|c| c.cool_to_storage)
     }
 
     /// The techs' electricity in step t at a solution (kW).
@@ -215,15 +257,28 @@ impl HeatPumpLayout {
         };
         self.techs
             .iter()
-            .zip(&self.electric_per_kw)
-            .map(|(c, per_kw)| {
+            .zip(self.electric_per_kw.iter().zip(&self.cooling_electric_per_kw))
+            .map(|(c, (per_kw, cool_per_kw))| {
                 let to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)> = c.to_load.iter().map(|&(k, s)| (k, series(Some(s)))).collect();
                 let to_storage_kw = series(c.to_storage);
                 let to_turbine_kw = series(c.to_turbine);
                 let to_waste_kw = series(c.to_waste);
                 let made = |t: usize| to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t] + to_turbine_kw[t] + to_waste_kw[t];
                 let electric_kw = (0..steps).map(|t| made(t) * per_kw[t]).collect();
-                HeatPumpDispatch { size_kw: clean(x[c.size]), to_load_kw, to_storage_kw, to_waste_kw, to_turbine_kw, electric_kw }
+                let (cool_to_load_kw, cool_to_storage_kw) = (series(c.cool_to_load), series(c.cool_to_storage));
+                let cooling_electric_kw =
+                    if cool_per_kw.is_empty() { vec![0.0; steps] } else { (0..steps).map(|t| (cool_to_load_kw[t] + cool_to_storage_kw[t]) * cool_per_kw[t]).collect() };
+                HeatPumpDispatch {
+                    size_kw: clean(x[c.size]),
+                    to_load_kw,
+                    to_storage_kw,
+                    to_waste_kw,
+                    to_turbine_kw,
+                    electric_kw,
+                    cool_to_load_kw,
+                    cool_to_storage_kw,
+                    cooling_electric_kw,
+                }
             })
             .collect()
     }

@@ -41,7 +41,7 @@
 //! (installed $/kW + pwf_om · (1 − τ_w) · om $/kW-year) per kW of new boiler, the storage's net
 //! present $ per kWh of size. The business-as-usual
 //! case has the existing boiler only (no storage); the optimal case drops it when
-//! `retire_in_optimal` and a new boiler exists.
+//! `retire_in_optimal` and another heating tech or CHP exists.
 //!
 //! With a steam turbine (`steam_turbine`) each boiler that may supply it has a third series,
 //! its steam to the turbine `T_bt`, inside its capacity row and costed as its other production;
@@ -137,9 +137,11 @@ pub fn year_one_fuel_cost_per_kw(model: &Model, burner: &FuelBurner, t: usize) -
     model.step_hours() * burner.fuel_cost_per_kwh[t] / burner.efficiency
 }
 
-/// Whether the existing boiler runs in a case.
-pub fn existing_boiler_runs(heating: &Heating, case: &Case) -> bool {
-    case.bau || !(heating.existing_boiler.retire_in_optimal && heating.boiler.is_some())
+/// Whether the existing boiler runs in a case: retired in the optimal case when any other heating
+/// tech or CHP exists (reopt.jl: `!isempty(setdiff(union(p.techs.chp, p.techs.heating), ["ExistingBoiler"]))`).
+pub fn existing_boiler_runs(model: &Model, heating: &Heating, case: &Case) -> bool {
+    let others = heating.boiler.is_some() || model.chp.is_some() || !model.heat_pumps.is_empty() || model.ghp.is_some() || model.steam_turbine.is_some();
+    case.bau || !(heating.existing_boiler.retire_in_optimal && others)
 }
 
 /// The other technologies' columns the heat balance takes in (None where absent in this case).
@@ -173,7 +175,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         let to_turbine = to_turbine.then(|| lp.series(steps, cost));
         (to_load, to_storage, to_turbine)
     };
-    let existing = existing_boiler_runs(heating, case).then(|| {
+    let existing = existing_boiler_runs(model, heating, case).then(|| {
         let burner = &heating.existing_boiler.burner;
         let pw = fuel_factor(burner);
         let (to_load, to_storage, to_turbine) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, burner, t), feeds(|st| st.existing_boiler_supplies));

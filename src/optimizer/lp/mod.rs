@@ -206,8 +206,8 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     layout.chp = chp::add_chp(&mut lp, model, factors, case);
     layout.steam_turbine = steam_turbine::add_steam_turbine(&mut lp, model, factors, case);
     layout.ghp = ghp::add_ghp(&mut lp, model, factors, case);
-    layout.cooling = cooling::add_cooling(&mut lp, model, factors, case, layout.ghp.as_ref());
     layout.heat_pumps = heat_pumps::add_heat_pumps(&mut lp, model, factors, case);
+    layout.cooling = cooling::add_cooling(&mut lp, model, factors, case, layout.ghp.as_ref(), layout.heat_pumps.as_ref());
     if let (Some(s), Some(costs)) = (storage, factors.storage.as_ref()) {
         add_storage(&mut lp, &mut layout, model, factors, s, costs);
     }

@@ -8,19 +8,27 @@
 //! and capacity factor of each step are interpolated from the reference points at the outdoor
 //! temperature (°F), and below the back-up threshold the resistive back-up gives COP 1 and CF 1.
 //!
-//! Refused by name: ASHP cooling (`ASHPSpaceHeater.can_serve_cooling`, true by default),
-//! `force_dispatch` (true by default) unless `force_into_system`, an ASHP without its heating
-//! load, and an ASHP without `Site.outdoor_air_temperature_degF` (`Scenario.resolve` fills it).
+//! The space heater also cools when `can_serve_cooling` (true by default) and a cooling load exists:
+//! its cooling COP and capacity factor come from the cooling reference points with no back-up
+//! (the service passes a threshold of −460 °F), and the cooling load joins the default maximum
+//! (ten times the peak of heating load / heating cf plus the peak of cooling load / cooling cf)
+//! and the default minimum allowable size (a fraction of the peak of their sum per step).
+//!
+//! Refused by name: `force_dispatch` (true by default) unless `force_into_system`, an
+//! AbsorptionChiller or GHP beside a space heater forced in that cools, an ASHP
+//! without its heating load, and an ASHP without `Site.outdoor_air_temperature_degF`
+//! (`Scenario.resolve` fills it).
 
 use serde_json::{Map, Value};
 
 use super::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
-use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use super::electric_heater_inputs::{HeatPump, HeatPumpCooling, HeatPumpKind};
 use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind};
 use super::{Financial, Reader};
 
 /// The service's defaults of one ASHP section: REopt.jl `data/ashp/ashp_defaults.json` (commit
-/// 029db01d), the same for both sections but for the loads they serve and cooling.
+/// 029db01d), the same for both sections but for the loads they serve and cooling (the space
+/// heater's only).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AshpDefaults {
     pub max_ton: f64,
@@ -31,6 +39,9 @@ pub struct AshpDefaults {
     pub heating_cop_reference: [f64; 4],
     pub heating_cf_reference: [f64; 4],
     pub heating_reference_temps_degf: [f64; 4],
+    pub cooling_cop_reference: [f64; 4],
+    pub cooling_cf_reference: [f64; 4],
+    pub cooling_reference_temps_degf: [f64; 4],
 }
 
 pub const ASHP_DEFAULTS: AshpDefaults = AshpDefaults {
@@ -42,7 +53,13 @@ pub const ASHP_DEFAULTS: AshpDefaults = AshpDefaults {
     heating_cop_reference: [1.5, 2.3, 3.3, 4.5],
     heating_cf_reference: [0.38, 0.64, 1.0, 1.4],
     heating_reference_temps_degf: [-5.0, 17.0, 47.0, 80.0],
+    cooling_cop_reference: [4.0, 3.5, 2.9, 2.2],
+    cooling_cf_reference: [1.03, 0.98, 0.93, 0.87],
+    cooling_reference_temps_degf: [70.0, 82.0, 95.0, 110.0],
 };
+
+/// The back-up threshold `ASHPSpaceHeater` passes for cooling: below absolute zero, so never.
+pub const COOLING_BACK_UP_THRESHOLD_DEGF: f64 = -460.0;
 
 /// `get_ashp_defaults(_, force_into_system=true)`: a system forced in is oversized by this
 /// factor and carries no O&M.
@@ -100,9 +117,12 @@ pub fn ashp_performance(cop_reference: &[f64], cf_reference: &[f64], reference_t
     temps_degf.iter().map(|&temp| if temp < back_up_threshold { (1.0, 1.0) } else { point(temp) }).unzip()
 }
 
-/// The default minimum allowable size: `fraction` of the peak of load / cf (kW).
-pub fn default_min_allowable_kw(load_kw: &[f64], cf: &[f64], fraction: f64) -> f64 {
-    fraction * peak_over_cf(load_kw, cf)
+/// The default minimum allowable size: `fraction` of the peak of heating load / heating cf, plus
+/// cooling load / cooling cf in the same step when the heat pump cools (kW).
+pub fn default_min_allowable_kw(heating: (&[f64], &[f64]), cooling: Option<(&[f64], &[f64])>, fraction: f64) -> f64 {
+    let (load, cf) = heating;
+    let per_step = (0..load.len()).map(|t| load[t] / cf[t] + cooling.map_or(0.0, |(c, f)| c[t] / f[t]));
+    fraction * per_step.fold(f64::NEG_INFINITY, f64::max)
 }
 
 fn peak_over_cf(load_kw: &[f64], cf: &[f64]) -> f64 {
@@ -111,7 +131,7 @@ fn peak_over_cf(load_kw: &[f64], cf: &[f64]) -> f64 {
 
 impl Reader<'_> {
     /// One ASHP section, None when absent or with max_ton 0 (the service then builds none).
-    pub(super) fn read_ashp(&mut self, kind: HeatPumpKind, heating: Option<&Heating>, steps_per_hour: usize, financial: &Financial) -> Option<HeatPump> {
+    pub(super) fn read_ashp(&mut self, kind: HeatPumpKind, heating: Option<&Heating>, cooling_kw: Option<&[f64]>, steps_per_hour: usize, financial: &Financial) -> Option<HeatPump> {
         let s = kind.section();
         let map = self.section(s)?;
         let given_max_ton = self.number_in(map, s, "max_ton");
@@ -121,9 +141,7 @@ impl Reader<'_> {
         let load_kind = if kind == HeatPumpKind::AshpSpaceHeater { HeatingLoadKind::SpaceHeating } else { HeatingLoadKind::DomesticHotWater };
         let load = heating.and_then(|h| h.loads.iter().find(|l| l.kind == load_kind)).map(|l| l.thermal_kw.clone());
         let force_into_system = self.flag_or(map, s, "force_into_system", false);
-        if kind == HeatPumpKind::AshpSpaceHeater && self.flag_or(map, s, "can_serve_cooling", true) {
-            self.unsupported.push("ASHPSpaceHeater.can_serve_cooling=true (true by default: ASHP cooling is not modelled here; set it false)".into());
-        }
+        let can_cool = kind == HeatPumpKind::AshpSpaceHeater && self.flag_or(map, s, "can_serve_cooling", true);
         if self.flag_or(map, s, "force_dispatch", true) && !force_into_system {
             self.unsupported.push(format!("{s}.force_dispatch=true (true by default: the forced dispatch's binaries per step are not modelled here; set it false)"));
         }
@@ -140,8 +158,18 @@ impl Reader<'_> {
             self.invalid.push(format!("{s}.heating_cf_reference must give a positive capacity factor at every outdoor temperature."));
             return None;
         }
+        let cooling = if can_cool { Some(self.ashp_cooling(map, s, &temps)?) } else { None };
+        if force_into_system && cooling.is_some() && cooling_kw.is_some() {
+            for other in ["AbsorptionChiller", "GHP"] {
+                if self.section(other).is_some() {
+                    self.unsupported.push(format!("{other} with {s}.force_into_system and can_serve_cooling (the other cooling techs held at zero)"));
+                }
+            }
+        }
+        let zeros = vec![0.0; load.len()];
+        let cooling_load = cooling_kw.unwrap_or(&zeros);
         let min_ton = self.number(map, s, "min_ton");
-        let ten_peaks = 10.0 * peak_over_cf(&load, &cf);
+        let ten_peaks = 10.0 * (peak_over_cf(&load, &cf) + cooling.as_ref().map_or(0.0, |c| peak_over_cf(cooling_load, &c.cf)));
         let mut max_ton = given_max_ton.unwrap_or(ASHP_DEFAULTS.max_ton).min(ten_peaks);
         if given_max_ton.is_some() || kind == HeatPumpKind::AshpWaterHeater {
             max_ton = max_ton.max(min_ton);
@@ -153,7 +181,10 @@ impl Reader<'_> {
                 return None;
             }
             (Some(ton), None) => ton * KWH_THERMAL_PER_TONHOUR,
-            (None, fraction) => default_min_allowable_kw(&load, &cf, fraction.unwrap_or(MIN_ALLOWABLE_PEAK_CAPACITY_FRACTION)),
+            (None, fraction) => {
+                let cooling_part = cooling.as_ref().map(|c| (cooling_load, c.cf.as_slice()));
+                default_min_allowable_kw((&load, &cf), cooling_part, fraction.unwrap_or(MIN_ALLOWABLE_PEAK_CAPACITY_FRACTION))
+            }
         };
         if min_allowable_kw > max_kw {
             self.invalid.push(format!("The {s} minimum allowable size of {min_allowable_kw} kW is larger than the maximum size of {max_kw} kW."));
@@ -178,7 +209,31 @@ impl Reader<'_> {
             serves: vec![load_kind],
             forced_loads: if force_into_system { vec![load_kind] } else { Vec::new() },
             avoided_capex: self.number_or(map, s, "avoided_capex_by_ashp_present_value", 0.0),
+            cooling: cooling.filter(|_| cooling_kw.is_some()),
         })
+    }
+
+    /// The space heater's cooling COP and capacity factor per step: the cooling reference points
+    /// (given together or the defaults) at the outdoor temperatures, never backed up.
+    fn ashp_cooling(&mut self, map: &Map<String, Value>, s: &'static str, temps: &[f64]) -> Option<HeatPumpCooling> {
+        let cop_reference = self.numbers(map, s, "cooling_cop_reference");
+        let cf_reference = self.numbers(map, s, "cooling_cf_reference");
+        let reference_temps = self.numbers(map, s, "cooling_reference_temps_degF");
+        if cop_reference.len() != cf_reference.len() || cf_reference.len() != reference_temps.len() {
+            self.invalid.push(format!("{s}: cooling_cop_reference, cooling_cf_reference, and cooling_reference_temps_degF must all be the same length."));
+            return None;
+        }
+        let (cop_reference, cf_reference, reference_temps) = if cop_reference.is_empty() {
+            (ASHP_DEFAULTS.cooling_cop_reference.to_vec(), ASHP_DEFAULTS.cooling_cf_reference.to_vec(), ASHP_DEFAULTS.cooling_reference_temps_degf.to_vec())
+        } else {
+            (cop_reference, cf_reference, reference_temps)
+        };
+        let (cop, cf) = ashp_performance(&cop_reference, &cf_reference, &reference_temps, temps, COOLING_BACK_UP_THRESHOLD_DEGF);
+        if cf.iter().chain(&cop).any(|&v| v <= 0.0) {
+            self.invalid.push(format!("{s}.cooling_cop_reference and cooling_cf_reference must give a positive COP and capacity factor at every outdoor temperature."));
+            return None;
+        }
+        Some(HeatPumpCooling { cop, cf })
     }
 
     /// The reference points (given together or the defaults), the threshold and the costs.
@@ -235,6 +290,9 @@ mod tests {
         assert_eq!(cop, vec![1.0, 2.0, 3.5, 4.0]);
         assert_eq!(cf, vec![1.2, 1.25, 1.4, 1.5]);
         let (_, heating_cf) = ashp_performance(&[1.0, 3.0, 4.0], &[1.2, 1.3, 1.5], &[10.0, 20.0, 30.0], &[5.0, 15.0, 25.0, 35.0], 10.0);
-        assert!((default_min_allowable_kw(&[10.0; 4], &heating_cf, 0.5) - 5.0).abs() < 1e-8);
+        assert!((default_min_allowable_kw((&[10.0; 4], &heating_cf), None, 0.5) - 5.0).abs() < 1e-8);
+        let (_, cooling_cf) = ashp_performance(&[1.0, 3.0, 4.0], &[1.2, 1.3, 1.5], &[30.0, 20.0, 10.0], &[35.0, 25.0, 15.0, 5.0], -200.0);
+        let both = default_min_allowable_kw((&[10.0; 4], &heating_cf), Some((&[10.0; 4], &cooling_cf)), 0.5);
+        assert!((both - 9.166666666666666).abs() < 1e-8, "{both}");
     }
 }

@@ -19,13 +19,13 @@
 //! profile data, which `Scenario.resolve` turns into tons or fractions of the electric load;
 //! FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
 //! existing chiller's capital costs, cooling with outages or off grid, and an absorption chiller
-//! whose heating load section is absent (the service would then give it heat for free).
+//! without a heating load beside another heating tech (`check_absorption_heat_source`).
 
 use serde_json::{Map, Value};
 
 use super::absorption_chiller_inputs::AbsorptionChiller;
 use super::hot_storage_inputs::ThermalTank;
-use super::thermal_inputs::Heating;
+use super::thermal_inputs::{Heating, HeatingLoadKind};
 use super::{FilledDefault, Financial, Reader};
 use crate::calendar::modelled_year::month_of_each_step;
 use crate::calendar::HOURS_PER_YEAR;
@@ -185,18 +185,52 @@ impl Reader<'_> {
         let existing_chiller = ExistingChiller { cop, max_kw: peak * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal };
         let absorption_chiller = self.read_absorption_chiller(peak, financial, (heating, electric_kw));
         if let Some(chiller) = &absorption_chiller {
-            let section = chiller.heating_load.section();
-            if heating.is_none() || self.section(section).is_none() {
-                self.unsupported.push(format!(
-                    "AbsorptionChiller without a heating load to draw from ({section} absent: the service then leaves its heat unbalanced)"
-                ));
-            }
+            self.check_absorption_heat_source(chiller, heating);
         }
         let cold_storage = self.read_cold_storage(financial, steps_per_hour);
         if cold_storage.is_some() && financial.third_party_ownership {
             self.unsupported.push("Financial.third_party_ownership=true with ColdThermalStorage (the tank's third-party costs)".into());
         }
         Some(Cooling { load_kw, existing_chiller, absorption_chiller, cold_storage })
+    }
+
+    /// The service draws the absorption chiller's heat from its heating load's balance, which
+    /// exists whenever any heating tech does (`HeatLoadBalanceCon` in load_balance.jl, over every
+    /// q in `heating_loads`, which always holds DomesticHotWater, SpaceHeating and ProcessHeat
+    /// since scenario.jl builds an absent load as zeros). An absent load of a site with heat is
+    /// then a zero load the boilers and CHP still serve (`can_serve_*` true) and the hot storage
+    /// does not (`heating_loads_served_by_tes` wants a positive total): what the one heat balance
+    /// here already is. Without any heating load no boiler is built, and with no other heating
+    /// tech (`techs.heating` empty) the balance is not built at all: the chiller's heat is free,
+    /// bounded only by its size and the cooling balance, as the LP here (no heat balance) has it.
+    /// Refused: the heating techs the service would still balance that heat with.
+    fn check_absorption_heat_source(&mut self, chiller: &AbsorptionChiller, heating: Option<&Heating>) {
+        let kind = chiller.heating_load;
+        let section = kind.section();
+        if heating.is_some() && self.section(section).is_none() {
+            let ghp_serves = self.section("GHP").is_some_and(|ghp| match kind {
+                HeatingLoadKind::SpaceHeating => true,
+                HeatingLoadKind::DomesticHotWater => ghp.get("can_serve_dhw").and_then(Value::as_bool) == Some(true),
+                HeatingLoadKind::ProcessHeat => false,
+            });
+            let electric_heater = self.section("ElectricHeater").is_some();
+            for (tech, serves) in [("ElectricHeater", electric_heater), ("GHP", ghp_serves)] {
+                if serves {
+                    self.unsupported.push(format!(
+                        "{tech} with an AbsorptionChiller drawing from an absent {section} (that tech's heat to the zero load is not modelled)"
+                    ));
+                }
+            }
+        }
+        if heating.is_none() {
+            for tech in ["ElectricHeater", "ASHPSpaceHeater", "ASHPWaterHeater", "GHP", "SteamTurbine", "CST"] {
+                if self.section(tech).is_some() {
+                    self.unsupported.push(format!(
+                        "AbsorptionChiller without a heating load but with {tech} (the service balances the chiller's heat with that tech's)"
+                    ));
+                }
+            }
+        }
     }
 
     /// Whether the CoolingLoad names a reference building, itself or through ElectricLoad (the

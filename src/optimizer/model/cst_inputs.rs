@@ -91,6 +91,7 @@ impl Reader<'_> {
             serves,
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
+            cooling: None,
         })
     }
 

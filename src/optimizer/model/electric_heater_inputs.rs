@@ -63,6 +63,16 @@ pub struct HeatPump {
     pub forced_loads: Vec<HeatingLoadKind>,
     /// $ present value taken off the lifecycle cost whenever the tech is offered.
     pub avoided_capex: f64,
+    /// The ASHPSpaceHeater's cooling (`can_serve_cooling` with a cooling load), from the same size.
+    pub cooling: Option<HeatPumpCooling>,
+}
+
+/// Per step: cooling kW out per electric kW in, and the share of the size it may cool with;
+/// a step's heating over its `cf` and cooling over this `cf` share the one size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatPumpCooling {
+    pub cop: Vec<f64>,
+    pub cf: Vec<f64>,
 }
 
 impl HeatPump {
@@ -74,12 +84,13 @@ impl HeatPump {
 
 impl Reader<'_> {
     /// The electric heating techs given, in the service's order.
-    pub(super) fn read_heat_pumps(&mut self, heating: Option<&Heating>, steps_per_hour: usize, financial: &Financial) -> Vec<HeatPump> {
+    /// `cooling_kw`: the cooling load (thermal kW per step), None without one.
+    pub(super) fn read_heat_pumps(&mut self, heating: Option<&Heating>, cooling_kw: Option<&[f64]>, steps_per_hour: usize, financial: &Financial) -> Vec<HeatPump> {
         let steps = crate::calendar::HOURS_PER_YEAR * steps_per_hour;
         let mut techs: Vec<HeatPump> = self.read_electric_heater(heating, steps, financial).into_iter().collect();
         techs.extend(self.read_cst(heating, steps_per_hour, financial));
         for kind in [HeatPumpKind::AshpSpaceHeater, HeatPumpKind::AshpWaterHeater] {
-            techs.extend(self.read_ashp(kind, heating, steps_per_hour, financial));
+            techs.extend(self.read_ashp(kind, heating, cooling_kw, steps_per_hour, financial));
         }
         techs
     }
@@ -141,6 +152,7 @@ impl Reader<'_> {
             serves,
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
+            cooling: None,
         })
     }
 }

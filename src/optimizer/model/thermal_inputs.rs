@@ -185,13 +185,20 @@ impl Reader<'_> {
             Some(map) => Some(self.read_new_boiler(map, steps_per_hour, financial)?),
             None => None,
         };
-        let hot_storage = match (self.read_hot_storage(financial, steps_per_hour), self.read_high_temp_storage(financial)) {
+        let mut hot_storage = match (self.read_hot_storage(financial, steps_per_hour), self.read_high_temp_storage(financial)) {
             (Some(_), Some(_)) => {
                 self.unsupported.push("HighTempThermalStorage with HotThermalStorage (two hot storages)".into());
                 None
             }
             (tank, high_temp) => tank.or(high_temp),
         };
+        if let Some(storage) = hot_storage.as_mut() {
+            // `heating_loads_served_by_tes` (reopt_inputs.jl): only loads given with a positive total.
+            let positive = |kind| loads.iter().any(|l: &HeatingLoad| l.kind == kind && l.thermal_kw.iter().sum::<f64>() > 0.0);
+            storage.can_serve_dhw &= positive(HeatingLoadKind::DomesticHotWater);
+            storage.can_serve_space_heating &= positive(HeatingLoadKind::SpaceHeating);
+            storage.can_serve_process_heat &= positive(HeatingLoadKind::ProcessHeat);
+        }
         Some(Heating { loads, existing_boiler, boiler, hot_storage })
     }
 

@@ -4,6 +4,8 @@
 //! `src/results/cst.jl`). Thermal
 //! series in MMBtu/h, electricity in kW per step; the annual values are sums of their series, as
 //! the service writes them. ASHP sizes are tons of the size variable times the sizing factor.
+//! The ASHPSpaceHeater's cooling is in tons (to load, to the chilled-water tank, ton-hours a
+//! year); its electricity series is heating's plus cooling's, each also on its own.
 
 use serde_json::{Map, Value};
 
@@ -84,9 +86,13 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
             out.insert("size_ton".into(), Value::from(round_to(tech.sizing_factor * d.size_kw / KWH_THERMAL_PER_TONHOUR, 3)));
         }
     }
-    let electric: Vec<f64> = d.electric_kw.iter().map(|kw| kw * dt).collect();
+    let heating_electric: Vec<f64> = d.electric_kw.iter().map(|kw| kw * dt).collect();
+    let cooling_electric: Vec<f64> = d.cooling_electric_kw.iter().map(|kw| kw * dt).collect();
+    let electric: Vec<f64> = heating_electric.iter().zip(&cooling_electric).map(|(h, c)| h + c).collect();
     out.insert("electric_consumption_series_kw".into(), series(&electric));
-    out.insert("annual_electric_consumption_kwh".into(), Value::from(round6(electric.iter().sum::<f64>())));
+    // The service sums the electric heater's series, and the ASHPs' times the step's hours again.
+    let annual_hours = if tech.kind == HeatPumpKind::ElectricHeater { 1.0 } else { dt };
+    out.insert("annual_electric_consumption_kwh".into(), Value::from(round6(annual_hours * electric.iter().sum::<f64>())));
     let production = mmbtu_per_hour(d.production());
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
@@ -106,9 +112,19 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
             out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
         }
         HeatPumpKind::AshpSpaceHeater => {
-            out.insert("annual_thermal_production_tonhour".into(), Value::from(0.0));
-            out.insert("electric_consumption_for_heating_series_kw".into(), series(&electric));
-            out.insert("electric_consumption_for_cooling_series_kw".into(), series(&vec![0.0; production.len()]));
+            let tons = |kw: &[f64]| kw.iter().map(|v| v / KWH_THERMAL_PER_TONHOUR).collect::<Vec<f64>>();
+            out.insert("thermal_to_storage_series_ton".into(), series(&tons(&d.cool_to_storage_kw)));
+            out.insert("thermal_to_load_series_ton".into(), series(&tons(&d.cool_to_load_kw)));
+            let cooled: f64 = d.cool_to_load_kw.iter().chain(&d.cool_to_storage_kw).sum();
+            out.insert("annual_thermal_production_tonhour".into(), Value::from(round_to(dt * cooled / KWH_THERMAL_PER_TONHOUR, 3)));
+            out.insert("electric_consumption_for_cooling_series_kw".into(), series(&cooling_electric));
+            out.insert("electric_consumption_for_heating_series_kw".into(), series(&heating_electric));
+            out.insert("annual_electric_consumption_for_cooling_kwh".into(), Value::from(round6(dt * cooling_electric.iter().sum::<f64>())));
+            out.insert("annual_electric_consumption_for_heating_kwh".into(), Value::from(round6(dt * heating_electric.iter().sum::<f64>())));
+            let steps = production.len();
+            let (cop, cf) = tech.cooling.as_ref().map_or_else(|| (vec![0.0; steps], vec![0.0; steps]), |c| (c.cop.clone(), c.cf.clone()));
+            out.insert("cooling_cop".into(), series(&cop));
+            out.insert("cooling_cf".into(), series(&cf));
             out.insert("heating_cop".into(), series(&tech.cop));
             out.insert("heating_cf".into(), series(&tech.cf));
         }

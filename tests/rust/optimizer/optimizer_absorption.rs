@@ -89,14 +89,57 @@ fn absorption_chiller_defaults_follow_the_heat_medium_and_the_size_class() {
     assert!((chiller.installed_cost_per_kw - 3723.0 / KWH_THERMAL_PER_TONHOUR).abs() < 1e-9);
 }
 
-/// An absorption chiller needs its heating load's section (the service leaves its heat
-/// unbalanced without one); with CHP a cooling_thermal_factor of 0 is the service's error.
+/// An absorption chiller drawing on an absent ProcessHeatLoad: the service balances that zero
+/// load with the draw, so the existing boiler makes the heat, and the hot tank (which serves only
+/// loads with a positive total) cannot: in every step the boiler's and the tank's heat to load
+/// are the heating load plus the chiller's consumption (atol 1e-3 MMBtu/h, the rounding of the
+/// series), the tank gives at most the space heating and hot water load, and the chiller runs.
+#[test]
+fn an_absorption_chiller_on_an_absent_load_draws_the_boilers_heat() {
+    let mut scenario = tes_and_absorption_chiller();
+    scenario["AbsorptionChiller"]["heating_load_input"] = json!("ProcessHeat");
+    let (_, _, body) = solve(&scenario);
+    let boiler = series(&body, "ExistingBoiler", "thermal_to_load_series_mmbtu_per_hour");
+    let tank = series(&body, "HotThermalStorage", "storage_to_load_series_mmbtu_per_hour");
+    let load = series(&body, "HeatingLoad", "total_heating_thermal_load_series_mmbtu_per_hour");
+    let draw = series(&body, "AbsorptionChiller", "thermal_consumption_series_mmbtu_per_hour");
+    for t in 0..8760 {
+        assert!(isapprox(boiler[t] + tank[t], load[t] + draw[t], 0.0, 1e-3), "step {t}: {} + {} vs {} + {}", boiler[t], tank[t], load[t], draw[t]);
+        assert!(tank[t] <= load[t] + 1e-3, "step {t}: the tank serves the chiller's draw");
+    }
+    let made = number(&body, "AbsorptionChiller", "annual_thermal_production_tonhour");
+    assert!(made > 1000.0, "absorption chiller made {made} ton-h");
+}
+
+/// Without any heating load or heating tech the service builds no heat balance at all
+/// (`HeatLoadBalanceCon` needs a tech in `techs.heating`): the chiller's heat costs nothing, so
+/// at $100/kWh it makes all the cooling (the existing chiller nothing, atol 0.1 ton-h) and
+/// reports its consumption as its cooling over cop_thermal 0.7 (to the series' rounding).
+#[test]
+fn an_absorption_chiller_without_heating_takes_free_heat() {
+    let mut scenario = tes_and_absorption_chiller();
+    for section in ["SpaceHeatingLoad", "DomesticHotWaterLoad", "ExistingBoiler", "HotThermalStorage", "ColdThermalStorage"] {
+        scenario.as_object_mut().expect("object").remove(section);
+    }
+    let (_, _, body) = solve(&scenario);
+    assert!(isapprox(number(&body, "ExistingChiller", "annual_thermal_production_tonhour"), 0.0, 0.0, 0.1));
+    let made = number(&body, "AbsorptionChiller", "annual_thermal_production_tonhour");
+    assert!(isapprox(made, 10.0 / KWH_THERMAL_PER_TONHOUR * 4380.0, 1e-4, 0.0), "absorption chiller made {made}");
+    let heat: f64 = series(&body, "AbsorptionChiller", "thermal_consumption_series_mmbtu_per_hour").iter().sum();
+    // Each of the 4380 running steps' consumption is written to 1e-5 MMBtu/h.
+    assert!(isapprox(heat, made * KWH_THERMAL_PER_TONHOUR / 0.7 / KWH_PER_MMBTU, 0.0, 4380.0 * 1e-5), "heat {heat}");
+}
+
+/// The heating techs the service would balance an absent load's draw with are refused by name
+/// (an ElectricHeater beside a chiller on an absent load, any heating tech without a heating
+/// load); with CHP the chiller needs CHP.cooling_thermal_factor, and 0 is the service's error.
 #[test]
 fn an_absorption_chiller_without_its_heat_source_is_refused_by_name() {
     let mut scenario = tes_and_absorption_chiller();
     scenario["AbsorptionChiller"]["heating_load_input"] = json!("ProcessHeat");
+    scenario["ElectricHeater"] = json!({"max_mmbtu_per_hour": 1.0, "installed_cost_per_mmbtu_per_hour": 100000.0});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
-    assert!(found.message().contains("AbsorptionChiller without a heating load to draw from (ProcessHeatLoad absent"), "{}", found.message());
+    assert!(found.message().contains("ElectricHeater with an AbsorptionChiller drawing from an absent ProcessHeatLoad"), "{}", found.message());
     let mut scenario = tes_and_absorption_chiller();
     scenario["CHP"] = chp(0.0);
     let Err(ScenarioError::Invalid(messages)) = from_scenario(&scenario, &[]) else { panic!("must be invalid") };

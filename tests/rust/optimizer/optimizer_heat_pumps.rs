@@ -5,8 +5,9 @@
 //! outdoor temperatures from PVWatts; here each scenario gives its own
 //! `Site.outdoor_air_temperature_degF`, so the numbers that follow from the temperatures (the
 //! COPs, the water heater's 37.673 tons) are checked as relations (consumption = Σ heat / COP)
-//! rather than copied. ASHP cooling and `force_dispatch` are refused (cases 3–4 of the space
-//! heater and "ASHP Forced Dispatch to Load or Max Capacity" are not run).
+//! rather than copied. ASHP cooling (cases 3–4 of the space heater, the cooling half of "Force in
+//! ASHP systems") is `optimizer_ashp_cooling`; `force_dispatch` is refused ("ASHP Forced Dispatch
+//! to Load or Max Capacity" is not run).
 
 use serde_json::{json, Value};
 use sunflux::optimizer::model::KWH_PER_MMBTU;
@@ -25,7 +26,7 @@ fn temperatures() -> Vec<f64> {
 }
 
 /// The shared inputs of the Julia scenarios `electric_heater.json`, `ashp.json`, `ashp_wh.json`.
-fn base(fuel_cost: f64) -> Value {
+pub fn base(fuel_cost: f64) -> Value {
     json!({
         "Site": {"latitude": 37.78, "longitude": -122.45, "outdoor_air_temperature_degF": temperatures()},
         "ExistingBoiler": {"production_type": "steam", "efficiency": 0.8, "fuel_type": "natural_gas", "fuel_cost_per_mmbtu": fuel_cost},
@@ -40,12 +41,12 @@ fn base(fuel_cost: f64) -> Value {
     })
 }
 
-fn flat(annual_fuel_mmbtu: f64) -> Value {
+pub fn flat(annual_fuel_mmbtu: f64) -> Value {
     json!({"doe_reference_name": "FlatLoad", "annual_mmbtu": annual_fuel_mmbtu})
 }
 
 /// Σ_t heat_t / cop_t (kWh) for a constant heat of `mmbtu_per_hour`.
-fn consumption_at(mmbtu_per_hour: f64, cop: &[f64]) -> f64 {
+pub fn consumption_at(mmbtu_per_hour: f64, cop: &[f64]) -> f64 {
     cop.iter().map(|c| mmbtu_per_hour * KWH_PER_MMBTU / c).sum()
 }
 
@@ -154,7 +155,7 @@ fn ashp_water_heater() {
     assert!(needed_ton > 0.0 && number(&body, "ASHPWaterHeater", "size_ton") >= needed_ton - 1e-3);
 }
 
-/// "Force in ASHP systems" (its heating half; the space heater's cooling is refused here): with
+/// "Force in ASHP systems" (its heating half; the cooling half is `optimizer_ashp_cooling`): with
 /// the boiler's fuel at $0.001/MMBtu, both ASHPs forced in serve their loads all the same: the
 /// space heater 0.4 · 8760 MMBtu (rtol 1e-4), the water heater with Σ 0.4 · 293.07107 / cop_t
 /// kWh (rtol 1e-4). With the space heater not forced, the boiler serves its 0.4 · 8760 MMBtu.
@@ -178,8 +179,8 @@ fn force_in_ashp_systems() {
     assert!(isapprox(number(&body, "ExistingBoiler", "annual_thermal_production_mmbtu"), 0.4 * 8760.0, 1e-4, 0.0));
 }
 
-/// ASHP cooling, forced dispatch and a missing temperature series are refused by name; the last
-/// points at `Scenario.resolve`.
+/// Forced dispatch and a missing temperature series are refused by name; the last points at
+/// `Scenario.resolve`.
 #[test]
 fn unmodelled_ashp_inputs_are_refused_by_name() {
     let mut scenario = base(5.0);
@@ -190,7 +191,7 @@ fn unmodelled_ashp_inputs_are_refused_by_name() {
         Err(ScenarioError::Unsupported(parts)) => parts.message(),
         other => panic!("not refused: {:?}", other.map(|_| ())),
     };
-    for part in ["ASHPSpaceHeater.can_serve_cooling=true", "ASHPSpaceHeater.force_dispatch=true", "Site.outdoor_air_temperature_degF (Scenario.resolve"] {
+    for part in ["ASHPSpaceHeater.force_dispatch=true", "Site.outdoor_air_temperature_degF (Scenario.resolve"] {
         assert!(text.contains(part), "{part} not in {text}");
     }
 }
