@@ -75,7 +75,7 @@ fn reported_size_ton(model: &Model, d: &Dispatch, kind: HeatPumpKind) -> f64 {
 }
 
 /// The electric heating techs' year-one O&M in the service's pro forma ($/year before tax;
-/// `proforma_results`): the electric heater has none there; each ASHP's is the space heater's
+/// `proforma_results`): the electric heater and CST have none there; each ASHP's is the space heater's
 /// O&M per kW (sizing factor included) × kWh per ton-hour × its reported tons, the water
 /// heater's too (the service reads `p.s.ashp`, the space heater, for both).
 fn heat_pump_pro_forma_om(model: &Model, d: &Dispatch) -> f64 {
