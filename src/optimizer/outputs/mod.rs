@@ -11,7 +11,6 @@ use serde_json::{json, Map, Value};
 
 use super::lp::{CostFactors, Dispatch, SizeChoice};
 use super::tariff::{Lookback, TieredCharge};
-use crate::optimizer::lp::microgrid;
 use super::model::{ArrayKind, FilledDefault, Model, Resampled};
 use super::model::resilience_inputs::Generator;
 use super::run::{CaseSolution, Optimized};
@@ -235,7 +234,7 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
             - year_one_export_benefit);
     let pv_initial: f64 = model.pvs.iter().zip(&d.pv_new_kw).map(|(pv, kw)| pv.installed_cost_per_kw * kw).sum();
     let generator = generator_costs(model, factors, d);
-    let outages = outage_costs(model, factors, solution);
+    let outages = resilience::outage_costs(model, factors, solution);
     let offgrid_annual = model.off_grid.as_ref().map_or(0.0, |o| o.other_annual_costs * factors.offgrid_annual_factor());
     let offgrid_capital = factors.offgrid_other_capital_after_depreciation;
     let offgrid_initial = model.off_grid.as_ref().map_or(0.0, |o| o.other_capital_costs);
@@ -419,41 +418,6 @@ fn generator_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> Genera
         year_one_fuel_cost,
         lifecycle_fuel_cost_after_tax: factors.pwf_fuel * factors.offtaker_after_tax * year_one_fuel_cost,
     }
-}
-
-/// The multiple-outage form's cost items of a solution.
-struct OutageItems {
-    expected_outage_cost: f64,
-    max_per_duration: Vec<f64>,
-    upgrades: [f64; 4],
-    expected_fuel_cost: f64,
-}
-
-fn outage_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> OutageItems {
-    let (Some(outages), Some(mg)) = (&model.outages, &solution.dispatch.microgrid) else {
-        return OutageItems { expected_outage_cost: 0.0, max_per_duration: Vec::new(), upgrades: [0.0; 4], expected_fuel_cost: 0.0 };
-    };
-    let dt = model.step_hours();
-    let lost_value = factors.pwf_e * model.resilience.value_of_lost_load_per_kwh;
-    let fuel_price = model.generator.as_ref().map_or(0.0, |g| g.fuel_cost_per_gallon);
-    let max_per_duration: Vec<f64> = mg
-        .outages
-        .iter()
-        .map(|starts| starts.iter().map(|o| lost_value * dt * o.unserved.iter().sum::<f64>()).fold(0.0, f64::max))
-        .collect();
-    let chp_price = |start: usize| model.chp.as_ref().map_or(0.0, |c| c.burner.fuel_cost_per_kwh[start]);
-    let max_fuel: Vec<f64> = mg
-        .outages
-        .iter()
-        .map(|starts| {
-            let generator = starts.iter().map(|o| fuel_price * o.fuel_gal).fold(0.0, f64::max);
-            let chp = starts.iter().zip(&outages.starts).map(|(o, &start)| chp_price(start) * o.chp_fuel_kwh).fold(0.0, f64::max);
-            generator + chp
-        })
-        .collect();
-    let expected = |values: &[f64]| values.iter().zip(&outages.probabilities).map(|(v, p)| v * p).sum::<f64>();
-    let upgrades = if solution.case.bau { [0.0; 4] } else { microgrid::upgrade_costs(model, factors, mg.members, &solution.dispatch) };
-    OutageItems { expected_outage_cost: expected(&max_per_duration), max_per_duration, upgrades, expected_fuel_cost: expected(&max_fuel) }
 }
 
 /// The largest grid purchase (kW) of each month.

@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::round_to;
-use crate::optimizer::lp::{CostFactors, Dispatch};
+use crate::optimizer::lp::{microgrid, CostFactors, Dispatch};
 use crate::optimizer::model::{ArrayKind, Model, KWH_PER_MMBTU};
 use crate::optimizer::outputs::CostBreakdown;
 use crate::optimizer::run::{bau_outage_served_steps, CaseSolution};
@@ -79,7 +79,7 @@ pub fn load_extras(model: &Model, optimal: &CaseSolution, load: &mut Map<String,
 }
 
 /// A `[duration][start][step]` array padded with zeros to the longest duration.
-fn nested(model: &Model, solution: &CaseSolution, value: impl Fn(&super::microgrid::OutageDispatch) -> Vec<f64>) -> Value {
+fn nested(model: &Model, solution: &CaseSolution, value: impl Fn(&microgrid::OutageDispatch) -> Vec<f64>) -> Value {
     let (Some(outages), Some(mg)) = (&model.outages, &solution.dispatch.microgrid) else { return json!([]) };
     let longest = outages.longest();
     Value::Array(
@@ -116,7 +116,7 @@ pub fn outage_outputs(model: &Model, optimal: &CaseSolution, costs: &CostBreakdo
         }
         (0..model.pvs.len()).filter(|&i| model.pvs[i].kind == kind).map(|i| d.pv_production_by_array[i][tau]).sum::<f64>() / total
     };
-    let by_kind = |kind: ArrayKind, flow: fn(&super::microgrid::OutageDispatch) -> &Vec<f64>| {
+    let by_kind = |kind: ArrayKind, flow: fn(&microgrid::OutageDispatch) -> &Vec<f64>| {
         let starts = &outages.starts;
         Value::Array(
             mg.outages
@@ -201,4 +201,39 @@ pub fn outage_outputs(model: &Model, optimal: &CaseSolution, costs: &CostBreakdo
     }
     out.insert("critical_loads_per_outage_series_kw".into(), nested(model, optimal, |o| o.critical_load.clone()));
     Some(Value::Object(out))
+}
+
+/// The multiple-outage form's cost items of a solution.
+pub(super) struct OutageItems {
+    pub expected_outage_cost: f64,
+    pub max_per_duration: Vec<f64>,
+    pub upgrades: [f64; 4],
+    pub expected_fuel_cost: f64,
+}
+
+pub(super) fn outage_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> OutageItems {
+    let (Some(outages), Some(mg)) = (&model.outages, &solution.dispatch.microgrid) else {
+        return OutageItems { expected_outage_cost: 0.0, max_per_duration: Vec::new(), upgrades: [0.0; 4], expected_fuel_cost: 0.0 };
+    };
+    let dt = model.step_hours();
+    let lost_value = factors.pwf_e * model.resilience.value_of_lost_load_per_kwh;
+    let fuel_price = model.generator.as_ref().map_or(0.0, |g| g.fuel_cost_per_gallon);
+    let max_per_duration: Vec<f64> = mg
+        .outages
+        .iter()
+        .map(|starts| starts.iter().map(|o| lost_value * dt * o.unserved.iter().sum::<f64>()).fold(0.0, f64::max))
+        .collect();
+    let chp_price = |start: usize| model.chp.as_ref().map_or(0.0, |c| c.burner.fuel_cost_per_kwh[start]);
+    let max_fuel: Vec<f64> = mg
+        .outages
+        .iter()
+        .map(|starts| {
+            let generator = starts.iter().map(|o| fuel_price * o.fuel_gal).fold(0.0, f64::max);
+            let chp = starts.iter().zip(&outages.starts).map(|(o, &start)| chp_price(start) * o.chp_fuel_kwh).fold(0.0, f64::max);
+            generator + chp
+        })
+        .collect();
+    let expected = |values: &[f64]| values.iter().zip(&outages.probabilities).map(|(v, p)| v * p).sum::<f64>();
+    let upgrades = if solution.case.bau { [0.0; 4] } else { microgrid::upgrade_costs(model, factors, mg.members, &solution.dispatch) };
+    OutageItems { expected_outage_cost: expected(&max_per_duration), max_per_duration, upgrades, expected_fuel_cost: expected(&max_fuel) }
 }

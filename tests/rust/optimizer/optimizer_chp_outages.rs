@@ -77,7 +77,7 @@ fn minimize_unserved_load_with_chp_in_the_microgrid() {
     let (model, _, body) = solve(&chp_outages_scenario(0.0, 100.0));
     let outages = &body["Outages"];
     assert!(isapprox(number(&body, "Outages", "expected_outage_cost"), 0.0, 0.0, 0.1), "{}", outages["expected_outage_cost"]);
-    let unserved: f64 = outages["unserved_load_per_outage_kwh"].as_array().unwrap().iter().flat_map(|s| numbers(s)).sum();
+    let unserved: f64 = outages["unserved_load_per_outage_kwh"].as_array().unwrap().iter().flat_map(numbers).sum();
     assert!(isapprox(unserved, 0.0, 0.0, 0.1), "unserved {unserved}");
     assert_eq!(number(&body, "Outages", "chp_microgrid_size_kw"), 100.0);
     assert_eq!(number(&body, "Outages", "chp_microgrid_upgrade_cost"), 0.0);
