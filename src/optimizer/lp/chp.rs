@@ -194,10 +194,11 @@ pub fn initial_capital(model: &Model, chp: &Chp, kw: f64) -> f64 {
 }
 
 /// $ present value per kW of CHP size: fixed O&M and standby charges, and the capital after
-/// MACRS and ITC when the curve is a single piece through the origin (else its pieces carry it).
+/// MACRS and ITC when the curve is a single piece through the origin (else its pieces carry it),
+/// times the third-party factor as the service's `TotalTechCapCosts`.
 pub fn size_cost_per_kw(model: &Model, factors: &CostFactors, chp: &Chp) -> f64 {
     let pieces = capital_pieces(model, chp);
-    let capital = if segmented(&pieces, chp) { 0.0 } else { pieces[0].slope };
+    let capital = if segmented(&pieces, chp) { 0.0 } else { factors.third_party_factor * pieces[0].slope };
     capital + factors.om_factor() * chp.om_cost_per_kw + standby_cost_per_kw(factors, chp)
 }
 
@@ -304,7 +305,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         lp.row(&electricity, RowKind::Equal, 0.0);
     }
     let pieces = capital_pieces(model, chp);
-    let cost_pieces = if segmented(&pieces, chp) { add_cost_curve(lp, chp, &pieces, size) } else { Vec::new() };
+    let cost_pieces = if segmented(&pieces, chp) { add_cost_curve(lp, chp, &pieces, factors.third_party_factor, size) } else { Vec::new() };
     if let (true, Some(on)) = (hourly_om, on) {
         add_hourly_om(lp, model, factors, chp, size, on);
     }
@@ -326,14 +327,14 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     })
 }
 
-/// The size bought on at most one piece of the cost curve, at its slope and intercept; returns
-/// each piece's size and binary.
-fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], size: usize) -> Vec<(usize, usize)> {
+/// The size bought on at most one piece of the cost curve, at its slope and intercept times the
+/// third-party factor; returns each piece's size and binary.
+fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], third_party_factor: f64, size: usize) -> Vec<(usize, usize)> {
     let mut total = vec![(size, -1.0)];
     let mut chosen = Vec::with_capacity(pieces.len());
     for piece in pieces {
-        let kw = lp.variable(piece.slope, 0.0, f64::INFINITY);
-        let on = lp.binary(piece.intercept);
+        let kw = lp.variable(third_party_factor * piece.slope, 0.0, f64::INFINITY);
+        let on = lp.binary(third_party_factor * piece.intercept);
         lp.row(&[(on, piece.min_kw), (kw, -1.0)], RowKind::LessOrEqual, 0.0);
         lp.row(&[(kw, 1.0), (on, -piece.max_kw.min(chp.max_kw))], RowKind::LessOrEqual, 0.0);
         total.push((kw, 1.0));

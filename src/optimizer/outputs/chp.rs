@@ -20,8 +20,8 @@ use crate::optimizer::run::CaseSolution;
 /// The CHP's cost items in a solution ($; lifecycle items present value).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ChpCosts {
-    /// The size's net present cost after MACRS and ITC on the cost curve, plus the firing size at
-    /// its capital cost.
+    /// The size's net present cost after MACRS and ITC on the cost curve times the third-party
+    /// factor, plus the firing size at its capital cost (the service leaves the factor off it).
     pub capital: f64,
     /// The size's installed cost on the cost curve plus the firing's capital cost (before incentives).
     pub initial: f64,
@@ -43,7 +43,7 @@ pub fn chp_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) 
     let om_year_one = chp.om_cost_per_kw * d.size_kw + chp.om_cost_per_kwh * annual_kwh + chp.om_cost_per_hr_per_kw_rated * d.size_kw * hours_on;
     let firing = chp.supplementary_firing_capital_cost_per_kw * d.supplementary_size_kw;
     ChpCosts {
-        capital: net_present_capital(model, chp, d.size_kw) + firing,
+        capital: factors.third_party_factor * net_present_capital(model, chp, d.size_kw) + firing,
         initial: initial_capital(model, chp, d.size_kw) + firing,
         year_one_fuel_before_tax: year_one_fuel,
         lifecycle_fuel_after_tax: fuel_present_worth(model, &chp.burner) * year_one_fuel * factors.offtaker_after_tax,

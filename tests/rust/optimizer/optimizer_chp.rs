@@ -142,6 +142,38 @@ fn chp_min_allowable_size_makes_the_size_zero_or_at_least_it() {
     assert!(d.rated_kw.iter().all(|&p| p <= 100.0 + 1e-6));
 }
 
+/// Under third-party ownership the service weighs CHP's capital by the third-party factor as every
+/// other tech's (`TotalTechCapCosts`), on a single piece and on the pieces of a curve with a
+/// smallest size: `lifecycle_capital_costs` is that factor (here ≠ 1) times the size's net
+/// present cost (to the cent it is written to), and the lcc is the program's objective (rtol 1e-6).
+#[test]
+fn chp_capital_carries_the_third_party_factor() {
+    for min_allowable_kw in [0.0, 60.0] {
+        let chp = json!({
+            "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": 1500.0, "om_cost_per_kwh": 0.0, "min_kw": 80.0, "max_kw": 80.0,
+            "min_allowable_kw": min_allowable_kw, "macrs_option_years": 5,
+            "electric_efficiency_full_load": 0.35, "electric_efficiency_half_load": 0.35,
+            "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.45, "min_turn_down_fraction": 0.0,
+            "unavailability_periods": no_maintenance()
+        });
+        let mut scenario = small_scenario(vec![0.0; 8760], chp);
+        let object = scenario.as_object_mut().expect("object");
+        object.remove("SpaceHeatingLoad");
+        object.remove("ExistingBoiler");
+        scenario["Financial"] = json!({"third_party_ownership": true, "owner_discount_rate_fraction": 0.05, "owner_tax_rate_fraction": 0.3,
+                                       "offtaker_discount_rate_fraction": 0.08, "offtaker_tax_rate_fraction": 0.26});
+        let (model, run, body) = solve(&scenario);
+        let tpf = run.factors.third_party_factor;
+        assert!((tpf - 1.0).abs() > 0.05, "third-party factor {tpf}");
+        let chp = model.chp.as_ref().expect("CHP");
+        let expected = tpf * sunflux::optimizer::lp::chp::net_present_capital(&model, chp, 80.0);
+        let capital = number(&body, "Financial", "lifecycle_capital_costs");
+        assert!(isapprox(capital, expected, 0.0, 0.005), "min allowable {min_allowable_kw}: capital {capital} vs {expected}");
+        let lcc = number(&body, "Financial", "lcc");
+        assert!(isapprox(lcc, run.optimal.lp_objective, 1e-6, 0.01), "lcc {lcc} vs objective {}", run.optimal.lp_objective);
+    }
+}
+
 /// The CHP parts the service models but this optimizer does not are refused by name.
 #[test]
 fn unmodelled_chp_parts_are_refused_by_name() {
