@@ -20,7 +20,7 @@
 use serde_json::{Map, Value};
 
 use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
-use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind};
+use super::thermal_inputs::{macrs_only_cost, Heating};
 use super::{Financial, Reader};
 use crate::optimizer::scenario::given as is_given;
 
@@ -52,26 +52,10 @@ impl Reader<'_> {
         let values = self.numbers(map, s, "production_factor");
         let cf = self.series(&values, s, "production_factor", steps_per_hour)?;
         let storage_only = self.flag(map, s, "charge_storage_only") && heating.hot_storage.is_some();
-        let flags = [
-            (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
-            (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
-            (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
-        ];
-        let mut serves = Vec::new();
-        for (kind, field) in flags {
-            if self.flag(map, s, field) && heating.loads.iter().any(|load| load.kind == kind) {
-                serves.push(kind);
-            }
-        }
-        if serves.is_empty() {
-            self.unsupported.push("CST serving none of the heating loads given".into());
-            return None;
-        }
+        let served = self.served_heating_loads(map, s, heating)?;
         // Charging only the storage, it has no heat-to-load columns; the loads it may serve
         // still bound nothing else (the service's per-load production is then all to storage).
-        if storage_only {
-            serves.clear();
-        }
+        let serves = if storage_only { Vec::new() } else { served };
         let acres_per_kw = self.number(map, s, "acres_per_kw");
         let land_kw = if acres_per_kw > 0.0 { land_acres / acres_per_kw } else { f64::INFINITY };
         let installed_cost_per_kw = self.number(map, s, "installed_cost_per_kw");

@@ -95,6 +95,27 @@ impl Reader<'_> {
         techs
     }
 
+    /// The heating loads given whose `can_serve_*` flag (the schema's default when left out) lets
+    /// the tech of section `s` serve them; refused by name when there are none.
+    pub(super) fn served_heating_loads(&mut self, map: &Map<String, Value>, s: &str, heating: &Heating) -> Option<Vec<HeatingLoadKind>> {
+        let flags = [
+            (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
+            (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
+            (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
+        ];
+        let mut serves = Vec::new();
+        for (kind, field) in flags {
+            if self.flag(map, s, field) && heating.loads.iter().any(|load| load.kind == kind) {
+                serves.push(kind);
+            }
+        }
+        if serves.is_empty() {
+            self.unsupported.push(format!("{s} serving none of the heating loads given"));
+            return None;
+        }
+        Some(serves)
+    }
+
     /// MACRS years (0, 5 or 7) and bonus fraction of a heat pump section.
     pub(super) fn heat_pump_macrs(&mut self, map: &Map<String, Value>, s: &'static str) -> (u32, f64) {
         let years = self.count_or(map, s, "macrs_option_years", 0);
@@ -116,21 +137,7 @@ impl Reader<'_> {
             self.unsupported.push("ElectricHeater without a heating load (nothing for it to serve)".into());
             return None;
         };
-        let flags = [
-            (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
-            (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
-            (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
-        ];
-        let mut serves = Vec::new();
-        for (kind, field) in flags {
-            if self.flag_or(map, s, field, true) && heating.loads.iter().any(|load| load.kind == kind) {
-                serves.push(kind);
-            }
-        }
-        if serves.is_empty() {
-            self.unsupported.push("ElectricHeater serving none of the heating loads given".into());
-            return None;
-        }
+        let serves = self.served_heating_loads(map, s, heating)?;
         let cop = self.number(map, s, "cop");
         if cop <= 0.0 {
             self.invalid.push("ElectricHeater.cop must be positive.".into());

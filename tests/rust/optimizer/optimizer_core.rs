@@ -378,7 +378,7 @@ fn unsupported_scenarios_name_every_unsupported_part() {
     scenario["Generator"] = json!({"production_incentive_per_kwh": 0.01});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let message = found.message();
-    for part in ["Wind without production_factor_series", "CST (section)", "CHP.can_curtail=true", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
+    for part in ["Wind without production_factor_series", "CST without production_factor", "CHP.can_curtail=true", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
         assert!(message.contains(part), "{part} not named in: {message}");
     }
 }
