@@ -40,9 +40,8 @@
 //! (12·rate·pwf_e·(1 − τ_o)), the firing size at its capital cost, and electricity to load
 //! earning the energy it saves.
 
-use super::cost_factors::tax_treatment;
 use super::{energy_value, fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost};
+use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, TaxTreatment};
 use crate::optimizer::model::chp_inputs::Chp;
 use crate::optimizer::model::Model;
 
@@ -144,7 +143,7 @@ fn chord_cost_per_kw(chp: &Chp, xs: &[f64], ys: &[f64], s: usize) -> f64 {
 /// to its ITC basis and brought to its net present cost; the pieces are joined end to end from
 /// the origin, and none starts below min_allowable_kw.
 pub fn capital_pieces(model: &Model, chp: &Chp) -> Vec<CostPiece> {
-    let tax = tax_treatment(model, chp.federal_itc_fraction, chp.macrs_option_years, chp.macrs_bonus_fraction, chp.macrs_itc_reduction);
+    let tax = tax_treatment(model, chp);
     let (xs, ys) = curve_points(chp);
     let mut at = 0.0;
     (0..xs.len() - 1)
@@ -191,6 +190,21 @@ pub fn initial_capital(model: &Model, chp: &Chp, kw: f64) -> f64 {
     }
     let slope = slope.round_ties_even();
     slope * kw + (ys[s] - slope * xs[s]).round_ties_even()
+}
+
+/// The CHP's tax treatment: MACRS and the federal ITC at the owner's rates (the cost-curve rule of
+/// `cost_factors`, kept here because importing it would close a module circle through `heating`).
+fn tax_treatment(model: &Model, chp: &Chp) -> TaxTreatment {
+    let f = &model.financial;
+    TaxTreatment {
+        owner_discount_rate: f.owner_discount_rate_fraction,
+        owner_tax_rate: f.owner_tax_rate_fraction,
+        itc_fraction: chp.federal_itc_fraction,
+        macrs_option_years: chp.macrs_option_years,
+        macrs_bonus_fraction: chp.macrs_bonus_fraction,
+        macrs_itc_reduction: chp.macrs_itc_reduction,
+        bonus_without_macrs: false,
+    }
 }
 
 /// $ present value per kW of CHP size: fixed O&M and standby charges, and the capital after

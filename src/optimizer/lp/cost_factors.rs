@@ -192,9 +192,9 @@ pub fn third_party_factor(f: &Financial) -> f64 {
     offtaker / owner
 }
 
-/// The tax treatment of a cost-curve technology (PV, Wind, the generator, CHP): no bonus without
+/// The tax treatment of a cost-curve technology (PV, Wind, the generator): no bonus without
 /// MACRS.
-pub(super) fn tax_treatment(model: &Model, itc: f64, macrs_years: u32, bonus: f64, itc_reduction: f64) -> TaxTreatment {
+fn tax_treatment(model: &Model, itc: f64, macrs_years: u32, bonus: f64, itc_reduction: f64) -> TaxTreatment {
     TaxTreatment {
         bonus_without_macrs: false,
         owner_discount_rate: model.financial.owner_discount_rate_fraction,

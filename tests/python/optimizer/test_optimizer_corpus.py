@@ -170,6 +170,7 @@ RESOLVABLE = (
     "REopt_API__pv_batt_emissions.json",
     "REopt_API__pv_cost_update.json",
     "REopt_API__sector_defaults_post.json",
+    "REopt_API__steamturbine_defaults_post.json",
     "REopt_API__test_thermal_in_results.json",
     "REopt.jl__after_tax_payback.json",
     "REopt.jl__backup_reliability_reopt_inputs.json",
