@@ -216,18 +216,8 @@ impl Reader<'_> {
     /// The space heater's cooling COP and capacity factor per step: the cooling reference points
     /// (given together or the defaults) at the outdoor temperatures, never backed up.
     fn ashp_cooling(&mut self, map: &Map<String, Value>, s: &'static str, temps: &[f64]) -> Option<HeatPumpCooling> {
-        let cop_reference = self.numbers(map, s, "cooling_cop_reference");
-        let cf_reference = self.numbers(map, s, "cooling_cf_reference");
-        let reference_temps = self.numbers(map, s, "cooling_reference_temps_degF");
-        if cop_reference.len() != cf_reference.len() || cf_reference.len() != reference_temps.len() {
-            self.invalid.push(format!("{s}: cooling_cop_reference, cooling_cf_reference, and cooling_reference_temps_degF must all be the same length."));
-            return None;
-        }
-        let (cop_reference, cf_reference, reference_temps) = if cop_reference.is_empty() {
-            (ASHP_DEFAULTS.cooling_cop_reference.to_vec(), ASHP_DEFAULTS.cooling_cf_reference.to_vec(), ASHP_DEFAULTS.cooling_reference_temps_degf.to_vec())
-        } else {
-            (cop_reference, cf_reference, reference_temps)
-        };
+        let defaults = (&ASHP_DEFAULTS.cooling_cop_reference[..], &ASHP_DEFAULTS.cooling_cf_reference[..], &ASHP_DEFAULTS.cooling_reference_temps_degf[..]);
+        let (cop_reference, cf_reference, reference_temps) = self.ashp_reference_points(map, s, "cooling", defaults)?;
         let (cop, cf) = ashp_performance(&cop_reference, &cf_reference, &reference_temps, temps, COOLING_BACK_UP_THRESHOLD_DEGF);
         if cf.iter().chain(&cop).any(|&v| v <= 0.0) {
             self.invalid.push(format!("{s}.cooling_cop_reference and cooling_cf_reference must give a positive COP and capacity factor at every outdoor temperature."));
@@ -236,20 +226,34 @@ impl Reader<'_> {
         Some(HeatPumpCooling { cop, cf })
     }
 
-    /// The reference points (given together or the defaults), the threshold and the costs.
-    fn ashp_curves(&mut self, map: &Map<String, Value>, s: &'static str) -> Option<AshpCurves> {
-        let cop_reference = self.numbers(map, s, "heating_cop_reference");
-        let cf_reference = self.numbers(map, s, "heating_cf_reference");
-        let reference_temps_degf = self.numbers(map, s, "heating_reference_temps_degF");
-        if cop_reference.len() != cf_reference.len() || cf_reference.len() != reference_temps_degf.len() {
-            self.invalid.push(format!("{s}: heating_cop_reference, heating_cf_reference, and heating_reference_temps_degF must all be the same length."));
+    /// The `{mode}_cop_reference`, `{mode}_cf_reference` and `{mode}_reference_temps_degF` lists
+    /// (`mode` heating or cooling): given together, or the defaults when all are left out; lists of
+    /// different lengths are the service's error.
+    fn ashp_reference_points(
+        &mut self,
+        map: &Map<String, Value>,
+        s: &str,
+        mode: &str,
+        defaults: (&[f64], &[f64], &[f64]),
+    ) -> Option<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+        let (cop_field, cf_field, temps_field) = (format!("{mode}_cop_reference"), format!("{mode}_cf_reference"), format!("{mode}_reference_temps_degF"));
+        let cop_reference = self.numbers(map, s, &cop_field);
+        let cf_reference = self.numbers(map, s, &cf_field);
+        let reference_temps = self.numbers(map, s, &temps_field);
+        if cop_reference.len() != cf_reference.len() || cf_reference.len() != reference_temps.len() {
+            self.invalid.push(format!("{s}: {cop_field}, {cf_field}, and {temps_field} must all be the same length."));
             return None;
         }
-        let (cop_reference, cf_reference, reference_temps_degf) = if cop_reference.is_empty() {
-            (ASHP_DEFAULTS.heating_cop_reference.to_vec(), ASHP_DEFAULTS.heating_cf_reference.to_vec(), ASHP_DEFAULTS.heating_reference_temps_degf.to_vec())
-        } else {
-            (cop_reference, cf_reference, reference_temps_degf)
-        };
+        if cop_reference.is_empty() {
+            return Some((defaults.0.to_vec(), defaults.1.to_vec(), defaults.2.to_vec()));
+        }
+        Some((cop_reference, cf_reference, reference_temps))
+    }
+
+    /// The reference points (given together or the defaults), the threshold and the costs.
+    fn ashp_curves(&mut self, map: &Map<String, Value>, s: &'static str) -> Option<AshpCurves> {
+        let defaults = (&ASHP_DEFAULTS.heating_cop_reference[..], &ASHP_DEFAULTS.heating_cf_reference[..], &ASHP_DEFAULTS.heating_reference_temps_degf[..]);
+        let (cop_reference, cf_reference, reference_temps_degf) = self.ashp_reference_points(map, s, "heating", defaults)?;
         let forced = self.flag_or(map, s, "force_into_system", false);
         Some(AshpCurves {
             cop_reference,
