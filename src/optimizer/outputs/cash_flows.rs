@@ -6,7 +6,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::{pv_array_kw, round_to, CostBreakdown};
+use super::{heat_pumps, pv_array_kw, CostBreakdown};
 use crate::optimizer::lp::Dispatch;
 use crate::optimizer::model::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
 use crate::optimizer::model::electric_heater_inputs::HeatPumpKind;
@@ -71,7 +71,7 @@ fn heat_pump_lifecycle_om(model: &Model, d: &Dispatch) -> f64 {
 /// written; the service's pro forma reads the results).
 fn reported_size_ton(model: &Model, d: &Dispatch, kind: HeatPumpKind) -> f64 {
     let sized = model.heat_pumps.iter().zip(&d.heat_pumps).find(|(tech, _)| tech.kind == kind);
-    sized.map_or(0.0, |(tech, dispatch)| round_to(tech.sizing_factor * dispatch.size_kw / KWH_THERMAL_PER_TONHOUR, 3))
+    sized.map_or(0.0, |(tech, dispatch)| heat_pumps::size_ton(tech, dispatch))
 }
 
 /// The electric heating techs' year-one O&M in the service's pro forma ($/year before tax;

@@ -71,6 +71,11 @@ fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
     Value::Object(out)
 }
 
+/// An ASHP's `size_ton` as written: the size variable times the sizing factor, rounded.
+pub(super) fn size_ton(tech: &HeatPump, d: &HeatPumpDispatch) -> f64 {
+    round_to(tech.sizing_factor * d.size_kw / KWH_THERMAL_PER_TONHOUR, 3)
+}
+
 /// One tech's section.
 fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
     if let HeatPumpKind::Cst { .. } = tech.kind {
@@ -83,7 +88,7 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
             out.insert("size_mmbtu_per_hour".into(), Value::from(round_to(d.size_kw / KWH_PER_MMBTU, 3)));
         }
         _ => {
-            out.insert("size_ton".into(), Value::from(round_to(tech.sizing_factor * d.size_kw / KWH_THERMAL_PER_TONHOUR, 3)));
+            out.insert("size_ton".into(), Value::from(size_ton(tech, d)));
         }
     }
     let heating_electric: Vec<f64> = d.electric_kw.iter().map(|kw| kw * dt).collect();
