@@ -42,6 +42,7 @@ pub fn router(state: Arc<ServiceState>) -> Router {
             Served::OptimizerJob => post(optimizer::http::handle_post),
             Served::OptimizerResults => get(optimizer::http::handle_results),
             Served::OptimizerSimulatedLoad => get(optimizer::http::handle_simulated_load),
+            Served::OptimizerLookup(lookup) => get(move |request: Request| optimizer::http::handle_lookup(lookup, request)),
             Served::UtilityRates => get(optimizer::http::handle_utility_rates),
             Served::WindToolkitSrw => get(wind_toolkit::handle),
             Served::TechnicalPotentialConfig => get(technical_potential::handle_config),

@@ -109,6 +109,8 @@ pub enum Endpoint {
     OptimizerResults { run_uuid: String },
     /// The optimizer service's reference load profiles.
     OptimizerSimulatedLoad,
+    /// One of the optimizer service's grid emissions and health-cost look-ups.
+    OptimizerLookup(OptimizerLookup),
     /// The Utility Rate Database API (its own host: the client's `urdb_base_url`).
     UtilityRates,
     /// The WIND Toolkit's SRW download (wind resource of one site and year).
@@ -137,6 +139,7 @@ impl Endpoint {
                 format!("{}/job/{}/results/", optimizer_root(profile), segment(run_uuid))
             }
             Endpoint::OptimizerSimulatedLoad => format!("{}/simulated_load/", optimizer_root(profile)),
+            Endpoint::OptimizerLookup(lookup) => format!("{}/{}/", optimizer_root(profile), lookup.route()),
             Endpoint::UtilityRates => UTILITY_RATES_PATH.to_owned(),
             Endpoint::WindToolkitSrw => WIND_TOOLKIT_SRW_PATH.to_owned(),
             Endpoint::TechnicalPotentialConfig { explorer } => {
@@ -163,7 +166,11 @@ impl Endpoint {
                 ("dataset", dataset, is_identifier, "letters, digits and '-'"),
                 ("format", format, is_identifier, "json or csv"),
             ],
-            Endpoint::OptimizerJob | Endpoint::OptimizerSimulatedLoad | Endpoint::UtilityRates | Endpoint::WindToolkitSrw => Vec::new(),
+            Endpoint::OptimizerJob
+            | Endpoint::OptimizerSimulatedLoad
+            | Endpoint::OptimizerLookup(_)
+            | Endpoint::UtilityRates
+            | Endpoint::WindToolkitSrw => Vec::new(),
             Endpoint::OptimizerResults { run_uuid } => {
                 vec![("run_uuid", run_uuid, is_uuid, "a UUID such as 2f1c5e0a-7b3d-4c2e-9a41-0d8e6b7f5c13")]
             }
@@ -197,6 +204,7 @@ impl Endpoint {
             Endpoint::OptimizerJob
             | Endpoint::OptimizerResults { .. }
             | Endpoint::OptimizerSimulatedLoad
+            | Endpoint::OptimizerLookup(_)
             | Endpoint::UtilityRates => Payload::Optimizer,
             Endpoint::TechnicalPotentialConfig { .. } | Endpoint::TechnicalPotentialJob { .. } => {
                 Payload::TechnicalPotential
@@ -216,6 +224,7 @@ impl Endpoint {
             Endpoint::OptimizerJob
             | Endpoint::OptimizerResults { .. }
             | Endpoint::OptimizerSimulatedLoad
+            | Endpoint::OptimizerLookup(_)
             | Endpoint::UtilityRates => ServiceClass::Optimizer,
             Endpoint::TechnicalPotentialConfig { .. } | Endpoint::TechnicalPotentialJob { .. } => {
                 ServiceClass::TechnicalPotential
@@ -227,13 +236,16 @@ impl Endpoint {
 
 /// Every endpoint name `from_name` knows, with its path arguments (for the message that lists
 /// them when a name is unknown).
-pub const ENDPOINT_NAMES: [(&str, &[&str]); 11] = [
+pub const ENDPOINT_NAMES: [(&str, &[&str]); 14] = [
     ("data_query", &["version", "format"]),
     ("pv_estimator", &["format"]),
     ("climate_download", &["dataset", "format"]),
     ("optimizer_job", &[]),
     ("optimizer_results", &["run_uuid"]),
     ("optimizer_simulated_load", &[]),
+    ("optimizer_avert_emissions_profile", &[]),
+    ("optimizer_cambium_profile", &[]),
+    ("optimizer_easiur_costs", &[]),
     ("utility_rates", &[]),
     ("wind_toolkit_srw", &[]),
     ("technical_potential_config", &["explorer"]),
@@ -263,6 +275,9 @@ impl Endpoint {
             "optimizer_job" => Endpoint::OptimizerJob,
             "optimizer_results" => Endpoint::OptimizerResults { run_uuid: need("run_uuid")? },
             "optimizer_simulated_load" => Endpoint::OptimizerSimulatedLoad,
+            "optimizer_avert_emissions_profile" => Endpoint::OptimizerLookup(OptimizerLookup::AvertEmissionsProfile),
+            "optimizer_cambium_profile" => Endpoint::OptimizerLookup(OptimizerLookup::CambiumProfile),
+            "optimizer_easiur_costs" => Endpoint::OptimizerLookup(OptimizerLookup::EasiurCosts),
             "utility_rates" => Endpoint::UtilityRates,
             "wind_toolkit_srw" => Endpoint::WindToolkitSrw,
             "technical_potential_config" => Endpoint::TechnicalPotentialConfig { explorer: need("explorer")? },
@@ -326,6 +341,31 @@ fn estimator_root(profile: RouteProfile) -> &'static str {
     }
 }
 
+/// The optimizer service's default look-ups of grid emissions and health costs (GET, proxied by
+/// the API to its Julia server; REopt_API `reoptjl/views.py` and `julia_src/http.jl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptimizerLookup {
+    /// AVERT's hourly grid CO2, NOx, SO2 and PM2.5 factors of the site's region.
+    AvertEmissionsProfile,
+    /// Cambium's levelized hourly CO2 factor or clean-energy fraction of the site's region.
+    CambiumProfile,
+    /// EASIUR's health costs of emissions at the site and their escalation.
+    EasiurCosts,
+}
+
+impl OptimizerLookup {
+    pub const ALL: [OptimizerLookup; 3] = [OptimizerLookup::AvertEmissionsProfile, OptimizerLookup::CambiumProfile, OptimizerLookup::EasiurCosts];
+
+    /// The endpoint's segment under the optimizer's root.
+    pub fn route(self) -> &'static str {
+        match self {
+            OptimizerLookup::AvertEmissionsProfile => "avert_emissions_profile",
+            OptimizerLookup::CambiumProfile => "cambium_profile",
+            OptimizerLookup::EasiurCosts => "easiur_costs",
+        }
+    }
+}
+
 /// What the embedded service answers at a route: the router maps each to its handler.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Served {
@@ -342,6 +382,7 @@ pub enum Served {
     OptimizerJob,
     OptimizerResults,
     OptimizerSimulatedLoad,
+    OptimizerLookup(OptimizerLookup),
     UtilityRates,
     WindToolkitSrw,
     TechnicalPotentialConfig,
@@ -371,6 +412,7 @@ pub fn served_routes() -> Vec<(String, Served)> {
             (format!("{optimizer}/job/{{run_uuid}}/results/"), Served::OptimizerResults),
             (format!("{optimizer}/simulated_load/"), Served::OptimizerSimulatedLoad),
         ]);
+        routes.extend(OptimizerLookup::ALL.map(|lookup| (format!("{optimizer}/{}/", lookup.route()), Served::OptimizerLookup(lookup))));
     }
     routes
 }
@@ -466,6 +508,8 @@ mod tests {
             (Endpoint::OptimizerJob, Served::OptimizerJob),
             (Endpoint::OptimizerResults { run_uuid: uuid }, Served::OptimizerResults),
             (Endpoint::OptimizerSimulatedLoad, Served::OptimizerSimulatedLoad),
+            (Endpoint::OptimizerLookup(OptimizerLookup::CambiumProfile), Served::OptimizerLookup(OptimizerLookup::CambiumProfile)),
+            (Endpoint::OptimizerLookup(OptimizerLookup::EasiurCosts), Served::OptimizerLookup(OptimizerLookup::EasiurCosts)),
             (Endpoint::UtilityRates, Served::UtilityRates),
             (Endpoint::WindToolkitSrw, Served::WindToolkitSrw),
             (Endpoint::TechnicalPotentialConfig { explorer: "rede".into() }, Served::TechnicalPotentialConfig),

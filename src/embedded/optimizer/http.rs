@@ -1,7 +1,8 @@
 //! The embedded optimizer's HTTP face: `POST …/job/`, `GET …/job/<run_uuid>/results/` and
 //! `GET …/simulated_load/` under the optimizer's root of both route profiles (the spec's and the
 //! public host's; `spec::routes::Endpoint::Optimizer*`), and the Utility Rate Database stand-in
-//! (`Endpoint::UtilityRates`). A posted
+//! (`Endpoint::UtilityRates`), and the synthetic AVERT, Cambium and EASIUR look-ups
+//! (`Endpoint::OptimizerLookup`, `emissions_standin`). A posted
 //! scenario is validated by `optimizer::scenario::validation` (the rules the Python scenario
 //! builder applies too) and, when valid, gets the sections the service creates and the
 //! schema's defaults, as the live service's `inputs` show them. PV production comes from the local engine
@@ -13,6 +14,7 @@ use axum::extract::{Path, Request, State};
 use axum::response::Response;
 use serde_json::{json, Map, Value};
 
+use super::emissions_standin;
 use super::load_profiles::{self, DATA_SOURCE};
 use super::thermal_profiles;
 use super::urdb_standin;
@@ -25,6 +27,7 @@ use crate::embedded::weather_gen::{tmy_year, TmyColumns};
 use crate::optimizer::scenario::{self, pv_arrays};
 use crate::optimizer::size;
 use crate::services::simulated_load::{validate_simulated_load, LoadType, RawSimulatedLoad};
+use crate::spec::routes::OptimizerLookup;
 use crate::pvwatts::{simulate, validate_params, RawParams, SiteMeta, Weather, WeatherColumns};
 
 /// The weather data set whose synthetic year stands in for an optimizer site.
@@ -157,6 +160,11 @@ pub async fn handle_simulated_load(State(state): State<Arc<ServiceState>>, reque
         .await
         .unwrap_or_else(|e| ServiceReply::json(500, &json!({"Error": format!("the load could not be built: {e}")})));
     reply_response(reply)
+}
+
+/// `GET …/avert_emissions_profile/`, `…/cambium_profile/` or `…/easiur_costs/`: the synthetic stand-in.
+pub async fn handle_lookup(lookup: OptimizerLookup, request: Request) -> Response {
+    reply_response(emissions_standin::reply(lookup, &query_pairs(&request)))
 }
 
 /// `GET /utility_rates`: the Utility Rate Database stand-in.

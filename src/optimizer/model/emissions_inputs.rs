@@ -51,6 +51,9 @@ impl Pollutant {
 /// (`EMISSIONS_DECREASE_DEFAULTS` of REopt.jl, the same for all four).
 pub const EMISSIONS_DECREASE_DEFAULT: f64 = 0.0459;
 
+/// How a refusal of outside data says it can be filled (`services::optimizer::emissions_series`).
+const RESOLVE: &str = "Scenario.resolve(client) fills it from the service's";
+
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Emissions {
     /// lb per kWh bought, per step, of each pollutant (`Pollutant` order); None when not given
@@ -188,7 +191,9 @@ impl Reader<'_> {
         for p in Pollutant::HEALTH {
             if e.onsite_cost_per_tonne[p.index()].is_none() {
                 let name = p.name();
-                self.unsupported.push(format!("Financial.{name}_onsite_fuelburn_cost_per_tonne (EASIUR health costs are outside data: give the cost)"));
+                self.unsupported.push(format!(
+                    "Financial.{name}_onsite_fuelburn_cost_per_tonne (EASIUR health costs are outside data: {RESOLVE} EASIUR look-up, or give the cost)"
+                ));
             }
         }
     }
@@ -199,15 +204,16 @@ impl Reader<'_> {
             self.check_onsite_fuel_costs(e);
         }
         if (e.has_co2_bounds() || e.climate_in_objective) && e.grid(Pollutant::Co2).is_none() {
-            self.unsupported.push(
-                "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT grid CO2 emissions factors are outside data: give the series)"
-                    .into(),
-            );
+            self.unsupported.push(format!(
+                "ElectricUtility.emissions_factor_series_lb_CO2_per_kwh (Cambium or AVERT grid CO2 emissions factors are outside data: \
+                 {RESOLVE} Cambium/AVERT look-up, or give the series)"
+            ));
         }
         if e.has_re_bounds() && e.include_grid_renewable_fraction_in_re_constraints && e.grid_renewable_fraction.is_none() {
-            self.unsupported.push(
-                "ElectricUtility.renewable_energy_fraction_series (Cambium grid clean-energy fractions are outside data: give the series)".into(),
-            );
+            self.unsupported.push(format!(
+                "ElectricUtility.renewable_energy_fraction_series (Cambium grid clean-energy fractions are outside data: \
+                 {RESOLVE} Cambium look-up, or give the series)"
+            ));
         }
         if !e.health_in_objective {
             return;
@@ -217,14 +223,18 @@ impl Reader<'_> {
             let grid_used = e.grid(p).is_some_and(|series| series.iter().any(|&v| v != 0.0));
             if e.grid(p).is_none() {
                 self.unsupported.push(format!(
-                    "ElectricUtility.{} (AVERT grid health emissions factors are outside data: give the series)",
+                    "ElectricUtility.{} (AVERT grid health emissions factors are outside data: {RESOLVE} AVERT look-up, or give the series)",
                     series_field(p)
                 ));
             } else if grid_used && e.grid_cost_per_tonne[p.index()].is_none() {
-                self.unsupported.push(format!("Financial.{name}_grid_cost_per_tonne (EASIUR health costs are outside data: give the cost)"));
+                self.unsupported.push(format!(
+                    "Financial.{name}_grid_cost_per_tonne (EASIUR health costs are outside data: {RESOLVE} EASIUR look-up, or give the cost)"
+                ));
             }
             if e.cost_escalation[p.index()].is_none() {
-                self.unsupported.push(format!("Financial.{name}_cost_escalation_rate_fraction (EASIUR escalation rates are outside data: give the rate)"));
+                self.unsupported.push(format!(
+                    "Financial.{name}_cost_escalation_rate_fraction (EASIUR escalation rates are outside data: {RESOLVE} EASIUR look-up, or give the rate)"
+                ));
             }
         }
     }

@@ -8,6 +8,8 @@
 pub mod ambient_temperature;
 pub mod answer;
 pub mod cache;
+pub mod emissions_data;
+pub mod emissions_series;
 pub mod pv_production;
 pub mod references;
 pub mod thermal_references;

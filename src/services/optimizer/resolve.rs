@@ -11,7 +11,10 @@
 //! array without production gets the estimator v8's output on the data set the service would
 //! pick (`services::optimizer::pv_production`), cached per array's parameters; an air-source
 //! heat pump without `Site.outdoor_air_temperature_degF` gets the same estimator's ambient
-//! temperature at the site (`services::optimizer::ambient_temperature`), cached per request.
+//! temperature at the site (`services::optimizer::ambient_temperature`), cached per request;
+//! the grid emissions factors, clean-energy fraction and health costs left out get the service's
+//! AVERT, Cambium and EASIUR look-ups (`services::optimizer::emissions_series`), on the load's
+//! client, cached per look-up's query.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -20,6 +23,8 @@ use serde_json::{Map, Value};
 
 use super::ambient_temperature::{temperature_need, with_outdoor_temperature};
 use super::cache::{DiskCache, Entry};
+use super::emissions_data::{fetch_avert_profile, fetch_cambium_profile, fetch_easiur_costs};
+use super::emissions_series::{emissions_need, with_emissions, EmissionsData};
 use super::references::{self, RateReference, HOURS};
 use super::thermal_references::{cooling_shares, thermal_references, with_cooling_shares, with_thermal_load};
 use crate::optimizer::scenario::text::python_repr;
@@ -64,7 +69,52 @@ pub async fn resolve(sources: Sources, document: Value, cache: Option<PathBuf>) 
     let document = resolve_rate(&sources.rates, &cache, document).await?;
     let document = resolve_wind(&sources.load, &cache, document).await?;
     let document = resolve_temperature(&sources.load, &cache, document).await?;
-    resolve_pv(&sources.load, &cache, document).await
+    let document = resolve_pv(&sources.load, &cache, document).await?;
+    resolve_emissions(&sources.load, &cache, document).await
+}
+
+/// A look-up's answer from the cache, or fetched and stored there; `Ok(Err(message))` when the
+/// service refused the site (a 400, not cached: the service's zeros apply).
+async fn cached_lookup<T>(entry: Entry, fetch: impl Future<Output = Result<T>>) -> Result<std::result::Result<T, String>>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned,
+{
+    if let Some(answer) = entry.read().and_then(|value| serde_json::from_value::<T>(value).ok()) {
+        return Ok(Ok(answer));
+    }
+    match fetch.await {
+        Ok(answer) => {
+            entry.write(&serde_json::to_value(&answer).map_err(|e| Error::Parse(e.to_string()))?)?;
+            Ok(Ok(answer))
+        }
+        Err(Error::Parameter(problems)) => Ok(Err(problems.join("; "))),
+        Err(error) => Err(error),
+    }
+}
+
+async fn resolve_emissions(handle: &ServiceHandle, cache: &DiskCache, document: Value) -> Result<Value> {
+    let Some(need) = emissions_need(&document)? else { return Ok(document) };
+    let entry = |kind: &str, pairs: Vec<(String, String)>| {
+        let request = pairs.into_iter().map(|(name, value)| (name, Value::from(value))).collect();
+        cache.entry(kind, load_key(handle, &request))
+    };
+    let mut data = EmissionsData::default();
+    if let Some(query) = &need.avert {
+        data.avert = cached_lookup(entry("avert_emissions_profile", query.query_pairs()), fetch_avert_profile(handle, query)).await?.ok();
+    }
+    if let Some(query) = need.cambium_co2(data.avert.as_ref()) {
+        data.cambium_co2 = cached_lookup(entry("cambium_profile", query.query_pairs()), fetch_cambium_profile(handle, query)).await?.ok();
+    }
+    if let Some(query) = &need.clean_fraction {
+        data.clean_fraction = cached_lookup(entry("cambium_profile", query.query_pairs()), fetch_cambium_profile(handle, query)).await?.ok();
+    }
+    if let Some(query) = &need.easiur {
+        match cached_lookup(entry("easiur_costs", query.query_pairs()), fetch_easiur_costs(handle, query)).await? {
+            Ok(costs) => data.easiur = Some(costs),
+            Err(refusal) => data.easiur_refusal = Some(refusal),
+        }
+    }
+    with_emissions(document, &need, &data)
 }
 
 /// A series from the cache, or fetched and stored there.
