@@ -258,6 +258,105 @@ class SimulatedLoad:
     def time_steps_per_hour(self) -> int: ...
     def table(self) -> _ArrowStream: ...
 
+class AvertEmissionsProfile:
+    """AVERT's hourly grid emissions factors (lb/kWh) of the site's region, aligned to the weekdays
+    of the load year."""
+    @property
+    def avert_region_abbr(self) -> str: ...
+    @property
+    def avert_region(self) -> str: ...
+    @property
+    def avert_meters_to_region(self) -> float: ...
+    @property
+    def units(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def emissions_factor_series_lb_CO2_per_kwh(self) -> list[float]: ...
+    @property
+    def emissions_factor_series_lb_NOx_per_kwh(self) -> list[float]: ...
+    @property
+    def emissions_factor_series_lb_SO2_per_kwh(self) -> list[float]: ...
+    @property
+    def emissions_factor_series_lb_PM25_per_kwh(self) -> list[float]: ...
+    @property
+    def data_source(self) -> str | None: ...
+
+class CambiumProfile:
+    """Cambium's levelized hourly CO2 factor (lb/kWh) or clean-energy fraction of the site's region."""
+    @property
+    def location(self) -> str: ...
+    @property
+    def metric_col(self) -> str: ...
+    @property
+    def units(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def data_series(self) -> list[float]: ...
+    @property
+    def data_source(self) -> str | None: ...
+
+class EasiurCosts:
+    """EASIUR's health costs of emissions at the site ($/metric ton) and their nominal escalation."""
+    @property
+    def NOx_grid_cost_per_tonne(self) -> float: ...
+    @property
+    def SO2_grid_cost_per_tonne(self) -> float: ...
+    @property
+    def PM25_grid_cost_per_tonne(self) -> float: ...
+    @property
+    def NOx_onsite_fuelburn_cost_per_tonne(self) -> float: ...
+    @property
+    def SO2_onsite_fuelburn_cost_per_tonne(self) -> float: ...
+    @property
+    def PM25_onsite_fuelburn_cost_per_tonne(self) -> float: ...
+    @property
+    def NOx_cost_escalation_rate_fraction(self) -> float: ...
+    @property
+    def SO2_cost_escalation_rate_fraction(self) -> float: ...
+    @property
+    def PM25_cost_escalation_rate_fraction(self) -> float: ...
+    @property
+    def units_costs(self) -> str: ...
+    @property
+    def units_escalation(self) -> str: ...
+    @property
+    def data_source(self) -> str | None: ...
+
+def optimizer_avert_emissions_profile(
+    client: Transport,
+    latitude: object,
+    longitude: object,
+    load_year: object,
+    trace: bool = False,
+) -> PendingCall[AvertEmissionsProfile]:
+    """Validates every parameter at once and asks the service for the site's AVERT profile."""
+
+def optimizer_cambium_profile(
+    client: Transport,
+    latitude: object,
+    longitude: object,
+    scenario: object,
+    location_type: object,
+    start_year: object,
+    lifetime: object,
+    metric_col: object,
+    grid_level: object,
+    load_year: object,
+    trace: bool = False,
+) -> PendingCall[CambiumProfile]:
+    """Validates every parameter at once and asks the service for a Cambium profile."""
+
+def optimizer_easiur_costs(
+    client: Transport,
+    latitude: object,
+    longitude: object,
+    inflation: object,
+    trace: bool = False,
+) -> PendingCall[EasiurCosts]:
+    """Validates every parameter at once and asks the service for the site's EASIUR health costs."""
+
 def optimizer_simulated_load(
     client: Transport,
     latitude: object,

@@ -1,6 +1,7 @@
 """Optimizer jobs: ``client.optimizer.submit / results / run`` and the `OptimizerResult`; the
-optimizer's inputs from outside: ``client.optimizer.simulated_load`` (reference building loads)
-and ``client.optimizer.urdb_rate`` (Utility Rate Database rates).
+optimizer's inputs from outside: ``client.optimizer.simulated_load`` (reference building loads),
+``client.optimizer.urdb_rate`` (Utility Rate Database rates) and the grid emissions and health-cost
+look-ups ``avert_emissions_profile``, ``cambium_profile`` and ``easiur_costs``.
 
 The job contract (the live service's, followed by the embedded one): POST ``…/job/`` answers
 201 ``{"run_uuid": …}`` or 400 with ``messages.input_errors``; GET ``…/job/<uuid>/results/``
@@ -61,6 +62,18 @@ def _load_frame(core: _core.SimulatedLoad) -> pl.DataFrame:
 
 def _wind_frame(core: _core.WindResource) -> pl.DataFrame:
     return to_polars(core.table())
+
+
+def _avert(profile: _core.AvertEmissionsProfile) -> _core.AvertEmissionsProfile:
+    return profile
+
+
+def _cambium(profile: _core.CambiumProfile) -> _core.CambiumProfile:
+    return profile
+
+
+def _easiur(costs: _core.EasiurCosts) -> _core.EasiurCosts:
+    return costs
 
 
 class OptimizerResult(ResultDocument):
@@ -512,6 +525,148 @@ class _OptimizerBase:
             self._handle.transport, latitude, longitude, hub_height, year, self._handle.trace(),
         )
 
+    def _avert_emissions_profile(self, latitude: float, longitude: float, *, load_year: int = 2017) -> Call[_core.AvertEmissionsProfile]:
+        """The EPA AVERT [1]_ hourly grid emissions factors of the site's region, as the optimizer
+        service fills ``ElectricUtility.emissions_factor_series_lb_{CO2,NOx,SO2,PM25}_per_kwh``
+        (the API's ``avert_emissions_profile/``). Every parameter is checked first
+        (`ParameterError` listing every problem, nothing sent).
+
+        Parameters
+        ----------
+        latitude : float
+            Site latitude (degrees north).
+        longitude : float
+            Site longitude (degrees east).
+        load_year : int, default 2017
+            The year of the load; the series are shifted to start on its weekday.
+
+        Returns
+        -------
+        AvertEmissionsProfile
+            ``avert_region`` and ``avert_region_abbr``, ``avert_meters_to_region`` (0 inside it),
+            the four ``emissions_factor_series_lb_*_per_kwh`` (lb/kWh, 8760 hourly values),
+            ``units``, ``description`` and, from the embedded service, ``data_source`` (its
+            numbers are a synthetic stand-in).
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range, or the site is outside AVERT's regions (the service's
+            message).
+
+        References
+        ----------
+        .. [1] U.S. EPA, "AVoided Emissions and geneRation Tool (AVERT)", https://www.epa.gov/avert.
+        """
+        return core_call(
+            _avert, _core.optimizer_avert_emissions_profile,
+            self._handle.transport, latitude, longitude, load_year, self._handle.trace(),
+        )
+
+    def _cambium_profile(
+        self,
+        latitude: float,
+        longitude: float,
+        *,
+        metric_col: str = "lrmer_co2e",
+        scenario: str = "Mid-case",
+        location_type: str = "GEA Regions 2023",
+        start_year: int = 2025,
+        lifetime: int = 25,
+        grid_level: str = "enduse",
+        load_year: int = 2017,
+    ) -> Call[_core.CambiumProfile]:
+        """A Cambium [1]_ levelized hourly profile of the site's region, as the optimizer service
+        fills ``ElectricUtility.emissions_factor_series_lb_CO2_per_kwh`` (a CO2 ``metric_col``,
+        lb/kWh) and ``renewable_energy_fraction_series`` (``cef_load`` or ``cef_gen``, a fraction)
+        (the API's ``cambium_profile/``). The defaults are the service's for
+        ``ElectricUtility.cambium_*``. Every parameter is checked first (`ParameterError` listing
+        every problem, nothing sent).
+
+        Parameters
+        ----------
+        latitude : float
+            Site latitude (degrees north).
+        longitude : float
+            Site longitude (degrees east).
+        metric_col : str, default "lrmer_co2e"
+            The metric: a CO2 rate (``lrmer_co2e``, long-run marginal CO2e) or ``cef_load`` /
+            ``cef_gen`` (clean-energy fraction).
+        scenario : str, default "Mid-case"
+            The Cambium scenario.
+        location_type : str, default "GEA Regions 2023"
+            ``"GEA Regions 2023"`` or ``"Nations"``.
+        start_year : int, default 2025
+            The first year of the levelization (2025 to 2050).
+        lifetime : int, default 25
+            Years averaged from ``start_year`` (the service passes ``cambium_levelization_years``,
+            by default ``Financial.analysis_years``).
+        grid_level : str, default "enduse"
+            ``"enduse"`` (with distribution losses) or ``"busbar"``.
+        load_year : int, default 2017
+            The year of the load; the series are shifted to start on its weekday.
+
+        Returns
+        -------
+        CambiumProfile
+            ``location``, ``metric_col``, ``data_series`` (8760 hourly values), ``units``,
+            ``description`` and, from the embedded service, ``data_source``.
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range, or the service cannot look the site up (outside the
+            contiguous states; the service's message).
+
+        References
+        ----------
+        .. [1] P. Gagnon et al., "Cambium 2023 Data", NREL, https://scenarioviewer.nrel.gov.
+        """
+        return core_call(
+            _cambium, _core.optimizer_cambium_profile,
+            self._handle.transport, latitude, longitude, scenario, location_type, start_year, lifetime, metric_col,
+            grid_level, load_year, self._handle.trace(),
+        )
+
+    def _easiur_costs(self, latitude: float, longitude: float, *, inflation: float = 0.025) -> Call[_core.EasiurCosts]:
+        """The EASIUR [1]_ health costs of NOx, SO2 and PM2.5 emitted at the site, as the optimizer
+        service fills ``Financial.{NOx,SO2,PM25}_{grid,onsite_fuelburn}_cost_per_tonne`` and
+        ``_cost_escalation_rate_fraction`` (the API's ``easiur_costs/``). Every parameter is
+        checked first (`ParameterError` listing every problem, nothing sent).
+
+        Parameters
+        ----------
+        latitude : float
+            Site latitude (degrees north).
+        longitude : float
+            Site longitude (degrees east).
+        inflation : float, default 0.025
+            Added to the real cost growth (the service passes
+            ``Financial.om_cost_escalation_rate_fraction``; 0.025 is its commercial default).
+
+        Returns
+        -------
+        EasiurCosts
+            The nine costs ($/metric ton) and escalation rates (nominal annual fractions) under
+            the service's names, ``units_costs``, ``units_escalation`` and, from the embedded
+            service, ``data_source``.
+
+        Raises
+        ------
+        ParameterError
+            A parameter is out of range, or the site is outside EASIUR's grid (the service's
+            message).
+
+        References
+        ----------
+        .. [1] J. Heo, P. J. Adams, H. O. Gao, "Public Health Costs of Primary PM2.5 and Inorganic
+           PM2.5 Precursor Emissions in the United States", Environ. Sci. Technol. 50, 6061-6070, 2016.
+        """
+        return core_call(
+            _easiur, _core.optimizer_easiur_costs,
+            self._handle.transport, latitude, longitude, inflation, self._handle.trace(),
+        )
+
     def _urdb_rate(self, label: str) -> Call[dict[str, Any]]:
         """The full rate object of a Utility Rate Database [1]_ label (what ``urdb_response`` holds);
         `NotFoundError` when the database has no such rate.
@@ -577,6 +732,9 @@ class OptimizerService(_OptimizerBase):
     urdb_rate = blocking(_OptimizerBase._urdb_rate)
     urdb_rate_by_name = blocking(_OptimizerBase._urdb_rate_by_name)
     wind_resource = blocking(_OptimizerBase._wind_resource)
+    avert_emissions_profile = blocking(_OptimizerBase._avert_emissions_profile)
+    cambium_profile = blocking(_OptimizerBase._cambium_profile)
+    easiur_costs = blocking(_OptimizerBase._easiur_costs)
 
 
 @async_twin_of(OptimizerService)
@@ -591,3 +749,6 @@ class AsyncOptimizerService(_OptimizerBase):
     urdb_rate = awaitable(_OptimizerBase._urdb_rate)
     urdb_rate_by_name = awaitable(_OptimizerBase._urdb_rate_by_name)
     wind_resource = awaitable(_OptimizerBase._wind_resource)
+    avert_emissions_profile = awaitable(_OptimizerBase._avert_emissions_profile)
+    cambium_profile = awaitable(_OptimizerBase._cambium_profile)
+    easiur_costs = awaitable(_OptimizerBase._easiur_costs)

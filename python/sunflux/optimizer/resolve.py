@@ -38,6 +38,21 @@ local solves fetches each input once.
   ``inv_eff`` (× 100), ``radius`` and ``timeframe=hourly``, REopt.jl's defaults for what the array
   leaves out, on the data set the solar dataset query makes the service pick (NSRDB within 20
   miles, else the nearest); repeated to ``Settings.time_steps_per_hour``.
+- On the grid, each of ``ElectricUtility.emissions_factor_series_lb_{CO2,NOx,SO2,PM25}_per_kwh``
+  and ``renewable_energy_fraction_series`` left out gets the service's look-up: CO2 from Cambium
+  (``client.optimizer.cambium_profile`` with the section's ``cambium_*`` inputs, the levelization
+  over ``cambium_levelization_years`` or ``Financial.analysis_years``) unless ``co2_from_avert``
+  or the site's AVERT region is Alaska's or Hawaii's, NOx, SO2 and PM2.5 from AVERT
+  (``client.optimizer.avert_emissions_profile``), the clean-energy fraction from Cambium; all
+  for ``ElectricLoad.year``'s weekdays, hourly values repeated to ``Settings.time_steps_per_hour``.
+  A Cambium CO2 series comes with ``emissions_factor_CO2_decrease_fraction`` 0 when that is left
+  out (the service's default for Cambium). Off grid none is fetched. An ``avert_emissions_region``
+  other than the location's region raises `ParameterError` (the endpoint looks regions up by
+  location only: give the series). Each ``Financial.{NOx,SO2,PM25}_{grid,onsite_fuelburn}_cost_per_tonne``
+  and ``_cost_escalation_rate_fraction`` left out gets EASIUR's (``client.optimizer.easiur_costs``
+  with ``om_cost_escalation_rate_fraction`` as the inflation; the grid costs not off grid). A site
+  outside a look-up's coverage gets zeros, as the service uses, except EASIUR's with
+  ``Settings.include_health_in_objective`` (`ParameterError`, as the service).
 
 Cache: one JSON file per input under ``cache_dir`` (default `default_cache_dir()`), named by the
 SHA-256 of its key: the service's base URL and every input of the request, never the API key.
@@ -102,13 +117,15 @@ def resolve(scenario: Scenario, client: Client, *, cache_dir: str | os.PathLike[
         A copy with ``ElectricLoad.loads_kw`` (kW, one value per time step) in place of the
         reference building load, the heating loads' ``fuel_loads_mmbtu_per_hour`` (MMBtu/h of
         fuel) and ``CoolingLoad.thermal_loads_ton`` (tons) in place of theirs, ``ElectricTariff.urdb_response`` in place of the rate's
-        label or names, and ``PV.production_factor_series`` and ``Wind.production_factor_series``
-        (kW/kW, one value per time step).
+        label or names, ``PV.production_factor_series`` and ``Wind.production_factor_series``
+        (kW/kW, one value per time step), and the grid emissions factors (lb/kWh), clean-energy
+        fraction and EASIUR health costs ($/t) the service would fill.
 
     Raises
     ------
     ParameterError
-        The load or tariff reference is incomplete, or the Wind site is outside the WIND Toolkit.
+        The load or tariff reference is incomplete, the Wind site is outside the WIND Toolkit, or
+        an ``avert_emissions_region`` is not the site's region.
     ApiError
         The service refused a request (an unknown building type or rate).
     """

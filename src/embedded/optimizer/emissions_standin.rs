@@ -9,7 +9,7 @@
 //! `avert_region`), not by AVERT's boundaries: Alaska and Hawaii by boxes, the contiguous states
 //! (24–50° N, 125–66.5° W) by bands. Every number is deterministic in the inputs:
 //!
-//! - AVERT CO2 (lb/kWh): a regional base of 0.55 to 0.91, plus 0.08·cos(2π(h − 4)/24) (higher
+//! - AVERT CO2 (lb/kWh): a regional base of 0.57 to 0.84, plus 0.08·cos(2π(h − 4)/24) (higher
 //!   at night) and 0.05·cos(2π(day − 200)/365) (a summer peak), less 0.03 on the weekends of
 //!   `load_year` (so the series follow its weekdays as the service aligns them); NOx, SO2 and
 //!   PM2.5 are that CO2 times regional ratios (about 6e-4, 5e-4, 4e-5). Rounded to 6 digits as
@@ -133,7 +133,7 @@ fn first_weekday(year: i64) -> i64 {
 
 /// The synthetic hourly CO2 shape (lb/kWh) of region `region` for the weekdays of `load_year`.
 fn co2_shape(region: usize, load_year: i64) -> Vec<f64> {
-    let base = 0.55 + 0.04 * (region % 10) as f64;
+    let base = 0.57 + 0.03 * (region % 10) as f64;
     let weekday = first_weekday(load_year);
     (0..HOURS_PER_YEAR)
         .map(|hour| {

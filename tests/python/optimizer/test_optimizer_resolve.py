@@ -105,8 +105,8 @@ def test_resolve_replaces_references_and_caches_by_input(service: sf.LocalServic
     before = service.hits()
     again = scenario.resolve(client, cache_dir=tmp_path)
     assert again == resolved and service.hits() == before, "the second resolve fetched nothing"
-    files = [p for p in tmp_path.rglob("*.json")]
-    assert len(files) == 2
+    files = [p for kind in ("simulated_load", "urdb_rate") for p in tmp_path.rglob(f"{kind}/*.json")]
+    assert len(files) == 2, "one load and one rate, beside the grid emissions look-ups"
     for file in files:
         assert client.urdb_base_url in file.read_text() and service.api_key not in file.read_text()
     files[0].write_text("damaged")
@@ -197,7 +197,8 @@ def test_resolve_fills_pv_production_from_the_estimator_as_the_service_asks(serv
     before = service.hits()
     resolved = scenario.resolve(client, cache_dir=tmp_path)
     asked = {path for path, n in service.hits().items() if n != before.get(path, 0)}
-    assert asked == {"/api/optimizer/stable/simulated_load/", "/api/solar/data_query/v2.json", "/api/pv-estimator/v8.json"}
+    lookups = {f"/api/optimizer/stable/{name}/" for name in ("avert_emissions_profile", "cambium_profile", "easiur_costs")}
+    assert asked - lookups == {"/api/optimizer/stable/simulated_load/", "/api/solar/data_query/v2.json", "/api/pv-estimator/v8.json"}
     factor = resolved.to_dict()["PV"]["production_factor_series"]
     params = {"lat": 39.74, "lon": -105.17, "tilt": 25, "system_capacity": 1, "azimuth": 180, "module_type": 0, "array_type": 1,
               "losses": 10, "dc_ac_ratio": 1.2, "gcr": 0.4, "inv_eff": 96, "radius": 0, "timeframe": "hourly", "dataset": "nsrdb"}
