@@ -196,8 +196,8 @@ RESOLVABLE = (
 #: weather that PV produces too little (also without the incentive), where the service's real
 #: Los Angeles weather lets it through. REopt.jl's emissions case (its grid CO2 from AVERT,
 #: resolved since issue #30) asks a 50 to 75 % lifecycle CO2 reduction of a 10 GWh load with PV
-#: and Wind held by 5,000 ft² of roof and 1 acre of land (without the bounds it sizes 217 kW of PV
-#: and no Wind, a 3.3 % reduction), and a 10-hour outage it must ride through
+#: held by 5,000 ft² of roof and 1 acre of land and Wind by that acre to 1,500 kW (without the
+#: bounds it sizes 217 kW of PV and no Wind, a 3.3 % reduction), and a 10-hour outage it must ride through
 #: (`min_resil_time_steps`) with a 500 kW generator on 125 gallons and no storage (its old
 #: `Storage` key is not read): either part alone is infeasible.
 INFEASIBLE_AFTER_RESOLVE = {
