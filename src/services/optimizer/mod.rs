@@ -1,7 +1,8 @@
 //! The optimizer service, free of Python: a job's submission, its results read as a run state,
 //! the run loop (submit, then poll with `services::poll::Backoff`), the Utility Rate Database
 //! lookups, the results frame as Arrow, and `Scenario.resolve` (the reference load, the rate
-//! the PV and Wind production factors and the heat pumps' outdoor temperature fetched or computed into the scenario, through a disk
+//! the PV and Wind production factors, the heat pumps' outdoor temperature and the grid emissions and health costs
+//! (AVERT, Cambium, EASIUR) fetched or computed into the scenario, through a disk
 //! cache). The scenario facts it shares with the
 //! engine and the embedded service (schema, validation) live in `optimizer::scenario`.
 
