@@ -215,6 +215,49 @@ fn steam_turbine_serving_only_the_process_heat() {
     same_series("process met", &process_met, &process_kw, 1e-6);
 }
 
+/// The hot-water tank (hot water and space heating, its defaults) beside a new boiler that
+/// serves only the process heat: the existing boiler's fuel costs $100/MMBtu in odd hours and
+/// $1 in even ones, when the hot water and space heating loads are zero, so the tank carries
+/// the cheap heat to them, while the process heat, which the tank may not serve, takes the new
+/// boiler's $50 fuel in odd hours. Every load is met in every step by the heat sent to it
+/// (producers and tank; atol 1e-6 MMBtu/h), the new boiler sends nothing to the other loads
+/// nor the tank to the process heat, and the tank and the new boiler both work (how the tank's
+/// heat divides between its two loads is one of the program's equal choices).
+#[test]
+fn the_tank_and_a_boiler_serving_only_process_heat_share_the_loads() {
+    let half: Vec<f64> = (0..STEPS).map(|t| if t % 2 == 1 { 2.0 } else { 0.0 }).collect();
+    let mut scenario = electric();
+    scenario["Settings"] = json!({"run_bau": false});
+    scenario["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": half});
+    scenario["DomesticHotWaterLoad"] = json!({"fuel_loads_mmbtu_per_hour": half});
+    scenario["ProcessHeatLoad"] = json!({"fuel_loads_mmbtu_per_hour": vec![1.0; STEPS]});
+    let price: Vec<f64> = (0..STEPS).map(|t| if t % 2 == 1 { 100.0 } else { 1.0 }).collect();
+    scenario["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": price, "efficiency": 0.8});
+    scenario["Boiler"] = merge(
+        json!({"efficiency": 0.8, "fuel_cost_per_mmbtu": 50.0, "installed_cost_per_mmbtu_per_hour": 100.0, "max_mmbtu_per_hour": 100.0}),
+        flags(false, false, true),
+    );
+    scenario["HotThermalStorage"] = json!({"max_gal": 10000.0});
+    let (_, _, body) = solve(&scenario);
+    assert!(number(&body, "HotThermalStorage", "size_gal") > 0.0);
+    let sent = |section: &str, name: &str| series(&body, section, &format!("thermal_to_{name}_load_series_mmbtu_per_hour"));
+    let mut tank_to_loads = 0.0;
+    for (name, fuel) in [("dhw", &half), ("space_heating", &half), ("process_heat", &vec![1.0; STEPS])] {
+        let tank = series(&body, "HotThermalStorage", &format!("storage_to_{name}_load_series_mmbtu_per_hour"));
+        let (existing, boiler) = (sent("ExistingBoiler", name), sent("Boiler", name));
+        let met: Vec<f64> = (0..STEPS).map(|t| existing[t] + boiler[t] + tank[t]).collect();
+        same_series(&format!("{name} met"), &met, &thermal_mmbtu_per_hour(fuel, 0.8), 1e-6);
+        if name != "process_heat" {
+            same_series(&format!("boiler to {name}"), &boiler, &vec![0.0; STEPS], 1e-6);
+            tank_to_loads += tank.iter().sum::<f64>();
+        } else {
+            same_series("tank to process heat", &tank, &vec![0.0; STEPS], 1e-6);
+            assert!(boiler.iter().sum::<f64>() > 0.0, "the boiler serves the process heat");
+        }
+    }
+    assert!(tank_to_loads > 0.0, "the tank serves the hot water and the space heating");
+}
+
 /// The program's size: with every `can_serve_*` given true it is the program without them,
 /// column for column and row for row; a new boiler that may not serve the process heat beside
 /// hot water and space heating adds one row per step (the set {hot water, space heating}) and
