@@ -109,7 +109,10 @@ fn process_heat_scenario(boiler_serves: Value) -> Value {
 /// The testset's sums (atol 0.1 MMBtu and MMBtu/h) of each boiler's size, production and heat to
 /// each load, in the order hot water, space heating, process heat.
 fn check_process_heat(body: &Value, boiler_size: f64, boiler: [f64; 3], existing: [f64; 3]) {
-    let close = |what: &str, value: f64, expected: f64| assert!((value - expected).abs() <= 0.1, "{what}: {value} vs {expected}");
+    let close = |what: &str, value: f64, expected: f64| {
+        println!("{what}: {value} (testset {expected})");
+        assert!((value - expected).abs() <= 0.1, "{what}: {value} vs {expected}");
+    };
     close("Boiler size", number(body, "Boiler", "size_mmbtu_per_hour"), boiler_size);
     for (section, expected) in [("Boiler", boiler), ("ExistingBoiler", existing)] {
         close(section, number(body, section, "annual_thermal_production_mmbtu"), expected.iter().sum());
