@@ -31,9 +31,29 @@
 //! storage's servable row for the loads it serves), their heat to storage to the charges, and
 //! their rows per load.
 //!
-//! The service keeps one production variable per heating load q; every boiler here serves every
-//! load (others are refused), so only the totals matter except for the loads the storage may
-//! not serve, whose heat must come straight from the boilers: the last row.
+//! The service keeps one production variable per tech and heating load q and one balance per q
+//! (`dvHeatingProduction[t, q, ts]`, fixed at 0 for the loads a tech may not serve; its heat to
+//! storage, to the turbine and wasted leave through any q it serves). Here the producers (both
+//! boilers, CHP, the steam turbine) keep one heat-to-load column L_p each and the balance is on
+//! the totals, with rows per set of loads in its place. For fixed values this is a transportation
+//! problem: sources L_p (and the storage's discharge D) each sending to the loads it serves S_p,
+//! sinks r_qt = load_qt + draw_qt − (the electric heating techs' and the GHP's heat to q), which
+//! their own rows keep ≥ 0. By Hall's theorem (Gale's feasibility theorem for supplies and
+//! demands) a split of every source among its loads meeting every r_q exists iff the totals
+//! balance and, for every set T of loads,
+//!
+//! ```text
+//! Per-load sets:  Σ_{p: S_p ⊆ T} L_pt (+ D_t when S_D ⊆ T) + Σ_{q∈T} (heat pumps', GHP's heat to q)_t
+//!                   ≤ Σ_{q∈T} load_qt + Σ_{q∈T} draw_qt
+//! ```
+//!
+//! The set of all loads is the balance itself; a set that is not the union of the served sets
+//! inside it is implied by that union (r ≥ 0); with every producer serving every load only
+//! T = S_D remains: the storage's served-load row. So the rows are added only for the sets that
+//! hold a producer serving part of the loads (`add_part_served_rows`), and a program whose
+//! producers all serve every load is as before, column for column and row for row. The split
+//! is not unique; no cost depends on it (fuel and O&M are on each tech's total), and the outputs
+//! choose one (`outputs::thermal`).
 //!
 //! Fuel burned (kWh) is Δ · production / η. Objective terms ($ present value):
 //! pwf_fuel_b · (1 − τ_o) · Δ · c_bt / η_b per kW produced in step t (c = $ per kWh of fuel),
@@ -56,7 +76,7 @@ use super::ghp::GhpLayout;
 use super::heat_pumps::{add_load_rows, HeatPumpLayout};
 use super::water_tank::{add_high_temp_limits, add_tank};
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
+use crate::optimizer::model::thermal_inputs::{FuelBurner, HeatProducer, Heating, HeatingLoadKind};
 use crate::optimizer::model::HotStorage;
 use crate::optimizer::model::Model;
 
@@ -231,6 +251,15 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
     }
+    let producers = [
+        existing.map(|e| (HeatProducer::ExistingBoiler, e.0)),
+        new.map(|n| (HeatProducer::Boiler, n.0)),
+        chp.map(|c| (HeatProducer::Chp, c.heat_to_load)),
+        turbine.map(|s| (HeatProducer::SteamTurbine, s.heat_to_load)),
+    ];
+    if model.some_producer_serves_part() {
+        add_part_served_rows(lp, model, heating, &producers.into_iter().flatten().collect::<Vec<_>>(), storage.as_ref().map(|s| s.discharge), &partners);
+    }
     Some(HeatingLayout {
         existing: existing.map(|e| e.0),
         new: new.map(|n| n.0),
@@ -244,6 +273,44 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         ghp_to_dhw: ghp.and_then(|g| g.heat_to_dhw),
         heat_pumps_to_load: heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter().copied()).collect(),
     })
+}
+
+/// The Hall rows of the header: for each proper set T of the loads given that some producer
+/// serving part of them lies in and that is the union of the served sets inside it, the heat to
+/// load of the producers (and the storage's discharge) serving only loads in T is at most what T's
+/// loads and the absorption chiller's draw on them leave after the heat sent to each of them alone
+/// (the electric heating techs', the GHP's).
+fn add_part_served_rows(lp: &mut LinearProgram, model: &Model, heating: &Heating, producers: &[(HeatProducer, usize)], discharge: Option<usize>, partners: &HeatPartners) {
+    let kinds: Vec<HeatingLoadKind> = heating.loads.iter().map(|load| load.kind).collect();
+    // (served loads, first column, whether a producer serving part of the loads)
+    let mut sources: Vec<(Vec<HeatingLoadKind>, usize, bool)> =
+        producers.iter().map(|&(p, start)| (model.producer_serves(p).to_vec(), start, model.producer_serves(p).len() < kinds.len())).collect();
+    let storage_serves: Vec<HeatingLoadKind> = kinds.iter().copied().filter(|&k| heating.storage_serves(k)).collect();
+    if let (Some(d), false) = (discharge, storage_serves.is_empty()) {
+        sources.push((storage_serves, d, false));
+    }
+    for mask in 1..(1usize << kinds.len()) - 1 {
+        let set: Vec<HeatingLoadKind> = kinds.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &k)| k).collect();
+        let inside: Vec<&(Vec<HeatingLoadKind>, usize, bool)> = sources.iter().filter(|s| s.0.iter().all(|k| set.contains(k))).collect();
+        // Without a producer serving part of the loads the storage's own row holds it; a set its
+        // sources do not cover is implied by the smaller one they do.
+        if !inside.iter().any(|s| s.2) || !set.iter().all(|k| inside.iter().any(|s| s.0.contains(k))) {
+            continue;
+        }
+        let cooling = partners.cooling.filter(|c| c.heating_load.is_some_and(|k| set.contains(&k)));
+        let ghp_alone = partners.ghp.map_or([None, None], |g| {
+            [g.heat_to_space.filter(|_| set.contains(&HeatingLoadKind::SpaceHeating)), g.heat_to_dhw.filter(|_| set.contains(&HeatingLoadKind::DomesticHotWater))]
+        });
+        let pumps_alone: Vec<usize> =
+            partners.heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter()).filter(|(k, _)| set.contains(k)).map(|&(_, s)| s).collect();
+        let rhs: Vec<f64> = (0..model.steps()).map(|t| heating.loads.iter().filter(|l| set.contains(&l.kind)).map(|l| l.thermal_kw[t]).sum()).collect();
+        for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
+            let columns = inside.iter().map(|s| s.1).chain(ghp_alone.into_iter().flatten()).chain(pumps_alone.iter().copied());
+            let mut terms: Vec<(usize, f64)> = columns.map(|s| (s + t, 1.0)).collect();
+            terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
+            lp.row(&terms, RowKind::LessOrEqual, rhs[t]);
+        }
+    }
 }
 
 /// The hot tank: its columns, with a discharge at most the loads it may serve (plus the

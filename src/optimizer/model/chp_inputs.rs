@@ -7,16 +7,17 @@
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
-//! `reduces_demand_charges=false`, CHP serving only some heating loads, CHP serving absorption
-//! chillers only, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
+//! `reduces_demand_charges=false`, CHP serving absorption chillers only (an API field REopt.jl
+//! 0.56.4 has no rows for), and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
 //! with multiple outages or off grid). Without a heating load (or electric-only,
-//! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
+//! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted. Its heat serves the
+//! loads given its `can_serve_*` flags allow (`serves`; none of them: refused).
 
 use serde_json::{Map, Value};
 
 use super::chp_defaults::{chp_defaults, ChpDefaults, HeatMedium, PrimeMover, Selection, MIN_ALLOWABLE_FRACTION_OF_MAX};
 use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
-use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, fuel_renewable_fraction, FuelBurner, Heating, KWH_PER_MMBTU};
+use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, fuel_renewable_fraction, FuelBurner, Heating, HeatingLoadKind, KWH_PER_MMBTU};
 use super::{FilledDefault, Pollutant, Reader};
 
 /// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
@@ -60,6 +61,8 @@ pub struct Chp {
     pub macrs_bonus_fraction: f64,
     pub macrs_itc_reduction: f64,
     pub federal_itc_fraction: f64,
+    /// The heating loads given its heat may serve (its `can_serve_*` flags; none without heating).
+    pub serves: Vec<HeatingLoadKind>,
 }
 
 /// A line through (½, at_half/2) and (1, at_full) per kW of size, as the service draws the fuel
@@ -216,6 +219,10 @@ impl<'a> Reader<'a> {
         let burner = self.chp_burner(map, steps_per_hour)?;
         let periods = self.unavailability_periods(map, &defaults)?;
         let unavailable = unavailable_hours(year, &periods).into_iter().flat_map(|u| std::iter::repeat_n(u, steps_per_hour)).collect();
+        let serves = match heating {
+            Some(heating) => self.served_heating_loads(map, s, heating)?,
+            None => Vec::new(),
+        };
         let supplementary_firing_efficiency = self.number(map, s, "supplementary_firing_efficiency");
         if supplementary_firing_efficiency <= 0.0 {
             self.invalid.push("CHP.supplementary_firing_efficiency must be positive.".into());
@@ -245,6 +252,7 @@ impl<'a> Reader<'a> {
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", MACRS_BONUS_FRACTION),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", FEDERAL_ITC_FRACTION),
+            serves,
         })
     }
 
@@ -291,11 +299,8 @@ impl<'a> Reader<'a> {
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 9] = [
+        let flags: [(&str, bool, &str); 6] = [
             ("serve_absorption_chiller_only", true, "absorption chillers"),
-            ("can_serve_dhw", false, "CHP serving only some heating loads"),
-            ("can_serve_space_heating", false, "CHP serving only some heating loads"),
-            ("can_serve_process_heat", false, "CHP serving only some heating loads"),
             ("can_net_meter", true, "CHP exports"),
             ("can_wholesale", true, "CHP exports"),
             ("can_export_beyond_nem_limit", true, "CHP exports"),

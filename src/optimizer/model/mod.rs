@@ -303,6 +303,7 @@ pub fn from_scenario(resolved: &Value, pv_production: &[Option<Vec<f64>>]) -> Re
     reader.check_unmodelled_inputs();
     reader.sector = reader.read_sector();
     let model = reader.read_model(pv_production);
+    model.iter().for_each(|m| reader.check_heating_loads_served(m));
     reader.finish(model)
 }
 

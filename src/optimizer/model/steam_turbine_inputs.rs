@@ -11,8 +11,9 @@
 //! and no ITC.
 //!
 //! Refused by name: wasted turbine heat, capital cost bounds, the hot-water tank or the ASHPs
-//! supplying the turbine, a turbine that may not serve a heating load present, exports,
-//! curtailment and production incentives of the turbine.
+//! supplying the turbine, a turbine that may serve none of the heating loads given, exports,
+//! curtailment and production incentives of the turbine. Its heat serves the loads its
+//! `can_serve_*` flags allow (`serves`).
 
 use serde_json::Map;
 use serde_json::Value;
@@ -58,6 +59,8 @@ pub struct SteamTurbine {
     /// false by default).
     pub chp_supplies: bool,
     pub electric_heater_supplies: bool,
+    /// The heating loads given its heat may serve (its `can_serve_*` flags).
+    pub serves: Vec<HeatingLoadKind>,
 }
 
 /// The size class of an average boiler fuel load (MMBtu/h), or class 0 without one.
@@ -115,6 +118,7 @@ impl Reader<'_> {
         if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies {
             self.invalid.push("Steam turbine is present, but set p.techs.can_supply_steam_turbine is empty and no storage is compatible with steam turbine.".into());
         }
+        let serves = self.served_heating_loads(map, s, heating)?;
         Some(SteamTurbine {
             size_class,
             min_kw: self.number(map, s, "min_kw"),
@@ -132,6 +136,7 @@ impl Reader<'_> {
             boiler_supplies,
             chp_supplies,
             electric_heater_supplies,
+            serves,
         })
     }
 
@@ -195,15 +200,6 @@ impl Reader<'_> {
         }
         if self.number_in(map, s, "production_incentive_per_kwh").is_some_and(|v| v != 0.0) {
             self.unsupported.push(format!("{s}.production_incentive_per_kwh (production incentives of the steam turbine)"));
-        }
-        for (kind, field) in [
-            (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
-            (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
-            (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
-        ] {
-            if heating.loads.iter().any(|load| load.kind == kind) && !self.flag_or(map, s, field, true) {
-                self.unsupported.push(format!("{s}.{field}=false (a steam turbine that cannot serve a heating load present)"));
-            }
         }
         let financial = self.section("Financial").unwrap_or(self.empty);
         for field in ["min_initial_capital_costs_before_incentives", "max_initial_capital_costs_before_incentives"] {

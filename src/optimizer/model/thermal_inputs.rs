@@ -11,13 +11,14 @@
 //! Refused by name (not modelled here): reference-building and industrial heating profiles and
 //! blends (they need the service's profile data: `Scenario.resolve` turns them into
 //! `fuel_loads_mmbtu_per_hour`; a single FlatLoad, also as `industrial_reference_name`, scaled to
-//! annual_mmbtu or monthly_mmbtu is read here), boilers that cannot serve a heating load, boiler capital
-//! costs of the existing boiler, heating off grid. With the deterministic outage the heat balance
+//! annual_mmbtu or monthly_mmbtu is read here), boiler capital
+//! costs of the existing boiler, heating off grid. Each boiler serves the loads given its `can_serve_*`
+//! flags allow (one that serves none of them is refused). With the deterministic outage the heat balance
 //! leaves the outage steps out as the service does (`lp::heating`).
 
 use serde_json::{Map, Value};
 
-use super::{FilledDefault, Financial, HotStorage, Pollutant, Reader};
+use super::{FilledDefault, Financial, HotStorage, Model, Pollutant, Reader};
 use crate::calendar::modelled_year::month_of_each_hour_non_leap;
 use crate::calendar::HOURS_PER_YEAR;
 use crate::optimizer::loads::{flat_load_shape, scale_profile, EnergyTarget, FLAT_LOADS};
@@ -95,6 +96,8 @@ pub struct ExistingBoiler {
     pub max_thermal_factor_on_peak_load: f64,
     /// Not used in the optimal case when a new boiler exists.
     pub retire_in_optimal: bool,
+    /// The heating loads given it may serve (its `can_serve_*` flags).
+    pub serves: Vec<HeatingLoadKind>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -112,6 +115,8 @@ pub struct NewBoiler {
     pub om_cost_per_kw: f64,
     /// $ per thermal kWh produced.
     pub om_cost_per_kwh: f64,
+    /// The heating loads given it may serve (its `can_serve_*` flags).
+    pub serves: Vec<HeatingLoadKind>,
 }
 
 /// The heating part of a model: loads with at least one positive value, and the boilers.
@@ -146,6 +151,41 @@ impl Heating {
     /// The thermal series of one load kind (zeros when absent).
     pub fn load_kw(&self, kind: HeatingLoadKind, steps: usize) -> Vec<f64> {
         self.loads.iter().find(|load| load.kind == kind).map_or_else(|| vec![0.0; steps], |load| load.thermal_kw.clone())
+    }
+}
+
+/// The producers whose heat to load is one column per step in the program (`lp::heating`): both
+/// boilers, CHP and the steam turbine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeatProducer {
+    ExistingBoiler,
+    Boiler,
+    Chp,
+    SteamTurbine,
+}
+
+impl HeatProducer {
+    pub const ALL: [HeatProducer; 4] = [HeatProducer::ExistingBoiler, HeatProducer::Boiler, HeatProducer::Chp, HeatProducer::SteamTurbine];
+}
+
+impl Model {
+    /// The heating loads a producer may serve (empty when the model has no such producer).
+    pub fn producer_serves(&self, producer: HeatProducer) -> &[HeatingLoadKind] {
+        let heating = self.heating.as_ref();
+        match producer {
+            HeatProducer::ExistingBoiler => heating.map(|h| h.existing_boiler.serves.as_slice()),
+            HeatProducer::Boiler => heating.and_then(|h| h.boiler.as_ref()).map(|b| b.serves.as_slice()),
+            HeatProducer::Chp => self.chp.as_ref().map(|c| c.serves.as_slice()),
+            HeatProducer::SteamTurbine => self.steam_turbine.as_ref().map(|st| st.serves.as_slice()),
+        }
+        .unwrap_or(&[])
+    }
+
+    /// Whether a producer the model has serves only some of the heating loads given (then the
+    /// heat balance on the totals needs its per-load rows, `lp::heating`).
+    pub fn some_producer_serves_part(&self) -> bool {
+        let Some(heating) = &self.heating else { return false };
+        HeatProducer::ALL.into_iter().map(|p| self.producer_serves(p)).any(|serves| !serves.is_empty() && serves.len() < heating.loads.len())
     }
 }
 
@@ -199,7 +239,15 @@ impl Reader<'_> {
             storage.can_serve_space_heating &= positive(HeatingLoadKind::SpaceHeating);
             storage.can_serve_process_heat &= positive(HeatingLoadKind::ProcessHeat);
         }
-        Some(Heating { loads, existing_boiler, boiler, hot_storage })
+        let mut heating = Heating { loads, existing_boiler, boiler, hot_storage };
+        heating.existing_boiler.serves = self.served_heating_loads(existing_map, "ExistingBoiler", &heating)?;
+        if let (Some(map), true) = (self.section("Boiler"), heating.boiler.is_some()) {
+            let serves = self.served_heating_loads(map, "Boiler", &heating)?;
+            if let Some(boiler) = heating.boiler.as_mut() {
+                boiler.serves = serves;
+            }
+        }
+        Some(heating)
     }
 
     /// η_eb: ExistingBoiler.efficiency, or the default of its production_type.
@@ -414,11 +462,6 @@ impl Reader<'_> {
         let financial = self.section("Financial").unwrap_or(self.empty);
         let escalation_field = if s == "Boiler" { "boiler_fuel_cost_escalation_rate_fraction" } else { "existing_boiler_fuel_cost_escalation_rate_fraction" };
         let fuel_escalation = self.filled_number(financial, "Financial", escalation_field, self.sector.boiler_fuel_escalation);
-        for serve in ["can_serve_dhw", "can_serve_space_heating", "can_serve_process_heat"] {
-            if !self.flag_or(map, s, serve, true) {
-                self.unsupported.push(format!("{s}.{serve}=false (boilers that cannot serve a heating load)"));
-            }
-        }
         Some(FuelBurner { efficiency, fuel_cost_per_kwh, fuel_escalation, emissions_lb_per_mmbtu: emissions, renewable_fraction })
     }
 
@@ -432,7 +475,7 @@ impl Reader<'_> {
         let factor = self.number(map, s, "max_thermal_factor_on_peak_load");
         let retire_in_optimal = self.flag(map, s, "retire_in_optimal");
         let burner = self.burner(map, s, efficiency, steps_per_hour)?;
-        Some(ExistingBoiler { burner, max_kw: peak_kw * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal })
+        Some(ExistingBoiler { burner, max_kw: peak_kw * factor, max_thermal_factor_on_peak_load: factor, retire_in_optimal, serves: Vec::new() })
     }
 
     fn read_new_boiler(&mut self, map: &Map<String, Value>, steps_per_hour: usize, financial: &Financial) -> Option<NewBoiler> {
@@ -459,7 +502,26 @@ impl Reader<'_> {
             net_present_cost_per_kw: macrs_only_cost(installed_cost_per_kw, financial, macrs_option_years, macrs_bonus_fraction),
             om_cost_per_kw: self.number(map, s, "om_cost_per_mmbtu_per_hour") / KWH_PER_MMBTU,
             om_cost_per_kwh: self.number(map, s, "om_cost_per_mmbtu") / KWH_PER_MMBTU,
+            serves: Vec::new(),
         })
+    }
+
+    /// The service's check (`REoptInputs`, reopt_inputs.jl) that a heating load with a positive
+    /// total has a tech to serve it: in the optimal case, and in business as usual (the existing
+    /// boiler alone) when that case runs.
+    pub(super) fn check_heating_loads_served(&mut self, model: &Model) {
+        let Some(heating) = &model.heating else { return };
+        for kind in heating.loads.iter().filter(|l| l.thermal_kw.iter().sum::<f64>() > 0.0).map(|l| l.kind) {
+            let by_existing = heating.existing_boiler.serves.contains(&kind);
+            let ghp = model.ghp.as_ref().is_some_and(|g| kind == HeatingLoadKind::SpaceHeating || (g.can_serve_dhw && kind == HeatingLoadKind::DomesticHotWater));
+            let optimal = HeatProducer::ALL.into_iter().any(|p| model.producer_serves(p).contains(&kind))
+                || model.heat_pumps.iter().any(|h| h.serves.contains(&kind))
+                || ghp;
+            if !optimal || (model.settings.run_bau && !by_existing) {
+                let name = kind.section().trim_end_matches("Load");
+                self.invalid.push(format!("{name} load is nonzero and no techs can serve the load."));
+            }
+        }
     }
 }
 

@@ -15,6 +15,7 @@ use crate::optimizer::lp::chp::{initial_capital, net_present_capital, standby_co
 use crate::optimizer::lp::fuel_present_worth;
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::{Model, KWH_PER_MMBTU};
+use crate::optimizer::model::thermal_inputs::HeatProducer;
 use crate::optimizer::run::CaseSolution;
 
 /// The CHP's cost items in a solution ($; lifecycle items present value).
@@ -78,7 +79,7 @@ pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution
     out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_turbine_kw.iter().copied())));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&to_load));
     for (name, kind) in LOAD_KEYS {
-        let to_kind = heating.map_or_else(|| vec![0.0; steps], |(heating, heat)| to_load_kind(heating, heat, kind, &d.heat_to_load_kw));
+        let to_kind = heating.map_or_else(|| vec![0.0; steps], |(_, heat)| to_load_kind(model, heat, kind, HeatProducer::Chp));
         out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_kind));
     }
     out.insert("year_one_fuel_cost_before_tax".into(), money(costs.year_one_fuel_before_tax));

@@ -9,6 +9,7 @@ use super::thermal::{mmbtu_per_hour, to_load_kind, LOAD_KEYS};
 use super::{round6, series};
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::Model;
+use crate::optimizer::model::thermal_inputs::HeatProducer;
 use crate::optimizer::run::CaseSolution;
 
 /// The turbine's cost items in a solution ($; lifecycle items present value).
@@ -55,7 +56,7 @@ pub fn steam_turbine_outputs(model: &Model, solution: &CaseSolution) -> Option<V
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_load_kw.iter().copied())));
     let heating = model.heating.as_ref().zip(solution.dispatch.heating.as_ref());
     for (name, kind) in LOAD_KEYS {
-        let to_kind = heating.map_or_else(|| vec![0.0; steps], |(heating, heat)| to_load_kind(heating, heat, kind, &d.heat_to_load_kw));
+        let to_kind = heating.map_or_else(|| vec![0.0; steps], |(_, heat)| to_load_kind(model, heat, kind, HeatProducer::SteamTurbine));
         out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_kind));
     }
     Some(Value::Object(out))

@@ -21,6 +21,7 @@ mod optimizer_exports;
 mod optimizer_ghp;
 mod optimizer_heating;
 mod optimizer_heat_pumps;
+mod optimizer_heat_qualities;
 mod optimizer_high_temp_storage;
 mod optimizer_heating_emissions;
 mod optimizer_heating_proforma;

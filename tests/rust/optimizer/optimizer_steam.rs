@@ -142,7 +142,7 @@ fn steam_turbine_refusals_and_defaults() {
     refused(&|s| s["SteamTurbine"]["inlet_steam_temperature_degF"] = json!(1500.0), "SteamTurbine steam conditions outside IAPWS-IF97");
     refused(&|s| s["SteamTurbine"]["can_waste_heat"] = json!(true), "SteamTurbine.can_waste_heat=true");
     refused(&|s| s["SteamTurbine"]["can_net_meter"] = json!(true), "SteamTurbine.can_net_meter=true");
-    refused(&|s| s["SteamTurbine"]["can_serve_space_heating"] = json!(false), "SteamTurbine.can_serve_space_heating=false");
+    refused(&|s| s["SteamTurbine"]["can_serve_space_heating"] = json!(false), "SteamTurbine serving none of the heating loads given");
     refused(&|s| s["SteamTurbine"]["production_incentive_per_kwh"] = json!(0.05), "SteamTurbine.production_incentive_per_kwh");
     refused(&|s| s.as_object_mut().unwrap().retain(|k, _| k != "SpaceHeatingLoad"), "SteamTurbine without a heating load");
     refused(&|s| s["Financial"]["max_initial_capital_costs_before_incentives"] = json!(1e6), "Financial.max_initial_capital_costs_before_incentives with a SteamTurbine");
