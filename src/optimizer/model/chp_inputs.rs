@@ -6,7 +6,8 @@
 //! efficiencies, `min_allowable_kw`, `min_turn_down_fraction`, `max_kw`, the maintenance periods
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
-//! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
+//! `unavailability_hourly` and `production_factor_series` (which the service overwrites or
+//! drops), exports and curtailment, incentives other than the federal ITC,
 //! `reduces_demand_charges=false`, CHP serving only some heating loads, CHP serving absorption
 //! chillers only, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
 //! with multiple outages or off grid). Without a heating load (or electric-only,
@@ -323,11 +324,14 @@ impl<'a> Reader<'a> {
                 self.unsupported.push(format!("CHP.{field} (CHP incentives other than the federal ITC)"));
             }
         }
+        // REopt.jl's `CHP` constructor overwrites a given hourly profile with the hours of the
+        // (given or default) periods, and the service has no CHP output profile: either would
+        // be ignored there, so it is refused here rather than honoured or dropped.
         if self.numbers(map, s, "unavailability_hourly").iter().any(|&u| u != 0.0) {
-            self.unsupported.push("CHP.unavailability_hourly (CHP maintenance periods)".into());
+            self.unsupported.push("CHP.unavailability_hourly (the service replaces it with the hours of CHP.unavailability_periods)".into());
         }
         if crate::optimizer::scenario::given(map.get("production_factor_series")) {
-            self.unsupported.push("CHP.production_factor_series (a CHP output profile)".into());
+            self.unsupported.push("CHP.production_factor_series (not a CHP input of the service, which drops it)".into());
         }
         if self.number_in(map, s, "ramp_rate_fraction_per_hour").is_some_and(|r| r < 1.0) {
             self.unsupported.push("CHP.ramp_rate_fraction_per_hour (CHP ramp limits)".into());
