@@ -7,7 +7,7 @@
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly` and `production_factor_series` (which the service overwrites or
-//! drops), exports and curtailment, incentives other than the federal ITC,
+//! drops), exports, incentives other than the federal ITC,
 //! `reduces_demand_charges=false`, CHP serving only some heating loads, CHP serving absorption
 //! chillers only, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
 //! with multiple outages or off grid). Without a heating load (or electric-only,
@@ -57,6 +57,8 @@ pub struct Chp {
     pub supplementary_firing_capital_cost_per_kw: f64,
     /// $ per kW of size per month charged by the utility.
     pub standby_rate_per_kw_per_month: f64,
+    /// Whether its electricity may be curtailed (`can_curtail`; the service's default: no).
+    pub can_curtail: bool,
     pub macrs_option_years: u32,
     pub macrs_bonus_fraction: f64,
     pub macrs_itc_reduction: f64,
@@ -242,6 +244,7 @@ impl<'a> Reader<'a> {
             supplementary_firing_efficiency,
             supplementary_firing_capital_cost_per_kw: self.number(map, s, "supplementary_firing_capital_cost_per_kw"),
             standby_rate_per_kw_per_month: self.number(map, s, "standby_rate_per_kw_per_month"),
+            can_curtail: self.flag_or(map, s, "can_curtail", false),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", MACRS_OPTION_YEARS),
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", MACRS_BONUS_FRACTION),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
@@ -292,7 +295,7 @@ impl<'a> Reader<'a> {
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 9] = [
+        let flags: [(&str, bool, &str); 8] = [
             ("serve_absorption_chiller_only", true, "absorption chillers"),
             ("can_serve_dhw", false, "CHP serving only some heating loads"),
             ("can_serve_space_heating", false, "CHP serving only some heating loads"),
@@ -300,7 +303,6 @@ impl<'a> Reader<'a> {
             ("can_net_meter", true, "CHP exports"),
             ("can_wholesale", true, "CHP exports"),
             ("can_export_beyond_nem_limit", true, "CHP exports"),
-            ("can_curtail", true, "CHP curtailment"),
             ("reduces_demand_charges", false, "CHP left out of the demand peaks"),
         ];
         for (field, refused, what) in flags {

@@ -722,10 +722,10 @@ mod tests {
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["CST"] = json!({"max_kw": 100});
         scenario["Site"]["land_acres"] = json!(10.0);
-        scenario["CHP"] = json!({"max_kw": 100, "can_curtail": true});
+        scenario["CHP"] = json!({"max_kw": 100, "can_wholesale": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.can_wholesale=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

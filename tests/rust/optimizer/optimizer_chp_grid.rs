@@ -2,12 +2,13 @@
 //! Outage" (`test/runtests.jl`) rebuilt on our own flat site (its scenario rests on the service's
 //! Hospital profiles and a URDB rate), the cooling balance the service leaves out of the
 //! deterministic outage's steps (its cooling row holds over `time_steps_with_grid` only, and the
-//! electric balance without the grid has no chiller term), and the CHP inputs the service
-//! overwrites or drops, refused by name.
+//! electric balance without the grid has no chiller term), CHP curtailment (`can_curtail`, the
+//! service's `dvCurtail`), and the CHP inputs the service overwrites or drops, refused by name.
 
 use serde_json::{json, Value};
 use sunflux::optimizer::model::cooling_inputs::KWH_THERMAL_PER_TONHOUR;
 use sunflux::optimizer::{from_scenario, ScenarioError};
+use sunflux::optimizer::model::KWH_PER_MMBTU;
 use crate::support::{isapprox, number, series, solve};
 
 /// The testset's outage and maintenance hours in 2017 (1-indexed, inclusive): the outage and the
@@ -176,4 +177,62 @@ fn what_is_read_and_what_stays_refused() {
             other => panic!("expected a refusal, got {other:?}"),
         }
     }
+}
+
+/// A 100 kW CHP at a 0.8 turndown on a site whose load alternates hourly between 50 and 150 kW
+/// (2022), with 1 MMBtu/h of boiler fuel for space heating at 80 % and $20/MMBtu: its heat (45 %
+/// against 35 % electric, no fuel intercept, $4/MMBtu) is worth more than its fuel, so it runs
+/// whenever its electricity has somewhere to go. No maintenance (one zero-hour period).
+fn curtailment_scenario(can_curtail: bool) -> Value {
+    let load: Vec<f64> = (0..8760).map(|t| if t % 2 == 0 { 50.0 } else { 150.0 }).collect();
+    json!({
+        "Site": {"latitude": 39.74, "longitude": -105.17},
+        "ElectricLoad": {"loads_kw": load, "year": 2022},
+        "ElectricTariff": {"blended_annual_energy_rate": 0.25, "blended_annual_demand_rate": 0.0},
+        "SpaceHeatingLoad": {"fuel_loads_mmbtu_per_hour": vec![1.0; 8760]},
+        "ExistingBoiler": {"fuel_cost_per_mmbtu": 20.0, "efficiency": 0.8},
+        "CHP": {
+            "prime_mover": "recip_engine", "fuel_cost_per_mmbtu": 4.0, "min_kw": 100, "max_kw": 100, "min_allowable_kw": 0,
+            "installed_cost_per_kw": 1000.0, "om_cost_per_kwh": 0.0, "om_cost_per_kw": 0.0, "om_cost_per_hr_per_kw_rated": 0.0,
+            "electric_efficiency_full_load": 0.35, "electric_efficiency_half_load": 0.35,
+            "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.45,
+            "min_turn_down_fraction": 0.8, "macrs_option_years": 0, "federal_itc_fraction": 0.0, "can_curtail": can_curtail,
+            "unavailability_periods": [{"month": 1, "start_week_of_month": 2, "start_day_of_week": 6, "start_hour": 1, "duration_hours": 0}]
+        }
+    })
+}
+
+/// With `can_curtail` the CHP runs through the 50 kW hours at or above its 80 kW turndown and
+/// curtails what the load cannot take: in every step the grid and the CHP's electricity to load
+/// meet the load (atol 1e-6), the reported to load is the service's production less storage and
+/// exports (curtailment included, atol 1e-3 for the 3-digit rounding), only what the load could
+/// not take is curtailed, and the fuel follows the whole production (rtol 1e-6). Without it the
+/// CHP cannot run in those hours (no exports, turndown above the load), and the lifecycle cost
+/// is not lower.
+#[test]
+fn chp_curtailment_lets_it_run_above_the_load() {
+    let (model, run, body) = solve(&curtailment_scenario(true));
+    let d = run.optimal.dispatch.chp.as_ref().expect("CHP dispatch");
+    let production = series(&body, "CHP", "electric_production_series_kw");
+    let reported = series(&body, "CHP", "electric_to_load_series_kw");
+    let from_grid = series(&body, "ElectricUtility", "electric_to_load_series_kw");
+    for t in 0..8760 {
+        let load = model.load_kw[t];
+        assert!(isapprox(d.to_load_kw[t] + from_grid[t], load, 0.0, 1e-6), "step {t}: {} + {} vs {load}", d.to_load_kw[t], from_grid[t]);
+        assert!(isapprox(reported[t], production[t], 0.0, 1e-3), "step {t}: reported {} of {}", reported[t], production[t]);
+        assert!(isapprox(d.rated_kw[t], d.to_load_kw[t] + d.curtailed_kw[t], 0.0, 1e-6), "step {t}");
+        assert!(d.curtailed_kw[t] <= (d.rated_kw[t] - load).max(0.0) + 1e-6, "step {t}: curtailed {} of {} at {load}", d.curtailed_kw[t], d.rated_kw[t]);
+    }
+    let curtailed: f64 = d.curtailed_kw.iter().sum();
+    assert!(curtailed > 0.0 && (0..8760).step_by(2).all(|t| d.rated_kw[t] >= 80.0 - 1e-6), "curtailed {curtailed} kWh");
+    let fuel = number(&body, "CHP", "annual_fuel_consumption_mmbtu");
+    let expected = d.rated_kw.iter().sum::<f64>() / 0.35 / KWH_PER_MMBTU;
+    assert!(isapprox(fuel, expected, 1e-6, 0.0), "fuel {fuel} expected {expected}");
+
+    let (_, fixed_run, fixed) = solve(&curtailment_scenario(false));
+    let fixed_production = series(&fixed, "CHP", "electric_production_series_kw");
+    assert!((0..8760).step_by(2).all(|t| fixed_production[t] == 0.0), "the CHP ran below its turndown");
+    assert!(fixed_run.optimal.dispatch.chp.as_ref().is_some_and(|c| c.curtailed_kw.iter().all(|&c| c == 0.0)));
+    let (lcc, fixed_lcc) = (number(&body, "Financial", "lcc"), number(&fixed, "Financial", "lcc"));
+    assert!(lcc <= fixed_lcc + 1e-6 * fixed_lcc.abs(), "lcc with curtailment {lcc} above {fixed_lcc}");
 }
