@@ -12,8 +12,8 @@
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
-//! Maintenance: p_t = 0 in the steps of `unavailability_periods` with the grid (the service's
-//!              production factor is 1 in the deterministic outage)
+//! Maintenance: p_t = 0 in the steps of `unavailability_periods` but the deterministic outage's
+//!              (the service's production factor is 1 there; off grid it holds in every step)
 //! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw
 //! Cost curve:  with several pieces or min_allowable_kw (m_a), per piece s a size k_s and a
 //!              binary z_s: max(x_s, m_a)·z_s ≤ k_s ≤ min(x_{s+1}, M)·z_s;  Σ k_s = kw;  Σ z_s ≤ 1
@@ -26,6 +26,10 @@
 //! Electricity: el_t + es_t + ec_t = p_t
 //! Hourly O&M:  c·kw − c·M·(1 − on_t) ≤ oh_t ≤ min(c·kw, c·M·on_t)
 //! ```
+//!
+//! Off grid (every step without the grid) there is no turndown, and the CHP neither provides
+//! nor requires operating reserves (REopt.jl `Techs`: it is in neither `providing_oper_res` nor
+//! `requiring_oper_res`); its electricity serves the off-grid balance as the others'.
 //!
 //! The service writes M for every big-M; the turndown's and the (positive, at most 1) fuel
 //! intercept's are scaled down to the largest value their left side reaches off (kw ≤ M,
@@ -276,7 +280,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let fuel_big = if chp.fuel_intercept > 0.0 && chp.fuel_intercept <= 1.0 { chp.fuel_intercept * big } else { big };
     for t in 0..steps {
         let p = rated + t;
-        if chp.unavailable[t] && model.has_grid(t) {
+        if chp.unavailable[t] && (model.has_grid(t) || model.off_grid.is_some()) {
             // The service's production factor of 0: no output (its on binary stays free).
             lp.upper[p] = 0.0;
         }

@@ -9,8 +9,8 @@
 //! `unavailability_hourly` and `production_factor_series` (which the service overwrites or
 //! drops), exports, incentives other than the federal ITC,
 //! `reduces_demand_charges=false`, CHP serving only some heating loads, CHP serving absorption
-//! chillers only, and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
-//! with multiple outages or off grid). Without a heating load (or electric-only,
+//! chillers only, and capital cost bounds with CHP. Off grid its maintenance holds in every
+//! step (`lp::chp`). Without a heating load (or electric-only,
 //! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted.
 
 use serde_json::{Map, Value};

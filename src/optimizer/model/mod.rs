@@ -616,9 +616,6 @@ impl<'a> Reader<'a> {
         if let (Some(chp), Some(_)) = (&chp, &outages.multiple) {
             self.check_chp_in_outages(chp);
         }
-        if chp.is_some() && context.off_grid {
-            self.unsupported.push("CHP off grid (its operating reserves)".into());
-        }
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);
         }

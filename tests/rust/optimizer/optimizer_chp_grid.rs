@@ -3,7 +3,8 @@
 //! Hospital profiles and a URDB rate), the cooling balance the service leaves out of the
 //! deterministic outage's steps (its cooling row holds over `time_steps_with_grid` only, and the
 //! electric balance without the grid has no chiller term), CHP curtailment (`can_curtail`, the
-//! service's `dvCurtail`), and the CHP inputs the service overwrites or drops, refused by name.
+//! service's `dvCurtail`), CHP off grid, and the CHP inputs the service overwrites or drops,
+//! refused by name.
 
 use serde_json::{json, Value};
 use sunflux::optimizer::model::cooling_inputs::KWH_THERMAL_PER_TONHOUR;
@@ -235,4 +236,46 @@ fn chp_curtailment_lets_it_run_above_the_load() {
     assert!(fixed_run.optimal.dispatch.chp.as_ref().is_some_and(|c| c.curtailed_kw.iter().all(|&c| c == 0.0)));
     let (lcc, fixed_lcc) = (number(&body, "Financial", "lcc"), number(&fixed, "Financial", "lcc"));
     assert!(lcc <= fixed_lcc + 1e-6 * fixed_lcc.abs(), "lcc with curtailment {lcc} above {fixed_lcc}");
+}
+
+/// Off grid a fixed 150 kW CHP (turndown 0.8, constant 35 % efficiency, no heating load: its heat
+/// is wasted) alone serves 99 % of a flat 100 kW load of 2017 with no operating reserve asked of
+/// the load (the CHP neither provides nor requires any, as in the service's `Techs`), under the
+/// testset's second maintenance period (hours 81-88).
+fn off_grid_scenario() -> Value {
+    json!({
+        "Settings": {"off_grid_flag": true},
+        "Site": {"latitude": 34.58, "longitude": -118.12},
+        "ElectricLoad": {"loads_kw": vec![100.0; 8760], "year": 2017, "min_load_met_annual_fraction": 0.99,
+                         "operating_reserve_required_fraction": 0.0},
+        "CHP": {
+            "prime_mover": "recip_engine", "fuel_cost_per_mmbtu": 4.0, "min_kw": 150, "max_kw": 150, "min_allowable_kw": 0,
+            "installed_cost_per_kw": 1000.0, "om_cost_per_kwh": 0.0, "om_cost_per_kw": 0.0, "om_cost_per_hr_per_kw_rated": 0.0,
+            "electric_efficiency_full_load": 0.35, "electric_efficiency_half_load": 0.35,
+            "thermal_efficiency_full_load": 0.45, "thermal_efficiency_half_load": 0.45,
+            "min_turn_down_fraction": 0.8, "macrs_option_years": 0, "federal_itc_fraction": 0.0,
+            "unavailability_periods": [{"month": 1, "start_week_of_month": 2, "start_day_of_week": 3, "start_hour": 9, "duration_hours": 8}]
+        }
+    })
+}
+
+/// Off grid the maintenance holds (no production in hours 81-88, unlike in the deterministic
+/// outage), the turndown does not (the service writes it over `time_steps_with_grid`, none off
+/// grid): the CHP serves exactly the 99 % the load asks (rtol 1e-6), never more than the load in a
+/// step (atol 1e-6), and 867,240 kWh over 100 kW steps leave some step served in part, below the
+/// 120 kW turndown.
+#[test]
+fn chp_off_grid_keeps_its_maintenance_and_drops_its_turndown() {
+    let (model, _, body) = solve(&off_grid_scenario());
+    assert!(model.off_grid.is_some());
+    let production = series(&body, "CHP", "electric_production_series_kw");
+    let to_load = series(&body, "CHP", "electric_to_load_series_kw");
+    assert_eq!(production[hours(SECOND_PERIOD)].iter().sum::<f64>(), 0.0);
+    for t in 0..8760 {
+        assert!(to_load[t] <= 100.0 + 1e-6 && isapprox(production[t], to_load[t], 0.0, 1e-6), "step {t}: {} of {}", to_load[t], production[t]);
+    }
+    let served: f64 = to_load.iter().sum();
+    assert!(isapprox(served, 0.99 * 876000.0, 1e-6, 0.0), "served {served} kWh");
+    assert!(production.iter().any(|&p| p > 1e-6 && p < 120.0 - 1e-6), "no step below the turndown");
+    assert!(number(&body, "ElectricLoad", "offgrid_load_met_fraction") >= 0.99 - 1e-9);
 }
