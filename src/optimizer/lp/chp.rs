@@ -6,13 +6,14 @@
 //!
 //! Variables per step t: rated output `p_t` (kW), `on_t` ∈ {0,1}; with a nonzero intercept the
 //! fuel intercept `yf_t` and heat intercept `yh_t`; with supplementary firing its heat `sf_t`;
-//! with hourly O&M `oh_t`; electricity to load `el_t` and to storage `es_t`; heat to load
+//! with hourly O&M `oh_t`; electricity to load `el_t`, to storage `es_t` and, with `can_curtail`,
+//! curtailed `ec_t` (the service's `dvCurtail`, fixed at 0 otherwise); heat to load
 //! `hl_t`, to storage `hs_t`, to waste `hw_t` and to the steam turbine `ht_t`. Once: size `kw`, supplementary firing size
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
 //! ```text
-//! Maintenance: p_t = 0 in the steps of `unavailability_periods` with the grid (the service's
-//!              production factor is 1 in the deterministic outage)
+//! Maintenance: p_t = 0 in the steps of `unavailability_periods` but the deterministic outage's
+//!              (the service's production factor is 1 there; off grid it holds in every step)
 //! Size:        p_t ≤ kw;  min_kw ≤ kw ≤ max_kw
 //! Cost curve:  with several pieces or min_allowable_kw (m_a), per piece s a size k_s and a
 //!              binary z_s: max(x_s, m_a)·z_s ≤ k_s ≤ min(x_{s+1}, M)·z_s;  Σ k_s = kw;  Σ z_s ≤ 1
@@ -22,9 +23,13 @@
 //! Heat:        hl_t + hs_t + hw_t + ht_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
 //! Firing:      sf_t ≤ (r − 1)·(a_h·sf_kw + yh_t);  sf_t ≤ (r − 1)·(a_h·H + yh_t)
-//! Electricity: el_t + es_t = p_t
+//! Electricity: el_t + es_t + ec_t = p_t
 //! Hourly O&M:  c·kw − c·M·(1 − on_t) ≤ oh_t ≤ min(c·kw, c·M·on_t)
 //! ```
+//!
+//! Off grid (every step without the grid) there is no turndown, and the CHP neither provides
+//! nor requires operating reserves (REopt.jl `Techs`: it is in neither `providing_oper_res` nor
+//! `requiring_oper_res`); its electricity serves the off-grid balance as the others'.
 //!
 //! The service writes M for every big-M; the turndown's and the (positive, at most 1) fuel
 //! intercept's are scaled down to the largest value their left side reaches off (kw ≤ M,
@@ -62,6 +67,8 @@ pub struct ChpLayout {
     pub supplementary: Option<usize>,
     pub to_load: usize,
     pub to_storage: Option<usize>,
+    /// Electricity curtailed (None unless `can_curtail`).
+    pub curtailed: Option<usize>,
     pub heat_to_load: usize,
     pub heat_to_storage: Option<usize>,
     pub heat_to_waste: usize,
@@ -81,6 +88,7 @@ pub struct ChpDispatch {
     pub on: Vec<f64>,
     pub to_load_kw: Vec<f64>,
     pub to_storage_kw: Vec<f64>,
+    pub curtailed_kw: Vec<f64>,
     /// Fuel burned per step (kW of fuel).
     pub fuel_kw: Vec<f64>,
     /// Heat made by supplementary firing (kW thermal).
@@ -255,6 +263,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let electric_storage = model.storage.is_some() && case.storage;
     let to_load = lp.series(steps, |t| -energy_value(model, factors, t));
     let to_storage = electric_storage.then(|| lp.series(steps, |_| 0.0));
+    let curtailed = chp.can_curtail.then(|| lp.series(steps, |_| 0.0));
     let hot_storage = heating.is_some_and(|h| h.hot_storage.is_some());
     let heat_to_load = lp.series(steps, |_| 0.0);
     if heating.is_none() {
@@ -271,7 +280,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let fuel_big = if chp.fuel_intercept > 0.0 && chp.fuel_intercept <= 1.0 { chp.fuel_intercept * big } else { big };
     for t in 0..steps {
         let p = rated + t;
-        if chp.unavailable[t] && model.has_grid(t) {
+        if chp.unavailable[t] && (model.has_grid(t) || model.off_grid.is_some()) {
             // The service's production factor of 0: no output (its on binary stays free).
             lp.upper[p] = 0.0;
         }
@@ -315,7 +324,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
             lp.row(&by_load, RowKind::LessOrEqual, ratio * chp.thermal_slope * largest_heating_kw);
         }
         let mut electricity = vec![(to_load + t, 1.0), (p, -1.0)];
-        electricity.extend(to_storage.map(|s| (s + t, 1.0)));
+        electricity.extend([to_storage, curtailed].into_iter().flatten().map(|s| (s + t, 1.0)));
         lp.row(&electricity, RowKind::Equal, 0.0);
     }
     let pieces = capital_pieces(model, chp);
@@ -333,6 +342,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         supplementary,
         to_load,
         to_storage,
+        curtailed,
         heat_to_load,
         heat_to_storage,
         heat_to_waste,
@@ -399,6 +409,7 @@ impl ChpLayout {
             rated_kw,
             to_load_kw: series(Some(self.to_load)),
             to_storage_kw: series(self.to_storage),
+            curtailed_kw: series(self.curtailed),
             fuel_kw,
             supplementary_kw,
             heat_to_load_kw: series(Some(self.heat_to_load)),

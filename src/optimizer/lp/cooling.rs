@@ -35,6 +35,15 @@
 //!
 //! (the ASHP's (P_t + PS_t)/ccop_t is its own demand in `heat_pumps`).
 //!
+//! In the steps without the grid (the deterministic outage) the service writes neither the
+//! cooling balance (load_balance.jl `add_thermal_load_constraints` builds it over
+//! `time_steps_with_grid`, 029db01d) nor any chiller term in the electric balance without the grid
+//! (8b of `add_elec_load_balance_constraints`): the cooling load goes unserved and the chillers'
+//! production costs nothing. Here those steps have no cooling row and no saving_t, the existing
+//! chiller's capacity bounds its charge of the tank alone (E_t = 0), and the cooling to load
+//! (A_t, P_t, discharge_t), which would change nothing there, is 0: the production the testset
+//! "CHP Unavailability and Outage" expects zeroed in the outage.
+//!
 //! The heat balance of the chiller's heating load takes its draw (A_t + AS_t)/cop_thermal as
 //! demand (`heat_draw_terms`), as the service's (load_balance.jl, `add_thermal_load_constraints`):
 //!
@@ -84,6 +93,8 @@ pub struct CoolingLayout {
     absorption_heat_per_kw: f64,
     /// The heating load whose balance takes the absorption chiller's heat.
     pub heating_load: Option<HeatingLoadKind>,
+    /// Whether step t has the grid: its cooling balance and its saving_t in the electric balance.
+    balanced: Vec<bool>,
 }
 
 /// The cooling dispatch of a solution (thermal kW per step, kW, kWh).
@@ -142,16 +153,23 @@ pub(super) fn add_cooling(
         (0..steps).for_each(|t| lp.objective[columns.discharge + t] = -energy(t) * existing_per_kw);
         columns
     });
+    let to_load_columns: Vec<usize> = [absorption_to_load, storage.as_ref().map(|s| s.discharge)].into_iter().flatten().chain(ashp_to_load.iter().copied()).collect();
     for t in 0..steps {
-        let mut served: Vec<(usize, f64)> = [absorption_to_load, storage.as_ref().map(|s| s.discharge)].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
-        served.extend(ghp.into_iter().flat_map(|g| g.cooling_terms(t)));
-        served.extend(ashp_to_load.iter().map(|&s| (s + t, 1.0)));
-        let kind = if existing_runs { RowKind::LessOrEqual } else { RowKind::Equal };
-        lp.row(&served, kind, cooling.load_kw[t]);
-        if let Some(to_storage) = existing_to_storage {
-            let mut terms: Vec<(usize, f64)> = served.iter().map(|&(j, a)| (j, -a)).collect();
-            terms.push((to_storage + t, 1.0));
-            lp.row(&terms, RowKind::LessOrEqual, chiller.max_kw - cooling.load_kw[t]);
+        if !model.has_grid(t) {
+            to_load_columns.iter().for_each(|&start| lp.upper[start + t] = 0.0);
+            if let Some(to_storage) = existing_to_storage {
+                lp.upper[to_storage + t] = lp.upper[to_storage + t].min(chiller.max_kw);
+            }
+        } else {
+            let mut served: Vec<(usize, f64)> = to_load_columns.iter().map(|&s| (s + t, 1.0)).collect();
+            served.extend(ghp.into_iter().flat_map(|g| g.cooling_terms(t)));
+            let kind = if existing_runs { RowKind::LessOrEqual } else { RowKind::Equal };
+            lp.row(&served, kind, cooling.load_kw[t]);
+            if let Some(to_storage) = existing_to_storage {
+                let mut terms: Vec<(usize, f64)> = served.iter().map(|&(j, a)| (j, -a)).collect();
+                terms.push((to_storage + t, 1.0));
+                lp.row(&terms, RowKind::LessOrEqual, chiller.max_kw - cooling.load_kw[t]);
+            }
         }
         if let (Some(to_load), Some(size)) = (absorption_to_load, absorption_size) {
             let mut terms = vec![(to_load + t, 1.0), (size, -1.0)];
@@ -171,13 +189,16 @@ pub(super) fn add_cooling(
         absorption_electric_per_kw,
         absorption_heat_per_kw: absorption.map_or(0.0, |a| 1.0 / a.cop_thermal),
         heating_load: absorption.map(|a| a.heating_load),
+        balanced: model.grid_available.clone(),
     })
 }
 
 impl CoolingLayout {
-    /// `sign ·` the electricity step t saves against the base L_t/cop_e (saving_t above).
+    /// `sign ·` the electricity step t saves against the base L_t/cop_e (saving_t above; none
+    /// without the grid).
     pub fn electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
         let (e, a) = (self.existing_per_kw, self.absorption_electric_per_kw);
+        let balanced = self.balanced[t];
         [
             (self.absorption_to_load, e - a),
             (self.absorption_to_storage, -a),
@@ -186,7 +207,7 @@ impl CoolingLayout {
         ]
         .into_iter()
         .chain(self.ashp_to_load.iter().map(move |&s| (Some(s), e)))
-        .filter_map(move |(start, per_kw)| start.map(|s| (s + t, sign * per_kw)))
+        .filter_map(move |(start, per_kw)| start.filter(|_| balanced).map(|s| (s + t, sign * per_kw)))
     }
 
     /// The absorption chiller's heat draw in step t as terms (kW of heat).
@@ -212,7 +233,13 @@ impl CoolingLayout {
         let discharge_kw = series(self.storage.as_ref().map(|s| s.discharge));
         let ashp_kw = |t: usize| self.ashp_to_load.iter().map(|&s| x[s + t]).sum::<f64>();
         let existing_to_load_kw = (0..steps)
-            .map(|t| if self.existing_runs { clean(cooling.load_kw[t] - absorption_to_load_kw[t] - discharge_kw[t] - ghp_cooling_kw[t] - ashp_kw(t)) } else { 0.0 })
+            .map(|t| {
+                if self.existing_runs && self.balanced[t] {
+                    clean(cooling.load_kw[t] - absorption_to_load_kw[t] - discharge_kw[t] - ghp_cooling_kw[t] - ashp_kw(t))
+                } else {
+                    0.0
+                }
+            })
             .collect();
         CoolingDispatch {
             existing_to_load_kw,

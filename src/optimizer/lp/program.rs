@@ -288,9 +288,9 @@ impl Dispatch {
         self.grid_load[t] + self.grid_storage[t]
     }
 
-    /// Load served on site (renewables, storage and generator) per step.
+    /// Load served on site (renewables, storage, generator and CHP) per step.
     pub fn onsite_to_load(&self, t: usize) -> f64 {
-        self.pv_load[t] + self.discharge[t] + self.generator_load[t]
+        self.pv_load[t] + self.discharge[t] + self.generator_load[t] + self.chp.as_ref().map_or(0.0, |c| c.to_load_kw[t])
     }
 
     /// All PV exports per step.

@@ -6,10 +6,11 @@
 //! efficiencies, `min_allowable_kw`, `min_turn_down_fraction`, `max_kw`, the maintenance periods
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
-//! `unavailability_hourly`, exports and curtailment, incentives other than the federal ITC,
+//! `unavailability_hourly` and `production_factor_series` (which the service overwrites or
+//! drops), exports, incentives other than the federal ITC,
 //! `reduces_demand_charges=false`, CHP serving absorption chillers only (an API field REopt.jl
-//! 0.56.4 has no rows for), and capital cost bounds with CHP (and, in `model/mod.rs`, CHP
-//! with multiple outages or off grid). Without a heating load (or electric-only,
+//! 0.56.4 has no rows for), and capital cost bounds with CHP. Off grid its maintenance holds in
+//! every step (`lp::chp`). Without a heating load (or electric-only,
 //! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted. Its heat serves the
 //! loads given its `can_serve_*` flags allow (`serves`; none of them: refused).
 
@@ -57,6 +58,8 @@ pub struct Chp {
     pub supplementary_firing_capital_cost_per_kw: f64,
     /// $ per kW of size per month charged by the utility.
     pub standby_rate_per_kw_per_month: f64,
+    /// Whether its electricity may be curtailed (`can_curtail`; the service's default: no).
+    pub can_curtail: bool,
     pub macrs_option_years: u32,
     pub macrs_bonus_fraction: f64,
     pub macrs_itc_reduction: f64,
@@ -248,6 +251,7 @@ impl<'a> Reader<'a> {
             supplementary_firing_efficiency,
             supplementary_firing_capital_cost_per_kw: self.number(map, s, "supplementary_firing_capital_cost_per_kw"),
             standby_rate_per_kw_per_month: self.number(map, s, "standby_rate_per_kw_per_month"),
+            can_curtail: self.flag_or(map, s, "can_curtail", false),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", MACRS_OPTION_YEARS),
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", MACRS_BONUS_FRACTION),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
@@ -299,12 +303,11 @@ impl<'a> Reader<'a> {
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 6] = [
+        let flags: [(&str, bool, &str); 5] = [
             ("serve_absorption_chiller_only", true, "absorption chillers"),
             ("can_net_meter", true, "CHP exports"),
             ("can_wholesale", true, "CHP exports"),
             ("can_export_beyond_nem_limit", true, "CHP exports"),
-            ("can_curtail", true, "CHP curtailment"),
             ("reduces_demand_charges", false, "CHP left out of the demand peaks"),
         ];
         for (field, refused, what) in flags {
@@ -328,11 +331,14 @@ impl<'a> Reader<'a> {
                 self.unsupported.push(format!("CHP.{field} (CHP incentives other than the federal ITC)"));
             }
         }
+        // REopt.jl's `CHP` constructor overwrites a given hourly profile with the hours of the
+        // (given or default) periods, and the service has no CHP output profile: either would
+        // be ignored there, so it is refused here rather than honoured or dropped.
         if self.numbers(map, s, "unavailability_hourly").iter().any(|&u| u != 0.0) {
-            self.unsupported.push("CHP.unavailability_hourly (CHP maintenance periods)".into());
+            self.unsupported.push("CHP.unavailability_hourly (the service replaces it with the hours of CHP.unavailability_periods)".into());
         }
         if crate::optimizer::scenario::given(map.get("production_factor_series")) {
-            self.unsupported.push("CHP.production_factor_series (a CHP output profile)".into());
+            self.unsupported.push("CHP.production_factor_series (not a CHP input of the service, which drops it)".into());
         }
         if self.number_in(map, s, "ramp_rate_fraction_per_hour").is_some_and(|r| r < 1.0) {
             self.unsupported.push("CHP.ramp_rate_fraction_per_hour (CHP ramp limits)".into());

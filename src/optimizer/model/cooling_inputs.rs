@@ -18,7 +18,7 @@
 //! Refused by name (not modelled here): reference-building cooling loads (they need the service's
 //! profile data, which `Scenario.resolve` turns into tons or fractions of the electric load;
 //! FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
-//! existing chiller's capital costs, cooling with outages or off grid, and an absorption chiller
+//! existing chiller's capital costs, cooling off grid, and an absorption chiller
 //! without a heating load beside another heating tech (`check_absorption_heat_source`).
 
 use serde_json::{Map, Value};
@@ -152,9 +152,6 @@ impl Reader<'_> {
         }
         if context.off_grid {
             self.unsupported.push("cooling loads off grid (Settings.off_grid_flag with a CoolingLoad)".into());
-        }
-        if context.outages {
-            self.unsupported.push("cooling loads with grid outages (the service leaves outage steps' cooling unbalanced)".into());
         }
         for field in ["installed_cost_per_ton", "installed_cost_dollars"] {
             if self.number_in(chiller_map, s, field).is_some_and(|cost| cost != 0.0) {

@@ -602,7 +602,7 @@ impl<'a> Reader<'a> {
         let outages = self.read_outages(steps, off_grid);
         let resilience = self.read_resilience(outages.multiple.as_ref());
         let storage = self.read_storage(off_grid, resilience.soc_min_applies_during_outages, &financial);
-        let context = thermal_inputs::HeatingContext { off_grid, outages: outages.single.is_some() || outages.multiple.is_some() };
+        let context = thermal_inputs::HeatingContext { off_grid };
         let heating = self.read_heating(steps_per_hour, load_year, context, &financial);
         let cooling = self.read_cooling(steps_per_hour, load_year, &base_electric_kw, context, heating.as_ref(), &financial);
         let chp = self.read_chp(heating.as_ref(), &base_electric_kw, steps_per_hour, load_year);
@@ -616,9 +616,6 @@ impl<'a> Reader<'a> {
         let heat_pumps = self.read_heat_pumps(heating.as_ref(), cooling.as_ref().map(|c| c.load_kw.as_slice()), steps_per_hour, &financial);
         if let (Some(chp), Some(_)) = (&chp, &outages.multiple) {
             self.check_chp_in_outages(chp);
-        }
-        if chp.is_some() && context.off_grid {
-            self.unsupported.push("CHP off grid (its operating reserves)".into());
         }
         if heating.is_some() && generator.is_none() {
             self.check_onsite_fuel_costs(&emissions);
@@ -723,10 +720,10 @@ mod tests {
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["CST"] = json!({"max_kw": 100});
         scenario["Site"]["land_acres"] = json!(10.0);
-        scenario["CHP"] = json!({"max_kw": 100, "can_curtail": true});
+        scenario["CHP"] = json!({"max_kw": 100, "can_wholesale": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.can_curtail=true", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.can_wholesale=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

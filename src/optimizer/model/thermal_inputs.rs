@@ -550,7 +550,6 @@ pub(super) fn macrs_only_cost(installed_cost_per_kw: f64, financial: &Financial,
 #[derive(Debug, Clone, Copy)]
 pub(super) struct HeatingContext {
     pub off_grid: bool,
-    pub outages: bool,
 }
 
 /// What the service assumes of a boiler fuel left unstated: its renewable share and its

@@ -73,7 +73,9 @@ pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution
     out.insert("electric_production_series_kw".into(), series(&d.rated_kw));
     out.insert("electric_to_grid_series_kw".into(), series(&vec![0.0; steps]));
     out.insert("electric_to_storage_series_kw".into(), series(&d.to_storage_kw));
-    out.insert("electric_to_load_series_kw".into(), series(&d.to_load_kw));
+    // The service reports production less storage and exports as to load: curtailment included.
+    let to_load_kw: Vec<f64> = d.to_load_kw.iter().zip(&d.curtailed_kw).map(|(l, c)| l + c).collect();
+    out.insert("electric_to_load_series_kw".into(), series(&to_load_kw));
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_storage_kw.iter().copied())));
     out.insert("thermal_curtailed_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_waste_kw.iter().copied())));
     out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_turbine_kw.iter().copied())));

@@ -8,7 +8,9 @@
 //! both cases; with them the optimal case's series come from the dispatch and the `_bau` twins
 //! from the whole load. Its size is, as the existing boiler's, its peak production times
 //! `max_thermal_factor_on_peak_load` (the service's size variable is free between the peak and its
-//! bound at no cost; this is its least value).
+//! bound at no cost; this is its least value). In the steps without the grid (the deterministic
+//! outage) the service balances no cooling (`lp::cooling`): the chiller makes nothing there, in
+//! both cases.
 
 use serde_json::{Map, Value};
 
@@ -20,6 +22,11 @@ use crate::optimizer::model::{Model, KWH_PER_MMBTU};
 
 fn rounded_series(values: impl Iterator<Item = f64>, digits: i32) -> Value {
     Value::Array(values.map(|v| Value::from(round_to(v, digits))).collect())
+}
+
+/// A cooling series where the grid serves, 0 in the steps without it.
+fn with_grid(model: &Model, kw: &[f64]) -> Vec<f64> {
+    kw.iter().enumerate().map(|(t, &v)| if model.has_grid(t) { v } else { 0.0 }).collect()
 }
 
 /// The existing chiller's annual items from its production per step (kW).
@@ -51,7 +58,7 @@ fn existing_chiller_outputs(model: &Model, cooling: &Cooling, dispatch: Option<&
         out.insert(key.into(), Value::from(value));
     }
     if with_bau {
-        for (key, value) in existing_chiller_annuals(model, cooling, &cooling.load_kw) {
+        for (key, value) in existing_chiller_annuals(model, cooling, &with_grid(model, &cooling.load_kw)) {
             out.insert(format!("{key}_bau"), Value::from(value));
         }
     }
@@ -146,6 +153,7 @@ pub fn insert_cooling_outputs(outputs: &mut Map<String, Value>, model: &Model, o
         _ => 0.0,
     };
     let left: Vec<f64> = (0..cooling.load_kw.len()).map(|t| (cooling.load_kw[t] - ghp_cooling(t)).max(0.0)).collect();
+    let left = with_grid(model, &left);
     outputs.insert("ExistingChiller".into(), existing_chiller_outputs(model, cooling, dispatch, &left, with_bau));
     if let Some(d) = dispatch {
         if let Some(section) = absorption_chiller_outputs(model, cooling, d) {
