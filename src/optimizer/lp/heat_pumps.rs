@@ -47,7 +47,9 @@
 //! k_t · max_kw > M: capacity factors above 2)
 //! ```
 //!
-//! With the capacity row and the per-load row this leaves P_t = min(k_t · size_h, ℓ_t).
+//! With the capacity row and the per-load row this leaves P_t = min(k_t · size_h, ℓ_t). One more
+//! row per step, b_t ≥ b_u for a step t of the next smaller need than u's (n_t < n_u), cuts off
+//! no integer point and lets the branch and bound search over the size.
 //! A space heater that may cool where no cooling load exists takes the heating-only rows: the
 //! service's cooling rows with a zero cooling load admit the same integer points.
 //!
@@ -215,6 +217,7 @@ fn add_forced_dispatch(
     let heat_peak = peak(&mut (0..steps).map(|t| load_kw[t] / tech.cf[t]));
     let cooling_peak = cooling.map_or(0.0, |(c, l)| peak(&mut (0..steps).map(|t| l[t] / c.cf[t])));
     let big_m = 2.0 * tech.max_kw.max(heat_peak + cooling_peak);
+    let mut binaries = Vec::with_capacity(steps);
     for t in 0..steps {
         let b = lp.binary(0.0);
         let (k, need, load_term) = match cooling {
@@ -237,6 +240,22 @@ fn add_forced_dispatch(
         lp.row(&production, RowKind::LessOrEqual, 0.0);
         if k * tech.max_kw > big_m {
             lp.row(&[(size, k)], RowKind::LessOrEqual, big_m);
+        }
+        binaries.push((need, b));
+    }
+    // Rows the service lacks that cut off no integer point: b_u = 1 means size_h ≥ n_u, so a step
+    // of a smaller need n_t < n_u has size_h > n_t and b_t = 1. Alone the big-M rows relax to
+    // almost nothing; with these, branching on one step settles every step of a larger or smaller
+    // need, a search over the size.
+    binaries.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut below, mut level): (Option<usize>, Option<(f64, usize)>) = (None, None);
+    for &(need, b) in &binaries {
+        if level.is_none_or(|(n, _)| need > n) {
+            below = level.map(|(_, rep)| rep);
+            level = Some((need, b));
+        }
+        if let Some(anchor) = below {
+            lp.row(&[(b, 1.0), (anchor, -1.0)], RowKind::LessOrEqual, 0.0);
         }
     }
 }

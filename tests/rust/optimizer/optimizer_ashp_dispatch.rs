@@ -142,3 +142,21 @@ fn a_sized_forced_heater_makes_the_lesser_of_capacity_and_load() {
     let (at_capacity, at_load) = assert_forced_dispatch(&model, &run, 0);
     assert!(at_capacity > 0 && at_load > 0, "{at_capacity} steps at capacity, {at_load} at load");
 }
+
+/// The same heater where every other month's electricity ($0.40/kWh against $0.02) makes its
+/// heat dearer than the boiler's, so that the forced dispatch binds and the binaries decide: a
+/// positive size, steps at capacity and at load, and in every step min(cf_t · size, load_t)
+/// (atol 1e-6). `max_ton` 100 (above the peak need) keeps the big-M near the loads: with the
+/// default ten times the peaks the branch and bound needs minutes more.
+#[test]
+fn a_sized_forced_heater_runs_when_the_boiler_is_cheaper() {
+    let mut scenario = base(20.0);
+    let fuel: Vec<f64> = (0..8760).map(|h| 0.55 - 0.45 * (h as f64 / 24.0 * std::f64::consts::TAU).cos()).collect();
+    scenario["SpaceHeatingLoad"] = json!({"fuel_loads_mmbtu_per_hour": fuel});
+    scenario["ElectricTariff"]["monthly_energy_rates"] = json!((0..12).map(|m| if m % 2 == 0 { 0.02 } else { 0.4 }).collect::<Vec<f64>>());
+    scenario["ASHPSpaceHeater"] = json!({"can_serve_cooling": false, "min_allowable_ton": 0.0, "installed_cost_per_ton": 1500.0, "om_cost_per_ton": 0.0, "max_ton": 100.0});
+    let (model, run, body) = solve(&scenario);
+    assert!(number(&body, "ASHPSpaceHeater", "size_ton") > 0.1);
+    let (at_capacity, at_load) = assert_forced_dispatch(&model, &run, 0);
+    assert!(at_capacity > 0 && at_load > 0, "{at_capacity} steps at capacity, {at_load} at load");
+}
