@@ -50,6 +50,7 @@
 //! With the capacity row and the per-load row this leaves P_t = min(k_t · size_h, ℓ_t). One more
 //! row per step, b_t ≥ b_u for a step t of the next smaller need than u's (n_t < n_u), cuts off
 //! no integer point and lets the branch and bound search over the size.
+//!
 //! A space heater that may cool where no cooling load exists takes the heating-only rows: the
 //! service's cooling rows with a zero cooling load admit the same integer points.
 //!
