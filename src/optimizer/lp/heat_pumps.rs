@@ -21,6 +21,39 @@
 //!                  (force_into_system)
 //! ```
 //!
+//! An ASHP with `force_dispatch` (`add_ashp_force_in_constraints`, its `elseif` branch) makes in
+//! every step all the load it serves or all its size allows, whichever is less. The service has a
+//! binary `b_t` (1 when the size exceeds the step's need) and `E_t` = b_t · k_t · size_h, with the
+//! need n_t = load_qt / cf_ht, k_t = cf_ht and the production P_t = Σ_q H_hqt + S_ht (its heat for
+//! q, storage included, as its `dvHeatingProduction`); when it cools n_t = load_qt / cf_ht +
+//! cooling_t / ccf_ht, k_t = 1 and P_t = (Σ_q H_hqt + S_ht) / cf_ht + (C_ht + CS_ht) / ccf_ht; its
+//! big-M is M = 2 · max(max_kw, max_t load_qt / cf_ht [+ max_t cooling_t / ccf_ht]), and with
+//! ℓ_t = k_t · n_t (load_qt itself without cooling) its rows are
+//!
+//! ```text
+//! b_t ≥ (size_h − n_t) / M,   b_t ≤ 1 − (n_t − size_h) / M
+//! E_t ≥ k_t · size_h − M · (1 − b_t),   E_t ≤ k_t · size_h,   E_t ≤ M · b_t,   E_t ≥ 0
+//! P_t ≥ k_t · size_h − E_t + ℓ_t · b_t
+//! ```
+//!
+//! Here the first two are multiplied through by M (1/M may fall below the solver's coefficient
+//! tolerance) and E_t is projected out (Fourier–Motzkin: every lower bound of E_t at most every
+//! upper one), which leaves the same points (s, b, P), the relaxation's included, and lets a
+//! relaxed point whose binaries are rounded stay feasible (E_t's relaxed value would not):
+//!
+//! ```text
+//! size_h − M · b_t ≤ n_t,   M · b_t − size_h ≤ M − n_t
+//! P_t ≥ ℓ_t · b_t,   P_t ≥ k_t · size_h + (ℓ_t − M) · b_t,   k_t · size_h ≤ M (a row only where
+//! k_t · max_kw > M: capacity factors above 2)
+//! ```
+//!
+//! With the capacity row and the per-load row this leaves P_t = min(k_t · size_h, ℓ_t). One more
+//! row per step, b_t ≥ b_u for a step t of the next smaller need than u's (n_t < n_u), cuts off
+//! no integer point and lets the branch and bound search over the size.
+//!
+//! A space heater that may cool where no cooling load exists takes the heating-only rows: the
+//! service's cooling rows with a zero cooling load admit the same integer points.
+//!
 //! The ASHPSpaceHeater that cools (`add_heating_cooling_constraints` in thermal_tech_constraints.jl,
 //! which implies `add_cooling_tech_constraints`' C ≤ ccf · size and the heating row) has two more
 //! series: its cooling to load `C_ht` and to the chilled-water tank `CS_ht`, which `cooling` puts in
@@ -34,7 +67,7 @@
 //! offered (a constant, as the service's `AvoidedCapexByASHP`).
 
 use super::{energy_value, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::model::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use crate::optimizer::model::electric_heater_inputs::{HeatPump, HeatPumpCooling, HeatPumpKind};
 use crate::optimizer::model::{HeatingLoadKind, Model};
 
 /// One tech's columns.
@@ -153,12 +186,79 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             lp.row(&[(size, 1.0), (b, -tech.max_kw)], RowKind::LessOrEqual, 0.0);
             b
         });
+        if tech.force_dispatch {
+            let load = heating.loads.iter().find(|l| tech.serves(l.kind));
+            let made: Vec<usize> = to_load.iter().map(|&(_, s)| s).chain(to_storage).collect();
+            let cooled: Vec<usize> = [cool_to_load, cool_to_storage].into_iter().flatten().collect();
+            let cooling_load = model.cooling.as_ref().map(|c| c.load_kw.as_slice());
+            if let Some(load) = load {
+                add_forced_dispatch(lp, tech, size, (&made, &cooled), &load.thermal_kw, cooling.zip(cooling_load));
+            }
+        }
         techs.push(HeatPumpColumns { to_load, to_storage, to_waste, to_turbine, size, binary, cool_to_load, cool_to_storage });
         electric_per_kw.push(per_kw);
         cooling_electric_per_kw.push(cool_per_kw);
     }
     lp.objective_constant -= model.heat_pumps.iter().map(|h| h.avoided_capex).sum::<f64>();
     Some(HeatPumpLayout { techs, electric_per_kw, in_balance: model.grid_available.clone(), cooling_electric_per_kw })
+}
+
+/// The forced dispatch's binaries and rows (the module's header) for a tech of size column `size`
+/// whose heat columns are `made` and cooling columns `cooled` (first of each series).
+fn add_forced_dispatch(
+    lp: &mut LinearProgram,
+    tech: &HeatPump,
+    size: usize,
+    (made, cooled): (&[usize], &[usize]),
+    load_kw: &[f64],
+    cooling: Option<(&HeatPumpCooling, &[f64])>,
+) {
+    let steps = load_kw.len();
+    let peak = |v: &mut dyn Iterator<Item = f64>| v.fold(f64::NEG_INFINITY, f64::max);
+    let heat_peak = peak(&mut (0..steps).map(|t| load_kw[t] / tech.cf[t]));
+    let cooling_peak = cooling.map_or(0.0, |(c, l)| peak(&mut (0..steps).map(|t| l[t] / c.cf[t])));
+    let big_m = 2.0 * tech.max_kw.max(heat_peak + cooling_peak);
+    let mut binaries = Vec::with_capacity(steps);
+    for t in 0..steps {
+        let b = lp.binary(0.0);
+        let (k, need, load_term) = match cooling {
+            None => (tech.cf[t], load_kw[t] / tech.cf[t], load_kw[t]),
+            Some((c, l)) => {
+                let need = load_kw[t] / tech.cf[t] + l[t] / c.cf[t];
+                (1.0, need, need)
+            }
+        };
+        lp.row(&[(size, 1.0), (b, -big_m)], RowKind::LessOrEqual, need);
+        lp.row(&[(b, big_m), (size, -1.0)], RowKind::LessOrEqual, big_m - need);
+        let mut production: Vec<(usize, f64)> = made.iter().map(|&s| (s + t, -k / tech.cf[t])).collect();
+        if let Some((c, _)) = cooling {
+            production.extend(cooled.iter().map(|&s| (s + t, -1.0 / c.cf[t])));
+        }
+        let mut terms = production.clone();
+        terms.push((b, load_term));
+        lp.row(&terms, RowKind::LessOrEqual, 0.0);
+        production.extend([(size, k), (b, load_term - big_m)]);
+        lp.row(&production, RowKind::LessOrEqual, 0.0);
+        if k * tech.max_kw > big_m {
+            lp.row(&[(size, k)], RowKind::LessOrEqual, big_m);
+        }
+        binaries.push((need, b));
+    }
+    // Rows the service lacks that cut off no integer point: b_u = 1 means size_h ≥ n_u, so a step
+    // of a smaller need n_t < n_u has size_h > n_t and b_t = 1. Alone the big-M rows relax to
+    // almost nothing; with these, branching on one step settles every step of a larger or smaller
+    // need, a search over the size.
+    binaries.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let (mut below, mut level): (Option<usize>, Option<(f64, usize)>) = (None, None);
+    for &(need, b) in &binaries {
+        if level.is_none_or(|(n, _)| need > n) {
+            below = level.map(|(_, rep)| rep);
+            level = Some((need, b));
+        }
+        if let Some(anchor) = below {
+            lp.row(&[(b, 1.0), (anchor, -1.0)], RowKind::LessOrEqual, 0.0);
+        }
+    }
 }
 
 /// The per-load rows of the heat balance: the techs' heat to a load at most the load (with the

@@ -14,9 +14,11 @@
 //! (ten times the peak of heating load / heating cf plus the peak of cooling load / cooling cf)
 //! and the default minimum allowable size (a fraction of the peak of their sum per step).
 //!
-//! Refused by name: `force_dispatch` (true by default) unless `force_into_system`, an
-//! AbsorptionChiller or GHP beside a space heater forced in that cools, an ASHP
-//! without its heating load, and an ASHP without `Site.outdoor_air_temperature_degF`
+//! `force_dispatch` (true by default) holds unless `force_into_system`, as the service's
+//! `elseif`; its rows are `heat_pumps`'.
+//!
+//! Refused by name: an AbsorptionChiller or GHP beside a space heater forced in that cools, an
+//! ASHP without its heating load, and an ASHP without `Site.outdoor_air_temperature_degF`
 //! (`Scenario.resolve` fills it).
 
 use serde_json::{Map, Value};
@@ -142,9 +144,8 @@ impl Reader<'_> {
         let load = heating.and_then(|h| h.loads.iter().find(|l| l.kind == load_kind)).map(|l| l.thermal_kw.clone());
         let force_into_system = self.flag_or(map, s, "force_into_system", false);
         let can_cool = kind == HeatPumpKind::AshpSpaceHeater && self.flag_or(map, s, "can_serve_cooling", true);
-        if self.flag_or(map, s, "force_dispatch", true) && !force_into_system {
-            self.unsupported.push(format!("{s}.force_dispatch=true (true by default: the forced dispatch's binaries per step are not modelled here; set it false)"));
-        }
+        // The service's forced dispatch is the `elseif` of forcing into the system.
+        let force_dispatch = self.flag_or(map, s, "force_dispatch", true) && !force_into_system;
         let temps = self.outdoor_temperatures(s, steps_per_hour);
         let Some(load) = load else {
             self.unsupported.push(format!("{s} without a {} (nothing for it to serve)", load_kind.section()));
@@ -210,6 +211,7 @@ impl Reader<'_> {
             forced_loads: if force_into_system { vec![load_kind] } else { Vec::new() },
             avoided_capex: self.number_or(map, s, "avoided_capex_by_ashp_present_value", 0.0),
             cooling: cooling.filter(|_| cooling_kw.is_some()),
+            force_dispatch,
         })
     }
 

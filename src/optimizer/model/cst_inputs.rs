@@ -76,6 +76,7 @@ impl Reader<'_> {
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
             cooling: None,
+            force_dispatch: false,
         })
     }
 

@@ -65,6 +65,9 @@ pub struct HeatPump {
     pub avoided_capex: f64,
     /// The ASHPSpaceHeater's cooling (`can_serve_cooling` with a cooling load), from the same size.
     pub cooling: Option<HeatPumpCooling>,
+    /// An ASHP's `force_dispatch` (not forced into the system): in every step it makes all the
+    /// load it serves or all its capacity allows, whichever is less (`heat_pumps`).
+    pub force_dispatch: bool,
 }
 
 /// Per step: cooling kW out per electric kW in, and the share of the size it may cool with;
@@ -160,6 +163,7 @@ impl Reader<'_> {
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
             cooling: None,
+            force_dispatch: false,
         })
     }
 }

@@ -237,7 +237,7 @@ INVALID_AS_IN_REOPT_JL = {
 #: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``),
 #: and so are the chillers (existing and absorption) and cold storage (reference cooling profiles
 #: through ``resolve``, with or without ton-hours); the electric heater and the air-source heat
-#: pumps are modelled for heating (ASHP cooling and forced dispatch are refused by name); the other
+#: pumps are modelled (ASHP heating, cooling and forced dispatch); the other
 #: thermal sections are out of scope and named by section.
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
 #: heating load, with a single grid outage and in the microgrids of multiple outages.

@@ -7,6 +7,7 @@ mod support;
 mod optimizer_absorption;
 mod optimizer_anchors;
 mod optimizer_ashp_cooling;
+mod optimizer_ashp_dispatch;
 mod optimizer_chp;
 mod optimizer_chp_fuels;
 mod optimizer_chp_defaults;

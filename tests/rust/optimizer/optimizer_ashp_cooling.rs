@@ -1,7 +1,8 @@
 //! The ASHPSpaceHeater's cooling: its cooling COP and capacity factor, its cooling in the cooling
 //! balance and its electricity in the electric balance, the one size its heating and cooling share,
 //! and the REopt.jl anchors "ASHP Space Heater" (cases 3–4) and the cooling half of "Force in ASHP
-//! systems" (cases 1 and 3; case 2 needs `force_dispatch`, refused here) from `test/runtests.jl`,
+//! systems" (cases 1 and 3; case 2 leaves the space heater neither forced in nor forced to
+//! dispatch, not rebuilt here) from `test/runtests.jl`,
 //! rebuilt on our own temperatures (`optimizer_heat_pumps::base`): the numbers that follow from
 //! the service's weather are checked as relations (consumption = Σ production / COP), the others
 //! with the Julia tolerances.
