@@ -1,8 +1,8 @@
 //! SteamTurbine read into typed inputs (REopt.jl `src/core/steam_turbine.jl` and
 //! `setup_steam_turbine_inputs` of `src/core/reopt_inputs.jl`): a back-pressure (or condensing)
-//! turbine fed with steam by the boilers, CHP and the electric heater that may supply it
-//! (`can_supply_steam_turbine`), making
-//! electricity and, from its exhaust, heat for the heating loads or the hot-water tank.
+//! turbine fed with steam by the boilers, CHP, the electric heater and the hot storages that may
+//! supply it (`can_supply_steam_turbine`), making
+//! electricity and, from its exhaust, heat for the heating loads or the hot storages.
 //!
 //! Units: kW electric for the size; the two ratios are kWh out per kWh of steam heat consumed.
 //! A ratio not given comes from the steam conditions (`steam_turbine_cycle`, the conditions not
@@ -10,8 +10,7 @@
 //! (`SIZE_CLASS_DEFAULTS`); the class comes from the average boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
 //! and no ITC.
 //!
-//! Refused by name: wasted turbine heat, capital cost bounds, the hot-water tank or the ASHPs
-//! supplying the turbine, a turbine that may not serve a heating load present, exports,
+//! Refused by name: wasted turbine heat, capital cost bounds, the ASHPs supplying the turbine, a turbine that may not serve a heating load present, exports,
 //! curtailment and production incentives of the turbine.
 
 use serde_json::Map;
@@ -112,7 +111,8 @@ impl Reader<'_> {
         let boiler_supplies = heating.boiler.is_some() && self.section("Boiler").is_some_and(|m| self.flag(m, "Boiler", "can_supply_steam_turbine"));
         let chp_supplies = self.section("CHP").is_some_and(|m| self.flag_or(m, "CHP", "can_supply_steam_turbine", false));
         let electric_heater_supplies = self.section("ElectricHeater").is_some_and(|m| self.flag_or(m, "ElectricHeater", "can_supply_steam_turbine", false));
-        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies {
+        let storage_supplies = heating.hot_storages.iter().any(|b| b.can_supply_steam_turbine);
+        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies && !storage_supplies {
             self.invalid.push("Steam turbine is present, but set p.techs.can_supply_steam_turbine is empty and no storage is compatible with steam turbine.".into());
         }
         Some(SteamTurbine {
@@ -215,12 +215,6 @@ impl Reader<'_> {
             if self.section(section).is_some_and(|m| self.flag_or(m, section, "can_supply_steam_turbine", false)) {
                 self.unsupported.push(format!("{section}.can_supply_steam_turbine=true (heat pump steam to the steam turbine)"));
             }
-        }
-        if heating.hot_storage.is_some() && self.section("HotThermalStorage").is_some_and(|m| self.flag_or(m, "HotThermalStorage", "can_supply_steam_turbine", false)) {
-            self.unsupported.push("HotThermalStorage.can_supply_steam_turbine=true (stored heat to the steam turbine)".into());
-        }
-        if heating.hot_storage.as_ref().is_some_and(|h| h.high_temp.is_some()) {
-            self.unsupported.push("HighTempThermalStorage with a SteamTurbine (stored heat to and from the turbine)".into());
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod cooling;
 pub mod emissions;
 pub mod ghp;
 pub mod heat_pumps;
+pub mod hot_storages;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;

@@ -1,6 +1,6 @@
 //! The heating results: the boilers' cost items of a solution (`HeatingCosts`, part of the
-//! lifecycle cost) and the `ExistingBoiler`, `Boiler`, `HotThermalStorage` (or `HighTempThermalStorage`) and `HeatingLoad`
-//! output sections with
+//! lifecycle cost) and the `ExistingBoiler`, `Boiler` and `HeatingLoad` output sections (the hot
+//! storages' are `hot_storages`') with
 //! the service's names (REopt.jl `src/results/existing_boiler.jl`, `boiler.jl`,
 //! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
 //! service writes it, MMBtu per step.
@@ -8,7 +8,7 @@
 //! `thermal_to_steamturbine` is each boiler's steam to the steam turbine. The split of heat
 //! among the heating loads (`thermal_to_dhw_load`, `storage_to_space_heating_load` etc.) is the
 //! service's split only up to the degenerate choices of its program (every boiler serves every
-//! load here): the storage's discharge goes to the loads it serves by their shares of the step,
+//! load here): each storage's discharge goes to the loads it serves by their shares of the step,
 //! and each boiler's (and CHP's and the steam turbine's) heat to load covers the rest of every load by its share of the
 //! producers' heat to load. Every load's balance holds.
 
@@ -16,6 +16,7 @@ use std::borrow::Borrow;
 
 use serde_json::{Map, Value};
 
+use super::hot_storages::{hot_storage_outputs, storages_to_kind};
 use super::{money, round6, series};
 use crate::optimizer::lp::fuel_present_worth;
 use crate::optimizer::lp::heating::{year_one_fuel_cost_per_kw, HeatingDispatch};
@@ -63,8 +64,9 @@ fn fuel_items(model: &Model, factors: &CostFactors, burner: &FuelBurner, produce
 /// The heating cost items of a solution (zero without heating).
 pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> HeatingCosts {
     let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else { return HeatingCosts::default() };
-    let (storage_capital, storage_initial) =
-        heating.hot_storage.as_ref().map_or((0.0, 0.0), |s| (s.tank.net_present_cost_per_kwh * d.storage_kwh, s.tank.installed_cost_per_kwh * d.storage_kwh));
+    let stored = || heating.hot_storages.iter().zip(&d.storages);
+    let storage_capital = stored().map(|(s, sd)| s.tank.net_present_cost_per_kwh * sd.kwh).sum();
+    let storage_initial = stored().map(|(s, sd)| s.tank.installed_cost_per_kwh * sd.kwh).sum();
     let existing_fuel = fuel_items(model, factors, &heating.existing_boiler.burner, &d.existing_production());
     let base = HeatingCosts { storage_capital, storage_initial, existing_fuel, ..HeatingCosts::default() };
     let Some(boiler) = &heating.boiler else { return base };
@@ -82,12 +84,6 @@ pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSoluti
 /// Thermal kW per step as the results write heat: MMBtu/h.
 pub(super) fn mmbtu_per_hour<T: Borrow<f64>>(kw: impl IntoIterator<Item = T>) -> Vec<f64> {
     kw.into_iter().map(|v| *v.borrow() / KWH_PER_MMBTU).collect()
-}
-
-/// The storage's discharge to one load kind per step (kW): its share of the served loads.
-fn storage_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
-    let servable = heating.storage_servable_kw(t);
-    if heating.storage_serves(kind) && servable > 0.0 { d.discharge_kw[t] * load_kw / servable } else { 0.0 }
 }
 
 /// The GHP's heat to one load kind (kW per step; it serves the space heating and, when allowed,
@@ -109,7 +105,7 @@ pub fn to_load_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKin
         .map(|t| {
             let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t] + d.turbine_to_load_kw[t];
             let electric: f64 = d.heat_pumps_to_load_kw.iter().filter(|(k, _)| *k == kind).map(|(_, s)| s[t]).sum();
-            let left = (load[t] - storage_to_kind(heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t) - electric).max(0.0);
+            let left = (load[t] - storages_to_kind(heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t) - electric).max(0.0);
             if producers > 0.0 { to_load_kw[t] * left / producers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()
@@ -153,35 +149,6 @@ fn boiler_section(model: &Model, heating: &Heating, d: &HeatingDispatch, flows: 
     out.insert("year_one_fuel_cost_before_tax".into(), money(flows.fuel.year_one_before_tax));
     out.insert("year_one_fuel_cost_after_tax".into(), money(flows.fuel.year_one_before_tax * factors.offtaker_after_tax));
     out
-}
-
-/// The `HotThermalStorage` or `HighTempThermalStorage` section (optimal case): size, state of
-/// charge and discharge to load (the high-temperature storage has no gallons and no split by load).
-pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Option<(&'static str, Value)> {
-    let storage = heating.hot_storage.as_ref()?;
-    let high_temp = storage.high_temp.is_some();
-    let mut out = Map::new();
-    let size_kwh = (d.storage_kwh * 1000.0).round() / 1000.0;
-    out.insert("size_kwh".into(), Value::from(size_kwh));
-    if !high_temp {
-        out.insert("size_gal".into(), Value::from((size_kwh / storage.tank.kwh_per_gal).round()));
-    }
-    // The service leaves the series empty when nothing is built.
-    let built = size_kwh != 0.0;
-    let soc: Vec<f64> = if built { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };
-    out.insert("soc_series_fraction".into(), series(&soc));
-    let to_load = if built { mmbtu_per_hour(&d.discharge_kw) } else { Vec::new() };
-    out.insert("storage_to_load_series_mmbtu_per_hour".into(), series(&to_load));
-    out.insert("storage_to_turbine_series_mmbtu_per_hour".into(), series(&vec![0.0; to_load.len()]));
-    if built && !high_temp {
-        for (name, kind) in LOAD_KEYS {
-            let load = heating.load_kw(kind, model.steps());
-            let part: Vec<f64> = (0..model.steps()).map(|t| storage_to_kind(heating, d, kind, t, load[t]) / KWH_PER_MMBTU).collect();
-            out.insert(format!("storage_to_{name}_series_mmbtu_per_hour"), series(&part));
-        }
-    }
-    let section = if high_temp { "HighTempThermalStorage" } else { "HotThermalStorage" };
-    Some((section, Value::Object(out)))
 }
 
 /// The `ExistingBoiler` section (with `_bau` twins when the business-as-usual case ran).
@@ -269,7 +236,7 @@ pub fn insert_heating_outputs(
     if let Some(boiler) = boiler_outputs(model, heating, factors, d, optimal.1) {
         outputs.insert("Boiler".into(), boiler);
     }
-    if let Some((section, storage)) = hot_storage_outputs(model, heating, d) {
+    for (section, storage) in hot_storage_outputs(model, heating, d) {
         outputs.insert(section.into(), storage);
     }
     outputs.insert("HeatingLoad".into(), heating_load_outputs(model, heating));

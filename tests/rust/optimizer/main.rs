@@ -22,6 +22,7 @@ mod optimizer_ghp;
 mod optimizer_heating;
 mod optimizer_heat_pumps;
 mod optimizer_high_temp_storage;
+mod optimizer_hot_storages;
 mod optimizer_heating_emissions;
 mod optimizer_heating_proforma;
 mod optimizer_incentives;
