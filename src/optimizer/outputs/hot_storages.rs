@@ -1,40 +1,34 @@
 //! The hot storages' sections, `HotThermalStorage` and `HighTempThermalStorage` (optimal case), with
 //! the service's names (REopt.jl `add_hot_storage_results` and
-//! `add_high_temp_thermal_storage_results`, src/results/thermal_storage.jl, 029db01d), and each
-//! storage's heat to one load kind. Thermal series are MMBtu/h per step; empty when nothing is
-//! built.
+//! `add_high_temp_thermal_storage_results`, src/results/thermal_storage.jl, 029db01d). Thermal
+//! series are MMBtu/h per step; empty when nothing is built. The split of a discharge among the loads is `thermal`'s.
 //!
 //! As the service writes them: `storage_to_turbine` is the storage's heat to the steam turbine
 //! (zeros when it may not supply one); the tank's `storage_to_load` is its discharge less that,
 //! while its split by load (`storage_to_space_heating_load` etc.) is of its whole discharge, the
 //! part to the turbine included (the service's per-load discharge, dvHeatFromStorage, holds both);
 //! the high-temperature storage's `storage_to_load` is the whole discharge of *every* hot storage
-//! less its own heat to the turbine (its sum runs over all hot storages). The split of a
-//! discharge among the loads it serves goes by their shares of the step (the service's choice
-//! among them is degenerate).
+//! less its own heat to the turbine (its sum runs over all hot storages).
 
 use serde_json::{Map, Value};
 
 use super::series;
-use super::thermal::{mmbtu_per_hour, LOAD_KEYS};
+use super::thermal::{flow_to_kind, mmbtu_per_hour, LOAD_KEYS};
 use crate::optimizer::lp::heating::HeatingDispatch;
-use crate::optimizer::model::thermal_inputs::{Heating, HeatingLoadKind};
-use crate::optimizer::model::{HotStorage, Model, KWH_PER_MMBTU};
+use crate::optimizer::model::thermal_inputs::Heating;
+use crate::optimizer::model::{Model, KWH_PER_MMBTU};
+use crate::optimizer::run::CaseSolution;
 
-/// A flow out of one storage to one load kind in step t (kW): its share of the loads the storage
-/// serves.
-fn flow_to_kind(heating: &Heating, storage: &HotStorage, flow_kw: f64, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
-    let servable = heating.servable_kw(storage, t);
-    if storage.serves(kind) && servable > 0.0 { flow_kw * load_kw / servable } else { 0.0 }
-}
-
-/// The storages' discharge to load to one load kind in step t (kW).
-pub(super) fn storages_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
-    heating.hot_storages.iter().zip(&d.storages).map(|(s, sd)| flow_to_kind(heating, s, sd.discharge_kw[t], kind, t, load_kw)).sum()
+/// Inserts the hot storages' sections of the optimal case into `outputs`.
+pub fn insert_hot_storage_outputs(outputs: &mut Map<String, Value>, model: &Model, optimal: &CaseSolution) {
+    let (Some(heating), Some(d)) = (&model.heating, &optimal.dispatch.heating) else { return };
+    for (section, storage) in hot_storage_outputs(model, heating, d) {
+        outputs.insert(section.into(), storage);
+    }
 }
 
 /// The hot storages' sections of the optimal case, in the order of `Heating::hot_storages`.
-pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Vec<(&'static str, Value)> {
+fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Vec<(&'static str, Value)> {
     let steps = model.steps();
     let all_out: Vec<f64> = (0..steps).map(|t| d.storages.iter().map(|s| s.discharge_kw[t] + s.to_turbine_kw[t]).sum()).collect();
     let mut sections = Vec::new();

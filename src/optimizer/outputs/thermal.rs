@@ -1,6 +1,6 @@
 //! The heating results: the boilers' cost items of a solution (`HeatingCosts`, part of the
 //! lifecycle cost) and the `ExistingBoiler`, `Boiler` and `HeatingLoad` output sections (the hot
-//! storages' are `hot_storages`') with
+//! storages' are `hot_storages`', inserted after these) with
 //! the service's names (REopt.jl `src/results/existing_boiler.jl`, `boiler.jl`,
 //! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
 //! service writes it, MMBtu per step.
@@ -16,14 +16,13 @@ use std::borrow::Borrow;
 
 use serde_json::{Map, Value};
 
-use super::hot_storages::{hot_storage_outputs, storages_to_kind};
 use super::{money, round6, series};
 use crate::optimizer::lp::fuel_present_worth;
 use crate::optimizer::lp::heating::{year_one_fuel_cost_per_kw, HeatingDispatch};
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::thermal_inputs::{FuelBurner, Heating, HeatingLoadKind};
 use crate::optimizer::emissions::TONNE_PER_LB;
-use crate::optimizer::model::{Model, Pollutant, KWH_PER_MMBTU};
+use crate::optimizer::model::{HotStorage, Model, Pollutant, KWH_PER_MMBTU};
 use crate::optimizer::run::CaseSolution;
 
 /// Fuel items of one boiler in a solution.
@@ -84,6 +83,18 @@ pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSoluti
 /// Thermal kW per step as the results write heat: MMBtu/h.
 pub(super) fn mmbtu_per_hour<T: Borrow<f64>>(kw: impl IntoIterator<Item = T>) -> Vec<f64> {
     kw.into_iter().map(|v| *v.borrow() / KWH_PER_MMBTU).collect()
+}
+
+/// A flow out of one storage to one load kind in step t (kW): its share of the loads the storage
+/// serves (the service's choice among them is degenerate).
+pub(super) fn flow_to_kind(heating: &Heating, storage: &HotStorage, flow_kw: f64, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+    let servable = heating.servable_kw(storage, t);
+    if storage.serves(kind) && servable > 0.0 { flow_kw * load_kw / servable } else { 0.0 }
+}
+
+/// The storages' discharge to load to one load kind in step t (kW).
+fn storages_to_kind(heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+    heating.hot_storages.iter().zip(&d.storages).map(|(s, sd)| flow_to_kind(heating, s, sd.discharge_kw[t], kind, t, load_kw)).sum()
 }
 
 /// The GHP's heat to one load kind (kW per step; it serves the space heating and, when allowed,
@@ -235,9 +246,6 @@ pub fn insert_heating_outputs(
     outputs.insert("ExistingBoiler".into(), existing_boiler_outputs(model, heating, factors, (d, optimal.1), bau));
     if let Some(boiler) = boiler_outputs(model, heating, factors, d, optimal.1) {
         outputs.insert("Boiler".into(), boiler);
-    }
-    for (section, storage) in hot_storage_outputs(model, heating, d) {
-        outputs.insert(section.into(), storage);
     }
     outputs.insert("HeatingLoad".into(), heating_load_outputs(model, heating));
 }
