@@ -21,7 +21,9 @@
 //!
 //! Either storage may feed the steam turbine (`can_supply_steam_turbine`, the service's default
 //! false for the tank and true for the high-temperature storage) and then, with
-//! `supply_turbine_only`, feed nothing else. Both may be given together (`lp::hot_storages`).
+//! `supply_turbine_only`, feed nothing else. Both may be given together (`lp::hot_storages`);
+//! refused by name then: an electric heater or CST beside them (their heat to each storage apart)
+//! and a heat pump forced into a load (its row takes one storage's discharge).
 
 use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
 use super::thermal_inputs::{Heating, HeatingLoadKind};
