@@ -530,13 +530,15 @@ class SteamTurbineOutputs(Record):
 
 class HotThermalStorageOutputs(Record):
     """``outputs.HotThermalStorage``: the hot-water tank's size (kWh of heat and gallons), state of
-    charge and heat to load per time step (empty lists when nothing is built)."""
+    charge, heat to load and to the steam turbine per time step (empty lists when nothing is
+    built)."""
 
     __slots__ = ()
     size_kwh: float
     size_gal: float
     soc_series_fraction: list[float]
     storage_to_load_series_mmbtu_per_hour: list[float]
+    storage_to_turbine_series_mmbtu_per_hour: list[float]
 
 
 class HighTempThermalStorageOutputs(Record):

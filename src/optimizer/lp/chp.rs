@@ -264,7 +264,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let to_load = lp.series(steps, |t| -energy_value(model, factors, t));
     let to_storage = electric_storage.then(|| lp.series(steps, |_| 0.0));
     let curtailed = chp.can_curtail.then(|| lp.series(steps, |_| 0.0));
-    let hot_storage = heating.is_some_and(|h| h.hot_storage.is_some());
+    let hot_storage = heating.is_some_and(|h| !h.hot_storages.is_empty());
     let heat_to_load = lp.series(steps, |_| 0.0);
     if heating.is_none() {
         // No heating load: all the heat made is wasted.

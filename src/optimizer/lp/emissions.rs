@@ -103,10 +103,9 @@ pub fn onsite_fuel_pounds(layout: &Layout, model: &Model, p: Pollutant) -> Expre
     let mut terms: Vec<(usize, f64)> = layout.generator_fuel.iter().map(|&(j, a)| (j, lb_per_gal * a)).collect();
     if let (Some(heating), Some(h)) = (&model.heating, &layout.heating) {
         let dt = model.step_hours();
-        let storage = h.storage.as_ref();
         let existing = dt * heating.existing_boiler.burner.lb_per_thermal_kwh(p);
         let new = heating.boiler.as_ref().map_or(0.0, |b| dt * b.burner.lb_per_thermal_kwh(p));
-        let series = [(h.existing, existing), (storage.and_then(|s| s.existing_charge), existing), (h.new, new), (storage.and_then(|s| s.new_charge), new)];
+        let series = [(h.existing, existing), (h.existing_to_storage, existing), (h.new, new), (h.new_to_storage, new)];
         let series = series.into_iter().chain([(h.existing_to_turbine, existing), (h.new_to_turbine, new)]);
         for (start, lb) in series {
             if let (Some(start), true) = (start, lb != 0.0) {

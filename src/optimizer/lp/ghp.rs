@@ -79,7 +79,7 @@ pub(super) fn add_ghp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         };
         let space = bounded(lp, HeatingLoadKind::SpaceHeating);
         let dhw = ghp.can_serve_dhw.then(|| bounded(lp, HeatingLoadKind::DomesticHotWater));
-        let storage = heating.hot_storage.as_ref().map(|_| lp.series(steps, |_| 0.0));
+        let storage = (!heating.hot_storages.is_empty()).then(|| lp.series(steps, |_| 0.0));
         for t in 0..steps {
             let mut terms: Vec<(usize, f64)> = [Some(space), dhw, storage].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
             terms.extend(layout.bins.iter().enumerate().map(|(g, &b)| (b, -ghp.heating_kw(g, t))));

@@ -143,7 +143,7 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
     }
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
-    let with_storage = heating.hot_storage.is_some();
+    let with_storage = !heating.hot_storages.is_empty();
     let cold_tank = model.cooling.as_ref().is_some_and(|c| c.cold_storage.is_some());
     let mut techs = Vec::new();
     let mut electric_per_kw = Vec::new();

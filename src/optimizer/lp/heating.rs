@@ -1,22 +1,19 @@
-//! The heat balance, the boilers and the hot storage, the water tank or the high-temperature
+//! The heat balance, the boilers and the hot storages, the water tank and the high-temperature
 //! storage (REopt.jl `add_boiler_tech_constraints`, `add_heating_tech_constraints`, the hot part of
 //! `add_thermal_load_constraints` and `add_hot_thermal_storage_dispatch_constraints`; the
-//! storage's own rows are `water_tank`'s): no waste
+//! storages' charges, served rows and heat to the turbine are `hot_storages`', their own rows
+//! `water_tank`'s): no waste
 //! heat (the service fixes it to zero for techs that make no electricity), no steam turbine. CHP
 //! (`chp`) adds its heat to load to the balance and its heat to storage to the charges.
 //!
 //! Variables (thermal kW, ≥ 0): per step and boiler b (existing `eb`, new `nb`) its heat to load
-//! `L_bt` and to storage `S_bt`; the new boiler's size `nb_kw`; with storage its size `kwh`,
-//! `discharge_t` and `soc_t` (kWh at the end of step t). Rows, for every step t:
+//! `L_bt` and to storage `S_bt` (its total over the hot storages); the new boiler's size `nb_kw`;
+//! with storages, each storage's discharge to load `discharge_st` (`hot_storages`). Rows, for
+//! every step t:
 //!
 //! ```text
-//! Heat balance:  Σ_b L_bt + discharge_t = Σ_q load_qt + draw_t  (the absorption chiller's, `cooling`)
+//! Heat balance:  Σ_b L_bt + Σ_s discharge_st = Σ_q load_qt + draw_t  (the absorption chiller's, `cooling`)
 //! Capacity:      L_ebt + S_ebt ≤ max_kw_eb;  L_nbt + S_nbt ≤ nb_kw,  min_kw ≤ nb_kw ≤ max_kw
-//! SOC:           soc_t = soc_{t−1} + Δ(η_c Σ_b S_bt − discharge_t/η_d − decay·kwh),  soc_{−1} = soc_init·kwh
-//! Bounds:        soc_min·kwh ≤ soc_t ≤ kwh;  kwh ≥ soc_{t−1} + Δ(η_c Σ_b S_bt − decay·kwh)
-//! Power:         Σ_b S_bt + discharge_t ≤ max_kwh · n  (the service's power bound, max_kw = max_kwh·n; the
-//!                high-temperature storage has its own bound, decay and rate rows: `water_tank`)
-//! Served loads:  discharge_t ≤ Σ_{q served by the storage} load_qt (+ draw_t when its load is served)
 //! ```
 //!
 //! The heat balance and the rows derived from it (served loads, the electric heating techs'
@@ -36,20 +33,21 @@
 //! storage, to the turbine and wasted leave through any q it serves). Here the producers (both
 //! boilers, CHP, the steam turbine) keep one heat-to-load column L_p each and the balance is on
 //! the totals, with rows per set of loads in its place. For fixed values this is a transportation
-//! problem: sources L_p (and the storage's discharge D) each sending to the loads it serves S_p,
+//! problem: sources L_p (and each hot storage's discharge D_b) each sending to the loads it serves S_p,
 //! sinks r_qt = load_qt + draw_qt − (the electric heating techs' and the GHP's heat to q), which
 //! their own rows keep ≥ 0. By Hall's theorem (Gale's feasibility theorem for supplies and
 //! demands) a split of every source among its loads meeting every r_q exists iff the totals
 //! balance and, for every set T of loads,
 //!
 //! ```text
-//! Per-load sets:  Σ_{p: S_p ⊆ T} L_pt (+ D_t when S_D ⊆ T) + Σ_{q∈T} (heat pumps', GHP's heat to q)_t
+//! Per-load sets:  Σ_{p: S_p ⊆ T} L_pt + Σ_{b: S_b ⊆ T} D_bt + Σ_{q∈T} (heat pumps', GHP's heat to q)_t
 //!                   ≤ Σ_{q∈T} load_qt + Σ_{q∈T} draw_qt
 //! ```
 //!
 //! The set of all loads is the balance itself; a set that is not the union of the served sets
-//! inside it is implied by that union (r ≥ 0); with every producer serving every load only
-//! T = S_D remains: the storage's served-load row. So the rows are added only for the sets that
+//! inside it is implied by that union (r ≥ 0); with every producer serving every load only the
+//! unions of the storages' served sets remain: `hot_storages`' served rows. So the rows here are
+//! added only for the sets that
 //! hold a producer serving part of the loads (`add_part_served_rows`), and a program whose
 //! producers all serve every load is as before, column for column and row for row. The split
 //! is not unique; no cost depends on it (fuel and O&M are on each tech's total), and the outputs
@@ -58,26 +56,26 @@
 //! Fuel burned (kWh) is Δ · production / η. Objective terms ($ present value):
 //! pwf_fuel_b · (1 − τ_o) · Δ · c_bt / η_b per kW produced in step t (c = $ per kWh of fuel),
 //! pwf_om · (1 − τ_w) · Δ · om_kwh per kW of the new boiler, and
-//! (installed $/kW + pwf_om · (1 − τ_w) · om $/kW-year) per kW of new boiler, the storage's net
+//! (installed $/kW + pwf_om · (1 − τ_w) · om $/kW-year) per kW of new boiler, each storage's net
 //! present $ per kWh of size. The business-as-usual
 //! case has the existing boiler only (no storage); the optimal case drops it when
 //! `retire_in_optimal` and another heating tech or CHP exists.
 //!
 //! With a steam turbine (`steam_turbine`) each boiler that may supply it has a third series,
 //! its steam to the turbine `T_bt`, inside its capacity row and costed as its other production;
-//! Σ_b T_bt + chp_t + heater_t = in_t (the turbine's steam in, with CHP's and the electric
-//! heater's steam columns of `chp` and `heat_pumps` when they may supply it), and the turbine's heat to load and to storage join
-//! the balance and the charges.
+//! Σ_b T_bt + chp_t + heater_t + Σ_s turbine_st = in_t (the turbine's steam in, with CHP's and the
+//! electric heater's steam columns of `chp` and `heat_pumps` and the storages' heat to the turbine
+//! when they may supply it), and the turbine's heat to load and to storage join the balance and
+//! the charges.
 
 use super::chp::ChpLayout;
 use super::cooling::CoolingLayout;
 use super::steam_turbine::SteamTurbineLayout;
 use super::ghp::GhpLayout;
 use super::heat_pumps::{add_load_rows, HeatPumpLayout};
-use super::water_tank::{add_high_temp_limits, add_tank};
+use super::hot_storages::{add_hot_storages, HotStorageDispatch, HotStorageLayout, StoragePartners};
 use super::{fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::model::thermal_inputs::{FuelBurner, HeatProducer, Heating, HeatingLoadKind};
-use crate::optimizer::model::HotStorage;
 use crate::optimizer::model::Model;
 
 /// Where the heating quantities live in the LP.
@@ -88,7 +86,11 @@ pub struct HeatingLayout {
     /// New boiler to load, first of a series, and its size.
     pub new: Option<usize>,
     pub new_size: Option<usize>,
-    pub storage: Option<StorageLayout>,
+    /// Each boiler's heat to storage, first of a series (None without storage or boiler).
+    pub existing_to_storage: Option<usize>,
+    pub new_to_storage: Option<usize>,
+    /// The hot storages of this case (none in business as usual).
+    pub storages: Vec<HotStorageLayout>,
     /// CHP's heat to load, first of a series (None without CHP in this case).
     pub chp_to_load: Option<usize>,
     /// Each boiler's steam to the turbine, first of a series (None when it feeds none).
@@ -103,16 +105,6 @@ pub struct HeatingLayout {
     pub heat_pumps_to_load: Vec<(HeatingLoadKind, usize)>,
 }
 
-/// The hot storage's variables: size, each boiler's heat to storage, discharge and SOC series.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StorageLayout {
-    pub kwh: usize,
-    pub existing_charge: Option<usize>,
-    pub new_charge: Option<usize>,
-    pub discharge: usize,
-    pub soc: usize,
-}
-
 /// The heating dispatch of a solution (thermal kW per step; kW).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeatingDispatch {
@@ -123,10 +115,10 @@ pub struct HeatingDispatch {
     /// Each boiler's heat to storage.
     pub existing_to_storage_kw: Vec<f64>,
     pub new_to_storage_kw: Vec<f64>,
-    /// Storage size (kWh), discharge to load (kW) and state of charge (kWh at each step's end).
-    pub storage_kwh: f64,
+    /// The hot storages' discharge to load together (kW), and each storage's dispatch (in the
+    /// order of `Heating::hot_storages`).
     pub discharge_kw: Vec<f64>,
-    pub soc_kwh: Vec<f64>,
+    pub storages: Vec<HotStorageDispatch>,
     /// CHP's heat to load (kW; zeros without CHP).
     pub chp_to_load_kw: Vec<f64>,
     /// Each boiler's steam to the turbine (kW; zeros without one).
@@ -183,7 +175,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
     let HeatPartners { chp, cooling, turbine, ghp, heat_pumps } = partners;
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
-    let storage = heating.hot_storage.as_ref().filter(|_| !case.bau);
+    let storages = if case.bau { &[][..] } else { &heating.hot_storages[..] };
     let fuel_factor = |burner: &FuelBurner| fuel_present_worth(model, burner) * factors.offtaker_after_tax;
     let feeds = |supplies: fn(&crate::optimizer::model::steam_turbine_inputs::SteamTurbine) -> bool| {
         turbine.is_some() && model.steam_turbine.as_ref().is_some_and(supplies)
@@ -191,7 +183,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
     // Heat to load, to storage and to the turbine cost the same fuel (and O&M) per kW made.
     let produced = |lp: &mut LinearProgram, cost: &dyn Fn(usize) -> f64, to_turbine: bool| {
         let to_load = lp.series(steps, cost);
-        let to_storage = storage.map(|_| lp.series(steps, cost));
+        let to_storage = (!storages.is_empty()).then(|| lp.series(steps, cost));
         let to_turbine = to_turbine.then(|| lp.series(steps, cost));
         (to_load, to_storage, to_turbine)
     };
@@ -219,22 +211,28 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         }
         (to_load, to_storage, size, to_turbine)
     });
-    let mut charges: Vec<usize> = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), turbine.and_then(|s| s.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)]
+    let mut charges: Vec<usize> = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)]
         .into_iter()
         .flatten()
         .collect();
     charges.extend(heat_pumps.into_iter().flat_map(HeatPumpLayout::storage_charges));
-    let (existing_charge, new_charge) = (existing.and_then(|e| e.1), new.and_then(|n| n.1));
-    let storage = storage.map(|s| add_hot_storage(lp, model, heating, s, &charges, (existing_charge, new_charge), cooling, heat_pumps));
+    let storage_sets: Vec<Vec<HeatingLoadKind>> = storages.iter().map(|s| HeatingLoadKind::ALL.into_iter().filter(|&k| s.serves(k)).collect()).collect();
+    let storages = add_hot_storages(lp, model, heating, storages, StoragePartners { charges: &charges, turbine, cooling, heat_pumps, ghp });
     if let Some(pumps) = heat_pumps {
         let draw = |kind, t| cooling.filter(|c| c.heating_load == Some(kind)).map_or_else(Vec::new, |c| c.heat_draw_terms(t).collect());
-        add_load_rows(lp, model, pumps, storage.as_ref().map(|s| s.discharge), &draw);
+        // A forced heat pump's row takes one storage's discharge (two storages with one are refused).
+        let discharge = match &storages[..] {
+            [storage] => Some(storage.discharge),
+            _ => None,
+        };
+        add_load_rows(lp, model, pumps, discharge, &draw);
     }
     let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
     if let Some(st) = turbine {
         for t in 0..steps {
             let heater = heat_pumps.into_iter().flat_map(|h| h.techs.iter()).filter_map(|c| c.to_turbine);
-            let feeds = [existing_to_turbine, new_to_turbine, chp.and_then(|c| c.heat_to_turbine)].into_iter().flatten().chain(heater);
+            let stored = storages.iter().filter_map(|s| s.to_turbine);
+            let feeds = [existing_to_turbine, new_to_turbine, chp.and_then(|c| c.heat_to_turbine)].into_iter().flatten().chain(heater).chain(stored);
             let mut steam: Vec<(usize, f64)> = feeds.map(|s| (s + t, 1.0)).collect();
             steam.push((st.thermal_in + t, -1.0));
             lp.row(&steam, RowKind::Equal, 0.0);
@@ -244,9 +242,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         let ghp_to_load = [ghp.and_then(|g| g.heat_to_space), ghp.and_then(|g| g.heat_to_dhw)];
         let to_load = [existing.map(|e| e.0), new.map(|n| n.0), chp.map(|c| c.heat_to_load), turbine.map(|s| s.heat_to_load)].into_iter().chain(ghp_to_load);
         let mut terms: Vec<(usize, f64)> = to_load.into_iter().flatten().map(|start| (start + t, 1.0)).collect();
-        if let Some(s) = &storage {
-            terms.push((s.discharge + t, 1.0));
-        }
+        terms.extend(storages.iter().map(|s| (s.discharge + t, 1.0)));
         terms.extend(heat_pumps.into_iter().flat_map(|h| h.heat_terms(t)));
         terms.extend(cooling.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)));
         lp.row(&terms, RowKind::Equal, heating.total_kw(t));
@@ -258,13 +254,16 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         turbine.map(|s| (HeatProducer::SteamTurbine, s.heat_to_load)),
     ];
     if model.some_producer_serves_part() {
-        add_part_served_rows(lp, model, heating, &producers.into_iter().flatten().collect::<Vec<_>>(), storage.as_ref().map(|s| s.discharge), &partners);
+        let discharges: Vec<(Vec<HeatingLoadKind>, usize)> = storage_sets.into_iter().zip(storages.iter().map(|s| s.discharge)).collect();
+        add_part_served_rows(lp, model, heating, &producers.into_iter().flatten().collect::<Vec<_>>(), &discharges, &partners);
     }
     Some(HeatingLayout {
         existing: existing.map(|e| e.0),
         new: new.map(|n| n.0),
         new_size: new.map(|n| n.2),
-        storage,
+        existing_to_storage: existing.and_then(|e| e.1),
+        new_to_storage: new.and_then(|n| n.1),
+        storages,
         chp_to_load: chp.map(|c| c.heat_to_load),
         existing_to_turbine,
         new_to_turbine,
@@ -277,22 +276,24 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
 
 /// The Hall rows of the header: for each proper set T of the loads given that some producer
 /// serving part of them lies in and that is the union of the served sets inside it, the heat to
-/// load of the producers (and the storage's discharge) serving only loads in T is at most what T's
+/// load of the producers (and the hot storages' discharges) serving only loads in T is at most what T's
 /// loads and the absorption chiller's draw on them leave after the heat sent to each of them alone
 /// (the electric heating techs', the GHP's).
-fn add_part_served_rows(lp: &mut LinearProgram, model: &Model, heating: &Heating, producers: &[(HeatProducer, usize)], discharge: Option<usize>, partners: &HeatPartners) {
+fn add_part_served_rows(lp: &mut LinearProgram, model: &Model, heating: &Heating, producers: &[(HeatProducer, usize)], discharges: &[(Vec<HeatingLoadKind>, usize)], partners: &HeatPartners) {
     let kinds: Vec<HeatingLoadKind> = heating.loads.iter().map(|load| load.kind).collect();
     // (served loads, first column, whether a producer serving part of the loads)
     let mut sources: Vec<(Vec<HeatingLoadKind>, usize, bool)> =
         producers.iter().map(|&(p, start)| (model.producer_serves(p).to_vec(), start, model.producer_serves(p).len() < kinds.len())).collect();
-    let storage_serves: Vec<HeatingLoadKind> = kinds.iter().copied().filter(|&k| heating.storage_serves(k)).collect();
-    if let (Some(d), false) = (discharge, storage_serves.is_empty()) {
-        sources.push((storage_serves, d, false));
+    for (served, d) in discharges {
+        let served: Vec<HeatingLoadKind> = served.iter().copied().filter(|k| kinds.contains(k)).collect();
+        if !served.is_empty() {
+            sources.push((served, *d, false));
+        }
     }
     for mask in 1..(1usize << kinds.len()) - 1 {
         let set: Vec<HeatingLoadKind> = kinds.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &k)| k).collect();
         let inside: Vec<&(Vec<HeatingLoadKind>, usize, bool)> = sources.iter().filter(|s| s.0.iter().all(|k| set.contains(k))).collect();
-        // Without a producer serving part of the loads the storage's own row holds it; a set its
+        // Without a producer serving part of the loads the storages' own rows hold it; a set its
         // sources do not cover is implied by the smaller one they do.
         if !inside.iter().any(|s| s.2) || !set.iter().all(|k| inside.iter().any(|s| s.0.contains(k))) {
             continue;
@@ -313,41 +314,6 @@ fn add_part_served_rows(lp: &mut LinearProgram, model: &Model, heating: &Heating
     }
 }
 
-/// The hot tank: its columns, with a discharge at most the loads it may serve (plus the
-/// absorption chiller's draw when that load is one of them, less the electric heating techs'
-/// heat to them: a row then replaces the bound).
-#[allow(clippy::too_many_arguments)]
-fn add_hot_storage(
-    lp: &mut LinearProgram,
-    model: &Model,
-    heating: &Heating,
-    s: &HotStorage,
-    charges: &[usize],
-    (existing_charge, new_charge): (Option<usize>, Option<usize>),
-    cooling: Option<&CoolingLayout>,
-    heat_pumps: Option<&HeatPumpLayout>,
-) -> StorageLayout {
-    let columns = add_tank(lp, model, &s.tank, charges);
-    if let Some(limits) = &s.high_temp {
-        let peak = (0..model.steps()).map(|t| heating.total_kw(t)).fold(0.0, f64::max);
-        add_high_temp_limits(lp, model, &s.tank, limits, &columns, charges, peak);
-    }
-    let draw = cooling.filter(|c| c.heating_load.is_some_and(|kind| heating.storage_serves(kind)));
-    let served: Vec<HeatingLoadKind> = HeatingLoadKind::ALL.into_iter().filter(|&kind| heating.storage_serves(kind)).collect();
-    for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
-        let mut terms: Vec<(usize, f64)> = draw.into_iter().flat_map(|c| c.heat_draw_terms(t)).map(|(j, a)| (j, -a)).collect();
-        let pumps = heat_pumps.into_iter().flat_map(|h| h.techs.iter()).flat_map(|c| c.to_load.iter()).filter(|(k, _)| served.contains(k));
-        terms.extend(pumps.map(|&(_, start)| (start + t, 1.0)));
-        if terms.is_empty() {
-            lp.upper[columns.discharge + t] = heating.storage_servable_kw(t);
-        } else {
-            terms.push((columns.discharge + t, 1.0));
-            lp.row(&terms, RowKind::LessOrEqual, heating.storage_servable_kw(t));
-        }
-    }
-    StorageLayout { kwh: columns.kwh, existing_charge, new_charge, discharge: columns.discharge, soc: columns.soc }
-}
-
 impl HeatingLayout {
     /// Reads the heating dispatch; values at or below `tolerance` become 0.
     pub fn dispatch(&self, x: &[f64], steps: usize, tolerance: f64) -> HeatingDispatch {
@@ -356,16 +322,15 @@ impl HeatingLayout {
             Some(s) => x[s..s + steps].iter().map(|&v| clean(v)).collect(),
             None => vec![0.0; steps],
         };
-        let storage = self.storage.as_ref();
+        let storages: Vec<HotStorageDispatch> = self.storages.iter().map(|s| s.dispatch(x, steps, tolerance)).collect();
         HeatingDispatch {
             existing_kw: series(self.existing),
             new_kw: series(self.new),
             new_size_kw: self.new_size.map_or(0.0, |i| clean(x[i])),
-            existing_to_storage_kw: series(storage.and_then(|s| s.existing_charge)),
-            new_to_storage_kw: series(storage.and_then(|s| s.new_charge)),
-            storage_kwh: storage.map_or(0.0, |s| clean(x[s.kwh])),
-            discharge_kw: series(storage.map(|s| s.discharge)),
-            soc_kwh: series(storage.map(|s| s.soc)),
+            existing_to_storage_kw: series(self.existing_to_storage),
+            new_to_storage_kw: series(self.new_to_storage),
+            discharge_kw: (0..steps).map(|t| storages.iter().map(|s| s.discharge_kw[t]).sum()).collect(),
+            storages,
             chp_to_load_kw: series(self.chp_to_load),
             existing_to_turbine_kw: series(self.existing_to_turbine),
             new_to_turbine_kw: series(self.new_to_turbine),

@@ -101,6 +101,7 @@ mod generator;
 pub mod ghp;
 pub mod heat_pumps;
 pub mod heating;
+pub mod hot_storages;
 mod load_balance;
 pub mod microgrid;
 mod operating_reserves;

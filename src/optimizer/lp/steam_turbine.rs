@@ -65,7 +65,7 @@ pub(super) fn add_steam_turbine(lp: &mut LinearProgram, model: &Model, factors: 
     let thermal_in = lp.series(steps, |_| 0.0);
     let to_load = lp.series(steps, |t| om_per_kw_made - energy_value(model, factors, t));
     let to_storage = (model.storage.is_some() && case.storage).then(|| lp.series(steps, |_| om_per_kw_made));
-    let hot_storage = model.heating.as_ref().is_some_and(|h| h.hot_storage.is_some());
+    let hot_storage = model.heating.as_ref().is_some_and(|h| !h.hot_storages.is_empty());
     let heat_to_load = lp.series(steps, |_| 0.0);
     if st.charge_storage_only && hot_storage {
         lp.upper[heat_to_load..heat_to_load + steps].fill(0.0);

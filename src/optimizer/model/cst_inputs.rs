@@ -51,7 +51,7 @@ impl Reader<'_> {
         };
         let values = self.numbers(map, s, "production_factor");
         let cf = self.series(&values, s, "production_factor", steps_per_hour)?;
-        let storage_only = self.flag(map, s, "charge_storage_only") && heating.hot_storage.is_some();
+        let storage_only = self.flag(map, s, "charge_storage_only") && !heating.hot_storages.is_empty();
         let served = self.served_heating_loads(map, s, heating)?;
         // Charging only the storage, it has no heat-to-load columns; the loads it may serve
         // still bound nothing else (the service's per-load production is then all to storage).

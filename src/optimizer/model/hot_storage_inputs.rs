@@ -18,10 +18,24 @@
 //! kW, its power bound is max_kwh / min(num_charge_hours, num_discharge_hours), and its MACRS
 //! schedule is the 7-year one when `macrs_option_years` is 7 and the 5-year one otherwise (0
 //! included). `om_cost_per_kwh` enters neither the service's objective nor its results.
+//!
+//! Either storage may feed the steam turbine (`can_supply_steam_turbine`, the service's default
+//! false for the tank and true for the high-temperature storage) and then, with
+//! `supply_turbine_only`, feed nothing else. Both may be given together (`lp::hot_storages`);
+//! refused by name then: an electric heater or CST beside them (their heat to each storage apart)
+//! and a heat pump forced into a load (its row takes one storage's discharge).
 
+use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use super::thermal_inputs::{Heating, HeatingLoadKind};
 use super::{Financial, Reader};
 use crate::optimizer::finance::{effective_cost, TaxTreatment};
 use crate::optimizer::water::kwh_per_gal;
+
+/// Whether stored heat may feed the steam turbine when the input leaves it out (REopt.jl
+/// `HotThermalStorageDefaults` and `HighTempThermalStorageDefaults`,
+/// src/core/energy_storage/thermal_storage.jl, 029db01d; the service's schema has no such field).
+const HOT_WATER_SUPPLIES_TURBINE: bool = false;
+const HIGH_TEMP_SUPPLIES_TURBINE: bool = true;
 
 /// What the hot and the cold tank share.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,6 +68,26 @@ pub struct HotStorage {
     pub can_serve_process_heat: bool,
     /// The high-temperature storage's own limits (None for the water tank).
     pub high_temp: Option<HighTempLimits>,
+    /// Whether its heat may feed the steam turbine, and whether then it feeds nothing else (no
+    /// heat to load, and the turbine's heat does not charge it).
+    pub can_supply_steam_turbine: bool,
+    pub supply_turbine_only: bool,
+}
+
+impl HotStorage {
+    /// Whether it may serve a load kind (the service's `heating_loads_served_by_tes`).
+    pub fn serves(&self, kind: HeatingLoadKind) -> bool {
+        match kind {
+            HeatingLoadKind::DomesticHotWater => self.can_serve_dhw,
+            HeatingLoadKind::SpaceHeating => self.can_serve_space_heating,
+            HeatingLoadKind::ProcessHeat => self.can_serve_process_heat,
+        }
+    }
+
+    /// The service's name of the section.
+    pub fn section(&self) -> &'static str {
+        if self.high_temp.is_some() { "HighTempThermalStorage" } else { "HotThermalStorage" }
+    }
 }
 
 /// What only the high-temperature storage has.
@@ -77,6 +111,8 @@ impl Reader<'_> {
             can_serve_space_heating: self.flag(map, s, "can_serve_space_heating"),
             can_serve_process_heat: self.flag(map, s, "can_serve_process_heat"),
             high_temp: None,
+            can_supply_steam_turbine: self.flag_or(map, s, "can_supply_steam_turbine", HOT_WATER_SUPPLIES_TURBINE),
+            supply_turbine_only: self.flag_or(map, s, "supply_turbine_only", false),
         })
     }
 
@@ -115,7 +151,25 @@ impl Reader<'_> {
             can_serve_space_heating: self.flag(map, s, "can_serve_space_heating"),
             can_serve_process_heat: self.flag(map, s, "can_serve_process_heat"),
             high_temp: Some(HighTempLimits { charge_hours, discharge_hours, one_direction_flow: self.flag(map, s, "one_direction_flow") }),
+            can_supply_steam_turbine: self.flag_or(map, s, "can_supply_steam_turbine", HIGH_TEMP_SUPPLIES_TURBINE),
+            supply_turbine_only: self.flag(map, s, "supply_turbine_only"),
         })
+    }
+
+    /// Both hot storages are built as the service builds them but for what the heat pumps would
+    /// need apart: the electric heater's and CST's heat to the high-temperature storage (their
+    /// results and `charge_storage_only` name it) and a forced heat pump's row (one storage's
+    /// discharge).
+    pub(super) fn refuse_two_hot_storages(&mut self, heating: Option<&Heating>, heat_pumps: &[HeatPump]) {
+        if heating.is_none_or(|h| h.hot_storages.len() < 2) {
+            return;
+        }
+        if heat_pumps.iter().any(|p| matches!(p.kind, HeatPumpKind::ElectricHeater | HeatPumpKind::Cst { .. })) {
+            self.unsupported.push("HighTempThermalStorage with HotThermalStorage and an ElectricHeater or CST (their heat to each storage)".into());
+        }
+        if heat_pumps.iter().any(|p| !p.forced_loads.is_empty()) {
+            self.unsupported.push("HighTempThermalStorage with HotThermalStorage and a heat pump forced into a load".into());
+        }
     }
 
     /// The chilled-water tank: it serves the cooling load only.

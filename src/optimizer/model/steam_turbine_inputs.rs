@@ -1,8 +1,8 @@
 //! SteamTurbine read into typed inputs (REopt.jl `src/core/steam_turbine.jl` and
 //! `setup_steam_turbine_inputs` of `src/core/reopt_inputs.jl`): a back-pressure (or condensing)
-//! turbine fed with steam by the boilers, CHP and the electric heater that may supply it
-//! (`can_supply_steam_turbine`), making
-//! electricity and, from its exhaust, heat for the heating loads or the hot-water tank.
+//! turbine fed with steam by the boilers, CHP, the electric heater and the hot storages that may
+//! supply it (`can_supply_steam_turbine`), making
+//! electricity and, from its exhaust, heat for the heating loads or the hot storages.
 //!
 //! Units: kW electric for the size; the two ratios are kWh out per kWh of steam heat consumed.
 //! A ratio not given comes from the steam conditions (`steam_turbine_cycle`, the conditions not
@@ -10,10 +10,9 @@
 //! (`SIZE_CLASS_DEFAULTS`); the class comes from the average boiler fuel load when not given. The capital cost takes MACRS (5 or 7 years, owner's rates)
 //! and no ITC.
 //!
-//! Refused by name: wasted turbine heat, capital cost bounds, the hot-water tank or the ASHPs
-//! supplying the turbine, a turbine that may serve none of the heating loads given, exports,
-//! curtailment and production incentives of the turbine. Its heat serves the loads its
-//! `can_serve_*` flags allow (`serves`).
+//! Refused by name: wasted turbine heat, capital cost bounds, the ASHPs supplying the turbine, a
+//! turbine that may serve none of the heating loads given, exports, curtailment and production
+//! incentives of the turbine. Its heat serves the loads its `can_serve_*` flags allow (`serves`).
 
 use serde_json::Map;
 use serde_json::Value;
@@ -88,7 +87,7 @@ impl Reader<'_> {
             }
             return None;
         };
-        self.refuse_turbine_options(map, heating);
+        self.refuse_turbine_options(map);
         let size_class = match self.number_in(map, s, "size_class") {
             Some(class) if (0.0..=3.0).contains(&class) && class.fract() == 0.0 => class as usize,
             Some(class) => {
@@ -115,7 +114,8 @@ impl Reader<'_> {
         let boiler_supplies = heating.boiler.is_some() && self.section("Boiler").is_some_and(|m| self.flag(m, "Boiler", "can_supply_steam_turbine"));
         let chp_supplies = self.section("CHP").is_some_and(|m| self.flag_or(m, "CHP", "can_supply_steam_turbine", false));
         let electric_heater_supplies = self.section("ElectricHeater").is_some_and(|m| self.flag_or(m, "ElectricHeater", "can_supply_steam_turbine", false));
-        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies {
+        let storage_supplies = heating.hot_storages.iter().any(|b| b.can_supply_steam_turbine);
+        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies && !storage_supplies {
             self.invalid.push("Steam turbine is present, but set p.techs.can_supply_steam_turbine is empty and no storage is compatible with steam turbine.".into());
         }
         let serves = self.served_heating_loads(map, s, heating)?;
@@ -187,7 +187,7 @@ impl Reader<'_> {
         Some((computed(e, given.0, cycle.electric_per_thermal), computed(h, given.1, cycle.thermal_per_thermal)))
     }
 
-    fn refuse_turbine_options(&mut self, map: &Map<String, Value>, heating: &Heating) {
+    fn refuse_turbine_options(&mut self, map: &Map<String, Value>) {
         let s = "SteamTurbine";
         if self.flag_or(map, s, "can_waste_heat", false) {
             // Its heat-production row and the heat balance both count the waste.
@@ -211,12 +211,6 @@ impl Reader<'_> {
             if self.section(section).is_some_and(|m| self.flag_or(m, section, "can_supply_steam_turbine", false)) {
                 self.unsupported.push(format!("{section}.can_supply_steam_turbine=true (heat pump steam to the steam turbine)"));
             }
-        }
-        if heating.hot_storage.is_some() && self.section("HotThermalStorage").is_some_and(|m| self.flag_or(m, "HotThermalStorage", "can_supply_steam_turbine", false)) {
-            self.unsupported.push("HotThermalStorage.can_supply_steam_turbine=true (stored heat to the steam turbine)".into());
-        }
-        if heating.hot_storage.as_ref().is_some_and(|h| h.high_temp.is_some()) {
-            self.unsupported.push("HighTempThermalStorage with a SteamTurbine (stored heat to and from the turbine)".into());
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The heating part of a scenario read into typed inputs: the heating loads
 //! (SpaceHeatingLoad, DomesticHotWaterLoad, ProcessHeatLoad) as thermal kW per step, the
 //! ExistingBoiler that serves them in business as usual, the new Boiler that may be sized and
-//! one hot storage, the water tank or the high-temperature storage (`hot_storage_inputs`).
+//! the hot storages, the water tank and the high-temperature storage (`hot_storage_inputs`).
 //!
 //! Units: heating loads are given as boiler *fuel* (MMBtu/h or MMBtu); the service turns them
 //! into thermal kW with the existing boiler's efficiency η_eb and its constant
@@ -125,7 +125,8 @@ pub struct Heating {
     pub loads: Vec<HeatingLoad>,
     pub existing_boiler: ExistingBoiler,
     pub boiler: Option<NewBoiler>,
-    pub hot_storage: Option<HotStorage>,
+    /// The hot storages, the water tank first (either, both or none).
+    pub hot_storages: Vec<HotStorage>,
 }
 
 impl Heating {
@@ -134,18 +135,14 @@ impl Heating {
         self.loads.iter().map(|load| load.thermal_kw[t]).sum()
     }
 
-    /// Whether the hot storage may serve a load kind (the service's `heating_loads_served_by_tes`).
+    /// Whether a hot storage may serve a load kind (the service's `heating_loads_served_by_tes`).
     pub fn storage_serves(&self, kind: HeatingLoadKind) -> bool {
-        self.hot_storage.as_ref().is_some_and(|s| match kind {
-            HeatingLoadKind::DomesticHotWater => s.can_serve_dhw,
-            HeatingLoadKind::SpaceHeating => s.can_serve_space_heating,
-            HeatingLoadKind::ProcessHeat => s.can_serve_process_heat,
-        })
+        self.hot_storages.iter().any(|s| s.serves(kind))
     }
 
-    /// The part of step t's load the storage may serve (kW).
-    pub fn storage_servable_kw(&self, t: usize) -> f64 {
-        self.loads.iter().filter(|load| self.storage_serves(load.kind)).map(|load| load.thermal_kw[t]).sum()
+    /// The part of step t's load the given storage may serve (kW).
+    pub fn servable_kw(&self, storage: &HotStorage, t: usize) -> f64 {
+        self.loads.iter().filter(|load| storage.serves(load.kind)).map(|load| load.thermal_kw[t]).sum()
     }
 
     /// The thermal series of one load kind (zeros when absent).
@@ -225,21 +222,16 @@ impl Reader<'_> {
             Some(map) => Some(self.read_new_boiler(map, steps_per_hour, financial)?),
             None => None,
         };
-        let mut hot_storage = match (self.read_hot_storage(financial, steps_per_hour), self.read_high_temp_storage(financial)) {
-            (Some(_), Some(_)) => {
-                self.unsupported.push("HighTempThermalStorage with HotThermalStorage (two hot storages)".into());
-                None
-            }
-            (tank, high_temp) => tank.or(high_temp),
-        };
-        if let Some(storage) = hot_storage.as_mut() {
+        let mut hot_storages: Vec<HotStorage> =
+            [self.read_hot_storage(financial, steps_per_hour), self.read_high_temp_storage(financial)].into_iter().flatten().collect();
+        for storage in &mut hot_storages {
             // `heating_loads_served_by_tes` (reopt_inputs.jl): only loads given with a positive total.
             let positive = |kind| loads.iter().any(|l: &HeatingLoad| l.kind == kind && l.thermal_kw.iter().sum::<f64>() > 0.0);
             storage.can_serve_dhw &= positive(HeatingLoadKind::DomesticHotWater);
             storage.can_serve_space_heating &= positive(HeatingLoadKind::SpaceHeating);
             storage.can_serve_process_heat &= positive(HeatingLoadKind::ProcessHeat);
         }
-        let mut heating = Heating { loads, existing_boiler, boiler, hot_storage };
+        let mut heating = Heating { loads, existing_boiler, boiler, hot_storages };
         heating.existing_boiler.serves = self.served_heating_loads(existing_map, "ExistingBoiler", &heating)?;
         if let (Some(map), true) = (self.section("Boiler"), heating.boiler.is_some()) {
             let serves = self.served_heating_loads(map, "Boiler", &heating)?;

@@ -58,7 +58,7 @@ fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
     let zeros = vec![0.0; production.len()];
-    let high_temp = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).is_some_and(|s| s.high_temp.is_some());
+    let high_temp = model.heating.as_ref().is_some_and(|h| h.hot_storages.iter().any(|s| s.high_temp.is_some()));
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_storage_kw)));
     let to_high_temp = if high_temp { mmbtu_per_hour(&d.to_storage_kw) } else { zeros.clone() };
     out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&to_high_temp));

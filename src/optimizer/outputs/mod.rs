@@ -22,6 +22,7 @@ pub mod cooling;
 pub mod emissions;
 pub mod ghp;
 pub mod heat_pumps;
+pub mod hot_storages;
 pub mod monthly_bills;
 pub mod renewables;
 pub mod resilience;
@@ -517,6 +518,7 @@ pub fn optimal_outputs(model: &Model, run: &Optimized) -> Value {
     }
     let bau_heating = bau.as_ref().map(|(s, c)| (*s, &c.heating));
     thermal::insert_heating_outputs(&mut outputs, model, &run.factors, (&run.optimal, &optimal.heating), bau_heating);
+    hot_storages::insert_hot_storage_outputs(&mut outputs, model, &run.optimal);
     cooling::insert_cooling_outputs(&mut outputs, model, &run.optimal.dispatch, run.bau.is_some());
     heat_pumps::insert_heat_pump_outputs(&mut outputs, model, &run.optimal.dispatch);
     if let Some(section) = chp::chp_outputs(model, &run.factors, &run.optimal, &optimal.chp) {

@@ -51,8 +51,8 @@ pub fn grid_renewable_kwh(model: &Model, solution: &CaseSolution) -> Option<f64>
 
 /// The year's heat from fuel-burning techs (the boilers and CHP) consumed by the loads, and its
 /// renewable part (kWh), as the service's `add_re_tot_calcs`: production (to load, to storage
-/// and to the steam turbine; CHP's waste left out) less the hot storage's losses (charged −
-/// discharged); the renewable part takes each tech's `fuel_renewable_energy_fraction`, the
+/// and to the steam turbine; CHP's waste left out) less the hot storages' losses (charged −
+/// discharged, to load and to the turbine); the renewable part takes each tech's `fuel_renewable_energy_fraction`, the
 /// losses at the renewable share of the heat stored. Zeros without heating.
 pub fn heat_kwh(model: &Model, solution: &CaseSolution) -> (f64, f64) {
     let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else {
@@ -69,7 +69,7 @@ pub fn heat_kwh(model: &Model, solution: &CaseSolution) -> (f64, f64) {
     let (stored_existing, stored_new) = (total(&d.existing_to_storage_kw), total(&d.new_to_storage_kw));
     let stored_chp = chp.map_or(0.0, |c| total(&c.heat_to_storage_kw));
     let stored = stored_existing + stored_new + stored_chp;
-    let losses = stored - total(&d.discharge_kw);
+    let losses = stored - d.storages.iter().map(|s| total(&s.discharge_kw) + total(&s.to_turbine_kw)).sum::<f64>();
     let stored_renewable_share = if stored > 0.0 { (f_existing * stored_existing + f_new * stored_new + f_chp * stored_chp) / stored } else { 0.0 };
     let dt = model.step_hours();
     (dt * (made - losses), dt * (made_renewable - stored_renewable_share * losses))

@@ -1,7 +1,13 @@
 //! The steam turbine results: its cost items in a solution (`SteamTurbineCosts`, part of the
 //! lifecycle cost) and the `SteamTurbine` output section with the service's names (REopt.jl
 //! `src/results/steam_turbine.jl`). Thermal series are MMBtu/h per step, electric series kW.
-//! No exports (refused), no high-temperature storage: those series are zeros.
+//! No exports (refused): that series is zeros.
+//!
+//! As the service writes them: the thermal consumption counts the techs' steam only (not the
+//! hot storages' heat to the turbine); `thermal_to_storage` is the heat to the water tank and
+//! `thermal_to_high_temp_thermal_storage` to the high-temperature storage, and `thermal_to_load`
+//! is the production less the heat to the water tank only (so it holds the heat to the
+//! high-temperature storage too). The split by load is of the heat to load proper.
 
 use serde_json::{Map, Value};
 
@@ -39,7 +45,11 @@ pub fn steam_turbine_outputs(model: &Model, solution: &CaseSolution) -> Option<V
     let steps = model.steps();
     let dt = model.step_hours();
     let electric: Vec<f64> = (0..steps).map(|t| d.electric_kw(t)).collect();
-    let consumption = mmbtu_per_hour(d.thermal_in_kw.iter().copied());
+    let heating = model.heating.as_ref().zip(solution.dispatch.heating.as_ref());
+    let storages = || heating.into_iter().flat_map(|(h, heat)| h.hot_storages.iter().zip(&heat.storages));
+    let stored_in = |t: usize| storages().map(|(_, s)| s.to_turbine_kw[t]).sum::<f64>();
+    let charged = |high_temp: bool, t: usize| storages().filter(|(s, _)| s.high_temp.is_some() == high_temp).map(|(_, s)| s.turbine_charge_kw[t]).sum::<f64>();
+    let consumption = mmbtu_per_hour((0..steps).map(|t| d.thermal_in_kw[t] - stored_in(t)));
     let production = mmbtu_per_hour((0..steps).map(|t| d.heat_kw(t)));
     let mut out = Map::new();
     out.insert("size_kw".into(), Value::from(round6(d.size_kw)));
@@ -51,10 +61,9 @@ pub fn steam_turbine_outputs(model: &Model, solution: &CaseSolution) -> Option<V
     out.insert("electric_to_grid_series_kw".into(), series(&vec![0.0; steps]));
     out.insert("electric_to_storage_series_kw".into(), series(&d.to_storage_kw));
     out.insert("electric_to_load_series_kw".into(), series(&d.to_load_kw));
-    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_storage_kw.iter().copied())));
-    out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&vec![0.0; steps]));
-    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.heat_to_load_kw.iter().copied())));
-    let heating = model.heating.as_ref().zip(solution.dispatch.heating.as_ref());
+    out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour((0..steps).map(|t| charged(false, t)))));
+    out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour((0..steps).map(|t| charged(true, t)))));
+    out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour((0..steps).map(|t| d.heat_kw(t) - charged(false, t)))));
     for (name, kind) in LOAD_KEYS {
         let to_kind = heating.map_or_else(|| vec![0.0; steps], |(_, heat)| to_load_kind(model, heat, kind, HeatProducer::SteamTurbine));
         out.insert(format!("thermal_to_{name}_series_mmbtu_per_hour"), series(&to_kind));

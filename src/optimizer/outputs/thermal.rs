@@ -1,6 +1,6 @@
 //! The heating results: the boilers' cost items of a solution (`HeatingCosts`, part of the
-//! lifecycle cost) and the `ExistingBoiler`, `Boiler`, `HotThermalStorage` (or `HighTempThermalStorage`) and `HeatingLoad`
-//! output sections with
+//! lifecycle cost) and the `ExistingBoiler`, `Boiler` and `HeatingLoad` output sections (the hot
+//! storages' are `hot_storages`', inserted after these) with
 //! the service's names (REopt.jl `src/results/existing_boiler.jl`, `boiler.jl`,
 //! `thermal_storage.jl`, `heating_cooling_load.jl`). Thermal series are MMBtu/h per step; the fuel series, as the
 //! service writes it, MMBtu per step.
@@ -8,10 +8,10 @@
 //! `thermal_to_steamturbine` is each boiler's steam to the steam turbine. The split of heat
 //! among the heating loads (`thermal_to_dhw_load`, `storage_to_space_heating_load` etc.) is the
 //! service's split only up to the degenerate choices of its program: when every producer serves
-//! every load, the storage's discharge goes to the loads it serves by their shares of the step,
+//! every load, each storage's discharge goes to the loads it serves by their shares of the step,
 //! and each boiler's (and CHP's and the steam turbine's) heat to load covers the rest of every load by its share of the
 //! producers' heat to load; when some producer serves only part of the loads, the producers' and
-//! the storage's heat is split by augmenting paths (`split_among_loads`), each to the loads it
+//! the storages' heat is split by augmenting paths (`split_among_loads`), each to the loads it
 //! serves, which meets every load the program's rows per set of loads (`lp::heating`) allow.
 
 use std::borrow::Borrow;
@@ -24,7 +24,7 @@ use crate::optimizer::lp::heating::{year_one_fuel_cost_per_kw, HeatingDispatch};
 use crate::optimizer::lp::CostFactors;
 use crate::optimizer::model::thermal_inputs::{FuelBurner, HeatProducer, Heating, HeatingLoadKind};
 use crate::optimizer::emissions::TONNE_PER_LB;
-use crate::optimizer::model::{Model, Pollutant, KWH_PER_MMBTU};
+use crate::optimizer::model::{HotStorage, Model, Pollutant, KWH_PER_MMBTU};
 use crate::optimizer::run::CaseSolution;
 
 /// Fuel items of one boiler in a solution.
@@ -65,8 +65,9 @@ fn fuel_items(model: &Model, factors: &CostFactors, burner: &FuelBurner, produce
 /// The heating cost items of a solution (zero without heating).
 pub fn heating_costs(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> HeatingCosts {
     let (Some(heating), Some(d)) = (&model.heating, &solution.dispatch.heating) else { return HeatingCosts::default() };
-    let (storage_capital, storage_initial) =
-        heating.hot_storage.as_ref().map_or((0.0, 0.0), |s| (s.tank.net_present_cost_per_kwh * d.storage_kwh, s.tank.installed_cost_per_kwh * d.storage_kwh));
+    let stored = || heating.hot_storages.iter().zip(&d.storages);
+    let storage_capital = stored().map(|(s, sd)| s.tank.net_present_cost_per_kwh * sd.kwh).sum();
+    let storage_initial = stored().map(|(s, sd)| s.tank.installed_cost_per_kwh * sd.kwh).sum();
     let existing_fuel = fuel_items(model, factors, &heating.existing_boiler.burner, &d.existing_production());
     let base = HeatingCosts { storage_capital, storage_initial, existing_fuel, ..HeatingCosts::default() };
     let Some(boiler) = &heating.boiler else { return base };
@@ -86,13 +87,25 @@ pub(super) fn mmbtu_per_hour<T: Borrow<f64>>(kw: impl IntoIterator<Item = T>) ->
     kw.into_iter().map(|v| *v.borrow() / KWH_PER_MMBTU).collect()
 }
 
-/// The storage's discharge to one load kind per step (kW): its share of the served loads.
-fn storage_to_kind(model: &Model, heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+/// A flow out of one storage to one load kind in step t (kW): its share of the loads the storage
+/// serves (the service's choice among them is degenerate).
+pub(super) fn flow_to_kind(heating: &Heating, storage: &HotStorage, flow_kw: f64, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+    let servable = heating.servable_kw(storage, t);
+    if storage.serves(kind) && servable > 0.0 { flow_kw * load_kw / servable } else { 0.0 }
+}
+
+/// Hot storage b's discharge to load to one load kind in step t (kW): its share of the loads it
+/// serves, or with producers serving part of the loads its part of `part_served_split`.
+pub(super) fn storage_to_kind(model: &Model, heating: &Heating, d: &HeatingDispatch, b: usize, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
     if model.some_producer_serves_part() {
-        return part_served_split(model, heating, d, t)[HeatProducer::ALL.len()][kind_index(kind)];
+        return part_served_split(model, heating, d, t)[HeatProducer::ALL.len() + b][kind_index(kind)];
     }
-    let servable = heating.storage_servable_kw(t);
-    if heating.storage_serves(kind) && servable > 0.0 { d.discharge_kw[t] * load_kw / servable } else { 0.0 }
+    flow_to_kind(heating, &heating.hot_storages[b], d.storages[b].discharge_kw[t], kind, t, load_kw)
+}
+
+/// The storages' discharge to load to one load kind in step t (kW).
+fn storages_to_kind(model: &Model, heating: &Heating, d: &HeatingDispatch, kind: HeatingLoadKind, t: usize, load_kw: f64) -> f64 {
+    (0..d.storages.len()).map(|b| storage_to_kind(model, heating, d, b, kind, t, load_kw)).sum()
 }
 
 /// The GHP's heat to one load kind (kW per step; it serves the space heating and, when allowed,
@@ -138,21 +151,23 @@ pub fn to_load_kind(model: &Model, d: &HeatingDispatch, kind: HeatingLoadKind, p
     (0..to_load_kw.len())
         .map(|t| {
             let producers = d.existing_kw[t] + d.new_kw[t] + d.chp_to_load_kw[t] + d.turbine_to_load_kw[t];
-            let left = (load[t] - storage_to_kind(model, heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t) - electric_to_kind(d, kind, t)).max(0.0);
+            let left = (load[t] - storages_to_kind(model, heating, d, kind, t, load[t]) - ghp_to_kind(d, kind, t) - electric_to_kind(d, kind, t)).max(0.0);
             if producers > 0.0 { to_load_kw[t] * left / producers / KWH_PER_MMBTU } else { 0.0 }
         })
         .collect()
 }
 
-/// Step t's heat from each producer (`HeatProducer::ALL` order, then the storage) to each load
+/// Step t's heat from each producer (`HeatProducer::ALL` order, then each hot storage) to each load
 /// kind (`HeatingLoadKind::ALL` order; kW): each source to the loads it serves, the loads being
 /// what the GHP and the electric heating techs leave of them.
 fn part_served_split(model: &Model, heating: &Heating, d: &HeatingDispatch, t: usize) -> Vec<[f64; 3]> {
     let served = |kinds: &[HeatingLoadKind]| HeatingLoadKind::ALL.map(|k| kinds.contains(&k));
     let mut amounts: Vec<f64> = HeatProducer::ALL.iter().map(|&p| producer_to_load(d, p)[t]).collect();
     let mut serves: Vec<[bool; 3]> = HeatProducer::ALL.iter().map(|&p| served(model.producer_serves(p))).collect();
-    amounts.push(d.discharge_kw[t]);
-    serves.push(HeatingLoadKind::ALL.map(|k| heating.storage_serves(k)));
+    for (storage, sd) in heating.hot_storages.iter().zip(&d.storages) {
+        amounts.push(sd.discharge_kw[t]);
+        serves.push(HeatingLoadKind::ALL.map(|k| storage.serves(k)));
+    }
     let load = |k: HeatingLoadKind| heating.loads.iter().filter(|l| l.kind == k).map(|l| l.thermal_kw[t]).sum::<f64>();
     let demand = HeatingLoadKind::ALL.map(|k| (load(k) - ghp_to_kind(d, k, t) - electric_to_kind(d, k, t)).max(0.0));
     split_among_loads(&amounts, &serves, demand)
@@ -267,35 +282,6 @@ fn boiler_section(model: &Model, d: &HeatingDispatch, flows: BoilerFlows, factor
     out
 }
 
-/// The `HotThermalStorage` or `HighTempThermalStorage` section (optimal case): size, state of
-/// charge and discharge to load (the high-temperature storage has no gallons and no split by load).
-pub fn hot_storage_outputs(model: &Model, heating: &Heating, d: &HeatingDispatch) -> Option<(&'static str, Value)> {
-    let storage = heating.hot_storage.as_ref()?;
-    let high_temp = storage.high_temp.is_some();
-    let mut out = Map::new();
-    let size_kwh = (d.storage_kwh * 1000.0).round() / 1000.0;
-    out.insert("size_kwh".into(), Value::from(size_kwh));
-    if !high_temp {
-        out.insert("size_gal".into(), Value::from((size_kwh / storage.tank.kwh_per_gal).round()));
-    }
-    // The service leaves the series empty when nothing is built.
-    let built = size_kwh != 0.0;
-    let soc: Vec<f64> = if built { d.soc_kwh.iter().map(|kwh| kwh / d.storage_kwh).collect() } else { Vec::new() };
-    out.insert("soc_series_fraction".into(), series(&soc));
-    let to_load = if built { mmbtu_per_hour(&d.discharge_kw) } else { Vec::new() };
-    out.insert("storage_to_load_series_mmbtu_per_hour".into(), series(&to_load));
-    out.insert("storage_to_turbine_series_mmbtu_per_hour".into(), series(&vec![0.0; to_load.len()]));
-    if built && !high_temp {
-        for (name, kind) in LOAD_KEYS {
-            let load = heating.load_kw(kind, model.steps());
-            let part: Vec<f64> = (0..model.steps()).map(|t| storage_to_kind(model, heating, d, kind, t, load[t]) / KWH_PER_MMBTU).collect();
-            out.insert(format!("storage_to_{name}_series_mmbtu_per_hour"), series(&part));
-        }
-    }
-    let section = if high_temp { "HighTempThermalStorage" } else { "HotThermalStorage" };
-    Some((section, Value::Object(out)))
-}
-
 /// The `ExistingBoiler` section (with `_bau` twins when the business-as-usual case ran).
 pub fn existing_boiler_outputs(
     model: &Model,
@@ -380,9 +366,6 @@ pub fn insert_heating_outputs(
     outputs.insert("ExistingBoiler".into(), existing_boiler_outputs(model, heating, factors, (d, optimal.1), bau));
     if let Some(boiler) = boiler_outputs(model, heating, factors, d, optimal.1) {
         outputs.insert("Boiler".into(), boiler);
-    }
-    if let Some((section, storage)) = hot_storage_outputs(model, heating, d) {
-        outputs.insert(section.into(), storage);
     }
     outputs.insert("HeatingLoad".into(), heating_load_outputs(model, heating));
 }

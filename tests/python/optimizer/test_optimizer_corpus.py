@@ -247,7 +247,7 @@ GHX_SIZING = "GHP.ghpghx_inputs without ghpghx_responses (the GHX sizing needs t
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
-    "REopt_API__all_inputs_test.json": "HighTempThermalStorage with a SteamTurbine",
+    "REopt_API__all_inputs_test.json": "CST without production_factor (the service computes it from SSC_Inputs",
     "REopt_API__central_plant_ghp.json": GHX_SIZING,
     "REopt_API__hybrid_ghp.json": GHX_SIZING,
     "REopt.jl__cst.json": "CST without production_factor (the service computes it from SSC_Inputs",

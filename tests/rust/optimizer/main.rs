@@ -25,6 +25,7 @@ mod optimizer_heating;
 mod optimizer_heat_pumps;
 mod optimizer_heat_qualities;
 mod optimizer_high_temp_storage;
+mod optimizer_hot_storages;
 mod optimizer_heating_emissions;
 mod optimizer_heating_proforma;
 mod optimizer_incentives;

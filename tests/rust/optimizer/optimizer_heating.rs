@@ -152,10 +152,10 @@ fn hot_storage_serves_the_costly_hours() {
     assert!((to_load - 149.45).abs() <= 0.1, "{to_load}");
     let size_gal = number(&body, "HotThermalStorage", "size_gal");
     assert!((size_gal - 233.0).abs() <= 0.1, "{size_gal}");
-    let storage = &model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("storage").tank;
+    let storage = &model.heating.as_ref().and_then(|h| h.hot_storages.first()).expect("storage").tank;
     let needed_kwh = 10.0 / storage.discharge_efficiency / (1.0 - storage.soc_min_fraction - storage.decay_fraction_per_hour);
     let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
-    assert!((d.storage_kwh - needed_kwh).abs() < 1e-4, "{} vs {needed_kwh}", d.storage_kwh);
+    assert!((d.storages[0].kwh - needed_kwh).abs() < 1e-4, "{} vs {needed_kwh}", d.storages[0].kwh);
     assert!(number(&body, "Financial", "lcc") < number(&body, "Financial", "lcc_bau"));
 }
 
@@ -177,22 +177,23 @@ fn storage_dynamics_hold_in_random_scenarios() {
                                                "internal_efficiency_fraction": 0.9 + 0.1 * draws.unit(), "can_serve_process_heat": case == 2});
         let (model, run, body) = solve(&scenario);
         let heating = model.heating.as_ref().expect("heating");
-        let hot = heating.hot_storage.as_ref().expect("storage");
+        let hot = heating.hot_storages.first().expect("storage");
         let s = &hot.tank;
         let d = run.optimal.dispatch.heating.as_ref().expect("heating dispatch");
+        let (kwh, soc) = (d.storages[0].kwh, &d.storages[0].soc_kwh);
         let tol = 1e-5;
-        let mut previous = s.soc_init_fraction * d.storage_kwh;
+        let mut previous = s.soc_init_fraction * kwh;
         for t in 0..model.steps() {
             let load = heating.total_kw(t);
             assert!((d.existing_kw[t] + d.new_kw[t] + d.discharge_kw[t] - load).abs() <= tol * (1.0 + load), "case {case} balance at {t}");
             let charge = d.existing_to_storage_kw[t] + d.new_to_storage_kw[t];
-            let expected = previous + s.charge_efficiency * charge - d.discharge_kw[t] / s.discharge_efficiency - s.decay_fraction_per_hour * d.storage_kwh;
-            assert!((d.soc_kwh[t] - expected).abs() <= tol * (1.0 + d.storage_kwh), "case {case} soc at {t}: {} vs {expected}", d.soc_kwh[t]);
-            assert!(d.soc_kwh[t] <= d.storage_kwh + tol && d.soc_kwh[t] >= s.soc_min_fraction * d.storage_kwh - tol);
+            let expected = previous + s.charge_efficiency * charge - d.discharge_kw[t] / s.discharge_efficiency - s.decay_fraction_per_hour * kwh;
+            assert!((soc[t] - expected).abs() <= tol * (1.0 + kwh), "case {case} soc at {t}: {} vs {expected}", soc[t]);
+            assert!(soc[t] <= kwh + tol && soc[t] >= s.soc_min_fraction * kwh - tol);
             if !hot.can_serve_process_heat {
-                assert!(d.discharge_kw[t] <= heating.storage_servable_kw(t) + tol);
+                assert!(d.discharge_kw[t] <= heating.servable_kw(hot, t) + tol);
             }
-            previous = d.soc_kwh[t];
+            previous = soc[t];
         }
         let lcc = number(&body, "Financial", "lcc");
         let lp = run.optimal.lp_lifecycle_cost();

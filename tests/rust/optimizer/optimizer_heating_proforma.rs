@@ -76,8 +76,8 @@ fn the_pro_forma_books_the_hot_storage_in_year_zero() {
     scenario.as_object_mut().expect("object").remove("Boiler");
     scenario["HotThermalStorage"] = json!({"max_gal": 20000.0, "installed_cost_per_gal": 1.5});
     let (model, run, body) = solve(&scenario);
-    let storage = &model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("storage").tank;
-    let kwh = run.optimal.dispatch.heating.as_ref().expect("heating").storage_kwh;
+    let storage = &model.heating.as_ref().and_then(|h| h.hot_storages.first()).expect("storage").tank;
+    let kwh = run.optimal.dispatch.heating.as_ref().expect("heating").storages[0].kwh;
     assert!(kwh > 0.0, "the storage shifts the boiler to the cheap hours");
     let incentives = (storage.installed_cost_per_kwh - storage.net_present_cost_per_kwh) * kwh;
     assert!(incentives > 0.0);

@@ -125,7 +125,7 @@ fn storage_sized_against_a_boiler_one_direction() {
 #[test]
 fn defaults_and_refusals() {
     let model = from_scenario(&scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0})), &[]).expect("supported");
-    let storage = model.heating.as_ref().and_then(|h| h.hot_storage.as_ref()).expect("high-temperature storage");
+    let storage = model.heating.as_ref().and_then(|h| h.hot_storages.first()).expect("high-temperature storage");
     let limits = storage.high_temp.as_ref().expect("high-temperature limits");
     assert_eq!((limits.charge_hours, limits.discharge_hours, limits.one_direction_flow), (CHARGE_HOURS, DISCHARGE_HOURS, false));
     assert!((storage.tank.max_kw - 1000.0 / CHARGE_HOURS).abs() < 1e-9);
@@ -137,13 +137,6 @@ fn defaults_and_refusals() {
         Err(ScenarioError::Unsupported(u)) => assert!(u.items.iter().any(|i| i.contains(reason)), "{reason} not in {:?}", u.items),
         other => panic!("expected a refusal naming {reason}, got {other:?}"),
     };
-    let mut both = scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0}));
-    both["HotThermalStorage"] = json!({"max_gal": 1000.0});
-    refused(both, "HighTempThermalStorage with HotThermalStorage");
-    let mut turbine = scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0}));
-    turbine["ExistingBoiler"]["can_supply_steam_turbine"] = json!(true);
-    turbine["SteamTurbine"] = json!({"electric_produced_to_thermal_consumed_ratio": 0.1, "thermal_produced_to_thermal_consumed_ratio": 0.8});
-    refused(turbine, "HighTempThermalStorage with a SteamTurbine");
     let mut no_load = scenario(1.0, 1.0, 1.0e7, json!({"max_kwh": 1000.0}));
     no_load.as_object_mut().expect("object").remove("ProcessHeatLoad");
     refused(no_load, "HighTempThermalStorage without a heating load");
