@@ -237,8 +237,8 @@ INVALID_AS_IN_REOPT_JL = {
 #: Heating loads are modelled (boilers, hot-water storage; reference profiles through ``resolve``),
 #: and so are the chillers (existing and absorption) and cold storage (reference cooling profiles
 #: through ``resolve``, with or without ton-hours); the electric heater and the air-source heat
-#: pumps are modelled (ASHP heating, cooling and forced dispatch); the other
-#: thermal sections are out of scope and named by section.
+#: pumps are modelled (ASHP heating, cooling and forced dispatch), and so are the steam turbine,
+#: both hot storages and CST with a given production factor.
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
 #: heating load, with a single grid outage and in the microgrids of multiple outages.
 #: GHP is modelled from given GhpGhx responses; sizing the GHX from ``ghpghx_inputs`` needs the
