@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::HeaderValue;
 use axum::middleware::{self, Next};
 use axum::response::Response;
@@ -52,7 +52,14 @@ pub fn router(state: Arc<ServiceState>) -> Router {
         };
         router.route(&pattern, handler)
     });
-    routes.fallback(not_found).layer(middleware::from_fn_with_state(state.clone(), gateway)).with_state(state)
+    // The gateway has read the body within `limits::SERVICE_MAX_BODY_BYTES` (413 beyond); the
+    // handlers' extractors would otherwise refuse anything over axum's own 2 MB default, such as
+    // a 15-minute optimizer scenario with its resolved series.
+    routes
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::disable())
+        .layer(middleware::from_fn_with_state(state.clone(), gateway))
+        .with_state(state)
 }
 
 async fn not_found() -> Response {

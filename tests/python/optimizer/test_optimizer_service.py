@@ -509,6 +509,27 @@ def test_post_answers_201_with_a_run_uuid_and_results_follow_the_contract(optimi
     assert result.messages == {"errors": {}, "warnings": {}, "has_stacktrace": False}
 
 
+def test_a_post_past_two_megabytes_is_taken(optimizer_client: sf.Client) -> None:
+    """A 15-minute year with its load and four resolved emissions series is about 3 MB of JSON:
+    past axum's default 2 MB extractor limit, within the service's own body limit."""
+    steps = 8760 * 4
+    document = tiny_scenario().to_dict()
+    document["Settings"] = {"time_steps_per_hour": 4}
+    document["ElectricLoad"] = {"loads_kw": [11.415525114155251 + (t % 96) / 1e4 for t in range(steps)], "year": 2017}
+    document["ElectricUtility"] = {
+        f"emissions_factor_series_lb_{pollutant}_per_kwh": [0.7123456789012345 + (t % 24) / 1e5 for t in range(steps)]
+        for pollutant in ("CO2", "NOx", "SO2", "PM25")
+    }
+    assert len(json.dumps(document)) > 2 * 2**20
+    response = optimizer_client.request("POST", "optimizer_job", json=document)
+    assert response.status == 201, response.text()
+    deadline = time.monotonic() + 120
+    while (result := optimizer_client.optimizer.results(response.json()["run_uuid"])).running and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert result.optimal
+    assert len(result.outputs.ElectricLoad.load_series_kw) == steps
+
+
 def test_inputs_echo_the_scenario_with_the_defaults_used(reference: OptimizerResult) -> None:
     inputs = reference.inputs
     assert inputs.Financial.offtaker_discount_rate_fraction == 0.07
