@@ -43,6 +43,7 @@ pub mod ashp_inputs;
 mod chp_defaults;
 pub mod chp_inputs;
 pub mod cst_inputs;
+pub mod cst_trough;
 mod chp_unavailability;
 mod emissions_inputs;
 mod financial_inputs;
