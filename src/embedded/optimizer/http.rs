@@ -6,7 +6,8 @@
 //! scenario is validated by `optimizer::scenario::validation` (the rules the Python scenario
 //! builder applies too) and, when valid, gets the sections the service creates and the
 //! schema's defaults, as the live service's `inputs` show them. PV production comes from the local engine
-//! on the site's synthetic weather, as do the temperatures of the synthetic load shapes.
+//! on the site's synthetic weather, as do the temperatures of the synthetic load shapes and a
+//! CST's production factor where none is given (`cst_standin`).
 
 use std::sync::Arc;
 
@@ -14,6 +15,7 @@ use axum::extract::{Path, Request, State};
 use axum::response::Response;
 use serde_json::{json, Map, Value};
 
+use super::cst_standin::fill_cst_production;
 use super::emissions_standin;
 use super::load_profiles::{self, DATA_SOURCE};
 use super::thermal_profiles;
@@ -183,15 +185,27 @@ fn submission_for(state: &ServiceState, body: &[u8]) -> Result<(Submission, Valu
         return Err(ServiceReply::json(400, &json!({"status": "error", "messages": {"error": reason}})));
     }
     let checked = scenario::check(&scenario).map_err(|e| ServiceReply::json(500, &json!({"status": "error", "messages": {"error": e}})))?;
-    let mut messages = Map::new();
-    let pv_production = match pv_production(&checked.resolved, state.catalog) {
+    let mut resolved = checked.resolved;
+    let mut warnings = Map::new();
+    let pv_production = match pv_production(&resolved, state.catalog) {
         Ok(production) => production,
         Err(problem) => {
-            messages.insert("warnings".into(), json!({"PV": problem}));
+            warnings.insert("PV".into(), Value::from(problem));
             Vec::new()
         }
     };
-    Ok((Submission { scenario: checked.resolved, pv_production, messages }, checked.input_errors))
+    // The stand-in's note, or why it made none, goes to the job's warnings.
+    match fill_cst_production(&mut resolved, |lat, lon| site_weather(lat, lon, state.catalog)) {
+        Ok(None) => {}
+        Ok(Some(note)) | Err(note) => {
+            warnings.insert("CST".into(), Value::from(note));
+        }
+    }
+    let mut messages = Map::new();
+    if !warnings.is_empty() {
+        messages.insert("warnings".into(), Value::Object(warnings));
+    }
+    Ok((Submission { scenario: resolved, pv_production, messages }, checked.input_errors))
 }
 
 /// `POST …/job/`.

@@ -337,12 +337,12 @@ impl JobStore {
     }
 }
 
-/// Validator messages plus the optimizer's `errors`, `warnings` (none) and `has_stacktrace`
-/// (the shape of a finished run's messages).
+/// Validator messages plus the optimizer's `errors`, `warnings` (only the submission's, e.g. a
+/// stand-in's note) and `has_stacktrace` (the shape of a finished run's messages).
 fn reopt_messages(validator: &Map<String, Value>, errors: Value) -> Value {
     let mut messages = validator.clone();
     messages.insert("errors".into(), errors);
-    messages.insert("warnings".into(), json!({}));
+    messages.entry("warnings").or_insert_with(|| json!({}));
     messages.insert("has_stacktrace".into(), Value::Bool(false));
     Value::Object(messages)
 }

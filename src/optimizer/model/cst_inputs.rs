@@ -12,7 +12,8 @@
 //! size here.
 //!
 //! Refused by name: CST without `production_factor` (in `check_unmodelled_inputs`: the service
-//! always computes it from `SSC_Inputs` with SAM's solar thermal models, replacing a given one),
+//! always computes it from `SSC_Inputs` with SAM's solar thermal models, replacing a given one;
+//! the embedded service fills a "ptc" one with the `cst_trough` stand-in before reading),
 //! a `tech_type` other than "ptc" with its cost or land inputs left to the service's per-type
 //! defaults, CST beside a PV array on the ground (their shared land row), CST supplying a steam
 //! turbine, CST serving none of the heating loads given.

@@ -423,7 +423,11 @@ impl<'a> Reader<'a> {
         if let Some(cst) = self.section("CST") {
             let sized = cst.get("max_kw").and_then(Value::as_f64).is_none_or(|kw| kw > 0.0);
             if sized && !is_given(cst.get("production_factor")) {
-                self.unsupported.push("CST without production_factor (the service computes it from SSC_Inputs with SAM's solar thermal models)".into());
+                let why = match cst_trough::design_of_cst(cst) {
+                    Ok(_) => "the service runs SAM's trough model on NSRDB weather: compute one with sunflux.optimizer.trough_production_factor from a weather year, or post the job to the embedded service, which fills its stand-in".to_string(),
+                    Err(other) => format!("{other}; the service computes it from SSC_Inputs with SAM"),
+                };
+                self.unsupported.push(format!("CST without production_factor ({why})"));
             }
         }
         if let Some(generator) = self.section("Generator") {
