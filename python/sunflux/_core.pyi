@@ -426,6 +426,12 @@ def simulate_outages(
     """Hours survived by an outage starting at every time step, and their summary, as a dict with the
     service's `resilience_stats` keys. Runs without the GIL."""
 
+def optimizer_trough_production_factor(weather: Weather, cst_json: str | None = None) -> list[float]:
+    """The hourly CST production factor (kW thermal per kW rated) of the parabolic-trough stand-in
+    (`optimizer::model::cst_trough`) on an hourly weather year at its own site; `cst_json` is the
+    CST section as JSON (its temperatures, `SSC_Inputs` and tech type), None for the service's
+    defaults. Runs without the GIL."""
+
 def pv_estimate(
     client: Transport,
     system_capacity: object,

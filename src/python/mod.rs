@@ -53,6 +53,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<optimizer::PySimulatedLoad>()?;
     m.add_function(wrap_pyfunction!(optimizer::optimizer_simulated_load, m)?)?;
     m.add_function(wrap_pyfunction!(optimizer::simulate_outages, m)?)?;
+    m.add_function(wrap_pyfunction!(optimizer::optimizer_trough_production_factor, m)?)?;
     m.add_class::<optimizer_emissions::PyAvertEmissionsProfile>()?;
     m.add_class::<optimizer_emissions::PyCambiumProfile>()?;
     m.add_class::<optimizer_emissions::PyEasiurCosts>()?;

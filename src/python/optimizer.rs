@@ -1,7 +1,8 @@
 //! Bindings of the optimizer: the service's load endpoint (`client.optimizer.simulated_load`:
 //! validation with the rules the embedded endpoint uses, the request, and the load as Arrow),
-//! and the outage survival simulation of given series (`sunflux.optimizer.simulate_outages`; a
-//! result's own is `PyResultDocument.simulate_outages`).
+//! the outage survival simulation of given series (`sunflux.optimizer.simulate_outages`; a
+//! result's own is `PyResultDocument.simulate_outages`), and the parabolic-trough stand-in for
+//! the CST production factor (`sunflux.optimizer.trough_production_factor`).
 
 use arrow_array::RecordBatch;
 use pyo3::prelude::*;
@@ -11,7 +12,9 @@ use super::client::PyTransport;
 use super::pending::PyPendingCall;
 use super::convert::{arrow_table, raw_value};
 use super::errors::to_pyerr;
+use super::pvwatts::PyWeather;
 use crate::error::Error;
+use crate::optimizer::model::cst_trough::{design_of_cst, production_factor, TroughDesign, TroughSite, TroughWeather};
 use crate::optimizer::outage_inputs::fuel_curve;
 use crate::optimizer::outage_sim::{self, OutageSimInputs};
 use crate::services::simulated_load::request::{fetch_simulated_load, LoadProfile};
@@ -156,6 +159,39 @@ pub fn simulate_outages<'py>(
         generator_min_turndown_fraction,
     };
     survival(py, &inputs)
+}
+
+/// The hourly CST production factor (kW thermal per kW rated) of the parabolic-trough stand-in
+/// (`optimizer::model::cst_trough`) on an hourly weather year at its own site; `cst_json` is the
+/// CST section as JSON (its temperatures, `SSC_Inputs` and tech type), None for the service's
+/// defaults. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (weather, cst_json=None))]
+pub fn optimizer_trough_production_factor(py: Python<'_>, weather: &PyWeather, cst_json: Option<&str>) -> PyResult<Vec<f64>> {
+    let design = match cst_json {
+        None => TroughDesign::default(),
+        Some(text) => {
+            let section: serde_json::Value = serde_json::from_str(text).map_err(|e| parameter_error(format!("CST: {e}")))?;
+            let map = section.as_object().ok_or_else(|| parameter_error("CST must be a mapping of its fields".into()))?;
+            design_of_cst(map).map_err(parameter_error)?
+        }
+    };
+    let year = &weather.weather;
+    if year.steps_per_hour != 1 {
+        return Err(parameter_error(format!("the weather has {} records per hour; the trough stand-in takes hourly weather", year.steps_per_hour)));
+    }
+    let meta = &year.meta;
+    let site = TroughSite { latitude: meta.lat, longitude: meta.lon, tz: meta.tz, elevation_m: meta.elevation };
+    let hourly = TroughWeather {
+        year: &year.year,
+        month: &year.month,
+        day: &year.day,
+        hour: &year.hour,
+        dni: &year.dn,
+        dry_bulb_c: &year.tdry,
+        wind_m_per_s: &year.wspd,
+    };
+    py.detach(|| production_factor(&hourly, &site, &design)).map_err(parameter_error)
 }
 
 fn parameter_error(problem: String) -> PyErr {

@@ -16,13 +16,16 @@
 
 ``validate_scenario_dict(d)`` applies the same rules to a plain dict without building classes;
 ``solve(scenario)`` and ``solve_many(scenarios)`` optimize in this process (no service);
-``result.summary()`` and ``summaries(results)`` give one row per run (sizes, costs, bills) as a
-polars frame, and `sunflux.optimizer.outputs` types ``result.outputs``.
+``trough_production_factor(weather)`` computes a CST production factor from a weather year (the
+service computes it with SAM; ``solve`` needs it given); ``result.summary()`` and
+``summaries(results)`` give one row per run (sizes, costs, bills) as a polars frame, and
+`sunflux.optimizer.outputs` types ``result.outputs``.
 """
 
 from sunflux._errors import ParameterError
 from sunflux.optimizer._base import UNSET, FieldInfo, Section, UnknownFieldWarning, Unset
 from sunflux.optimizer._fields import SECTIONS
+from sunflux.optimizer.cst import trough_production_factor
 from sunflux.optimizer.jobs import OptimizerResult
 from sunflux.optimizer.outages import simulate_outages
 from sunflux.optimizer.scenario import Difference, Scenario
@@ -44,6 +47,7 @@ __all__ = [
     "OptimizerResult",
     "summaries",
     "simulate_outages",
+    "trough_production_factor",
     "Difference",
     "Problem",
     "ParameterError",

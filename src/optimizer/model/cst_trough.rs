@@ -48,9 +48,11 @@
 //! Design numbers (assembly geometry, efficiencies, IAM, pipe coefficient, stow limits, DNI at
 //! design) are SAM's `trough_physical_iph` defaults as REopt.jl passes them
 //! (`src/sam/defaults/defaults_trough_physical_iph_step1.json` and
-//! `defaults_trough_physical_iph.json`, commit 029db01d). Temperatures: the service's `ptc`
-//! defaults, loop inlet 70 °C (`outlet_temp`) and loop outlet 400 + 50 = 450 °C (`inlet_temp` + 50),
-//! or `CST.inlet_temp_degF`/`outlet_temp_degF`, or `SSC_Inputs.T_loop_in_des`/`T_loop_out`.
+//! `defaults_trough_physical_iph.json`, commit 029db01d). Temperatures: `SSC_Inputs.T_loop_in_des`/
+//! `T_loop_out` when given, else the loop takes the process return `CST.outlet_temp_degF` in and
+//! gives its supply `CST.inlet_temp_degF` + 50 K out; without those two, REopt.jl's own `ptc`
+//! defaults, 70 °C in and 400 + 50 = 450 °C out. The API's schema defaults the two to 400 °F and
+//! 70 °F, so a posted scenario without them runs from 21.1 to 254.4 °C.
 //!
 //! What this leaves out, so that it is a stand-in and not SAM: thermal inertia (the morning
 //! warm-up of fluid, pipes and receivers, SAM's `mc_bal_*`, and the evening run-down), startup and
