@@ -238,7 +238,8 @@ INVALID_AS_IN_REOPT_JL = {
 #: and so are the chillers (existing and absorption) and cold storage (reference cooling profiles
 #: through ``resolve``, with or without ton-hours); the electric heater and the air-source heat
 #: pumps are modelled (ASHP heating, cooling and forced dispatch), and so are the steam turbine,
-#: both hot storages and CST with a given production factor.
+#: both hot storages and CST (a "ptc" CST without production factor gets the embedded service's
+#: parabolic-trough stand-in on its synthetic weather).
 #: CHP is modelled with the service's defaults by prime mover and size class, with or without a
 #: heating load, with a single grid outage and in the microgrids of multiple outages.
 #: GHP is modelled from given GhpGhx responses; sizing the GHX from ``ghpghx_inputs`` needs the
@@ -247,10 +248,10 @@ GHX_SIZING = "GHP.ghpghx_inputs without ghpghx_responses (the GHX sizing needs t
 #: Every other valid scenario and the part of the refusal that says why (the message names every
 #: unsupported part; this is the one that keeps the scenario from running here).
 REFUSED = {
-    "REopt_API__all_inputs_test.json": "CST without production_factor (the service computes it from SSC_Inputs",
+    "REopt_API__all_inputs_test.json": "CST with a PV array on the ground or both (the land row they share)",
     "REopt_API__central_plant_ghp.json": GHX_SIZING,
     "REopt_API__hybrid_ghp.json": GHX_SIZING,
-    "REopt.jl__cst.json": "CST without production_factor (the service computes it from SSC_Inputs",
+    "REopt.jl__cst.json": "HighTempThermalStorage with HotThermalStorage and an ElectricHeater or CST (their heat to each storage)",
     "REopt.jl__ghp_inputs.json": GHX_SIZING,
 }
 
