@@ -5,9 +5,12 @@
 //! what each storage may discharge to load, and its heat to the steam turbine. A storage's own
 //! rows are `water_tank`'s; thermal kW per step, kWh.
 //!
-//! Charges. Every heating tech and CHP may charge every hot storage, so their heat to storage
-//! is one series each (the service reports each tech's total over the storages) and, with both
-//! storages, a split per storage b, `c_bt ≥ 0`, carries it: Σ_b c_bt = Σ_techs S_t. The steam
+//! Charges. The boilers and CHP may charge every hot storage, so their heat to storage is one
+//! series each (the service reports each tech's total over the storages) and, with both
+//! storages, a split per storage b, `c_bt ≥ 0`, carries it: Σ_b c_bt = Σ_techs S_t. The electric
+//! heating techs (`heat_pumps`) have a series per storage they may charge (`HeatPump::charges`:
+//! their results name the high-temperature storage's part, and a tech may charge only a storage
+//! whose loads it serves), added to that storage's charges as they are. The steam
 //! turbine's heat to storage `hs_t` goes only to the storages it may charge: not to one that
 //! supplies the turbine only (`supply_turbine_only`, against a loop), and with
 //! `charge_storage_only` to the water tank when there is one and else to the high-temperature
@@ -64,6 +67,8 @@ pub struct HotStorageDispatch {
 pub(super) struct StoragePartners<'a> {
     /// The techs' heat to storage (each tech's total over the storages).
     pub charges: &'a [usize],
+    /// Heat to one storage only: (index in the storages given, first of a series).
+    pub dedicated: &'a [(usize, usize)],
     pub turbine: Option<&'a SteamTurbineLayout>,
     pub cooling: Option<&'a CoolingLayout>,
     pub heat_pumps: Option<&'a HeatPumpLayout>,
@@ -95,6 +100,7 @@ pub(super) fn add_hot_storages(lp: &mut LinearProgram, model: &Model, heating: &
     let mut layouts = Vec::new();
     for (b, s) in storages.iter().enumerate() {
         charges[b].extend(turbine_charges[b]);
+        charges[b].extend(partners.dedicated.iter().filter(|&&(to, _)| to == b).map(|&(_, column)| column));
         let serves_any = HeatingLoadKind::ALL.into_iter().any(|kind| s.serves(kind));
         let columns = add_storage(lp, model, &s.tank, &charges[b], st.is_some() && s.can_supply_steam_turbine && serves_any);
         if let Some(limits) = &s.high_temp {
