@@ -8,7 +8,8 @@
 //! it implies is at least the electric techs' heat to it, and the charges add up to the techs'
 //! heat to storage), its bounds and the high-temperature storage's rates, and the techs' own
 //! relations (the heater's electricity is its heat / COP; CST's production is cf · size and
-//! splits into load, each storage and waste).
+//! splits into load, each storage and waste). Also the refusal of cooling off grid and its
+//! reason.
 
 use serde_json::{json, Value};
 use sunflux::optimizer::lp::heat_pumps::HeatPumpDispatch;
@@ -236,6 +237,30 @@ fn which_storages_each_tech_may_charge() {
     forced["ASHPSpaceHeater"] = json!({"force_into_system": true, "can_serve_cooling": false});
     match from_scenario(&forced, &[]) {
         Err(ScenarioError::Unsupported(u)) => assert!(u.items.iter().any(|i| i.contains("heat pump forced into a load")), "{:?}", u.items),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Cooling off grid stays refused by name with its reason: the service's scenario throws for a
+/// cooling load off grid (REopt.jl `Scenario`), so there is no off-grid cooling to reproduce; the
+/// same scenario without it is read.
+#[test]
+fn cooling_off_grid_is_refused_with_the_service_reason() {
+    let base = json!({
+        "Settings": {"off_grid_flag": true},
+        "Site": {"latitude": 34.58, "longitude": -118.12},
+        "Generator": {"max_kw": 200.0},
+        "ElectricLoad": {"loads_kw": vec![100.0; 8760], "year": 2022}
+    });
+    assert!(from_scenario(&base, &[]).expect("the electric techs off grid").off_grid.is_some());
+    let mut cooling = base.clone();
+    cooling["CoolingLoad"] = json!({"thermal_loads_ton": vec![10.0; 8760]});
+    cooling["ExistingChiller"] = json!({"cop": 3.5});
+    match from_scenario(&cooling, &[]) {
+        Err(ScenarioError::Unsupported(u)) => {
+            let item = u.items.iter().find(|i| i.starts_with("cooling loads off grid")).unwrap_or_else(|| panic!("{:?}", u.items));
+            assert!(item.contains("the service's Scenario throws"), "{item}");
+        }
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
