@@ -16,9 +16,9 @@
 //!                  it may waste heat)
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
 //! Per load q:      Σ_h H_hqt ≤ load_qt + draw_qt           (the absorption chiller's draw on q)
-//! Forced load q:   H_hqt = load_qt + draw_qt, or with storage serving q
-//!                  H_hqt + discharge_t ≥ load_qt + draw_qt; no other tech has an H_h'qt
-//!                  (force_into_system)
+//! Forced load q:   H_hqt = load_qt + draw_qt, or with hot storages serving q
+//!                  H_hqt + Σ_{b serving q} discharge_bt ≥ load_qt + draw_qt; no other tech has
+//!                  an H_h'qt (force_into_system)
 //! ```
 //!
 //! An ASHP with `force_dispatch` (`add_ashp_force_in_constraints`, its `elseif` branch) makes in
@@ -263,12 +263,13 @@ fn add_forced_dispatch(
 }
 
 /// The per-load rows of the heat balance: the techs' heat to a load at most the load (with the
-/// absorption chiller's draw `draw(q, t)` as terms), and a forced load all theirs.
+/// absorption chiller's draw `draw(q, t)` as terms), and a forced load all theirs with the
+/// `discharges` of the hot storages (the loads each serves, its first column) serving it.
 pub(super) fn add_load_rows(
     lp: &mut LinearProgram,
     model: &Model,
     layout: &HeatPumpLayout,
-    discharge: Option<usize>,
+    discharges: &[(Vec<HeatingLoadKind>, usize)],
     draw: &dyn Fn(HeatingLoadKind, usize) -> Vec<(usize, f64)>,
 ) {
     let Some(heating) = &model.heating else { return };
@@ -283,18 +284,20 @@ pub(super) fn add_load_rows(
             continue;
         }
         let forcing = serving.iter().find(|(_, tech)| tech.forced_loads.contains(&load.kind)).map(|&(s, _)| s);
-        let discharge = discharge.filter(|_| forcing.is_some() && heating.storage_serves(load.kind));
+        let discharges: Vec<usize> =
+            if forcing.is_some() { discharges.iter().filter(|(served, _)| served.contains(&load.kind)).map(|&(_, d)| d).collect() } else { Vec::new() };
         for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
             let drawn = draw(load.kind, t);
             let mut terms: Vec<(usize, f64)> = serving.iter().map(|&(s, _)| (s + t, 1.0)).collect();
             terms.extend(drawn.iter().map(|&(j, a)| (j, -a)));
             // Forced without storage to help, the two rows meet: one equality (the interior
             // point dislikes a pair of opposite inequalities).
-            let kind = if forcing.is_some() && discharge.is_none() { RowKind::Equal } else { RowKind::LessOrEqual };
+            let kind = if forcing.is_some() && discharges.is_empty() { RowKind::Equal } else { RowKind::LessOrEqual };
             lp.row(&terms, kind, load.thermal_kw[t]);
             let Some(forced) = forcing else { continue };
-            if let Some(d) = discharge {
-                let mut terms = vec![(forced + t, -1.0), (d + t, -1.0)];
+            if !discharges.is_empty() {
+                let mut terms = vec![(forced + t, -1.0)];
+                terms.extend(discharges.iter().map(|&d| (d + t, -1.0)));
                 terms.extend(drawn.iter().copied());
                 lp.row(&terms, RowKind::LessOrEqual, -load.thermal_kw[t]);
             }

@@ -220,12 +220,8 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
     let storages = add_hot_storages(lp, model, heating, storages, StoragePartners { charges: &charges, dedicated: &dedicated, turbine, cooling, heat_pumps, ghp });
     if let Some(pumps) = heat_pumps {
         let draw = |kind, t| cooling.filter(|c| c.heating_load == Some(kind)).map_or_else(Vec::new, |c| c.heat_draw_terms(t).collect());
-        // A forced heat pump's row takes one storage's discharge (two storages with one are refused).
-        let discharge = match &storages[..] {
-            [storage] => Some(storage.discharge),
-            _ => None,
-        };
-        add_load_rows(lp, model, pumps, discharge, &draw);
+        let discharges: Vec<(Vec<HeatingLoadKind>, usize)> = storage_sets.iter().cloned().zip(storages.iter().map(|s| s.discharge)).collect();
+        add_load_rows(lp, model, pumps, &discharges, &draw);
     }
     let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
     if let Some(st) = turbine {

@@ -28,8 +28,9 @@
 //! src/constraints/storage_constraints.jl and the `*ToStorageOnly` rows of
 //! `add_heating_tech_constraints`, 029db01d): a storage none of whose served loads (those given
 //! with a load) the tech may not serve, and with `charge_storage_only` only the high-temperature
-//! storage when there is one and else the water tank. Refused by name: both storages with a heat
-//! pump forced into a load (its row takes one storage's discharge).
+//! storage when there is one and else the water tank. A load a heat pump is forced into
+//! (`force_into_system`) is the service's `dvHeatingProduction` of no other tech, so no other tech
+//! may charge a storage that serves only forced loads (`only_forced`, `drop_forced_charges`).
 
 use super::electric_heater_inputs::HeatPump;
 use super::thermal_inputs::{Heating, HeatingLoadKind};
@@ -83,11 +84,8 @@ pub struct HotStorage {
 /// The hot storages (indices in `Heating::hot_storages`) a tech that may serve the loads
 /// `can_serve` may charge (the module's header).
 pub fn chargeable_storages(heating: &Heating, can_serve: &[HeatingLoadKind], storage_only: bool) -> Vec<usize> {
-    let served_by = |s: &HotStorage| -> Vec<HeatingLoadKind> {
-        heating.loads.iter().filter(|load| s.serves(load.kind) && load.thermal_kw.iter().sum::<f64>() > 0.0).map(|load| load.kind).collect()
-    };
     let compatible = |s: &HotStorage| {
-        let served = served_by(s);
+        let served = served_loads(heating, s);
         !served.is_empty() && served.iter().all(|kind| can_serve.contains(kind))
     };
     let storages = &heating.hot_storages;
@@ -96,6 +94,29 @@ pub fn chargeable_storages(heating: &Heating, can_serve: &[HeatingLoadKind], sto
         return preferred.filter(|&b| compatible(&storages[b])).into_iter().collect();
     }
     (0..storages.len()).filter(|&b| compatible(&storages[b])).collect()
+}
+
+/// The loads a storage serves: those given with a load that it may serve (the service's
+/// `heating_loads_served_by_tes`).
+pub fn served_loads(heating: &Heating, s: &HotStorage) -> Vec<HeatingLoadKind> {
+    heating.loads.iter().filter(|load| s.serves(load.kind) && load.thermal_kw.iter().sum::<f64>() > 0.0).map(|load| load.kind).collect()
+}
+
+/// Whether every load a storage serves is one of the `forced` loads (and it serves some).
+pub fn only_forced(heating: &Heating, s: &HotStorage, forced: &[HeatingLoadKind]) -> bool {
+    let served = served_loads(heating, s);
+    !served.is_empty() && served.iter().all(|kind| forced.contains(kind))
+}
+
+/// A heat pump may not charge a storage serving only the loads another tech is forced into.
+pub(super) fn drop_forced_charges(heating: Option<&Heating>, heat_pumps: &mut [HeatPump]) {
+    let Some(heating) = heating else { return };
+    let forced: Vec<(usize, HeatingLoadKind)> =
+        heat_pumps.iter().enumerate().flat_map(|(i, p)| p.forced_loads.iter().map(move |&kind| (i, kind))).collect();
+    for (i, pump) in heat_pumps.iter_mut().enumerate() {
+        let by_others: Vec<HeatingLoadKind> = forced.iter().filter(|(j, _)| *j != i).map(|&(_, kind)| kind).collect();
+        pump.charges.retain(|&b| !only_forced(heating, &heating.hot_storages[b], &by_others));
+    }
 }
 
 impl HotStorage {
@@ -178,13 +199,6 @@ impl Reader<'_> {
             can_supply_steam_turbine: self.flag_or(map, s, "can_supply_steam_turbine", HIGH_TEMP_SUPPLIES_TURBINE),
             supply_turbine_only: self.flag(map, s, "supply_turbine_only"),
         })
-    }
-
-    /// A forced heat pump's row takes one storage's discharge: refused with both storages.
-    pub(super) fn refuse_two_hot_storages(&mut self, heating: Option<&Heating>, heat_pumps: &[HeatPump]) {
-        if heating.is_some_and(|h| h.hot_storages.len() > 1) && heat_pumps.iter().any(|p| !p.forced_loads.is_empty()) {
-            self.unsupported.push("HighTempThermalStorage with HotThermalStorage and a heat pump forced into a load".into());
-        }
     }
 
     /// The chilled-water tank: it serves the cooling load only.

@@ -3,7 +3,7 @@
 //! `add_hot_tes_flow_restrictions!`, the `*ToStorageOnly` and `CSTHeatProduction` rows of
 //! `add_heating_tech_constraints`, 029db01d): the electric heater charging both, the heater and
 //! CST with `charge_storage_only` (the high-temperature storage first), CST with and without
-//! waste, and which storages each tech may charge. Every solve checks each step: the heat balance
+//! waste, a heat pump forced into a load beside both, and which storages each tech may charge. Every solve checks each step: the heat balance
 //! of every load (each storage here serves one load), each storage's SOC recursion (the charge
 //! it implies is at least the electric techs' heat to it, and the charges add up to the techs'
 //! heat to storage), its bounds and the high-temperature storage's rates, and the techs' own
@@ -111,14 +111,17 @@ fn check_steps(model: &Model, heat: &HeatingDispatch, pumps: &[HeatPumpDispatch]
         let section = tech.kind.section();
         let production = p.production();
         let reported = kw(body, section, "thermal_production_series_mmbtu_per_hour");
-        let to_high = kw(body, section, "thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour");
+        // The ASHPs' results have no high-temperature part.
+        let high_field = "thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour";
+        let to_high = if body[section][high_field].is_null() { None } else { Some(kw(body, section, high_field)) };
         let to_storage = kw(body, section, "thermal_to_storage_series_mmbtu_per_hour");
         let electric = series(body, section, "electric_consumption_series_kw");
         for t in 0..8760 {
             let high: f64 = p.to_storages_kw.iter().filter(|(b, _)| heating.hot_storages[*b].high_temp.is_some()).map(|(_, kw)| kw[t]).sum();
             let parts = p.to_loads()[t] + p.to_storage_kw[t] + p.to_waste_kw[t] + p.to_turbine_kw[t];
             assert!((reported[t] - production[t]).abs() <= 1e-2 && (parts - production[t]).abs() <= 1e-6, "{section} production at {t}");
-            assert!((to_high[t] - high).abs() <= 1e-2 && (to_storage[t] - p.to_storage_kw[t]).abs() <= 1e-2, "{section} heat to storage at {t}");
+            assert!(to_high.as_ref().is_none_or(|h| (h[t] - high).abs() <= 1e-2), "{section} heat to the high-temperature storage at {t}");
+            assert!((to_storage[t] - p.to_storage_kw[t]).abs() <= 1e-2, "{section} heat to storage at {t}");
             assert!((electric[t] - production[t] / tech.cop[t]).abs() <= 1e-3, "{section} electricity at {t}: {} for {} of heat", electric[t], production[t]);
         }
     }
@@ -217,9 +220,9 @@ fn cst_with_both_storages() {
     assert!(c.to_storage_kw.iter().sum::<f64>() > 0.0, "CST charges a storage");
 }
 
-/// Which storages a tech may charge: only those whose loads it may all serve, and with
+/// Which storages a tech may charge: only those whose loads it may all serve, with
 /// `charge_storage_only` only the high-temperature storage (none when that one serves a load
-/// the tech may not). A heat pump forced into a load stays refused beside both storages.
+/// the tech may not), and none serving only a load another heat pump is forced into.
 #[test]
 fn which_storages_each_tech_may_charge() {
     let base = scenario(&[("SpaceHeatingLoad", 2.0), ("ProcessHeatLoad", 1.0)], "space", "process", json!({}));
@@ -232,13 +235,43 @@ fn which_storages_each_tech_may_charge() {
     assert_eq!(charges(json!({"can_serve_space_heating": false})), [1]);
     assert_eq!(charges(json!({"charge_storage_only": true})), [1]);
     assert_eq!(charges(json!({"charge_storage_only": true, "can_serve_process_heat": false})), Vec::<usize>::new());
-    let mut forced = base.clone();
-    forced["Site"]["outdoor_air_temperature_degF"] = json!(vec![40.0; 8760]);
-    forced["ASHPSpaceHeater"] = json!({"force_into_system": true, "can_serve_cooling": false});
-    match from_scenario(&forced, &[]) {
-        Err(ScenarioError::Unsupported(u)) => assert!(u.items.iter().any(|i| i.contains("heat pump forced into a load")), "{:?}", u.items),
-        other => panic!("expected a refusal, got {other:?}"),
+    let mut forced = forced_scenario();
+    forced["ElectricHeater"] = json!({});
+    let model = from_scenario(&forced, &[]).expect("a forced heat pump beside both storages");
+    let charges: Vec<(&str, Vec<usize>)> = model.heat_pumps.iter().map(|p| (p.kind.section(), p.charges.clone())).collect();
+    assert_eq!(charges, [("ElectricHeater", vec![1]), ("ASHPSpaceHeater", vec![0])]);
+}
+
+/// Space heating through the tank, process heat through the high-temperature storage, and the
+/// ASHP space heater forced into the space heating (40 °F outside, no minimum allowable size).
+fn forced_scenario() -> Value {
+    let ashp = json!({"ASHPSpaceHeater": {"force_into_system": true, "can_serve_cooling": false, "min_allowable_ton": 0.0, "installed_cost_per_ton": 1500.0}});
+    let mut s = scenario(&[("SpaceHeatingLoad", 2.0), ("ProcessHeatLoad", 1.0)], "space", "process", ashp);
+    s["Site"]["outdoor_air_temperature_degF"] = json!(vec![40.0; 8760]);
+    s
+}
+
+/// A heat pump forced into the space heating beside both storages (`add_ashp_force_in_constraints`):
+/// each step as the header, the boiler sends no heat to the space heating and none into the tank
+/// (which serves only it), so the heat pump and the tank's discharge serve all of it and the tank
+/// takes only the heat pump's heat; the boiler still charges the high-temperature storage.
+#[test]
+fn forced_heat_pump_with_both_storages() {
+    let (model, run, body) = solve(&forced_scenario());
+    let heat = run.optimal.dispatch.heating.as_ref().expect("heating");
+    let pumps = &run.optimal.dispatch.heat_pumps;
+    let charges = check_steps(&model, heat, pumps, &body);
+    let boiler_to_space = kw(&body, "ExistingBoiler", "thermal_to_space_heating_load_series_mmbtu_per_hour");
+    let space = model.heating.as_ref().expect("heating").load_kw(HeatingLoadKind::SpaceHeating, 8760);
+    let ashp = &pumps[0];
+    for t in 0..8760 {
+        assert!(boiler_to_space[t].abs() <= 1e-2, "the boiler serves no space heating at {t}: {}", boiler_to_space[t]);
+        let served = ashp.to_kind(HeatingLoadKind::SpaceHeating)[t] + heat.storages[0].discharge_kw[t];
+        assert!((served - space[t]).abs() <= 1e-2 + 1e-5 * space[t], "forced load at {t}: {served} vs {}", space[t]);
+        let from_ashp: f64 = ashp.to_storages_kw.iter().filter(|(b, _)| *b == 0).map(|(_, kw)| kw[t]).sum();
+        assert!(charges[0][t] <= from_ashp + 1e-2, "only the heat pump charges the tank at {t}: {} vs {from_ashp}", charges[0][t]);
     }
+    assert!(ashp.size_kw > 1.0, "the forced heat pump is built: {} kW", ashp.size_kw);
 }
 
 /// Cooling off grid stays refused by name with its reason: the service's scenario throws for a
