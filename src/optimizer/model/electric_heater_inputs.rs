@@ -14,7 +14,7 @@
 
 use serde_json::{Map, Value};
 
-use super::hot_storage_inputs::chargeable_storages;
+use super::hot_storage_inputs::{chargeable_storages, only_forced};
 use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind, KWH_PER_MMBTU};
 use super::{Financial, Reader};
 
@@ -83,6 +83,17 @@ pub struct HeatPump {
 pub struct HeatPumpCooling {
     pub cop: Vec<f64>,
     pub cf: Vec<f64>,
+}
+
+/// A heat pump may not charge a storage serving only the loads another tech is forced into.
+pub(super) fn drop_forced_charges(heating: Option<&Heating>, heat_pumps: &mut [HeatPump]) {
+    let Some(heating) = heating else { return };
+    let forced: Vec<(usize, HeatingLoadKind)> =
+        heat_pumps.iter().enumerate().flat_map(|(i, p)| p.forced_loads.iter().map(move |&kind| (i, kind))).collect();
+    for (i, pump) in heat_pumps.iter_mut().enumerate() {
+        let by_others: Vec<HeatingLoadKind> = forced.iter().filter(|(j, _)| *j != i).map(|&(_, kind)| kind).collect();
+        pump.charges.retain(|&b| !only_forced(heating, &heating.hot_storages[b], &by_others));
+    }
 }
 
 impl HeatPump {

@@ -30,9 +30,9 @@
 //! with a load) the tech may not serve, and with `charge_storage_only` only the high-temperature
 //! storage when there is one and else the water tank. A load a heat pump is forced into
 //! (`force_into_system`) is the service's `dvHeatingProduction` of no other tech, so no other tech
-//! may charge a storage that serves only forced loads (`only_forced`, `drop_forced_charges`).
+//! may charge a storage that serves only forced loads (`only_forced`,
+//! `electric_heater_inputs::drop_forced_charges`).
 
-use super::electric_heater_inputs::HeatPump;
 use super::thermal_inputs::{Heating, HeatingLoadKind};
 use super::{Financial, Reader};
 use crate::optimizer::finance::{effective_cost, TaxTreatment};
@@ -106,17 +106,6 @@ pub fn served_loads(heating: &Heating, s: &HotStorage) -> Vec<HeatingLoadKind> {
 pub fn only_forced(heating: &Heating, s: &HotStorage, forced: &[HeatingLoadKind]) -> bool {
     let served = served_loads(heating, s);
     !served.is_empty() && served.iter().all(|kind| forced.contains(kind))
-}
-
-/// A heat pump may not charge a storage serving only the loads another tech is forced into.
-pub(super) fn drop_forced_charges(heating: Option<&Heating>, heat_pumps: &mut [HeatPump]) {
-    let Some(heating) = heating else { return };
-    let forced: Vec<(usize, HeatingLoadKind)> =
-        heat_pumps.iter().enumerate().flat_map(|(i, p)| p.forced_loads.iter().map(move |&kind| (i, kind))).collect();
-    for (i, pump) in heat_pumps.iter_mut().enumerate() {
-        let by_others: Vec<HeatingLoadKind> = forced.iter().filter(|(j, _)| *j != i).map(|&(_, kind)| kind).collect();
-        pump.charges.retain(|&b| !only_forced(heating, &heating.hot_storages[b], &by_others));
-    }
 }
 
 impl HotStorage {

@@ -614,7 +614,7 @@ impl<'a> Reader<'a> {
             self.unsupported.push("Financial.min/max_initial_capital_costs_before_incentives with GHP (its capital in the bounds)".into());
         }
         let mut heat_pumps = self.read_heat_pumps(heating.as_ref(), cooling.as_ref().map(|c| c.load_kw.as_slice()), steps_per_hour, &financial);
-        hot_storage_inputs::drop_forced_charges(heating.as_ref(), &mut heat_pumps);
+        electric_heater_inputs::drop_forced_charges(heating.as_ref(), &mut heat_pumps);
         if let (Some(chp), Some(_)) = (&chp, &outages.multiple) {
             self.check_chp_in_outages(chp);
         }
