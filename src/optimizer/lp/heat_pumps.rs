@@ -5,7 +5,7 @@
 //! `setup_ASHP*_inputs`). Thermal and electric kW; Δ = hours per step.
 //!
 //! Variables (≥ 0), for each tech h: per step its heat to each load q it serves `H_hqt` and to
-//! the hot storage `S_ht` and, for the electric heater when `can_supply_steam_turbine`, to the
+//! each hot storage b it may charge `S_hbt` (`HeatPump::charges`; S_ht below is Σ_b S_hbt) and, for the electric heater when `can_supply_steam_turbine`, to the
 //! steam turbine `T_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
 //! size. Rows, for every step t:
 //!
@@ -16,9 +16,9 @@
 //!                  it may waste heat)
 //! Allowable size:  min_allowable_h · b_h ≤ size_h ≤ max_kw · b_h
 //! Per load q:      Σ_h H_hqt ≤ load_qt + draw_qt           (the absorption chiller's draw on q)
-//! Forced load q:   H_hqt = load_qt + draw_qt, or with storage serving q
-//!                  H_hqt + discharge_t ≥ load_qt + draw_qt; no other tech has an H_h'qt
-//!                  (force_into_system)
+//! Forced load q:   H_hqt = load_qt + draw_qt, or with hot storages serving q
+//!                  H_hqt + Σ_{b serving q} discharge_bt ≥ load_qt + draw_qt; no other tech has
+//!                  an H_h'qt (force_into_system)
 //! ```
 //!
 //! An ASHP with `force_dispatch` (`add_ashp_force_in_constraints`, its `elseif` branch) makes in
@@ -59,7 +59,7 @@
 //! series: its cooling to load `C_ht` and to the chilled-water tank `CS_ht`, which `cooling` puts in
 //! the cooling balance and the tank's charges.
 //!
-//! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_ht as storage charges. The
+//! The heat balance (`heating`) takes Σ_hq H_hqt as supply and S_hbt as storage b's charges. The
 //! steam turbine's steam row (`heating`) takes T_ht. The electric balance takes
 //! (Σ_q H_hqt + S_ht + T_ht + W_ht) / cop_ht + (C_ht + CS_ht) / ccop_ht as demand (`electric_terms`: a negative
 //! on-site supply), valued at the tier-0 energy rate. Objective ($ present value):
@@ -75,8 +75,8 @@ use crate::optimizer::model::{HeatingLoadKind, Model};
 pub struct HeatPumpColumns {
     /// Heat to each load it serves (first of a series).
     pub to_load: Vec<(HeatingLoadKind, usize)>,
-    /// Heat to the hot storage (first of a series; None without storage).
-    pub to_storage: Option<usize>,
+    /// Heat to each hot storage it may charge: (index in `Heating::hot_storages`, first of a series).
+    pub to_storages: Vec<(usize, usize)>,
     /// Heat wasted (first of a series; CST that may waste heat only).
     pub to_waste: Option<usize>,
     /// Heat to the steam turbine (first of a series; None unless it may feed one).
@@ -106,7 +106,9 @@ pub struct HeatPumpLayout {
 pub struct HeatPumpDispatch {
     pub size_kw: f64,
     pub to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)>,
+    /// Heat to the hot storages together, and to each (index in `Heating::hot_storages`).
     pub to_storage_kw: Vec<f64>,
+    pub to_storages_kw: Vec<(usize, Vec<f64>)>,
     /// Heat wasted (zeros but for CST).
     pub to_waste_kw: Vec<f64>,
     pub to_turbine_kw: Vec<f64>,
@@ -143,7 +145,6 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
     }
     let heating = model.heating.as_ref()?;
     let steps = model.steps();
-    let with_storage = !heating.hot_storages.is_empty();
     let cold_tank = model.cooling.as_ref().is_some_and(|c| c.cold_storage.is_some());
     let mut techs = Vec::new();
     let mut electric_per_kw = Vec::new();
@@ -156,12 +157,12 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         let forced_elsewhere = |kind: &HeatingLoadKind| model.heat_pumps.iter().any(|other| other.kind != tech.kind && other.forced_loads.contains(kind));
         let served = tech.serves.iter().filter(|kind| !forced_elsewhere(kind));
         let to_load: Vec<(HeatingLoadKind, usize)> = served.map(|&kind| (kind, lp.series(steps, cost))).collect();
-        let to_storage = with_storage.then(|| lp.series(steps, cost));
+        let to_storages: Vec<(usize, usize)> = tech.charges.iter().map(|&b| (b, lp.series(steps, cost))).collect();
         let (fixed_output, to_waste) = match tech.kind {
             HeatPumpKind::Cst { can_waste_heat } => (true, can_waste_heat.then(|| lp.series(steps, cost))),
             _ => (false, None),
         };
-        let feeds_turbine = tech.kind == HeatPumpKind::ElectricHeater && model.steam_turbine.as_ref().is_some_and(|st| st.electric_heater_supplies);
+        let feeds_turbine = tech.kind == HeatPumpKind::ElectricHeater && !tech.storage_only && model.steam_turbine.as_ref().is_some_and(|st| st.electric_heater_supplies);
         let to_turbine = feeds_turbine.then(|| lp.series(steps, cost));
         let cooling = tech.cooling.as_ref().filter(|_| model.cooling.is_some());
         let cool_per_kw: Vec<f64> = cooling.map_or_else(Vec::new, |c| c.cop.iter().map(|cop| 1.0 / cop).collect());
@@ -170,7 +171,7 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         let cool_to_storage = cooling.filter(|_| cold_tank).map(|_| lp.series(steps, cool_cost));
         let size = lp.variable(tech.net_present_cost_per_kw + factors.om_factor() * tech.om_cost_per_kw, tech.min_kw, tech.max_kw);
         for t in 0..steps {
-            let heat = to_load.iter().map(|&(_, s)| s).chain(to_storage).chain(to_turbine).chain(to_waste);
+            let heat = to_load.iter().map(|&(_, s)| s).chain(to_storages.iter().map(|&(_, s)| s)).chain(to_turbine).chain(to_waste);
             let terms: Vec<(usize, f64)> = match cooling {
                 None => heat.map(|s| (s + t, 1.0)).chain([(size, -tech.cf[t])]).collect(),
                 Some(c) => {
@@ -188,14 +189,14 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
         });
         if tech.force_dispatch {
             let load = heating.loads.iter().find(|l| tech.serves(l.kind));
-            let made: Vec<usize> = to_load.iter().map(|&(_, s)| s).chain(to_storage).collect();
+            let made: Vec<usize> = to_load.iter().map(|&(_, s)| s).chain(to_storages.iter().map(|&(_, s)| s)).collect();
             let cooled: Vec<usize> = [cool_to_load, cool_to_storage].into_iter().flatten().collect();
             let cooling_load = model.cooling.as_ref().map(|c| c.load_kw.as_slice());
             if let Some(load) = load {
                 add_forced_dispatch(lp, tech, size, (&made, &cooled), &load.thermal_kw, cooling.zip(cooling_load));
             }
         }
-        techs.push(HeatPumpColumns { to_load, to_storage, to_waste, to_turbine, size, binary, cool_to_load, cool_to_storage });
+        techs.push(HeatPumpColumns { to_load, to_storages, to_waste, to_turbine, size, binary, cool_to_load, cool_to_storage });
         electric_per_kw.push(per_kw);
         cooling_electric_per_kw.push(cool_per_kw);
     }
@@ -262,12 +263,13 @@ fn add_forced_dispatch(
 }
 
 /// The per-load rows of the heat balance: the techs' heat to a load at most the load (with the
-/// absorption chiller's draw `draw(q, t)` as terms), and a forced load all theirs.
+/// absorption chiller's draw `draw(q, t)` as terms), and a forced load all theirs with the
+/// `discharges` of the hot storages (the loads each serves, its first column) serving it.
 pub(super) fn add_load_rows(
     lp: &mut LinearProgram,
     model: &Model,
     layout: &HeatPumpLayout,
-    discharge: Option<usize>,
+    discharges: &[(Vec<HeatingLoadKind>, usize)],
     draw: &dyn Fn(HeatingLoadKind, usize) -> Vec<(usize, f64)>,
 ) {
     let Some(heating) = &model.heating else { return };
@@ -282,18 +284,20 @@ pub(super) fn add_load_rows(
             continue;
         }
         let forcing = serving.iter().find(|(_, tech)| tech.forced_loads.contains(&load.kind)).map(|&(s, _)| s);
-        let discharge = discharge.filter(|_| forcing.is_some() && heating.storage_serves(load.kind));
+        let discharges: Vec<usize> =
+            if forcing.is_some() { discharges.iter().filter(|(served, _)| served.contains(&load.kind)).map(|&(_, d)| d).collect() } else { Vec::new() };
         for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
             let drawn = draw(load.kind, t);
             let mut terms: Vec<(usize, f64)> = serving.iter().map(|&(s, _)| (s + t, 1.0)).collect();
             terms.extend(drawn.iter().map(|&(j, a)| (j, -a)));
             // Forced without storage to help, the two rows meet: one equality (the interior
             // point dislikes a pair of opposite inequalities).
-            let kind = if forcing.is_some() && discharge.is_none() { RowKind::Equal } else { RowKind::LessOrEqual };
+            let kind = if forcing.is_some() && discharges.is_empty() { RowKind::Equal } else { RowKind::LessOrEqual };
             lp.row(&terms, kind, load.thermal_kw[t]);
             let Some(forced) = forcing else { continue };
-            if let Some(d) = discharge {
-                let mut terms = vec![(forced + t, -1.0), (d + t, -1.0)];
+            if !discharges.is_empty() {
+                let mut terms = vec![(forced + t, -1.0)];
+                terms.extend(discharges.iter().map(|&d| (d + t, -1.0)));
                 terms.extend(drawn.iter().copied());
                 lp.row(&terms, RowKind::LessOrEqual, -load.thermal_kw[t]);
             }
@@ -312,9 +316,9 @@ impl HeatPumpLayout {
         self.techs.iter().flat_map(move |c| c.to_load.iter().filter(move |(k, _)| served(*k)).map(move |&(_, s)| (s + t, 1.0)))
     }
 
-    /// The columns charging the hot storage.
-    pub fn storage_charges(&self) -> impl Iterator<Item = usize> + '_ {
-        self.techs.iter().filter_map(|c| c.to_storage)
+    /// The columns charging the hot storages: (index in `Heating::hot_storages`, first of a series).
+    pub fn storage_charges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.techs.iter().flat_map(|c| c.to_storages.iter().copied())
     }
 
     /// `sign ·` minus the techs' electricity in step t (a demand in the electric balance; none
@@ -325,7 +329,7 @@ impl HeatPumpLayout {
 
     fn all_electric_terms(&self, t: usize, sign: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
         let heating = self.techs.iter().zip(&self.electric_per_kw).flat_map(move |(c, per_kw)| {
-            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storage).chain(c.to_turbine).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
+            c.to_load.iter().map(|&(_, s)| s).chain(c.to_storages.iter().map(|&(_, s)| s)).chain(c.to_turbine).chain(c.to_waste).map(move |s| (s + t, -sign * per_kw[t]))
         });
         let cooling = self.techs.iter().zip(&self.cooling_electric_per_kw).flat_map(move |(c, per_kw)| {
             [c.cool_to_load, c.cool_to_storage].into_iter().flatten().map(move |s| (s + t, -sign * per_kw[t]))
@@ -360,7 +364,8 @@ impl HeatPumpLayout {
             .zip(self.electric_per_kw.iter().zip(&self.cooling_electric_per_kw))
             .map(|(c, (per_kw, cool_per_kw))| {
                 let to_load_kw: Vec<(HeatingLoadKind, Vec<f64>)> = c.to_load.iter().map(|&(k, s)| (k, series(Some(s)))).collect();
-                let to_storage_kw = series(c.to_storage);
+                let to_storages_kw: Vec<(usize, Vec<f64>)> = c.to_storages.iter().map(|&(b, s)| (b, series(Some(s)))).collect();
+                let to_storage_kw: Vec<f64> = (0..steps).map(|t| to_storages_kw.iter().map(|(_, s)| s[t]).sum()).collect();
                 let to_turbine_kw = series(c.to_turbine);
                 let to_waste_kw = series(c.to_waste);
                 let made = |t: usize| to_load_kw.iter().map(|(_, s)| s[t]).sum::<f64>() + to_storage_kw[t] + to_turbine_kw[t] + to_waste_kw[t];
@@ -372,6 +377,7 @@ impl HeatPumpLayout {
                     size_kw: clean(x[c.size]),
                     to_load_kw,
                     to_storage_kw,
+                    to_storages_kw,
                     to_waste_kw,
                     to_turbine_kw,
                     electric_kw,

@@ -211,21 +211,17 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         }
         (to_load, to_storage, size, to_turbine)
     });
-    let mut charges: Vec<usize> = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)]
+    let charges: Vec<usize> = [existing.and_then(|e| e.1), new.and_then(|n| n.1), chp.and_then(|c| c.heat_to_storage), ghp.and_then(|g| g.heat_to_storage)]
         .into_iter()
         .flatten()
         .collect();
-    charges.extend(heat_pumps.into_iter().flat_map(HeatPumpLayout::storage_charges));
+    let dedicated: Vec<(usize, usize)> = heat_pumps.into_iter().flat_map(HeatPumpLayout::storage_charges).collect();
     let storage_sets: Vec<Vec<HeatingLoadKind>> = storages.iter().map(|s| HeatingLoadKind::ALL.into_iter().filter(|&k| s.serves(k)).collect()).collect();
-    let storages = add_hot_storages(lp, model, heating, storages, StoragePartners { charges: &charges, turbine, cooling, heat_pumps, ghp });
+    let storages = add_hot_storages(lp, model, heating, storages, StoragePartners { charges: &charges, dedicated: &dedicated, turbine, cooling, heat_pumps, ghp });
     if let Some(pumps) = heat_pumps {
         let draw = |kind, t| cooling.filter(|c| c.heating_load == Some(kind)).map_or_else(Vec::new, |c| c.heat_draw_terms(t).collect());
-        // A forced heat pump's row takes one storage's discharge (two storages with one are refused).
-        let discharge = match &storages[..] {
-            [storage] => Some(storage.discharge),
-            _ => None,
-        };
-        add_load_rows(lp, model, pumps, discharge, &draw);
+        let discharges: Vec<(Vec<HeatingLoadKind>, usize)> = storage_sets.iter().cloned().zip(storages.iter().map(|s| s.discharge)).collect();
+        add_load_rows(lp, model, pumps, &discharges, &draw);
     }
     let (existing_to_turbine, new_to_turbine) = (existing.and_then(|e| e.2), new.and_then(|n| n.3));
     if let Some(st) = turbine {

@@ -5,9 +5,15 @@
 //! what each storage may discharge to load, and its heat to the steam turbine. A storage's own
 //! rows are `water_tank`'s; thermal kW per step, kWh.
 //!
-//! Charges. Every heating tech and CHP may charge every hot storage, so their heat to storage
-//! is one series each (the service reports each tech's total over the storages) and, with both
-//! storages, a split per storage b, `c_bt ≥ 0`, carries it: Σ_b c_bt = Σ_techs S_t. The steam
+//! Charges. The boilers and CHP may charge every hot storage, so their heat to storage is one
+//! series each (the service reports each tech's total over the storages) and, with both
+//! storages, a split per storage b, `c_bt ≥ 0`, carries it: Σ_b c_bt = Σ_techs S_t. The electric
+//! heating techs (`heat_pumps`) have a series per storage they may charge (`HeatPump::charges`:
+//! their results name the high-temperature storage's part, and a tech may charge only a storage
+//! whose loads it serves), added to that storage's charges as they are. A storage serving only
+//! loads a heat pump is forced into takes no heat of the boilers, CHP or the turbine (the
+//! service's production of a forced load is the heat pump's alone): their charges to it are
+//! fixed at 0 (`only_forced`). The steam
 //! turbine's heat to storage `hs_t` goes only to the storages it may charge: not to one that
 //! supplies the turbine only (`supply_turbine_only`, against a loop), and with
 //! `charge_storage_only` to the water tank when there is one and else to the high-temperature
@@ -35,6 +41,7 @@ use super::water_tank::{add_high_temp_limits, add_storage};
 use super::{LinearProgram, RowKind};
 use crate::optimizer::model::steam_turbine_inputs::SteamTurbine;
 use crate::optimizer::model::thermal_inputs::{Heating, HeatingLoadKind};
+use crate::optimizer::model::hot_storage_inputs::only_forced;
 use crate::optimizer::model::{HotStorage, Model};
 
 /// One hot storage's columns (first of each series; the size once).
@@ -64,6 +71,8 @@ pub struct HotStorageDispatch {
 pub(super) struct StoragePartners<'a> {
     /// The techs' heat to storage (each tech's total over the storages).
     pub charges: &'a [usize],
+    /// Heat to one storage only: (index in the storages given, first of a series).
+    pub dedicated: &'a [(usize, usize)],
     pub turbine: Option<&'a SteamTurbineLayout>,
     pub cooling: Option<&'a CoolingLayout>,
     pub heat_pumps: Option<&'a HeatPumpLayout>,
@@ -75,10 +84,15 @@ pub(super) struct StoragePartners<'a> {
 pub(super) fn add_hot_storages(lp: &mut LinearProgram, model: &Model, heating: &Heating, storages: &[HotStorage], partners: StoragePartners) -> Vec<HotStorageLayout> {
     let steps = model.steps();
     let mut charges: Vec<Vec<usize>> = split(lp, steps, partners.charges, storages.len());
+    let forced: Vec<HeatingLoadKind> = model.heat_pumps.iter().flat_map(|h| h.forced_loads.iter().copied()).collect();
+    let blocked: Vec<bool> = storages.iter().map(|s| only_forced(heating, s, &forced)).collect();
+    for columns in charges.iter().zip(&blocked).filter(|&(_, &blocked)| blocked).map(|(columns, _)| columns) {
+        columns.iter().for_each(|&c| lp.upper[c..c + steps].fill(0.0));
+    }
     let st = model.steam_turbine.as_ref().filter(|_| partners.turbine.is_some());
     let turbine_charges = match (partners.turbine.and_then(|t| t.heat_to_storage), st) {
         (Some(column), Some(st)) => {
-            let takers = turbine_takers(st, storages);
+            let takers = turbine_takers(st, storages, &blocked);
             if takers.is_empty() {
                 lp.upper[column..column + steps].fill(0.0);
             }
@@ -95,6 +109,7 @@ pub(super) fn add_hot_storages(lp: &mut LinearProgram, model: &Model, heating: &
     let mut layouts = Vec::new();
     for (b, s) in storages.iter().enumerate() {
         charges[b].extend(turbine_charges[b]);
+        charges[b].extend(partners.dedicated.iter().filter(|&&(to, _)| to == b).map(|&(_, column)| column));
         let serves_any = HeatingLoadKind::ALL.into_iter().any(|kind| s.serves(kind));
         let columns = add_storage(lp, model, &s.tank, &charges[b], st.is_some() && s.can_supply_steam_turbine && serves_any);
         if let Some(limits) = &s.high_temp {
@@ -115,14 +130,14 @@ pub(super) fn add_hot_storages(lp: &mut LinearProgram, model: &Model, heating: &
     layouts
 }
 
-/// The storages (indices) the turbine's heat may charge.
-fn turbine_takers(st: &SteamTurbine, storages: &[HotStorage]) -> Vec<usize> {
-    let takes = |s: &HotStorage| !(s.can_supply_steam_turbine && s.supply_turbine_only);
+/// The storages (indices) the turbine's heat may charge (none of the `blocked` ones).
+fn turbine_takers(st: &SteamTurbine, storages: &[HotStorage], blocked: &[bool]) -> Vec<usize> {
+    let takes = |b: usize| !(blocked[b] || (storages[b].can_supply_steam_turbine && storages[b].supply_turbine_only));
     if st.charge_storage_only {
         let preferred = storages.iter().position(|s| s.high_temp.is_none()).or_else(|| storages.iter().position(|s| s.high_temp.is_some()));
-        preferred.filter(|&b| takes(&storages[b])).into_iter().collect()
+        preferred.filter(|&b| takes(b)).into_iter().collect()
     } else {
-        (0..storages.len()).filter(|&b| takes(&storages[b])).collect()
+        (0..storages.len()).filter(|&b| takes(b)).collect()
     }
 }
 

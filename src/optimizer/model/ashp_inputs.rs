@@ -25,6 +25,7 @@ use serde_json::{Map, Value};
 
 use super::absorption_chiller_inputs::KWH_THERMAL_PER_TONHOUR;
 use super::electric_heater_inputs::{HeatPump, HeatPumpCooling, HeatPumpKind};
+use super::hot_storage_inputs::chargeable_storages;
 use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind};
 use super::{Financial, Reader};
 
@@ -208,6 +209,8 @@ impl Reader<'_> {
             cop,
             cf,
             serves: vec![load_kind],
+            charges: heating.map_or_else(Vec::new, |h| chargeable_storages(h, &[load_kind], false)),
+            storage_only: false,
             forced_loads: if force_into_system { vec![load_kind] } else { Vec::new() },
             avoided_capex: self.number_or(map, s, "avoided_capex_by_ashp_present_value", 0.0),
             cooling: cooling.filter(|_| cooling_kw.is_some()),

@@ -18,7 +18,9 @@
 //! Refused by name (not modelled here): reference-building cooling loads (they need the service's
 //! profile data, which `Scenario.resolve` turns into tons or fractions of the electric load;
 //! FlatLoad shapes scaled to annual_tonhour or monthly_tonhour are read), the
-//! existing chiller's capital costs, cooling off grid, and an absorption chiller
+//! existing chiller's capital costs, cooling off grid (REopt.jl's `Scenario`, src/core/scenario.jl,
+//! 029db01d, throws for a CoolingLoad or any chiller off grid: there is no off-grid cooling of the
+//! service to reproduce), and an absorption chiller
 //! without a heating load beside another heating tech (`check_absorption_heat_source`).
 
 use serde_json::{Map, Value};
@@ -151,7 +153,9 @@ impl Reader<'_> {
             return None;
         }
         if context.off_grid {
-            self.unsupported.push("cooling loads off grid (Settings.off_grid_flag with a CoolingLoad)".into());
+            self.unsupported.push(
+                "cooling loads off grid (Settings.off_grid_flag with a CoolingLoad: the service's Scenario throws for every section but PV, Wind, ElectricStorage, Generator, Settings, Site, Financial, ElectricLoad, ElectricTariff and ElectricUtility off grid, so it has no off-grid cooling to follow)".into(),
+            );
         }
         for field in ["installed_cost_per_ton", "installed_cost_dollars"] {
             if self.number_in(chiller_map, s, field).is_some_and(|cost| cost != 0.0) {

@@ -21,6 +21,7 @@
 use serde_json::{Map, Value};
 
 use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use super::hot_storage_inputs::chargeable_storages;
 use super::thermal_inputs::{macrs_only_cost, Heating};
 use super::{Financial, Reader};
 use crate::optimizer::scenario::given as is_given;
@@ -56,6 +57,7 @@ impl Reader<'_> {
         let served = self.served_heating_loads(map, s, heating)?;
         // Charging only the storage, it has no heat-to-load columns; the loads it may serve
         // still bound nothing else (the service's per-load production is then all to storage).
+        let charges = chargeable_storages(heating, &served, storage_only);
         let serves = if storage_only { Vec::new() } else { served };
         let acres_per_kw = self.number(map, s, "acres_per_kw");
         let land_kw = if acres_per_kw > 0.0 { land_acres / acres_per_kw } else { f64::INFINITY };
@@ -74,6 +76,8 @@ impl Reader<'_> {
             cop: vec![CST_COP; steps],
             cf,
             serves,
+            charges,
+            storage_only,
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
             cooling: None,

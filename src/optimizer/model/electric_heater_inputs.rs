@@ -6,12 +6,15 @@
 //! kW (and per kW-year for O&M); a heat pump makes `cf_t · size` thermal kW at most in step t and
 //! takes `production / cop_t` electric kW. The electric heater's cop and cf are constant (cf 1).
 //!
-//! Its `can_supply_steam_turbine` is read with the steam turbine (`SteamTurbine::electric_heater_supplies`).
+//! Its `can_supply_steam_turbine` is read with the steam turbine (`SteamTurbine::electric_heater_supplies`);
+//! with `charge_storage_only` and a hot storage all its heat goes to the storage it may charge
+//! (`chargeable_storages`).
 //! Refused by name: an electric heater without a heating load, an electric heater serving none of
 //! the loads.
 
 use serde_json::{Map, Value};
 
+use super::hot_storage_inputs::{chargeable_storages, only_forced};
 use super::thermal_inputs::{macrs_only_cost, Heating, HeatingLoadKind, KWH_PER_MMBTU};
 use super::{Financial, Reader};
 
@@ -59,6 +62,10 @@ pub struct HeatPump {
     pub cf: Vec<f64>,
     /// The heating loads it may serve (only those with a load).
     pub serves: Vec<HeatingLoadKind>,
+    /// The hot storages it may charge (indices in `Heating::hot_storages`, `chargeable_storages`).
+    pub charges: Vec<usize>,
+    /// `charge_storage_only` with a hot storage: no heat to load or to the steam turbine.
+    pub storage_only: bool,
     /// The loads only it serves (the boilers and other techs make none of their heat).
     pub forced_loads: Vec<HeatingLoadKind>,
     /// $ present value taken off the lifecycle cost whenever the tech is offered.
@@ -76,6 +83,17 @@ pub struct HeatPump {
 pub struct HeatPumpCooling {
     pub cop: Vec<f64>,
     pub cf: Vec<f64>,
+}
+
+/// A heat pump may not charge a storage serving only the loads another tech is forced into.
+pub(super) fn drop_forced_charges(heating: Option<&Heating>, heat_pumps: &mut [HeatPump]) {
+    let Some(heating) = heating else { return };
+    let forced: Vec<(usize, HeatingLoadKind)> =
+        heat_pumps.iter().enumerate().flat_map(|(i, p)| p.forced_loads.iter().map(move |&kind| (i, kind))).collect();
+    for (i, pump) in heat_pumps.iter_mut().enumerate() {
+        let by_others: Vec<HeatingLoadKind> = forced.iter().filter(|(j, _)| *j != i).map(|&(_, kind)| kind).collect();
+        pump.charges.retain(|&b| !only_forced(heating, &heating.hot_storages[b], &by_others));
+    }
 }
 
 impl HeatPump {
@@ -140,7 +158,11 @@ impl Reader<'_> {
             self.unsupported.push("ElectricHeater without a heating load (nothing for it to serve)".into());
             return None;
         };
-        let serves = self.served_heating_loads(map, s, heating)?;
+        let served = self.served_heating_loads(map, s, heating)?;
+        // A keyword of the service's struct only (not in its schema): false when left out.
+        let storage_only = self.flag_or(map, s, "charge_storage_only", false) && !heating.hot_storages.is_empty();
+        let charges = chargeable_storages(heating, &served, storage_only);
+        let serves = if storage_only { Vec::new() } else { served };
         let cop = self.number(map, s, "cop");
         if cop <= 0.0 {
             self.invalid.push("ElectricHeater.cop must be positive.".into());
@@ -160,6 +182,8 @@ impl Reader<'_> {
             cop: vec![cop; steps],
             cf: vec![1.0; steps],
             serves,
+            charges,
+            storage_only,
             forced_loads: Vec::new(),
             avoided_capex: 0.0,
             cooling: None,

@@ -21,11 +21,18 @@
 //!
 //! Either storage may feed the steam turbine (`can_supply_steam_turbine`, the service's default
 //! false for the tank and true for the high-temperature storage) and then, with
-//! `supply_turbine_only`, feed nothing else. Both may be given together (`lp::hot_storages`);
-//! refused by name then: an electric heater or CST beside them (their heat to each storage apart)
-//! and a heat pump forced into a load (its row takes one storage's discharge).
+//! `supply_turbine_only`, feed nothing else. Both may be given together (`lp::hot_storages`).
+//!
+//! Which storages an electric heating tech (electric heater, ASHP, CST) may charge
+//! (`chargeable_storages`, REopt.jl `add_hot_tes_flow_restrictions!` in
+//! src/constraints/storage_constraints.jl and the `*ToStorageOnly` rows of
+//! `add_heating_tech_constraints`, 029db01d): a storage none of whose served loads (those given
+//! with a load) the tech may not serve, and with `charge_storage_only` only the high-temperature
+//! storage when there is one and else the water tank. A load a heat pump is forced into
+//! (`force_into_system`) is the service's `dvHeatingProduction` of no other tech, so no other tech
+//! may charge a storage that serves only forced loads (`only_forced`,
+//! `electric_heater_inputs::drop_forced_charges`).
 
-use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
 use super::thermal_inputs::{Heating, HeatingLoadKind};
 use super::{Financial, Reader};
 use crate::optimizer::finance::{effective_cost, TaxTreatment};
@@ -72,6 +79,33 @@ pub struct HotStorage {
     /// heat to load, and the turbine's heat does not charge it).
     pub can_supply_steam_turbine: bool,
     pub supply_turbine_only: bool,
+}
+
+/// The hot storages (indices in `Heating::hot_storages`) a tech that may serve the loads
+/// `can_serve` may charge (the module's header).
+pub fn chargeable_storages(heating: &Heating, can_serve: &[HeatingLoadKind], storage_only: bool) -> Vec<usize> {
+    let compatible = |s: &HotStorage| {
+        let served = served_loads(heating, s);
+        !served.is_empty() && served.iter().all(|kind| can_serve.contains(kind))
+    };
+    let storages = &heating.hot_storages;
+    if storage_only {
+        let preferred = storages.iter().position(|s| s.high_temp.is_some()).or_else(|| storages.iter().position(|s| s.high_temp.is_none()));
+        return preferred.filter(|&b| compatible(&storages[b])).into_iter().collect();
+    }
+    (0..storages.len()).filter(|&b| compatible(&storages[b])).collect()
+}
+
+/// The loads a storage serves: those given with a load that it may serve (the service's
+/// `heating_loads_served_by_tes`).
+pub fn served_loads(heating: &Heating, s: &HotStorage) -> Vec<HeatingLoadKind> {
+    heating.loads.iter().filter(|load| s.serves(load.kind) && load.thermal_kw.iter().sum::<f64>() > 0.0).map(|load| load.kind).collect()
+}
+
+/// Whether every load a storage serves is one of the `forced` loads (and it serves some).
+pub fn only_forced(heating: &Heating, s: &HotStorage, forced: &[HeatingLoadKind]) -> bool {
+    let served = served_loads(heating, s);
+    !served.is_empty() && served.iter().all(|kind| forced.contains(kind))
 }
 
 impl HotStorage {
@@ -154,22 +188,6 @@ impl Reader<'_> {
             can_supply_steam_turbine: self.flag_or(map, s, "can_supply_steam_turbine", HIGH_TEMP_SUPPLIES_TURBINE),
             supply_turbine_only: self.flag(map, s, "supply_turbine_only"),
         })
-    }
-
-    /// Both hot storages are built as the service builds them but for what the heat pumps would
-    /// need apart: the electric heater's and CST's heat to the high-temperature storage (their
-    /// results and `charge_storage_only` name it) and a forced heat pump's row (one storage's
-    /// discharge).
-    pub(super) fn refuse_two_hot_storages(&mut self, heating: Option<&Heating>, heat_pumps: &[HeatPump]) {
-        if heating.is_none_or(|h| h.hot_storages.len() < 2) {
-            return;
-        }
-        if heat_pumps.iter().any(|p| matches!(p.kind, HeatPumpKind::ElectricHeater | HeatPumpKind::Cst { .. })) {
-            self.unsupported.push("HighTempThermalStorage with HotThermalStorage and an ElectricHeater or CST (their heat to each storage)".into());
-        }
-        if heat_pumps.iter().any(|p| !p.forced_loads.is_empty()) {
-            self.unsupported.push("HighTempThermalStorage with HotThermalStorage and a heat pump forced into a load".into());
-        }
     }
 
     /// The chilled-water tank: it serves the cooling load only.

@@ -618,8 +618,8 @@ impl<'a> Reader<'a> {
         if ghp.is_some() && (capex_bounds.min.is_some() || capex_bounds.max.is_some()) {
             self.unsupported.push("Financial.min/max_initial_capital_costs_before_incentives with GHP (its capital in the bounds)".into());
         }
-        let heat_pumps = self.read_heat_pumps(heating.as_ref(), cooling.as_ref().map(|c| c.load_kw.as_slice()), steps_per_hour, &financial);
-        self.refuse_two_hot_storages(heating.as_ref(), &heat_pumps);
+        let mut heat_pumps = self.read_heat_pumps(heating.as_ref(), cooling.as_ref().map(|c| c.load_kw.as_slice()), steps_per_hour, &financial);
+        electric_heater_inputs::drop_forced_charges(heating.as_ref(), &mut heat_pumps);
         if let (Some(chp), Some(_)) = (&chp, &outages.multiple) {
             self.check_chp_in_outages(chp);
         }

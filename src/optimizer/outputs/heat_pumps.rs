@@ -45,8 +45,17 @@ pub fn heat_pump_costs(model: &Model, factors: &CostFactors, d: &Dispatch) -> He
 }
 
 
-/// CST's section: its heat to storage counts as heat to the high-temperature storage when that
-/// is the storage; it feeds no steam turbine here.
+/// A tech's heat to the high-temperature storage (MMBtu/h; zeros without one).
+fn to_high_temp(model: &Model, d: &HeatPumpDispatch) -> Vec<f64> {
+    let high_temp = |b: usize| model.heating.as_ref().is_some_and(|h| h.hot_storages[b].high_temp.is_some());
+    let mut kw = vec![0.0; d.to_storage_kw.len()];
+    for (_, part) in d.to_storages_kw.iter().filter(|(b, _)| high_temp(*b)) {
+        kw.iter_mut().zip(part).for_each(|(sum, v)| *sum += v);
+    }
+    mmbtu_per_hour(&kw)
+}
+
+/// CST's section; it feeds no steam turbine here.
 fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
     let mut out = Map::new();
     out.insert("size_kw".into(), Value::from(round_to(d.size_kw, 3)));
@@ -58,10 +67,8 @@ fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
     let zeros = vec![0.0; production.len()];
-    let high_temp = model.heating.as_ref().is_some_and(|h| h.hot_storages.iter().any(|s| s.high_temp.is_some()));
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_storage_kw)));
-    let to_high_temp = if high_temp { mmbtu_per_hour(&d.to_storage_kw) } else { zeros.clone() };
-    out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&to_high_temp));
+    out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&to_high_temp(model, d)));
     out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&zeros));
     out.insert("thermal_curtailed_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_waste_kw)));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.to_loads())));
@@ -114,7 +121,7 @@ fn section(model: &Model, tech: &HeatPump, d: &HeatPumpDispatch) -> Value {
     match tech.kind {
         HeatPumpKind::ElectricHeater | HeatPumpKind::Cst { .. } => {
             out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_turbine_kw)));
-            out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&vec![0.0; production.len()]));
+            out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&to_high_temp(model, d)));
         }
         HeatPumpKind::AshpSpaceHeater => {
             let tons = |kw: &[f64]| kw.iter().map(|v| v / KWH_THERMAL_PER_TONHOUR).collect::<Vec<f64>>();

@@ -26,6 +26,7 @@ mod optimizer_heat_pumps;
 mod optimizer_heat_qualities;
 mod optimizer_high_temp_storage;
 mod optimizer_hot_storages;
+mod optimizer_hot_storages_mixed;
 mod optimizer_heating_emissions;
 mod optimizer_heating_proforma;
 mod optimizer_incentives;

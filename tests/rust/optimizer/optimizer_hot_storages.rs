@@ -211,8 +211,8 @@ fn charge_storage_only_aims_at_the_tank() {
 
 /// The storages' turbine defaults (the service's: the tank does not supply it, the
 /// high-temperature storage does, neither only it); both storages read together; a turbine only
-/// a storage feeds is valid and one nobody feeds invalid; two storages with an electric heater
-/// refused by name.
+/// a storage feeds is valid and one nobody feeds invalid (the electric techs beside both storages
+/// are `optimizer_hot_storages_mixed`'s).
 #[test]
 fn defaults_and_refusals() {
     let mut s = scenario(1.0, 1.0, 10.0, false);
@@ -225,12 +225,4 @@ fn defaults_and_refusals() {
     let mut nobody = s.clone();
     nobody.as_object_mut().expect("object").remove("HighTempThermalStorage");
     assert!(matches!(from_scenario(&nobody, &[]), Err(ScenarioError::Invalid(_))), "a turbine nobody feeds is invalid");
-    let mut heater = s.clone();
-    heater["ElectricHeater"] = json!({"installed_cost_per_mmbtu_per_hour": 5000.0});
-    match from_scenario(&heater, &[]) {
-        Err(ScenarioError::Unsupported(u)) => {
-            assert!(u.items.iter().any(|i| i.contains("HighTempThermalStorage with HotThermalStorage and an ElectricHeater or CST")), "{:?}", u.items)
-        }
-        other => panic!("expected a refusal, got {other:?}"),
-    }
 }

@@ -58,3 +58,11 @@ impl Draws {
         (self.0 >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+/// A results series of MMBtu/h in kW (zeros when the section is absent).
+pub fn mmbtu_series_kw(body: &Value, section: &str, field: &str) -> Vec<f64> {
+    if body[section].is_null() {
+        return vec![0.0; 8760];
+    }
+    series(body, section, field).iter().map(|v| v * sunflux::optimizer::model::KWH_PER_MMBTU).collect()
+}
