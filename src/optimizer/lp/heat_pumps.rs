@@ -5,8 +5,8 @@
 //! `setup_ASHP*_inputs`). Thermal and electric kW; Δ = hours per step.
 //!
 //! Variables (≥ 0), for each tech h: per step its heat to each load q it serves `H_hqt` and to
-//! each hot storage b it may charge `S_hbt` (`HeatPump::charges`; S_ht below is Σ_b S_hbt) and, for the electric heater when `can_supply_steam_turbine`, to the
-//! steam turbine `T_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
+//! each hot storage b it may charge `S_hbt` (`HeatPump::charges`; S_ht below is Σ_b S_hbt) and, for the electric heater
+//! and CST when `can_supply_steam_turbine`, to the steam turbine `T_ht`; its size `size_h`; a binary `b_h` when it has a minimum allowable
 //! size. Rows, for every step t:
 //!
 //! ```text
@@ -162,7 +162,12 @@ pub(super) fn add_heat_pumps(lp: &mut LinearProgram, model: &Model, factors: &Co
             HeatPumpKind::Cst { can_waste_heat } => (true, can_waste_heat.then(|| lp.series(steps, cost))),
             _ => (false, None),
         };
-        let feeds_turbine = tech.kind == HeatPumpKind::ElectricHeater && !tech.storage_only && model.steam_turbine.as_ref().is_some_and(|st| st.electric_heater_supplies);
+        let feeds_turbine = !tech.storage_only
+            && model.steam_turbine.as_ref().is_some_and(|st| match tech.kind {
+                HeatPumpKind::ElectricHeater => st.electric_heater_supplies,
+                HeatPumpKind::Cst { .. } => st.cst_supplies,
+                HeatPumpKind::AshpSpaceHeater | HeatPumpKind::AshpWaterHeater => false,
+            });
         let to_turbine = feeds_turbine.then(|| lp.series(steps, cost));
         let cooling = tech.cooling.as_ref().filter(|_| model.cooling.is_some());
         let cool_per_kw: Vec<f64> = cooling.map_or_else(Vec::new, |c| c.cop.iter().map(|cop| 1.0 / cop).collect());

@@ -126,7 +126,7 @@ pub use program::{
     pv_production_by_array_kw, Case, Dispatch, ExportBins, Expression, Layout, LinearProgram, MicrogridMembers, PeakVariables, RowKind,
     SizeChoice,
 };
-use pv::{add_production_incentives, add_pv_balance, add_pv_size_rows, pv_size_variables};
+use pv::{add_land_row, add_production_incentives, add_pv_balance, add_pv_size_rows, pv_size_variables};
 use storage::add_storage;
 
 /// $ present value of the tier-0 energy a kW of on-site supply saves in step t (0 without the
@@ -223,6 +223,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_lookback(&mut lp, &layout, model);
     add_net_metering_cap(&mut lp, &layout, model);
     add_pv_size_rows(&mut lp, &layout, model, case);
+    add_land_row(&mut lp, &layout, model);
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);

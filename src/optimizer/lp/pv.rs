@@ -1,11 +1,12 @@
 //! The renewable arrays (PV and wind share these rows): each array's new capacity with the
 //! priced pieces of its cost curve and its O&M, the net-metering or interconnection cap and the
-//! roof and land space the arrays share, the production balance of each step (the uses of
+//! roof and land space the arrays share (with CST's land, REopt.jl `LandConstraint`), the
+//! production balance of each step (the uses of
 //! the output at most, or without curtailment equal to, the production), and the
 //! production-based incentives.
 
 use super::{Case, CostFactors, Layout, LinearProgram, RowKind, SizeChoice};
-use crate::optimizer::model::Model;
+use crate::optimizer::model::{ArrayKind, Model, Pv};
 
 /// PV capacity of each array: `new_i` with its bounds and the priced pieces of its cost curve,
 /// plus the O&M of the whole capacity (existing included) as objective terms.
@@ -54,6 +55,26 @@ pub(super) fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &
     for limit in &model.pv_space_limits {
         let terms: Vec<(usize, f64)> = news.iter().filter(|(i, _)| limit.arrays.contains(i)).map(|&(_, j)| (j, 1.0)).collect();
         lp.row(&terms, RowKind::LessOrEqual, limit.max_new_kw);
+    }
+}
+
+/// The land CST shares with the PV arrays on the ground or both (REopt.jl `LandConstraint` of
+/// `add_tech_size_constraints`): Σ acres_per_kw · (existing + new kW) of those arrays +
+/// CST's acres_per_kw · its size ≤ `Site.land_acres`. Without such an array it is CST's own size
+/// bound, already applied by the reader.
+pub(super) fn add_land_row(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
+    let Some(heat_pumps) = &layout.heat_pumps else { return };
+    let on_land: Vec<(usize, &Pv)> =
+        model.pvs.iter().enumerate().filter(|(_, pv)| pv.kind == ArrayKind::Pv && pv.location != "roof" && pv.acres_per_kw > 0.0).collect();
+    if on_land.is_empty() {
+        return;
+    }
+    for (tech, columns) in model.heat_pumps.iter().zip(&heat_pumps.techs) {
+        let Some(land) = tech.land else { continue };
+        let mut terms = vec![(columns.size, land.acres_per_kw)];
+        terms.extend(on_land.iter().filter_map(|&(i, pv)| layout.pv_new[i].map(|j| (j, pv.acres_per_kw))));
+        let existing: f64 = on_land.iter().map(|(_, pv)| pv.acres_per_kw * pv.existing_kw).sum();
+        lp.row(&terms, RowKind::LessOrEqual, land.site_acres - existing);
     }
 }
 

@@ -215,6 +215,7 @@ impl Reader<'_> {
             avoided_capex: self.number_or(map, s, "avoided_capex_by_ashp_present_value", 0.0),
             cooling: cooling.filter(|_| cooling_kw.is_some()),
             force_dispatch,
+            land: None,
         })
     }
 

@@ -9,18 +9,19 @@
 //! `elec_consumption_factor_series` (which its LP never reads), is the electricity the balance
 //! takes. Its `om_cost_per_kwh` is likewise read by no row of the service's LP, and CST burns no
 //! fuel (no emissions). The land row `acres_per_kw · size ≤ Site.land_acres` is a bound on the
-//! size here.
+//! size here; with PV arrays on the ground or both the row they share is `lp::pv::add_land_row`.
+//! With `can_supply_steam_turbine` (the API's default false) and a turbine, its heat may go to
+//! the turbine as the electric heater's does (`SteamTurbine::cst_supplies`).
 //!
 //! Refused by name: CST without `production_factor` (in `check_unmodelled_inputs`: the service
 //! always computes it from `SSC_Inputs` with SAM's solar thermal models, replacing a given one;
 //! the embedded service fills a "ptc" one with the `cst_trough` stand-in before reading),
 //! a `tech_type` other than "ptc" with its cost or land inputs left to the service's per-type
-//! defaults, CST beside a PV array on the ground (their shared land row), CST supplying a steam
-//! turbine, CST serving none of the heating loads given.
+//! defaults, CST serving none of the heating loads given.
 
 use serde_json::{Map, Value};
 
-use super::electric_heater_inputs::{HeatPump, HeatPumpKind};
+use super::electric_heater_inputs::{HeatPump, HeatPumpKind, LandUse};
 use super::hot_storage_inputs::chargeable_storages;
 use super::thermal_inputs::{macrs_only_cost, Heating};
 use super::{Financial, Reader};
@@ -82,6 +83,7 @@ impl Reader<'_> {
             avoided_capex: 0.0,
             cooling: None,
             force_dispatch: false,
+            land: Some(LandUse { site_acres: land_acres, acres_per_kw }),
         })
     }
 
@@ -93,14 +95,6 @@ impl Reader<'_> {
             self.unsupported.push(format!(
                 "CST.tech_type={tech_type} without installed_cost_per_kw, om_cost_per_kw, om_cost_per_kwh and acres_per_kw (the service's defaults by type)"
             ));
-        }
-        let on_ground = self.pv_sections().iter().any(|pv| pv.get("location").and_then(Value::as_str).unwrap_or("both") != "roof");
-        if on_ground {
-            self.unsupported.push("CST with a PV array on the ground or both (the land row they share)".into());
-        }
-        let turbine = is_given(self.root.get("SteamTurbine"));
-        if turbine && self.flag(map, "CST", "can_supply_steam_turbine") {
-            self.unsupported.push("CST.can_supply_steam_turbine with a SteamTurbine (CST steam to the turbine)".into());
         }
     }
 }

@@ -75,6 +75,15 @@ pub struct HeatPump {
     /// An ASHP's `force_dispatch` (not forced into the system): in every step it makes all the
     /// load it serves or all its capacity allows, whichever is less (`heat_pumps`).
     pub force_dispatch: bool,
+    /// CST's land: its size shares `Site.land_acres` with the PV arrays on the ground or both.
+    pub land: Option<LandUse>,
+}
+
+/// A tech's claim on the site's land (REopt.jl `LandConstraint` in `add_tech_size_constraints`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LandUse {
+    pub site_acres: f64,
+    pub acres_per_kw: f64,
 }
 
 /// Per step: cooling kW out per electric kW in, and the share of the size it may cool with;
@@ -188,6 +197,7 @@ impl Reader<'_> {
             avoided_capex: 0.0,
             cooling: None,
             force_dispatch: false,
+            land: None,
         })
     }
 }

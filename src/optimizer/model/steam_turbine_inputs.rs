@@ -54,10 +54,11 @@ pub struct SteamTurbine {
     /// Which boilers may feed it steam.
     pub existing_boiler_supplies: bool,
     pub boiler_supplies: bool,
-    /// Whether CHP's heat and the electric heater's may feed it (their `can_supply_steam_turbine`,
-    /// false by default).
+    /// Whether the heat of CHP, the electric heater and CST may feed it (their
+    /// `can_supply_steam_turbine`, false by default).
     pub chp_supplies: bool,
     pub electric_heater_supplies: bool,
+    pub cst_supplies: bool,
     /// The heating loads given its heat may serve (its `can_serve_*` flags).
     pub serves: Vec<HeatingLoadKind>,
 }
@@ -114,8 +115,9 @@ impl Reader<'_> {
         let boiler_supplies = heating.boiler.is_some() && self.section("Boiler").is_some_and(|m| self.flag(m, "Boiler", "can_supply_steam_turbine"));
         let chp_supplies = self.section("CHP").is_some_and(|m| self.flag_or(m, "CHP", "can_supply_steam_turbine", false));
         let electric_heater_supplies = self.section("ElectricHeater").is_some_and(|m| self.flag_or(m, "ElectricHeater", "can_supply_steam_turbine", false));
+        let cst_supplies = self.section("CST").is_some_and(|m| self.flag(m, "CST", "can_supply_steam_turbine"));
         let storage_supplies = heating.hot_storages.iter().any(|b| b.can_supply_steam_turbine);
-        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies && !storage_supplies {
+        if !existing_boiler_supplies && !boiler_supplies && !chp_supplies && !electric_heater_supplies && !cst_supplies && !storage_supplies {
             self.invalid.push("Steam turbine is present, but set p.techs.can_supply_steam_turbine is empty and no storage is compatible with steam turbine.".into());
         }
         let serves = self.served_heating_loads(map, s, heating)?;
@@ -136,6 +138,7 @@ impl Reader<'_> {
             boiler_supplies,
             chp_supplies,
             electric_heater_supplies,
+            cst_supplies,
             serves,
         })
     }

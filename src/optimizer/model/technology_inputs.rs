@@ -40,6 +40,8 @@ pub struct Pv {
     pub name: String,
     /// "roof", "ground" or "both".
     pub location: String,
+    /// Land per kW (PV on the ground or both shares `Site.land_acres` with CST; 0 for Wind).
+    pub acres_per_kw: f64,
     pub existing_kw: f64,
     /// Bounds on new capacity (kW beyond existing), space limits applied.
     pub min_new_kw: f64,
@@ -206,6 +208,7 @@ impl Reader<'_> {
                 "" => default_name,
                 name => name.to_string(),
             },
+            acres_per_kw: self.number(map, s, "acres_per_kw"),
             location,
             existing_kw,
             min_new_kw: min_kw,
@@ -301,6 +304,7 @@ impl Reader<'_> {
             kind: ArrayKind::Wind,
             name: "Wind".into(),
             location: "wind".into(),
+            acres_per_kw: 0.0,
             existing_kw: 0.0,
             min_new_kw: min_kw,
             max_new_kw: max_kw,

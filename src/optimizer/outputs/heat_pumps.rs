@@ -55,7 +55,7 @@ fn to_high_temp(model: &Model, d: &HeatPumpDispatch) -> Vec<f64> {
     mmbtu_per_hour(&kw)
 }
 
-/// CST's section; it feeds no steam turbine here.
+/// CST's section.
 fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
     let mut out = Map::new();
     out.insert("size_kw".into(), Value::from(round_to(d.size_kw, 3)));
@@ -66,10 +66,9 @@ fn cst_section(model: &Model, d: &HeatPumpDispatch) -> Value {
     let production = mmbtu_per_hour(d.production());
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(production.iter().sum::<f64>())));
-    let zeros = vec![0.0; production.len()];
     out.insert("thermal_to_storage_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_storage_kw)));
     out.insert("thermal_to_high_temp_thermal_storage_series_mmbtu_per_hour".into(), series(&to_high_temp(model, d)));
-    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&zeros));
+    out.insert("thermal_to_steamturbine_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_turbine_kw)));
     out.insert("thermal_curtailed_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(&d.to_waste_kw)));
     out.insert("thermal_to_load_series_mmbtu_per_hour".into(), series(&mmbtu_per_hour(d.to_loads())));
     for (name, kind) in super::thermal::LOAD_KEYS {

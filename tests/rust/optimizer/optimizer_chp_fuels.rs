@@ -1,16 +1,16 @@
-//! CHP's renewable fuel, CHP and the electric heater feeding the steam turbine, and CHP's
+//! CHP's renewable fuel, CHP, the electric heater and CST feeding the steam turbine, and CHP's
 //! cooling_thermal_factor default: the REopt.jl testset "Emissions and Renewable Energy Percent"
 //! (its `re_emissions_with_thermal.json` case, `test/runtests.jl`) rebuilt on our own flat loads
 //! (its Hospital profiles, URDB tariff and AVERT factors are the service's data: its identities
 //! carry over, with its tolerances), the renewable-electricity bound counting CHP's renewable
 //! share, and the turbine's steam balance: in every step its steam in is the boilers', CHP's and
-//! the electric heater's steam to it.
+//! the electric heater's or CST's steam to it.
 
 use serde_json::{json, Value};
 use sunflux::optimizer::model::KWH_PER_MMBTU;
 use sunflux::optimizer::{from_scenario, ScenarioError};
 use sunflux::optimizer::Optimized;
-use crate::support::{isapprox, number, series, solve};
+use crate::support::{daytime_production, isapprox, number, series, solve};
 
 const TONNE_PER_LB: f64 = 1.0 / 2204.62;
 /// Natural gas lb per MMBtu (CO2, NOx, SO2, PM2.5), the testset's dictionary.
@@ -174,7 +174,7 @@ fn turbine_site(boiler_fuel_cost: f64) -> Value {
 }
 
 /// The turbine's steam balance in every step (atol 1e-6 kW): steam in = the boilers' + CHP's +
-/// the electric heater's steam to it; its electricity and heat are r_e and r_h of it. Returns
+/// the electric heater's (or CST's, the one electric heating tech of a case) steam to it; its electricity and heat are r_e and r_h of it. Returns
 /// the year's CHP and heater steam to the turbine (kWh).
 fn check_steam_balance(run: &Optimized) -> (f64, f64) {
     let d = &run.optimal.dispatch;
@@ -239,6 +239,38 @@ fn the_electric_heater_feeds_the_steam_turbine() {
     let made = number(&body, "ElectricHeater", "annual_thermal_production_mmbtu") * KWH_PER_MMBTU;
     assert!(isapprox(number(&body, "ElectricHeater", "annual_electric_consumption_kwh"), made, 1e-6, 0.0));
     assert!(isapprox(made, heater_kwh + 0.5 * 0.8 * KWH_PER_MMBTU * 8760.0, 1e-6, 0.0), "{made}");
+}
+
+/// CST → steam turbine (REopt.jl `CSTToSteamTurbine`, CST in `techs_can_supply_steam_turbine`):
+/// a cheap CST ($100/kW) serving the space heating and, beyond it, the turbine, against $60/MMBtu
+/// boiler fuel. In every step the steam balance holds, CST's production is cf · size (rtol 1e-6)
+/// and splits into heat to load and to the turbine; CST is built past the space heating load,
+/// its `thermal_to_steamturbine_series_mmbtu_per_hour` sums to the turbine's
+/// `annual_thermal_consumption_mmbtu` (rtol 1e-5) and the turbine makes r_e of it.
+#[test]
+fn cst_feeds_the_steam_turbine() {
+    let cf = daytime_production(0.7);
+    let mut scenario = turbine_site(60.0);
+    scenario["Site"]["land_acres"] = json!(100.0);
+    scenario["CST"] = json!({"min_kw": 0.0, "max_kw": 5000.0, "production_factor": cf, "installed_cost_per_kw": 100.0, "om_cost_per_kw": 0.0,
+                             "macrs_option_years": 0, "macrs_bonus_fraction": 0.0, "can_supply_steam_turbine": true, "can_waste_heat": false, "can_serve_space_heating": true});
+    let (_, run, body) = solve(&scenario);
+    let (chp_kwh, cst_kwh) = check_steam_balance(&run);
+    assert_eq!(chp_kwh, 0.0);
+    let size = number(&body, "CST", "size_kw");
+    let space_kw = 3.0 * 0.8 * KWH_PER_MMBTU;
+    assert!(size * 0.7 > space_kw * 1.05, "CST {size} kW is built past the space heating load {space_kw} kW");
+    let d = &run.optimal.dispatch.heat_pumps[0];
+    let to_load = d.to_loads();
+    for t in 0..8760 {
+        let made = cf[t] * size;
+        assert!(isapprox(to_load[t] + d.to_turbine_kw[t], made, 1e-6, 1e-6), "CST split at {t}: {} + {} vs {made}", to_load[t], d.to_turbine_kw[t]);
+    }
+    let to_turbine: f64 = series(&body, "CST", "thermal_to_steamturbine_series_mmbtu_per_hour").iter().sum();
+    assert!(isapprox(to_turbine, number(&body, "SteamTurbine", "annual_thermal_consumption_mmbtu"), 1e-5, 0.0), "{to_turbine}");
+    assert!(isapprox(to_turbine * KWH_PER_MMBTU, cst_kwh, 1e-5, 0.0), "{to_turbine} MMBtu vs {cst_kwh} kWh");
+    let electric = number(&body, "SteamTurbine", "annual_electric_production_kwh");
+    assert!(isapprox(electric, ELECTRIC_PER_STEAM * cst_kwh, 1e-5, 0.0), "turbine electricity {electric} vs r_e · {cst_kwh}");
 }
 
 /// CHP's `can_supply_steam_turbine` without a turbine changes nothing (the service's flag then

@@ -217,11 +217,32 @@ fn reader_bounds_and_refusals() {
     };
     refused(with_cst(json!({"max_kw": 100.0})), "CST without production_factor");
     refused(with_cst(json!({"production_factor": cf, "tech_type": "lf"})), "CST.tech_type=lf");
-    let mut pv = with_cst(json!({"production_factor": cf}));
-    pv["PV"] = json!({"max_kw": 10.0, "production_factor_series": daytime_production(0.8)});
-    refused(pv, "CST with a PV array on the ground");
-    let mut turbine = with_cst(json!({"production_factor": cf, "can_supply_steam_turbine": true}));
-    turbine["SteamTurbine"] = json!({"electric_produced_to_thermal_consumed_ratio": 0.1, "thermal_produced_to_thermal_consumed_ratio": 0.8});
-    refused(turbine, "CST.can_supply_steam_turbine with a SteamTurbine");
     refused(with_cst(json!({"production_factor": cf, "can_serve_process_heat": false})), "CST serving none of the heating loads given");
+}
+
+/// REopt.jl's `LandConstraint`: CST and a ground-mounted PV array share `Site.land_acres`. On one
+/// acre, with CST at 0.001 acres/kW serving a process-heat load and PV at 0.006 acres/kW sized
+/// against a flat 100 kW load, the shared row binds (Σ acres within 1e-6 of the acre) and PV is
+/// smaller than with 20 acres, where neither is held by the land.
+#[test]
+fn cst_shares_the_land_with_ground_pv() {
+    let cf = daytime_production(0.5);
+    let run = |acres: f64| {
+        let mut s = scenario(
+            &[("ProcessHeatLoad", 1.0)],
+            json!({"CST": {"max_kw": 5000.0, "production_factor": cf, "acres_per_kw": 0.001, "installed_cost_per_kw": 100.0, "om_cost_per_kw": 0.0},
+                   "PV": {"max_kw": 1000.0, "location": "ground", "acres_per_kw": 0.006, "production_factor_series": daytime_production(0.8),
+                          "installed_cost_per_kw": 500.0, "om_cost_per_kw": 0.0, "can_net_meter": false, "can_wholesale": false,
+                          "can_export_beyond_nem_limit": false}}),
+        );
+        s["Site"]["land_acres"] = json!(acres);
+        let (_, _, body) = solve(&s);
+        (number(&body, "PV", "size_kw"), number(&body, "CST", "size_kw"))
+    };
+    let (pv_roomy, cst_roomy) = run(20.0);
+    assert!(0.006 * pv_roomy + 0.001 * cst_roomy < 19.0, "20 acres do not bind: PV {pv_roomy} kW, CST {cst_roomy} kW");
+    let (pv, cst) = run(1.0);
+    let used = 0.006 * pv + 0.001 * cst;
+    assert!((used - 1.0).abs() <= 1e-6, "the shared land row binds: {used} acres (PV {pv} kW, CST {cst} kW)");
+    assert!(pv < pv_roomy - 1.0, "PV {pv} kW on one acre against {pv_roomy} kW on twenty");
 }
