@@ -1,13 +1,14 @@
 //! Combined heat and power (REopt.jl `src/constraints/chp_constraints.jl` and the CHP terms of
 //! `thermal_tech_constraints.jl` and `reopt.jl`): its size, its rated output per step with the
 //! on/off binary, the fuel and heat lines with their intercepts, supplementary firing, hourly
-//! O&M, and where its electricity (load, electric storage) and heat (load, hot storage, waste,
+//! O&M, and where its electricity (load, electric storage, the grid's export bins it may use) and heat (load, hot storage, waste,
 //! the steam turbine when `can_supply_steam_turbine`) go. The electric and heat balances take the to-load and to-storage columns made here.
 //!
 //! Variables per step t: rated output `p_t` (kW), `on_t` ∈ {0,1}; with a nonzero intercept the
 //! fuel intercept `yf_t` and heat intercept `yh_t`; with supplementary firing its heat `sf_t`;
 //! with hourly O&M `oh_t`; electricity to load `el_t`, to storage `es_t` and, with `can_curtail`,
-//! curtailed `ec_t` (the service's `dvCurtail`, fixed at 0 otherwise); heat to load
+//! curtailed `ec_t` (the service's `dvCurtail`, fixed at 0 otherwise), exported `eg_bt` in each
+//! bin b its flags allow in the case (`exports::export_series`, 0 without the grid); heat to load
 //! `hl_t`, to storage `hs_t`, to waste `hw_t` and to the steam turbine `ht_t`. Once: size `kw`, supplementary firing size
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
@@ -23,7 +24,7 @@
 //! Heat:        hl_t + hs_t + hw_t + ht_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
 //! Firing:      sf_t ≤ (r − 1)·(a_h·sf_kw + yh_t);  sf_t ≤ (r − 1)·(a_h·H + yh_t)
-//! Electricity: el_t + es_t + ec_t = p_t
+//! Electricity: el_t + es_t + ec_t + Σ_b eg_bt = p_t
 //! Hourly O&M:  c·kw − c·M·(1 − on_t) ≤ oh_t ≤ min(c·kw, c·M·on_t)
 //! ```
 //!
@@ -43,9 +44,10 @@
 //! O&M per kWh and per hour at pwf_om·(1 − τ_w), the size at its net present cost after MACRS
 //! and ITC (the cost curve's pieces, `capital_pieces`) plus fixed O&M and standby charges
 //! (12·rate·pwf_e·(1 − τ_o)), the firing size at its capital cost, and electricity to load
-//! earning the energy it saves.
+//! earning the energy it saves, exports earning −u·Δ·rate_bt.
 
-use super::{energy_value, fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
+use super::exports::BINS;
+use super::{energy_value, export_series, fuel_present_worth, valued_bins, Case, CostFactors, LinearProgram, RowKind};
 use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, TaxTreatment};
 use crate::optimizer::model::chp_inputs::Chp;
 use crate::optimizer::model::Model;
@@ -69,6 +71,8 @@ pub struct ChpLayout {
     pub to_storage: Option<usize>,
     /// Electricity curtailed (None unless `can_curtail`).
     pub curtailed: Option<usize>,
+    /// Electricity exported per bin (net metering, wholesale, beyond the limit; None when unused).
+    pub to_grid: [Option<usize>; BINS],
     pub heat_to_load: usize,
     pub heat_to_storage: Option<usize>,
     pub heat_to_waste: usize,
@@ -89,6 +93,8 @@ pub struct ChpDispatch {
     pub to_load_kw: Vec<f64>,
     pub to_storage_kw: Vec<f64>,
     pub curtailed_kw: Vec<f64>,
+    /// Exported per bin (net metering, wholesale, beyond the limit).
+    pub to_grid_kw: [Vec<f64>; BINS],
     /// Fuel burned per step (kW of fuel).
     pub fuel_kw: Vec<f64>,
     /// Heat made by supplementary firing (kW thermal).
@@ -103,6 +109,11 @@ impl ChpDispatch {
     /// Heat made per step (to load, storage, waste and the steam turbine).
     pub fn heat_kw(&self, t: usize) -> f64 {
         self.heat_to_load_kw[t] + self.heat_to_storage_kw[t] + self.heat_to_waste_kw[t] + self.heat_to_turbine_kw[t]
+    }
+
+    /// Exported per step (all bins).
+    pub fn to_grid_total_kw(&self, t: usize) -> f64 {
+        self.to_grid_kw.iter().map(|bin| bin[t]).sum()
     }
 }
 
@@ -264,6 +275,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let to_load = lp.series(steps, |t| -energy_value(model, factors, t));
     let to_storage = electric_storage.then(|| lp.series(steps, |_| 0.0));
     let curtailed = chp.can_curtail.then(|| lp.series(steps, |_| 0.0));
+    let to_grid = export_series(lp, model, factors, chp.exports.allowed(valued_bins(case)));
     let hot_storage = heating.is_some_and(|h| !h.hot_storages.is_empty());
     let heat_to_load = lp.series(steps, |_| 0.0);
     if heating.is_none() {
@@ -324,7 +336,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
             lp.row(&by_load, RowKind::LessOrEqual, ratio * chp.thermal_slope * largest_heating_kw);
         }
         let mut electricity = vec![(to_load + t, 1.0), (p, -1.0)];
-        electricity.extend([to_storage, curtailed].into_iter().flatten().map(|s| (s + t, 1.0)));
+        electricity.extend([to_storage, curtailed].into_iter().chain(to_grid).flatten().map(|s| (s + t, 1.0)));
         lp.row(&electricity, RowKind::Equal, 0.0);
     }
     let pieces = capital_pieces(model, chp);
@@ -343,6 +355,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         to_load,
         to_storage,
         curtailed,
+        to_grid,
         heat_to_load,
         heat_to_storage,
         heat_to_waste,
@@ -410,6 +423,7 @@ impl ChpLayout {
             to_load_kw: series(Some(self.to_load)),
             to_storage_kw: series(self.to_storage),
             curtailed_kw: series(self.curtailed),
+            to_grid_kw: self.to_grid.map(&series),
             fuel_kw,
             supplementary_kw,
             heat_to_load_kw: series(Some(self.heat_to_load)),

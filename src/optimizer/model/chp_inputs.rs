@@ -7,7 +7,7 @@
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly` and `production_factor_series` (which the service overwrites or
-//! drops), exports, incentives other than the federal ITC,
+//! drops), incentives other than the federal ITC,
 //! `reduces_demand_charges=false`, CHP serving absorption chillers only (an API field REopt.jl
 //! 0.56.4 has no rows for), and capital cost bounds with CHP. Off grid its maintenance holds in
 //! every step (`lp::chp`). Without a heating load (or electric-only,
@@ -19,7 +19,7 @@ use serde_json::{Map, Value};
 use super::chp_defaults::{chp_defaults, ChpDefaults, HeatMedium, PrimeMover, Selection, MIN_ALLOWABLE_FRACTION_OF_MAX};
 use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
 use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, fuel_renewable_fraction, FuelBurner, Heating, HeatingLoadKind, KWH_PER_MMBTU};
-use super::{FilledDefault, Pollutant, Reader};
+use super::{ExportFlags, FilledDefault, Pollutant, Reader};
 
 /// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
 const MACRS_OPTION_YEARS: u32 = 5;
@@ -60,6 +60,8 @@ pub struct Chp {
     pub standby_rate_per_kw_per_month: f64,
     /// Whether its electricity may be curtailed (`can_curtail`; the service's default: no).
     pub can_curtail: bool,
+    /// The export bins it may use (the service's defaults: none; none off grid).
+    pub exports: ExportFlags,
     pub macrs_option_years: u32,
     pub macrs_bonus_fraction: f64,
     pub macrs_itc_reduction: f64,
@@ -252,6 +254,7 @@ impl<'a> Reader<'a> {
             supplementary_firing_capital_cost_per_kw: self.number(map, s, "supplementary_firing_capital_cost_per_kw"),
             standby_rate_per_kw_per_month: self.number(map, s, "standby_rate_per_kw_per_month"),
             can_curtail: self.flag_or(map, s, "can_curtail", false),
+            exports: self.chp_export_flags(map),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", MACRS_OPTION_YEARS),
             macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", MACRS_BONUS_FRACTION),
             macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
@@ -300,14 +303,21 @@ impl<'a> Reader<'a> {
         Some(periods)
     }
 
+    /// The export flags, all false off grid (as the arrays').
+    fn chp_export_flags(&mut self, map: &Map<String, Value>) -> ExportFlags {
+        let on_grid = !self.off_grid_flag();
+        ExportFlags {
+            can_net_meter: self.flag_or(map, "CHP", "can_net_meter", false) && on_grid,
+            can_wholesale: self.flag_or(map, "CHP", "can_wholesale", false) && on_grid,
+            can_export_beyond_nem_limit: self.flag_or(map, "CHP", "can_export_beyond_nem_limit", false) && on_grid,
+        }
+    }
+
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 5] = [
+        let flags: [(&str, bool, &str); 2] = [
             ("serve_absorption_chiller_only", true, "absorption chillers"),
-            ("can_net_meter", true, "CHP exports"),
-            ("can_wholesale", true, "CHP exports"),
-            ("can_export_beyond_nem_limit", true, "CHP exports"),
             ("reduces_demand_charges", false, "CHP left out of the demand peaks"),
         ];
         for (field, refused, what) in flags {

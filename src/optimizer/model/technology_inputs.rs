@@ -27,6 +27,27 @@ pub enum ArrayKind {
     Wind,
 }
 
+/// A technology's export flags (`can_net_meter`, `can_wholesale`, `can_export_beyond_nem_limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportFlags {
+    pub can_net_meter: bool,
+    pub can_wholesale: bool,
+    pub can_export_beyond_nem_limit: bool,
+}
+
+impl ExportFlags {
+    /// The bins with value in a case the technology may use (net metering, wholesale, beyond
+    /// the limit: the bins of `lp::exports`): beyond the limit only when it can also net meter,
+    /// as the service's `fillin_techs_by_exportbin` has it.
+    pub fn allowed(&self, valued: [bool; 3]) -> [bool; 3] {
+        [valued[0] && self.can_net_meter, valued[1] && self.can_wholesale, valued[2] && self.can_net_meter && self.can_export_beyond_nem_limit]
+    }
+
+    pub fn any(&self) -> bool {
+        self.can_net_meter || self.can_wholesale || self.can_export_beyond_nem_limit
+    }
+}
+
 /// Roof, ground or both: the arrays of that `location` and the new kW the site holds for them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpaceLimit {

@@ -223,7 +223,10 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         rates.coincident_peaks.iter().map(|cp| cp.charge_per_kw * peak_of(d, cp.steps.iter().copied())).sum();
     let year_one_fixed_cost = 12.0 * rates.fixed_monthly_charge;
     let year_one_export_benefit: f64 = (0..steps)
-        .map(|t| dt * (rates.nem_rate[t] * d.pv_nem[t] + rates.wholesale_rate[t] * d.pv_whl[t] + rates.export_beyond_nem_rate[t] * d.pv_exc[t]))
+        .map(|t| {
+            let [nem, whl, exc] = d.export_by_bin(t);
+            dt * (rates.nem_rate[t] * nem + rates.wholesale_rate[t] * whl + rates.export_beyond_nem_rate[t] * exc)
+        })
         .sum();
     // The service compares the annual minimum with the lifecycle bill (its formula).
     let compared = factors.pwf_e * (year_one_energy_cost + year_one_demand_cost + year_one_fixed_cost - year_one_export_benefit);
