@@ -113,7 +113,10 @@ mod storage;
 mod water_tank;
 
 use capex::add_capex_bounds;
-pub use cost_factors::{fuel_present_worth, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};
+pub use cost_factors::{
+    fuel_present_worth, production_incentive_present_worth, region_incentives, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue,
+    StorageCosts,
+};
 use cost_factors::offgrid_constant_costs;
 use electric_tariff::{add_demand, add_energy_tiers, add_lookback, add_min_charge, add_net_metering_cap};
 pub use electric_tariff::NO_TIER_LIMIT;

@@ -99,7 +99,7 @@ pub struct PvIncentives {
     pub utility_rebate_max: f64,
 }
 
-/// A production-based incentive of PV or Wind (REopt.jl `production_incentives`): $ per kWh
+/// A production-based incentive of PV, Wind or CHP (REopt.jl `production_incentives`): $ per kWh
 /// produced (curtailed kWh included), at most `max_benefit` $ a year, paid for `years` years,
 /// and only when the whole size (existing included) is at most `max_kw`.
 #[derive(Debug, Clone, PartialEq)]
@@ -255,7 +255,7 @@ impl Reader<'_> {
     }
 
     /// The production-based incentive inputs of a PV array or the wind turbine.
-    fn read_production_incentive(&mut self, map: &Map<String, Value>, s: &'static str) -> ProductionIncentive {
+    pub(super) fn read_production_incentive(&mut self, map: &Map<String, Value>, s: &'static str) -> ProductionIncentive {
         ProductionIncentive {
             per_kwh: self.number(map, s, "production_incentive_per_kwh"),
             max_benefit: self.number(map, s, "production_incentive_max_benefit"),
@@ -264,8 +264,8 @@ impl Reader<'_> {
         }
     }
 
-    /// The incentives of a PV array or the wind turbine (the same fields in both sections).
-    fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, defaults: IncentiveDefaults) -> PvIncentives {
+    /// The incentives of a PV array, the wind turbine or CHP (the same fields in their sections).
+    pub(super) fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, defaults: IncentiveDefaults) -> PvIncentives {
         PvIncentives {
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", defaults.itc_fraction),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", defaults.macrs_option_years),
