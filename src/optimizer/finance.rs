@@ -230,6 +230,15 @@ fn apply_region(f: &Piecewise, region: &RegionIncentive) -> Piecewise {
     Piecewise { xs, ys }
 }
 
+/// A cost curve through (0, 0) given by its break points (`xs` rising, `ys` in $) after the
+/// utility, then the state incentives (each region's percentage applies to the cost left by the
+/// previous region; a cap adds the break point where it is reached), as the service's
+/// `cost_curve` takes its "utility" and "state" regions.
+pub fn incentive_cost_curve(xs: Vec<f64>, ys: Vec<f64>, utility: &RegionIncentive, state: &RegionIncentive) -> (Vec<f64>, Vec<f64>) {
+    let curve = apply_region(&apply_region(&Piecewise { xs, ys }, utility), state);
+    (curve.xs, curve.ys)
+}
+
 /// Segments of the PV cost curve of new capacity after the utility, then the state incentives
 /// (each region's percentage applies to the cost left by the previous region). Caps make the
 /// curve piecewise linear with rising slopes; `horizon_kw` is the largest purchase considered.
@@ -240,12 +249,10 @@ pub fn incentive_cost_segments(
     horizon_kw: f64,
 ) -> Vec<CostSegment> {
     let horizon = horizon_kw.max(1.0);
-    let base = Piecewise { xs: vec![0.0, horizon], ys: vec![0.0, installed_cost_per_kw * horizon] };
-    let curve = apply_region(&apply_region(&base, utility), state);
-    let mut segments: Vec<CostSegment> = curve
-        .xs
+    let (xs, ys) = incentive_cost_curve(vec![0.0, horizon], vec![0.0, installed_cost_per_kw * horizon], utility, state);
+    let mut segments: Vec<CostSegment> = xs
         .windows(2)
-        .zip(curve.ys.windows(2))
+        .zip(ys.windows(2))
         .filter(|(x, _)| x[1] - x[0] > 1e-9)
         .map(|(x, y)| CostSegment { width_kw: x[1] - x[0], pre_federal_cost_per_kw: (y[1] - y[0]) / (x[1] - x[0]) })
         .collect();

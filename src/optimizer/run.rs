@@ -17,8 +17,8 @@
 
 use super::finance;
 use super::lp::microgrid;
-use super::lp::{self, Case, CostFactors, Dispatch, ExportBins, Layout, MicrogridMembers, SizeChoice};
-use super::model::Model;
+use super::lp::{self, exporters, Case, CostFactors, Dispatch, ExportBins, Layout, MicrogridMembers, SizeChoice};
+use super::model::{ExportFlags, Model};
 use super::solve::{self, SolveControl, SolveStatus};
 
 /// `messages.error` of an infeasible scenario (the service adds no support text to it).
@@ -116,7 +116,7 @@ pub fn optimal_cases(model: &Model) -> Vec<Case> {
     };
     let generator = if model.generator.is_some() { SizeChoice::Sized } else { SizeChoice::Absent };
     let mut cases = Vec::new();
-    for (label, exports, cap) in export_cases(model, pv) {
+    for (label, exports, cap) in export_cases(model, pv, model.chp.is_some()) {
         for &storage in &storage_options {
             for microgrid in microgrid_options(model, pv, generator, storage) {
                 cases.push(Case { label, pv, generator, storage, exports, pv_total_cap_kw: cap, bau: false, bau_outage_served_steps: 0, microgrid });
@@ -133,7 +133,7 @@ pub fn bau_cases(model: &Model) -> Vec<Case> {
         if model.generator.as_ref().is_some_and(|g| g.existing_kw > 0.0) { SizeChoice::ExistingOnly } else { SizeChoice::Absent };
     let served = bau_outage_served_steps(model);
     let microgrid = MicrogridMembers { renewables: pv != SizeChoice::Absent, generator: generator != SizeChoice::Absent, storage: false, chp: false };
-    export_cases(model, pv)
+    export_cases(model, pv, false)
         .into_iter()
         .map(|(label, exports, cap)| Case {
             label,
@@ -230,18 +230,20 @@ pub fn bau_outage_served_steps(model: &Model) -> BauOutage {
     BauOutage { met: true, steps: last - first + 1, fuel_gal: fuel_used }
 }
 
-/// Export configurations: (label, bins with value, cap on the kW of the arrays that can net
-/// meter). A bin has value when some array may use it (REopt.jl's `NEM_techs`, `WHL_techs`).
-fn export_cases(model: &Model, pv_choice: SizeChoice) -> Vec<(&'static str, ExportBins, Option<f64>)> {
-    if model.pvs.is_empty() || pv_choice == SizeChoice::Absent {
+/// Export configurations: (label, bins with value, cap on the kW of the technologies that can
+/// net meter). A bin has value when some technology present may use it (REopt.jl's `NEM_techs`,
+/// `WHL_techs`; `lp::exporters`: the arrays and, when `chp` is in the case, CHP).
+fn export_cases(model: &Model, pv_choice: SizeChoice, chp: bool) -> Vec<(&'static str, ExportBins, Option<f64>)> {
+    let techs = exporters(model, pv_choice, chp);
+    if techs.is_empty() {
         return vec![("no exports", ExportBins::default(), None)];
     }
     let grid = &model.grid;
     let positive = |rates: &[f64]| rates.iter().sum::<f64>() > 0.0;
-    let any = |flag: fn(&crate::optimizer::model::Pv) -> bool| model.pvs.iter().any(flag);
-    let whl = any(|pv| pv.can_wholesale) && positive(&model.tariff.wholesale_rate);
-    let nem = any(|pv| pv.can_net_meter) && grid.net_metering_limit_kw > 0.0;
-    let exc = nem && any(|pv| pv.can_export_beyond_nem_limit) && positive(&model.tariff.export_beyond_nem_rate);
+    let any = |flag: fn(&ExportFlags) -> bool| techs.iter().any(|(flags, _)| flag(flags));
+    let whl = any(|f| f.can_wholesale) && positive(&model.tariff.wholesale_rate);
+    let nem = any(|f| f.can_net_meter) && grid.net_metering_limit_kw > 0.0;
+    let exc = nem && any(|f| f.can_net_meter && f.can_export_beyond_nem_limit) && positive(&model.tariff.export_beyond_nem_rate);
     if !nem {
         return vec![("wholesale or none", ExportBins { whl, ..ExportBins::default() }, None)];
     }
@@ -249,32 +251,24 @@ fn export_cases(model: &Model, pv_choice: SizeChoice) -> Vec<(&'static str, Expo
     if grid.net_metering_limit_kw == grid.interconnection_limit_kw && !whl {
         return vec![nem_case];
     }
-    let largest_pv = largest_net_metering_kw(model, pv_choice);
-    if !whl && largest_pv <= grid.net_metering_limit_kw {
+    let largest: f64 = techs.iter().filter(|(flags, _)| flags.can_net_meter).map(|(_, kw)| kw).sum();
+    if !whl && largest <= grid.net_metering_limit_kw {
         return vec![nem_case];
     }
-    vec![nem_case, ("interconnection limit", ExportBins { nem: false, exc: false, whl }, Some(beyond_net_metering_cap_kw(model, largest_pv)))]
+    vec![nem_case, ("interconnection limit", ExportBins { nem: false, exc: false, whl }, Some(beyond_net_metering_cap_kw(model, largest)))]
 }
 
-/// The largest total kW of the arrays that can net meter in a case.
-fn largest_net_metering_kw(model: &Model, pv_choice: SizeChoice) -> f64 {
-    let metering = || model.pvs.iter().filter(|pv| pv.can_net_meter);
-    let existing: f64 = metering().map(|pv| pv.existing_kw).sum();
-    match pv_choice {
-        SizeChoice::Sized => existing + metering().map(|pv| pv.max_new_kw).sum::<f64>(),
-        _ => existing,
-    }
-}
-
-/// The PV cap of the service's "beyond net metering" side (its binary `binNEM` = 0), as its
+/// The cap of the service's "beyond net metering" side (its binary `binNEM` = 0), as its
 /// big-M form sets it: the least of the interconnection limit, the largest total size of the
-/// arrays that can net meter, and the largest monthly load in kWh. The last term mixes units;
+/// technologies that can net meter, and the largest monthly load in kWh (electric, with the
+/// chillers' electricity, plus the heating loads at a COP of 1). The last term mixes units;
 /// it is the service's (REopt.jl `add_export_constraints`), and its answers show it: a flat
 /// 10 kW load with a high wholesale rate gets 7,440 kW of PV (31 days × 24 h × 10 kW).
 fn beyond_net_metering_cap_kw(model: &Model, largest_pv_kw: f64) -> f64 {
     let mut monthly_kwh = [0.0f64; 12];
     for (t, kw) in model.load_kw.iter().enumerate() {
-        monthly_kwh[model.tariff.month_of_step[t] as usize] += kw * model.step_hours();
+        let heating = model.heating.as_ref().map_or(0.0, |h| h.total_kw(t));
+        monthly_kwh[model.tariff.month_of_step[t] as usize] += (kw + heating) * model.step_hours();
     }
     let largest_month = monthly_kwh.iter().copied().fold(0.0, f64::max);
     model.grid.interconnection_limit_kw.min(largest_pv_kw).min(largest_month)
@@ -321,8 +315,9 @@ fn best_case(
 
 /// Whether a case cannot beat an already solved net-metering case (see `best_case`).
 fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
-    let Some(cap) = case.pv_total_cap_kw.filter(|_| !model.pvs.is_empty()) else { return false };
-    let existing: f64 = model.pvs.iter().filter(|pv| pv.can_net_meter).map(|pv| pv.existing_kw).sum();
+    let Some(cap) = case.pv_total_cap_kw else { return false };
+    let existing: f64 = model.pvs.iter().filter(|pv| pv.can_net_meter && case.pv != SizeChoice::Absent).map(|pv| pv.existing_kw).sum();
+    let chp_metering = model.chp.as_ref().is_some_and(|c| c.exports.can_net_meter);
     if case.exports.nem || case.exports.whl {
         return false;
     }
@@ -333,7 +328,9 @@ fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
             && s.case.generator == case.generator
             && s.case.microgrid == case.microgrid
             && s.case.pv_total_cap_kw.is_some_and(|nem_cap| {
-                let metering_new: f64 = s.dispatch.pv_new_kw.iter().zip(&model.pvs).filter(|(_, pv)| pv.can_net_meter).map(|(kw, _)| kw).sum();
+                let pv_new: f64 = s.dispatch.pv_new_kw.iter().zip(&model.pvs).filter(|(_, pv)| pv.can_net_meter).map(|(kw, _)| kw).sum();
+                let chp_kw = s.dispatch.chp.as_ref().filter(|_| chp_metering).map_or(0.0, |c| c.size_kw);
+                let metering_new = pv_new + chp_kw;
                 nem_cap < cap && existing + metering_new < nem_cap - 1e-4 * nem_cap.max(1.0)
             })
     })

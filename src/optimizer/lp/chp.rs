@@ -1,13 +1,14 @@
 //! Combined heat and power (REopt.jl `src/constraints/chp_constraints.jl` and the CHP terms of
 //! `thermal_tech_constraints.jl` and `reopt.jl`): its size, its rated output per step with the
 //! on/off binary, the fuel and heat lines with their intercepts, supplementary firing, hourly
-//! O&M, and where its electricity (load, electric storage) and heat (load, hot storage, waste,
+//! O&M, and where its electricity (load, electric storage, the grid's export bins it may use) and heat (load, hot storage, waste,
 //! the steam turbine when `can_supply_steam_turbine`) go. The electric and heat balances take the to-load and to-storage columns made here.
 //!
 //! Variables per step t: rated output `p_t` (kW), `on_t` ∈ {0,1}; with a nonzero intercept the
 //! fuel intercept `yf_t` and heat intercept `yh_t`; with supplementary firing its heat `sf_t`;
 //! with hourly O&M `oh_t`; electricity to load `el_t`, to storage `es_t` and, with `can_curtail`,
-//! curtailed `ec_t` (the service's `dvCurtail`, fixed at 0 otherwise); heat to load
+//! curtailed `ec_t` (the service's `dvCurtail`, fixed at 0 otherwise), exported `eg_bt` in each
+//! bin b its flags allow in the case (`exports::export_series`, 0 without the grid); heat to load
 //! `hl_t`, to storage `hs_t`, to waste `hw_t` and to the steam turbine `ht_t`. Once: size `kw`, supplementary firing size
 //! `sf_kw`. With M = max_kw, td the minimum turndown and r the supplementary steam ratio:
 //!
@@ -23,9 +24,13 @@
 //! Heat:        hl_t + hs_t + hw_t + ht_t = a_h·p_t + yh_t + sf_t
 //!              yh_t ≤ b_h·kw;  yh_t ≤ b_h·M·on_t;  yh_t ≥ b_h·kw − b_h·M·(1 − on_t)
 //! Firing:      sf_t ≤ (r − 1)·(a_h·sf_kw + yh_t);  sf_t ≤ (r − 1)·(a_h·H + yh_t)
-//! Electricity: el_t + es_t + ec_t = p_t
+//! Electricity: el_t + es_t + ec_t + Σ_b eg_bt = p_t
 //! Hourly O&M:  c·kw − c·M·(1 − on_t) ≤ oh_t ≤ min(c·kw, c·M·on_t)
 //! ```
+//!
+//! With its `can_serve_*` flags all false (`makes_heat` false) every heat column is 0, as the
+//! service fixes its heating production: the heat line then holds its output at 0 unless it makes
+//! no heat (electric-only).
 //!
 //! Off grid (every step without the grid) there is no turndown, and the CHP neither provides
 //! nor requires operating reserves (REopt.jl `Techs`: it is in neither `providing_oper_res` nor
@@ -43,10 +48,14 @@
 //! O&M per kWh and per hour at pwf_om·(1 − τ_w), the size at its net present cost after MACRS
 //! and ITC (the cost curve's pieces, `capital_pieces`) plus fixed O&M and standby charges
 //! (12·rate·pwf_e·(1 − τ_o)), the firing size at its capital cost, and electricity to load
-//! earning the energy it saves.
+//! earning the energy it saves, exports earning −u·Δ·rate_bt.
 
-use super::{energy_value, fuel_present_worth, Case, CostFactors, LinearProgram, RowKind};
-use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, TaxTreatment};
+use super::exports::BINS;
+use super::{
+    energy_value, export_series, fuel_present_worth, production_incentive_present_worth, region_incentives, valued_bins, Case, CostFactors, LinearProgram,
+    RowKind,
+};
+use crate::optimizer::finance::{cost_curve_itc_basis, effective_cost, incentive_cost_curve, TaxTreatment};
 use crate::optimizer::model::chp_inputs::Chp;
 use crate::optimizer::model::Model;
 
@@ -69,6 +78,8 @@ pub struct ChpLayout {
     pub to_storage: Option<usize>,
     /// Electricity curtailed (None unless `can_curtail`).
     pub curtailed: Option<usize>,
+    /// Electricity exported per bin (net metering, wholesale, beyond the limit; None when unused).
+    pub to_grid: [Option<usize>; BINS],
     pub heat_to_load: usize,
     pub heat_to_storage: Option<usize>,
     pub heat_to_waste: usize,
@@ -89,6 +100,8 @@ pub struct ChpDispatch {
     pub to_load_kw: Vec<f64>,
     pub to_storage_kw: Vec<f64>,
     pub curtailed_kw: Vec<f64>,
+    /// Exported per bin (net metering, wholesale, beyond the limit).
+    pub to_grid_kw: [Vec<f64>; BINS],
     /// Fuel burned per step (kW of fuel).
     pub fuel_kw: Vec<f64>,
     /// Heat made by supplementary firing (kW thermal).
@@ -103,6 +116,11 @@ impl ChpDispatch {
     /// Heat made per step (to load, storage, waste and the steam turbine).
     pub fn heat_kw(&self, t: usize) -> f64 {
         self.heat_to_load_kw[t] + self.heat_to_storage_kw[t] + self.heat_to_waste_kw[t] + self.heat_to_turbine_kw[t]
+    }
+
+    /// Exported per step (all bins).
+    pub fn to_grid_total_kw(&self, t: usize) -> f64 {
+        self.to_grid_kw.iter().map(|bin| bin[t]).sum()
     }
 }
 
@@ -146,18 +164,41 @@ fn chord_cost_per_kw(chp: &Chp, xs: &[f64], ys: &[f64], s: usize) -> f64 {
     }
 }
 
-/// The pieces of the capital cost curve after MACRS and the ITC (REopt.jl `cost_curve` and
-/// `update_cost_curve!`): each chord's $/kW after the ITC is rounded to whole dollars, taken back
-/// to its ITC basis and brought to its net present cost; the pieces are joined end to end from
-/// the origin, and none starts below min_allowable_kw.
+/// Whether a utility or state IBI or rebate changes the cost curve.
+fn has_regional_incentives(chp: &Chp) -> bool {
+    let i = &chp.incentives;
+    [i.utility_ibi_fraction, i.utility_rebate_per_kw, i.state_ibi_fraction, i.state_rebate_per_kw].iter().any(|&x| x != 0.0)
+}
+
+/// The cost curve's break points after the utility and then the state IBIs and rebates (REopt.jl
+/// `cost_curve`'s regions before the federal one; a cap adds the break point where it is
+/// reached), and the $/kW of piece s there: `chord_cost_per_kw` without such incentives.
+fn pre_federal_curve(chp: &Chp) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let (xs, ys) = curve_points(chp);
+    if !has_regional_incentives(chp) {
+        let costs = (0..xs.len() - 1).map(|s| chord_cost_per_kw(chp, &xs, &ys, s)).collect();
+        return (xs, ys, costs);
+    }
+    let (utility, state) = region_incentives(&chp.incentives);
+    let (xs, ys) = incentive_cost_curve(xs, ys, &utility, &state);
+    let costs = (0..xs.len() - 1).map(|s| (ys[s + 1] - ys[s]) / (xs[s + 1] - xs[s])).collect();
+    (xs, ys, costs)
+}
+
+/// The pieces of the capital cost curve after the IBIs, rebates, MACRS and the ITC (REopt.jl
+/// `cost_curve` and `update_cost_curve!`): each piece's $/kW after the utility and state
+/// incentives, the ITC and the federal rebate is rounded to whole dollars, taken back to its ITC
+/// basis and brought to its net present cost (the federal rebate off); the pieces are joined end
+/// to end from the origin, and none starts below min_allowable_kw.
 pub fn capital_pieces(model: &Model, chp: &Chp) -> Vec<CostPiece> {
     let tax = tax_treatment(model, chp);
-    let (xs, ys) = curve_points(chp);
+    let (xs, _, costs) = pre_federal_curve(chp);
+    let rebate = chp.incentives.federal_rebate_per_kw;
     let mut at = 0.0;
     (0..xs.len() - 1)
         .map(|s| {
-            let basis = cost_curve_itc_basis(chord_cost_per_kw(chp, &xs, &ys, s), chp.federal_itc_fraction, 0.0);
-            let slope = effective_cost(basis, None, &tax, 0.0);
+            let basis = cost_curve_itc_basis(costs[s], chp.incentives.federal_itc_fraction, rebate);
+            let slope = effective_cost(basis, None, &tax, rebate);
             at += slope * (xs[s + 1] - xs[s]);
             CostPiece { min_kw: xs[s].max(chp.min_allowable_kw), max_kw: xs[s + 1], slope, intercept: at - slope * xs[s + 1] }
         })
@@ -187,11 +228,16 @@ pub fn net_present_capital(model: &Model, chp: &Chp, kw: f64) -> f64 {
     }
 }
 
-/// Installed cost of a size before incentives ($): on the same piece, each middle chord's $/kW
-/// and intercept rounded to whole dollars as the service does (REopt.jl `add_capex_constraints`).
+/// Installed cost of a size before incentives ($): on the chord of the given curve that holds the
+/// piece it is bought on, each middle chord's $/kW and intercept rounded to whole dollars as the
+/// service does (REopt.jl `add_capex_constraints`).
 pub fn initial_capital(model: &Model, chp: &Chp, kw: f64) -> f64 {
     let (xs, ys) = curve_points(chp);
-    let Some(s) = piece_of(&capital_pieces(model, chp), kw).filter(|_| kw > 0.0) else { return 0.0 };
+    let pieces = capital_pieces(model, chp);
+    let Some(piece) = piece_of(&pieces, kw).filter(|_| kw > 0.0) else { return 0.0 };
+    // Incentive caps split the given chords; each piece ends inside or at the end of one.
+    let tolerance = 1e-9 * pieces[piece].max_kw.max(1.0);
+    let s = (0..xs.len() - 1).find(|&s| xs[s + 1] >= pieces[piece].max_kw - tolerance).unwrap_or(xs.len() - 2);
     let slope = chord_cost_per_kw(chp, &xs, &ys, s);
     if s == 0 || s + 2 == xs.len() {
         return slope * kw;
@@ -207,10 +253,10 @@ fn tax_treatment(model: &Model, chp: &Chp) -> TaxTreatment {
     TaxTreatment {
         owner_discount_rate: f.owner_discount_rate_fraction,
         owner_tax_rate: f.owner_tax_rate_fraction,
-        itc_fraction: chp.federal_itc_fraction,
-        macrs_option_years: chp.macrs_option_years,
-        macrs_bonus_fraction: chp.macrs_bonus_fraction,
-        macrs_itc_reduction: chp.macrs_itc_reduction,
+        itc_fraction: chp.incentives.federal_itc_fraction,
+        macrs_option_years: chp.incentives.macrs_option_years,
+        macrs_bonus_fraction: chp.incentives.macrs_bonus_fraction,
+        macrs_itc_reduction: chp.incentives.macrs_itc_reduction,
         bonus_without_macrs: false,
     }
 }
@@ -264,6 +310,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let to_load = lp.series(steps, |t| -energy_value(model, factors, t));
     let to_storage = electric_storage.then(|| lp.series(steps, |_| 0.0));
     let curtailed = chp.can_curtail.then(|| lp.series(steps, |_| 0.0));
+    let to_grid = export_series(lp, model, factors, chp.exports.allowed(valued_bins(case)));
     let hot_storage = heating.is_some_and(|h| !h.hot_storages.is_empty());
     let heat_to_load = lp.series(steps, |_| 0.0);
     if heating.is_none() {
@@ -273,6 +320,11 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     let heat_to_storage = hot_storage.then(|| lp.series(steps, |_| 0.0));
     let heat_to_waste = lp.series(steps, |_| 0.0);
     let heat_to_turbine = model.steam_turbine.as_ref().filter(|st| st.chp_supplies).map(|_| lp.series(steps, |_| 0.0));
+    if !chp.makes_heat {
+        for start in [Some(heat_to_load), heat_to_storage, Some(heat_to_waste), heat_to_turbine].into_iter().flatten() {
+            lp.upper[start..start + steps].fill(0.0);
+        }
+    }
     let largest_heating_kw = heating.map_or(0.0, |h| (0..steps).map(|t| h.total_kw(t)).fold(0.0, f64::max));
     // Off (on_t = 0), td·kw − p_t ≤ td·M and b_f·kw − yf_t ≤ b_f·M already hold; a negative or
     // above-1 fuel intercept keeps the service's M, whose off row can bind.
@@ -324,7 +376,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
             lp.row(&by_load, RowKind::LessOrEqual, ratio * chp.thermal_slope * largest_heating_kw);
         }
         let mut electricity = vec![(to_load + t, 1.0), (p, -1.0)];
-        electricity.extend([to_storage, curtailed].into_iter().flatten().map(|s| (s + t, 1.0)));
+        electricity.extend([to_storage, curtailed].into_iter().chain(to_grid).flatten().map(|s| (s + t, 1.0)));
         lp.row(&electricity, RowKind::Equal, 0.0);
     }
     let pieces = capital_pieces(model, chp);
@@ -332,6 +384,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
     if let (true, Some(on)) = (hourly_om, on) {
         add_hourly_om(lp, model, factors, chp, size, on);
     }
+    add_production_incentive(lp, model, factors, chp, size, rated);
     Some(ChpLayout {
         size,
         supplementary_size,
@@ -343,6 +396,7 @@ pub(super) fn add_chp(lp: &mut LinearProgram, model: &Model, factors: &CostFacto
         to_load,
         to_storage,
         curtailed,
+        to_grid,
         heat_to_load,
         heat_to_storage,
         heat_to_waste,
@@ -367,6 +421,44 @@ fn add_cost_curve(lp: &mut LinearProgram, chp: &Chp, pieces: &[CostPiece], third
     lp.row(&total, RowKind::Equal, 0.0);
     lp.row(&chosen, RowKind::LessOrEqual, 1.0);
     total[1..].iter().zip(&chosen).map(|(&(kw, _), &(on, _))| (kw, on)).collect()
+}
+
+/// $ present value before tax per kWh of rated output of the production-based incentive, and
+/// its cap (`pwf · tpf · rate`, `pwf · tpf · max_benefit`; None when it is not paid).
+fn production_incentive_value(model: &Model, chp: &Chp) -> Option<(f64, f64)> {
+    let incentive = Some(&chp.production_incentive).filter(|i| i.applies())?;
+    let pwf = production_incentive_present_worth(model, incentive, None);
+    Some((pwf * incentive.per_kwh, pwf * incentive.max_benefit))
+}
+
+/// The production-based incentive (REopt.jl `add_prod_incent_vars_and_constraints`; CHP's
+/// production factor is 1, its maintenance steps hold p_t at 0), earned after the owner's tax:
+/// `inc ≤ v·Δ·Σ_t p_t`, `0 ≤ inc ≤ cap`, and when the CHP may grow past the incentive's max_kw the
+/// service's binary b: `inc ≤ cap·b`, `kw ≤ max_kw + M·(1 − b)`.
+fn add_production_incentive(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, chp: &Chp, size: usize, rated: usize) {
+    let Some((per_kwh, cap)) = production_incentive_value(model, chp) else { return };
+    let earned = lp.variable(-factors.owner_after_tax, 0.0, cap);
+    let dt = model.step_hours();
+    let mut terms = vec![(earned, 1.0)];
+    terms.extend((0..model.steps()).map(|t| (rated + t, -per_kwh * dt)));
+    lp.row(&terms, RowKind::LessOrEqual, 0.0);
+    let max_kw = chp.production_incentive.max_kw;
+    if chp.max_kw > max_kw {
+        let eligible = lp.binary(0.0);
+        lp.row(&[(earned, 1.0), (eligible, -cap)], RowKind::LessOrEqual, 0.0);
+        lp.row(&[(size, 1.0), (eligible, chp.max_kw)], RowKind::LessOrEqual, max_kw + chp.max_kw);
+    }
+}
+
+/// The production-based incentive of a solution before tax ($ present value): the LP's value at
+/// its optimum, `min(v·kWh, cap)` when the size is at most the incentive's max_kw, else 0.
+pub fn production_incentive_before_tax(model: &Model, chp: &Chp, size_kw: f64, annual_kwh: f64) -> f64 {
+    match production_incentive_value(model, chp) {
+        Some((per_kwh, cap)) if size_kw <= chp.production_incentive.max_kw + 1e-6 * chp.production_incentive.max_kw.max(1.0) => {
+            (per_kwh * annual_kwh).min(cap)
+        }
+        _ => 0.0,
+    }
 }
 
 /// The O&M per hour on per kW of size (the service's `dvOMByHourBySizeCHP`).
@@ -410,6 +502,7 @@ impl ChpLayout {
             to_load_kw: series(Some(self.to_load)),
             to_storage_kw: series(self.to_storage),
             curtailed_kw: series(self.curtailed),
+            to_grid_kw: self.to_grid.map(&series),
             fuel_kw,
             supplementary_kw,
             heat_to_load_kw: series(Some(self.heat_to_load)),

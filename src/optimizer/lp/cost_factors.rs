@@ -17,7 +17,7 @@ use crate::optimizer::finance::{
 use crate::optimizer::emissions::{self, EmissionsPwf};
 use crate::optimizer::model::resilience_inputs::Generator;
 use crate::optimizer::model::thermal_inputs::FuelBurner;
-use crate::optimizer::model::{ArrayKind, Financial, Model, Pv, Storage};
+use crate::optimizer::model::{ArrayKind, Financial, Model, ProductionIncentive, Pv, PvIncentives, Storage};
 
 /// Present-worth factors and per-unit present costs of one model.
 #[derive(Debug, Clone, PartialEq)]
@@ -206,10 +206,9 @@ fn tax_treatment(model: &Model, itc: f64, macrs_years: u32, bonus: f64, itc_redu
     }
 }
 
-/// PV cost curve: utility then state incentives (capped ones add pieces), then the ITC, MACRS
-/// and federal rebate on each piece's slope.
-fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
-    let i = &pv.incentives;
+/// The utility's and the state's IBI and rebate of a technology (the cost curve's regions before
+/// the federal one).
+pub fn region_incentives(i: &PvIncentives) -> (RegionIncentive, RegionIncentive) {
     let utility = RegionIncentive {
         fraction: i.utility_ibi_fraction,
         fraction_cap: i.utility_ibi_max,
@@ -222,6 +221,14 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
         rebate_per_kw: i.state_rebate_per_kw,
         rebate_cap: i.state_rebate_max,
     };
+    (utility, state)
+}
+
+/// PV cost curve: utility then state incentives (capped ones add pieces), then the ITC, MACRS
+/// and federal rebate on each piece's slope.
+fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
+    let i = &pv.incentives;
+    let (utility, state) = region_incentives(i);
     let tax = tax_treatment(model, i.federal_itc_fraction, i.macrs_option_years, i.macrs_bonus_fraction, i.macrs_itc_reduction);
     let tpf = third_party_factor(&model.financial);
     let pieces: Vec<CostSegment> = incentive_cost_segments(pv.installed_cost_per_kw, &utility, &state, pv.max_new_kw);
@@ -248,13 +255,18 @@ fn pv_cost_curve(model: &Model, pv: &Pv) -> Result<Vec<PricedSegment>, String> {
     Ok(priced)
 }
 
+/// $ present value before tax of a production-based incentive's $1 a year (the service's
+/// `pbi_pwf · third_party_factor`; `degradation` for PV only).
+pub fn production_incentive_present_worth(model: &Model, incentive: &ProductionIncentive, degradation: Option<f64>) -> f64 {
+    third_party_factor(&model.financial) * finance::production_incentive_pwf(incentive.years, degradation, model.financial.owner_discount_rate_fraction)
+}
+
 /// An array's production-based incentive in present value (degradation counts for PV only,
 /// as the service's `production_incentives` reads it from PV's fields).
 fn production_incentive_value(model: &Model, pv: &Pv) -> Option<ProductionIncentiveValue> {
     let incentive = Some(&pv.production_incentive).filter(|incentive| incentive.applies())?;
     let degradation = (pv.kind == ArrayKind::Pv).then_some(pv.degradation_fraction);
-    let pwf = third_party_factor(&model.financial)
-        * finance::production_incentive_pwf(incentive.years, degradation, model.financial.owner_discount_rate_fraction);
+    let pwf = production_incentive_present_worth(model, incentive, degradation);
     let kwh_per_kw = pv.production_factor.iter().sum::<f64>() * model.step_hours();
     Some(ProductionIncentiveValue { per_kw: pwf * incentive.per_kwh * kwh_per_kw, cap: pwf * incentive.max_benefit, max_kw: incentive.max_kw })
 }

@@ -267,9 +267,9 @@ pub(super) fn add_lookback(lp: &mut LinearProgram, layout: &Layout, model: &Mode
     }
 }
 
-/// Σ pv_nem ≤ Σ purchase over the steps with the grid: Σ (pv_nem + supply − grid_storage) ≤ Σ load.
+/// Σ nem ≤ Σ purchase over the steps with the grid (the net-metering bins of PV and CHP): Σ (pv_nem + supply − grid_storage) ≤ Σ load.
 pub(super) fn add_net_metering_cap(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
-    let nem: Vec<usize> = layout.export_groups.iter().filter_map(|g| g.bins[0]).collect();
+    let nem: Vec<usize> = layout.export_columns().filter(|&(b, _)| b == 0).map(|(_, start)| start).collect();
     if nem.is_empty() {
         return;
     }
@@ -295,13 +295,7 @@ fn year_one_bill(layout: &Layout, model: &Model) -> Expression {
             bill.terms.push((start + t, dt * (tariff.energy_rates[k + 1][t] - rate)));
         }
         let export_rates = [tariff.nem_rate[t], tariff.wholesale_rate[t], tariff.export_beyond_nem_rate[t]];
-        for group in &layout.export_groups {
-            for (column, export_rate) in group.bins.iter().zip(export_rates) {
-                if let Some(start) = column {
-                    bill.terms.push((start + t, -dt * export_rate));
-                }
-            }
-        }
+        bill.terms.extend(layout.export_columns().map(|(b, start)| (start + t, -dt * export_rates[b])));
     }
     let charges = tariff.monthly_demand.iter().zip(&layout.monthly_peaks).chain(tariff.tou_demand.iter().map(|p| &p.charge).zip(&layout.tou_peaks));
     for (charge, peak) in charges {

@@ -11,7 +11,8 @@
 //!            boilers b: lb_bp = lb-per-MMBtu / (KWH_PER_MMBTU · η_b) per thermal kWh)
 //! cost_p   = TONNE_PER_LB·(pwf_grid_cost_p·c_grid_p·grid_p + pwf_onsite_cost_p·c_onsite_p·fuel_p)
 //! RE_site  = Δ Σ_t [pv_load + η·pv_storage + [exports count]·export
-//!                   + f_gen·(gen_load + η·gen_storage) + f_chp·(chp_load + η·chp_storage)]  (η = η_c·η_d)
+//!                   + f_gen·(gen_load + η·gen_storage) + f_chp·(chp_load + η·chp_storage
+//!                   + [exports count]·chp_export)]  (η = η_c·η_d)
 //! RE_grid  = Δ Σ_{t with grid} r_t·(purchase_t − (1 − η)·grid_storage_t)
 //! min·L ≤ RE_site + [grid share counts]·RE_grid ≤ max·L                             (L: year's load)
 //! (1 − max)·CO2_bau ≤ pwf_grid_CO2·grid_CO2 + N·fuel_CO2 ≤ (1 − min)·CO2_bau
@@ -32,8 +33,13 @@ fn purchase_terms(layout: &Layout, model: &Model, case: &Case, t: usize, scale: 
     expression.terms.extend(layout.grid_storage.map(|start| (start + t, scale)));
 }
 
-/// The exports of step t (every group and bin).
+/// The exports of step t (every technology and bin).
 fn export_terms(layout: &Layout, t: usize, scale: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+    layout.export_columns().map(move |(_, start)| (start + t, scale))
+}
+
+/// The PV exports of step t (every group and bin).
+fn pv_export_terms(layout: &Layout, t: usize, scale: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
     layout.export_groups.iter().flat_map(|g| g.bins.iter().flatten()).map(move |&start| (start + t, scale))
 }
 
@@ -67,7 +73,7 @@ pub fn onsite_renewable_kwh(layout: &Layout, model: &Model) -> Expression {
     for t in 0..model.steps() {
         terms.extend(layout.pv_load.map(|start| (start + t, dt)));
         terms.extend(layout.pv_storage.map(|start| (start + t, dt * eta)));
-        terms.extend(export_terms(layout, t, exported));
+        terms.extend(pv_export_terms(layout, t, exported));
         if generator_fraction > 0.0 {
             terms.extend(layout.generator_load.get(t).copied().flatten().map(|j| (j, dt * generator_fraction)));
             terms.extend(layout.generator_storage.get(t).copied().flatten().map(|j| (j, dt * generator_fraction * eta)));
@@ -75,6 +81,7 @@ pub fn onsite_renewable_kwh(layout: &Layout, model: &Model) -> Expression {
         if let (Some(chp), true) = (&layout.chp, chp_fraction > 0.0) {
             terms.push((chp.to_load + t, dt * chp_fraction));
             terms.extend(chp.to_storage.map(|start| (start + t, dt * chp_fraction * eta)));
+            terms.extend(chp.to_grid.iter().flatten().map(|start| (start + t, exported * chp_fraction)));
         }
     }
     Expression { terms, constant: 0.0 }

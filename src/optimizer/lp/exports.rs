@@ -1,5 +1,8 @@
 //! Exports per technology (REopt.jl `src/constraints/electric_utility_constraints.jl`,
-//! `add_export_constraints`, with the export bins of `src/core/techs.jl`): the renewable arrays
+//! `add_export_constraints`, with the export bins of `fillin_techs_by_exportbin` in
+//! `src/core/reopt_inputs.jl`). `ExportFlags` is the one rule which bins a technology may use
+//! (the PV arrays and Wind, and CHP, whose series join its own electricity split in `chp`);
+//! `add_net_metering_size_cap` caps the kW of every technology that can net meter. The renewable arrays
 //! are grouped by their flags (`can_net_meter`, `can_wholesale`, `can_export_beyond_nem_limit`,
 //! `can_curtail`); each group has its own export series for the bins (`:NEM`, `:WHL`, `:EXC`)
 //! the case values and the group may use. Load and storage stay shared flows of all arrays.
@@ -18,17 +21,82 @@
 //!
 //! With `allow_simultaneous_export_import = false` and export series in the case, a binary
 //! b_t per step with the grid (REopt.jl `add_simultaneous_export_import_constraint`, the big-M
-//! form the service uses with HiGHS, M = the largest load kW):
+//! form the service uses with HiGHS, M = the largest load kW plus each heating load's largest kW):
 //!
 //! ```text
-//! purchase_t + grid_storage_t ≤ M·(1 − b_t)        Σ_g Σ_b export_gb[t] ≤ M·b_t
+//! purchase_t + grid_storage_t ≤ M·(1 − b_t)        Σ_g Σ_b export_gb[t] + Σ_b chp_export_b[t] ≤ M·b_t
 //! ```
 
-use super::{supply_terms, CostFactors, Layout, LinearProgram, RowKind};
-use crate::optimizer::model::{Model, Pv};
+use super::{supply_terms, Case, CostFactors, Layout, LinearProgram, RowKind, SizeChoice};
+use crate::optimizer::model::{ExportFlags, Model, Pv};
 
 /// The export bins: net metering, wholesale, beyond the net-metering limit.
 pub const BINS: usize = 3;
+
+/// The export flags of the technologies present in a case, each with the most kW it may reach
+/// (the service's `techs.elec` with their bins, and the `max_sizes` its interconnection cap
+/// sums): the arrays (their existing kW, plus the new kW they may add when sized) and CHP
+/// (its max_kw) when it may export.
+pub fn exporters(model: &Model, pv: SizeChoice, chp_present: bool) -> Vec<(ExportFlags, f64)> {
+    let mut techs: Vec<(ExportFlags, f64)> = match pv {
+        SizeChoice::Absent => Vec::new(),
+        choice => model
+            .pvs
+            .iter()
+            .map(|pv| {
+                let growth = if choice == SizeChoice::Sized { pv.max_new_kw } else { 0.0 };
+                (pv_flags(pv), pv.existing_kw + growth)
+            })
+            .collect(),
+    };
+    if let Some(chp) = model.chp.as_ref().filter(|c| chp_present && c.exports.any()) {
+        techs.push((chp.exports, chp.max_kw));
+    }
+    techs
+}
+
+fn pv_flags(pv: &Pv) -> ExportFlags {
+    ExportFlags { can_net_meter: pv.can_net_meter, can_wholesale: pv.can_wholesale, can_export_beyond_nem_limit: pv.can_export_beyond_nem_limit }
+}
+
+/// The bins of a case with value (net metering, wholesale, beyond the limit).
+pub(super) fn valued_bins(case: &Case) -> [bool; BINS] {
+    [case.exports.nem, case.exports.whl, case.exports.exc]
+}
+
+/// One export series per allowed bin, priced at −u·Δ·rate_t (0 in steps without the grid).
+pub(super) fn export_series(lp: &mut LinearProgram, model: &Model, factors: &CostFactors, allowed: [bool; BINS]) -> [Option<usize>; BINS] {
+    let rates = &model.tariff;
+    let utility = factors.utility_factor();
+    let dt = model.step_hours();
+    let steps = model.steps();
+    let mut bins = [None; BINS];
+    for (b, rate) in [&rates.nem_rate, &rates.wholesale_rate, &rates.export_beyond_nem_rate].into_iter().enumerate() {
+        if allowed[b] {
+            let start = lp.series(steps, |t| -utility * dt * rate[t]);
+            (0..steps).filter(|&t| !model.has_grid(t)).for_each(|t| lp.upper[start + t] = 0.0);
+            bins[b] = Some(start);
+        }
+    }
+    bins
+}
+
+/// The net-metering or interconnection cap of a case on the total kW of the technologies that
+/// can net meter (the service's `NEM_techs`: the arrays and CHP): Σ new_i + kw_chp ≤ cap − Σ existing_i.
+pub(super) fn add_net_metering_size_cap(lp: &mut LinearProgram, layout: &Layout, model: &Model, case: &Case) {
+    let Some(cap) = case.pv_total_cap_kw else { return };
+    let arrays = layout.pv_new.iter().zip(&model.pvs).filter(|(_, pv)| pv.can_net_meter);
+    let existing: f64 = model.pvs.iter().filter(|pv| pv.can_net_meter && case.pv != SizeChoice::Absent).map(|pv| pv.existing_kw).sum();
+    let mut terms: Vec<(usize, f64)> = arrays.filter_map(|(new, _)| new.map(|j| (j, 1.0))).collect();
+    if let (Some(chp), Some(inputs)) = (&layout.chp, &model.chp) {
+        if inputs.exports.can_net_meter {
+            terms.push((chp.size, 1.0));
+        }
+    }
+    if !terms.is_empty() {
+        lp.row(&terms, RowKind::LessOrEqual, cap - existing);
+    }
+}
 
 /// Arrays sharing their export and curtailment flags, with their export series per bin.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,8 +107,8 @@ pub struct ExportGroup {
     pub bins: [Option<usize>; BINS],
 }
 
-fn flags(pv: &Pv) -> (bool, bool, bool, bool) {
-    (pv.can_net_meter, pv.can_wholesale, pv.can_export_beyond_nem_limit, pv.can_curtail)
+fn flags(pv: &Pv) -> (ExportFlags, bool) {
+    (pv_flags(pv), pv.can_curtail)
 }
 
 /// The groups of the arrays and their export series, each priced at −u·Δ·rate_t (the bins of
@@ -57,19 +125,8 @@ pub(super) fn export_groups(lp: &mut LinearProgram, model: &Model, factors: &Cos
             }
         }
     }
-    let rates = &model.tariff;
-    let utility = factors.utility_factor();
-    let dt = model.step_hours();
-    let steps = model.steps();
     for (group, key) in groups.iter_mut().zip(&keys) {
-        let allowed = [key.0, key.1, key.2];
-        for (b, rate) in [&rates.nem_rate, &rates.wholesale_rate, &rates.export_beyond_nem_rate].into_iter().enumerate() {
-            if valued[b] && allowed[b] {
-                let start = lp.series(steps, |t| -utility * dt * rate[t]);
-                (0..steps).filter(|&t| !model.has_grid(t)).for_each(|t| lp.upper[start + t] = 0.0);
-                group.bins[b] = Some(start);
-            }
-        }
+        group.bins = export_series(lp, model, factors, key.0.allowed(valued));
     }
     groups
 }
@@ -118,14 +175,16 @@ pub(super) fn add_export_rows(lp: &mut LinearProgram, layout: &Layout, model: &M
 
 /// The service's binary against exporting and buying in the same step (module header).
 pub(super) fn add_no_simultaneous_export_import(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
-    let exports: Vec<usize> = layout.export_groups.iter().flat_map(|g| g.bins.iter().flatten().copied()).collect();
+    let exports: Vec<usize> = layout.export_columns().map(|(_, start)| start).collect();
     if model.grid.allow_simultaneous_export_import || exports.is_empty() {
         return;
     }
     // The chillers and the GHP may buy beyond the load when they run above the base it holds.
     let chillers = model.cooling.as_ref().filter(|c| c.has_dispatch()).map_or(0.0, |c| c.max_added_electric_kw(model.time_steps_per_hour));
     let ghp = model.ghp.as_ref().map_or(0.0, |g| g.max_electric_kw());
-    let big_m = model.load_kw.iter().copied().fold(0.0, f64::max) + chillers + ghp;
+    // The service's M also adds each heating load's peak (it matters once CHP exports).
+    let heating: f64 = model.heating.as_ref().map_or(0.0, |h| h.loads.iter().map(|l| l.thermal_kw.iter().copied().fold(0.0, f64::max)).sum());
+    let big_m = model.load_kw.iter().copied().fold(0.0, f64::max) + chillers + ghp + heating;
     for t in (0..model.steps()).filter(|&t| model.has_grid(t)) {
         let exporting = lp.binary(0.0);
         // purchase_t = load_t − supply_t + grid_storage_t:  −supply + grid_storage + M·b ≤ M − load_t

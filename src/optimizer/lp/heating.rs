@@ -180,17 +180,25 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
     let feeds = |supplies: fn(&crate::optimizer::model::steam_turbine_inputs::SteamTurbine) -> bool| {
         turbine.is_some() && model.steam_turbine.as_ref().is_some_and(supplies)
     };
-    // Heat to load, to storage and to the turbine cost the same fuel (and O&M) per kW made.
-    let produced = |lp: &mut LinearProgram, cost: &dyn Fn(usize) -> f64, to_turbine: bool| {
+    // Heat to load, to storage and to the turbine cost the same fuel (and O&M) per kW made; a
+    // boiler serving no load (its `can_serve_*` flags all false) makes none, as the service's.
+    let produced = |lp: &mut LinearProgram, cost: &dyn Fn(usize) -> f64, to_turbine: bool, serves: &[HeatingLoadKind]| {
         let to_load = lp.series(steps, cost);
         let to_storage = (!storages.is_empty()).then(|| lp.series(steps, cost));
         let to_turbine = to_turbine.then(|| lp.series(steps, cost));
+        if serves.is_empty() {
+            for start in [Some(to_load), to_storage, to_turbine].into_iter().flatten() {
+                lp.upper[start..start + steps].fill(0.0);
+            }
+        }
         (to_load, to_storage, to_turbine)
     };
     let existing = existing_boiler_runs(model, heating, case).then(|| {
         let burner = &heating.existing_boiler.burner;
         let pw = fuel_factor(burner);
-        let (to_load, to_storage, to_turbine) = produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, burner, t), feeds(|st| st.existing_boiler_supplies));
+        let existing_supplies = feeds(|st| st.existing_boiler_supplies);
+        let (to_load, to_storage, to_turbine) =
+            produced(lp, &|t| pw * year_one_fuel_cost_per_kw(model, burner, t), existing_supplies, &heating.existing_boiler.serves);
         for t in 0..steps {
             let terms: Vec<(usize, f64)> = [Some(to_load), to_storage, to_turbine].into_iter().flatten().map(|s| (s + t, 1.0)).collect();
             lp.row(&terms, RowKind::LessOrEqual, heating.existing_boiler.max_kw);
@@ -201,7 +209,7 @@ pub(super) fn add_heating(lp: &mut LinearProgram, model: &Model, factors: &CostF
         let pw = fuel_factor(&boiler.burner);
         let om_per_kw_produced = factors.om_factor() * model.step_hours() * boiler.om_cost_per_kwh;
         let cost = |t| pw * year_one_fuel_cost_per_kw(model, &boiler.burner, t) + om_per_kw_produced;
-        let (to_load, to_storage, to_turbine) = produced(lp, &cost, feeds(|st| st.boiler_supplies));
+        let (to_load, to_storage, to_turbine) = produced(lp, &cost, feeds(|st| st.boiler_supplies), &boiler.serves);
         let size_cost = boiler.net_present_cost_per_kw + factors.om_factor() * boiler.om_cost_per_kw;
         let size = lp.variable(size_cost, boiler.min_kw, boiler.max_kw);
         for t in 0..steps {

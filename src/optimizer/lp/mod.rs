@@ -47,8 +47,9 @@
 //! Peaks:   purchase_t ≤ Σ_k peak_gk for every billed peak g whose steps hold t;  peak_gk ≤ limit_gk
 //! ```
 //!
-//! and once: Σ_t pv_nem ≤ Σ_t purchase_t (net metering credits at most the energy bought),
-//! the net-metering or interconnection cap on the kW of the arrays that can net meter,
+//! and once: Σ_t (pv_nem + chp_nem) ≤ Σ_t purchase_t (net metering credits at most the energy
+//! bought; CHP's exports are its own series, see `chp`), the net-metering or interconnection cap
+//! on the kW of the arrays and CHP that can net meter (`exports::add_net_metering_size_cap`),
 //! min_dur·kw ≤ kwh ≤ max_dur·kw, size bounds, shared roof/land space, capex bounds, and:
 //!
 //! ```text
@@ -112,11 +113,15 @@ mod storage;
 mod water_tank;
 
 use capex::add_capex_bounds;
-pub use cost_factors::{fuel_present_worth, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue, StorageCosts};
+pub use cost_factors::{
+    fuel_present_worth, production_incentive_present_worth, region_incentives, CostFactors, GeneratorCosts, PricedSegment, ProductionIncentiveValue,
+    StorageCosts,
+};
 use cost_factors::offgrid_constant_costs;
 use electric_tariff::{add_demand, add_energy_tiers, add_lookback, add_min_charge, add_net_metering_cap};
 pub use electric_tariff::NO_TIER_LIMIT;
-use exports::{add_export_rows, add_no_simultaneous_export_import, export_groups};
+use exports::{add_export_rows, add_net_metering_size_cap, add_no_simultaneous_export_import, export_groups, export_series, valued_bins};
+pub use exports::exporters;
 use generator::add_generator;
 pub use generator::UNLIMITED_FUEL_GAL;
 use load_balance::add_load_balance;
@@ -162,7 +167,7 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     let (pv_new, pv_segments) = pv_size_variables(&mut lp, model, factors, case);
     let pv_load = pv_exists.then(|| lp.series(steps, |t| -energy(t)));
     let pv_storage = (pv_exists && storage.is_some()).then(|| lp.series(steps, |_| 0.0));
-    let valued = [case.exports.nem, case.exports.whl, case.exports.exc].map(|bin| bin && pv_exists);
+    let valued = valued_bins(case).map(|bin| bin && pv_exists);
     let export_groups = if pv_exists { export_groups(&mut lp, model, factors, valued) } else { Vec::new() };
     let grid_storage = storage.filter(|s| s.can_grid_charge).map(|_| lp.series(steps, energy));
     if let Some(start) = grid_storage {
@@ -222,8 +227,9 @@ pub fn build(model: &Model, factors: &CostFactors, case: &Case) -> Program {
     add_demand(&mut lp, &mut layout, model, factors);
     add_lookback(&mut lp, &layout, model);
     add_net_metering_cap(&mut lp, &layout, model);
-    add_pv_size_rows(&mut lp, &layout, model, case);
+    add_pv_size_rows(&mut lp, &layout, model);
     add_land_row(&mut lp, &layout, model);
+    add_net_metering_size_cap(&mut lp, &layout, model, case);
     add_production_incentives(&mut lp, &layout, model, factors, case);
     add_capex_bounds(&mut lp, &layout, model, case);
     add_min_charge(&mut lp, &mut layout, model, factors);

@@ -297,9 +297,27 @@ impl Dispatch {
     pub fn pv_export(&self, t: usize) -> f64 {
         self.pv_nem[t] + self.pv_whl[t] + self.pv_exc[t]
     }
+
+    /// All exports per step (PV and CHP).
+    pub fn export(&self, t: usize) -> f64 {
+        self.pv_export(t) + self.chp.as_ref().map_or(0.0, |c| c.to_grid_total_kw(t))
+    }
+
+    /// Exports per bin (net metering, wholesale, beyond the limit) in step t: PV and CHP.
+    pub fn export_by_bin(&self, t: usize) -> [f64; BINS] {
+        let chp = |b: usize| self.chp.as_ref().map_or(0.0, |c| c.to_grid_kw[b][t]);
+        [self.pv_nem[t] + chp(0), self.pv_whl[t] + chp(1), self.pv_exc[t] + chp(2)]
+    }
 }
 
 impl Layout {
+    /// Every export series with its bin (0 net metering, 1 wholesale, 2 beyond the limit): the
+    /// PV groups' and CHP's.
+    pub fn export_columns(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        let chp = self.chp.iter().flat_map(|c| c.to_grid.iter().enumerate().filter_map(|(b, s)| s.map(|s| (b, s))));
+        self.export_groups.iter().flat_map(|g| g.bins.iter().enumerate().filter_map(|(b, s)| s.map(|s| (b, s)))).chain(chp)
+    }
+
     /// The series PV output goes to: load, storage, and each group's export bins.
     pub fn pv_uses(&self) -> Vec<usize> {
         let exports = self.export_groups.iter().flat_map(|g| g.bins.iter().flatten().copied());

@@ -38,19 +38,11 @@ pub(super) fn pv_size_variables(lp: &mut LinearProgram, model: &Model, factors: 
     (news, all_segments)
 }
 
-/// The net-metering or interconnection cap on the total kW of the arrays that can net meter
-/// (REopt.jl's `NEM_techs`) and the space the arrays share.
-pub(super) fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &Model, case: &Case) {
+/// The space the arrays share (the net-metering cap on their kW is `exports::add_net_metering_size_cap`).
+pub(super) fn add_pv_size_rows(lp: &mut LinearProgram, layout: &Layout, model: &Model) {
     let news: Vec<(usize, usize)> = layout.pv_new.iter().enumerate().filter_map(|(i, new)| new.map(|j| (i, j))).collect();
     if news.is_empty() {
         return;
-    }
-    if let Some(cap) = case.pv_total_cap_kw {
-        let existing: f64 = model.pvs.iter().filter(|pv| pv.can_net_meter).map(|pv| pv.existing_kw).sum();
-        let terms: Vec<(usize, f64)> = news.iter().filter(|&&(i, _)| model.pvs[i].can_net_meter).map(|&(_, j)| (j, 1.0)).collect();
-        if !terms.is_empty() {
-            lp.row(&terms, RowKind::LessOrEqual, cap - existing);
-        }
     }
     for limit in &model.pv_space_limits {
         let terms: Vec<(usize, f64)> = news.iter().filter(|(i, _)| limit.arrays.contains(i)).map(|&(_, j)| (j, 1.0)).collect();

@@ -1,30 +1,32 @@
 //! The CHP section read into typed inputs: size bounds, costs, the full- and half-load
 //! efficiencies (from which the fuel and heat lines per kW follow), turndown, fuel, supplementary
-//! firing, standby charges and the tax treatment of its capital cost (REopt.jl `src/core/chp.jl`).
+//! firing, standby charges, the tax treatment and incentives of its capital cost (ITC, MACRS,
+//! state and utility IBIs, rebates), its production-based incentive and its export flags (REopt.jl
+//! `src/core/chp.jl`).
 //!
 //! The inputs the service fills from its prime-mover table (`om_cost_per_kwh`, the full-load
 //! efficiencies, `min_allowable_kw`, `min_turn_down_fraction`, `max_kw`, the maintenance periods
 //! placed on the calendar in `chp_unavailability`, the installed cost as the size class's cost
 //! curve) are filled by `chp_defaults` when left out. Also refused by name:
 //! `unavailability_hourly` and `production_factor_series` (which the service overwrites or
-//! drops), exports, incentives other than the federal ITC,
-//! `reduces_demand_charges=false`, CHP serving absorption chillers only (an API field REopt.jl
+//! drops), `reduces_demand_charges=false`, CHP serving absorption chillers only (an API field REopt.jl
 //! 0.56.4 has no rows for), and capital cost bounds with CHP. Off grid its maintenance holds in
 //! every step (`lp::chp`). Without a heating load (or electric-only,
 //! `is_electric_only`: no heat, 75 % of the default costs) its heat is wasted. Its heat serves the
-//! loads given its `can_serve_*` flags allow (`serves`; none of them: refused).
+//! loads given its `can_serve_*` flags allow (`serves`); with all of them false it makes no heat
+//! (`makes_heat`, as the service's); flags true only for loads not given are refused.
 
 use serde_json::{Map, Value};
 
 use super::chp_defaults::{chp_defaults, ChpDefaults, HeatMedium, PrimeMover, Selection, MIN_ALLOWABLE_FRACTION_OF_MAX};
 use super::chp_unavailability::{unavailable_hours, UnavailabilityPeriod};
 use super::thermal_inputs::{fuel_emissions_lb_per_mmbtu, fuel_renewable_fraction, FuelBurner, Heating, HeatingLoadKind, KWH_PER_MMBTU};
-use super::{FilledDefault, Pollutant, Reader};
+use super::sector_inputs::IncentiveDefaults;
+use super::{ExportFlags, FilledDefault, Pollutant, ProductionIncentive, PvIncentives, Reader};
 
-/// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null.
-const MACRS_OPTION_YEARS: u32 = 5;
-const MACRS_BONUS_FRACTION: f64 = 1.0;
-const FEDERAL_ITC_FRACTION: f64 = 0.0;
+/// REopt.jl `src/core/chp.jl` defaults of the tax inputs the shipped schema leaves null
+/// (MACRS 5 years, 100 % bonus, no ITC).
+const CHP_INCENTIVES: IncentiveDefaults = IncentiveDefaults { macrs_option_years: 5, macrs_bonus_fraction: 1.0, itc_fraction: 0.0 };
 
 /// A combined heat and power system the optimizer may size (kW are electric, rated).
 #[derive(Debug, Clone, PartialEq)]
@@ -60,12 +62,17 @@ pub struct Chp {
     pub standby_rate_per_kw_per_month: f64,
     /// Whether its electricity may be curtailed (`can_curtail`; the service's default: no).
     pub can_curtail: bool,
-    pub macrs_option_years: u32,
-    pub macrs_bonus_fraction: f64,
-    pub macrs_itc_reduction: f64,
-    pub federal_itc_fraction: f64,
+    /// The export bins it may use (the service's defaults: none; none off grid).
+    pub exports: ExportFlags,
+    /// Its tax treatment and capital incentives (the fields of PV's: ITC, MACRS, IBIs and rebates).
+    pub incentives: PvIncentives,
+    /// Its production-based incentive, on its rated output (`production_factor` 1).
+    pub production_incentive: ProductionIncentive,
     /// The heating loads given its heat may serve (its `can_serve_*` flags; none without heating).
     pub serves: Vec<HeatingLoadKind>,
+    /// False when its `can_serve_*` flags are all false: the service fixes its heat at 0 (none to
+    /// load, storage, waste or the steam turbine), so with a heat line it cannot run.
+    pub makes_heat: bool,
 }
 
 /// A line through (½, at_half/2) and (1, at_full) per kW of size, as the service draws the fuel
@@ -223,9 +230,10 @@ impl<'a> Reader<'a> {
         let periods = self.unavailability_periods(map, &defaults)?;
         let unavailable = unavailable_hours(year, &periods).into_iter().flat_map(|u| std::iter::repeat_n(u, steps_per_hour)).collect();
         let serves = match heating {
-            Some(heating) => self.served_heating_loads(map, s, heating)?,
+            Some(heating) => self.producer_heating_loads(map, s, heating)?,
             None => Vec::new(),
         };
+        let makes_heat = self.serves_any_heating_load(map, s);
         let supplementary_firing_efficiency = self.number(map, s, "supplementary_firing_efficiency");
         if supplementary_firing_efficiency <= 0.0 {
             self.invalid.push("CHP.supplementary_firing_efficiency must be positive.".into());
@@ -252,11 +260,11 @@ impl<'a> Reader<'a> {
             supplementary_firing_capital_cost_per_kw: self.number(map, s, "supplementary_firing_capital_cost_per_kw"),
             standby_rate_per_kw_per_month: self.number(map, s, "standby_rate_per_kw_per_month"),
             can_curtail: self.flag_or(map, s, "can_curtail", false),
-            macrs_option_years: self.filled_count(map, s, "macrs_option_years", MACRS_OPTION_YEARS),
-            macrs_bonus_fraction: self.filled_number(map, s, "macrs_bonus_fraction", MACRS_BONUS_FRACTION),
-            macrs_itc_reduction: self.number(map, s, "macrs_itc_reduction"),
-            federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", FEDERAL_ITC_FRACTION),
+            exports: self.chp_export_flags(map),
+            incentives: self.read_incentives(map, s, CHP_INCENTIVES),
+            production_incentive: self.read_production_incentive(map, s),
             serves,
+            makes_heat,
         })
     }
 
@@ -300,14 +308,21 @@ impl<'a> Reader<'a> {
         Some(periods)
     }
 
+    /// The export flags, all false off grid (as the arrays').
+    fn chp_export_flags(&mut self, map: &Map<String, Value>) -> ExportFlags {
+        let on_grid = !self.off_grid_flag();
+        ExportFlags {
+            can_net_meter: self.flag_or(map, "CHP", "can_net_meter", false) && on_grid,
+            can_wholesale: self.flag_or(map, "CHP", "can_wholesale", false) && on_grid,
+            can_export_beyond_nem_limit: self.flag_or(map, "CHP", "can_export_beyond_nem_limit", false) && on_grid,
+        }
+    }
+
     /// Records every CHP input that changes the optimization but is not modelled.
     fn refuse_unmodelled_chp_inputs(&mut self, map: &Map<String, Value>) {
         let s = "CHP";
-        let flags: [(&str, bool, &str); 5] = [
+        let flags: [(&str, bool, &str); 2] = [
             ("serve_absorption_chiller_only", true, "absorption chillers"),
-            ("can_net_meter", true, "CHP exports"),
-            ("can_wholesale", true, "CHP exports"),
-            ("can_export_beyond_nem_limit", true, "CHP exports"),
             ("reduces_demand_charges", false, "CHP left out of the demand peaks"),
         ];
         for (field, refused, what) in flags {
@@ -318,18 +333,6 @@ impl<'a> Reader<'a> {
         }
         if self.number_in(map, s, "existing_kw").is_some_and(|kw| kw > 0.0) {
             self.unsupported.push("CHP.existing_kw (existing CHP)".into());
-        }
-        for field in [
-            "federal_rebate_per_kw",
-            "state_ibi_fraction",
-            "state_rebate_per_kw",
-            "utility_ibi_fraction",
-            "utility_rebate_per_kw",
-            "production_incentive_per_kwh",
-        ] {
-            if self.number_in(map, s, field).is_some_and(|x| x != 0.0) {
-                self.unsupported.push(format!("CHP.{field} (CHP incentives other than the federal ITC)"));
-            }
         }
         // REopt.jl's `CHP` constructor overwrites a given hourly profile with the hours of the
         // (given or default) periods, and the service has no CHP output profile: either would

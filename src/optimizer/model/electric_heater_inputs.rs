@@ -112,6 +112,13 @@ impl HeatPump {
     }
 }
 
+/// The heating loads and the flag that lets a tech serve each.
+const HEATING_FLAGS: [(HeatingLoadKind, &str); 3] = [
+    (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
+    (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
+    (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
+];
+
 impl Reader<'_> {
     /// The electric heating techs given, in the service's order.
     /// `cooling_kw`: the cooling load (thermal kW per step), None without one.
@@ -125,16 +132,16 @@ impl Reader<'_> {
         techs
     }
 
-    /// The heating loads given whose `can_serve_*` flag (the schema's default when left out) lets
-    /// the tech of section `s` serve them; refused by name when there are none.
+    /// Whether any `can_serve_*` flag of section `s` (the schema's default when left out) is true.
+    pub(super) fn serves_any_heating_load(&mut self, map: &Map<String, Value>, s: &str) -> bool {
+        HEATING_FLAGS.iter().any(|&(_, field)| self.flag(map, s, field))
+    }
+
+    /// The heating loads given whose `can_serve_*` flag lets the tech of section `s` serve them;
+    /// refused by name when there are none.
     pub(super) fn served_heating_loads(&mut self, map: &Map<String, Value>, s: &str, heating: &Heating) -> Option<Vec<HeatingLoadKind>> {
-        let flags = [
-            (HeatingLoadKind::DomesticHotWater, "can_serve_dhw"),
-            (HeatingLoadKind::SpaceHeating, "can_serve_space_heating"),
-            (HeatingLoadKind::ProcessHeat, "can_serve_process_heat"),
-        ];
         let mut serves = Vec::new();
-        for (kind, field) in flags {
+        for (kind, field) in HEATING_FLAGS {
             if self.flag(map, s, field) && heating.loads.iter().any(|load| load.kind == kind) {
                 serves.push(kind);
             }
@@ -144,6 +151,18 @@ impl Reader<'_> {
             return None;
         }
         Some(serves)
+    }
+
+    /// The heating loads a heat producer (the boilers, CHP) serves: none when all its
+    /// `can_serve_*` flags are false (REopt.jl then fixes every `dvHeatingProduction` of it at 0,
+    /// `add_heating_tech_constraints`: it makes no heat), else `served_heating_loads`. Flags true
+    /// only for loads not given stay refused: the service makes those loads zeros its heat may
+    /// still go to waste or the steam turbine through.
+    pub(super) fn producer_heating_loads(&mut self, map: &Map<String, Value>, s: &str, heating: &Heating) -> Option<Vec<HeatingLoadKind>> {
+        if !self.serves_any_heating_load(map, s) {
+            return Some(Vec::new());
+        }
+        self.served_heating_loads(map, s, heating)
     }
 
     /// MACRS years (0, 5 or 7) and bonus fraction of a heat pump section.

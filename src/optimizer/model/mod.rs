@@ -64,7 +64,7 @@ pub mod thermal_inputs;
 
 pub use emissions_inputs::{Emissions, Pollutant, EMISSIONS_DECREASE_DEFAULT};
 pub use tariff_inputs::GridLimits;
-pub use technology_inputs::{wind_size_class_cost, ArrayKind, ProductionIncentive, Pv, PvIncentives, SpaceLimit, Storage};
+pub use technology_inputs::{wind_size_class_cost, ArrayKind, ExportFlags, ProductionIncentive, Pv, PvIncentives, SpaceLimit, Storage};
 pub use hot_storage_inputs::HotStorage;
 pub use thermal_inputs::{Heating, HeatingLoadKind, KWH_PER_MMBTU};
 
@@ -726,10 +726,10 @@ mod tests {
         scenario["ElectricLoad"]["doe_reference_name"] = json!("Hospital");
         scenario["CST"] = json!({"max_kw": 100});
         scenario["Site"]["land_acres"] = json!(10.0);
-        scenario["CHP"] = json!({"max_kw": 100, "can_wholesale": true});
+        scenario["CHP"] = json!({"max_kw": 100, "follow_electrical_load": true});
         let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
         let text = found.message();
-        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.can_wholesale=true", "Scenario.resolve(client)"] {
+        for needle in ["Wind without production_factor_series", "ElectricTariff.urdb_label", "CST without production_factor", "CHP.follow_electrical_load=true", "Scenario.resolve(client)"] {
             assert!(text.contains(needle), "{needle} missing from {text}");
         }
     }

@@ -27,6 +27,27 @@ pub enum ArrayKind {
     Wind,
 }
 
+/// A technology's export flags (`can_net_meter`, `can_wholesale`, `can_export_beyond_nem_limit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ExportFlags {
+    pub can_net_meter: bool,
+    pub can_wholesale: bool,
+    pub can_export_beyond_nem_limit: bool,
+}
+
+impl ExportFlags {
+    /// The bins with value in a case the technology may use (net metering, wholesale, beyond
+    /// the limit: the bins of `lp::exports`): beyond the limit only when it can also net meter,
+    /// as the service's `fillin_techs_by_exportbin` has it.
+    pub fn allowed(&self, valued: [bool; 3]) -> [bool; 3] {
+        [valued[0] && self.can_net_meter, valued[1] && self.can_wholesale, valued[2] && self.can_net_meter && self.can_export_beyond_nem_limit]
+    }
+
+    pub fn any(&self) -> bool {
+        self.can_net_meter || self.can_wholesale || self.can_export_beyond_nem_limit
+    }
+}
+
 /// Roof, ground or both: the arrays of that `location` and the new kW the site holds for them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpaceLimit {
@@ -80,7 +101,7 @@ pub struct PvIncentives {
     pub utility_rebate_max: f64,
 }
 
-/// A production-based incentive of PV or Wind (REopt.jl `production_incentives`): $ per kWh
+/// A production-based incentive of PV, Wind or CHP (REopt.jl `production_incentives`): $ per kWh
 /// produced (curtailed kWh included), at most `max_benefit` $ a year, paid for `years` years,
 /// and only when the whole size (existing included) is at most `max_kw`.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,7 +258,7 @@ impl Reader<'_> {
     }
 
     /// The production-based incentive inputs of a PV array or the wind turbine.
-    fn read_production_incentive(&mut self, map: &Map<String, Value>, s: &'static str) -> ProductionIncentive {
+    pub(super) fn read_production_incentive(&mut self, map: &Map<String, Value>, s: &'static str) -> ProductionIncentive {
         ProductionIncentive {
             per_kwh: self.number(map, s, "production_incentive_per_kwh"),
             max_benefit: self.number(map, s, "production_incentive_max_benefit"),
@@ -246,8 +267,8 @@ impl Reader<'_> {
         }
     }
 
-    /// The incentives of a PV array or the wind turbine (the same fields in both sections).
-    fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, defaults: IncentiveDefaults) -> PvIncentives {
+    /// The incentives of a PV array, the wind turbine or CHP (the same fields in their sections).
+    pub(super) fn read_incentives(&mut self, map: &Map<String, Value>, s: &'static str, defaults: IncentiveDefaults) -> PvIncentives {
         PvIncentives {
             federal_itc_fraction: self.filled_number(map, s, "federal_itc_fraction", defaults.itc_fraction),
             macrs_option_years: self.filled_count(map, s, "macrs_option_years", defaults.macrs_option_years),

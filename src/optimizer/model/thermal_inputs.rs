@@ -13,7 +13,8 @@
 //! `fuel_loads_mmbtu_per_hour`; a single FlatLoad, also as `industrial_reference_name`, scaled to
 //! annual_mmbtu or monthly_mmbtu is read here), boiler capital
 //! costs of the existing boiler, heating off grid. Each boiler serves the loads given its `can_serve_*`
-//! flags allow (one that serves none of them is refused). With the deterministic outage the heat balance
+//! flags allow (with all of them false it makes no heat, as the service's; one whose flags are true
+//! only for loads not given is refused). With the deterministic outage the heat balance
 //! leaves the outage steps out as the service does (`lp::heating`).
 
 use serde_json::{Map, Value};
@@ -96,7 +97,8 @@ pub struct ExistingBoiler {
     pub max_thermal_factor_on_peak_load: f64,
     /// Not used in the optimal case when a new boiler exists.
     pub retire_in_optimal: bool,
-    /// The heating loads given it may serve (its `can_serve_*` flags).
+    /// The heating loads given it may serve (its `can_serve_*` flags; none when they are all
+    /// false: it makes no heat).
     pub serves: Vec<HeatingLoadKind>,
 }
 
@@ -115,7 +117,8 @@ pub struct NewBoiler {
     pub om_cost_per_kw: f64,
     /// $ per thermal kWh produced.
     pub om_cost_per_kwh: f64,
-    /// The heating loads given it may serve (its `can_serve_*` flags).
+    /// The heating loads given it may serve (its `can_serve_*` flags; none when they are all
+    /// false: it makes no heat).
     pub serves: Vec<HeatingLoadKind>,
 }
 
@@ -232,9 +235,9 @@ impl Reader<'_> {
             storage.can_serve_process_heat &= positive(HeatingLoadKind::ProcessHeat);
         }
         let mut heating = Heating { loads, existing_boiler, boiler, hot_storages };
-        heating.existing_boiler.serves = self.served_heating_loads(existing_map, "ExistingBoiler", &heating)?;
+        heating.existing_boiler.serves = self.producer_heating_loads(existing_map, "ExistingBoiler", &heating)?;
         if let (Some(map), true) = (self.section("Boiler"), heating.boiler.is_some()) {
-            let serves = self.served_heating_loads(map, "Boiler", &heating)?;
+            let serves = self.producer_heating_loads(map, "Boiler", &heating)?;
             if let Some(boiler) = heating.boiler.as_mut() {
                 boiler.serves = serves;
             }

@@ -94,8 +94,8 @@ fn pro_forma_fails_for_heat_pumps(model: &Model, d: &Dispatch) -> bool {
 }
 
 /// The capital items of the optimal case: every PV array and Wind with new capacity, storage
-/// when built, the CHP when built (its initial capital, firing included, is the basis of its ITC
-/// and MACRS: its other incentives are refused), the chosen GHP option (its heat pump tons times
+/// when built, the CHP when built (its initial capital, firing included, less its state and
+/// utility IBIs and rebates is the basis of its ITC and MACRS, as PV's), the chosen GHP option (its heat pump tons times
 /// the cost curve's slope, its incentives as PV's: `update_ghp_metrics`), and the storage replacement (kW, kWh and
 /// constant together, in the battery's replacement year). The generator, the new boiler, the
 /// absorption chiller, the steam turbine and the hot and cold tanks have no item: their cost is in
@@ -113,14 +113,8 @@ fn capital_items(model: &Model, optimal: &CaseSolution, chp_initial_capital: f64
         .collect();
     let d = &optimal.dispatch;
     if let (Some(chp), true) = (&model.chp, d.chp.as_ref().is_some_and(|c| c.size_kw > 0.0)) {
-        items.push(CapitalItem {
-            cash_incentives: 0.0,
-            itc_basis: chp_initial_capital,
-            itc_fraction: chp.federal_itc_fraction,
-            macrs_option_years: chp.macrs_option_years,
-            macrs_bonus_fraction: chp.macrs_bonus_fraction,
-            macrs_itc_reduction: chp.macrs_itc_reduction,
-        });
+        let size_kw = d.chp.as_ref().map_or(0.0, |c| c.size_kw);
+        items.push(CapitalItem::generation(chp_initial_capital, size_kw, &chp.incentives));
     }
     if let (Some(ghp), Some(g)) = (&model.ghp, d.ghp.as_ref().and_then(|chosen| chosen.chosen)) {
         let option = &ghp.options[g];
@@ -152,7 +146,8 @@ fn incentive_kwh(model: &Model, run: &Optimized, solution: &CaseSolution, array:
 }
 
 /// Production-based incentives before tax in years 1..=analysis_years of the optimal and the
-/// BAU case, summed over the arrays (every PV array, Wind when built; Wind has no BAU energy).
+/// BAU case, summed over the arrays (every PV array, Wind when built; Wind has no BAU energy)
+/// and CHP when built (on its annual electric production, no degradation; no BAU CHP).
 /// Under third-party ownership the developer is paid on the new capacity's energy only: the
 /// optimal case's energy less the BAU's.
 fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>) {
@@ -160,6 +155,12 @@ fn production_incentives(model: &Model, run: &Optimized) -> (Vec<f64>, Vec<f64>)
     let mut optimal = vec![0.0; years];
     let mut bau = vec![0.0; years];
     let add = |total: &mut [f64], series: Vec<f64>| total.iter_mut().zip(series).for_each(|(sum, v)| *sum += v);
+    if let (Some(chp), Some(d)) = (&model.chp, run.optimal.dispatch.chp.as_ref().filter(|c| c.size_kw > 0.0)) {
+        if chp.production_incentive.applies() {
+            let kwh = model.step_hours() * d.rated_kw.iter().sum::<f64>();
+            add(&mut optimal, production_incentive_series(&chp.production_incentive, kwh, 0.0, years));
+        }
+    }
     for (i, pv) in model.pvs.iter().enumerate() {
         let incentive = &pv.production_incentive;
         if !incentive.applies() {

@@ -5,7 +5,7 @@
 //! As the service writes them, `thermal_production_series` and `thermal_to_load_series` add
 //! the supplementary firing's heat to the heat made (which already holds it), so with firing
 //! they exceed the heat balance's CHP term by the fired heat; the per-load series and
-//! `thermal_curtailed` (waste) do not. No exports: those series are zeros.
+//! `thermal_curtailed` (waste) do not. `electric_to_grid_series_kw` is the exports of every bin.
 
 use serde_json::{Map, Value};
 
@@ -71,7 +71,8 @@ pub fn chp_outputs(model: &Model, factors: &CostFactors, solution: &CaseSolution
     out.insert("annual_thermal_production_mmbtu".into(), Value::from(round6(dt * production.iter().sum::<f64>())));
     out.insert("thermal_production_series_mmbtu_per_hour".into(), series(&production));
     out.insert("electric_production_series_kw".into(), series(&d.rated_kw));
-    out.insert("electric_to_grid_series_kw".into(), series(&vec![0.0; steps]));
+    let to_grid_kw: Vec<f64> = (0..steps).map(|t| d.to_grid_total_kw(t)).collect();
+    out.insert("electric_to_grid_series_kw".into(), series(&to_grid_kw));
     out.insert("electric_to_storage_series_kw".into(), series(&d.to_storage_kw));
     // The service reports production less storage and exports as to load: curtailment included.
     let to_load_kw: Vec<f64> = d.to_load_kw.iter().zip(&d.curtailed_kw).map(|(l, c)| l + c).collect();

@@ -34,7 +34,7 @@ pub fn year_one_pounds(model: &Model, solution: &CaseSolution, fuel_gal: f64) ->
     let net = if model.emissions.include_exported_elec_emissions_in_total { 1.0 } else { 0.0 };
     let grid = Pollutant::ALL.map(|p| {
         let series = model.emissions.grid(p)?;
-        Some((0..model.steps()).map(|t| series[t] * (d.grid_purchase(t) - net * d.pv_export(t))).sum::<f64>() * model.step_hours())
+        Some((0..model.steps()).map(|t| series[t] * (d.grid_purchase(t) - net * d.export(t))).sum::<f64>() * model.step_hours())
     });
     let boilers = boiler_pounds(model, d.heating.as_ref());
     let chp = chp_pounds(model, d.chp.as_ref());

@@ -223,7 +223,10 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
         rates.coincident_peaks.iter().map(|cp| cp.charge_per_kw * peak_of(d, cp.steps.iter().copied())).sum();
     let year_one_fixed_cost = 12.0 * rates.fixed_monthly_charge;
     let year_one_export_benefit: f64 = (0..steps)
-        .map(|t| dt * (rates.nem_rate[t] * d.pv_nem[t] + rates.wholesale_rate[t] * d.pv_whl[t] + rates.export_beyond_nem_rate[t] * d.pv_exc[t]))
+        .map(|t| {
+            let [nem, whl, exc] = d.export_by_bin(t);
+            dt * (rates.nem_rate[t] * nem + rates.wholesale_rate[t] * whl + rates.export_beyond_nem_rate[t] * exc)
+        })
         .sum();
     // The service compares the annual minimum with the lifecycle bill (its formula).
     let compared = factors.pwf_e * (year_one_energy_cost + year_one_demand_cost + year_one_fixed_cost - year_one_export_benefit);
@@ -343,11 +346,17 @@ pub fn cost_breakdown(model: &Model, factors: &CostFactors, solution: &CaseSolut
     }
 }
 
-/// The arrays' production-based incentives at the solution's sizes, after the owner's tax (the
-/// LP's incentive is at its largest for a size, so it is recomputed from the size).
+/// The arrays' and CHP's production-based incentives at the solution's sizes (and CHP's kWh),
+/// after the owner's tax (the LP's incentive is at its largest there, so it is recomputed).
 fn production_incentive_after_tax(model: &Model, factors: &CostFactors, solution: &CaseSolution) -> f64 {
+    let chp = match (&model.chp, &solution.dispatch.chp) {
+        (Some(inputs), Some(d)) => {
+            crate::optimizer::lp::chp::production_incentive_before_tax(model, inputs, d.size_kw, model.step_hours() * d.rated_kw.iter().sum::<f64>())
+        }
+        _ => 0.0,
+    };
     if solution.case.pv == SizeChoice::Absent {
-        return 0.0;
+        return chp * factors.owner_after_tax;
     }
     // A fold from +0.0: an empty f64 sum is −0.0, which the results would print as such.
     let before_tax = factors
@@ -355,7 +364,7 @@ fn production_incentive_after_tax(model: &Model, factors: &CostFactors, solution
         .iter()
         .enumerate()
         .filter_map(|(i, incentive)| incentive.map(|incentive| incentive.value(pv_array_kw(model, solution, i))))
-        .fold(0.0, |total, value| total + value);
+        .fold(chp, |total, value| total + value);
     before_tax * factors.owner_after_tax
 }
 

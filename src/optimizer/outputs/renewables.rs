@@ -23,7 +23,7 @@ use crate::optimizer::run::CaseSolution;
 ///            − (1 − include_exported) · exported_t ]
 /// ```
 /// over PV and Wind (renewable fraction 1), the generator and CHP (their
-/// `fuel_renewable_energy_fraction`; neither exports), production levelized as in the LP.
+/// `fuel_renewable_energy_fraction`; CHP's exports as PV's), production levelized as in the LP.
 pub fn onsite_renewable_kwh(model: &Model, solution: &CaseSolution) -> f64 {
     let d = &solution.dispatch;
     let round_trip_loss = model.storage.as_ref().map_or(0.0, |s| 1.0 - s.charge_efficiency() * s.discharge_efficiency());
@@ -33,7 +33,9 @@ pub fn onsite_renewable_kwh(model: &Model, solution: &CaseSolution) -> f64 {
     let per_step = |t: usize| {
         let renewables = d.pv_production[t] - d.pv_storage[t] * round_trip_loss - d.pv_curtail[t] - exported_share * d.pv_export(t);
         let generator = d.generator_load[t] + d.generator_storage[t] * (1.0 - round_trip_loss);
-        let chp = d.chp.as_ref().map_or(0.0, |c| c.to_load_kw[t] + c.to_storage_kw[t] * (1.0 - round_trip_loss));
+        let chp = d.chp.as_ref().map_or(0.0, |c| {
+            c.to_load_kw[t] + c.to_storage_kw[t] * (1.0 - round_trip_loss) + (1.0 - exported_share) * c.to_grid_total_kw(t)
+        });
         renewables + generator_fraction * generator + chp_fraction * chp
     };
     (0..model.steps()).map(per_step).sum::<f64>() * model.step_hours()

@@ -11,6 +11,7 @@ mod optimizer_ashp_dispatch;
 mod optimizer_chp;
 mod optimizer_chp_fuels;
 mod optimizer_chp_defaults;
+mod optimizer_chp_exports;
 mod optimizer_chp_formulation;
 mod optimizer_chp_grid;
 mod optimizer_chp_outages;

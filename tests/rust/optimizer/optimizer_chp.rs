@@ -180,11 +180,11 @@ fn unmodelled_chp_parts_are_refused_by_name() {
     let chp = json!({
         "fuel_cost_per_mmbtu": 3.0, "installed_cost_per_kw": [2300.0, 1800.0], "tech_sizes_for_cost_curve": [100.0, 300.0],
         "om_cost_per_kwh": 0.0, "max_kw": 100.0, "electric_efficiency_full_load": 0.35, "thermal_efficiency_full_load": 0.45,
-        "min_turn_down_fraction": 0.3, "can_net_meter": true, "can_wholesale": true
+        "min_turn_down_fraction": 0.3, "follow_electrical_load": true, "ramp_rate_fraction_per_hour": 0.5
     });
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&small_scenario(vec![1.0; 8760], chp), &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["CHP.can_net_meter=true", "CHP.can_wholesale=true"] {
+    for needle in ["CHP.follow_electrical_load=true", "CHP.ramp_rate_fraction_per_hour"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
     assert!(!text.contains("installed_cost_per_kw"), "a cost curve is modelled: {text}");

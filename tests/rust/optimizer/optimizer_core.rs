@@ -372,13 +372,13 @@ fn unsupported_scenarios_name_every_unsupported_part() {
     let mut scenario = base_scenario(0.1, 0.0);
     scenario["Wind"] = json!({"max_kw": 50});
     scenario["CST"] = json!({"max_kw": 50});
-    scenario["CHP"] = json!({"max_kw": 50, "can_wholesale": true});
+    scenario["CHP"] = json!({"max_kw": 50, "follow_electrical_load": true});
     scenario["ElectricStorage"] = json!({"dispatch_strategy": "peak_shaving"});
     scenario["ElectricLoad"] = json!({"doe_reference_name": "RetailStore", "annual_kwh": 1e5});
     scenario["Generator"] = json!({"production_incentive_per_kwh": 0.01});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let message = found.message();
-    for part in ["Wind without production_factor_series", "CST without production_factor", "CHP.can_wholesale=true", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
+    for part in ["Wind without production_factor_series", "CST without production_factor", "CHP.follow_electrical_load=true", "ElectricStorage.dispatch_strategy=peak_shaving", "doe_reference_name=RetailStore", "Generator.production_incentive_per_kwh"] {
         assert!(message.contains(part), "{part} not named in: {message}");
     }
 }
@@ -414,11 +414,11 @@ fn jobs_go_from_optimizing_to_optimal_or_to_the_contract_errors() {
     assert_eq!(body["inputs"]["Financial"]["owner_tax_rate_fraction"], json!(TAX));
 
     let mut unsupported = base_scenario(0.1, 0.0);
-    unsupported["CHP"] = json!({"fuel_cost_per_mmbtu": 10, "can_wholesale": true});
+    unsupported["CHP"] = json!({"fuel_cost_per_mmbtu": 10, "follow_electrical_load": true});
     let id = store.submit(Submission { scenario: unsupported, ..Submission::default() });
     let (status, body) = poll(&store, &id, Duration::from_secs(10));
     assert_eq!(status, "An error occurred. See messages for more.");
-    assert!(body["messages"]["error"].as_str().unwrap().contains("CHP.can_wholesale=true"));
+    assert!(body["messages"]["error"].as_str().unwrap().contains("CHP.follow_electrical_load=true"));
     assert_eq!(endpoint::results_reply(&store, &id).status, 200);
 
     let mut invalid = base_scenario(0.1, 0.0);

@@ -81,10 +81,10 @@ fn reference_heating_profiles_and_unmodelled_sections_are_refused_by_name() {
     let mut scenario = electric();
     scenario["SpaceHeatingLoad"] = json!({"doe_reference_name": "Hospital"});
     scenario["ExistingBoiler"] = json!({"fuel_cost_per_mmbtu": 10.0});
-    scenario["CHP"] = json!({"max_kw": 100.0, "can_wholesale": true});
+    scenario["CHP"] = json!({"max_kw": 100.0, "follow_electrical_load": true});
     let Err(ScenarioError::Unsupported(found)) = from_scenario(&scenario, &[]) else { panic!("must be unsupported") };
     let text = found.message();
-    for needle in ["SpaceHeatingLoad.doe_reference_name=Hospital", "fuel_loads_mmbtu_per_hour", "CHP.can_wholesale=true"] {
+    for needle in ["SpaceHeatingLoad.doe_reference_name=Hospital", "fuel_loads_mmbtu_per_hour", "CHP.follow_electrical_load=true"] {
         assert!(text.contains(needle), "{needle} missing from {text}");
     }
 }
