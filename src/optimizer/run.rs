@@ -336,18 +336,26 @@ fn dominated(model: &Model, case: &Case, solved: &[CaseSolution]) -> bool {
     })
 }
 
-/// Solves the cases of one wave, each on its own thread when there are several.
+/// Solves the cases of one wave, each on its own thread when there are several, at most as many
+/// at once as there are cores: every solve is single-threaded and CPU-bound, so more threads than
+/// cores only share the cores and multiply the memory (the API's outage case has 15 microgrid
+/// choices, whose 15 relaxations at once held 1.7 GB).
 fn solve_wave(model: &Model, factors: &CostFactors, wave: &[&Case], control: &SolveControl) -> Vec<Result<CaseSolution, RunError>> {
-    if wave.len() <= 1 {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    if wave.len() <= 1 || cores <= 1 {
         return wave.iter().map(|case| solve_case(model, factors, case, control)).collect();
     }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = wave.iter().map(|case| scope.spawn(move || solve_case(model, factors, case, control))).collect();
-        handles
-            .into_iter()
-            .map(|handle| handle.join().unwrap_or_else(|_| Err(RunError::Failed("a solver thread panicked".into()))))
-            .collect()
-    })
+    wave.chunks(cores)
+        .flat_map(|chunk| {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = chunk.iter().map(|case| scope.spawn(move || solve_case(model, factors, case, control))).collect();
+                handles
+                    .into_iter()
+                    .map(|handle| handle.join().unwrap_or_else(|_| Err(RunError::Failed("a solver thread panicked".into()))))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect()
 }
 
 fn describe(case: &Case) -> String {
