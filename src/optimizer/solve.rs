@@ -241,7 +241,14 @@ fn solve_with_shortcut(lp: &LinearProgram, control: &SolveControl, relative_gap:
         None => f64::INFINITY,
     };
     if !lp.is_mixed_integer() {
-        return solve_lp(lp, control, time_limit, started);
+        // Clarabel's infeasibility certificates are numerical: a dual one on a bounded program
+        // (REopt.jl's CST scenario with the trough stand-in's factor drew one) goes to HiGHS's
+        // simplex to settle.
+        let outcome = solve_lp(lp, control, time_limit, started);
+        return match outcome.status {
+            SolveStatus::Unbounded | SolveStatus::Failed(_) => solve_mip_in_time_left(lp, control, relative_gap, started, None),
+            _ => outcome,
+        };
     }
     // The relaxation bounds the MILP from below: when its point, binaries rounded, is feasible
     // within the gap, it is an answer and HiGHS is not needed (most tariffs' tier choices and
@@ -404,6 +411,18 @@ mod tests {
             assert!((outcome.objective + 7.0 / 3.0).abs() < 1e-6, "shortcut {shortcut_seconds} s: {}", outcome.objective);
             assert!((outcome.x[1] - 1.0).abs() < 1e-9, "shortcut {shortcut_seconds} s: {:?}", outcome.x);
         }
+    }
+
+    /// An LP Clarabel reads as unbounded goes to HiGHS to settle: min −x − y with x − y ≤ 1 and
+    /// no upper bounds is unbounded for both.
+    #[test]
+    fn an_lp_clarabel_reads_as_unbounded_is_settled_by_highs() {
+        let mut lp = LinearProgram { objective: vec![-1.0, -1.0], lower: vec![0.0; 2], upper: vec![f64::INFINITY; 2], ..LinearProgram::default() };
+        lp.integer = vec![false, false];
+        lp.row(&[(0, 1.0), (1, -1.0)], RowKind::LessOrEqual, 1.0);
+        let started = Instant::now();
+        assert_eq!(solve_lp(&lp, &SolveControl::default(), 60.0, started).status, SolveStatus::Unbounded);
+        assert_eq!(solve(&lp, &SolveControl::default(), 1e-9).status, SolveStatus::Unbounded);
     }
 
     /// A feasible rounded point that costs more than the gap allows is no answer (it becomes

@@ -159,8 +159,9 @@ def test_real_results_body_parses(entry: dict[str, Any]) -> None:
 #: outages, Wind with a production factor, off grid) and #29 (Wind production from the WIND
 #: Toolkit resource) and #30 (reference heating and cooling loads, the CHP defaults by prime mover
 #: and size class, cost curves; the steam turbine's ratios from its steam conditions; the air-source
-#: space heater forced in, its outdoor temperature from the estimator's ambient temperature): after
-#: ``resolve`` against the embedded service and its rate stand-in they must solve locally.
+#: space heater forced in, its outdoor temperature from the estimator's ambient temperature; CST
+#: beside both hot storages, its production factor from the embedded service's trough stand-in):
+#: after ``resolve`` against the embedded service and its rate stand-in they must solve locally.
 RESOLVABLE = (
     "REopt_API__ashp_defaults_update.json",
     "REopt_API__chp_defaults_post.json",
@@ -176,6 +177,7 @@ RESOLVABLE = (
     "REopt.jl__backup_reliability_reopt_inputs.json",
     "REopt.jl__chp_unavailability_outage.json",
     "REopt.jl__coincident_peak.json",
+    "REopt.jl__cst.json",
     "REopt.jl__flatloads.json",
     "REopt.jl__generator.json",
     "REopt.jl__multiple_pvs.json",
@@ -253,7 +255,6 @@ REFUSED = {
     "REopt_API__all_inputs_test.json": "CST with a PV array on the ground or both (the land row they share)",
     "REopt_API__central_plant_ghp.json": GHX_SIZING,
     "REopt_API__hybrid_ghp.json": GHX_SIZING,
-    "REopt.jl__cst.json": "HighTempThermalStorage with HotThermalStorage and an ElectricHeater or CST (their heat to each storage)",
     "REopt.jl__ghp_inputs.json": GHX_SIZING,
 }
 
