@@ -4,7 +4,6 @@ import os
 from collections.abc import Generator
 from typing import Any, Callable, Final, Generic, Literal, Protocol, TypeVar
 
-
 _T = TypeVar("_T")
 # A technical-potential region as plain values: (id, region_id, label, resources), each resource
 # (id, key, label, default_power_density, input_fields), each field (id, name, data type, values, default).
@@ -181,7 +180,6 @@ class LocalService:
     def station_weather(self, file_id: str) -> Weather: ...
     def outbox(self) -> list[tuple[str, str, str]]: ...
     def close(self) -> None: ...
-
 
 class StationQuery:
     """A parsed dataset query answer; the Python `StationQuery` wraps it."""
@@ -427,10 +425,8 @@ def simulate_outages(
     service's `resilience_stats` keys. Runs without the GIL."""
 
 def optimizer_trough_production_factor(weather: Weather, cst_json: str | None = None) -> list[float]:
-    """The hourly CST production factor (kW thermal per kW rated) of the parabolic-trough stand-in
-    (`optimizer::model::cst_trough`) on an hourly weather year at its own site; `cst_json` is the
-    CST section as JSON (its temperatures, `SSC_Inputs` and tech type), None for the service's
-    defaults. Runs without the GIL."""
+    """The trough stand-in's hourly CST production factor on a weather year (`cst_json`: the CST
+    section as JSON, None for the service's defaults). Runs without the GIL."""
 
 def pv_estimate(
     client: Transport,
